@@ -1,0 +1,33 @@
+//! One module per subcommand; each returns `anyhow::Result`, and `main` turns errors into
+//! exit codes (2 for usage and configuration, 1 for calls that failed).
+
+pub mod ask;
+pub mod models;
+
+use std::path::{Path, PathBuf};
+
+use ethics_bowl::config::ModelsConfig;
+
+/// A mistake in how the command was called (exit code 2).
+#[derive(Debug, thiserror::Error)]
+#[error("{0}")]
+pub struct UsageError(pub String);
+
+/// The models file to use: the one given, else the user's own, else the sample.
+pub fn models_path(given: Option<&Path>) -> PathBuf {
+    if let Some(path) = given {
+        return path.to_path_buf();
+    }
+    if let Some(dirs) = directories::ProjectDirs::from("", "", "ethics-bowl") {
+        let user = dirs.config_dir().join("models.toml");
+        if user.is_file() {
+            return user;
+        }
+    }
+    PathBuf::from("sample-config/models.toml")
+}
+
+/// Loads the models file chosen by [`models_path`].
+pub fn load_models(given: Option<&Path>) -> Result<ModelsConfig, ethics_bowl::config::ConfigError> {
+    ModelsConfig::load(&models_path(given))
+}

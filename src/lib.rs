@@ -1,0 +1,7 @@
+//! ethics-bowl: tournaments in which language models reason about hard questions in front of
+//! judge models. The library holds everything but the command line: configuration, providers,
+//! and (as they land) the domain types, protocols, engine, store, analysis and terminal UI.
+
+pub mod config;
+pub mod providers;
+pub mod sanitize;

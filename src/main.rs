@@ -1,0 +1,90 @@
+//! The command-line entry: parse, set up logging, dispatch, and map errors to exit codes
+//! (2 for usage and configuration problems, 1 for calls that failed).
+
+mod cli;
+mod commands;
+
+use std::process::ExitCode;
+
+use clap::Parser;
+use ethics_bowl::config::ConfigError;
+use ethics_bowl::providers::SetupError;
+
+use cli::{Cli, Command};
+use commands::UsageError;
+
+fn main() -> ExitCode {
+    let cli = match Cli::try_parse() {
+        Ok(cli) => cli,
+        Err(e) => {
+            let _ = e.print();
+            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+        }
+    };
+    if let Err(e) = init_logging(cli.log_file.as_deref()) {
+        eprintln!("error: {e:#}");
+        return ExitCode::from(2);
+    }
+    let runtime = match tokio::runtime::Runtime::new() {
+        Ok(rt) => rt,
+        Err(e) => {
+            eprintln!("error: cannot start the async runtime: {e}");
+            return ExitCode::from(1);
+        }
+    };
+    match runtime.block_on(dispatch(cli.command)) {
+        Ok(()) => ExitCode::SUCCESS,
+        Err(e) => {
+            eprintln!("error: {e:#}");
+            ExitCode::from(exit_code(&e))
+        }
+    }
+}
+
+async fn dispatch(command: Command) -> anyhow::Result<()> {
+    match command {
+        Command::Models { config } => commands::models::run(config.as_deref()),
+        Command::Ask {
+            model,
+            prompt,
+            system,
+            config,
+        } => commands::ask::run(config.as_deref(), &model, &system, &prompt).await,
+    }
+}
+
+/// 2 when the user must change how the tool is called or configured; 1 otherwise.
+fn exit_code(e: &anyhow::Error) -> u8 {
+    let usage = e
+        .chain()
+        .any(|c| c.is::<ConfigError>() || c.is::<SetupError>() || c.is::<UsageError>());
+    if usage { 2 } else { 1 }
+}
+
+/// Log lines go to stderr, or to a file when asked (never to stdout, which carries answers
+/// and, later, the terminal UI). `ETHICS_BOWL_LOG` sets the filter (default `warn`).
+fn init_logging(file: Option<&std::path::Path>) -> anyhow::Result<()> {
+    use tracing_subscriber::EnvFilter;
+    let filter =
+        EnvFilter::try_from_env("ETHICS_BOWL_LOG").unwrap_or_else(|_| EnvFilter::new("warn"));
+    let builder = tracing_subscriber::fmt()
+        .with_env_filter(filter)
+        .with_target(false);
+    match file {
+        Some(path) => {
+            let f = std::fs::OpenOptions::new()
+                .create(true)
+                .append(true)
+                .open(path)
+                .map_err(|e| {
+                    UsageError(format!("cannot open the log file {}: {e}", path.display()))
+                })?;
+            builder
+                .with_ansi(false)
+                .with_writer(std::sync::Mutex::new(f))
+                .init();
+        }
+        None => builder.with_writer(std::io::stderr).init(),
+    }
+    Ok(())
+}

@@ -1,0 +1,258 @@
+//! Anthropic Messages: `POST {base}/messages`, named SSE events, cumulative output usage.
+
+use reqwest::header::{HeaderMap, HeaderValue};
+use serde_json::{Value, json};
+
+use super::ProviderError;
+use super::http::{self, HttpTarget, SseDecoder};
+use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
+use crate::config::ModelConfig;
+
+/// The API version this client speaks.
+const API_VERSION: &str = "2023-06-01";
+
+/// A model reached through the Messages API.
+#[derive(Debug)]
+pub(crate) struct Anthropic {
+    pub target: HttpTarget,
+}
+
+impl Anthropic {
+    /// One attempt: send the request, stream (or read) the answer.
+    pub(crate) async fn attempt(
+        &self,
+        req: &ChatRequest,
+        on_delta: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<Completion, ProviderError> {
+        let url = format!("{}/messages", self.target.base_url);
+        let mut headers = HeaderMap::new();
+        headers.insert("anthropic-version", HeaderValue::from_static(API_VERSION));
+        if let Some((name, value)) = self
+            .target
+            .key
+            .as_ref()
+            .and_then(|k| k.header("x-api-key", ""))
+        {
+            headers.insert(name, value);
+        }
+        let body = request_body(&self.target.config, req);
+        http::exchange::<Decoder>(&self.target, &url, headers, &body, parse_body, on_delta).await
+    }
+}
+
+/// The request body. With a reasoning effort, extended thinking gets a budget below
+/// `max_tokens` (the configuration check keeps room for the answer), and the temperature
+/// is left to the API, which requires its default while thinking.
+pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
+    let messages: Vec<Value> = req
+        .turns
+        .iter()
+        .map(|t| {
+            let role = match t.role {
+                Role::User => "user",
+                Role::Assistant => "assistant",
+            };
+            json!({"role": role, "content": t.text})
+        })
+        .collect();
+    let mut body = json!({
+        "model": cfg.model,
+        "max_tokens": cfg.max_tokens,
+        "system": req.system,
+        "messages": messages,
+    });
+    match cfg.reasoning_effort {
+        Some(effort) => {
+            let budget = effort
+                .budget_tokens()
+                .min(cfg.max_tokens.saturating_sub(1))
+                .max(1024);
+            body["thinking"] = json!({"type": "enabled", "budget_tokens": budget});
+        }
+        None => {
+            if let Some(t) = cfg.temperature {
+                body["temperature"] = json!(t);
+            }
+        }
+    }
+    if cfg.stream {
+        body["stream"] = json!(true);
+    }
+    body
+}
+
+fn stop_reason(s: &str) -> FinishReason {
+    match s {
+        "end_turn" | "stop_sequence" => FinishReason::Stop,
+        "max_tokens" | "model_context_window_exceeded" => FinishReason::Length,
+        "refusal" => FinishReason::Refusal,
+        other => FinishReason::Other(other.to_string()),
+    }
+}
+
+/// Reads a non-streamed response body.
+pub(crate) fn parse_body(
+    value: &Value,
+    id: Option<String>,
+    max_tokens: u32,
+) -> Result<Completion, ProviderError> {
+    if let Some(err) = value.get("error") {
+        return Err(ProviderError::from_stream_frame(err));
+    }
+    let text: String = value
+        .get("content")
+        .and_then(Value::as_array)
+        .ok_or_else(|| ProviderError::malformed("no content in the response"))?
+        .iter()
+        .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
+        .filter_map(|b| b.get("text").and_then(Value::as_str))
+        .collect();
+    let finish = value
+        .get("stop_reason")
+        .and_then(Value::as_str)
+        .map(stop_reason)
+        .ok_or_else(|| ProviderError::malformed("no stop_reason in the response"))?;
+    let usage = value.get("usage").map(|u| Usage {
+        input_tokens: http::tokens(u.get("input_tokens")),
+        output_tokens: http::tokens(u.get("output_tokens")),
+    });
+    let id = id.or_else(|| value.get("id").and_then(Value::as_str).map(str::to_string));
+    http::finalize(text, finish, usage, id, max_tokens)
+}
+
+/// Streaming state. `message_delta` usage is cumulative: the last value wins.
+#[derive(Debug, Default)]
+pub(crate) struct Decoder {
+    text: String,
+    finish: Option<FinishReason>,
+    usage: Usage,
+    saw_usage: bool,
+    stopped: bool,
+}
+
+impl SseDecoder for Decoder {
+    fn feed(&mut self, event: &str, data: &str) -> Result<Option<String>, ProviderError> {
+        let frame = http::parse_data(data)?;
+        let kind = frame.get("type").and_then(Value::as_str).unwrap_or(event);
+        match kind {
+            "error" => {
+                let err = frame.get("error").unwrap_or(&frame);
+                Err(ProviderError::from_stream_frame(err))
+            }
+            "message_start" => {
+                if let Some(u) = frame.get("message").and_then(|m| m.get("usage")) {
+                    self.usage.input_tokens = http::tokens(u.get("input_tokens"));
+                    self.usage.output_tokens = http::tokens(u.get("output_tokens"));
+                    self.saw_usage = true;
+                }
+                Ok(None)
+            }
+            "content_block_delta" => {
+                let delta = frame.get("delta");
+                // thinking_delta, signature_delta and input_json_delta are not answer text.
+                if delta.and_then(|d| d.get("type")).and_then(Value::as_str) == Some("text_delta") {
+                    let text = delta
+                        .and_then(|d| d.get("text"))
+                        .and_then(Value::as_str)
+                        .unwrap_or_default();
+                    self.text.push_str(text);
+                    return Ok(Some(text.to_string()));
+                }
+                Ok(None)
+            }
+            "message_delta" => {
+                if let Some(r) = frame
+                    .get("delta")
+                    .and_then(|d| d.get("stop_reason"))
+                    .and_then(Value::as_str)
+                {
+                    self.finish = Some(stop_reason(r));
+                }
+                if let Some(u) = frame.get("usage") {
+                    if let Some(out) = u.get("output_tokens").and_then(Value::as_u64) {
+                        self.usage.output_tokens = out;
+                    }
+                    if let Some(input) = u.get("input_tokens").and_then(Value::as_u64) {
+                        self.usage.input_tokens = input;
+                    }
+                    self.saw_usage = true;
+                }
+                Ok(None)
+            }
+            "message_stop" => {
+                self.stopped = true;
+                Ok(None)
+            }
+            // ping, content_block_start, content_block_stop, and event types added later.
+            _ => Ok(None),
+        }
+    }
+
+    fn ended(&self) -> bool {
+        self.stopped
+    }
+
+    fn into_parts(self) -> (String, Option<FinishReason>, Option<Usage>) {
+        // Without message_stop the stream was cut, whatever stop_reason said before.
+        let finish = if self.stopped { self.finish } else { None };
+        (self.text, finish, self.saw_usage.then_some(self.usage))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn feed_all(
+        frames: &[(&str, &str)],
+    ) -> Result<(String, Option<FinishReason>, Option<Usage>), ProviderError> {
+        let mut d = Decoder::default();
+        for (event, data) in frames {
+            d.feed(event, data)?;
+        }
+        Ok(d.into_parts())
+    }
+
+    #[test]
+    fn cumulative_usage_takes_the_last_value_and_ignores_pings_and_thinking() {
+        let (text, finish, usage) = feed_all(&[
+            ("message_start", r#"{"type":"message_start","message":{"content":[],"usage":{"input_tokens":25,"output_tokens":1}}}"#),
+            ("ping", r#"{"type":"ping"}"#),
+            ("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"thinking_delta","thinking":"hmm"}}"#),
+            ("content_block_delta", r#"{"type":"content_block_delta","index":1,"delta":{"type":"text_delta","text":"Hi"}}"#),
+            ("message_delta", r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":7}}"#),
+            ("message_delta", r#"{"type":"message_delta","delta":{},"usage":{"output_tokens":15}}"#),
+            ("message_stop", r#"{"type":"message_stop"}"#),
+        ])
+        .unwrap();
+        assert_eq!(text, "Hi");
+        assert_eq!(finish, Some(FinishReason::Stop));
+        assert_eq!(
+            usage,
+            Some(Usage {
+                input_tokens: 25,
+                output_tokens: 15
+            })
+        );
+    }
+
+    #[test]
+    fn error_event_is_classified() {
+        let e = feed_all(&[(
+            "error",
+            r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+        )])
+        .unwrap_err();
+        assert!(e.retryable);
+        assert_eq!(e.code.as_deref(), Some("overloaded_error"));
+    }
+
+    #[test]
+    fn no_message_stop_means_truncated() {
+        let (_, finish, _) = feed_all(&[
+            ("message_delta", r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":3}}"#),
+        ])
+        .unwrap();
+        assert_eq!(finish, None);
+    }
+}

@@ -1,0 +1,417 @@
+//! Provider failures and their classification: retryable (the same request may succeed
+//! later) or final (retrying cannot help).
+
+use std::time::Duration;
+
+use reqwest::header::HeaderMap;
+use serde_json::Value;
+
+/// What kind of failure a call met.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ErrorKind {
+    /// The server answered with an error status.
+    Http,
+    /// No connection, or the connection broke.
+    Connection,
+    /// The server went silent for longer than the read timeout.
+    Timeout,
+    /// An error frame arrived inside a successful (200) stream.
+    StreamError,
+    /// The stream ended before the model said it had finished.
+    Truncated,
+    /// The server sent something that is not the wire format.
+    Malformed,
+    /// The provider withheld the answer (safety block, refusal with no text).
+    Refused,
+    /// The model spent its whole token budget without answering.
+    EmptyLength,
+    /// A simulated model's injected transient failure.
+    Simulated,
+}
+
+/// A failed attempt, with enough detail to decide on a retry and to tell the user.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+#[error("{}", self.describe())]
+pub struct ProviderError {
+    /// What went wrong.
+    pub kind: ErrorKind,
+    /// The provider's own message (or ours when it sent none).
+    pub message: String,
+    /// The HTTP status, when there was one.
+    pub status: Option<u16>,
+    /// The provider's error type or code (`rate_limit_error`, `RESOURCE_EXHAUSTED`, …).
+    pub code: Option<String>,
+    /// The provider's request id, when it sent one.
+    pub request_id: Option<String>,
+    /// How long the server asked us to wait before trying again.
+    pub retry_after: Option<Duration>,
+    /// Whether the same request may succeed if sent again.
+    pub retryable: bool,
+}
+
+impl ProviderError {
+    /// A failure that is not an HTTP status.
+    pub fn new(kind: ErrorKind, message: impl Into<String>, retryable: bool) -> Self {
+        Self {
+            kind,
+            message: message.into(),
+            status: None,
+            code: None,
+            request_id: None,
+            retry_after: None,
+            retryable,
+        }
+    }
+
+    fn describe(&self) -> String {
+        let mut s = match (self.kind, self.status) {
+            (ErrorKind::Http, Some(status)) => format!("HTTP {status}"),
+            (kind, _) => format!("{kind:?}")
+                .to_lowercase()
+                .replace("streamerror", "error frame in stream"),
+        };
+        if let Some(code) = &self.code {
+            s.push_str(&format!(" ({code})"));
+        }
+        s.push_str(": ");
+        s.push_str(&self.message);
+        if let Some(id) = &self.request_id {
+            s.push_str(&format!(" [request id {id}]"));
+        }
+        s
+    }
+
+    /// Builds the error for a non-success HTTP response from its status, headers and body
+    /// (any of the three providers' error envelopes).
+    pub fn from_http(status: u16, headers: &HeaderMap, body: &str) -> Self {
+        let parsed: Option<Value> = serde_json::from_str(body).ok();
+        // Vertex wraps the envelope in an array.
+        let root = match parsed {
+            Some(Value::Array(mut items)) if !items.is_empty() => items.swap_remove(0),
+            Some(v) => v,
+            None => Value::Null,
+        };
+        let err = root.get("error").cloned().unwrap_or(Value::Null);
+        let message = err
+            .get("message")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+            .unwrap_or_else(|| {
+                let trimmed: String = body.chars().take(300).collect();
+                if trimmed.trim().is_empty() {
+                    "no error message in the response".to_string()
+                } else {
+                    trimmed
+                }
+            });
+        let code = ["type", "status", "code"]
+            .iter()
+            .find_map(|k| err.get(*k).and_then(Value::as_str))
+            .map(str::to_string);
+        let request_id = header_str(headers, "x-request-id")
+            .or_else(|| header_str(headers, "request-id"))
+            .or_else(|| {
+                root.get("request_id")
+                    .and_then(Value::as_str)
+                    .map(str::to_string)
+            });
+        let retry_after = retry_after_from_headers(headers).or_else(|| gemini_retry_delay(&err));
+        let retryable = match header_str(headers, "x-should-retry").as_deref() {
+            Some("true") => true,
+            Some("false") => false,
+            _ => status_is_retryable(status) && !is_permanent_quota(status, &err),
+        };
+        Self {
+            kind: ErrorKind::Http,
+            message,
+            status: Some(status),
+            code,
+            request_id,
+            retry_after,
+            retryable,
+        }
+    }
+
+    /// An error frame found inside a 200 stream, classified by its type.
+    pub fn from_stream_frame(err: &Value) -> Self {
+        let message = err
+            .get("message")
+            .and_then(Value::as_str)
+            .unwrap_or("error frame without a message")
+            .to_string();
+        let code = ["type", "status", "code"]
+            .iter()
+            .find_map(|k| err.get(*k).and_then(Value::as_str))
+            .map(str::to_string);
+        let numeric = err.get("code").and_then(Value::as_u64).map(|c| c as u16);
+        let retryable = match code.as_deref() {
+            Some(
+                "overloaded_error" | "api_error" | "rate_limit_error" | "server_error"
+                | "timeout_error" | "UNAVAILABLE" | "INTERNAL" | "DEADLINE_EXCEEDED",
+            ) => true,
+            Some("insufficient_quota") => false,
+            _ => numeric.is_some_and(status_is_retryable),
+        };
+        Self {
+            kind: ErrorKind::StreamError,
+            message,
+            status: None,
+            code,
+            request_id: None,
+            retry_after: gemini_retry_delay(err),
+            retryable,
+        }
+    }
+
+    /// Maps a transport error from reqwest.
+    pub fn from_transport(e: &reqwest::Error) -> Self {
+        if e.is_timeout() {
+            Self::new(
+                ErrorKind::Timeout,
+                "the server sent nothing within the read timeout (timeout_s)",
+                true,
+            )
+        } else {
+            // Connection refused or reset, a broken body: all worth another attempt.
+            Self::new(ErrorKind::Connection, transport_message(e), true)
+        }
+    }
+
+    /// The stream ended before the model's finish signal.
+    pub fn truncated(received_chars: usize) -> Self {
+        Self::new(
+            ErrorKind::Truncated,
+            format!(
+                "the stream ended before the model finished (after {received_chars} characters); \
+                 the partial answer is discarded"
+            ),
+            true,
+        )
+    }
+
+    /// Data that is not the wire format.
+    pub fn malformed(what: impl std::fmt::Display) -> Self {
+        Self::new(
+            ErrorKind::Malformed,
+            format!("malformed response: {what}"),
+            true,
+        )
+    }
+
+    /// The whole token budget went to reasoning, or the cap was too small for any answer.
+    pub fn empty_length(max_tokens: u32) -> Self {
+        Self::new(
+            ErrorKind::EmptyLength,
+            format!(
+                "the model used all {max_tokens} output tokens without answering (finish reason \
+                 length); raise max_tokens for this model, reasoning models need room to think"
+            ),
+            true,
+        )
+    }
+}
+
+fn transport_message(e: &reqwest::Error) -> String {
+    // reqwest's Display names the URL; the chain below it says what actually broke.
+    let mut msg = e.to_string();
+    let mut source = std::error::Error::source(e);
+    while let Some(s) = source {
+        msg.push_str(": ");
+        msg.push_str(&s.to_string());
+        source = s.source();
+    }
+    msg
+}
+
+/// Statuses worth retrying: request timeout, conflict, rate limit, server errors, overload.
+pub fn status_is_retryable(status: u16) -> bool {
+    matches!(status, 408 | 409 | 429 | 500 | 502 | 503 | 504 | 529)
+}
+
+/// A 429 that waiting will not cure: OpenAI's `insufficient_quota`, Anthropic's spend limit,
+/// Gemini's per-day quotas.
+fn is_permanent_quota(status: u16, err: &Value) -> bool {
+    if status != 429 {
+        return false;
+    }
+    let field = |k: &str| err.get(k).and_then(Value::as_str).unwrap_or("");
+    if field("type") == "insufficient_quota" || field("code") == "insufficient_quota" {
+        return true;
+    }
+    let details = err.get("details");
+    if details
+        .and_then(|d| d.get("error_code"))
+        .and_then(Value::as_str)
+        .is_some_and(|c| c == "enforced_spend_limit_reached")
+    {
+        return true;
+    }
+    details.and_then(Value::as_array).is_some_and(|items| {
+        items.iter().any(|d| {
+            d.get("violations")
+                .and_then(Value::as_array)
+                .is_some_and(|vs| {
+                    vs.iter().any(|v| {
+                        v.get("quotaId")
+                            .and_then(Value::as_str)
+                            .is_some_and(|q| q.contains("PerDay"))
+                    })
+                })
+        })
+    })
+}
+
+fn header_str(headers: &HeaderMap, name: &str) -> Option<String> {
+    headers
+        .get(name)
+        .and_then(|v| v.to_str().ok())
+        .map(|s| s.trim().to_string())
+}
+
+/// `retry-after-ms` (milliseconds), then `retry-after` (seconds, or an HTTP date).
+pub fn retry_after_from_headers(headers: &HeaderMap) -> Option<Duration> {
+    if let Some(ms) = header_str(headers, "retry-after-ms").and_then(|v| v.parse::<f64>().ok())
+        && ms.is_finite()
+        && ms >= 0.0
+    {
+        return Some(Duration::from_secs_f64(ms / 1000.0));
+    }
+    let value = header_str(headers, "retry-after")?;
+    if let Ok(secs) = value.parse::<f64>() {
+        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
+    }
+    let when = httpdate::parse_http_date(&value).ok()?;
+    Some(
+        when.duration_since(std::time::SystemTime::now())
+            .unwrap_or(Duration::ZERO),
+    )
+}
+
+/// Gemini's wait, found only in the body: `details[].retryDelay` of a `RetryInfo`, a
+/// protobuf duration such as `"47s"` or `"45.837906927s"`.
+fn gemini_retry_delay(err: &Value) -> Option<Duration> {
+    err.get("details")?
+        .as_array()?
+        .iter()
+        .filter(|d| {
+            d.get("@type")
+                .and_then(Value::as_str)
+                .is_some_and(|t| t.ends_with("RetryInfo"))
+        })
+        .find_map(|d| parse_proto_duration(d.get("retryDelay")?.as_str()?))
+}
+
+fn parse_proto_duration(s: &str) -> Option<Duration> {
+    let secs: f64 = s.strip_suffix('s')?.parse().ok()?;
+    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::{HeaderName, HeaderValue};
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        let mut h = HeaderMap::new();
+        for (k, v) in pairs {
+            h.insert(
+                HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                HeaderValue::from_str(v).unwrap(),
+            );
+        }
+        h
+    }
+
+    #[test]
+    fn statuses_are_classified() {
+        for s in [408, 409, 429, 500, 502, 503, 504, 529] {
+            assert!(
+                ProviderError::from_http(s, &HeaderMap::new(), "").retryable,
+                "{s}"
+            );
+        }
+        for s in [400, 401, 403, 404, 413, 422] {
+            assert!(
+                !ProviderError::from_http(s, &HeaderMap::new(), "").retryable,
+                "{s}"
+            );
+        }
+    }
+
+    #[test]
+    fn quota_429s_are_final() {
+        let openai = r#"{"error":{"message":"You exceeded your current quota","type":"insufficient_quota","code":"insufficient_quota"}}"#;
+        assert!(!ProviderError::from_http(429, &HeaderMap::new(), openai).retryable);
+        let anthropic = r#"{"type":"error","error":{"type":"rate_limit_error","message":"spend","details":{"error_code":"enforced_spend_limit_reached"}}}"#;
+        assert!(!ProviderError::from_http(429, &HeaderMap::new(), anthropic).retryable);
+        let gemini_day = r#"{"error":{"code":429,"message":"quota","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel"}]}]}}"#;
+        assert!(!ProviderError::from_http(429, &HeaderMap::new(), gemini_day).retryable);
+        let ordinary = r#"{"error":{"message":"Rate limit reached","type":"requests","code":"rate_limit_exceeded"}}"#;
+        assert!(ProviderError::from_http(429, &HeaderMap::new(), ordinary).retryable);
+    }
+
+    #[test]
+    fn envelopes_give_message_code_and_request_id() {
+        let body = r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"},"request_id":"req_1"}"#;
+        let e = ProviderError::from_http(529, &HeaderMap::new(), body);
+        assert_eq!(e.message, "Overloaded");
+        assert_eq!(e.code.as_deref(), Some("overloaded_error"));
+        assert_eq!(e.request_id.as_deref(), Some("req_1"));
+        assert_eq!(
+            e.to_string(),
+            "HTTP 529 (overloaded_error): Overloaded [request id req_1]"
+        );
+        let vertex = r#"[{"error":{"code":503,"message":"busy","status":"UNAVAILABLE"}}]"#;
+        let e = ProviderError::from_http(503, &headers(&[("x-request-id", "abc")]), vertex);
+        assert_eq!(e.message, "busy");
+        assert_eq!(e.request_id.as_deref(), Some("abc"));
+        let e = ProviderError::from_http(502, &HeaderMap::new(), "<html>Bad gateway</html>");
+        assert_eq!(e.message, "<html>Bad gateway</html>");
+    }
+
+    #[test]
+    fn waits_come_from_headers_or_the_gemini_body() {
+        let h = headers(&[("retry-after-ms", "1500"), ("retry-after", "9")]);
+        assert_eq!(
+            retry_after_from_headers(&h),
+            Some(Duration::from_millis(1500))
+        );
+        let h = headers(&[("retry-after", "2.5")]);
+        assert_eq!(
+            retry_after_from_headers(&h),
+            Some(Duration::from_millis(2500))
+        );
+        let h = headers(&[("retry-after", "Wed, 21 Oct 2015 07:28:00 GMT")]);
+        assert_eq!(retry_after_from_headers(&h), Some(Duration::ZERO));
+        assert_eq!(
+            retry_after_from_headers(&headers(&[("retry-after", "soon")])),
+            None
+        );
+        let body = r#"{"error":{"code":429,"message":"Please retry in 45.8s","status":"RESOURCE_EXHAUSTED","details":[{"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"45.837906927s"}]}}"#;
+        let e = ProviderError::from_http(429, &HeaderMap::new(), body);
+        assert!(e.retryable);
+        assert_eq!(e.retry_after, Some(Duration::from_secs_f64(45.837906927)));
+    }
+
+    #[test]
+    fn server_can_override_retry() {
+        let e = ProviderError::from_http(500, &headers(&[("x-should-retry", "false")]), "");
+        assert!(!e.retryable);
+        let e = ProviderError::from_http(400, &headers(&[("x-should-retry", "true")]), "");
+        assert!(e.retryable);
+    }
+
+    #[test]
+    fn stream_frames_are_classified_by_type() {
+        let v: Value =
+            serde_json::from_str(r#"{"type":"overloaded_error","message":"Overloaded"}"#).unwrap();
+        assert!(ProviderError::from_stream_frame(&v).retryable);
+        let v: Value =
+            serde_json::from_str(r#"{"type":"invalid_request_error","message":"bad"}"#).unwrap();
+        assert!(!ProviderError::from_stream_frame(&v).retryable);
+        let v: Value =
+            serde_json::from_str(r#"{"code":503,"message":"x","status":"UNAVAILABLE"}"#).unwrap();
+        assert!(ProviderError::from_stream_frame(&v).retryable);
+    }
+}

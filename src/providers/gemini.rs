@@ -1,0 +1,241 @@
+//! Google Gemini: `POST {base}/models/{model}:streamGenerateContent?alt=sse`. Each SSE frame
+//! is a whole response object; there is no end marker but the end of the body, so the last
+//! frame's `finishReason` is what tells a finished answer from a cut one.
+
+use reqwest::header::HeaderMap;
+use serde_json::{Value, json};
+
+use super::http::{self, HttpTarget, SseDecoder};
+use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
+use super::{ErrorKind, ProviderError};
+use crate::config::ModelConfig;
+
+/// A model reached through the Gemini API.
+#[derive(Debug)]
+pub(crate) struct Gemini {
+    pub target: HttpTarget,
+}
+
+impl Gemini {
+    /// One attempt: send the request, stream (or read) the answer.
+    pub(crate) async fn attempt(
+        &self,
+        req: &ChatRequest,
+        on_delta: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<Completion, ProviderError> {
+        let cfg = &self.target.config;
+        let url = if cfg.stream {
+            format!(
+                "{}/models/{}:streamGenerateContent?alt=sse",
+                self.target.base_url, cfg.model
+            )
+        } else {
+            format!(
+                "{}/models/{}:generateContent",
+                self.target.base_url, cfg.model
+            )
+        };
+        let mut headers = HeaderMap::new();
+        if let Some((name, value)) = self
+            .target
+            .key
+            .as_ref()
+            .and_then(|k| k.header("x-goog-api-key", ""))
+        {
+            headers.insert(name, value);
+        }
+        let body = request_body(cfg, req);
+        http::exchange::<Decoder>(&self.target, &url, headers, &body, parse_body, on_delta).await
+    }
+}
+
+/// The request body (camelCase on the wire).
+pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
+    let contents: Vec<Value> = req
+        .turns
+        .iter()
+        .map(|t| {
+            let role = match t.role {
+                Role::User => "user",
+                Role::Assistant => "model",
+            };
+            json!({"role": role, "parts": [{"text": t.text}]})
+        })
+        .collect();
+    let mut generation = json!({"maxOutputTokens": cfg.max_tokens});
+    if let Some(t) = cfg.temperature {
+        generation["temperature"] = json!(t);
+    }
+    if let Some(effort) = cfg.reasoning_effort {
+        generation["thinkingConfig"] = json!({"thinkingBudget": effort.budget_tokens()});
+    }
+    json!({
+        "contents": contents,
+        "systemInstruction": {"parts": [{"text": req.system}]},
+        "generationConfig": generation,
+    })
+}
+
+fn finish_reason(s: &str) -> FinishReason {
+    match s {
+        "STOP" => FinishReason::Stop,
+        "MAX_TOKENS" => FinishReason::Length,
+        "SAFETY" | "RECITATION" | "BLOCKLIST" | "PROHIBITED_CONTENT" | "SPII" | "IMAGE_SAFETY" => {
+            FinishReason::ContentFilter
+        }
+        other => FinishReason::Other(other.to_string()),
+    }
+}
+
+/// What one response object (a whole body, or one SSE frame) carries.
+struct Frame {
+    text: String,
+    finish: Option<FinishReason>,
+    usage: Option<Usage>,
+}
+
+fn read_frame(value: &Value) -> Result<Frame, ProviderError> {
+    if let Some(err) = value.get("error") {
+        return Err(ProviderError::from_stream_frame(err));
+    }
+    if let Some(reason) = value
+        .get("promptFeedback")
+        .and_then(|f| f.get("blockReason"))
+        .and_then(Value::as_str)
+    {
+        let detail = value
+            .get("promptFeedback")
+            .and_then(|f| f.get("blockReasonMessage"))
+            .and_then(Value::as_str)
+            .map(|m| format!(": {m}"))
+            .unwrap_or_default();
+        return Err(ProviderError::new(
+            ErrorKind::Refused,
+            format!("Gemini blocked the prompt ({reason}){detail}"),
+            false,
+        ));
+    }
+    let candidate = value.get("candidates").and_then(|c| c.get(0));
+    let text = candidate
+        .and_then(|c| c.get("content"))
+        .and_then(|c| c.get("parts"))
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter(|p| !p.get("thought").and_then(Value::as_bool).unwrap_or(false))
+        .filter_map(|p| p.get("text").and_then(Value::as_str))
+        .collect();
+    let finish = candidate
+        .and_then(|c| c.get("finishReason"))
+        .and_then(Value::as_str)
+        .map(finish_reason);
+    let usage = value.get("usageMetadata").map(|u| Usage {
+        input_tokens: http::tokens(u.get("promptTokenCount")),
+        output_tokens: http::tokens(u.get("candidatesTokenCount"))
+            + http::tokens(u.get("thoughtsTokenCount")),
+    });
+    Ok(Frame {
+        text,
+        finish,
+        usage,
+    })
+}
+
+/// Reads a non-streamed response body.
+pub(crate) fn parse_body(
+    value: &Value,
+    id: Option<String>,
+    max_tokens: u32,
+) -> Result<Completion, ProviderError> {
+    let frame = read_frame(value)?;
+    let finish = frame
+        .finish
+        .ok_or_else(|| ProviderError::malformed("no finishReason in the response"))?;
+    let id = id.or_else(|| {
+        value
+            .get("responseId")
+            .and_then(Value::as_str)
+            .map(str::to_string)
+    });
+    http::finalize(frame.text, finish, frame.usage, id, max_tokens)
+}
+
+/// Streaming state: usage may come on several frames; the last one wins.
+#[derive(Debug, Default)]
+pub(crate) struct Decoder {
+    text: String,
+    finish: Option<FinishReason>,
+    usage: Option<Usage>,
+}
+
+impl SseDecoder for Decoder {
+    fn feed(&mut self, _event: &str, data: &str) -> Result<Option<String>, ProviderError> {
+        let frame = read_frame(&http::parse_data(data)?)?;
+        if frame.finish.is_some() {
+            self.finish = frame.finish;
+        }
+        if frame.usage.is_some() {
+            self.usage = frame.usage;
+        }
+        self.text.push_str(&frame.text);
+        Ok(Some(frame.text))
+    }
+
+    fn ended(&self) -> bool {
+        false
+    }
+
+    fn into_parts(self) -> (String, Option<FinishReason>, Option<Usage>) {
+        (self.text, self.finish, self.usage)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn frames_join_text_skip_thoughts_and_take_last_usage() {
+        let mut d = Decoder::default();
+        d.feed("", r#"{"candidates":[{"content":{"parts":[{"text":"plan","thought":true},{"text":"Hello! "}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":2,"candidatesTokenCount":1}}"#).unwrap();
+        d.feed("", r#"{"candidates":[{"content":{"parts":[{"text":"done"}],"role":"model"},"index":0,"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":2,"candidatesTokenCount":10,"thoughtsTokenCount":5}}"#).unwrap();
+        let (text, finish, usage) = d.into_parts();
+        assert_eq!(text, "Hello! done");
+        assert_eq!(finish, Some(FinishReason::Stop));
+        assert_eq!(
+            usage,
+            Some(Usage {
+                input_tokens: 2,
+                output_tokens: 15
+            })
+        );
+    }
+
+    #[test]
+    fn safety_blocks_are_final_refusals() {
+        let mut d = Decoder::default();
+        let e = d
+            .feed(
+                "",
+                r#"{"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[]}}"#,
+            )
+            .unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Refused);
+        assert!(!e.retryable);
+        let v: Value = serde_json::from_str(
+            r#"{"candidates":[{"finishReason":"SAFETY","safetyRatings":[{"blocked":true}]}]}"#,
+        )
+        .unwrap();
+        let e = parse_body(&v, None, 100).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Refused);
+    }
+
+    #[test]
+    fn body_parsing_and_thinking_budget() {
+        let v: Value = serde_json::from_str(r#"{"candidates":[{"content":{"parts":[{"text":"a"},{"text":"b"}]},"finishReason":"MAX_TOKENS"}],"usageMetadata":{"promptTokenCount":1,"candidatesTokenCount":2},"responseId":"r1"}"#).unwrap();
+        let c = parse_body(&v, None, 100).unwrap();
+        assert_eq!(c.text, "ab");
+        assert_eq!(c.finish_reason, FinishReason::Length);
+        assert_eq!(c.request_id.as_deref(), Some("r1"));
+    }
+}

@@ -1,0 +1,262 @@
+//! HTTP plumbing shared by the three wire formats: the client, the key, sending a JSON
+//! request, and turning an SSE body into decoder input.
+
+use std::time::Duration;
+
+use eventsource_stream::{EventStreamError, Eventsource};
+use futures_util::StreamExt;
+use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
+use serde_json::Value;
+
+use super::types::{Completion, FinishReason, Usage};
+use super::{ErrorKind, ProviderError};
+
+/// Error bodies longer than this are cut before parsing; they are only read for a message.
+const MAX_ERROR_BODY: usize = 64 * 1024;
+
+/// An API key read from the environment. Its `Debug` never shows the value, and it only
+/// leaves this type inside a header marked sensitive.
+#[derive(Clone)]
+pub(crate) struct ApiKey(String);
+
+impl ApiKey {
+    /// Wraps a key value.
+    pub(crate) fn new(value: String) -> Self {
+        Self(value)
+    }
+
+    /// A header carrying the key, marked sensitive so it is never logged.
+    pub(crate) fn header(
+        &self,
+        name: &'static str,
+        prefix: &str,
+    ) -> Option<(HeaderName, HeaderValue)> {
+        let mut value = HeaderValue::from_str(&format!("{prefix}{}", self.0)).ok()?;
+        value.set_sensitive(true);
+        Some((HeaderName::from_static(name), value))
+    }
+}
+
+impl std::fmt::Debug for ApiKey {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("ApiKey(<redacted>)")
+    }
+}
+
+/// One HTTP client per model: a connect timeout and a read timeout (silence between two
+/// pieces of the body), never a total timeout, since a long answer may stream for minutes.
+pub(crate) fn build_client(read_timeout: Duration) -> Result<reqwest::Client, reqwest::Error> {
+    reqwest::Client::builder()
+        .connect_timeout(read_timeout.min(Duration::from_secs(15)))
+        .read_timeout(read_timeout)
+        .user_agent(concat!("ethics-bowl/", env!("CARGO_PKG_VERSION")))
+        .build()
+}
+
+/// Sends a JSON body; a non-success status becomes a classified [`ProviderError`].
+pub(crate) async fn post_json(
+    client: &reqwest::Client,
+    url: &str,
+    headers: HeaderMap,
+    body: &Value,
+) -> Result<reqwest::Response, ProviderError> {
+    let response = client
+        .post(url)
+        .headers(headers)
+        .json(body)
+        .send()
+        .await
+        .map_err(|e| ProviderError::from_transport(&e))?;
+    let status = response.status();
+    if status.is_success() {
+        return Ok(response);
+    }
+    let headers = response.headers().clone();
+    let body = read_capped(response).await;
+    Err(ProviderError::from_http(status.as_u16(), &headers, &body))
+}
+
+async fn read_capped(response: reqwest::Response) -> String {
+    let mut body = Vec::new();
+    let mut stream = response.bytes_stream();
+    while let Some(Ok(chunk)) = stream.next().await {
+        body.extend_from_slice(&chunk);
+        if body.len() >= MAX_ERROR_BODY {
+            body.truncate(MAX_ERROR_BODY);
+            break;
+        }
+    }
+    String::from_utf8_lossy(&body).into_owned()
+}
+
+/// The request id a provider put in its response headers.
+pub(crate) fn request_id(headers: &HeaderMap) -> Option<String> {
+    ["x-request-id", "request-id", "x-goog-request-id"]
+        .iter()
+        .find_map(|h| headers.get(*h)?.to_str().ok().map(str::to_string))
+}
+
+/// Reads a successful JSON (non-streamed) body.
+pub(crate) async fn read_json(
+    response: reqwest::Response,
+) -> Result<(Value, Option<String>), ProviderError> {
+    let id = request_id(response.headers());
+    let bytes = response
+        .bytes()
+        .await
+        .map_err(|e| ProviderError::from_transport(&e))?;
+    let value = serde_json::from_slice(&bytes).map_err(ProviderError::malformed)?;
+    Ok((value, id))
+}
+
+/// One wire format's view of an SSE stream.
+pub(crate) trait SseDecoder {
+    /// Takes one event (its `event:` name, possibly empty, and its joined `data:`), and
+    /// returns answer text to pass on.
+    fn feed(&mut self, event: &str, data: &str) -> Result<Option<String>, ProviderError>;
+    /// True once the format's own end marker has arrived (`[DONE]`, `message_stop`).
+    fn ended(&self) -> bool;
+    /// What the stream said, once it is over: text so far, finish reason if any, usage.
+    fn into_parts(self) -> (String, Option<FinishReason>, Option<Usage>);
+}
+
+/// Streams an SSE body through a decoder, passing text on as it arrives. A stream that ends
+/// without a finish reason is truncated, never an answer.
+pub(crate) async fn read_sse<D: SseDecoder>(
+    response: reqwest::Response,
+    mut decoder: D,
+    max_tokens: u32,
+    on_delta: &mut (dyn FnMut(&str) + Send),
+) -> Result<Completion, ProviderError> {
+    let id = request_id(response.headers());
+    let mut events = response.bytes_stream().eventsource();
+    let mut received = 0usize;
+    while let Some(item) = events.next().await {
+        let event = item.map_err(|e| match e {
+            EventStreamError::Transport(e) => ProviderError::from_transport(&e),
+            EventStreamError::Utf8(e) => ProviderError::malformed(e),
+            EventStreamError::Parser(e) => ProviderError::malformed(e),
+        })?;
+        if let Some(text) = decoder.feed(&event.event, &event.data)?
+            && !text.is_empty()
+        {
+            received += text.len();
+            on_delta(&text);
+        }
+        if decoder.ended() {
+            break;
+        }
+    }
+    let (text, finish, usage) = decoder.into_parts();
+    let Some(finish) = finish else {
+        return Err(ProviderError::truncated(received));
+    };
+    finalize(text, finish, usage, id, max_tokens)
+}
+
+/// The checks every answer passes, streamed or not: an empty answer cut by the token cap is
+/// a retryable failure that says to raise `max_tokens`; an empty refusal is final.
+pub(crate) fn finalize(
+    text: String,
+    finish_reason: FinishReason,
+    usage: Option<Usage>,
+    request_id: Option<String>,
+    max_tokens: u32,
+) -> Result<Completion, ProviderError> {
+    if text.trim().is_empty() {
+        match &finish_reason {
+            FinishReason::Length => return Err(ProviderError::empty_length(max_tokens)),
+            FinishReason::ContentFilter | FinishReason::Refusal => {
+                return Err(ProviderError::new(
+                    ErrorKind::Refused,
+                    format!("the provider withheld the answer (finish reason {finish_reason:?})"),
+                    false,
+                ));
+            }
+            _ => {}
+        }
+    }
+    Ok(Completion {
+        text,
+        usage,
+        finish_reason,
+        request_id,
+    })
+}
+
+/// Parses one data payload as JSON, or fails as malformed.
+pub(crate) fn parse_data(data: &str) -> Result<Value, ProviderError> {
+    serde_json::from_str(data).map_err(|e| {
+        let excerpt: String = data.chars().take(120).collect();
+        ProviderError::malformed(format!("{e} in stream data {excerpt:?}"))
+    })
+}
+
+/// Reads a JSON number as a token count.
+pub(crate) fn tokens(value: Option<&Value>) -> u64 {
+    value.and_then(Value::as_u64).unwrap_or(0)
+}
+
+/// Where and how one model is reached over HTTP.
+#[derive(Debug)]
+pub(crate) struct HttpTarget {
+    /// The model's own client (its read timeout).
+    pub client: reqwest::Client,
+    /// The endpoint prefix, without a trailing slash.
+    pub base_url: String,
+    /// The key, when the provider needs one.
+    pub key: Option<ApiKey>,
+    /// The model's configuration (model id, sampling, limits).
+    pub config: std::sync::Arc<crate::config::ModelConfig>,
+}
+
+/// Reads a non-streamed body into a completion (one per wire format).
+pub(crate) type BodyParser = fn(&Value, Option<String>, u32) -> Result<Completion, ProviderError>;
+
+/// One attempt against an HTTP model: send the body, then stream the answer through the
+/// format's decoder, or, for models configured with `stream = false`, parse the whole body
+/// and pass its text on as a single delta.
+pub(crate) async fn exchange<D: SseDecoder + Default>(
+    target: &HttpTarget,
+    url: &str,
+    headers: HeaderMap,
+    body: &Value,
+    parse_body: BodyParser,
+    on_delta: &mut (dyn FnMut(&str) + Send),
+) -> Result<Completion, ProviderError> {
+    let max_tokens = target.config.max_tokens;
+    let response = post_json(&target.client, url, headers, body).await?;
+    if target.config.stream {
+        read_sse(response, D::default(), max_tokens, on_delta).await
+    } else {
+        let (value, id) = read_json(response).await?;
+        let completion = parse_body(&value, id, max_tokens)?;
+        on_delta(&completion.text);
+        Ok(completion)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn key_debug_is_redacted() {
+        let key = ApiKey::new("sk-test-DEADBEEF".into());
+        assert!(!format!("{key:?}").contains("DEADBEEF"));
+        let (_, value) = key.header("authorization", "Bearer ").unwrap();
+        assert!(value.is_sensitive());
+        assert!(!format!("{value:?}").contains("DEADBEEF"));
+    }
+
+    #[test]
+    fn empty_answers_are_failures_by_finish_reason() {
+        let e = finalize(String::new(), FinishReason::Length, None, None, 64).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::EmptyLength);
+        assert!(e.retryable && e.message.contains("raise max_tokens"));
+        let e = finalize(" ".into(), FinishReason::ContentFilter, None, None, 64).unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Refused);
+        assert!(!e.retryable);
+        assert!(finalize("ok".into(), FinishReason::Length, None, None, 64).is_ok());
+    }
+}

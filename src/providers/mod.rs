@@ -1,0 +1,23 @@
+//! Providers turn one request into a stream of text deltas and a final [`Completion`], and
+//! classify every failure as retryable or final. Retry, backoff, rate limits and concurrency
+//! caps wrap them once, in [`ModelClient`], for every provider alike.
+//!
+//! Wire formats: OpenAI Chat Completions (also xAI, Qwen and every `openai-compatible`
+//! server), Anthropic Messages and Gemini; plus the offline `simulated` provider.
+
+mod anthropic;
+mod client;
+mod error;
+mod gemini;
+mod http;
+mod limits;
+mod openai_chat;
+mod retry;
+mod simulated;
+mod types;
+
+pub use client::{CallFailure, CallOutcome, ModelClient, ModelRegistry, SetupError};
+pub use error::{ErrorKind, ProviderError};
+pub use retry::{Attempt, RetryPolicy};
+pub use simulated::SimulatedProfile;
+pub use types::{CallEvent, CallTag, ChatRequest, Completion, FinishReason, Role, Turn, Usage};

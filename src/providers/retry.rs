@@ -1,0 +1,345 @@
+//! Retries: which failures are tried again, how long to wait, and the record of every attempt.
+//!
+//! The waits come from `backon`'s exponential schedule with jitter, unless the server named
+//! its own wait (Retry-After, `retry-after-ms`, Gemini's `retryDelay`), which is honoured up
+//! to a cap. The loop itself is ours, because every attempt must be recorded on the phase
+//! and announced to the engine before its wait begins, and the waits go through tokio's
+//! clock so that tests run on a paused one.
+
+use std::time::{Duration, Instant};
+
+use backon::BackoffBuilder;
+use serde::{Deserialize, Serialize};
+
+use super::types::{CallEvent, ChatRequest, Completion};
+use super::{ErrorKind, ProviderError};
+use crate::config::RetryConfig;
+
+/// When and how often to try again.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RetryPolicy {
+    /// Attempts in all, the first included.
+    pub max_attempts: u32,
+    /// First backoff wait.
+    pub initial_backoff: Duration,
+    /// Longest backoff wait.
+    pub max_backoff: Duration,
+    /// Longest server-requested wait that is honoured; a longer one makes the error final.
+    pub max_retry_after: Duration,
+}
+
+impl From<&RetryConfig> for RetryPolicy {
+    fn from(c: &RetryConfig) -> Self {
+        Self {
+            max_attempts: c.max_attempts,
+            initial_backoff: Duration::from_millis(c.initial_backoff_ms),
+            max_backoff: Duration::from_millis(c.max_backoff_ms),
+            max_retry_after: Duration::from_secs_f64(c.max_retry_after_s),
+        }
+    }
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        Self::from(&RetryConfig::default())
+    }
+}
+
+/// What happens after a failed attempt.
+#[derive(Debug, Clone, PartialEq)]
+enum Decision {
+    Retry(Duration),
+    GiveUp(Option<String>),
+}
+
+impl RetryPolicy {
+    fn schedule(&self) -> impl Iterator<Item = Duration> + use<> {
+        backon::ExponentialBuilder::default()
+            .with_min_delay(self.initial_backoff)
+            .with_max_delay(self.max_backoff)
+            .with_factor(2.0)
+            .with_jitter()
+            .with_max_times(self.max_attempts as usize)
+            .build()
+    }
+
+    fn decide(
+        &self,
+        error: &ProviderError,
+        attempt: u32,
+        schedule: &mut impl Iterator<Item = Duration>,
+    ) -> Decision {
+        let backoff = schedule.next();
+        if !error.retryable || attempt >= self.max_attempts {
+            return Decision::GiveUp(None);
+        }
+        match error.retry_after {
+            Some(wait) if wait > self.max_retry_after => Decision::GiveUp(Some(format!(
+                "the server asked to wait {:.0} s, longer than max_retry_after_s ({:.0} s); \
+                 resume later",
+                wait.as_secs_f64(),
+                self.max_retry_after.as_secs_f64()
+            ))),
+            Some(wait) => Decision::Retry(wait),
+            None => Decision::Retry(backoff.unwrap_or(self.max_backoff)),
+        }
+    }
+}
+
+/// One attempt of a call, as stored on the phase.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Attempt {
+    /// 1 for the first attempt.
+    pub number: u32,
+    /// From sending the request to the end of the answer or the failure.
+    pub latency_ms: u64,
+    /// Why it failed; absent for the attempt that succeeded.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// The failure's kind; absent on success.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error_kind: Option<ErrorKind>,
+    /// The wait before the next attempt, when there was one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wait_ms: Option<u64>,
+    /// Streamed characters thrown away because the attempt failed part-way.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub discarded_chars: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Something that can make one attempt at a request.
+pub(crate) trait Attempter {
+    /// Makes one attempt, passing answer text to `on_delta` as it arrives.
+    fn attempt(
+        &self,
+        req: &ChatRequest,
+        attempt: u32,
+        on_delta: &mut (dyn FnMut(&str) + Send),
+    ) -> impl Future<Output = Result<Completion, ProviderError>> + Send;
+}
+
+/// Something that must be held while an attempt runs (concurrency and rate limits); it is
+/// released during the waits between attempts.
+pub(crate) trait Gate {
+    /// Held for the attempt's duration.
+    type Pass: Send;
+    /// Waits for room.
+    fn enter(&self) -> impl Future<Output = Self::Pass> + Send;
+}
+
+/// Runs attempts until one succeeds, a failure is final, or the attempts run out.
+pub(crate) async fn run<A: Attempter + Sync, G: Gate + Sync>(
+    policy: &RetryPolicy,
+    attempter: &A,
+    gate: &G,
+    req: &ChatRequest,
+    observer: &mut (dyn FnMut(CallEvent<'_>) + Send),
+) -> Result<(Completion, Vec<Attempt>), (ProviderError, Vec<Attempt>)> {
+    let mut schedule = policy.schedule();
+    let mut attempts = Vec::new();
+    for number in 1.. {
+        let pass = gate.enter().await;
+        let started = Instant::now();
+        let mut streamed = 0usize;
+        let result = attempter
+            .attempt(req, number, &mut |text: &str| {
+                streamed += text.len();
+                observer(CallEvent::Delta(text));
+            })
+            .await;
+        drop(pass);
+        let latency_ms = started.elapsed().as_millis() as u64;
+        let mut error = match result {
+            Ok(completion) => {
+                attempts.push(Attempt {
+                    number,
+                    latency_ms,
+                    error: None,
+                    error_kind: None,
+                    wait_ms: None,
+                    discarded_chars: 0,
+                });
+                return Ok((completion, attempts));
+            }
+            Err(error) => error,
+        };
+        let decision = policy.decide(&error, number, &mut schedule);
+        let wait = match &decision {
+            Decision::Retry(wait) => Some(*wait),
+            Decision::GiveUp(_) => None,
+        };
+        attempts.push(Attempt {
+            number,
+            latency_ms,
+            error: Some(error.to_string()),
+            error_kind: Some(error.kind),
+            wait_ms: wait.map(|w| w.as_millis() as u64),
+            discarded_chars: streamed,
+        });
+        match decision {
+            Decision::Retry(wait) => {
+                tracing::warn!(attempt = number, wait_ms = wait.as_millis() as u64, %error, "retrying");
+                observer(CallEvent::RetryScheduled {
+                    attempt: number,
+                    wait,
+                    error: &error,
+                    discarded_chars: streamed,
+                });
+                tokio::time::sleep(wait).await;
+            }
+            Decision::GiveUp(reason) => {
+                if let Some(reason) = reason {
+                    error.message = format!("{}; {reason}", error.message);
+                    error.retryable = false;
+                }
+                return Err((error, attempts));
+            }
+        }
+    }
+    unreachable!("the attempt counter is unbounded")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::providers::types::FinishReason;
+    use std::sync::Mutex;
+
+    /// Answers from a script, one entry per attempt.
+    struct Scripted(Mutex<Vec<Result<&'static str, ProviderError>>>);
+
+    impl Attempter for Scripted {
+        async fn attempt(
+            &self,
+            _req: &ChatRequest,
+            _attempt: u32,
+            on_delta: &mut (dyn FnMut(&str) + Send),
+        ) -> Result<Completion, ProviderError> {
+            let next = self.0.lock().unwrap().remove(0);
+            on_delta("partial ");
+            next.map(|text| Completion {
+                text: text.to_string(),
+                usage: None,
+                finish_reason: FinishReason::Stop,
+                request_id: None,
+            })
+        }
+    }
+
+    struct Open;
+    impl Gate for Open {
+        type Pass = ();
+        async fn enter(&self) {}
+    }
+
+    fn http(status: u16, retry_after: Option<Duration>) -> ProviderError {
+        let mut e = ProviderError::from_http(status, &Default::default(), "");
+        e.retry_after = retry_after;
+        e
+    }
+
+    async fn run_script(
+        policy: &RetryPolicy,
+        script: Vec<Result<&'static str, ProviderError>>,
+    ) -> (Result<String, ProviderError>, Vec<Attempt>, Vec<String>) {
+        let mut events = Vec::new();
+        let result = run(
+            policy,
+            &Scripted(Mutex::new(script)),
+            &Open,
+            &ChatRequest::new("s", "u"),
+            &mut |e| {
+                events.push(match e {
+                    CallEvent::Delta(t) => format!("delta {t}"),
+                    CallEvent::RetryScheduled {
+                        attempt,
+                        wait,
+                        discarded_chars,
+                        ..
+                    } => {
+                        format!(
+                            "retry {attempt} after {}ms dropping {discarded_chars}",
+                            wait.as_millis()
+                        )
+                    }
+                })
+            },
+        )
+        .await;
+        match result {
+            Ok((c, attempts)) => (Ok(c.text), attempts, events),
+            Err((e, attempts)) => (Err(e), attempts, events),
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn retry_after_is_honoured_on_the_paused_clock() {
+        let start = tokio::time::Instant::now();
+        let (result, attempts, events) = run_script(
+            &RetryPolicy::default(),
+            vec![Err(http(429, Some(Duration::from_secs(7)))), Ok("fine")],
+        )
+        .await;
+        assert_eq!(result.unwrap(), "fine");
+        assert_eq!(start.elapsed(), Duration::from_secs(7));
+        assert_eq!(attempts.len(), 2);
+        assert_eq!(attempts[0].wait_ms, Some(7000));
+        assert_eq!(attempts[0].discarded_chars, 8);
+        assert!(attempts[0].error.as_deref().unwrap().contains("HTTP 429"));
+        assert_eq!(events[1], "retry 1 after 7000ms dropping 8");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn backoff_grows_with_jitter_and_stops_at_max_attempts() {
+        let policy = RetryPolicy {
+            max_attempts: 3,
+            ..RetryPolicy::default()
+        };
+        let (result, attempts, _) = run_script(
+            &policy,
+            vec![
+                Err(http(503, None)),
+                Err(http(500, None)),
+                Err(http(529, None)),
+            ],
+        )
+        .await;
+        assert_eq!(result.unwrap_err().status, Some(529));
+        assert_eq!(attempts.len(), 3);
+        let first = attempts[0].wait_ms.unwrap();
+        let second = attempts[1].wait_ms.unwrap();
+        assert!((500..1000).contains(&first), "{first}");
+        assert!((1000..2000).contains(&second), "{second}");
+        assert_eq!(attempts[2].wait_ms, None);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn final_errors_are_not_retried() {
+        for status in [400, 401, 403, 404] {
+            let (result, attempts, _) = run_script(
+                &RetryPolicy::default(),
+                vec![Err(http(status, None)), Ok("x")],
+            )
+            .await;
+            assert_eq!(result.unwrap_err().status, Some(status));
+            assert_eq!(attempts.len(), 1);
+        }
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_wait_over_the_cap_gives_up_and_says_why() {
+        let (result, attempts, _) = run_script(
+            &RetryPolicy::default(),
+            vec![Err(http(429, Some(Duration::from_secs(600)))), Ok("x")],
+        )
+        .await;
+        let e = result.unwrap_err();
+        assert!(e.message.contains("longer than max_retry_after_s"), "{e}");
+        assert!(!e.retryable);
+        assert_eq!(attempts.len(), 1);
+    }
+}

@@ -1,0 +1,139 @@
+//! The request and result types every provider shares.
+
+use serde::{Deserialize, Serialize};
+
+/// Who spoke a turn of the conversation.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Role {
+    /// The prompt side.
+    User,
+    /// The model's earlier answers.
+    Assistant,
+}
+
+/// One turn of the conversation sent to a model.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Turn {
+    /// Who spoke it.
+    pub role: Role,
+    /// What was said.
+    pub text: String,
+}
+
+/// What the engine knows about a call that the provider may use: the simulated provider
+/// seeds its text from it; real providers ignore it.
+#[derive(Debug, Clone, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct CallTag {
+    /// The round the call belongs to.
+    pub round_id: String,
+    /// The phase (`presentation`, `judgment`, …).
+    pub phase: String,
+}
+
+/// One request: a system prompt and the turns so far, the last being the user's.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ChatRequest {
+    /// The system prompt.
+    pub system: String,
+    /// Alternating user/assistant turns ending with a user turn.
+    pub turns: Vec<Turn>,
+    /// Where the call comes from.
+    pub tag: CallTag,
+}
+
+impl ChatRequest {
+    /// A single-question request.
+    pub fn new(system: impl Into<String>, user: impl Into<String>) -> Self {
+        Self {
+            system: system.into(),
+            turns: vec![Turn {
+                role: Role::User,
+                text: user.into(),
+            }],
+            tag: CallTag::default(),
+        }
+    }
+
+    /// The same request tagged with its round and phase.
+    pub fn tagged(mut self, round_id: impl Into<String>, phase: impl Into<String>) -> Self {
+        self.tag = CallTag {
+            round_id: round_id.into(),
+            phase: phase.into(),
+        };
+        self
+    }
+
+    /// The last user turn (the prompt proper).
+    pub fn last_user_text(&self) -> &str {
+        self.turns
+            .iter()
+            .rev()
+            .find(|t| t.role == Role::User)
+            .map_or("", |t| t.text.as_str())
+    }
+}
+
+/// Tokens a call consumed, as the provider reported them.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Usage {
+    /// Prompt tokens.
+    pub input_tokens: u64,
+    /// Answer tokens, reasoning included.
+    pub output_tokens: u64,
+}
+
+impl std::ops::AddAssign for Usage {
+    fn add_assign(&mut self, other: Self) {
+        self.input_tokens += other.input_tokens;
+        self.output_tokens += other.output_tokens;
+    }
+}
+
+/// Why the model stopped.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum FinishReason {
+    /// A natural end of the answer.
+    Stop,
+    /// The output-token cap was reached; the answer may be cut short.
+    Length,
+    /// The provider withheld or cut the answer on content grounds.
+    ContentFilter,
+    /// The model refused.
+    Refusal,
+    /// Anything else, as the provider named it.
+    Other(String),
+}
+
+/// A finished answer.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Completion {
+    /// The full answer text.
+    pub text: String,
+    /// Token usage, when the provider reported it.
+    pub usage: Option<Usage>,
+    /// Why the model stopped.
+    pub finish_reason: FinishReason,
+    /// The provider's request id, for support tickets.
+    pub request_id: Option<String>,
+}
+
+/// What a call reports while it runs.
+#[derive(Debug)]
+pub enum CallEvent<'a> {
+    /// A piece of answer text, in order.
+    Delta(&'a str),
+    /// An attempt failed and another follows after `wait`; text streamed by the failed
+    /// attempt (`discarded_chars` of it) is void.
+    RetryScheduled {
+        /// The attempt that failed (1-based).
+        attempt: u32,
+        /// How long the next attempt waits.
+        wait: std::time::Duration,
+        /// Why it failed.
+        error: &'a crate::providers::ProviderError,
+        /// Characters of streamed text to discard.
+        discarded_chars: usize,
+    },
+}
