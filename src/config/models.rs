@@ -485,7 +485,7 @@ fn parse_model(entry: &toml::Value, index: usize, path: &Path) -> Result<ModelCo
 }
 
 fn check_model(m: &ModelConfig, label: &str, path: &Path) -> Result<(), ConfigError> {
-    let bad = |key: &str, message: String, fix: &str| {
+    let bad = |key: &str, message: String, fix: &str| -> Result<(), ConfigError> {
         Err(ConfigError::invalid(
             path,
             format!("{label}, key \"{key}\""),
@@ -540,6 +540,24 @@ fn check_model(m: &ModelConfig, label: &str, path: &Path) -> Result<(), ConfigEr
             "requests_per_minute",
             "is 0".into(),
             "use 1 or more, or remove the key for no limit",
+        );
+    }
+    if let Some(effort) = m.reasoning_effort
+        && matches!(m.provider, ProviderKind::Anthropic | ProviderKind::Google)
+        && m.max_tokens < effort.budget_tokens() + 1024
+    {
+        return bad(
+            "max_tokens",
+            format!(
+                "{} leaves no room to answer after a {} reasoning budget of {} tokens",
+                m.max_tokens,
+                effort.as_str(),
+                effort.budget_tokens()
+            ),
+            &format!(
+                "raise max_tokens to at least {} or lower reasoning_effort",
+                effort.budget_tokens() + 1024
+            ),
         );
     }
     if let Some(price) = m.price
@@ -814,6 +832,8 @@ mod tests {
             let e = err(&format!("{base}{extra}"));
             assert!(e.contains(&format!("key \"{needle}\"")), "{extra}: {e}");
         }
+        let e = err("[[models]]\nname = \"a\"\nprovider = \"anthropic\"\nmodel = \"m\"\nreasoning_effort = \"high\"\n");
+        assert!(e.contains("key \"max_tokens\"") && e.contains("reasoning budget"), "{e}");
         let e = err("[[models]]\nname = \"a\"\nprovider = \"openai-compatible\"\nmodel = \"m\"\n");
         assert!(e.contains("need a base_url"), "{e}");
         let e = err("[[models]]\nname = \"../a\"\nprovider = \"simulated\"\nmodel = \"m\"\n");

@@ -1,0 +1,394 @@
+//! Every wire format against an in-process HTTP server: streamed success with usage, the
+//! retry paths, final errors, error frames inside 200 streams, truncation, malformed data,
+//! read timeouts, Gemini's body-only retry delay, and keys never leaking.
+
+mod support;
+
+use ethics_bowl::providers::{ErrorKind, FinishReason, Usage};
+use serde_json::Value;
+use support::{FAKE_KEY, call, models, sse, stalling_server};
+use wiremock::matchers::{body_partial_json, header, method, path};
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+#[derive(Clone, Copy, Debug)]
+enum Format {
+    OpenAi,
+    Anthropic,
+    Gemini,
+}
+
+const ALL: [Format; 3] = [Format::OpenAi, Format::Anthropic, Format::Gemini];
+
+impl Format {
+    fn provider(self) -> &'static str {
+        match self {
+            Format::OpenAi => "openai",
+            Format::Anthropic => "anthropic",
+            Format::Gemini => "google",
+        }
+    }
+    fn prefix(self) -> &'static str {
+        match self {
+            Format::Gemini => "/v1beta",
+            _ => "/v1",
+        }
+    }
+    fn stream_path(self) -> &'static str {
+        match self {
+            Format::OpenAi => "/v1/chat/completions",
+            Format::Anthropic => "/v1/messages",
+            Format::Gemini => "/v1beta/models/test-model:streamGenerateContent",
+        }
+    }
+    fn config(self, server: &MockServer, extra: &str) -> ethics_bowl::config::ModelsConfig {
+        models(self.provider(), &format!("{}{}", server.uri(), self.prefix()), extra)
+    }
+    /// A complete streamed answer "Hello world" with usage 11 in / 7 out.
+    fn success(self) -> String {
+        match self {
+            Format::OpenAi => sse(&[
+                ("", r#"{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}],"usage":null}"#),
+                ("", r#"{"id":"c1","choices":[{"index":0,"delta":{"content":"Hello "},"finish_reason":null}],"usage":null}"#),
+                ("", r#"{"id":"c1","choices":[{"index":0,"delta":{"content":"world"},"finish_reason":null}],"usage":null}"#),
+                ("", r#"{"id":"c1","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}"#),
+                ("", r#"{"id":"c1","choices":[],"usage":{"prompt_tokens":11,"completion_tokens":7,"total_tokens":18}}"#),
+                ("", "[DONE]"),
+            ]),
+            Format::Anthropic => sse(&[
+                ("message_start", r#"{"type":"message_start","message":{"id":"msg_1","content":[],"usage":{"input_tokens":11,"output_tokens":1}}}"#),
+                ("content_block_start", r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
+                ("ping", r#"{"type":"ping"}"#),
+                ("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello "}}"#),
+                ("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"world"}}"#),
+                ("content_block_stop", r#"{"type":"content_block_stop","index":0}"#),
+                ("message_delta", r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":7}}"#),
+                ("message_stop", r#"{"type":"message_stop"}"#),
+            ]),
+            Format::Gemini => sse(&[
+                ("", r#"{"candidates":[{"content":{"parts":[{"text":"Hello "}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":11,"candidatesTokenCount":2}}"#),
+                ("", r#"{"candidates":[{"content":{"parts":[{"text":"world"}],"role":"model"},"index":0,"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":11,"candidatesTokenCount":7,"totalTokenCount":18}}"#),
+            ]),
+        }
+    }
+    /// A stream cut after some text, before any finish signal.
+    fn cut(self) -> String {
+        let full = self.success();
+        let marker = match self {
+            Format::OpenAi => r#""finish_reason":"stop""#,
+            Format::Anthropic => "event: message_delta",
+            Format::Gemini => r#""finishReason""#,
+        };
+        let at = full.find(marker).expect("marker");
+        let frame_start = full[..at].rfind("\n\n").map_or(0, |i| i + 2);
+        full[..frame_start].to_string()
+    }
+    /// An error body in the format's envelope.
+    fn error_body(self, status: u16, kind: &str) -> Value {
+        match self {
+            Format::OpenAi => serde_json::json!({"error": {"message": format!("mock {kind}"), "type": kind, "code": kind}}),
+            Format::Anthropic => serde_json::json!({"type": "error", "error": {"type": kind, "message": format!("mock {kind}")}, "request_id": "req_mock"}),
+            Format::Gemini => serde_json::json!({"error": {"code": status, "message": format!("mock {kind}"), "status": kind}}),
+        }
+    }
+}
+
+fn sse_response(body: String) -> ResponseTemplate {
+    ResponseTemplate::new(200).insert_header("content-type", "text/event-stream").set_body_string(body)
+}
+
+async fn mount_success(server: &MockServer, f: Format) {
+    Mock::given(method("POST"))
+        .and(path(f.stream_path()))
+        .respond_with(sse_response(f.success()))
+        .mount(server)
+        .await;
+}
+
+async fn mount_once(server: &MockServer, f: Format, response: ResponseTemplate) {
+    Mock::given(method("POST"))
+        .and(path(f.stream_path()))
+        .respond_with(response)
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(server)
+        .await;
+}
+
+#[tokio::test]
+async fn streamed_success_with_usage_and_the_right_request() {
+    for f in ALL {
+        let server = MockServer::start().await;
+        let auth = match f {
+            Format::OpenAi => header("authorization", format!("Bearer {FAKE_KEY}").as_str()),
+            Format::Anthropic => header("x-api-key", FAKE_KEY),
+            Format::Gemini => header("x-goog-api-key", FAKE_KEY),
+        };
+        let body = match f {
+            Format::OpenAi => serde_json::json!({"model": "test-model", "stream": true, "stream_options": {"include_usage": true}, "max_completion_tokens": 100}),
+            Format::Anthropic => serde_json::json!({"model": "test-model", "stream": true, "max_tokens": 100, "system": "You are terse."}),
+            Format::Gemini => serde_json::json!({"generationConfig": {"maxOutputTokens": 100}, "systemInstruction": {"parts": [{"text": "You are terse."}]}}),
+        };
+        let mut mock = Mock::given(method("POST")).and(path(f.stream_path())).and(auth).and(body_partial_json(body));
+        if let Format::Anthropic = f {
+            mock = mock.and(header("anthropic-version", "2023-06-01"));
+        }
+        mock.respond_with(sse_response(f.success()).insert_header("request-id", "req_42"))
+            .expect(1)
+            .mount(&server)
+            .await;
+        let r = call(&f.config(&server, ""), "hello").await;
+        let outcome = r.result.unwrap_or_else(|e| panic!("{f:?}: {e}"));
+        assert_eq!(outcome.completion.text, "Hello world", "{f:?}");
+        assert_eq!(r.streamed, "Hello world", "{f:?}");
+        assert_eq!(outcome.completion.finish_reason, FinishReason::Stop);
+        assert_eq!(outcome.completion.usage, Some(Usage { input_tokens: 11, output_tokens: 7 }), "{f:?}");
+        assert_eq!(outcome.completion.request_id.as_deref(), Some("req_42"));
+        assert_eq!(outcome.attempts.len(), 1);
+        if let Format::Gemini = f {
+            let requests = server.received_requests().await.unwrap_or_default();
+            assert_eq!(requests[0].url.query(), Some("alt=sse"));
+        }
+    }
+}
+
+#[tokio::test]
+async fn non_streamed_success() {
+    for f in ALL {
+        let server = MockServer::start().await;
+        let (route, body) = match f {
+            Format::OpenAi => ("/v1/chat/completions", serde_json::json!({"id":"c","choices":[{"index":0,"message":{"role":"assistant","content":"Plain answer"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":2}})),
+            Format::Anthropic => ("/v1/messages", serde_json::json!({"id":"msg","type":"message","content":[{"type":"text","text":"Plain answer"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":2}})),
+            Format::Gemini => ("/v1beta/models/test-model:generateContent", serde_json::json!({"candidates":[{"content":{"parts":[{"text":"Plain answer"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":2}})),
+        };
+        Mock::given(method("POST")).and(path(route)).respond_with(ResponseTemplate::new(200).set_body_json(body)).expect(1).mount(&server).await;
+        let r = call(&f.config(&server, "stream = false"), "hello").await;
+        let outcome = r.result.unwrap_or_else(|e| panic!("{f:?}: {e}"));
+        assert_eq!(outcome.completion.text, "Plain answer");
+        assert_eq!(r.streamed, "Plain answer");
+        assert_eq!(outcome.completion.usage, Some(Usage { input_tokens: 3, output_tokens: 2 }));
+    }
+}
+
+#[tokio::test]
+async fn rate_limit_with_retry_after_then_success() {
+    for f in ALL {
+        let server = MockServer::start().await;
+        mount_success(&server, f).await;
+        mount_once(
+            &server,
+            f,
+            ResponseTemplate::new(429)
+                .insert_header("retry-after-ms", "40")
+                .insert_header("retry-after", "1")
+                .set_body_json(f.error_body(429, "rate_limit_error")),
+        )
+        .await;
+        let r = call(&f.config(&server, ""), "hello").await;
+        let outcome = r.result.unwrap_or_else(|e| panic!("{f:?}: {e}"));
+        assert_eq!(outcome.attempts.len(), 2, "{f:?}");
+        assert_eq!(outcome.attempts[0].wait_ms, Some(40), "{f:?}: retry-after-ms wins over retry-after");
+        assert!(outcome.latency.as_millis() >= 40);
+        assert!(r.events[0].contains("HTTP 429"), "{:?}", r.events);
+        assert_eq!(server.received_requests().await.unwrap_or_default().len(), 2);
+    }
+}
+
+#[tokio::test]
+async fn server_errors_are_retried() {
+    for f in ALL {
+        for status in [500u16, 502, 503, 504, 529, 408] {
+            let server = MockServer::start().await;
+            mount_success(&server, f).await;
+            mount_once(&server, f, ResponseTemplate::new(status).set_body_json(f.error_body(status, "overloaded_error"))).await;
+            let r = call(&f.config(&server, ""), "hello").await;
+            let outcome = r.result.unwrap_or_else(|e| panic!("{f:?} {status}: {e}"));
+            assert_eq!(outcome.attempts.len(), 2, "{f:?} {status}");
+            assert!(outcome.attempts[0].error.as_deref().unwrap_or("").contains(&format!("HTTP {status}")));
+        }
+    }
+}
+
+#[tokio::test]
+async fn final_errors_are_not_retried() {
+    for f in ALL {
+        let cases = [
+            (400, f.error_body(400, "invalid_request_error")),
+            (401, f.error_body(401, "authentication_error")),
+            (403, f.error_body(403, "permission_error")),
+            (404, f.error_body(404, "not_found_error")),
+            (429, match f {
+                Format::Gemini => serde_json::json!({"error":{"code":429,"message":"mock daily quota","status":"RESOURCE_EXHAUSTED","details":[
+                    {"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel"}]}]}}),
+                _ => f.error_body(429, "insufficient_quota"),
+            }),
+        ];
+        for (status, body) in cases {
+            let server = MockServer::start().await;
+            Mock::given(method("POST")).respond_with(ResponseTemplate::new(status).set_body_json(body)).mount(&server).await;
+            let r = call(&f.config(&server, ""), "hello").await;
+            let failure = r.result.expect_err("must fail");
+            assert_eq!(failure.error.status, Some(status), "{f:?}");
+            assert!(!failure.error.retryable, "{f:?} {status}");
+            assert_eq!(failure.attempts.len(), 1, "{f:?} {status}");
+            assert_eq!(server.received_requests().await.unwrap_or_default().len(), 1);
+            assert!(failure.to_string().contains("mock"), "the provider's own message: {failure}");
+        }
+    }
+}
+
+#[tokio::test]
+async fn anthropic_spend_limit_is_final_and_request_id_is_reported() {
+    let server = MockServer::start().await;
+    let body = serde_json::json!({"type":"error","error":{"type":"rate_limit_error","message":"spend limit reached","details":{"error_code":"enforced_spend_limit_reached"}},"request_id":"req_spend"});
+    Mock::given(method("POST")).respond_with(ResponseTemplate::new(429).set_body_json(body)).mount(&server).await;
+    let failure = call(&Format::Anthropic.config(&server, ""), "hi").await.result.expect_err("fails");
+    assert_eq!(failure.attempts.len(), 1);
+    assert!(failure.to_string().contains("req_spend"), "{failure}");
+}
+
+#[tokio::test]
+async fn error_frame_inside_a_200_stream() {
+    for f in ALL {
+        let frames = match f {
+            Format::OpenAi => sse(&[
+                ("", r#"{"choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}"#),
+                ("", r#"{"error":{"message":"The server had an error","type":"server_error"}}"#),
+            ]),
+            Format::Anthropic => sse(&[
+                ("message_start", r#"{"type":"message_start","message":{"content":[],"usage":{"input_tokens":3,"output_tokens":1}}}"#),
+                ("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}"#),
+                ("error", r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#),
+            ]),
+            Format::Gemini => sse(&[
+                ("", r#"{"candidates":[{"content":{"parts":[{"text":"Hel"}]},"index":0}]}"#),
+                ("", r#"{"error":{"code":503,"message":"The model is overloaded","status":"UNAVAILABLE"}}"#),
+            ]),
+        };
+        let server = MockServer::start().await;
+        mount_success(&server, f).await;
+        mount_once(&server, f, sse_response(frames)).await;
+        let r = call(&f.config(&server, ""), "hello").await;
+        let outcome = r.result.unwrap_or_else(|e| panic!("{f:?}: {e}"));
+        assert_eq!(outcome.completion.text, "Hello world");
+        assert_eq!(outcome.attempts[0].error_kind, Some(ErrorKind::StreamError), "{f:?}");
+        assert_eq!(outcome.attempts[0].discarded_chars, 3, "the partial text is discarded");
+        assert_eq!(r.streamed, "HelHello world", "deltas as sent; the retry event says what to drop");
+    }
+    // A non-retryable error frame is final.
+    let server = MockServer::start().await;
+    let frames = sse(&[("error", r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt too long"}}"#)]);
+    Mock::given(method("POST")).respond_with(sse_response(frames)).mount(&server).await;
+    let failure = call(&Format::Anthropic.config(&server, ""), "hi").await.result.expect_err("fails");
+    assert_eq!(failure.attempts.len(), 1);
+    assert!(failure.to_string().contains("prompt too long"));
+}
+
+#[tokio::test]
+async fn stream_cut_before_finish_is_truncated_and_retried() {
+    for f in ALL {
+        let server = MockServer::start().await;
+        mount_success(&server, f).await;
+        mount_once(&server, f, sse_response(f.cut())).await;
+        let outcome = call(&f.config(&server, ""), "hello").await.result.unwrap_or_else(|e| panic!("{f:?}: {e}"));
+        assert_eq!(outcome.attempts[0].error_kind, Some(ErrorKind::Truncated), "{f:?}");
+        assert_eq!(outcome.completion.text, "Hello world");
+
+        // With no retries left the truncation is the error, never an answer.
+        let server = MockServer::start().await;
+        Mock::given(method("POST")).respond_with(sse_response(f.cut())).mount(&server).await;
+        let config = f.config(&server, "");
+        let mut config = config;
+        config.retry.max_attempts = 1;
+        let failure = call(&config, "hello").await.result.expect_err("truncated");
+        assert_eq!(failure.error.kind, ErrorKind::Truncated, "{f:?}");
+    }
+}
+
+#[tokio::test]
+async fn malformed_sse_data_is_a_failure() {
+    for f in ALL {
+        let server = MockServer::start().await;
+        let body = "data: {not json at all\n\n".to_string();
+        Mock::given(method("POST")).respond_with(sse_response(body)).mount(&server).await;
+        let failure = call(&f.config(&server, ""), "hello").await.result.expect_err("malformed");
+        assert_eq!(failure.error.kind, ErrorKind::Malformed, "{f:?}");
+        assert!(failure.error.message.contains("not json"), "{}", failure.error);
+    }
+}
+
+#[tokio::test]
+async fn a_server_that_goes_silent_mid_stream_times_out() {
+    for f in ALL {
+        let head: &'static str = match f {
+            Format::OpenAi => "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"},\"finish_reason\":null}]}\n\n",
+            Format::Anthropic => "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hel\"}}\n\n",
+            Format::Gemini => "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hel\"}]},\"index\":0}]}\n\n",
+        };
+        let base = stalling_server(head).await;
+        let mut config = models(f.provider(), &format!("{base}{}", f.prefix()), "");
+        config.models[0].timeout_s = 0.1;
+        config.retry.max_attempts = 2;
+        let r = call(&config, "hello").await;
+        let failure = r.result.expect_err("times out");
+        assert_eq!(failure.error.kind, ErrorKind::Timeout, "{f:?}: {}", failure.error);
+        assert_eq!(failure.attempts.len(), 2, "a timeout is retried");
+        assert!(r.streamed.starts_with("Hel"));
+    }
+}
+
+#[tokio::test]
+async fn gemini_retry_delay_in_the_body_is_honoured() {
+    let server = MockServer::start().await;
+    mount_success(&server, Format::Gemini).await;
+    let body = serde_json::json!({"error":{"code":429,"message":"You exceeded your current quota. Please retry in 0.05s.","status":"RESOURCE_EXHAUSTED","details":[
+        {"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerMinutePerProjectPerModel"}]},
+        {"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"0.05s"}]}});
+    mount_once(&server, Format::Gemini, ResponseTemplate::new(429).set_body_json(body)).await;
+    let outcome = call(&Format::Gemini.config(&server, ""), "hello").await.result.expect("succeeds");
+    assert_eq!(outcome.attempts[0].wait_ms, Some(50));
+}
+
+#[tokio::test]
+async fn gemini_safety_blocks_are_final() {
+    let server = MockServer::start().await;
+    let blocked = sse(&[("", r#"{"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[]}}"#)]);
+    Mock::given(method("POST")).respond_with(sse_response(blocked)).mount(&server).await;
+    let failure = call(&Format::Gemini.config(&server, ""), "hello").await.result.expect_err("blocked");
+    assert_eq!(failure.error.kind, ErrorKind::Refused);
+    assert_eq!(failure.attempts.len(), 1);
+}
+
+#[tokio::test]
+async fn empty_answer_with_length_is_a_retryable_failure_that_says_what_to_do() {
+    let server = MockServer::start().await;
+    let body = sse(&[
+        ("", r#"{"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}"#),
+        ("", r#"{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":100}}"#),
+        ("", "[DONE]"),
+    ]);
+    Mock::given(method("POST")).respond_with(sse_response(body)).mount(&server).await;
+    let failure = call(&Format::OpenAi.config(&server, ""), "hello").await.result.expect_err("empty");
+    assert_eq!(failure.error.kind, ErrorKind::EmptyLength);
+    assert_eq!(failure.attempts.len(), 3, "retried");
+    assert!(failure.error.message.contains("raise max_tokens"));
+}
+
+#[tokio::test]
+async fn the_key_never_appears_in_errors_or_debug_output() {
+    let server = MockServer::start().await;
+    // A hostile server echoing the request's headers into its error message.
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(401).set_body_json(serde_json::json!({"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}})))
+        .mount(&server)
+        .await;
+    for f in ALL {
+        let config = f.config(&server, "");
+        let registry = ethics_bowl::providers::ModelRegistry::build_with_env(&config, ["m"], |_| Some(FAKE_KEY.to_string())).expect("builds");
+        let client = registry.get("m").expect("m");
+        let debug = format!("{client:?} {registry:?} {config:?}");
+        assert!(!debug.contains(FAKE_KEY), "Debug leaks the key: {debug}");
+        let failure = call(&config, "hello").await.result.expect_err("401");
+        assert!(!failure.to_string().contains(FAKE_KEY));
+        assert!(!format!("{failure:?}").contains(FAKE_KEY));
+    }
+}

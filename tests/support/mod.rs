@@ -1,0 +1,101 @@
+//! Helpers shared by the integration tests: a models file pointing at a test server, a call
+//! that records everything it reports, and a raw TCP server for what wiremock cannot do
+//! (stop sending part-way through a body).
+#![allow(dead_code)] // each test binary uses a different subset
+
+use std::path::Path;
+
+use ethics_bowl::config::ModelsConfig;
+use ethics_bowl::providers::{CallEvent, CallFailure, CallOutcome, ChatRequest, ModelRegistry};
+use tokio::io::{AsyncReadExt, AsyncWriteExt};
+
+/// A fake key with a recognisable shape, to check that it never leaks.
+pub const FAKE_KEY: &str = "sk-FAKEKEY-0123456789-do-not-leak";
+
+/// A models file with one model `m` of `provider` at `base_url`, plus `extra` lines.
+pub fn models(provider: &str, base_url: &str, extra: &str) -> ModelsConfig {
+    let text = format!(
+        r#"
+[retry]
+max_attempts = 3
+initial_backoff_ms = 1
+max_backoff_ms = 4
+
+[[models]]
+name = "m"
+provider = "{provider}"
+model = "test-model"
+api_key_env = "TEST_KEY"
+base_url = "{base_url}"
+max_tokens = 100
+timeout_s = 5
+{extra}
+"#
+    );
+    ModelsConfig::parse(&text, Path::new("test-models.toml")).expect("test config is valid")
+}
+
+/// What one call reported.
+pub struct Recorded {
+    pub result: Result<CallOutcome, CallFailure>,
+    pub streamed: String,
+    pub events: Vec<String>,
+}
+
+/// Calls model `m` once with the fake key.
+pub async fn call(config: &ModelsConfig, prompt: &str) -> Recorded {
+    let registry = ModelRegistry::build_with_env(config, ["m"], |var| {
+        (var == "TEST_KEY").then(|| FAKE_KEY.to_string())
+    })
+    .expect("registry builds");
+    let client = registry.get("m").expect("model m");
+    let mut streamed = String::new();
+    let mut events = Vec::new();
+    let result = client
+        .complete(&ChatRequest::new("You are terse.", prompt), &mut |event| match event {
+            CallEvent::Delta(t) => streamed.push_str(t),
+            CallEvent::RetryScheduled { attempt, wait, error, .. } => {
+                events.push(format!("retry {attempt} wait {}ms: {error}", wait.as_millis()))
+            }
+        })
+        .await;
+    Recorded { result, streamed, events }
+}
+
+/// SSE body from `data:` payloads (and optional event names).
+pub fn sse(frames: &[(&str, &str)]) -> String {
+    frames
+        .iter()
+        .map(|(event, data)| {
+            if event.is_empty() {
+                format!("data: {data}\n\n")
+            } else {
+                format!("event: {event}\ndata: {data}\n\n")
+            }
+        })
+        .collect()
+}
+
+/// A server that answers one request with status 200, SSE headers and `head` as the first
+/// body chunk, then sends nothing more while holding the connection open.
+pub async fn stalling_server(head: &'static str) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let addr = listener.local_addr().expect("addr");
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                let mut buf = vec![0u8; 64 * 1024];
+                let _ = socket.read(&mut buf).await;
+                let response = format!(
+                    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n{:x}\r\n{head}\r\n",
+                    head.len()
+                );
+                let _ = socket.write_all(response.as_bytes()).await;
+                let _ = socket.flush().await;
+                // Hold the socket open, silent, until the test's runtime ends.
+                std::future::pending::<()>().await;
+            });
+        }
+    });
+    format!("http://{addr}")
+}
