@@ -3,5 +3,7 @@
 //! and (as they land) the domain types, protocols, engine, store, analysis and terminal UI.
 
 pub mod config;
+pub mod domain;
+pub mod protocols;
 pub mod providers;
 pub mod sanitize;

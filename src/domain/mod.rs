@@ -1,0 +1,12 @@
+//! The spec's data model as plain serde types: dilemmas, rounds, phases, judgments and ids.
+//! Field names are the spec's, so a round file reads as the spec describes it.
+
+mod dilemma;
+mod ids;
+mod judgment;
+mod round;
+
+pub use dilemma::Dilemma;
+pub use ids::{IdError, check_file_id, now_rfc3339, slug};
+pub use judgment::{Criterion, Judgment, ParseStatus, Scores, Team};
+pub use round::{Phase, PhaseType, Round, RoundError, RoundStatus};

@@ -1,0 +1,226 @@
+//! A round: one exchange between two teams on one dilemma, its phases and its judgments.
+
+use serde::{Deserialize, Serialize};
+
+use super::Judgment;
+use crate::providers::Attempt;
+
+/// The steps of an Ethics Bowl round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PhaseType {
+    /// Team A analyses the dilemma.
+    Presentation,
+    /// Team B engages with the presentation.
+    Response,
+    /// Team A answers the response.
+    Rebuttal,
+    /// Team A faces the parallel case.
+    ConsistencyTest,
+    /// Team B faces the parallel case too (an option, on by default).
+    ConsistencyTestB,
+    /// A judge scores the exchange.
+    Judgment,
+}
+
+impl PhaseType {
+    /// The spec's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Presentation => "presentation",
+            Self::Response => "response",
+            Self::Rebuttal => "rebuttal",
+            Self::ConsistencyTest => "consistency_test",
+            Self::ConsistencyTestB => "consistency_test_b",
+            Self::Judgment => "judgment",
+        }
+    }
+
+    /// One letter for compact displays (P R B C C J).
+    pub fn letter(self) -> char {
+        match self {
+            Self::Presentation => 'P',
+            Self::Response => 'R',
+            Self::Rebuttal => 'B',
+            Self::ConsistencyTest | Self::ConsistencyTestB => 'C',
+            Self::Judgment => 'J',
+        }
+    }
+}
+
+/// One finished call of a round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Phase {
+    /// Which step.
+    pub phase_type: PhaseType,
+    /// The model that answered.
+    pub model_id: String,
+    /// The user prompt sent.
+    pub prompt: String,
+    /// The answer.
+    pub response: String,
+    /// When it finished (RFC 3339, UTC).
+    pub timestamp: String,
+    /// The system prompt sent.
+    #[serde(default)]
+    pub system_prompt: String,
+    /// From the first request to the end of the answer, retries included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub latency_ms: Option<u64>,
+    /// Every attempt, with its error and wait.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<Attempt>,
+    /// Prompt tokens, when reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    /// Answer tokens, when reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
+    /// Estimated cost in dollars, when the model has prices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cost_usd: Option<f64>,
+    /// Why the model stopped (`stop`, `length`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub finish_reason: Option<String>,
+}
+
+/// Where a round stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum RoundStatus {
+    /// Not every phase has run yet (also: stopped by an error; see `error`).
+    Incomplete,
+    /// Every phase ran and every judgment parsed (or was corrected).
+    Complete,
+    /// Every phase ran, but a judgment needs a person.
+    NeedsReview,
+}
+
+impl RoundStatus {
+    /// The name used in files and filters.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Incomplete => "incomplete",
+            Self::Complete => "complete",
+            Self::NeedsReview => "needs_review",
+        }
+    }
+}
+
+/// What stopped an incomplete round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoundError {
+    /// The phase that failed.
+    pub phase_type: PhaseType,
+    /// The model that was called.
+    pub model_id: String,
+    /// The error after the last attempt.
+    pub message: String,
+    /// When.
+    pub timestamp: String,
+}
+
+/// One exchange: the spec's round file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Round {
+    /// Stable id, derived from the configuration (also the file name).
+    pub id: String,
+    /// Which protocol ran it.
+    #[serde(default = "ethics_bowl")]
+    pub protocol: String,
+    /// The dilemma discussed.
+    pub dilemma_id: String,
+    /// Which repetition of this pairing and dilemma (1-based).
+    #[serde(default = "one")]
+    pub repetition: u32,
+    /// The presenting model.
+    pub team_a_model: String,
+    /// The responding model.
+    pub team_b_model: String,
+    /// The first judge (the spec's single-judge shape).
+    #[serde(default)]
+    pub judge_model: String,
+    /// Every judge of this exchange, in order.
+    #[serde(default)]
+    pub judge_models: Vec<String>,
+    /// Finished calls, in the order they finished.
+    #[serde(default)]
+    pub phases: Vec<Phase>,
+    /// The first judge's judgment (the spec's shape).
+    #[serde(default)]
+    pub scores: Option<Judgment>,
+    /// One judgment per judge.
+    #[serde(default)]
+    pub judgments: Vec<Judgment>,
+    /// Where it stands.
+    pub status: RoundStatus,
+    /// What stopped it, if it stopped.
+    #[serde(default)]
+    pub error: Option<RoundError>,
+    /// When it was created (RFC 3339, UTC).
+    pub timestamp: String,
+}
+
+fn ethics_bowl() -> String {
+    "ethics_bowl".to_string()
+}
+fn one() -> u32 {
+    1
+}
+
+impl Round {
+    /// Whether Team A and Team B are the same model.
+    pub fn is_self_debate(&self) -> bool {
+        self.team_a_model == self.team_b_model
+    }
+
+    /// The finished phase of this type (for judgments, by this judge).
+    pub fn phase(&self, phase_type: PhaseType, model: Option<&str>) -> Option<&Phase> {
+        self.phases
+            .iter()
+            .find(|p| p.phase_type == phase_type && model.is_none_or(|m| p.model_id == m))
+    }
+
+    /// The status the judgments imply once every phase has run.
+    pub fn settled_status(&self) -> RoundStatus {
+        if self.judgments.iter().all(Judgment::is_usable) {
+            RoundStatus::Complete
+        } else {
+            RoundStatus::NeedsReview
+        }
+    }
+
+    /// Records a judgment (replacing this judge's earlier one) and keeps `scores` and
+    /// `judge_model` on the first judge.
+    pub fn put_judgment(&mut self, judgment: Judgment) {
+        match self.judgments.iter_mut().find(|j| j.judge_model == judgment.judge_model) {
+            Some(slot) => *slot = judgment,
+            None => self.judgments.push(judgment),
+        }
+        let order = |j: &Judgment| {
+            self.judge_models
+                .iter()
+                .position(|m| *m == j.judge_model)
+                .unwrap_or(usize::MAX)
+        };
+        let mut judgments = std::mem::take(&mut self.judgments);
+        judgments.sort_by_key(order);
+        self.judgments = judgments;
+        self.scores = self.judgments.first().cloned();
+        if let Some(first) = &self.scores {
+            self.judge_model = first.judge_model.clone();
+        }
+    }
+
+    /// Tokens used by every phase.
+    pub fn tokens(&self) -> (u64, u64) {
+        self.phases.iter().fold((0, 0), |(i, o), p| {
+            (i + p.input_tokens.unwrap_or(0), o + p.output_tokens.unwrap_or(0))
+        })
+    }
+
+    /// Dollars spent on every phase with prices.
+    pub fn cost_usd(&self) -> f64 {
+        self.phases.iter().filter_map(|p| p.cost_usd).sum()
+    }
+}
