@@ -2,10 +2,10 @@
 
 use std::path::PathBuf;
 
-use clap::{Parser, Subcommand};
+use clap::{Parser, Subcommand, ValueEnum};
 
 /// Run tournaments in which language models reason about hard questions in front of judge
-/// models.
+/// models. With no command, runs the sample tournament.
 #[derive(Debug, Parser)]
 #[command(name = "ethics-bowl", version, about)]
 pub struct Cli {
@@ -14,12 +14,26 @@ pub struct Cli {
     pub log_file: Option<PathBuf>,
 
     #[command(subcommand)]
-    pub command: Command,
+    pub command: Option<Command>,
 }
 
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
+    /// Run a tournament (default: sample-config/tournament.toml); rerunning resumes it.
+    Run {
+        /// The tournament file.
+        config: Option<PathBuf>,
+        /// Show progress on stderr and a summary at the end (the only mode for now).
+        #[arg(long)]
+        headless: bool,
+        /// Put the tournament's folder in DIR instead of the file's output_dir.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Resume the tournament stored in DIR (results/<tournament>).
+        #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "out"])]
+        resume: Option<PathBuf>,
+    },
     /// List the configured models, their endpoints, and whether each key variable is set.
     Models {
         /// The models file (default: the user's models.toml if present, else
@@ -40,4 +54,73 @@ pub enum Command {
         #[arg(long, env = "ETHICS_BOWL_MODELS", value_name = "FILE")]
         config: Option<PathBuf>,
     },
+    /// Work with judges' answers.
+    Judgment {
+        #[command(subcommand)]
+        action: JudgmentAction,
+    },
+    /// List the stored rounds of a tournament that match a filter.
+    Rounds {
+        /// The tournament's results folder (results/<tournament>).
+        dir: PathBuf,
+        /// Rounds this model played.
+        #[arg(long)]
+        model: Option<String>,
+        /// With --model: only rounds where it played this role.
+        #[arg(long, value_enum, requires = "model")]
+        role: Option<RoleArg>,
+        /// Rounds on this dilemma.
+        #[arg(long)]
+        dilemma: Option<String>,
+        /// Rounds this model judged.
+        #[arg(long)]
+        judge: Option<String>,
+        /// Rounds with this status.
+        #[arg(long, value_enum)]
+        status: Option<StatusArg>,
+        /// Print the rounds as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Read a dilemma document and show what the loader finds.
+    Dilemmas {
+        /// The document (.md).
+        file: PathBuf,
+        /// Print the dilemmas as JSON (the spec's fields).
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `judgment` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum JudgmentAction {
+    /// Parse a judge's answer and show what the parser extracts.
+    Parse {
+        /// The file with the judge's text; `-` reads standard input.
+        file: PathBuf,
+        /// Print the result as JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// A model's role, for filters.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum RoleArg {
+    /// Team A.
+    Presenting,
+    /// Team B.
+    Responding,
+}
+
+/// A round status, for filters.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum StatusArg {
+    /// All phases ran and every judgment is usable.
+    Complete,
+    /// Not finished.
+    Incomplete,
+    /// A judgment needs a person.
+    NeedsReview,
 }

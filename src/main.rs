@@ -8,9 +8,11 @@ use std::process::ExitCode;
 
 use clap::Parser;
 use ethics_bowl::config::ConfigError;
+use ethics_bowl::engine::PrepareError;
+use ethics_bowl::inputs::DilemmaError;
 use ethics_bowl::providers::SetupError;
 
-use cli::{Cli, Command};
+use cli::{Cli, Command, JudgmentAction};
 use commands::UsageError;
 
 fn main() -> ExitCode {
@@ -41,8 +43,43 @@ fn main() -> ExitCode {
     }
 }
 
-async fn dispatch(command: Command) -> anyhow::Result<()> {
+async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
+    let command = command.unwrap_or(Command::Run {
+        config: None,
+        headless: true,
+        out: None,
+        resume: None,
+    });
     match command {
+        Command::Run {
+            config,
+            headless: _,
+            out,
+            resume,
+        } => commands::run::run(config.as_deref(), out.as_deref(), resume.as_deref()).await,
+        Command::Judgment {
+            action: JudgmentAction::Parse { file, json },
+        } => commands::judgment::parse(&file, json),
+        Command::Rounds {
+            dir,
+            model,
+            role,
+            dilemma,
+            judge,
+            status,
+            json,
+        } => commands::rounds::run(
+            &dir,
+            commands::rounds::Args {
+                model: model.as_deref(),
+                role,
+                dilemma: dilemma.as_deref(),
+                judge: judge.as_deref(),
+                status,
+                json,
+            },
+        ),
+        Command::Dilemmas { file, json } => commands::dilemmas::run(&file, json),
         Command::Models { config } => commands::models::run(config.as_deref()),
         Command::Ask {
             model,
@@ -53,11 +90,19 @@ async fn dispatch(command: Command) -> anyhow::Result<()> {
     }
 }
 
-/// 2 when the user must change how the tool is called or configured; 1 otherwise.
+/// 2 when the user must change how the tool is called or configured, 130 when stopped by
+/// Ctrl-C, 1 otherwise.
 fn exit_code(e: &anyhow::Error) -> u8 {
-    let usage = e
-        .chain()
-        .any(|c| c.is::<ConfigError>() || c.is::<SetupError>() || c.is::<UsageError>());
+    if e.chain().any(|c| c.is::<commands::run::Interrupted>()) {
+        return 130;
+    }
+    let usage = e.chain().any(|c| {
+        c.is::<ConfigError>()
+            || c.is::<SetupError>()
+            || c.is::<UsageError>()
+            || c.is::<PrepareError>()
+            || c.is::<DilemmaError>()
+    });
     if usage { 2 } else { 1 }
 }
 

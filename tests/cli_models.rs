@@ -26,7 +26,10 @@ fn text(bytes: &[u8]) -> String {
 }
 
 fn config_file(body: &str) -> tempfile::NamedTempFile {
-    let mut f = tempfile::Builder::new().suffix(".toml").tempfile().expect("temp file");
+    let mut f = tempfile::Builder::new()
+        .suffix(".toml")
+        .tempfile()
+        .expect("temp file");
     f.write_all(body.as_bytes()).expect("write");
     f
 }
@@ -38,7 +41,10 @@ fn ask_streams_a_simulated_answer() {
     let stdout = text(&out.stdout);
     assert!(stdout.starts_with("Hello from sim-alpha"), "{stdout}");
     let stderr = text(&out.stderr);
-    assert!(stderr.contains("tokens") && stderr.contains("1 attempt"), "{stderr}");
+    assert!(
+        stderr.contains("tokens") && stderr.contains("1 attempt"),
+        "{stderr}"
+    );
 }
 
 #[test]
@@ -50,7 +56,12 @@ fn ask_reads_the_prompt_from_stdin() {
         .stderr(Stdio::piped())
         .spawn()
         .expect("spawn");
-    child.stdin.take().expect("stdin").write_all(b"A question from stdin").expect("write");
+    child
+        .stdin
+        .take()
+        .expect("stdin")
+        .write_all(b"A question from stdin")
+        .expect("write");
     let out = child.wait_with_output().expect("wait");
     assert!(out.status.success());
     assert!(text(&out.stdout).contains("A question from stdin"));
@@ -80,24 +91,51 @@ fn models_lists_key_status_without_the_key() {
 #[test]
 fn configuration_errors_exit_2_naming_file_model_and_key() {
     let cases: [(&str, &[&str]); 6] = [
-        ("[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\ntemprature = 1\n", &["model \"a\"", "key \"temprature\"", "unknown field"]),
-        ("[[models]]\nname = \"a\"\nprovider = \"openai\"\n", &["model \"a\"", "key \"model\"", "missing field"]),
-        ("[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\nmax_tokens = \"many\"\n", &["model \"a\"", "invalid type"]),
-        ("[[models]]\nname = \"a\"\nprovider = \"open-ai\"\nmodel = \"m\"\n", &["model \"a\"", "unknown provider", "openai-compatible"]),
-        ("[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\napi_key = \"sk-FAKEKEY-0123456789-do-not-leak\"\n", &["model \"a\"", "key \"api_key\"", "api_key_env"]),
-        ("[[models]]\nname = \"a\"\nprovider = \"simulated\"\nmodel = \"m\"\n[[models]]\nname = \"a\"\nprovider = \"simulated\"\nmodel = \"n\"\n", &["duplicate model name \"a\""]),
+        (
+            "[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\ntemprature = 1\n",
+            &["model \"a\"", "key \"temprature\"", "unknown field"],
+        ),
+        (
+            "[[models]]\nname = \"a\"\nprovider = \"openai\"\n",
+            &["model \"a\"", "key \"model\"", "missing field"],
+        ),
+        (
+            "[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\nmax_tokens = \"many\"\n",
+            &["model \"a\"", "invalid type"],
+        ),
+        (
+            "[[models]]\nname = \"a\"\nprovider = \"open-ai\"\nmodel = \"m\"\n",
+            &["model \"a\"", "unknown provider", "openai-compatible"],
+        ),
+        (
+            "[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\napi_key = \"sk-FAKEKEY-0123456789-do-not-leak\"\n",
+            &["model \"a\"", "key \"api_key\"", "api_key_env"],
+        ),
+        (
+            "[[models]]\nname = \"a\"\nprovider = \"simulated\"\nmodel = \"m\"\n[[models]]\nname = \"a\"\nprovider = \"simulated\"\nmodel = \"n\"\n",
+            &["duplicate model name \"a\""],
+        ),
     ];
     for (body, needles) in cases {
         let f = config_file(body);
-        for args in [vec!["models", "--config"], vec!["ask", "a", "hi", "--config"]] {
+        for args in [
+            vec!["models", "--config"],
+            vec!["ask", "a", "hi", "--config"],
+        ] {
             let out = bin().args(&args).arg(f.path()).output().expect("runs");
             let stderr = text(&out.stderr);
             assert_eq!(out.status.code(), Some(2), "{args:?} {body}: {stderr}");
-            assert!(stderr.contains(&f.path().display().to_string()), "names the file: {stderr}");
+            assert!(
+                stderr.contains(&f.path().display().to_string()),
+                "names the file: {stderr}"
+            );
             for needle in needles {
                 assert!(stderr.contains(needle), "{needle:?} missing from: {stderr}");
             }
-            assert!(stderr.contains("fix:") || stderr.contains("duplicate"), "{stderr}");
+            assert!(
+                stderr.contains("fix:") || stderr.contains("duplicate"),
+                "{stderr}"
+            );
             assert!(!stderr.contains(FAKE_KEY), "{stderr}");
         }
     }
@@ -105,13 +143,27 @@ fn configuration_errors_exit_2_naming_file_model_and_key() {
 
 #[test]
 fn missing_key_variable_and_unknown_model_exit_2() {
-    let f = config_file("[[models]]\nname = \"real\"\nprovider = \"openai\"\nmodel = \"gpt-x\"\napi_key_env = \"EB_TEST_NEVER_SET\"\n");
-    let out = bin().args(["ask", "real", "hi", "--config"]).arg(f.path()).env_remove("EB_TEST_NEVER_SET").output().expect("runs");
+    let f = config_file(
+        "[[models]]\nname = \"real\"\nprovider = \"openai\"\nmodel = \"gpt-x\"\napi_key_env = \"EB_TEST_NEVER_SET\"\n",
+    );
+    let out = bin()
+        .args(["ask", "real", "hi", "--config"])
+        .arg(f.path())
+        .env_remove("EB_TEST_NEVER_SET")
+        .output()
+        .expect("runs");
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("EB_TEST_NEVER_SET, which is not set"), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stderr).contains("EB_TEST_NEVER_SET, which is not set"),
+        "{}",
+        text(&out.stderr)
+    );
     let out = run(&["ask", "no-such-model", "hi"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(text(&out.stderr).contains("sim-alpha"), "lists the defined models");
+    assert!(
+        text(&out.stderr).contains("sim-alpha"),
+        "lists the defined models"
+    );
     let out = run(&["ask"]);
     assert_eq!(out.status.code(), Some(2));
     let out = run(&["models", "--config", "does/not/exist.toml"]);
@@ -150,6 +202,9 @@ async fn a_failed_call_exits_1_with_the_provider_message_and_no_key_even_in_trac
     assert_eq!(out.status.code(), Some(1), "{stderr}");
     assert!(stderr.contains("Incorrect API key provided"), "{stderr}");
     assert!(stderr.contains("req_cli_1"), "{stderr}");
-    assert!(!stderr.contains(FAKE_KEY), "the key leaked into stderr/logs");
+    assert!(
+        !stderr.contains(FAKE_KEY),
+        "the key leaked into stderr/logs"
+    );
     assert!(!text(&out.stdout).contains(FAKE_KEY));
 }

@@ -31,9 +31,12 @@ impl Drop for Server {
 }
 
 fn cli_path() -> Option<PathBuf> {
-    let path = std::env::var_os("AIMOCK_CLI").map(PathBuf::from).unwrap_or_else(|| {
-        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(".aimock/node_modules/@copilotkit/aimock/dist/cli.js")
-    });
+    let path = std::env::var_os("AIMOCK_CLI")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+                .join(".aimock/node_modules/@copilotkit/aimock/dist/cli.js")
+        });
     path.is_file().then_some(path)
 }
 
@@ -43,7 +46,9 @@ async fn start(dir: &std::path::Path) -> Option<Server> {
             std::env::var("CI").is_err(),
             "aimock is not installed; .ci/run installs it into .aimock/ (or set AIMOCK_CLI)"
         );
-        eprintln!("SKIPPED: aimock not installed (run .ci/run, or npm install @copilotkit/aimock@1.43.0 in .aimock/)");
+        eprintln!(
+            "SKIPPED: aimock not installed (run .ci/run, or npm install @copilotkit/aimock@1.43.0 in .aimock/)"
+        );
         return None;
     };
     let fixtures = dir.join("fixtures.json");
@@ -54,18 +59,35 @@ async fn start(dir: &std::path::Path) -> Option<Server> {
         {"match": {"userMessage": "trigger401"}, "response": {"error": {"message": "Invalid key (mock).", "type": "authentication_error"}, "status": 401}}
     ]});
     std::fs::write(&fixtures, body.to_string()).expect("write fixtures");
-    let port = TcpListener::bind("127.0.0.1:0").and_then(|l| l.local_addr()).expect("free port").port();
+    let port = TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("free port")
+        .port();
     let child = Command::new("node")
         .arg(&cli)
-        .args(["-p", &port.to_string(), "-h", "127.0.0.1", "--log-level", "warn", "-f"])
+        .args([
+            "-p",
+            &port.to_string(),
+            "-h",
+            "127.0.0.1",
+            "--log-level",
+            "warn",
+            "-f",
+        ])
         .arg(&fixtures)
         .stdout(Stdio::null())
         .stderr(Stdio::inherit())
         .spawn()
         .expect("node runs aimock");
-    let server = Server { child, base: format!("http://127.0.0.1:{port}") };
+    let server = Server {
+        child,
+        base: format!("http://127.0.0.1:{port}"),
+    };
     for _ in 0..200 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port)).await.is_ok() {
+        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+            .await
+            .is_ok()
+        {
             return Some(server);
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
@@ -73,23 +95,41 @@ async fn start(dir: &std::path::Path) -> Option<Server> {
     panic!("aimock did not start listening on port {port}");
 }
 
-const FORMATS: [(&str, &str); 3] = [("openai", "/v1"), ("anthropic", "/v1"), ("google", "/v1beta")];
+const FORMATS: [(&str, &str); 3] = [
+    ("openai", "/v1"),
+    ("anthropic", "/v1"),
+    ("google", "/v1beta"),
+];
 
 #[tokio::test]
 async fn all_formats_streamed_and_not() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let Some(server) = start(dir.path()).await else { return };
+    let Some(server) = start(dir.path()).await else {
+        return;
+    };
     for (provider, prefix) in FORMATS {
         for stream in [true, false] {
-            let config = models(provider, &format!("{}{prefix}", server.base), &format!("stream = {stream}"));
+            let config = models(
+                provider,
+                &format!("{}{prefix}", server.base),
+                &format!("stream = {stream}"),
+            );
             let r = call(&config, "hello").await;
-            let outcome = r.result.unwrap_or_else(|e| panic!("{provider} stream={stream}: {e}"));
-            assert_eq!(outcome.completion.text, FIXTURE_TEXT, "{provider} stream={stream}");
+            let outcome = r
+                .result
+                .unwrap_or_else(|e| panic!("{provider} stream={stream}: {e}"));
+            assert_eq!(
+                outcome.completion.text, FIXTURE_TEXT,
+                "{provider} stream={stream}"
+            );
             assert_eq!(r.streamed, FIXTURE_TEXT);
             assert_eq!(outcome.completion.finish_reason, FinishReason::Stop);
             assert_eq!(outcome.attempts.len(), 1);
             if stream && provider == "openai" {
-                assert!(outcome.completion.usage.is_some(), "the usage chunk with empty choices is read");
+                assert!(
+                    outcome.completion.usage.is_some(),
+                    "the usage chunk with empty choices is read"
+                );
             }
         }
     }
@@ -98,14 +138,23 @@ async fn all_formats_streamed_and_not() {
 #[tokio::test]
 async fn scripted_errors_are_classified() {
     let dir = tempfile::tempdir().expect("tempdir");
-    let Some(server) = start(dir.path()).await else { return };
+    let Some(server) = start(dir.path()).await else {
+        return;
+    };
     for (provider, prefix) in FORMATS {
         let mut config = models(provider, &format!("{}{prefix}", server.base), "");
         config.retry.max_attempts = 1;
         let failure = call(&config, "trigger429").await.result.expect_err("429");
         assert_eq!(failure.error.status, Some(429), "{provider}");
-        assert!(failure.error.retryable, "{provider}: an ordinary 429 is retryable");
-        assert_eq!(failure.error.retry_after, Some(Duration::from_secs(1)), "{provider}: Retry-After read");
+        assert!(
+            failure.error.retryable,
+            "{provider}: an ordinary 429 is retryable"
+        );
+        assert_eq!(
+            failure.error.retry_after,
+            Some(Duration::from_secs(1)),
+            "{provider}: Retry-After read"
+        );
         let failure = call(&config, "trigger401").await.result.expect_err("401");
         assert_eq!(failure.error.status, Some(401));
         assert!(!failure.error.retryable);

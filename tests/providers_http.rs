@@ -41,32 +41,75 @@ impl Format {
         }
     }
     fn config(self, server: &MockServer, extra: &str) -> ethics_bowl::config::ModelsConfig {
-        models(self.provider(), &format!("{}{}", server.uri(), self.prefix()), extra)
+        models(
+            self.provider(),
+            &format!("{}{}", server.uri(), self.prefix()),
+            extra,
+        )
     }
     /// A complete streamed answer "Hello world" with usage 11 in / 7 out.
     fn success(self) -> String {
         match self {
             Format::OpenAi => sse(&[
-                ("", r#"{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}],"usage":null}"#),
-                ("", r#"{"id":"c1","choices":[{"index":0,"delta":{"content":"Hello "},"finish_reason":null}],"usage":null}"#),
-                ("", r#"{"id":"c1","choices":[{"index":0,"delta":{"content":"world"},"finish_reason":null}],"usage":null}"#),
-                ("", r#"{"id":"c1","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}"#),
-                ("", r#"{"id":"c1","choices":[],"usage":{"prompt_tokens":11,"completion_tokens":7,"total_tokens":18}}"#),
+                (
+                    "",
+                    r#"{"id":"c1","object":"chat.completion.chunk","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}],"usage":null}"#,
+                ),
+                (
+                    "",
+                    r#"{"id":"c1","choices":[{"index":0,"delta":{"content":"Hello "},"finish_reason":null}],"usage":null}"#,
+                ),
+                (
+                    "",
+                    r#"{"id":"c1","choices":[{"index":0,"delta":{"content":"world"},"finish_reason":null}],"usage":null}"#,
+                ),
+                (
+                    "",
+                    r#"{"id":"c1","choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}"#,
+                ),
+                (
+                    "",
+                    r#"{"id":"c1","choices":[],"usage":{"prompt_tokens":11,"completion_tokens":7,"total_tokens":18}}"#,
+                ),
                 ("", "[DONE]"),
             ]),
             Format::Anthropic => sse(&[
-                ("message_start", r#"{"type":"message_start","message":{"id":"msg_1","content":[],"usage":{"input_tokens":11,"output_tokens":1}}}"#),
-                ("content_block_start", r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#),
+                (
+                    "message_start",
+                    r#"{"type":"message_start","message":{"id":"msg_1","content":[],"usage":{"input_tokens":11,"output_tokens":1}}}"#,
+                ),
+                (
+                    "content_block_start",
+                    r#"{"type":"content_block_start","index":0,"content_block":{"type":"text","text":""}}"#,
+                ),
                 ("ping", r#"{"type":"ping"}"#),
-                ("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello "}}"#),
-                ("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"world"}}"#),
-                ("content_block_stop", r#"{"type":"content_block_stop","index":0}"#),
-                ("message_delta", r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":7}}"#),
+                (
+                    "content_block_delta",
+                    r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hello "}}"#,
+                ),
+                (
+                    "content_block_delta",
+                    r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"world"}}"#,
+                ),
+                (
+                    "content_block_stop",
+                    r#"{"type":"content_block_stop","index":0}"#,
+                ),
+                (
+                    "message_delta",
+                    r#"{"type":"message_delta","delta":{"stop_reason":"end_turn","stop_sequence":null},"usage":{"output_tokens":7}}"#,
+                ),
                 ("message_stop", r#"{"type":"message_stop"}"#),
             ]),
             Format::Gemini => sse(&[
-                ("", r#"{"candidates":[{"content":{"parts":[{"text":"Hello "}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":11,"candidatesTokenCount":2}}"#),
-                ("", r#"{"candidates":[{"content":{"parts":[{"text":"world"}],"role":"model"},"index":0,"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":11,"candidatesTokenCount":7,"totalTokenCount":18}}"#),
+                (
+                    "",
+                    r#"{"candidates":[{"content":{"parts":[{"text":"Hello "}],"role":"model"},"index":0}],"usageMetadata":{"promptTokenCount":11,"candidatesTokenCount":2}}"#,
+                ),
+                (
+                    "",
+                    r#"{"candidates":[{"content":{"parts":[{"text":"world"}],"role":"model"},"index":0,"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":11,"candidatesTokenCount":7,"totalTokenCount":18}}"#,
+                ),
             ]),
         }
     }
@@ -85,15 +128,23 @@ impl Format {
     /// An error body in the format's envelope.
     fn error_body(self, status: u16, kind: &str) -> Value {
         match self {
-            Format::OpenAi => serde_json::json!({"error": {"message": format!("mock {kind}"), "type": kind, "code": kind}}),
-            Format::Anthropic => serde_json::json!({"type": "error", "error": {"type": kind, "message": format!("mock {kind}")}, "request_id": "req_mock"}),
-            Format::Gemini => serde_json::json!({"error": {"code": status, "message": format!("mock {kind}"), "status": kind}}),
+            Format::OpenAi => {
+                serde_json::json!({"error": {"message": format!("mock {kind}"), "type": kind, "code": kind}})
+            }
+            Format::Anthropic => {
+                serde_json::json!({"type": "error", "error": {"type": kind, "message": format!("mock {kind}")}, "request_id": "req_mock"})
+            }
+            Format::Gemini => {
+                serde_json::json!({"error": {"code": status, "message": format!("mock {kind}"), "status": kind}})
+            }
         }
     }
 }
 
 fn sse_response(body: String) -> ResponseTemplate {
-    ResponseTemplate::new(200).insert_header("content-type", "text/event-stream").set_body_string(body)
+    ResponseTemplate::new(200)
+        .insert_header("content-type", "text/event-stream")
+        .set_body_string(body)
 }
 
 async fn mount_success(server: &MockServer, f: Format) {
@@ -124,11 +175,20 @@ async fn streamed_success_with_usage_and_the_right_request() {
             Format::Gemini => header("x-goog-api-key", FAKE_KEY),
         };
         let body = match f {
-            Format::OpenAi => serde_json::json!({"model": "test-model", "stream": true, "stream_options": {"include_usage": true}, "max_completion_tokens": 100}),
-            Format::Anthropic => serde_json::json!({"model": "test-model", "stream": true, "max_tokens": 100, "system": "You are terse."}),
-            Format::Gemini => serde_json::json!({"generationConfig": {"maxOutputTokens": 100}, "systemInstruction": {"parts": [{"text": "You are terse."}]}}),
+            Format::OpenAi => {
+                serde_json::json!({"model": "test-model", "stream": true, "stream_options": {"include_usage": true}, "max_completion_tokens": 100})
+            }
+            Format::Anthropic => {
+                serde_json::json!({"model": "test-model", "stream": true, "max_tokens": 100, "system": "You are terse."})
+            }
+            Format::Gemini => {
+                serde_json::json!({"generationConfig": {"maxOutputTokens": 100}, "systemInstruction": {"parts": [{"text": "You are terse."}]}})
+            }
         };
-        let mut mock = Mock::given(method("POST")).and(path(f.stream_path())).and(auth).and(body_partial_json(body));
+        let mut mock = Mock::given(method("POST"))
+            .and(path(f.stream_path()))
+            .and(auth)
+            .and(body_partial_json(body));
         if let Format::Anthropic = f {
             mock = mock.and(header("anthropic-version", "2023-06-01"));
         }
@@ -141,7 +201,14 @@ async fn streamed_success_with_usage_and_the_right_request() {
         assert_eq!(outcome.completion.text, "Hello world", "{f:?}");
         assert_eq!(r.streamed, "Hello world", "{f:?}");
         assert_eq!(outcome.completion.finish_reason, FinishReason::Stop);
-        assert_eq!(outcome.completion.usage, Some(Usage { input_tokens: 11, output_tokens: 7 }), "{f:?}");
+        assert_eq!(
+            outcome.completion.usage,
+            Some(Usage {
+                input_tokens: 11,
+                output_tokens: 7
+            }),
+            "{f:?}"
+        );
         assert_eq!(outcome.completion.request_id.as_deref(), Some("req_42"));
         assert_eq!(outcome.attempts.len(), 1);
         if let Format::Gemini = f {
@@ -156,16 +223,36 @@ async fn non_streamed_success() {
     for f in ALL {
         let server = MockServer::start().await;
         let (route, body) = match f {
-            Format::OpenAi => ("/v1/chat/completions", serde_json::json!({"id":"c","choices":[{"index":0,"message":{"role":"assistant","content":"Plain answer"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":2}})),
-            Format::Anthropic => ("/v1/messages", serde_json::json!({"id":"msg","type":"message","content":[{"type":"text","text":"Plain answer"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":2}})),
-            Format::Gemini => ("/v1beta/models/test-model:generateContent", serde_json::json!({"candidates":[{"content":{"parts":[{"text":"Plain answer"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":2}})),
+            Format::OpenAi => (
+                "/v1/chat/completions",
+                serde_json::json!({"id":"c","choices":[{"index":0,"message":{"role":"assistant","content":"Plain answer"},"finish_reason":"stop"}],"usage":{"prompt_tokens":3,"completion_tokens":2}}),
+            ),
+            Format::Anthropic => (
+                "/v1/messages",
+                serde_json::json!({"id":"msg","type":"message","content":[{"type":"text","text":"Plain answer"}],"stop_reason":"end_turn","usage":{"input_tokens":3,"output_tokens":2}}),
+            ),
+            Format::Gemini => (
+                "/v1beta/models/test-model:generateContent",
+                serde_json::json!({"candidates":[{"content":{"parts":[{"text":"Plain answer"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":3,"candidatesTokenCount":2}}),
+            ),
         };
-        Mock::given(method("POST")).and(path(route)).respond_with(ResponseTemplate::new(200).set_body_json(body)).expect(1).mount(&server).await;
+        Mock::given(method("POST"))
+            .and(path(route))
+            .respond_with(ResponseTemplate::new(200).set_body_json(body))
+            .expect(1)
+            .mount(&server)
+            .await;
         let r = call(&f.config(&server, "stream = false"), "hello").await;
         let outcome = r.result.unwrap_or_else(|e| panic!("{f:?}: {e}"));
         assert_eq!(outcome.completion.text, "Plain answer");
         assert_eq!(r.streamed, "Plain answer");
-        assert_eq!(outcome.completion.usage, Some(Usage { input_tokens: 3, output_tokens: 2 }));
+        assert_eq!(
+            outcome.completion.usage,
+            Some(Usage {
+                input_tokens: 3,
+                output_tokens: 2
+            })
+        );
     }
 }
 
@@ -186,10 +273,17 @@ async fn rate_limit_with_retry_after_then_success() {
         let r = call(&f.config(&server, ""), "hello").await;
         let outcome = r.result.unwrap_or_else(|e| panic!("{f:?}: {e}"));
         assert_eq!(outcome.attempts.len(), 2, "{f:?}");
-        assert_eq!(outcome.attempts[0].wait_ms, Some(40), "{f:?}: retry-after-ms wins over retry-after");
+        assert_eq!(
+            outcome.attempts[0].wait_ms,
+            Some(40),
+            "{f:?}: retry-after-ms wins over retry-after"
+        );
         assert!(outcome.latency.as_millis() >= 40);
         assert!(r.events[0].contains("HTTP 429"), "{:?}", r.events);
-        assert_eq!(server.received_requests().await.unwrap_or_default().len(), 2);
+        assert_eq!(
+            server.received_requests().await.unwrap_or_default().len(),
+            2
+        );
     }
 }
 
@@ -199,11 +293,23 @@ async fn server_errors_are_retried() {
         for status in [500u16, 502, 503, 504, 529, 408] {
             let server = MockServer::start().await;
             mount_success(&server, f).await;
-            mount_once(&server, f, ResponseTemplate::new(status).set_body_json(f.error_body(status, "overloaded_error"))).await;
+            mount_once(
+                &server,
+                f,
+                ResponseTemplate::new(status)
+                    .set_body_json(f.error_body(status, "overloaded_error")),
+            )
+            .await;
             let r = call(&f.config(&server, ""), "hello").await;
             let outcome = r.result.unwrap_or_else(|e| panic!("{f:?} {status}: {e}"));
             assert_eq!(outcome.attempts.len(), 2, "{f:?} {status}");
-            assert!(outcome.attempts[0].error.as_deref().unwrap_or("").contains(&format!("HTTP {status}")));
+            assert!(
+                outcome.attempts[0]
+                    .error
+                    .as_deref()
+                    .unwrap_or("")
+                    .contains(&format!("HTTP {status}"))
+            );
         }
     }
 }
@@ -216,22 +322,36 @@ async fn final_errors_are_not_retried() {
             (401, f.error_body(401, "authentication_error")),
             (403, f.error_body(403, "permission_error")),
             (404, f.error_body(404, "not_found_error")),
-            (429, match f {
-                Format::Gemini => serde_json::json!({"error":{"code":429,"message":"mock daily quota","status":"RESOURCE_EXHAUSTED","details":[
-                    {"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel"}]}]}}),
-                _ => f.error_body(429, "insufficient_quota"),
-            }),
+            (
+                429,
+                match f {
+                    Format::Gemini => {
+                        serde_json::json!({"error":{"code":429,"message":"mock daily quota","status":"RESOURCE_EXHAUSTED","details":[
+                    {"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerDayPerProjectPerModel"}]}]}})
+                    }
+                    _ => f.error_body(429, "insufficient_quota"),
+                },
+            ),
         ];
         for (status, body) in cases {
             let server = MockServer::start().await;
-            Mock::given(method("POST")).respond_with(ResponseTemplate::new(status).set_body_json(body)).mount(&server).await;
+            Mock::given(method("POST"))
+                .respond_with(ResponseTemplate::new(status).set_body_json(body))
+                .mount(&server)
+                .await;
             let r = call(&f.config(&server, ""), "hello").await;
             let failure = r.result.expect_err("must fail");
             assert_eq!(failure.error.status, Some(status), "{f:?}");
             assert!(!failure.error.retryable, "{f:?} {status}");
             assert_eq!(failure.attempts.len(), 1, "{f:?} {status}");
-            assert_eq!(server.received_requests().await.unwrap_or_default().len(), 1);
-            assert!(failure.to_string().contains("mock"), "the provider's own message: {failure}");
+            assert_eq!(
+                server.received_requests().await.unwrap_or_default().len(),
+                1
+            );
+            assert!(
+                failure.to_string().contains("mock"),
+                "the provider's own message: {failure}"
+            );
         }
     }
 }
@@ -240,8 +360,14 @@ async fn final_errors_are_not_retried() {
 async fn anthropic_spend_limit_is_final_and_request_id_is_reported() {
     let server = MockServer::start().await;
     let body = serde_json::json!({"type":"error","error":{"type":"rate_limit_error","message":"spend limit reached","details":{"error_code":"enforced_spend_limit_reached"}},"request_id":"req_spend"});
-    Mock::given(method("POST")).respond_with(ResponseTemplate::new(429).set_body_json(body)).mount(&server).await;
-    let failure = call(&Format::Anthropic.config(&server, ""), "hi").await.result.expect_err("fails");
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(429).set_body_json(body))
+        .mount(&server)
+        .await;
+    let failure = call(&Format::Anthropic.config(&server, ""), "hi")
+        .await
+        .result
+        .expect_err("fails");
     assert_eq!(failure.attempts.len(), 1);
     assert!(failure.to_string().contains("req_spend"), "{failure}");
 }
@@ -251,17 +377,38 @@ async fn error_frame_inside_a_200_stream() {
     for f in ALL {
         let frames = match f {
             Format::OpenAi => sse(&[
-                ("", r#"{"choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}"#),
-                ("", r#"{"error":{"message":"The server had an error","type":"server_error"}}"#),
+                (
+                    "",
+                    r#"{"choices":[{"index":0,"delta":{"content":"Hel"},"finish_reason":null}]}"#,
+                ),
+                (
+                    "",
+                    r#"{"error":{"message":"The server had an error","type":"server_error"}}"#,
+                ),
             ]),
             Format::Anthropic => sse(&[
-                ("message_start", r#"{"type":"message_start","message":{"content":[],"usage":{"input_tokens":3,"output_tokens":1}}}"#),
-                ("content_block_delta", r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}"#),
-                ("error", r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#),
+                (
+                    "message_start",
+                    r#"{"type":"message_start","message":{"content":[],"usage":{"input_tokens":3,"output_tokens":1}}}"#,
+                ),
+                (
+                    "content_block_delta",
+                    r#"{"type":"content_block_delta","index":0,"delta":{"type":"text_delta","text":"Hel"}}"#,
+                ),
+                (
+                    "error",
+                    r#"{"type":"error","error":{"type":"overloaded_error","message":"Overloaded"}}"#,
+                ),
             ]),
             Format::Gemini => sse(&[
-                ("", r#"{"candidates":[{"content":{"parts":[{"text":"Hel"}]},"index":0}]}"#),
-                ("", r#"{"error":{"code":503,"message":"The model is overloaded","status":"UNAVAILABLE"}}"#),
+                (
+                    "",
+                    r#"{"candidates":[{"content":{"parts":[{"text":"Hel"}]},"index":0}]}"#,
+                ),
+                (
+                    "",
+                    r#"{"error":{"code":503,"message":"The model is overloaded","status":"UNAVAILABLE"}}"#,
+                ),
             ]),
         };
         let server = MockServer::start().await;
@@ -270,15 +417,34 @@ async fn error_frame_inside_a_200_stream() {
         let r = call(&f.config(&server, ""), "hello").await;
         let outcome = r.result.unwrap_or_else(|e| panic!("{f:?}: {e}"));
         assert_eq!(outcome.completion.text, "Hello world");
-        assert_eq!(outcome.attempts[0].error_kind, Some(ErrorKind::StreamError), "{f:?}");
-        assert_eq!(outcome.attempts[0].discarded_chars, 3, "the partial text is discarded");
-        assert_eq!(r.streamed, "HelHello world", "deltas as sent; the retry event says what to drop");
+        assert_eq!(
+            outcome.attempts[0].error_kind,
+            Some(ErrorKind::StreamError),
+            "{f:?}"
+        );
+        assert_eq!(
+            outcome.attempts[0].discarded_chars, 3,
+            "the partial text is discarded"
+        );
+        assert_eq!(
+            r.streamed, "HelHello world",
+            "deltas as sent; the retry event says what to drop"
+        );
     }
     // A non-retryable error frame is final.
     let server = MockServer::start().await;
-    let frames = sse(&[("error", r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt too long"}}"#)]);
-    Mock::given(method("POST")).respond_with(sse_response(frames)).mount(&server).await;
-    let failure = call(&Format::Anthropic.config(&server, ""), "hi").await.result.expect_err("fails");
+    let frames = sse(&[(
+        "error",
+        r#"{"type":"error","error":{"type":"invalid_request_error","message":"prompt too long"}}"#,
+    )]);
+    Mock::given(method("POST"))
+        .respond_with(sse_response(frames))
+        .mount(&server)
+        .await;
+    let failure = call(&Format::Anthropic.config(&server, ""), "hi")
+        .await
+        .result
+        .expect_err("fails");
     assert_eq!(failure.attempts.len(), 1);
     assert!(failure.to_string().contains("prompt too long"));
 }
@@ -289,13 +455,23 @@ async fn stream_cut_before_finish_is_truncated_and_retried() {
         let server = MockServer::start().await;
         mount_success(&server, f).await;
         mount_once(&server, f, sse_response(f.cut())).await;
-        let outcome = call(&f.config(&server, ""), "hello").await.result.unwrap_or_else(|e| panic!("{f:?}: {e}"));
-        assert_eq!(outcome.attempts[0].error_kind, Some(ErrorKind::Truncated), "{f:?}");
+        let outcome = call(&f.config(&server, ""), "hello")
+            .await
+            .result
+            .unwrap_or_else(|e| panic!("{f:?}: {e}"));
+        assert_eq!(
+            outcome.attempts[0].error_kind,
+            Some(ErrorKind::Truncated),
+            "{f:?}"
+        );
         assert_eq!(outcome.completion.text, "Hello world");
 
         // With no retries left the truncation is the error, never an answer.
         let server = MockServer::start().await;
-        Mock::given(method("POST")).respond_with(sse_response(f.cut())).mount(&server).await;
+        Mock::given(method("POST"))
+            .respond_with(sse_response(f.cut()))
+            .mount(&server)
+            .await;
         let config = f.config(&server, "");
         let mut config = config;
         config.retry.max_attempts = 1;
@@ -309,10 +485,20 @@ async fn malformed_sse_data_is_a_failure() {
     for f in ALL {
         let server = MockServer::start().await;
         let body = "data: {not json at all\n\n".to_string();
-        Mock::given(method("POST")).respond_with(sse_response(body)).mount(&server).await;
-        let failure = call(&f.config(&server, ""), "hello").await.result.expect_err("malformed");
+        Mock::given(method("POST"))
+            .respond_with(sse_response(body))
+            .mount(&server)
+            .await;
+        let failure = call(&f.config(&server, ""), "hello")
+            .await
+            .result
+            .expect_err("malformed");
         assert_eq!(failure.error.kind, ErrorKind::Malformed, "{f:?}");
-        assert!(failure.error.message.contains("not json"), "{}", failure.error);
+        assert!(
+            failure.error.message.contains("not json"),
+            "{}",
+            failure.error
+        );
     }
 }
 
@@ -320,9 +506,15 @@ async fn malformed_sse_data_is_a_failure() {
 async fn a_server_that_goes_silent_mid_stream_times_out() {
     for f in ALL {
         let head: &'static str = match f {
-            Format::OpenAi => "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"},\"finish_reason\":null}]}\n\n",
-            Format::Anthropic => "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hel\"}}\n\n",
-            Format::Gemini => "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hel\"}]},\"index\":0}]}\n\n",
+            Format::OpenAi => {
+                "data: {\"choices\":[{\"index\":0,\"delta\":{\"content\":\"Hel\"},\"finish_reason\":null}]}\n\n"
+            }
+            Format::Anthropic => {
+                "event: content_block_delta\ndata: {\"type\":\"content_block_delta\",\"index\":0,\"delta\":{\"type\":\"text_delta\",\"text\":\"Hel\"}}\n\n"
+            }
+            Format::Gemini => {
+                "data: {\"candidates\":[{\"content\":{\"parts\":[{\"text\":\"Hel\"}]},\"index\":0}]}\n\n"
+            }
         };
         let base = stalling_server(head).await;
         let mut config = models(f.provider(), &format!("{base}{}", f.prefix()), "");
@@ -330,7 +522,12 @@ async fn a_server_that_goes_silent_mid_stream_times_out() {
         config.retry.max_attempts = 2;
         let r = call(&config, "hello").await;
         let failure = r.result.expect_err("times out");
-        assert_eq!(failure.error.kind, ErrorKind::Timeout, "{f:?}: {}", failure.error);
+        assert_eq!(
+            failure.error.kind,
+            ErrorKind::Timeout,
+            "{f:?}: {}",
+            failure.error
+        );
         assert_eq!(failure.attempts.len(), 2, "a timeout is retried");
         assert!(r.streamed.starts_with("Hel"));
     }
@@ -343,17 +540,34 @@ async fn gemini_retry_delay_in_the_body_is_honoured() {
     let body = serde_json::json!({"error":{"code":429,"message":"You exceeded your current quota. Please retry in 0.05s.","status":"RESOURCE_EXHAUSTED","details":[
         {"@type":"type.googleapis.com/google.rpc.QuotaFailure","violations":[{"quotaId":"GenerateRequestsPerMinutePerProjectPerModel"}]},
         {"@type":"type.googleapis.com/google.rpc.RetryInfo","retryDelay":"0.05s"}]}});
-    mount_once(&server, Format::Gemini, ResponseTemplate::new(429).set_body_json(body)).await;
-    let outcome = call(&Format::Gemini.config(&server, ""), "hello").await.result.expect("succeeds");
+    mount_once(
+        &server,
+        Format::Gemini,
+        ResponseTemplate::new(429).set_body_json(body),
+    )
+    .await;
+    let outcome = call(&Format::Gemini.config(&server, ""), "hello")
+        .await
+        .result
+        .expect("succeeds");
     assert_eq!(outcome.attempts[0].wait_ms, Some(50));
 }
 
 #[tokio::test]
 async fn gemini_safety_blocks_are_final() {
     let server = MockServer::start().await;
-    let blocked = sse(&[("", r#"{"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[]}}"#)]);
-    Mock::given(method("POST")).respond_with(sse_response(blocked)).mount(&server).await;
-    let failure = call(&Format::Gemini.config(&server, ""), "hello").await.result.expect_err("blocked");
+    let blocked = sse(&[(
+        "",
+        r#"{"promptFeedback":{"blockReason":"SAFETY","safetyRatings":[]}}"#,
+    )]);
+    Mock::given(method("POST"))
+        .respond_with(sse_response(blocked))
+        .mount(&server)
+        .await;
+    let failure = call(&Format::Gemini.config(&server, ""), "hello")
+        .await
+        .result
+        .expect_err("blocked");
     assert_eq!(failure.error.kind, ErrorKind::Refused);
     assert_eq!(failure.attempts.len(), 1);
 }
@@ -362,12 +576,24 @@ async fn gemini_safety_blocks_are_final() {
 async fn empty_answer_with_length_is_a_retryable_failure_that_says_what_to_do() {
     let server = MockServer::start().await;
     let body = sse(&[
-        ("", r#"{"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}"#),
-        ("", r#"{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":100}}"#),
+        (
+            "",
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"length"}]}"#,
+        ),
+        (
+            "",
+            r#"{"choices":[],"usage":{"prompt_tokens":5,"completion_tokens":100}}"#,
+        ),
         ("", "[DONE]"),
     ]);
-    Mock::given(method("POST")).respond_with(sse_response(body)).mount(&server).await;
-    let failure = call(&Format::OpenAi.config(&server, ""), "hello").await.result.expect_err("empty");
+    Mock::given(method("POST"))
+        .respond_with(sse_response(body))
+        .mount(&server)
+        .await;
+    let failure = call(&Format::OpenAi.config(&server, ""), "hello")
+        .await
+        .result
+        .expect_err("empty");
     assert_eq!(failure.error.kind, ErrorKind::EmptyLength);
     assert_eq!(failure.attempts.len(), 3, "retried");
     assert!(failure.error.message.contains("raise max_tokens"));
@@ -383,7 +609,11 @@ async fn the_key_never_appears_in_errors_or_debug_output() {
         .await;
     for f in ALL {
         let config = f.config(&server, "");
-        let registry = ethics_bowl::providers::ModelRegistry::build_with_env(&config, ["m"], |_| Some(FAKE_KEY.to_string())).expect("builds");
+        let registry =
+            ethics_bowl::providers::ModelRegistry::build_with_env(&config, ["m"], |_| {
+                Some(FAKE_KEY.to_string())
+            })
+            .expect("builds");
         let client = registry.get("m").expect("m");
         let debug = format!("{client:?} {registry:?} {config:?}");
         assert!(!debug.contains(FAKE_KEY), "Debug leaks the key: {debug}");

@@ -2,7 +2,11 @@
 //! exit codes (2 for usage and configuration, 1 for calls that failed).
 
 pub mod ask;
+pub mod dilemmas;
+pub mod judgment;
 pub mod models;
+pub mod rounds;
+pub mod run;
 
 use std::path::{Path, PathBuf};
 

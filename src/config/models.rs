@@ -832,8 +832,13 @@ mod tests {
             let e = err(&format!("{base}{extra}"));
             assert!(e.contains(&format!("key \"{needle}\"")), "{extra}: {e}");
         }
-        let e = err("[[models]]\nname = \"a\"\nprovider = \"anthropic\"\nmodel = \"m\"\nreasoning_effort = \"high\"\n");
-        assert!(e.contains("key \"max_tokens\"") && e.contains("reasoning budget"), "{e}");
+        let e = err(
+            "[[models]]\nname = \"a\"\nprovider = \"anthropic\"\nmodel = \"m\"\nreasoning_effort = \"high\"\n",
+        );
+        assert!(
+            e.contains("key \"max_tokens\"") && e.contains("reasoning budget"),
+            "{e}"
+        );
         let e = err("[[models]]\nname = \"a\"\nprovider = \"openai-compatible\"\nmodel = \"m\"\n");
         assert!(e.contains("need a base_url"), "{e}");
         let e = err("[[models]]\nname = \"../a\"\nprovider = \"simulated\"\nmodel = \"m\"\n");

@@ -27,7 +27,10 @@ pub fn check_file_id(id: &str) -> Result<(), IdError> {
         None
     };
     match why {
-        Some(why) => Err(IdError { id: id.to_string(), why }),
+        Some(why) => Err(IdError {
+            id: id.to_string(),
+            why,
+        }),
         None => Ok(()),
     }
 }
@@ -73,7 +76,10 @@ mod tests {
     fn slugs() {
         assert_eq!(slug("The Gradient Entity"), "gradient_entity");
         assert_eq!(slug("The Gardener's Dilemma"), "gardeners_dilemma");
-        assert_eq!(slug("  A Dependent\u{2019}s  Transformation!  "), "dependents_transformation");
+        assert_eq!(
+            slug("  A Dependent\u{2019}s  Transformation!  "),
+            "dependents_transformation"
+        );
         assert_eq!(slug("Theory of Everything"), "theory_of_everything");
         assert_eq!(slug("An Unborn: Parameters (v2)"), "unborn_parameters_v2");
     }

@@ -115,7 +115,10 @@ impl Scores {
 
     /// How many of the seven are present.
     pub fn count(&self) -> usize {
-        Criterion::ALL.iter().filter(|c| self.get(**c).is_some()).count()
+        Criterion::ALL
+            .iter()
+            .filter(|c| self.get(**c).is_some())
+            .count()
     }
 
     /// The sum of the seven, when all are present.
@@ -125,7 +128,7 @@ impl Scores {
 }
 
 /// Which team.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
 pub enum Team {
     /// The presenting team.
     A,
@@ -187,7 +190,10 @@ fn parsed() -> ParseStatus {
 impl Judgment {
     /// Whether the scores are usable as they are (parsed or corrected).
     pub fn is_usable(&self) -> bool {
-        matches!(self.parse_status, ParseStatus::Parsed | ParseStatus::CorrectedByHand)
+        matches!(
+            self.parse_status,
+            ParseStatus::Parsed | ParseStatus::CorrectedByHand
+        )
     }
 
     /// The scores of one team.

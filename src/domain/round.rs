@@ -193,7 +193,11 @@ impl Round {
     /// Records a judgment (replacing this judge's earlier one) and keeps `scores` and
     /// `judge_model` on the first judge.
     pub fn put_judgment(&mut self, judgment: Judgment) {
-        match self.judgments.iter_mut().find(|j| j.judge_model == judgment.judge_model) {
+        match self
+            .judgments
+            .iter_mut()
+            .find(|j| j.judge_model == judgment.judge_model)
+        {
             Some(slot) => *slot = judgment,
             None => self.judgments.push(judgment),
         }
@@ -215,7 +219,10 @@ impl Round {
     /// Tokens used by every phase.
     pub fn tokens(&self) -> (u64, u64) {
         self.phases.iter().fold((0, 0), |(i, o), p| {
-            (i + p.input_tokens.unwrap_or(0), o + p.output_tokens.unwrap_or(0))
+            (
+                i + p.input_tokens.unwrap_or(0),
+                o + p.output_tokens.unwrap_or(0),
+            )
         })
     }
 

@@ -182,7 +182,7 @@ pub(crate) async fn run<A: Attempter + Sync, G: Gate + Sync>(
         });
         match decision {
             Decision::Retry(wait) => {
-                tracing::warn!(attempt = number, wait_ms = wait.as_millis() as u64, %error, "retrying");
+                tracing::debug!(attempt = number, wait_ms = wait.as_millis() as u64, %error, "retrying");
                 observer(CallEvent::RetryScheduled {
                     attempt: number,
                     wait,

@@ -52,14 +52,27 @@ pub async fn call(config: &ModelsConfig, prompt: &str) -> Recorded {
     let mut streamed = String::new();
     let mut events = Vec::new();
     let result = client
-        .complete(&ChatRequest::new("You are terse.", prompt), &mut |event| match event {
-            CallEvent::Delta(t) => streamed.push_str(t),
-            CallEvent::RetryScheduled { attempt, wait, error, .. } => {
-                events.push(format!("retry {attempt} wait {}ms: {error}", wait.as_millis()))
-            }
-        })
+        .complete(
+            &ChatRequest::new("You are terse.", prompt),
+            &mut |event| match event {
+                CallEvent::Delta(t) => streamed.push_str(t),
+                CallEvent::RetryScheduled {
+                    attempt,
+                    wait,
+                    error,
+                    ..
+                } => events.push(format!(
+                    "retry {attempt} wait {}ms: {error}",
+                    wait.as_millis()
+                )),
+            },
+        )
         .await;
-    Recorded { result, streamed, events }
+    Recorded {
+        result,
+        streamed,
+        events,
+    }
 }
 
 /// SSE body from `data:` payloads (and optional event names).
@@ -79,7 +92,9 @@ pub fn sse(frames: &[(&str, &str)]) -> String {
 /// A server that answers one request with status 200, SSE headers and `head` as the first
 /// body chunk, then sends nothing more while holding the connection open.
 pub async fn stalling_server(head: &'static str) -> String {
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.expect("bind");
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0")
+        .await
+        .expect("bind");
     let addr = listener.local_addr().expect("addr");
     tokio::spawn(async move {
         while let Ok((mut socket, _)) = listener.accept().await {

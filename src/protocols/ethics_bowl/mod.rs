@@ -1,1 +1,166 @@
-//! placeholder
+//! The Ethics Bowl: presentation, response, rebuttal and consistency test, then judges score
+//! both teams on seven criteria.
+//!
+//! Dependencies follow what each prompt quotes: the consistency test needs only the
+//! presentation, so it runs while the response and rebuttal are under way; Team B's
+//! consistency test needs only the response; every judgment waits for all of them.
+
+pub mod prompts;
+
+use std::collections::HashMap;
+
+use crate::domain::{Dilemma, Judgment, PhaseType, Round};
+use crate::providers::ChatRequest;
+
+use super::judging::parse_judgment;
+use super::{Protocol, ProtocolError, Step};
+
+/// Options of the Ethics Bowl beyond the spec (each in the tournament config).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct EthicsBowlOptions {
+    /// Team B also takes the consistency test (phase `consistency_test_b`).
+    pub consistency_test_both_teams: bool,
+    /// The judge sees model ids; when false it sees only "Team A" and "Team B".
+    pub judge_sees_model_names: bool,
+}
+
+impl Default for EthicsBowlOptions {
+    fn default() -> Self {
+        Self {
+            consistency_test_both_teams: true,
+            judge_sees_model_names: true,
+        }
+    }
+}
+
+/// The protocol, with the dilemmas its rounds discuss.
+#[derive(Debug, Clone)]
+pub struct EthicsBowl {
+    dilemmas: HashMap<String, Dilemma>,
+    options: EthicsBowlOptions,
+}
+
+impl EthicsBowl {
+    /// The protocol over these dilemmas.
+    pub fn new(dilemmas: impl IntoIterator<Item = Dilemma>, options: EthicsBowlOptions) -> Self {
+        Self {
+            dilemmas: dilemmas.into_iter().map(|d| (d.id.clone(), d)).collect(),
+            options,
+        }
+    }
+
+    fn dilemma(&self, round: &Round) -> Result<&Dilemma, ProtocolError> {
+        self.dilemmas.get(&round.dilemma_id).ok_or_else(|| {
+            ProtocolError(format!(
+                "round {}: dilemma \"{}\" is not loaded",
+                round.id, round.dilemma_id
+            ))
+        })
+    }
+}
+
+fn text_of(round: &Round, phase: PhaseType) -> Result<&str, ProtocolError> {
+    round
+        .phase(phase, None)
+        .map(|p| p.response.as_str())
+        .ok_or_else(|| {
+            ProtocolError(format!(
+                "round {}: phase {} has not run",
+                round.id,
+                phase.as_str()
+            ))
+        })
+}
+
+impl Protocol for EthicsBowl {
+    fn name(&self) -> &'static str {
+        "ethics_bowl"
+    }
+
+    fn steps(&self, round: &Round) -> Vec<Step> {
+        use PhaseType::*;
+        let step = |phase_type, model: &str, depends_on: &[PhaseType]| Step {
+            phase_type,
+            model: model.to_string(),
+            depends_on: depends_on.to_vec(),
+        };
+        let (a, b) = (round.team_a_model.as_str(), round.team_b_model.as_str());
+        let mut steps = vec![
+            step(Presentation, a, &[]),
+            step(Response, b, &[Presentation]),
+            step(Rebuttal, a, &[Presentation, Response]),
+            step(ConsistencyTest, a, &[Presentation]),
+        ];
+        let mut before_judging = vec![Presentation, Response, Rebuttal, ConsistencyTest];
+        if self.options.consistency_test_both_teams {
+            steps.push(step(ConsistencyTestB, b, &[Response]));
+            before_judging.push(ConsistencyTestB);
+        }
+        for judge in &round.judge_models {
+            steps.push(step(Judgment, judge, &before_judging));
+        }
+        steps
+    }
+
+    fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError> {
+        let d = self.dilemma(round)?;
+        let user = match step.phase_type {
+            PhaseType::Presentation => prompts::presentation_prompt(d),
+            PhaseType::Response => {
+                prompts::response_prompt(d, text_of(round, PhaseType::Presentation)?)
+            }
+            PhaseType::Rebuttal => prompts::rebuttal_prompt(
+                d,
+                text_of(round, PhaseType::Presentation)?,
+                text_of(round, PhaseType::Response)?,
+            ),
+            PhaseType::ConsistencyTest => {
+                prompts::consistency_prompt(d, text_of(round, PhaseType::Presentation)?)
+            }
+            PhaseType::ConsistencyTestB => {
+                prompts::consistency_prompt(d, text_of(round, PhaseType::Response)?)
+            }
+            PhaseType::Judgment => {
+                let names = self.options.judge_sees_model_names;
+                let consistency_b = if self.options.consistency_test_both_teams {
+                    Some(text_of(round, PhaseType::ConsistencyTestB)?)
+                } else {
+                    None
+                };
+                prompts::judgment_prompt(&prompts::JudgeBrief {
+                    dilemma: d,
+                    team_a_name: if names { &round.team_a_model } else { "Team A" },
+                    team_b_name: if names { &round.team_b_model } else { "Team B" },
+                    presentation: text_of(round, PhaseType::Presentation)?,
+                    response: text_of(round, PhaseType::Response)?,
+                    rebuttal: text_of(round, PhaseType::Rebuttal)?,
+                    consistency_a: text_of(round, PhaseType::ConsistencyTest)?,
+                    consistency_b,
+                })
+            }
+        };
+        Ok(ChatRequest::new(prompts::SYSTEM_PROMPT, user)
+            .tagged(&round.id, step.phase_type.as_str()))
+    }
+
+    fn judge(&self, judge_model: &str, raw: &str) -> Judgment {
+        judgment_from_text(judge_model, raw)
+    }
+}
+
+/// Reads a judge's text into a judgment, keeping the raw text and the parse status.
+pub fn judgment_from_text(judge_model: &str, raw: &str) -> Judgment {
+    let parsed = parse_judgment(raw);
+    Judgment {
+        judge_model: judge_model.to_string(),
+        parse_status: parsed.status(),
+        team_a_scores: parsed.team_a,
+        team_b_scores: parsed.team_b,
+        team_a_justification: parsed.team_a_justification,
+        team_b_justification: parsed.team_b_justification,
+        overall_analysis: parsed.overall_analysis,
+        problems: parsed.problems,
+        raw_response: raw.to_string(),
+        corrected_text: None,
+    }
+}

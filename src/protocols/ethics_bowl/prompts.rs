@@ -32,7 +32,11 @@ fn bullets(items: &[String]) -> String {
     if items.is_empty() {
         return "(none given)".to_string();
     }
-    items.iter().map(|i| format!("- {i}")).collect::<Vec<_>>().join("\n")
+    items
+        .iter()
+        .map(|i| format!("- {i}"))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Phase 1: Team A presents its analysis of the dilemma.
@@ -102,7 +106,10 @@ pub fn rebuttal_prompt(d: &Dilemma, presentation: &str, response: &str) -> Strin
 pub fn stated_position(presentation: &str) -> (Option<String>, Option<String>) {
     let find = |label: &str| {
         presentation.lines().rev().find_map(|line| {
-            let t = line.trim().trim_start_matches(['*', '#', '-', ' ']).replace("**", "");
+            let t = line
+                .trim()
+                .trim_start_matches(['*', '#', '-', ' '])
+                .replace("**", "");
             let lower = t.to_lowercase();
             let label_lower = label.to_lowercase();
             lower
@@ -165,10 +172,18 @@ pub fn judgment_prompt(b: &JudgeBrief<'_>) -> String {
         .iter()
         .map(|c| format!("- {} ({})", c.key(), c.label().to_lowercase()))
         .collect();
-    let keys: Vec<String> = Criterion::ALL.iter().map(|c| format!("\"{}\": <1-10>", c.key())).collect();
+    let keys: Vec<String> = Criterion::ALL
+        .iter()
+        .map(|c| format!("\"{}\": <1-10>", c.key()))
+        .collect();
     let consistency_b = b
         .consistency_b
-        .map(|text| format!("\n=== TEAM B ({}) CONSISTENCY TEST ===\n{text}\n", b.team_b_name))
+        .map(|text| {
+            format!(
+                "\n=== TEAM B ({}) CONSISTENCY TEST ===\n{text}\n",
+                b.team_b_name
+            )
+        })
         .unwrap_or_default();
     format!(
         "## Your role: judge\n\n\
@@ -221,14 +236,19 @@ mod tests {
     fn presentation_asks_for_the_labelled_lines() {
         let p = presentation_prompt(&dilemma());
         assert!(p.contains("A complication.") && p.contains("What now?"));
-        assert!(p.ends_with(&format!("{CONCLUSION_LABEL} <your conclusion in one sentence>")));
+        assert!(p.ends_with(&format!(
+            "{CONCLUSION_LABEL} <your conclusion in one sentence>"
+        )));
     }
 
     #[test]
     fn consistency_quotes_the_labelled_lines_or_falls_back() {
         let pres = "Long analysis.\n\n**Guiding principle:** protect the vulnerable.\nTentative conclusion: share the data.";
         let p = consistency_prompt(&dilemma(), pres);
-        assert!(p.contains("Your guiding principle: protect the vulnerable."), "{p}");
+        assert!(
+            p.contains("Your guiding principle: protect the vulnerable."),
+            "{p}"
+        );
         assert!(p.contains("Your conclusion: share the data."));
         assert!(!p.contains("Long analysis."));
         let p = consistency_prompt(&dilemma(), "No labels at all.");
@@ -249,7 +269,15 @@ mod tests {
             consistency_a: "CONS-A",
             consistency_b: Some("CONS-B"),
         });
-        for part in ["PRES", "RESP", "REB", "CONS-A", "CONS-B", "\"team_a_scores\"", "constructive_engagement"] {
+        for part in [
+            "PRES",
+            "RESP",
+            "REB",
+            "CONS-A",
+            "CONS-B",
+            "\"team_a_scores\"",
+            "constructive_engagement",
+        ] {
             assert!(p.contains(part), "{part}");
         }
     }

@@ -70,7 +70,9 @@ impl ParsedJudgment {
                     self.scores_mut(team).set(criterion, Some(v));
                 }
             }
-            Err(why) => self.problems.push(format!("Team {team:?} {}: {why}", criterion.key())),
+            Err(why) => self
+                .problems
+                .push(format!("Team {team:?} {}: {why}", criterion.key())),
         }
     }
 
@@ -201,7 +203,14 @@ fn json_readings(text: &str) -> Vec<ParsedJudgment> {
 /// The team named last just before an inner object (`"team_a_scores": {` of an object
 /// whose outer braces were cut off).
 fn team_before(prefix: &str) -> Option<Team> {
-    let tail: String = prefix.chars().rev().take(40).collect::<Vec<_>>().into_iter().rev().collect();
+    let tail: String = prefix
+        .chars()
+        .rev()
+        .take(40)
+        .collect::<Vec<_>>()
+        .into_iter()
+        .rev()
+        .collect();
     let k = compact(&tail);
     match (k.rfind("teama"), k.rfind("teamb")) {
         (Some(a), Some(b)) => Some(if a > b { Team::A } else { Team::B }),
@@ -330,16 +339,16 @@ fn team_of(key: &str) -> Option<Team> {
     match (has(&a), has(&b)) {
         (true, false) => Some(Team::A),
         (false, true) => Some(Team::B),
-        _ => (k == "a").then_some(Team::A).or((k == "b").then_some(Team::B)),
+        _ => (k == "a")
+            .then_some(Team::A)
+            .or((k == "b").then_some(Team::B)),
     }
 }
 
 fn criterion_of(key: &str) -> Option<Criterion> {
     let k = compact(key);
     let k = k.strip_suffix("score").unwrap_or(&k);
-    Criterion::ALL
-        .into_iter()
-        .find(|c| compact(c.key()) == k)
+    Criterion::ALL.into_iter().find(|c| compact(c.key()) == k)
 }
 
 /// Walks any JSON shape, carrying the team named by the nearest enclosing key.
@@ -352,8 +361,17 @@ fn walk(value: &Value, team: Option<Team>, out: &mut ParsedJudgment) {
                 .find_map(|k| map.get(*k).and_then(Value::as_str))
                 .and_then(criterion_of);
             if let Some(c) = name {
-                let row_team = map.get("team").and_then(Value::as_str).and_then(team_of).or(team);
-                if let (Some(t), Some(v)) = (row_team, ["score", "value", "rating"].iter().find_map(|k| map.get(*k))) {
+                let row_team = map
+                    .get("team")
+                    .and_then(Value::as_str)
+                    .and_then(team_of)
+                    .or(team);
+                if let (Some(t), Some(v)) = (
+                    row_team,
+                    ["score", "value", "rating"]
+                        .iter()
+                        .find_map(|k| map.get(*k)),
+                ) {
                     out.put(t, c, score_value(v));
                 }
                 for (k, v) in map {
@@ -374,7 +392,10 @@ fn walk(value: &Value, team: Option<Team>, out: &mut ParsedJudgment) {
                     && !v.is_array()
                 {
                     out.put(t, c, score_value(v));
-                } else if ck.contains("justification") || ck.contains("rationale") || ck.contains("reasoning") {
+                } else if ck.contains("justification")
+                    || ck.contains("rationale")
+                    || ck.contains("reasoning")
+                {
                     if let (Some(t), Some(s)) = (here, v.as_str()) {
                         *out.justification_mut(t) = s.trim().to_string();
                     }
@@ -398,7 +419,10 @@ fn walk(value: &Value, team: Option<Team>, out: &mut ParsedJudgment) {
 
 fn score_value(v: &Value) -> Result<f64, String> {
     match v {
-        Value::Number(n) => n.as_f64().ok_or_else(|| "not a number".into()).and_then(check_range),
+        Value::Number(n) => n
+            .as_f64()
+            .ok_or_else(|| "not a number".into())
+            .and_then(check_range),
         Value::String(s) => score_text(s),
         Value::Null => Err("no score given".into()),
         other => Err(format!("{other} is not a score")),
@@ -415,13 +439,18 @@ fn check_range(v: f64) -> Result<f64, String> {
 
 /// `8`, `8.5`, `8/10`, `8 / 10`, `8 out of 10`, `**8**`; a scale other than 10 is refused.
 fn score_text(s: &str) -> Result<f64, String> {
-    let t = s.trim().trim_matches(|c: char| c == '*' || c == '_' || c == '`').trim();
+    let t = s
+        .trim()
+        .trim_matches(|c: char| c == '*' || c == '_' || c == '`')
+        .trim();
     let end = t
         .char_indices()
         .find(|(_, c)| !(c.is_ascii_digit() || *c == '.'))
         .map_or(t.len(), |(i, _)| i);
     let number = t[..end].trim_end_matches('.');
-    let value: f64 = number.parse().map_err(|_| format!("{s:?} is not a score"))?;
+    let value: f64 = number
+        .parse()
+        .map_err(|_| format!("{s:?} is not a score"))?;
     let rest = t[end..].trim_start().trim_start_matches('*').trim_start();
     let scale = rest
         .strip_prefix('/')
@@ -464,7 +493,10 @@ fn read_tables(text: &str) -> ParsedJudgment {
         let rows: Vec<Vec<String>> = lines[start..i]
             .iter()
             .map(|l| cells(l))
-            .filter(|r| !r.iter().all(|c| c.chars().all(|ch| matches!(ch, '-' | ':' | ' '))))
+            .filter(|r| {
+                !r.iter()
+                    .all(|c| c.chars().all(|ch| matches!(ch, '-' | ':' | ' ')))
+            })
             .collect();
         read_table(&rows, &mut out);
     }
@@ -472,7 +504,9 @@ fn read_tables(text: &str) -> ParsedJudgment {
 }
 
 fn read_table(rows: &[Vec<String>], out: &mut ParsedJudgment) {
-    let Some((header, body)) = rows.split_first() else { return };
+    let Some((header, body)) = rows.split_first() else {
+        return;
+    };
     let team_columns: Vec<(usize, Team)> = header
         .iter()
         .enumerate()
@@ -485,7 +519,9 @@ fn read_table(rows: &[Vec<String>], out: &mut ParsedJudgment) {
         .collect();
     if !team_columns.is_empty() {
         for row in body {
-            let Some(c) = row.first().and_then(|h| criterion_of(h)) else { continue };
+            let Some(c) = row.first().and_then(|h| criterion_of(h)) else {
+                continue;
+            };
             for (i, team) in &team_columns {
                 if let Some(cell) = row.get(*i) {
                     out.put(*team, c, score_text(cell));
@@ -494,7 +530,9 @@ fn read_table(rows: &[Vec<String>], out: &mut ParsedJudgment) {
         }
     } else if !criterion_columns.is_empty() {
         for row in body {
-            let Some(team) = row.first().and_then(|h| team_of(h)) else { continue };
+            let Some(team) = row.first().and_then(|h| team_of(h)) else {
+                continue;
+            };
             for (i, c) in &criterion_columns {
                 if let Some(cell) = row.get(*i) {
                     out.put(team, *c, score_text(cell));
@@ -521,7 +559,10 @@ fn heading(line: &str) -> Option<Section> {
         || t.ends_with('[')
         || (t.starts_with("**") && t.ends_with("**"))
         || (t.ends_with(':') && t.len() < 60)
-        || (t.len() < 60 && t.split_whitespace().count() <= 6 && criterion_of(t).is_none() && !t.contains(':'));
+        || (t.len() < 60
+            && t.split_whitespace().count() <= 6
+            && criterion_of(t).is_none()
+            && !t.contains(':'));
     if !is_heading || t.len() > 100 {
         return None;
     }
@@ -531,7 +572,11 @@ fn heading(line: &str) -> Option<Section> {
         return Some(Section::Overall);
     }
     match team {
-        Some(team) if k.contains("justification") || k.contains("rationale") || k.contains("reasoning") => {
+        Some(team)
+            if k.contains("justification")
+                || k.contains("rationale")
+                || k.contains("reasoning") =>
+        {
             Some(Section::Justification(team))
         }
         Some(team) => Some(Section::Scores(team)),
@@ -607,7 +652,11 @@ mod tests {
     ];
 
     fn json_scores(base: u32) -> String {
-        let f: Vec<String> = KEYS.iter().enumerate().map(|(i, k)| format!("\"{k}\": {}", (base + i as u32) % 10 + 1)).collect();
+        let f: Vec<String> = KEYS
+            .iter()
+            .enumerate()
+            .map(|(i, k)| format!("\"{k}\": {}", (base + i as u32) % 10 + 1))
+            .collect();
         format!("{{{}}}", f.join(", "))
     }
 
@@ -637,7 +686,10 @@ mod tests {
 
     #[test]
     fn fenced_after_preamble_and_thinking() {
-        let text = format!("<thinking>Team A: 3/10 maybe? {{\"team_a_scores\": {{}}}}</thinking>\nHere is my evaluation:\n```json\n{}\n```\nThanks.", spec_json());
+        let text = format!(
+            "<thinking>Team A: 3/10 maybe? {{\"team_a_scores\": {{}}}}</thinking>\nHere is my evaluation:\n```json\n{}\n```\nThanks.",
+            spec_json()
+        );
         let p = expect_complete(&text);
         assert_eq!(p.team_a.principle_articulation, Some(1.0));
     }
@@ -663,13 +715,29 @@ mod tests {
     #[test]
     fn criteria_as_an_array() {
         let rows = |base: u32| -> String {
-            let r: Vec<String> = KEYS.iter().enumerate().map(|(i, k)| format!("{{\"criterion\": \"{k}\", \"score\": {}}}", (base + i as u32) % 10 + 1)).collect();
+            let r: Vec<String> = KEYS
+                .iter()
+                .enumerate()
+                .map(|(i, k)| {
+                    format!(
+                        "{{\"criterion\": \"{k}\", \"score\": {}}}",
+                        (base + i as u32) % 10 + 1
+                    )
+                })
+                .collect();
             format!("[{}]", r.join(","))
         };
-        let text = format!(r#"{{"team_a": {{"scores": {}}}, "team_b": {{"scores": {}}}}}"#, rows(1), rows(2));
+        let text = format!(
+            r#"{{"team_a": {{"scores": {}}}, "team_b": {{"scores": {}}}}}"#,
+            rows(1),
+            rows(2)
+        );
         let p = expect_complete(&text);
         assert_eq!(p.team_a.principle_articulation, Some(2.0));
-        let both: Vec<String> = KEYS.iter().map(|k| format!("{{\"criterion\": \"{k}\", \"team_a\": 7, \"team_b\": 8}}")).collect();
+        let both: Vec<String> = KEYS
+            .iter()
+            .map(|k| format!("{{\"criterion\": \"{k}\", \"team_a\": 7, \"team_b\": 8}}"))
+            .collect();
         let p = expect_complete(&format!("{{\"scores\": [{}]}}", both.join(",")));
         assert_eq!(p.team_b.consistency, Some(8.0));
     }
@@ -700,26 +768,48 @@ mod tests {
         assert_eq!(p.team_a.stakeholder_recognition, Some(8.0));
         assert_eq!(p.team_b.principle_articulation, Some(10.0));
         assert_eq!(p.team_b.consistency, Some(9.0));
-        assert!(p.team_a_justification.starts_with("Excellent work."), "{}", p.team_a_justification);
+        assert!(
+            p.team_a_justification.starts_with("Excellent work."),
+            "{}",
+            p.team_a_justification
+        );
         assert_eq!(p.team_b_justification, "Precise.");
         assert_eq!(p.overall_analysis, "Outstanding.");
     }
 
     #[test]
     fn out_of_range_and_other_scales_are_refused() {
-        let text = spec_json().replace("\"consistency\": 2", "\"consistency\": 11").replace("\"consistency\": 5", "\"consistency\": \"4/5\"");
+        let text = spec_json()
+            .replace("\"consistency\": 2", "\"consistency\": 11")
+            .replace("\"consistency\": 5", "\"consistency\": \"4/5\"");
         let p = parse_judgment(&text);
         assert_eq!(p.status(), ParseStatus::Partial);
         assert_eq!(p.team_a.consistency, None);
         assert_eq!(p.team_b.consistency, None);
-        assert!(p.problems.iter().any(|m| m.contains("11 is outside 1–10")), "{:?}", p.problems);
-        assert!(p.problems.iter().any(|m| m.contains("not on a 1–10 scale")), "{:?}", p.problems);
-        assert!(p.problems.iter().any(|m| m.contains("Team A missing: consistency")), "{:?}", p.problems);
+        assert!(
+            p.problems.iter().any(|m| m.contains("11 is outside 1–10")),
+            "{:?}",
+            p.problems
+        );
+        assert!(
+            p.problems.iter().any(|m| m.contains("not on a 1–10 scale")),
+            "{:?}",
+            p.problems
+        );
+        assert!(
+            p.problems
+                .iter()
+                .any(|m| m.contains("Team A missing: consistency")),
+            "{:?}",
+            p.problems
+        );
     }
 
     #[test]
     fn partial_and_failed() {
-        let p = parse_judgment("Team A\nPrinciple Articulation: 8/10\nConsistency: 7/10\n\nTeam B was fine.");
+        let p = parse_judgment(
+            "Team A\nPrinciple Articulation: 8/10\nConsistency: 7/10\n\nTeam B was fine.",
+        );
         assert_eq!(p.status(), ParseStatus::Partial);
         assert_eq!(p.team_a.count(), 2);
         assert!(p.problems.iter().any(|m| m.starts_with("Team B missing")));

@@ -1,0 +1,67 @@
+//! `ethics-bowl judgment parse FILE [--json]`: what the parser reads from a judge's answer.
+
+use std::io::Read;
+use std::path::Path;
+
+use ethics_bowl::domain::{Criterion, ParseStatus, Scores};
+use ethics_bowl::protocols::judging::parse_judgment;
+use serde_json::{Map, Value, json};
+
+/// Parses the file (or stdin for `-`) and prints the result.
+pub fn parse(file: &Path, as_json: bool) -> anyhow::Result<()> {
+    let text = if file == Path::new("-") {
+        let mut t = String::new();
+        std::io::stdin().read_to_string(&mut t)?;
+        t
+    } else {
+        std::fs::read_to_string(file)
+            .map_err(|e| super::UsageError(format!("{}: cannot read: {e}", file.display())))?
+    };
+    let p = parse_judgment(&text);
+    let status = match p.status() {
+        ParseStatus::Parsed => "complete",
+        ParseStatus::Partial => "partial",
+        _ => "failed",
+    };
+    if as_json {
+        let scores = |s: &Scores| -> Value {
+            let m: Map<String, Value> = Criterion::ALL
+                .iter()
+                .map(|c| (c.key().to_string(), json!(s.get(*c))))
+                .collect();
+            Value::Object(m)
+        };
+        let out = json!({
+            "status": status,
+            "team_a_scores": scores(&p.team_a),
+            "team_b_scores": scores(&p.team_b),
+            "team_a_justification": p.team_a_justification,
+            "team_b_justification": p.team_b_justification,
+            "overall_analysis": p.overall_analysis,
+            "problems": p.problems,
+        });
+        println!("{}", serde_json::to_string_pretty(&out)?);
+        return Ok(());
+    }
+    println!("status: {status}");
+    println!("{:<26} {:>7} {:>7}", "criterion", "Team A", "Team B");
+    let cell = |v: Option<f64>| v.map_or("-".to_string(), |v| format!("{v}"));
+    for c in Criterion::ALL {
+        println!(
+            "{:<26} {:>7} {:>7}",
+            c.key(),
+            cell(p.team_a.get(c)),
+            cell(p.team_b.get(c))
+        );
+    }
+    println!(
+        "{:<26} {:>7} {:>7}",
+        "total",
+        cell(p.team_a.total()),
+        cell(p.team_b.total())
+    );
+    for problem in &p.problems {
+        println!("problem: {problem}");
+    }
+    Ok(())
+}

@@ -1,0 +1,185 @@
+//! `ethics-bowl run`: a whole tournament, headless — a progress bar on stderr, warnings as
+//! they happen, and a summary table at the end. Ctrl-C stops new calls and says how to
+//! resume.
+
+use std::path::{Path, PathBuf};
+
+use ethics_bowl::analysis::Summary;
+use ethics_bowl::domain::{ParseStatus, RoundStatus};
+use ethics_bowl::engine::{self, EngineCommand, EngineEvent};
+use ethics_bowl::store::TournamentStatus;
+use indicatif::{ProgressBar, ProgressStyle};
+use tokio::sync::mpsc;
+
+/// The run was stopped by the user (exit code 130).
+#[derive(Debug, thiserror::Error)]
+#[error("stopped; everything finished is stored. Resume with: ethics-bowl run --resume {}", .0.display())]
+pub struct Interrupted(pub PathBuf);
+
+/// The sample tournament, run when no file is given.
+pub const SAMPLE: &str = "sample-config/tournament.toml";
+
+/// Runs the tournament headless.
+pub async fn run(
+    config: Option<&Path>,
+    out: Option<&Path>,
+    resume: Option<&Path>,
+) -> anyhow::Result<()> {
+    let prepared = match resume {
+        Some(dir) => engine::prepare_resume(dir)?,
+        None => engine::prepare(config.unwrap_or(Path::new(SAMPLE)), out)?,
+    };
+    for w in prepared
+        .schedule
+        .warnings
+        .iter()
+        .chain(&prepared.document_warnings)
+    {
+        eprintln!("warning: {w}");
+    }
+    let dir = prepared.dir.clone();
+    let (events_tx, mut events) = mpsc::unbounded_channel();
+    let (commands, commands_rx) = mpsc::unbounded_channel();
+    let engine = tokio::spawn(engine::run(prepared, events_tx, commands_rx));
+    let stop = commands.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("\nstopping: no new calls; calls under way are abandoned…");
+            let _ = stop.send(EngineCommand::Cancel);
+        }
+    });
+
+    let bar = ProgressBar::new(0);
+    bar.set_style(
+        ProgressStyle::with_template(
+            "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} rounds  {msg}",
+        )
+        .unwrap_or_else(|_| ProgressStyle::default_bar()),
+    );
+    let mut in_flight = 0i64;
+    let mut review = 0usize;
+    while let Some(event) = events.recv().await {
+        match event {
+            EngineEvent::Started {
+                tournament_id,
+                rounds,
+            } => {
+                let done = rounds.iter().filter(|r| r.finished).count();
+                bar.set_length(rounds.len() as u64);
+                bar.set_position(done as u64);
+                bar.println(format!(
+                    "tournament {tournament_id}: {} rounds, {done} already stored, results in {}",
+                    rounds.len(),
+                    dir.display()
+                ));
+            }
+            EngineEvent::PhaseStarted { .. } => in_flight += 1,
+            EngineEvent::PhaseCompleted { .. } | EngineEvent::PhaseFailed { .. } => in_flight -= 1,
+            EngineEvent::RetryScheduled {
+                round_id,
+                phase_type,
+                attempt,
+                wait,
+                error,
+                ..
+            } => bar.println(format!(
+                "retry: {round_id} {} attempt {attempt} failed ({error}); next in {:.1} s",
+                phase_type.as_str(),
+                wait.as_secs_f64()
+            )),
+            EngineEvent::JudgmentRecorded { round_id, judgment }
+                if judgment.parse_status != ParseStatus::Parsed
+                    && judgment.parse_status != ParseStatus::CorrectedByHand =>
+            {
+                review += 1;
+                bar.println(format!(
+                    "review: {round_id}: {} could not be fully parsed",
+                    judgment.judge_model
+                ));
+            }
+            EngineEvent::RoundFinished {
+                round_id,
+                status,
+                error,
+            } => {
+                bar.inc(1);
+                if let (RoundStatus::Incomplete, Some(e)) = (status, error) {
+                    bar.println(format!("incomplete: {round_id}: {e}"));
+                }
+            }
+            EngineEvent::Usage(t) => bar.set_message(format!(
+                "{} calls in flight, {} in / {} out tokens, ${:.4}, {review} to review",
+                in_flight.max(0),
+                t.input_tokens,
+                t.output_tokens,
+                t.cost_usd
+            )),
+            EngineEvent::BudgetReached {
+                spent_usd,
+                budget_usd,
+            } => {
+                bar.println(format!(
+                    "budget reached: ${spent_usd:.4} of ${budget_usd:.2}; no new calls"
+                ));
+            }
+            _ => {}
+        }
+    }
+    bar.finish_and_clear();
+    let report = engine.await??;
+    print_summary(&report.summary, &dir);
+    match report.status {
+        TournamentStatus::Cancelled => Err(Interrupted(dir).into()),
+        TournamentStatus::BudgetReached => {
+            eprintln!(
+                "stopped at the budget; raise budget_usd and resume with: ethics-bowl run --resume {}",
+                dir.display()
+            );
+            Ok(())
+        }
+        _ => Ok(()),
+    }
+}
+
+fn print_summary(s: &Summary, dir: &Path) {
+    println!(
+        "\n{} rounds: {} complete, {} need review, {} incomplete; {} judgments; {} in / {} out tokens; ${:.4}",
+        s.rounds,
+        s.complete,
+        s.needs_review,
+        s.incomplete,
+        s.judgments,
+        s.tokens.0,
+        s.tokens.1,
+        s.cost_usd
+    );
+    println!(
+        "\n{:<18} {:>5} {:>10} {:>12} {:>12}",
+        "model", "n", "mean /70", "presenting", "responding"
+    );
+    let mean = |m: Option<f64>| m.map_or("-".into(), |v| format!("{v:.1}"));
+    let mut rows: Vec<_> = s.models.iter().collect();
+    rows.sort_by(|a, b| {
+        b.1.total
+            .mean
+            .unwrap_or(0.0)
+            .total_cmp(&a.1.total.mean.unwrap_or(0.0))
+    });
+    for (name, m) in rows {
+        println!(
+            "{:<18} {:>5} {:>10} {:>12} {:>12}",
+            name,
+            m.total.n,
+            mean(m.total.mean),
+            mean(m.presenting.total.mean),
+            mean(m.responding.total.mean)
+        );
+    }
+    println!("\nresults: {}", dir.display());
+    if s.needs_review > 0 {
+        println!(
+            "rounds to review: ethics-bowl rounds {} --status needs-review",
+            dir.display()
+        );
+    }
+}

@@ -1,0 +1,290 @@
+//! The tournament file (`tournament.toml`): who debates, who judges, on which dilemmas, how
+//! many times, where results go, and the run's limits.
+
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::ConfigError;
+
+/// How judges are assigned.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum JudgingMode {
+    /// Every judge scores every exchange (one judgment each; the exchange runs once).
+    All,
+    /// One judge per round, never one of its teams, balanced across models and roles.
+    #[default]
+    Rotate,
+}
+
+/// Which dilemmas to play.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Selection {
+    /// `"all"`.
+    Keyword(String),
+    /// A list of ids.
+    Ids(Vec<String>),
+}
+
+impl Default for Selection {
+    fn default() -> Self {
+        Self::Keyword("all".into())
+    }
+}
+
+/// Which pairings to play.
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(untagged)]
+pub enum Pairings {
+    /// `"all"`: every ordered pair of distinct models.
+    Keyword(String),
+    /// An explicit list of `[team_a, team_b]` pairs.
+    List(Vec<[String; 2]>),
+}
+
+impl Default for Pairings {
+    fn default() -> Self {
+        Self::Keyword("all".into())
+    }
+}
+
+/// The tournament file as written.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TournamentConfig {
+    /// The tournament's name; its slug is the results folder's name.
+    pub name: String,
+    /// The models file, relative to this file.
+    #[serde(default = "default_models_file")]
+    pub models_file: PathBuf,
+    /// The dilemma document, relative to this file.
+    pub dilemma_file: PathBuf,
+    /// Where results go (a folder per tournament inside it), relative to the working folder.
+    #[serde(default = "default_output_dir")]
+    pub output_dir: PathBuf,
+    /// The debating models.
+    pub models: Vec<String>,
+    /// The judging models.
+    pub judges: Vec<String>,
+    /// How judges are assigned.
+    #[serde(default)]
+    pub judging: JudgingMode,
+    /// `"all"` or a list of dilemma ids.
+    #[serde(default)]
+    pub dilemmas: Selection,
+    /// `"all"` ordered pairs, or a list.
+    #[serde(default)]
+    pub pairings: Pairings,
+    /// Add rounds in which a model debates itself.
+    #[serde(default)]
+    pub self_debates: bool,
+    /// Rounds per pairing and dilemma.
+    #[serde(default = "one")]
+    pub repetitions: u32,
+    /// Rounds in flight at once (calls are further limited per model).
+    #[serde(default = "default_concurrency")]
+    pub max_concurrency: u32,
+    /// Stop starting calls when the estimated cost would pass this many dollars.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub budget_usd: Option<f64>,
+    /// Team B also takes the consistency test.
+    #[serde(default = "yes")]
+    pub consistency_test_both_teams: bool,
+    /// The judge sees model names (false: "Team A"/"Team B" only).
+    #[serde(default = "yes")]
+    pub judge_sees_model_names: bool,
+}
+
+fn default_models_file() -> PathBuf {
+    PathBuf::from("models.toml")
+}
+fn default_output_dir() -> PathBuf {
+    PathBuf::from("results")
+}
+fn one() -> u32 {
+    1
+}
+fn default_concurrency() -> u32 {
+    16
+}
+fn yes() -> bool {
+    true
+}
+
+impl TournamentConfig {
+    /// Reads a tournament file; paths in it stay as written (see [`Self::resolve`]).
+    pub fn load(path: &Path) -> Result<Self, ConfigError> {
+        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+            path: path.to_path_buf(),
+            source,
+        })?;
+        Self::parse(&text, path)
+    }
+
+    /// Parses the text of a tournament file; `path` is used in messages.
+    pub fn parse(text: &str, path: &Path) -> Result<Self, ConfigError> {
+        let config: Self = toml::from_str(text).map_err(|e: toml::de::Error| {
+            let message = e.message().trim().to_string();
+            let key = message
+                .split('`')
+                .nth(1)
+                .filter(|_| message.contains("field"))
+                .map(|k| format!("key \"{k}\""))
+                .unwrap_or_else(|| "the file".into());
+            let line = e
+                .span()
+                .map(|s| {
+                    text.as_bytes()[..s.start.min(text.len())]
+                        .iter()
+                        .filter(|b| **b == b'\n')
+                        .count()
+                        + 1
+                })
+                .map(|l| format!(" (line {l})"))
+                .unwrap_or_default();
+            ConfigError::invalid(
+                path,
+                format!("{key}{line}"),
+                message,
+                "compare with sample-config/tournament.toml; the README lists every key",
+            )
+        })?;
+        config.check(path)?;
+        Ok(config)
+    }
+
+    fn check(&self, path: &Path) -> Result<(), ConfigError> {
+        let bad = |key: &str, message: String, fix: &str| {
+            Err(ConfigError::invalid(
+                path,
+                format!("key \"{key}\""),
+                message,
+                fix,
+            ))
+        };
+        if crate::domain::slug(&self.name).is_empty() {
+            return bad(
+                "name",
+                "needs letters or digits".into(),
+                "give the tournament a name, e.g. \"sample\"",
+            );
+        }
+        if self.models.is_empty() {
+            return bad(
+                "models",
+                "no debating models".into(),
+                "list at least two models, or one with self_debates = true",
+            );
+        }
+        if self.judges.is_empty() {
+            return bad(
+                "judges",
+                "no judges".into(),
+                "list at least one judging model",
+            );
+        }
+        if self.repetitions == 0 {
+            return bad("repetitions", "is 0".into(), "use 1 or more");
+        }
+        if self.max_concurrency == 0 {
+            return bad("max_concurrency", "is 0".into(), "use 1 or more");
+        }
+        if let Selection::Keyword(k) = &self.dilemmas
+            && k != "all"
+        {
+            return bad(
+                "dilemmas",
+                format!("\"{k}\" is neither \"all\" nor a list"),
+                "write dilemmas = \"all\" or a list of ids",
+            );
+        }
+        if let Pairings::Keyword(k) = &self.pairings
+            && k != "all"
+        {
+            return bad(
+                "pairings",
+                format!("\"{k}\" is neither \"all\" nor a list"),
+                "write pairings = \"all\" or [[\"a\", \"b\"], …]",
+            );
+        }
+        if let Some(b) = self.budget_usd
+            && !(b.is_finite() && b > 0.0)
+        {
+            return bad(
+                "budget_usd",
+                format!("{b} is not a positive amount"),
+                "use e.g. budget_usd = 10.0, or remove it",
+            );
+        }
+        Ok(())
+    }
+
+    /// The tournament's id: its name as a slug (the results folder's name).
+    pub fn id(&self) -> String {
+        crate::domain::slug(&self.name)
+    }
+
+    /// A path from the file, taken relative to the file's folder.
+    pub fn resolve(config_path: &Path, relative: &Path) -> PathBuf {
+        if relative.is_absolute() {
+            relative.to_path_buf()
+        } else {
+            config_path
+                .parent()
+                .unwrap_or(Path::new("."))
+                .join(relative)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "name = \"Sample Run\"\ndilemma_file = \"dilemmas.md\"\nmodels = [\"a\", \"b\"]\njudges = [\"c\"]\n";
+
+    #[test]
+    fn defaults() {
+        let c = TournamentConfig::parse(BASE, Path::new("t.toml")).unwrap();
+        assert_eq!(c.id(), "sample_run");
+        assert_eq!(c.judging, JudgingMode::Rotate);
+        assert_eq!(c.dilemmas, Selection::Keyword("all".into()));
+        assert!(c.consistency_test_both_teams && c.judge_sees_model_names);
+        assert_eq!(
+            TournamentConfig::resolve(Path::new("cfg/t.toml"), Path::new("d.md")),
+            PathBuf::from("cfg/d.md")
+        );
+    }
+
+    #[test]
+    fn lists_and_errors() {
+        let c = TournamentConfig::parse(
+            &format!("{BASE}dilemmas = [\"x\"]\npairings = [[\"a\", \"b\"]]\njudging = \"all\"\n"),
+            Path::new("t.toml"),
+        )
+        .unwrap();
+        assert_eq!(c.pairings, Pairings::List(vec![["a".into(), "b".into()]]));
+        let e =
+            TournamentConfig::parse(&format!("{BASE}selfdebates = true\n"), Path::new("t.toml"))
+                .unwrap_err()
+                .to_string();
+        assert!(
+            e.contains("t.toml") && e.contains("key \"selfdebates\"") && e.contains("line 5"),
+            "{e}"
+        );
+        let e = TournamentConfig::parse(&format!("{BASE}repetitions = 0\n"), Path::new("t.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("key \"repetitions\""), "{e}");
+        let e =
+            TournamentConfig::parse(&format!("{BASE}judging = \"some\"\n"), Path::new("t.toml"))
+                .unwrap_err()
+                .to_string();
+        assert!(
+            e.contains("judging") || e.contains("unknown variant"),
+            "{e}"
+        );
+    }
+}

@@ -1,0 +1,17 @@
+//! The engine owns a tournament: it schedules rounds, drives each round's protocol, calls
+//! providers, stores every finished step, and only then emits an event. It takes commands
+//! from a channel and knows nothing of any user interface.
+
+mod control;
+mod corrections;
+mod events;
+mod prepare;
+mod round_runner;
+mod schedule;
+mod tournament;
+
+pub use corrections::apply_correction;
+pub use events::{Correction, EngineCommand, EngineEvent, RoundView, UsageTotals};
+pub use prepare::{PrepareError, Prepared, prepare, prepare_resume};
+pub use schedule::{Schedule, round_id};
+pub use tournament::{EngineError, RunReport, run};

@@ -1,0 +1,232 @@
+//! The schedule: every round the configuration implies, with stable ids and judges.
+//!
+//! Ids are derived from the configuration alone (`<dilemma>__<a>__vs__<b>__r<n>`), so the
+//! same configuration always yields the same ids, which is what makes resuming work.
+//! Rounds are ordered repetition, then dilemma, then pairing, so that rounds next to each
+//! other involve different models and one slow provider does not hold up a whole batch.
+
+use std::collections::HashMap;
+
+use crate::config::{JudgingMode, Pairings, TournamentConfig};
+use crate::store::ScheduledRound;
+
+/// The schedule, and what the user should hear about it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Schedule {
+    /// Every round.
+    pub rounds: Vec<ScheduledRound>,
+    /// Imbalances the configuration makes unavoidable.
+    pub warnings: Vec<String>,
+}
+
+/// The ordered pairs a configuration plays.
+pub fn pairings(config: &TournamentConfig) -> Vec<(String, String)> {
+    match &config.pairings {
+        Pairings::List(list) => list.iter().map(|[a, b]| (a.clone(), b.clone())).collect(),
+        Pairings::Keyword(_) => {
+            let mut out = Vec::new();
+            for a in &config.models {
+                for b in &config.models {
+                    if a != b || config.self_debates {
+                        out.push((a.clone(), b.clone()));
+                    }
+                }
+            }
+            out
+        }
+    }
+}
+
+/// The id of a round.
+pub fn round_id(dilemma: &str, a: &str, b: &str, repetition: u32) -> String {
+    format!("{dilemma}__{a}__vs__{b}__r{repetition}")
+}
+
+/// Builds the schedule; an error names a round no judge can score.
+pub fn build(config: &TournamentConfig, dilemma_ids: &[String]) -> Result<Schedule, String> {
+    let pairs = pairings(config);
+    let mut rounds = Vec::new();
+    // How often each judge has seen each model in each role, and judged at all.
+    let mut seen: HashMap<(String, String, char), u32> = HashMap::new();
+    let mut load: HashMap<String, u32> = HashMap::new();
+    for repetition in 1..=config.repetitions {
+        for dilemma in dilemma_ids {
+            for (a, b) in &pairs {
+                let judges = match config.judging {
+                    JudgingMode::All => config.judges.clone(),
+                    JudgingMode::Rotate => {
+                        let pick = config
+                            .judges
+                            .iter()
+                            .filter(|j| *j != a && *j != b)
+                            .min_by_key(|j| {
+                                let role_seen = seen.get(&((*j).clone(), a.clone(), 'A')).copied().unwrap_or(0)
+                                    + seen.get(&((*j).clone(), b.clone(), 'B')).copied().unwrap_or(0);
+                                (role_seen, load.get(*j).copied().unwrap_or(0))
+                            })
+                            .ok_or_else(|| {
+                                format!(
+                                    "no judge can score {a} vs {b}: every judge ({}) plays in it; add a judge \
+                                     that does not debate, or use judging = \"all\"",
+                                    config.judges.join(", ")
+                                )
+                            })?
+                            .clone();
+                        *seen.entry((pick.clone(), a.clone(), 'A')).or_default() += 1;
+                        *seen.entry((pick.clone(), b.clone(), 'B')).or_default() += 1;
+                        *load.entry(pick.clone()).or_default() += 1;
+                        vec![pick]
+                    }
+                };
+                rounds.push(ScheduledRound {
+                    round_id: round_id(dilemma, a, b, repetition),
+                    dilemma_id: dilemma.clone(),
+                    repetition,
+                    team_a: a.clone(),
+                    team_b: b.clone(),
+                    judges,
+                });
+            }
+        }
+    }
+    let warnings = if config.judging == JudgingMode::Rotate {
+        balance_warnings(config, &seen)
+    } else {
+        self_judging(config)
+    };
+    Ok(Schedule { rounds, warnings })
+}
+
+/// For each judge, the models it could see in a role should be seen about equally often.
+fn balance_warnings(
+    config: &TournamentConfig,
+    seen: &HashMap<(String, String, char), u32>,
+) -> Vec<String> {
+    let mut warnings = Vec::new();
+    for judge in &config.judges {
+        for role in ['A', 'B'] {
+            let counts: Vec<(&String, u32)> = config
+                .models
+                .iter()
+                .filter(|m| *m != judge)
+                .map(|m| {
+                    (
+                        m,
+                        seen.get(&(judge.clone(), m.clone(), role))
+                            .copied()
+                            .unwrap_or(0),
+                    )
+                })
+                .collect();
+            let (Some(min), Some(max)) = (
+                counts.iter().min_by_key(|c| c.1),
+                counts.iter().max_by_key(|c| c.1),
+            ) else {
+                continue;
+            };
+            if max.1 > min.1 + 1 {
+                let role = if role == 'A' {
+                    "presenting"
+                } else {
+                    "responding"
+                };
+                warnings.push(format!(
+                    "judge balance: {judge} sees {} {role} {} times but {} only {} times; the configuration \
+                     (models, judges, pairings) makes equal exposure impossible",
+                    max.0, max.1, min.0, min.1
+                ));
+            }
+        }
+    }
+    warnings
+}
+
+fn self_judging(config: &TournamentConfig) -> Vec<String> {
+    let both: Vec<&String> = config
+        .judges
+        .iter()
+        .filter(|j| config.models.contains(j))
+        .collect();
+    if both.is_empty() {
+        return Vec::new();
+    }
+    vec![format!(
+        "with judging = \"all\", {} also judge rounds they play in; the analysis reports self-preference",
+        both.iter()
+            .map(|s| s.as_str())
+            .collect::<Vec<_>>()
+            .join(", ")
+    )]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::path::Path;
+
+    fn config(extra: &str) -> TournamentConfig {
+        TournamentConfig::parse(
+            &format!("name = \"t\"\ndilemma_file = \"d.md\"\nmodels = [\"a\", \"b\", \"c\"]\njudges = [\"a\", \"b\", \"c\"]\n{extra}"),
+            Path::new("t.toml"),
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn every_ordered_pair_times_dilemmas_times_repetitions_with_stable_ids() {
+        let c = config("repetitions = 2\n");
+        let s = build(&c, &["d1".into(), "d2".into()]).unwrap();
+        assert_eq!(s.rounds.len(), 6 * 2 * 2);
+        assert_eq!(s.rounds[0].round_id, "d1__a__vs__b__r1");
+        assert_eq!(
+            build(&c, &["d1".into(), "d2".into()]).unwrap(),
+            s,
+            "same config, same schedule"
+        );
+        let c = config("self_debates = true\n");
+        assert_eq!(build(&c, &["d1".into()]).unwrap().rounds.len(), 9);
+    }
+
+    #[test]
+    fn rotating_judges_never_judge_their_own_round_and_balance() {
+        let c = config("");
+        let s = build(&c, &["d1".into(), "d2".into(), "d3".into(), "d4".into()]).unwrap();
+        for r in &s.rounds {
+            assert_eq!(r.judges.len(), 1);
+            assert!(r.judges[0] != r.team_a && r.judges[0] != r.team_b, "{r:?}");
+        }
+        assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    }
+
+    #[test]
+    fn impossible_assignments_are_errors_and_imbalance_is_warned() {
+        let c = TournamentConfig::parse(
+            "name = \"t\"\ndilemma_file = \"d.md\"\nmodels = [\"a\", \"b\"]\njudges = [\"a\"]\n",
+            Path::new("t.toml"),
+        )
+        .unwrap();
+        assert!(
+            build(&c, &["d".into()])
+                .unwrap_err()
+                .contains("no judge can score a vs b")
+        );
+        let c = TournamentConfig::parse(
+            "name = \"t\"\ndilemma_file = \"d.md\"\nmodels = [\"a\", \"b\", \"c\"]\njudges = [\"c\", \"x\"]\npairings = [[\"a\", \"b\"], [\"a\", \"c\"], [\"a\", \"c\"], [\"a\", \"c\"]]\n",
+            Path::new("t.toml"),
+        )
+        .unwrap();
+        let s = build(&c, &["d".into()]).unwrap();
+        assert!(
+            s.warnings.iter().any(|w| w.starts_with("judge balance: x")),
+            "{:?}",
+            s.warnings
+        );
+    }
+
+    #[test]
+    fn judging_all_gives_every_judge() {
+        let s = build(&config("judging = \"all\"\n"), &["d".into()]).unwrap();
+        assert!(s.rounds.iter().all(|r| r.judges.len() == 3));
+        assert_eq!(s.warnings.len(), 1);
+    }
+}

@@ -1,0 +1,231 @@
+//! The tournament runner: stores the manifest, picks up what is on disk, runs the remaining
+//! rounds concurrently, answers commands while it runs, and ends with the summary.
+
+use std::collections::HashSet;
+use std::path::PathBuf;
+use std::sync::Arc;
+
+use tokio::sync::{Semaphore, mpsc};
+use tokio::task::JoinSet;
+
+use crate::analysis::{Summary, summarize};
+use crate::domain::{Round, RoundStatus, now_rfc3339};
+use crate::protocols::Protocol;
+use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
+use crate::store::{
+    RoundFilter, ScheduledRound, Store, StoreError, TournamentRecord, TournamentStatus,
+};
+
+use super::control::Control;
+use super::corrections::apply_correction;
+use super::events::{EngineCommand, EngineEvent, RoundView};
+use super::prepare::Prepared;
+use super::round_runner::{RoundContext, run_round};
+
+/// How a run ended.
+#[derive(Debug, Clone)]
+pub struct RunReport {
+    /// The tournament's results folder.
+    pub dir: PathBuf,
+    /// How it ended.
+    pub status: TournamentStatus,
+    /// The summary as stored.
+    pub summary: Summary,
+}
+
+/// The engine could not keep its record (the disk refused a write).
+#[derive(Debug, thiserror::Error)]
+#[error("the results store failed: {0}")]
+pub struct EngineError(#[from] pub StoreError);
+
+fn new_round(s: &ScheduledRound, protocol: &str) -> Round {
+    Round {
+        id: s.round_id.clone(),
+        protocol: protocol.to_string(),
+        dilemma_id: s.dilemma_id.clone(),
+        repetition: s.repetition,
+        team_a_model: s.team_a.clone(),
+        team_b_model: s.team_b.clone(),
+        judge_model: s.judges.first().cloned().unwrap_or_default(),
+        judge_models: s.judges.clone(),
+        phases: Vec::new(),
+        scores: None,
+        judgments: Vec::new(),
+        status: RoundStatus::Incomplete,
+        error: None,
+        timestamp: now_rfc3339(),
+    }
+}
+
+/// Runs a prepared tournament. Events go to `events`; commands come from `commands`.
+pub async fn run(
+    prepared: Prepared,
+    events: mpsc::UnboundedSender<EngineEvent>,
+    mut commands: mpsc::UnboundedReceiver<EngineCommand>,
+) -> Result<RunReport, EngineError> {
+    let store = Store::create(&prepared.dir)?;
+    let previous = store.load_tournament()?;
+    let used: HashSet<&String> = prepared
+        .config
+        .models
+        .iter()
+        .chain(&prepared.config.judges)
+        .collect();
+    let mut record = TournamentRecord {
+        id: prepared.id.clone(),
+        protocol: "ethics_bowl".into(),
+        status: TournamentStatus::Running,
+        started_at: previous.map_or_else(now_rfc3339, |p| p.started_at),
+        finished_at: None,
+        config_file: std::fs::canonicalize(&prepared.config_path)
+            .unwrap_or_else(|_| prepared.config_path.clone()),
+        config: prepared.config.clone(),
+        models: prepared
+            .models
+            .models
+            .iter()
+            .filter(|m| used.contains(&m.name))
+            .cloned()
+            .collect(),
+        dilemma_ids: prepared.dilemmas.iter().map(|d| d.id.clone()).collect(),
+        schedule: prepared.schedule.rounds.clone(),
+        warnings: prepared
+            .schedule
+            .warnings
+            .iter()
+            .chain(&prepared.document_warnings)
+            .cloned()
+            .collect(),
+    };
+    store.save_tournament(&record)?;
+
+    let protocol: Arc<dyn Protocol> = Arc::new(EthicsBowl::new(
+        prepared.dilemmas.clone(),
+        EthicsBowlOptions {
+            consistency_test_both_teams: prepared.config.consistency_test_both_teams,
+            judge_sees_model_names: prepared.config.judge_sees_model_names,
+        },
+    ));
+    let ctx = Arc::new(RoundContext {
+        protocol: Arc::clone(&protocol),
+        registry: prepared.registry,
+        store: store.clone(),
+        control: Control::new(prepared.config.budget_usd, events),
+    });
+
+    // What is on disk decides what runs: finished rounds are kept as they are.
+    let mut to_run = Vec::new();
+    let mut views = Vec::new();
+    for s in &prepared.schedule.rounds {
+        let round = store
+            .load_round(&s.round_id)?
+            .unwrap_or_else(|| new_round(s, protocol.name()));
+        let finished = round.status != RoundStatus::Incomplete;
+        views.push(RoundView {
+            round_id: s.round_id.clone(),
+            dilemma_id: s.dilemma_id.clone(),
+            repetition: s.repetition,
+            team_a: s.team_a.clone(),
+            team_b: s.team_b.clone(),
+            judges: s.judges.clone(),
+            status: round.status,
+            finished,
+        });
+        if !finished {
+            to_run.push(round);
+        }
+    }
+    ctx.control.emit(EngineEvent::Started {
+        tournament_id: prepared.id.clone(),
+        rounds: views,
+    });
+
+    let slots = Arc::new(Semaphore::new(prepared.config.max_concurrency as usize));
+    let mut tasks: JoinSet<Round> = JoinSet::new();
+    let mut running: HashSet<String> = HashSet::new();
+    let spawn = |tasks: &mut JoinSet<Round>, running: &mut HashSet<String>, round: Round| {
+        running.insert(round.id.clone());
+        let ctx = Arc::clone(&ctx);
+        let slots = Arc::clone(&slots);
+        tasks.spawn(async move {
+            let _slot = tokio::select! {
+                slot = slots.acquire_owned() => slot.ok(),
+                _ = ctx.control.cancel.cancelled() => None,
+            };
+            if ctx.control.cancel.is_cancelled() {
+                return round;
+            }
+            run_round(ctx, round).await
+        });
+    };
+    for round in to_run {
+        spawn(&mut tasks, &mut running, round);
+    }
+    let mut commands_open = true;
+    loop {
+        tokio::select! {
+            command = commands.recv(), if commands_open => match command {
+                None => commands_open = false,
+                Some(EngineCommand::Pause) => ctx.control.set_paused(true),
+                Some(EngineCommand::Resume) => ctx.control.set_paused(false),
+                Some(EngineCommand::Cancel) => ctx.control.cancel.cancel(),
+                Some(EngineCommand::RetryRound(id)) => match store.load_round(&id) {
+                    Ok(Some(round)) if round.status == RoundStatus::Incomplete && !running.contains(&id) && !ctx.control.cancel.is_cancelled() => {
+                        spawn(&mut tasks, &mut running, round);
+                    }
+                    Ok(_) => ctx.control.emit(EngineEvent::CommandRefused { reason: format!("round {id} is not an incomplete round at rest") }),
+                    Err(e) => ctx.control.emit(EngineEvent::CommandRefused { reason: e.to_string() }),
+                },
+                Some(EngineCommand::ApplyCorrection { round_id, judge_model, correction }) => {
+                    if running.contains(&round_id) {
+                        ctx.control.emit(EngineEvent::CommandRefused { reason: format!("round {round_id} is still running") });
+                    } else {
+                        match apply_correction(&store, &round_id, &judge_model, &correction) {
+                            Ok((round, judgment)) => {
+                                ctx.control.emit(EngineEvent::JudgmentRecorded { round_id: round_id.clone(), judgment: Box::new(judgment) });
+                                ctx.control.emit(EngineEvent::RoundFinished { round_id, status: round.status, error: None });
+                            }
+                            Err(reason) => ctx.control.emit(EngineEvent::CommandRefused { reason }),
+                        }
+                    }
+                }
+            },
+            joined = tasks.join_next() => match joined {
+                Some(Ok(round)) => { running.remove(&round.id); }
+                Some(Err(e)) => tracing::error!(error = %e, "a round task ended abnormally"),
+                None => break,
+            },
+        }
+    }
+
+    let (rounds, _) = store.load_rounds(&RoundFilter::default())?;
+    let scheduled: HashSet<&String> = prepared
+        .schedule
+        .rounds
+        .iter()
+        .map(|r| &r.round_id)
+        .collect();
+    let ours: Vec<Round> = rounds
+        .into_iter()
+        .filter(|r| scheduled.contains(&r.id))
+        .collect();
+    let summary = summarize(&ours);
+    store.save_summary(&summary)?;
+    record.status = if ctx.control.cancel.is_cancelled() {
+        TournamentStatus::Cancelled
+    } else if ctx.control.budget_reached() {
+        TournamentStatus::BudgetReached
+    } else {
+        TournamentStatus::Finished
+    };
+    record.finished_at = Some(now_rfc3339());
+    store.save_tournament(&record)?;
+    ctx.control.emit(EngineEvent::Finished {
+        status: record.status,
+    });
+    Ok(RunReport {
+        dir: prepared.dir,
+        status: record.status,
+        summary,
+    })
+}

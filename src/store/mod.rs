@@ -1,0 +1,367 @@
+//! The results store, the source of truth: one human-readable JSON file per round, a
+//! tournament manifest and a summary, each written atomically (a temporary file in the same
+//! folder, flushed, then renamed over the old one), so a crash leaves either the old file
+//! or the new one, never half of one.
+//!
+//! Layout: `<dir>/tournament.json`, `<dir>/rounds/<round-id>.json`, `<dir>/summary.json`.
+
+mod compat;
+mod filter;
+mod record;
+
+use std::io::Write;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+
+use crate::domain::{IdError, Round, check_file_id};
+
+pub use filter::{Role, RoundFilter};
+pub use record::{ScheduledRound, TournamentRecord, TournamentStatus};
+
+/// A store operation that failed; names the file.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// Reading or writing failed.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file or folder.
+        path: PathBuf,
+        /// Why.
+        source: std::io::Error,
+    },
+    /// A file is not what it should be.
+    #[error("{}: not a valid {what}: {message}", path.display())]
+    Parse {
+        /// The file.
+        path: PathBuf,
+        /// What it should have been.
+        what: &'static str,
+        /// The parser's message.
+        message: String,
+    },
+    /// An id that cannot be a file name.
+    #[error(transparent)]
+    BadId(#[from] IdError),
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
+    move |source| StoreError::Io {
+        path: path.to_path_buf(),
+        source,
+    }
+}
+
+/// One tournament's folder.
+#[derive(Debug, Clone)]
+pub struct Store {
+    dir: PathBuf,
+}
+
+impl Store {
+    /// Opens (creating if needed) the folder of a tournament.
+    pub fn create(dir: &Path) -> Result<Self, StoreError> {
+        std::fs::create_dir_all(dir.join("rounds")).map_err(io(dir))?;
+        Ok(Self {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// Opens an existing results folder for reading (ours, or the predecessor's).
+    pub fn open(dir: &Path) -> Result<Self, StoreError> {
+        if !dir.is_dir() {
+            return Err(StoreError::Io {
+                path: dir.to_path_buf(),
+                source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such results folder"),
+            });
+        }
+        Ok(Self {
+            dir: dir.to_path_buf(),
+        })
+    }
+
+    /// The tournament's folder.
+    pub fn dir(&self) -> &Path {
+        &self.dir
+    }
+
+    /// Where round files live: `rounds/`, or the folder itself when it holds them directly.
+    fn rounds_dir(&self) -> PathBuf {
+        let sub = self.dir.join("rounds");
+        if sub.is_dir() { sub } else { self.dir.clone() }
+    }
+
+    /// The file of one round.
+    pub fn round_path(&self, id: &str) -> Result<PathBuf, StoreError> {
+        check_file_id(id)?;
+        Ok(self.dir.join("rounds").join(format!("{id}.json")))
+    }
+
+    /// Writes a round file atomically.
+    pub fn save_round(&self, round: &Round) -> Result<(), StoreError> {
+        write_json_atomic(&self.round_path(&round.id)?, round)
+    }
+
+    /// Reads one round, if its file exists.
+    pub fn load_round(&self, id: &str) -> Result<Option<Round>, StoreError> {
+        let path = self.round_path(id)?;
+        if !path.exists() {
+            return Ok(None);
+        }
+        read_round(&path).map(Some)
+    }
+
+    /// Every round matching the filter, sorted by id. Files that cannot be read are
+    /// returned as errors beside the rounds, so one bad file hides nothing else.
+    pub fn load_rounds(
+        &self,
+        filter: &RoundFilter,
+    ) -> Result<(Vec<Round>, Vec<StoreError>), StoreError> {
+        let dir = self.rounds_dir();
+        let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
+            .map_err(io(&dir))?
+            .filter_map(|e| e.ok().map(|e| e.path()))
+            .filter(|p| {
+                p.extension().is_some_and(|e| e == "json")
+                    && !p
+                        .file_name()
+                        .is_some_and(|n| n.to_string_lossy().starts_with('.'))
+                    && !matches!(
+                        p.file_name().and_then(|n| n.to_str()),
+                        Some(
+                            "tournament.json" | "summary.json" | "manifest.json" | "analysis.json"
+                        )
+                    )
+            })
+            .collect();
+        paths.sort();
+        let mut rounds = Vec::new();
+        let mut errors = Vec::new();
+        for path in paths {
+            match read_round(&path) {
+                Ok(r) if filter.matches(&r) => rounds.push(r),
+                Ok(_) => {}
+                Err(e) => errors.push(e),
+            }
+        }
+        rounds.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok((rounds, errors))
+    }
+
+    /// Writes the tournament manifest.
+    pub fn save_tournament(&self, record: &TournamentRecord) -> Result<(), StoreError> {
+        write_json_atomic(&self.dir.join("tournament.json"), record)
+    }
+
+    /// Reads the tournament manifest, if there is one.
+    pub fn load_tournament(&self) -> Result<Option<TournamentRecord>, StoreError> {
+        let path = self.dir.join("tournament.json");
+        if !path.exists() {
+            return Ok(None);
+        }
+        read_json(&path, "tournament file").map(Some)
+    }
+
+    /// Writes `summary.json`.
+    pub fn save_summary(&self, summary: &impl Serialize) -> Result<(), StoreError> {
+        write_json_atomic(&self.dir.join("summary.json"), summary)
+    }
+}
+
+fn read_round(path: &Path) -> Result<Round, StoreError> {
+    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| StoreError::Parse {
+        path: path.to_path_buf(),
+        what: "round file",
+        message: e.to_string(),
+    })?;
+    serde_json::from_value(compat::upgrade(value)).map_err(|e| StoreError::Parse {
+        path: path.to_path_buf(),
+        what: "round file",
+        message: e.to_string(),
+    })
+}
+
+fn read_json<T: DeserializeOwned>(path: &Path, what: &'static str) -> Result<T, StoreError> {
+    let text = std::fs::read_to_string(path).map_err(io(path))?;
+    serde_json::from_str(&text).map_err(|e| StoreError::Parse {
+        path: path.to_path_buf(),
+        what,
+        message: e.to_string(),
+    })
+}
+
+/// Writes pretty JSON to a temporary file beside `path`, flushes it to disk, then renames
+/// it over `path`.
+pub fn write_json_atomic(path: &Path, value: &impl Serialize) -> Result<(), StoreError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    let mut temp = tempfile::Builder::new()
+        .prefix(".tmp-")
+        .tempfile_in(dir)
+        .map_err(io(dir))?;
+    serde_json::to_writer_pretty(&mut temp, value).map_err(|e| StoreError::Io {
+        path: path.to_path_buf(),
+        source: e.into(),
+    })?;
+    temp.write_all(b"\n").map_err(io(path))?;
+    temp.as_file().sync_all().map_err(io(path))?;
+    temp.persist(path).map_err(|e| StoreError::Io {
+        path: path.to_path_buf(),
+        source: e.error,
+    })?;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::RoundStatus;
+
+    pub(crate) fn round(id: &str, a: &str, b: &str, dilemma: &str, status: RoundStatus) -> Round {
+        Round {
+            id: id.into(),
+            protocol: "ethics_bowl".into(),
+            dilemma_id: dilemma.into(),
+            repetition: 1,
+            team_a_model: a.into(),
+            team_b_model: b.into(),
+            judge_model: "j".into(),
+            judge_models: vec!["j".into()],
+            phases: vec![],
+            scores: None,
+            judgments: vec![],
+            status,
+            error: None,
+            timestamp: "2026-01-01T00:00:00Z".into(),
+        }
+    }
+
+    #[test]
+    fn save_load_and_filter() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::create(dir.path()).unwrap();
+        store
+            .save_round(&round("r1", "a", "b", "d1", RoundStatus::Complete))
+            .unwrap();
+        store
+            .save_round(&round("r2", "b", "a", "d2", RoundStatus::NeedsReview))
+            .unwrap();
+        store
+            .save_round(&round("r3", "b", "c", "d1", RoundStatus::Incomplete))
+            .unwrap();
+        let ids = |f: RoundFilter| -> Vec<String> {
+            store
+                .load_rounds(&f)
+                .unwrap()
+                .0
+                .into_iter()
+                .map(|r| r.id)
+                .collect()
+        };
+        assert_eq!(ids(RoundFilter::default()), ["r1", "r2", "r3"]);
+        assert_eq!(
+            ids(RoundFilter {
+                model: Some("a".into()),
+                ..Default::default()
+            }),
+            ["r1", "r2"]
+        );
+        assert_eq!(
+            ids(RoundFilter {
+                model: Some("a".into()),
+                role: Some(Role::Presenting),
+                ..Default::default()
+            }),
+            ["r1"]
+        );
+        assert_eq!(
+            ids(RoundFilter {
+                model: Some("a".into()),
+                role: Some(Role::Responding),
+                ..Default::default()
+            }),
+            ["r2"]
+        );
+        assert_eq!(
+            ids(RoundFilter {
+                dilemma: Some("d1".into()),
+                ..Default::default()
+            }),
+            ["r1", "r3"]
+        );
+        assert_eq!(
+            ids(RoundFilter {
+                status: Some(RoundStatus::NeedsReview),
+                ..Default::default()
+            }),
+            ["r2"]
+        );
+        assert_eq!(
+            ids(RoundFilter {
+                judge: Some("j".into()),
+                ..Default::default()
+            })
+            .len(),
+            3
+        );
+        assert_eq!(
+            ids(RoundFilter {
+                judge: Some("x".into()),
+                ..Default::default()
+            })
+            .len(),
+            0
+        );
+        assert_eq!(store.load_round("r2").unwrap().unwrap().team_a_model, "b");
+        assert!(store.load_round("missing").unwrap().is_none());
+    }
+
+    #[test]
+    fn an_interrupted_write_leaves_the_previous_file_intact() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::create(dir.path()).unwrap();
+        let before = round("r1", "a", "b", "d", RoundStatus::Incomplete);
+        store.save_round(&before).unwrap();
+        // A write that dies before its rename: the temporary file is written and flushed,
+        // then the process "crashes" (the file is left on disk, never renamed).
+        let mut temp = tempfile::Builder::new()
+            .prefix(".tmp-")
+            .tempfile_in(dir.path().join("rounds"))
+            .unwrap();
+        temp.write_all(b"{\"id\": \"r1\", \"half-writ").unwrap();
+        let (_file, _kept) = temp.keep().unwrap();
+        assert_eq!(store.load_round("r1").unwrap().unwrap(), before);
+        let (rounds, errors) = store.load_rounds(&RoundFilter::default()).unwrap();
+        assert_eq!(
+            rounds.len(),
+            1,
+            "the stray temporary file is not read as a round"
+        );
+        assert!(errors.is_empty());
+    }
+
+    #[test]
+    fn ids_are_checked_before_use_as_file_names() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::create(dir.path()).unwrap();
+        assert!(matches!(
+            store.save_round(&round("../escape", "a", "b", "d", RoundStatus::Complete)),
+            Err(StoreError::BadId(_))
+        ));
+        assert!(store.load_round("a/b").is_err());
+    }
+
+    #[test]
+    fn a_broken_file_is_reported_and_the_rest_still_load() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::create(dir.path()).unwrap();
+        store
+            .save_round(&round("r1", "a", "b", "d", RoundStatus::Complete))
+            .unwrap();
+        std::fs::write(dir.path().join("rounds/bad.json"), "{ not json").unwrap();
+        let (rounds, errors) = store.load_rounds(&RoundFilter::default()).unwrap();
+        assert_eq!(rounds.len(), 1);
+        assert!(errors[0].to_string().contains("bad.json"));
+    }
+}
