@@ -177,6 +177,6 @@ pub enum EngineCommand {
         /// The judge whose judgment is corrected.
         judge_model: String,
         /// The correction.
-        correction: Correction,
+        correction: Box<Correction>,
     },
 }

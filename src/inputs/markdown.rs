@@ -69,12 +69,10 @@ pub fn blocks(text: &str) -> Vec<Block> {
                     kind = Some(BlockKind::Paragraph);
                 }
             }
+            // A paragraph inside a list item does not end the item.
+            Event::End(TagEnd::Paragraph) if kind == Some(BlockKind::ListItem) => {}
             Event::End(TagEnd::Heading(_) | TagEnd::Paragraph | TagEnd::Item) => {
-                if !(matches!(event, Event::End(TagEnd::Paragraph))
-                    && kind == Some(BlockKind::ListItem))
-                {
-                    flush(&mut kind, &mut buf, bold_chars, plain_chars, &mut lead);
-                }
+                flush(&mut kind, &mut buf, bold_chars, plain_chars, &mut lead);
             }
             Event::Start(Tag::Strong) => strong_depth += 1,
             Event::End(TagEnd::Strong) => strong_depth = strong_depth.saturating_sub(1),

@@ -1,6 +1,7 @@
 //! Round files written by the Python predecessor of this tool, brought to our shape on
 //! load: the judgment under `judgment` (not `scores`), per-phase `response_time_seconds`,
-//! and the judge's raw text found in the `judgment` phase.
+//! the judge's raw text found in the `judgment` phase, and its `parse_errors` (scores it
+//! filled with a default) turned into a review flag.
 
 use serde_json::{Value, json};
 
@@ -53,8 +54,11 @@ pub fn upgrade(mut v: Value) -> Value {
         if let Some(errors) = scores.remove("parse_errors")
             && let Some(list) = errors.as_array().filter(|l| !l.is_empty())
         {
+            // The predecessor filled what it could not parse with a default score; keep
+            // the number as stored, but send the round to review.
             scores.insert("problems".into(), json!(list));
             scores.entry("parse_status").or_insert(json!("partial"));
+            obj.insert("status".into(), json!("needs_review"));
         }
     }
     if !obj.contains_key("judgments")

@@ -3,6 +3,8 @@
 //! (stop sending part-way through a body).
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod tournament;
+
 use std::path::Path;
 
 use ethics_bowl::config::ModelsConfig;

@@ -566,9 +566,12 @@ fn heading(line: &str) -> Option<Section> {
     if !is_heading || t.len() > 100 {
         return None;
     }
-    let k = compact(t);
-    let team = team_of(t);
-    if k.contains("overall") || k.contains("verdict") && team.is_none() {
+    // A parenthesis names a model ("Team A Scores (grok-4-1-fast-reasoning)"), which must
+    // not decide what the heading introduces.
+    let bare = without_parentheses(t);
+    let k = compact(&bare);
+    let team = team_of(&bare);
+    if k.contains("overall") || (k.contains("verdict") && team.is_none()) {
         return Some(Section::Overall);
     }
     match team {
@@ -582,6 +585,23 @@ fn heading(line: &str) -> Option<Section> {
         Some(team) => Some(Section::Scores(team)),
         None => None,
     }
+}
+
+fn without_parentheses(text: &str) -> String {
+    let mut depth = 0usize;
+    text.chars()
+        .filter(|c| {
+            match c {
+                '(' => depth += 1,
+                ')' => {
+                    depth = depth.saturating_sub(1);
+                    return false;
+                }
+                _ => {}
+            }
+            depth == 0
+        })
+        .collect()
 }
 
 /// `Criterion: 8/10`, `- **Criterion** - 8`, `Criterion = 8`.
@@ -623,11 +643,11 @@ fn read_lines(text: &str) -> ParsedJudgment {
             Some(Section::Overall) => Some(&mut out.overall_analysis),
             _ => None,
         };
-        if let Some(target) = target {
-            if !target.is_empty() || !line.trim().is_empty() {
-                target.push_str(line);
-                target.push('\n');
-            }
+        if let Some(target) = target
+            && (!target.is_empty() || !line.trim().is_empty())
+        {
+            target.push_str(line);
+            target.push('\n');
         }
     }
     out.team_a_justification = out.team_a_justification.trim().to_string();
@@ -775,6 +795,14 @@ mod tests {
         );
         assert_eq!(p.team_b_justification, "Precise.");
         assert_eq!(p.overall_analysis, "Outstanding.");
+    }
+
+    #[test]
+    fn model_names_in_headings_do_not_change_their_meaning() {
+        let text = "### Team A Scores (grok-4-1-fast-reasoning)\n- Consistency: 6\n### Team B Scores (claude-overall-x)\n- Consistency: 7\n";
+        let p = parse_judgment(text);
+        assert_eq!(p.team_a.consistency, Some(6.0));
+        assert_eq!(p.team_b.consistency, Some(7.0));
     }
 
     #[test]

@@ -1,0 +1,352 @@
+//! The round and tournament runners with scripted providers (simulated models, and an
+//! in-process HTTP server for failures): dependency order, failed phases, partial judgments,
+//! several judges, hidden model names, corrections, resume and budget.
+
+mod support;
+
+use ethics_bowl::domain::{ParseStatus, PhaseType, RoundStatus};
+use ethics_bowl::engine::{self, Correction, EngineCommand, EngineEvent, RunReport};
+use ethics_bowl::store::{RoundFilter, Store, TournamentStatus};
+use support::tournament::{sim, write};
+use tokio::sync::mpsc;
+use wiremock::matchers::method;
+use wiremock::{Mock, MockServer, ResponseTemplate};
+
+async fn run(
+    config: &std::path::Path,
+    commands: Vec<EngineCommand>,
+) -> (RunReport, Vec<EngineEvent>) {
+    let prepared = engine::prepare(config, None).expect("prepares");
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (ctx, crx) = mpsc::unbounded_channel();
+    for c in commands {
+        ctx.send(c).expect("send");
+    }
+    let report = engine::run(prepared, tx, crx).await.expect("runs");
+    drop(ctx);
+    let mut events = Vec::new();
+    while let Ok(e) = rx.try_recv() {
+        events.push(e);
+    }
+    (report, events)
+}
+
+fn position(events: &[EngineEvent], f: impl Fn(&EngineEvent) -> bool) -> usize {
+    events.iter().position(f).expect("event present")
+}
+
+#[tokio::test]
+async fn phases_run_in_dependency_order() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("a", 0.8, 2000.0, 0.0),
+        sim("b", 0.5, 2000.0, 0.0),
+        sim("j", 0.5, 0.0, 0.0),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\"]\npairings = [[\"a\", \"b\"]]\n",
+    );
+    let (report, events) = run(&config, vec![]).await;
+    assert_eq!(report.status, TournamentStatus::Finished);
+    let started = |p: PhaseType| {
+        position(
+            &events,
+            |e| matches!(e, EngineEvent::PhaseStarted { phase_type, .. } if *phase_type == p),
+        )
+    };
+    let completed = |p: PhaseType| {
+        position(
+            &events,
+            |e| matches!(e, EngineEvent::PhaseCompleted { phase, .. } if phase.phase_type == p),
+        )
+    };
+    assert!(
+        started(PhaseType::ConsistencyTest) < completed(PhaseType::Rebuttal),
+        "the consistency test runs while the rebuttal is under way"
+    );
+    assert!(started(PhaseType::ConsistencyTest) < completed(PhaseType::Response));
+    assert!(started(PhaseType::Response) > completed(PhaseType::Presentation));
+    assert!(started(PhaseType::Judgment) > completed(PhaseType::Rebuttal));
+    assert!(started(PhaseType::Judgment) > completed(PhaseType::ConsistencyTestB));
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::TextDelta { .. }))
+    );
+    let store = Store::open(&report.dir).unwrap();
+    let round = store
+        .load_round("borrowed_voice__a__vs__b__r1")
+        .unwrap()
+        .unwrap();
+    assert_eq!(round.phases.len(), 6);
+    assert_eq!(round.status, RoundStatus::Complete);
+    assert_eq!(round.judge_model, "j");
+    assert!(round.scores.is_some());
+    assert!(round.phases.iter().all(|p| p.input_tokens.is_some()
+        && p.latency_ms.is_some()
+        && !p.system_prompt.is_empty()));
+    let consistency = round.phase(PhaseType::ConsistencyTest, None).unwrap();
+    assert!(
+        consistency.prompt.contains("Your guiding principle:"),
+        "quotes the labelled line"
+    );
+}
+
+#[tokio::test]
+async fn a_failed_phase_leaves_the_round_incomplete_with_earlier_phases_kept() {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(503).set_body_json(serde_json::json!({"error": {"message": "down for maintenance", "type": "server_error"}})))
+        .mount(&server)
+        .await;
+    let dir = tempfile::tempdir().unwrap();
+    let broken = format!(
+        "[[models]]\nname = \"broken\"\nprovider = \"openai-compatible\"\nmodel = \"x\"\nbase_url = \"{}/v1\"\n",
+        server.uri()
+    );
+    let models = [sim("a", 0.8, 0.0, 0.0), broken, sim("j", 0.5, 0.0, 0.0)].concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"a\", \"broken\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\", \"quiet_majority\"]\npairings = [[\"a\", \"broken\"]]\n",
+    );
+    let (report, events) = run(&config, vec![]).await;
+    assert_eq!(
+        report.status,
+        TournamentStatus::Finished,
+        "the tournament goes on"
+    );
+    let store = Store::open(&report.dir).unwrap();
+    let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+    assert_eq!(rounds.len(), 2);
+    for r in rounds {
+        assert_eq!(r.status, RoundStatus::Incomplete);
+        let error = r.error.as_ref().expect("error stored");
+        assert_eq!(error.phase_type, PhaseType::Response);
+        assert!(
+            error.message.contains("down for maintenance") && error.message.contains("2 attempts"),
+            "{}",
+            error.message
+        );
+        let kept: Vec<PhaseType> = r.phases.iter().map(|p| p.phase_type).collect();
+        assert!(
+            kept.contains(&PhaseType::Presentation) && kept.contains(&PhaseType::ConsistencyTest),
+            "{kept:?}"
+        );
+        assert!(!kept.contains(&PhaseType::Judgment));
+    }
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::RetryScheduled { .. }))
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::PhaseFailed { .. }))
+    );
+}
+
+#[tokio::test]
+async fn unparseable_judgments_flag_the_round_and_a_correction_clears_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("a", 0.8, 0.0, 0.0),
+        sim("b", 0.5, 0.0, 0.0),
+        sim("j", 0.5, 0.0, 1.0),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\"]\npairings = [[\"a\", \"b\"]]\n",
+    );
+    let (report, events) = run(&config, vec![]).await;
+    let store = Store::open(&report.dir).unwrap();
+    let id = "borrowed_voice__a__vs__b__r1";
+    let round = store.load_round(id).unwrap().unwrap();
+    assert_eq!(round.status, RoundStatus::NeedsReview);
+    let j = &round.judgments[0];
+    assert!(matches!(
+        j.parse_status,
+        ParseStatus::Partial | ParseStatus::Failed
+    ));
+    assert!(!j.raw_response.is_empty());
+    assert!(events.iter().any(|e| matches!(e, EngineEvent::JudgmentRecorded { judgment, .. } if judgment.parse_status != ParseStatus::Parsed)));
+    let lines: Vec<String> = ethics_bowl::domain::Criterion::ALL
+        .iter()
+        .map(|c| format!("\"{}\": 7", c.key()))
+        .collect();
+    let fixed = format!(
+        "{{\"team_a_scores\": {{{0}}}, \"team_b_scores\": {{{0}}}}}",
+        lines.join(", ")
+    );
+    let (round, judgment) =
+        engine::apply_correction(&store, id, "j", &Correction::Text(fixed.clone()))
+            .expect("applies");
+    assert_eq!(round.status, RoundStatus::Complete);
+    assert_eq!(judgment.parse_status, ParseStatus::CorrectedByHand);
+    let stored = store.load_round(id).unwrap().unwrap();
+    assert_eq!(
+        stored.scores.as_ref().unwrap().parse_status,
+        ParseStatus::CorrectedByHand
+    );
+    assert_eq!(
+        stored.scores.as_ref().unwrap().raw_response,
+        j.raw_response,
+        "the judge's own text is kept"
+    );
+    assert_eq!(
+        stored.scores.as_ref().unwrap().corrected_text.as_deref(),
+        Some(fixed.as_str())
+    );
+    let refused =
+        engine::apply_correction(&store, id, "j", &Correction::Text("still nothing".into()));
+    assert!(refused.unwrap_err().contains("still lacks scores"));
+}
+
+#[tokio::test]
+async fn several_judges_score_one_exchange_and_names_can_be_hidden() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("alpha-model", 0.8, 0.0, 0.0),
+        sim("beta-model", 0.5, 0.0, 0.0),
+        sim("j1", 0.5, 0.0, 0.0),
+        sim("j2", 0.5, 0.0, 0.0),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"alpha-model\", \"beta-model\"]\njudges = [\"j1\", \"j2\"]\njudging = \"all\"\ndilemmas = [\"borrowed_voice\"]\npairings = [[\"alpha-model\", \"beta-model\"]]\njudge_sees_model_names = false\n",
+    );
+    let (report, _) = run(&config, vec![]).await;
+    let store = Store::open(&report.dir).unwrap();
+    let round = store
+        .load_round("borrowed_voice__alpha-model__vs__beta-model__r1")
+        .unwrap()
+        .unwrap();
+    assert_eq!(round.judgments.len(), 2);
+    assert_eq!(round.judgments[0].judge_model, "j1");
+    assert_eq!(round.judgments[1].judge_model, "j2");
+    assert_eq!(round.judge_model, "j1");
+    let count = |p: PhaseType| round.phases.iter().filter(|x| x.phase_type == p).count();
+    assert_eq!(
+        (count(PhaseType::Presentation), count(PhaseType::Judgment)),
+        (1, 2),
+        "the exchange runs once"
+    );
+    for p in round
+        .phases
+        .iter()
+        .filter(|p| p.phase_type == PhaseType::Judgment)
+    {
+        assert!(
+            !p.prompt.contains("alpha-model") && !p.prompt.contains("beta-model"),
+            "names hidden"
+        );
+        assert!(p.prompt.contains("=== TEAM A (Team A) PRESENTATION ==="));
+    }
+}
+
+#[tokio::test]
+async fn phases_are_stored_before_announced_and_a_cancelled_run_resumes_without_repeating_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("a", 0.8, 300.0, 0.0),
+        sim("b", 0.5, 300.0, 0.0),
+        sim("c", 0.5, 300.0, 0.0),
+    ]
+    .concat();
+    let tournament = "models = [\"a\", \"b\", \"c\"]\njudges = [\"a\", \"b\", \"c\"]\nmax_concurrency = 2\ndilemmas = [\"borrowed_voice\", \"quiet_majority\"]\n";
+    let config = write(dir.path(), &models, tournament);
+    let prepared = engine::prepare(&config, None).unwrap();
+    let store = Store::create(&prepared.dir).unwrap();
+    let total = prepared.schedule.rounds.len();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (ctx, crx) = mpsc::unbounded_channel();
+    let handle = tokio::spawn(engine::run(prepared, tx, crx));
+    let mut finished = 0;
+    while let Some(e) = rx.recv().await {
+        if let EngineEvent::PhaseCompleted { round_id, phase } = &e {
+            let on_disk = store.load_round(round_id).unwrap().unwrap();
+            assert!(on_disk.phases.contains(phase), "announced before stored");
+        }
+        if matches!(e, EngineEvent::RoundFinished { .. }) {
+            finished += 1;
+            if finished == 3 {
+                ctx.send(EngineCommand::Cancel).unwrap();
+            }
+        }
+    }
+    let report = handle.await.unwrap().unwrap();
+    assert_eq!(report.status, TournamentStatus::Cancelled);
+    // The same models, streaming instantly: the text does not depend on the rate.
+    let fast = [
+        sim("a", 0.8, 0.0, 0.0),
+        sim("b", 0.5, 0.0, 0.0),
+        sim("c", 0.5, 0.0, 0.0),
+    ]
+    .concat();
+    write(dir.path(), &fast, tournament);
+    let (before, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+    assert!(before.len() < total, "stopped part-way");
+    let (report, events) = run(&config, vec![]).await;
+    assert_eq!(report.status, TournamentStatus::Finished);
+    let (after, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+    assert_eq!(after.len(), total);
+    assert!(after.iter().all(|r| r.status != RoundStatus::Incomplete));
+    for old in &before {
+        let new = after.iter().find(|r| r.id == old.id).unwrap();
+        for phase in &old.phases {
+            assert!(
+                new.phases.contains(phase),
+                "{}: stored phase {:?} was redone",
+                old.id,
+                phase.phase_type
+            );
+        }
+    }
+    let restarted: usize = events
+        .iter()
+        .filter(|e| matches!(e, EngineEvent::PhaseStarted { .. }))
+        .count();
+    let stored_before: usize = before.iter().map(|r| r.phases.len()).sum();
+    assert_eq!(
+        restarted + stored_before,
+        after.iter().map(|r| r.phases.len()).sum::<usize>(),
+        "no call repeated"
+    );
+}
+
+#[tokio::test]
+async fn the_budget_stops_new_calls() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("a", 0.8, 0.0, 0.0),
+        sim("b", 0.5, 0.0, 0.0),
+        sim("c", 0.5, 0.0, 0.0),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"a\", \"b\", \"c\"]\njudges = [\"a\", \"b\", \"c\"]\nmax_concurrency = 1\nbudget_usd = 0.005\n",
+    );
+    let (report, events) = run(&config, vec![]).await;
+    assert_eq!(report.status, TournamentStatus::BudgetReached);
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::BudgetReached { .. }))
+    );
+    assert!(
+        report.summary.cost_usd <= 0.005 + 0.002,
+        "{}",
+        report.summary.cost_usd
+    );
+    assert!(report.summary.incomplete > 0, "rounds left to resume");
+}
