@@ -7,6 +7,7 @@ mod corrections;
 mod events;
 mod prepare;
 mod round_runner;
+mod round_writer;
 mod schedule;
 mod tournament;
 

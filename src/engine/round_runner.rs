@@ -1,5 +1,6 @@
 //! Runs one round: each step starts as soon as the phases it quotes have finished, calls run
-//! concurrently, every finished phase is stored before it is announced, and a step that
+//! concurrently, every finished phase is stored before it is announced (see
+//! [`RoundWriter`]), and a step that
 //! fails after its retries leaves the round incomplete with what finished kept.
 
 use std::sync::Arc;
@@ -15,6 +16,7 @@ use crate::store::Store;
 
 use super::control::Control;
 use super::events::EngineEvent;
+use super::round_writer::{RoundEvents, RoundWriter};
 
 /// What a round task needs.
 pub(crate) struct RoundContext {
@@ -34,6 +36,7 @@ type CallResult = (Step, ChatRequest, Result<CallOutcome, CallFailure>);
 /// Runs the round's remaining steps and returns it as stored.
 pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round {
     round.error = None;
+    let writer = RoundWriter::start(Arc::clone(&ctx));
     let steps = ctx.protocol.steps(&round);
     let mut running: JoinSet<CallResult> = JoinSet::new();
     let mut started: Vec<(PhaseType, String)> = Vec::new();
@@ -51,13 +54,13 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
                     stopped = true;
                     break;
                 }
-                match start_call(&ctx, &round, step) {
+                match start_call(&ctx, writer.events(), &round, step) {
                     Ok(task) => {
                         started.push((step.phase_type, step.model.clone()));
                         running.spawn(task);
                     }
                     Err(message) => {
-                        fail(&ctx, &mut round, step, message);
+                        fail(&writer, &mut round, step, message);
                         break;
                     }
                 }
@@ -72,63 +75,49 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
             continue;
         };
         match result {
-            Ok(outcome) => record_phase(&ctx, &mut round, &step, &request, outcome),
-            Err(failure) => {
-                let message = failure.to_string();
-                ctx.control.emit(EngineEvent::PhaseFailed {
-                    round_id: round.id.clone(),
-                    phase_type: step.phase_type,
-                    model: step.model.clone(),
-                    error: message.clone(),
-                });
-                fail(&ctx, &mut round, &step, message);
-            }
+            Ok(outcome) => record_phase(&ctx, &writer, &mut round, &step, &request, outcome),
+            Err(failure) => fail(&writer, &mut round, &step, failure.to_string()),
         }
     }
-    running.abort_all();
+    drop(running); // abandons calls still under way (cancelled runs)
     round.status = if steps.iter().all(|s| s.is_done(&round)) {
         round.settled_status()
     } else {
         RoundStatus::Incomplete
     };
-    save(&ctx, &mut round);
-    ctx.control.emit(EngineEvent::RoundFinished {
+    let finished = EngineEvent::RoundFinished {
         round_id: round.id.clone(),
         status: round.status,
         error: round.error.as_ref().map(|e| e.message.clone()),
-    });
+    };
+    writer.save(&round, vec![finished]);
+    writer.finish().await;
     round
 }
 
-fn save(ctx: &RoundContext, round: &mut Round) {
-    if let Err(e) = ctx.store.save_round(round) {
-        // The disk refused: stop the run rather than go on without a record.
-        tracing::error!(round = %round.id, error = %e, "cannot store the round; stopping");
-        round.error.get_or_insert(RoundError {
-            phase_type: PhaseType::Presentation,
-            model_id: String::new(),
-            message: format!("cannot store the round: {e}"),
-            timestamp: now_rfc3339(),
-        });
-        ctx.control.cancel.cancel();
-    }
-}
-
-fn fail(ctx: &RoundContext, round: &mut Round, step: &Step, message: String) {
+/// Records a step that failed after its retries: the round stops starting calls.
+fn fail(writer: &RoundWriter, round: &mut Round, step: &Step, message: String) {
     tracing::debug!(round = %round.id, phase = step.phase_type.as_str(), model = %step.model, error = %message, "phase failed");
     round.error = Some(RoundError {
         phase_type: step.phase_type,
         model_id: step.model.clone(),
-        message,
+        message: message.clone(),
         timestamp: now_rfc3339(),
     });
     round.status = RoundStatus::Incomplete;
-    save(ctx, round);
+    let failed = EngineEvent::PhaseFailed {
+        round_id: round.id.clone(),
+        phase_type: step.phase_type,
+        model: step.model.clone(),
+        error: message,
+    };
+    writer.save(round, vec![failed]);
 }
 
 /// Builds the step's request and the task that makes the call, streaming coalesced deltas.
 fn start_call(
-    ctx: &Arc<RoundContext>,
+    ctx: &RoundContext,
+    events: RoundEvents,
     round: &Round,
     step: &Step,
 ) -> Result<impl Future<Output = CallResult> + Send + 'static, String> {
@@ -140,10 +129,9 @@ fn start_call(
         .registry
         .get(&step.model)
         .ok_or_else(|| format!("model \"{}\" was not set up", step.model))?;
-    let ctx = Arc::clone(ctx);
     let step = step.clone();
     let round_id = round.id.clone();
-    ctx.control.emit(EngineEvent::PhaseStarted {
+    events.emit(EngineEvent::PhaseStarted {
         round_id: round_id.clone(),
         phase_type: step.phase_type,
         model: step.model.clone(),
@@ -162,7 +150,7 @@ fn start_call(
                 CallEvent::Delta(text) => {
                     pending.push_str(text);
                     if pending.len() >= DELTA_BYTES || last_sent.elapsed() >= DELTA_INTERVAL {
-                        ctx.control.emit(send(std::mem::take(&mut pending)));
+                        events.emit(send(std::mem::take(&mut pending)));
                         last_sent = Instant::now();
                     }
                 }
@@ -173,7 +161,7 @@ fn start_call(
                     ..
                 } => {
                     pending.clear();
-                    ctx.control.emit(EngineEvent::RetryScheduled {
+                    events.emit(EngineEvent::RetryScheduled {
                         round_id: round_id.clone(),
                         phase_type: step.phase_type,
                         model: step.model.clone(),
@@ -185,7 +173,7 @@ fn start_call(
             })
             .await;
         if !pending.is_empty() {
-            ctx.control.emit(send(pending));
+            events.emit(send(pending));
         }
         (step, request, result)
     })
@@ -194,6 +182,7 @@ fn start_call(
 /// Stores a finished phase (and a judgment parsed from it), then announces it.
 fn record_phase(
     ctx: &RoundContext,
+    writer: &RoundWriter,
     round: &mut Round,
     step: &Step,
     request: &ChatRequest,
@@ -225,15 +214,15 @@ fn record_phase(
     if let Some(j) = &judgment {
         round.put_judgment(j.clone());
     }
-    save(ctx, round);
-    ctx.control.emit(EngineEvent::PhaseCompleted {
+    let mut events = vec![EngineEvent::PhaseCompleted {
         round_id: round.id.clone(),
         phase: Box::new(phase),
-    });
+    }];
     if let Some(j) = judgment {
-        ctx.control.emit(EngineEvent::JudgmentRecorded {
+        events.push(EngineEvent::JudgmentRecorded {
             round_id: round.id.clone(),
             judgment: Box::new(j),
         });
     }
+    writer.save(round, events);
 }

@@ -57,15 +57,20 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
 #[derive(Debug, Clone)]
 pub struct Store {
     dir: PathBuf,
+    /// Bounds the file writes under way at once: creating and renaming files in one folder
+    /// takes the folder's lock, and hundreds of writers at once spend their time fighting
+    /// over it.
+    writers: std::sync::Arc<tokio::sync::Semaphore>,
 }
+
+/// File writes under way at once from the async API.
+const CONCURRENT_WRITES: usize = 4;
 
 impl Store {
     /// Opens (creating if needed) the folder of a tournament.
     pub fn create(dir: &Path) -> Result<Self, StoreError> {
         std::fs::create_dir_all(dir.join("rounds")).map_err(io(dir))?;
-        Ok(Self {
-            dir: dir.to_path_buf(),
-        })
+        Ok(Self::at(dir))
     }
 
     /// Opens an existing results folder for reading (ours, or the predecessor's).
@@ -76,9 +81,14 @@ impl Store {
                 source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such results folder"),
             });
         }
-        Ok(Self {
+        Ok(Self::at(dir))
+    }
+
+    fn at(dir: &Path) -> Self {
+        Self {
             dir: dir.to_path_buf(),
-        })
+            writers: std::sync::Arc::new(tokio::sync::Semaphore::new(CONCURRENT_WRITES)),
+        }
     }
 
     /// The tournament's folder.
@@ -101,6 +111,23 @@ impl Store {
     /// Writes a round file atomically.
     pub fn save_round(&self, round: &Round) -> Result<(), StoreError> {
         write_json_atomic(&self.round_path(&round.id)?, round)
+    }
+
+    /// Writes a round file atomically from async code: the file work (whose `fsync` can take
+    /// milliseconds) runs on tokio's blocking pool, so the runtime's workers keep serving
+    /// streams; it returns once the file is in place.
+    pub async fn save_round_async(&self, round: &Round) -> Result<(), StoreError> {
+        let path = self.round_path(&round.id)?;
+        let bytes = encode(&path, round)?;
+        let target = path.clone();
+        // The semaphore is never closed, so a permit always comes.
+        let _permit = self.writers.acquire().await.ok();
+        tokio::task::spawn_blocking(move || write_bytes_atomic(&target, &bytes))
+            .await
+            .map_err(|e| StoreError::Io {
+                path,
+                source: std::io::Error::other(e),
+            })?
     }
 
     /// Reads one round, if its file exists.
@@ -192,19 +219,30 @@ fn read_json<T: DeserializeOwned>(path: &Path, what: &'static str) -> Result<T, 
     })
 }
 
+fn encode(path: &Path, value: &impl Serialize) -> Result<Vec<u8>, StoreError> {
+    let mut bytes = serde_json::to_vec_pretty(value).map_err(|e| StoreError::Io {
+        path: path.to_path_buf(),
+        source: e.into(),
+    })?;
+    bytes.push(b'\n');
+    Ok(bytes)
+}
+
 /// Writes pretty JSON to a temporary file beside `path`, flushes it to disk, then renames
 /// it over `path`.
 pub fn write_json_atomic(path: &Path, value: &impl Serialize) -> Result<(), StoreError> {
+    write_bytes_atomic(path, &encode(path, value)?)
+}
+
+/// The atomic write itself. The whole file goes in one `write` (serde's writer would make
+/// a syscall per token), then `fsync`, then the rename.
+fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     let dir = path.parent().unwrap_or(Path::new("."));
     let mut temp = tempfile::Builder::new()
         .prefix(".tmp-")
         .tempfile_in(dir)
         .map_err(io(dir))?;
-    serde_json::to_writer_pretty(&mut temp, value).map_err(|e| StoreError::Io {
-        path: path.to_path_buf(),
-        source: e.into(),
-    })?;
-    temp.write_all(b"\n").map_err(io(path))?;
+    temp.write_all(bytes).map_err(io(path))?;
     temp.as_file().sync_all().map_err(io(path))?;
     temp.persist(path).map_err(|e| StoreError::Io {
         path: path.to_path_buf(),

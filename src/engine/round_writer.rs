@@ -1,0 +1,93 @@
+//! One round's writer: it stores the round's snapshots and sends the round's events, all in
+//! the order they were made. An event that follows a snapshot is sent only once that
+//! snapshot is on disk, so consumers see causes before effects and nothing is announced
+//! before it is stored; meanwhile the round runner goes on (the next phase may already be
+//! calling). When writes fall behind, the newest snapshot is written once, since it holds
+//! every earlier one.
+
+use std::sync::Arc;
+
+use tokio::sync::mpsc;
+use tokio::task::JoinHandle;
+
+use crate::domain::Round;
+
+use super::events::EngineEvent;
+use super::round_runner::RoundContext;
+
+/// What the writer is given, in order.
+enum Item {
+    /// Store this snapshot before sending anything that follows it.
+    Snapshot(Box<Round>),
+    /// Send this event.
+    Event(EngineEvent),
+}
+
+/// A handle that sends events through a round's writer (given to the round's call tasks).
+#[derive(Clone)]
+pub(crate) struct RoundEvents(mpsc::UnboundedSender<Item>);
+
+impl RoundEvents {
+    /// Queues an event behind everything queued before it.
+    pub fn emit(&self, event: EngineEvent) {
+        // The writer lives until `finish`, which waits for every handle to go.
+        let _ = self.0.send(Item::Event(event));
+    }
+}
+
+/// The writer task of one round.
+pub(crate) struct RoundWriter {
+    events: RoundEvents,
+    task: JoinHandle<()>,
+}
+
+impl RoundWriter {
+    pub fn start(ctx: Arc<RoundContext>) -> Self {
+        let (tx, mut rx) = mpsc::unbounded_channel::<Item>();
+        let task = tokio::spawn(async move {
+            let mut batch = Vec::new();
+            while rx.recv_many(&mut batch, 4096).await > 0 {
+                let newest = batch.iter().rposition(|i| matches!(i, Item::Snapshot(_)));
+                if let Some(at) = newest
+                    && let Item::Snapshot(round) = &batch[at]
+                    && let Err(e) = ctx.store.save_round_async(round).await
+                {
+                    // Without a record the run cannot go on honestly: stop it, and do
+                    // not announce what was not stored.
+                    tracing::error!(round = %round.id, error = %e, "cannot store the round; stopping the run");
+                    ctx.control.cancel.cancel();
+                    batch.truncate(at);
+                }
+                for item in batch.drain(..) {
+                    if let Item::Event(event) = item {
+                        ctx.control.emit(event);
+                    }
+                }
+            }
+        });
+        Self {
+            events: RoundEvents(tx),
+            task,
+        }
+    }
+
+    /// A handle for sending events in order with the snapshots.
+    pub fn events(&self) -> RoundEvents {
+        self.events.clone()
+    }
+
+    /// Queues a snapshot and the events that announce it.
+    pub fn save(&self, round: &Round, events: Vec<EngineEvent>) {
+        let _ = self.events.0.send(Item::Snapshot(Box::new(round.clone())));
+        for event in events {
+            self.events.emit(event);
+        }
+    }
+
+    /// Waits until everything queued is stored and sent. Every [`RoundEvents`] handle must
+    /// have been dropped (the round's calls have ended).
+    pub async fn finish(self) {
+        drop(self.events);
+        let _ = self.task.await;
+    }
+}
