@@ -22,73 +22,52 @@ use std::time::{Duration, Instant};
 use ethics_bowl::engine::{self, EngineEvent};
 use ethics_bowl::store::ScheduledRound;
 use serde_json::Value;
-use tokio::io::{AsyncReadExt, AsyncWriteExt};
 use tokio::sync::mpsc;
 
 /// What the server answers: text and delay for a request body.
 type Answer = Arc<dyn Fn(&Value) -> (String, Duration) + Send + Sync>;
 
-/// A minimal HTTP/1.1 server: one request per connection, an SSE body in OpenAI's chunk
-/// format, then the connection closes.
-async fn serve(answer: Answer) -> String {
-    // A deep accept queue: hundreds of calls connect at the same instant, and a dropped SYN
-    // costs a one-second retransmit that would be charged to the engine.
-    let socket = tokio::net::TcpSocket::new_v4().expect("socket");
-    socket
-        .bind("127.0.0.1:0".parse().expect("addr"))
-        .expect("bind");
-    let listener = socket.listen(4096).expect("listen");
-    let addr = listener.local_addr().expect("addr");
-    tokio::spawn(async move {
-        while let Ok((mut socket, _)) = listener.accept().await {
-            let answer = Arc::clone(&answer);
-            tokio::spawn(async move {
-                let mut buf = Vec::new();
-                let mut chunk = [0u8; 16 * 1024];
-                let body = loop {
-                    let Ok(n) = socket.read(&mut chunk).await else {
-                        return;
-                    };
-                    if n == 0 {
-                        return;
-                    }
-                    buf.extend_from_slice(&chunk[..n]);
-                    let Some(head_end) = buf.windows(4).position(|w| w == b"\r\n\r\n") else {
-                        continue;
-                    };
-                    let head = String::from_utf8_lossy(&buf[..head_end]).to_lowercase();
-                    let len: usize = head
-                        .lines()
-                        .find_map(|l| l.strip_prefix("content-length:"))
-                        .and_then(|v| v.trim().parse().ok())
-                        .unwrap_or(0);
-                    if buf.len() >= head_end + 4 + len {
-                        break buf[head_end + 4..head_end + 4 + len].to_vec();
-                    }
-                };
-                let request: Value = serde_json::from_slice(&body).unwrap_or(Value::Null);
-                let (text, delay) = answer(&request);
-                tokio::time::sleep(delay).await;
-                let mut out = String::from(
-                    "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\nconnection: close\r\n\r\n",
-                );
-                let pieces: Vec<&str> = text.split_inclusive(' ').collect();
-                for piece in pieces.chunks(8) {
-                    let delta = serde_json::json!({"choices": [{"index": 0, "delta": {"content": piece.concat()}, "finish_reason": null}]});
-                    out.push_str(&format!("data: {delta}\n\n"));
-                }
-                out.push_str("data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n");
-                out.push_str(&format!(
-                    "data: {{\"choices\":[],\"usage\":{{\"prompt_tokens\":{},\"completion_tokens\":{}}}}}\n\ndata: [DONE]\n\n",
-                    body.len() / 4,
-                    text.len() / 4
-                ));
-                let _ = socket.write_all(out.as_bytes()).await;
-                let _ = socket.shutdown().await;
-            });
+/// Answers every POST with an SSE body in OpenAI's chunk format after the answer's delay.
+struct Streamer(Answer);
+
+impl wiremock::Respond for Streamer {
+    fn respond(&self, request: &wiremock::Request) -> wiremock::ResponseTemplate {
+        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
+        let (text, delay) = (self.0)(&body);
+        let mut out = String::new();
+        let pieces: Vec<&str> = text.split_inclusive(' ').collect();
+        for piece in pieces.chunks(8) {
+            let delta = serde_json::json!({"choices": [{"index": 0, "delta": {"content": piece.concat()}, "finish_reason": null}]});
+            out.push_str(&format!("data: {delta}\n\n"));
         }
-    });
-    format!("http://{addr}/v1")
+        out.push_str(
+            "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
+        );
+        out.push_str(&format!(
+            "data: {{\"choices\":[],\"usage\":{{\"prompt_tokens\":{},\"completion_tokens\":{}}}}}\n\ndata: [DONE]\n\n",
+            request.body.len() / 4,
+            text.len() / 4
+        ));
+        wiremock::ResponseTemplate::new(200)
+            .insert_header("content-type", "text/event-stream")
+            .set_body_string(out)
+            .set_delay(delay)
+    }
+}
+
+/// An HTTP server (hyper, via wiremock, keeping connections alive as real APIs do) that
+/// answers with `answer`; returns its base URL and keeps it running.
+async fn serve(answer: Answer) -> (wiremock::MockServer, String) {
+    let server = wiremock::MockServer::builder()
+        .disable_request_recording()
+        .start()
+        .await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(Streamer(answer))
+        .mount(&server)
+        .await;
+    let base = format!("{}/v1", server.uri());
+    (server, base)
 }
 
 fn user_prompt(request: &Value) -> &str {
@@ -435,7 +414,8 @@ async fn main() {
             } else {
                 synthetic_answers()
             };
-            println!("{}", serve(answers).await);
+            let (_server, base) = serve(answers).await;
+            println!("{base}");
             std::future::pending::<()>().await;
         }
         _ => eprintln!("usage: bench_engine synthetic|replay"),

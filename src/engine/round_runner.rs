@@ -35,7 +35,9 @@ type CallResult = (Step, ChatRequest, Result<CallOutcome, CallFailure>);
 
 /// Runs the round's remaining steps and returns it as stored.
 pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round {
-    round.error = None;
+    // Whether the round differs from its file: a new round has none yet, and a resumed
+    // one loses the error that stopped it.
+    let mut unsaved = round.error.take().is_some() || round.phases.is_empty();
     let writer = RoundWriter::start(Arc::clone(&ctx));
     let steps = ctx.protocol.steps(&round);
     let mut running: JoinSet<CallResult> = JoinSet::new();
@@ -61,6 +63,7 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
                     }
                     Err(message) => {
                         fail(&writer, &mut round, step, message);
+                        unsaved = false;
                         break;
                     }
                 }
@@ -74,25 +77,39 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
         let Ok((step, request, result)) = joined else {
             continue;
         };
+        unsaved = false; // both arms below store a snapshot
         match result {
-            Ok(outcome) => record_phase(&ctx, &writer, &mut round, &step, &request, outcome),
+            Ok(outcome) => {
+                record_phase(&ctx, &writer, &steps, &mut round, &step, &request, outcome)
+            }
             Err(failure) => fail(&writer, &mut round, &step, failure.to_string()),
         }
     }
     drop(running); // abandons calls still under way (cancelled runs)
-    round.status = if steps.iter().all(|s| s.is_done(&round)) {
-        round.settled_status()
-    } else {
-        RoundStatus::Incomplete
-    };
-    let finished = EngineEvent::RoundFinished {
+    let finished = |round: &Round| EngineEvent::RoundFinished {
         round_id: round.id.clone(),
         status: round.status,
         error: round.error.as_ref().map(|e| e.message.clone()),
     };
-    writer.save(&round, vec![finished]);
+    let status = status_of(&steps, &round);
+    if status == round.status && !unsaved {
+        // The last snapshot already holds the final state.
+        writer.events().emit(finished(&round));
+    } else {
+        round.status = status;
+        writer.save(&round, vec![finished(&round)]);
+    }
     writer.finish().await;
     round
+}
+
+/// Complete or needing review once every step has run; incomplete before.
+fn status_of(steps: &[Step], round: &Round) -> RoundStatus {
+    if steps.iter().all(|s| s.is_done(round)) {
+        round.settled_status()
+    } else {
+        RoundStatus::Incomplete
+    }
 }
 
 /// Records a step that failed after its retries: the round stops starting calls.
@@ -183,6 +200,7 @@ fn start_call(
 fn record_phase(
     ctx: &RoundContext,
     writer: &RoundWriter,
+    steps: &[Step],
     round: &mut Round,
     step: &Step,
     request: &ChatRequest,
@@ -214,6 +232,8 @@ fn record_phase(
     if let Some(j) = &judgment {
         round.put_judgment(j.clone());
     }
+    // The last phase's snapshot carries the round's final status.
+    round.status = status_of(steps, round);
     let mut events = vec![EngineEvent::PhaseCompleted {
         round_id: round.id.clone(),
         phase: Box::new(phase),
