@@ -295,3 +295,47 @@ fn the_predecessors_rounds_load_and_filter() {
         }
     }
 }
+
+#[test]
+fn ctrl_c_stops_and_says_how_to_resume() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(dir.path(), &sample_models(1500.0), SAMPLE_TOURNAMENT);
+    let results: PathBuf = dir.path().join("results/test");
+    let child = bin()
+        .args(["run", "--headless"])
+        .arg(&config)
+        .stdout(std::process::Stdio::piped())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .unwrap();
+    let deadline = Instant::now() + Duration::from_secs(60);
+    while stored_phases(&results)
+        .iter()
+        .filter(|(_, p)| p.len() == 6)
+        .count()
+        < 2
+    {
+        assert!(Instant::now() < deadline, "the run made no progress");
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    let status = Command::new("kill")
+        .args(["-INT", &child.id().to_string()])
+        .status()
+        .unwrap();
+    assert!(status.success());
+    let out = child.wait_with_output().unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(130), "{stderr}");
+    assert!(
+        stderr.contains("Resume with: ethics-bowl run --resume"),
+        "{stderr}"
+    );
+    let record: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(results.join("tournament.json")).unwrap())
+            .unwrap();
+    assert_eq!(record["status"], "cancelled");
+    assert!(
+        stored_phases(&results).len() < 42
+            || stored_phases(&results).iter().any(|(_, p)| p.len() < 6)
+    );
+}

@@ -70,6 +70,8 @@ pub struct Summary {
     pub tokens: (u64, u64),
     /// Estimated dollars of every stored phase with prices.
     pub cost_usd: f64,
+    /// The same, by the model that answered (debating and judging).
+    pub cost_usd_by_model: BTreeMap<String, f64>,
     /// By model.
     pub models: BTreeMap<String, ModelSummary>,
     /// By dilemma.
@@ -99,6 +101,11 @@ pub fn summarize(rounds: &[Round]) -> Summary {
         s.tokens.0 += i;
         s.tokens.1 += o;
         s.cost_usd += r.cost_usd();
+        for p in &r.phases {
+            if let Some(c) = p.cost_usd {
+                *s.cost_usd_by_model.entry(p.model_id.clone()).or_default() += c;
+            }
+        }
         for j in r.judgments.iter().filter(|j| j.is_usable()) {
             let (Some(a), Some(b)) = (j.team_a_scores.total(), j.team_b_scores.total()) else {
                 continue;
