@@ -82,13 +82,17 @@ pub enum Command {
         #[arg(long)]
         json: bool,
     },
-    /// Read a dilemma document and show what the loader finds.
+    /// Read a dilemma document and show what the loader finds (or convert one).
+    #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Dilemmas {
-        /// The document (.md).
-        file: PathBuf,
+        /// The document (.docx or .md).
+        #[arg(required = true)]
+        file: Option<PathBuf>,
         /// Print the dilemmas as JSON (the spec's fields).
         #[arg(long)]
         json: bool,
+        #[command(subcommand)]
+        action: Option<DilemmasAction>,
     },
 }
 
@@ -103,6 +107,32 @@ pub enum JudgmentAction {
         #[arg(long)]
         json: bool,
     },
+}
+
+/// `dilemmas` subcommands.
+#[derive(Debug, Subcommand)]
+pub enum DilemmasAction {
+    /// Write a dilemma document (e.g. the Markdown source) as a Word document.
+    Convert {
+        /// The document to read (.md or .docx).
+        input: PathBuf,
+        /// The Word document to write (.docx).
+        output: PathBuf,
+        /// How labels and lists are laid out.
+        #[arg(long, value_enum, default_value = "headings")]
+        layout: LayoutArg,
+    },
+}
+
+/// Layouts of a written Word document.
+#[derive(Debug, Clone, Copy, ValueEnum)]
+pub enum LayoutArg {
+    /// Heading styles for titles and labels, Word list numbering.
+    Headings,
+    /// Bold titles and labels, list markers typed by hand.
+    BoldLabels,
+    /// Heading titles, bold labels, Word list numbering.
+    Numbered,
 }
 
 /// A model's role, for filters.

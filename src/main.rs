@@ -12,7 +12,7 @@ use ethics_bowl::engine::PrepareError;
 use ethics_bowl::inputs::DilemmaError;
 use ethics_bowl::providers::SetupError;
 
-use cli::{Cli, Command, JudgmentAction};
+use cli::{Cli, Command, DilemmasAction, JudgmentAction};
 use commands::UsageError;
 
 fn main() -> ExitCode {
@@ -79,7 +79,24 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
                 json,
             },
         ),
-        Command::Dilemmas { file, json } => commands::dilemmas::run(&file, json),
+        Command::Dilemmas {
+            action:
+                Some(DilemmasAction::Convert {
+                    input,
+                    output,
+                    layout,
+                }),
+            ..
+        } => commands::dilemmas::convert(&input, &output, layout),
+        Command::Dilemmas {
+            file: Some(file),
+            json,
+            ..
+        } => commands::dilemmas::run(&file, json),
+        Command::Dilemmas { file: None, .. } => Err(UsageError(
+            "give a dilemma document, or use `dilemmas convert IN OUT`".into(),
+        )
+        .into()),
         Command::Models { config } => commands::models::run(config.as_deref()),
         Command::Ask {
             model,

@@ -220,7 +220,7 @@ fn judgment_parse_prints_json_with_the_spec_keys() {
 #[test]
 fn dilemmas_command_reads_the_sample_document() {
     let (out, stdout, stderr) =
-        output(bin().args(["dilemmas", "sample-config/dilemmas.md", "--json"]));
+        output(bin().args(["dilemmas", "sample-config/dilemmas.docx", "--json"]));
     assert!(out.status.success(), "{stderr}");
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     let list = v.as_array().unwrap();

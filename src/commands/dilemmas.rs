@@ -2,7 +2,9 @@
 
 use std::path::Path;
 
-use ethics_bowl::inputs::load_dilemmas;
+use ethics_bowl::inputs::{DocxLayout, load_dilemmas, save_docx, write_docx};
+
+use crate::cli::LayoutArg;
 
 /// Prints an outline (or the dilemmas as JSON), and the loader's warnings on stderr.
 pub fn run(file: &Path, as_json: bool) -> anyhow::Result<()> {
@@ -26,5 +28,34 @@ pub fn run(file: &Path, as_json: bool) -> anyhow::Result<()> {
         );
     }
     println!("{} dilemmas", loaded.dilemmas.len());
+    Ok(())
+}
+
+/// Reads `input` and writes its dilemmas to `output` as a Word document.
+pub fn convert(input: &Path, output: &Path, layout: LayoutArg) -> anyhow::Result<()> {
+    let loaded = load_dilemmas(input)?;
+    for w in &loaded.warnings {
+        eprintln!("warning: {w}");
+    }
+    // The document's own title: its first level-one Markdown heading, if it has one.
+    let title = std::fs::read_to_string(input)
+        .ok()
+        .and_then(|t| {
+            t.lines()
+                .find_map(|l| l.strip_prefix("# ").map(|s| s.trim().to_string()))
+        })
+        .unwrap_or_else(|| "Ethics Bowl dilemmas".to_string());
+    let layout = match layout {
+        LayoutArg::Headings => DocxLayout::Headings,
+        LayoutArg::BoldLabels => DocxLayout::BoldLabels,
+        LayoutArg::Numbered => DocxLayout::Numbered,
+    };
+    save_docx(write_docx(&title, &loaded.dilemmas, layout), output)
+        .map_err(|e| super::UsageError(format!("{}: cannot write: {e}", output.display())))?;
+    eprintln!(
+        "wrote {} dilemmas to {}",
+        loaded.dilemmas.len(),
+        output.display()
+    );
     Ok(())
 }

@@ -8,6 +8,8 @@ pub enum BlockKind {
     Heading(u8),
     /// A list item (Word numbering, Markdown list).
     ListItem,
+    /// A subtitle (Word's Subtitle style): under a title, the category.
+    Subtitle,
     /// Ordinary text.
     Paragraph,
 }
@@ -23,6 +25,8 @@ pub struct Block {
     pub bold: bool,
     /// The bold text the paragraph starts with, when it starts with bold and goes on.
     pub lead: Option<String>,
+    /// Set in a large size (14 pt or more), as titles often are.
+    pub large: bool,
 }
 
 impl Block {
@@ -33,6 +37,7 @@ impl Block {
             text: fold_whitespace(text),
             bold,
             lead: lead.map(|l| fold_whitespace(&l)).filter(|l| !l.is_empty()),
+            large: false,
         }
     }
 }

@@ -5,7 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::blocks::{Block, BlockKind};
-use super::markdown;
+use super::{docx, markdown};
 use crate::domain::{Dilemma, slug};
 
 /// A dilemma document that cannot be used; each names the file and what to do.
@@ -74,7 +74,7 @@ pub struct LoadedDilemmas {
     pub warnings: Vec<String>,
 }
 
-/// Reads a dilemma document by its extension (`.md`).
+/// Reads a dilemma document by its extension (`.docx` or `.md`).
 pub fn load_dilemmas(path: &Path) -> Result<LoadedDilemmas, DilemmaError> {
     let ext = path
         .extension()
@@ -89,12 +89,23 @@ pub fn load_dilemmas(path: &Path) -> Result<LoadedDilemmas, DilemmaError> {
     };
     let blocks = match ext.as_str() {
         "md" | "markdown" => markdown::blocks(&read(path)?),
+        "docx" => {
+            let bytes = std::fs::read(path).map_err(|source| DilemmaError::Read {
+                path: path.to_path_buf(),
+                source,
+            })?;
+            docx::blocks(&bytes).map_err(|why| DilemmaError::Format {
+                path: path.to_path_buf(),
+                message: format!(
+                    "not a Word document that can be read ({why}); save it from Word, LibreOffice or \
+                     Google Docs as .docx, or use the Markdown source"
+                ),
+            })?
+        }
         _ => {
             return Err(DilemmaError::Format {
                 path: path.to_path_buf(),
-                message: "dilemma documents are read from Markdown (.md) files; convert this one, or point \
-                          the tournament's dilemma_file at the .md source"
-                    .into(),
+                message: "dilemma documents are Word (.docx) or Markdown (.md) files; save this one as .docx".into(),
             });
         }
     };
@@ -228,6 +239,9 @@ fn role_of(b: &Block) -> Role {
     if let Some((category, meta)) = category_line(&b.text) {
         return Role::Category(category, meta);
     }
+    if b.kind == BlockKind::Subtitle {
+        return Role::Category(b.text.clone(), BTreeMap::new());
+    }
     // A label in any form, or a paragraph that is nothing but a label's words.
     if let Some(section) = label_of(&b.text) {
         return Role::Label(section, None);
@@ -252,7 +266,7 @@ fn role_of(b: &Block) -> Role {
         return Role::Label(section, (!rest.is_empty()).then_some(rest));
     }
     let title_shaped = matches!(b.kind, BlockKind::Heading(_))
-        || (b.bold
+        || ((b.bold || b.large)
             && b.kind == BlockKind::Paragraph
             && b.text.chars().count() <= 120
             && !b.text.ends_with(':'));
@@ -284,6 +298,44 @@ fn typed_marker(text: &str) -> Option<&str> {
     None
 }
 
+/// A list typed inline in one paragraph, as word processors leave a Markdown list that had
+/// no blank line before it: `1. First? 2. Second?` or `- one - two`. Only a paragraph that
+/// starts with a marker is split, and numbers must follow in order.
+fn split_inline_list(text: &str) -> Vec<String> {
+    let t = text.trim();
+    if t.starts_with("1. ") || t.starts_with("1) ") {
+        let close = &t[1..2];
+        let mut items = Vec::new();
+        let mut rest = &t[3..];
+        let mut next = 2;
+        loop {
+            let marker = format!(" {next}{close} ");
+            match rest.find(&marker) {
+                Some(at) => {
+                    items.push(rest[..at].trim().to_string());
+                    rest = &rest[at + marker.len()..];
+                    next += 1;
+                }
+                None => {
+                    items.push(rest.trim().to_string());
+                    return items;
+                }
+            }
+        }
+    }
+    for bullet in ["- ", "• ", "* "] {
+        if let Some(rest) = t.strip_prefix(bullet) {
+            let separator = format!(" {bullet}");
+            return rest
+                .split(separator.as_str())
+                .map(|i| i.trim().to_string())
+                .filter(|i| !i.is_empty())
+                .collect();
+        }
+    }
+    vec![t.to_string()]
+}
+
 /// A dilemma being read.
 #[derive(Default)]
 struct Draft {
@@ -310,6 +362,16 @@ impl Draft {
         let section = self.section.unwrap_or(Section::CoreScenario);
         if section.is_list() {
             let list = &mut self.lists[Self::list_index(section)];
+            let inline = if b.kind == BlockKind::ListItem {
+                Vec::new()
+            } else {
+                split_inline_list(text)
+            };
+            if inline.len() > 1 {
+                list.extend(inline);
+                self.last_was_item = true;
+                return;
+            }
             let (item, is_item) = match (b.kind, typed_marker(text)) {
                 (BlockKind::ListItem, _) => (text, true),
                 (_, Some(rest)) => (rest, true),
@@ -340,7 +402,7 @@ impl Draft {
 pub fn recognise(blocks: &[Block], path: &Path) -> Result<LoadedDilemmas, DilemmaError> {
     // Split at titles; a segment that holds neither a category line nor a section label is
     // not a dilemma: before the first dilemma it is a cover page, after one it is part of it.
-    let mut segments: Vec<(String, Vec<&Block>, bool)> = Vec::new();
+    let mut segments: Vec<(String, Option<u8>, Vec<&Block>, bool)> = Vec::new();
     let mut headings = Vec::new();
     for b in blocks {
         let role = role_of(b);
@@ -348,25 +410,52 @@ pub fn recognise(blocks: &[Block], path: &Path) -> Result<LoadedDilemmas, Dilemm
             headings.push(b.text.clone());
         }
         match role {
-            Role::Title(title) => segments.push((title, Vec::new(), false)),
+            Role::Title(title) => {
+                let level = match b.kind {
+                    BlockKind::Heading(level) => Some(level),
+                    _ => None,
+                };
+                segments.push((title, level, Vec::new(), false));
+            }
             Role::Category(..) | Role::Label(..) => {
                 if let Some(last) = segments.last_mut() {
-                    last.1.push(b);
-                    last.2 = true;
+                    last.2.push(b);
+                    last.3 = true;
                 }
             }
             Role::Text => {
                 if let Some(last) = segments.last_mut() {
-                    last.1.push(b);
+                    last.2.push(b);
                 }
             }
         }
     }
+    // A heading that is not a dilemma, at the level of the dilemmas' titles or above, starts
+    // a part of the document that is not a dilemma (an appendix, notes): it and what
+    // follows it, up to the next dilemma, are skipped with a warning. A lesser heading or a
+    // bold line inside a dilemma is part of it.
     let mut merged: Vec<(String, Vec<Block>)> = Vec::new();
-    for (title, bs, is_dilemma) in segments {
+    let mut title_level: Option<u8> = None;
+    let mut skipping = false;
+    let mut warnings = Vec::new();
+    for (title, level, bs, is_dilemma) in segments {
         if is_dilemma {
+            title_level = level;
+            skipping = false;
             merged.push((title, bs.into_iter().cloned().collect()));
-        } else if let Some(last) = merged.last_mut() {
+            continue;
+        }
+        let ends_dilemma = matches!((level, title_level), (Some(l), Some(t)) if l <= t);
+        if ends_dilemma && !merged.is_empty() {
+            warnings.push(format!(
+                "\"{title}\" is not a dilemma (no category or section labels); skipped with what follows it"
+            ));
+            skipping = true;
+        }
+        if skipping {
+            continue;
+        }
+        if let Some(last) = merged.last_mut() {
             last.1
                 .push(Block::new(BlockKind::Paragraph, &title, false, None));
             last.1.extend(bs.into_iter().cloned());
@@ -382,7 +471,6 @@ pub fn recognise(blocks: &[Block], path: &Path) -> Result<LoadedDilemmas, Dilemm
             },
         });
     }
-    let mut warnings = Vec::new();
     let mut dilemmas: Vec<Dilemma> = Vec::new();
     for (title, bs) in merged {
         let d = build(&title, &bs, path, &mut warnings)?;
@@ -584,6 +672,29 @@ mod tests {
         let twice = "## Same\n\nCategory: X\n\nS.\n\n### Consistency Case\n\nC.\n\n";
         let e = load(&format!("{twice}{twice}")).unwrap_err().to_string();
         assert!(e.contains("both get the id \"same\""), "{e}");
+    }
+
+    #[test]
+    fn inline_lists_and_trailing_appendices() {
+        let md = "## A Case\n\nCategory: X\n\nSome prose here.\n\n**Questions:** 1. First? 2. Second, with 3 parts? 3. Third?\n\n\
+                  **Asymmetric Features:** - Power: all - Consent: none\n\n**Consistency Case:** C.\n\n\
+                  ## Follow-up Probes\n\nUse these after any dilemma.\n\n### Principle\n\n- A probe\n";
+        let l = load(md).unwrap();
+        assert_eq!(l.dilemmas.len(), 1);
+        let d = &l.dilemmas[0];
+        assert_eq!(
+            d.questions,
+            vec!["First?", "Second, with 3 parts?", "Third?"]
+        );
+        assert_eq!(d.asymmetric_features, vec!["Power: all", "Consent: none"]);
+        assert_eq!(d.consistency_case, "C.");
+        assert!(
+            l.warnings
+                .iter()
+                .any(|w| w.contains("\"Follow-up Probes\" is not a dilemma")),
+            "{:?}",
+            l.warnings
+        );
     }
 
     #[test]

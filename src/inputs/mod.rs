@@ -1,8 +1,13 @@
-//! Tournament inputs: dilemma documents (read into blocks, then recognised as dilemmas).
+//! Tournament inputs: dilemma documents (Word or Markdown, read into blocks, then
+//! recognised as dilemmas), and the Word writer that makes the sample document.
 
 mod blocks;
 mod dilemma_document;
+mod docx;
+mod docx_writer;
 mod markdown;
 
 pub use blocks::{Block, BlockKind};
 pub use dilemma_document::{DilemmaError, LoadedDilemmas, load_dilemmas, recognise};
+pub use docx::blocks as docx_blocks;
+pub use docx_writer::{DocxLayout, save_docx, write_docx};
