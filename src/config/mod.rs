@@ -10,3 +10,11 @@ pub use models::{
     SimulatedParams,
 };
 pub use tournament::{JudgingMode, Pairings, Selection, TournamentConfig};
+
+/// Reads a configuration file, naming it when that fails.
+fn read_file(path: &std::path::Path) -> Result<String, ConfigError> {
+    std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+        path: path.to_path_buf(),
+        source,
+    })
+}

@@ -315,11 +315,7 @@ const LITERAL_KEY_FIELDS: [&str; 5] = ["api_key", "apikey", "key", "token", "sec
 impl ModelsConfig {
     /// Reads and validates a models file.
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Self::parse(&text, path)
+        Self::parse(&super::read_file(path)?, path)
     }
 
     /// Parses and validates the text of a models file; `path` is used in messages.

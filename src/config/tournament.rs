@@ -116,11 +116,7 @@ fn yes() -> bool {
 impl TournamentConfig {
     /// Reads a tournament file; paths in it stay as written (see [`Self::resolve`]).
     pub fn load(path: &Path) -> Result<Self, ConfigError> {
-        let text = std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
-            path: path.to_path_buf(),
-            source,
-        })?;
-        Self::parse(&text, path)
+        Self::parse(&super::read_file(path)?, path)
     }
 
     /// Parses the text of a tournament file; `path` is used in messages.

@@ -46,40 +46,8 @@ pub fn write_docx(title: &str, dilemmas: &[Dilemma], layout: DocxLayout) -> Docx
                 .size(26)
                 .bold(),
         )
-        .add_abstract_numbering(
-            AbstractNumbering::new(BULLETS).add_level(
-                Level::new(
-                    0,
-                    Start::new(1),
-                    NumberFormat::new("bullet"),
-                    LevelText::new("\u{2022}"),
-                    LevelJc::new("left"),
-                )
-                .indent(
-                    Some(720),
-                    Some(SpecialIndentType::Hanging(360)),
-                    None,
-                    None,
-                ),
-            ),
-        )
-        .add_abstract_numbering(
-            AbstractNumbering::new(DECIMAL).add_level(
-                Level::new(
-                    0,
-                    Start::new(1),
-                    NumberFormat::new("decimal"),
-                    LevelText::new("%1."),
-                    LevelJc::new("left"),
-                )
-                .indent(
-                    Some(720),
-                    Some(SpecialIndentType::Hanging(360)),
-                    None,
-                    None,
-                ),
-            ),
-        )
+        .add_abstract_numbering(one_level_list(BULLETS, "bullet", "\u{2022}"))
+        .add_abstract_numbering(one_level_list(DECIMAL, "decimal", "%1."))
         .add_paragraph(
             Paragraph::new()
                 .style("Title")
@@ -168,6 +136,20 @@ pub fn write_docx(title: &str, dilemmas: &[Dilemma], layout: DocxLayout) -> Docx
         }
     }
     doc
+}
+
+/// A one-level Word list definition (bullets or numbers), indented like Word's own.
+fn one_level_list(id: usize, format: &str, text: &str) -> AbstractNumbering {
+    AbstractNumbering::new(id).add_level(
+        Level::new(
+            0,
+            Start::new(1),
+            NumberFormat::new(format),
+            LevelText::new(text),
+            LevelJc::new("left"),
+        )
+        .indent(Some(720), Some(SpecialIndentType::Hanging(360)), None, None),
+    )
 }
 
 enum Section<'a> {
