@@ -24,9 +24,13 @@ pub enum Command {
     Run {
         /// The tournament file.
         config: Option<PathBuf>,
-        /// Show progress on stderr and a summary at the end (the only mode for now).
+        /// Progress on stderr and a summary at the end, instead of the terminal UI (the
+        /// default when stdout is not a terminal).
         #[arg(long)]
         headless: bool,
+        /// The UI's colour theme: default, light, high-contrast, or one of yours.
+        #[arg(long, default_value = "default")]
+        theme: String,
         /// Put the tournament's folder in DIR instead of the file's output_dir.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,

@@ -11,3 +11,4 @@ pub mod protocols;
 pub mod providers;
 pub mod sanitize;
 pub mod store;
+pub mod tui;

@@ -23,7 +23,17 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
-    if let Err(e) = init_logging(cli.log_file.as_deref()) {
+    // While the terminal UI owns the screen, log lines go to a file.
+    let ui = match &cli.command {
+        None => commands::run::can_show_ui(),
+        Some(Command::Run { headless, .. }) => !headless && commands::run::can_show_ui(),
+        _ => false,
+    };
+    let log_file = cli
+        .log_file
+        .clone()
+        .or_else(|| ui.then(commands::default_log_file).flatten());
+    if let Err(e) = init_logging(log_file.as_deref()) {
         eprintln!("error: {e:#}");
         return ExitCode::from(2);
     }
@@ -44,19 +54,18 @@ fn main() -> ExitCode {
 }
 
 async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
-    let command = command.unwrap_or(Command::Run {
-        config: None,
-        headless: true,
-        out: None,
-        resume: None,
-    });
+    let command = command.unwrap_or_else(default_command);
     match command {
         Command::Run {
             config,
-            headless: _,
+            headless,
+            theme,
             out,
             resume,
-        } => commands::run::run(config.as_deref(), out.as_deref(), resume.as_deref()).await,
+        } => {
+            let ui = (!headless && commands::run::can_show_ui()).then_some(theme.as_str());
+            commands::run::run(config.as_deref(), out.as_deref(), resume.as_deref(), ui).await
+        }
         Command::Judgment {
             action: JudgmentAction::Parse { file, json },
         } => commands::judgment::parse(&file, json),
@@ -104,6 +113,17 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             system,
             config,
         } => commands::ask::run(config.as_deref(), &model, &system, &prompt).await,
+    }
+}
+
+/// With no command: the sample tournament, in the UI on a terminal.
+fn default_command() -> Command {
+    Command::Run {
+        config: None,
+        headless: false,
+        theme: "default".into(),
+        out: None,
+        resume: None,
     }
 }
 

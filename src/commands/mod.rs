@@ -35,3 +35,15 @@ pub fn models_path(given: Option<&Path>) -> PathBuf {
 pub fn load_models(given: Option<&Path>) -> Result<ModelsConfig, ethics_bowl::config::ConfigError> {
     ModelsConfig::load(&models_path(given))
 }
+
+/// Where log lines go while the terminal UI owns the screen: the user's data folder.
+pub fn default_log_file() -> Option<PathBuf> {
+    let dirs = directories::ProjectDirs::from("", "", "ethics-bowl")?;
+    std::fs::create_dir_all(dirs.data_dir()).ok()?;
+    Some(dirs.data_dir().join("ethics-bowl.log"))
+}
+
+/// The user's config folder (user themes live in its `themes/`).
+pub fn user_config_dir() -> Option<PathBuf> {
+    directories::ProjectDirs::from("", "", "ethics-bowl").map(|d| d.config_dir().to_path_buf())
+}

@@ -1,6 +1,6 @@
-//! `ethics-bowl run`: a whole tournament, headless — a progress bar on stderr, warnings as
-//! they happen, and a summary table at the end. Ctrl-C stops new calls and says how to
-//! resume.
+//! `ethics-bowl run`: a whole tournament, in the terminal UI or headless (a progress bar on
+//! stderr, warnings as they happen), ending with a summary table. Ctrl-C (or quitting the UI
+//! while calls are in flight) stops new calls and says how to resume.
 
 use std::path::{Path, PathBuf};
 
@@ -8,6 +8,7 @@ use ethics_bowl::analysis::Summary;
 use ethics_bowl::domain::{ParseStatus, RoundStatus};
 use ethics_bowl::engine::{self, EngineCommand, EngineEvent};
 use ethics_bowl::store::TournamentStatus;
+use ethics_bowl::tui::{App, Mode, Theme};
 use indicatif::{ProgressBar, ProgressStyle};
 use tokio::sync::mpsc;
 
@@ -19,11 +20,18 @@ pub struct Interrupted(pub PathBuf);
 /// The sample tournament, run when no file is given.
 pub const SAMPLE: &str = "sample-config/tournament.toml";
 
-/// Runs the tournament headless.
+/// Whether a terminal UI can be shown: stdin and stdout are terminals.
+pub fn can_show_ui() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::io::stdin().is_terminal()
+}
+
+/// Runs the tournament: in the terminal UI with `ui` (a theme name), else headless.
 pub async fn run(
     config: Option<&Path>,
     out: Option<&Path>,
     resume: Option<&Path>,
+    ui: Option<&str>,
 ) -> anyhow::Result<()> {
     let prepared = match resume {
         Some(dir) => engine::prepare_resume(dir)?,
@@ -40,7 +48,21 @@ pub async fn run(
     let dir = prepared.dir.clone();
     let (events_tx, mut events) = mpsc::unbounded_channel();
     let (commands, commands_rx) = mpsc::unbounded_channel();
+    let name = prepared.id.clone();
     let engine = tokio::spawn(engine::run(prepared, events_tx, commands_rx));
+    if let Some(theme) = ui {
+        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+        let theme = Theme::load(theme, super::user_config_dir().as_deref(), no_color)?;
+        let app = App::new(&name, Mode::Live, std::time::Instant::now());
+        ethics_bowl::tui::terminal::run(app, theme, events, commands.clone()).await?;
+        // Quitting while calls were in flight cancelled them; otherwise the run is over.
+        let report = engine.await??;
+        print_summary(&report.summary, &dir);
+        return match report.status {
+            TournamentStatus::Cancelled => Err(Interrupted(dir).into()),
+            _ => Ok(()),
+        };
+    }
     let stop = commands.clone();
     tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {

@@ -1,11 +1,11 @@
 //! The tournament runner: stores the manifest, picks up what is on disk, runs the remaining
 //! rounds concurrently, answers commands while it runs, and ends with the summary.
 
-use std::collections::HashSet;
+use std::collections::{HashSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::Arc;
 
-use tokio::sync::{Semaphore, mpsc};
+use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use crate::analysis::{Summary, summarize};
@@ -140,29 +140,24 @@ pub async fn run(
         rounds: views,
     });
 
-    let slots = Arc::new(Semaphore::new(prepared.config.max_concurrency as usize));
+    // Rounds start in schedule order as room frees up (the schedule interleaves models, so
+    // rounds running together spread over providers).
+    let limit = prepared.config.max_concurrency as usize;
+    let mut queue: VecDeque<Round> = to_run.into();
     let mut tasks: JoinSet<Round> = JoinSet::new();
     let mut running: HashSet<String> = HashSet::new();
-    let spawn = |tasks: &mut JoinSet<Round>, running: &mut HashSet<String>, round: Round| {
-        running.insert(round.id.clone());
-        let ctx = Arc::clone(&ctx);
-        let slots = Arc::clone(&slots);
-        tasks.spawn(async move {
-            let _slot = tokio::select! {
-                slot = slots.acquire_owned() => slot.ok(),
-                _ = ctx.control.cancel.cancelled() => None,
-            };
-            if ctx.control.cancel.is_cancelled() {
-                return round;
-            }
-            run_round(ctx, round).await
-        });
-    };
-    for round in to_run {
-        spawn(&mut tasks, &mut running, round);
-    }
     let mut commands_open = true;
     loop {
+        while running.len() < limit && !ctx.control.cancel.is_cancelled() {
+            let Some(round) = queue.pop_front() else {
+                break;
+            };
+            running.insert(round.id.clone());
+            tasks.spawn(run_round(Arc::clone(&ctx), round));
+        }
+        if tasks.is_empty() && (queue.is_empty() || ctx.control.cancel.is_cancelled()) {
+            break;
+        }
         tokio::select! {
             command = commands.recv(), if commands_open => match command {
                 None => commands_open = false,
@@ -170,8 +165,8 @@ pub async fn run(
                 Some(EngineCommand::Resume) => ctx.control.set_paused(false),
                 Some(EngineCommand::Cancel) => ctx.control.cancel.cancel(),
                 Some(EngineCommand::RetryRound(id)) => match store.load_round(&id) {
-                    Ok(Some(round)) if round.status == RoundStatus::Incomplete && !running.contains(&id) && !ctx.control.cancel.is_cancelled() => {
-                        spawn(&mut tasks, &mut running, round);
+                    Ok(Some(round)) if round.status == RoundStatus::Incomplete && !running.contains(&id) && !queue.iter().any(|r| r.id == id) && !ctx.control.cancel.is_cancelled() => {
+                        queue.push_front(round);
                     }
                     Ok(_) => ctx.control.emit(EngineEvent::CommandRefused { reason: format!("round {id} is not an incomplete round at rest") }),
                     Err(e) => ctx.control.emit(EngineEvent::CommandRefused { reason: e.to_string() }),
@@ -190,10 +185,9 @@ pub async fn run(
                     }
                 }
             },
-            joined = tasks.join_next() => match joined {
-                Some(Ok(round)) => { running.remove(&round.id); }
-                Some(Err(e)) => tracing::error!(error = %e, "a round task ended abnormally"),
-                None => break,
+            Some(joined) = tasks.join_next() => match joined {
+                Ok(round) => { running.remove(&round.id); }
+                Err(e) => tracing::error!(error = %e, "a round task ended abnormally"),
             },
         }
     }

@@ -1,0 +1,297 @@
+//! The UI's state: a plain struct that `update` changes and the views read. Model text is
+//! sanitised once, as it enters; each transcript is held once, here.
+
+use std::collections::HashMap;
+use std::time::{Duration, Instant};
+
+use crate::domain::{Judgment, PhaseType, RoundStatus};
+use crate::engine::{RoundView, UsageTotals};
+use crate::sanitize::Sanitizer;
+use crate::store::TournamentStatus;
+
+/// One phase as the transcript shows it.
+#[derive(Debug, Clone)]
+pub struct PhaseView {
+    /// Which phase.
+    pub phase_type: PhaseType,
+    /// The model answering.
+    pub model: String,
+    /// Its text so far (sanitised).
+    pub text: String,
+    /// The prompt it was given (sanitised), once finished.
+    pub prompt: Option<String>,
+    /// How long it took, once finished.
+    pub latency_ms: Option<u64>,
+    /// Whether it has finished.
+    pub done: bool,
+    /// Filters the stream, which may split an escape sequence between two pieces.
+    pub(crate) filter: Sanitizer,
+}
+
+/// One round of the matrix.
+#[derive(Debug, Clone)]
+pub struct RoundState {
+    /// The schedule's view of it.
+    pub view: RoundView,
+    /// Where it stands.
+    pub status: RoundStatus,
+    /// Phases, in the order they started.
+    pub phases: Vec<PhaseView>,
+    /// Judgments, one per judge.
+    pub judgments: Vec<Judgment>,
+    /// When a retry is due, while one is waiting.
+    pub retry_until: Option<Instant>,
+    /// What stopped it.
+    pub error: Option<String>,
+}
+
+impl RoundState {
+    /// The phase running now, if any.
+    pub fn running(&self) -> Option<&PhaseView> {
+        self.phases.iter().rev().find(|p| !p.done)
+    }
+
+    /// Team A's total minus Team B's, from the first usable judgment.
+    pub fn margin(&self) -> Option<f64> {
+        let j = self.judgments.iter().find(|j| j.is_usable())?;
+        Some(j.team_a_scores.total()? - j.team_b_scores.total()?)
+    }
+
+    /// The phase view for this phase and model, created when missing.
+    pub(crate) fn phase_mut(&mut self, phase_type: PhaseType, model: &str) -> &mut PhaseView {
+        let at = match self
+            .phases
+            .iter()
+            .position(|p| p.phase_type == phase_type && p.model == model)
+        {
+            Some(at) => at,
+            None => {
+                self.phases.push(PhaseView {
+                    phase_type,
+                    model: model.to_string(),
+                    text: String::new(),
+                    prompt: None,
+                    latency_ms: None,
+                    done: false,
+                    filter: Sanitizer::new(),
+                });
+                self.phases.len() - 1
+            }
+        };
+        &mut self.phases[at]
+    }
+}
+
+/// Which screen is showing.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Screen {
+    /// The progress matrix.
+    Matrix,
+    /// One round: its transcript or its scores.
+    Round {
+        /// Scores instead of the transcript.
+        scores: bool,
+    },
+    /// Average scores per model and role.
+    Leaderboard,
+    /// Warnings and errors.
+    Log,
+}
+
+/// Live (an engine is running) or browsing stored results.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Mode {
+    /// Watching a run.
+    Live,
+    /// Reading a results folder.
+    Browse,
+}
+
+/// A line of the log.
+#[derive(Debug, Clone, PartialEq)]
+pub struct LogLine {
+    /// Seconds since the run started.
+    pub at_secs: u64,
+    /// What happened.
+    pub text: String,
+}
+
+/// The whole UI state.
+#[derive(Debug, Clone)]
+pub struct App {
+    /// The tournament's id.
+    pub name: String,
+    /// Live or browsing.
+    pub mode: Mode,
+    /// Every round, in schedule order.
+    pub rounds: Vec<RoundState>,
+    /// Round id → index.
+    pub index: HashMap<String, usize>,
+    /// Matrix rows: (Team A, Team B).
+    pub rows: Vec<(String, String)>,
+    /// Matrix columns: (dilemma, repetition).
+    pub columns: Vec<(String, u32)>,
+    /// Where each (row, column) points in `rounds`.
+    pub cells: HashMap<(usize, usize), usize>,
+    /// The matrix cursor (row, column).
+    pub cursor: (usize, usize),
+    /// The screen showing.
+    pub screen: Screen,
+    /// The help overlay is open.
+    pub help: bool,
+    /// Lines scrolled from the top in the round view.
+    pub scroll: usize,
+    /// Stick to the end of the transcript as it grows.
+    pub follow: bool,
+    /// Show each phase's prompt in the transcript.
+    pub show_prompts: bool,
+    /// Warnings and errors, newest last.
+    pub log: Vec<LogLine>,
+    /// When the run started (first event).
+    pub started: Option<Instant>,
+    /// The latest tick.
+    pub now: Instant,
+    /// Totals from the engine.
+    pub totals: UsageTotals,
+    /// New calls are on hold.
+    pub paused: bool,
+    /// How the run ended, once it has.
+    pub finished: Option<TournamentStatus>,
+    /// `q` was pressed while calls are in flight: the next `q` or `y` quits.
+    pub confirm_quit: bool,
+    /// Something changed since the last frame.
+    pub dirty: bool,
+}
+
+impl App {
+    /// An empty state, before the engine's first event.
+    pub fn new(name: &str, mode: Mode, now: Instant) -> Self {
+        Self {
+            name: name.to_string(),
+            mode,
+            rounds: Vec::new(),
+            index: HashMap::new(),
+            rows: Vec::new(),
+            columns: Vec::new(),
+            cells: HashMap::new(),
+            cursor: (0, 0),
+            screen: Screen::Matrix,
+            help: false,
+            scroll: 0,
+            follow: true,
+            show_prompts: false,
+            log: Vec::new(),
+            started: None,
+            now,
+            totals: UsageTotals::default(),
+            paused: false,
+            finished: None,
+            confirm_quit: false,
+            dirty: true,
+        }
+    }
+
+    /// Lays out the matrix from the schedule.
+    pub fn set_schedule(&mut self, rounds: Vec<RoundView>) {
+        self.rounds.clear();
+        self.index.clear();
+        self.rows.clear();
+        self.columns.clear();
+        self.cells.clear();
+        for view in rounds {
+            let row_key = (view.team_a.clone(), view.team_b.clone());
+            let col_key = (view.dilemma_id.clone(), view.repetition);
+            let row = self
+                .rows
+                .iter()
+                .position(|r| *r == row_key)
+                .unwrap_or_else(|| {
+                    self.rows.push(row_key);
+                    self.rows.len() - 1
+                });
+            let col = self
+                .columns
+                .iter()
+                .position(|c| *c == col_key)
+                .unwrap_or_else(|| {
+                    self.columns.push(col_key);
+                    self.columns.len() - 1
+                });
+            self.index.insert(view.round_id.clone(), self.rounds.len());
+            self.cells.insert((row, col), self.rounds.len());
+            self.rounds.push(RoundState {
+                status: view.status,
+                view,
+                phases: Vec::new(),
+                judgments: Vec::new(),
+                retry_until: None,
+                error: None,
+            });
+        }
+    }
+
+    /// The round under the cursor.
+    pub fn selected(&self) -> Option<&RoundState> {
+        self.cells.get(&self.cursor).map(|i| &self.rounds[*i])
+    }
+
+    /// Calls under way.
+    pub fn in_flight(&self) -> usize {
+        self.rounds
+            .iter()
+            .flat_map(|r| &r.phases)
+            .filter(|p| !p.done)
+            .count()
+    }
+
+    /// Retries waiting, and the longest remaining wait.
+    pub fn retries_waiting(&self) -> (usize, Duration) {
+        let waits: Vec<Duration> = self
+            .rounds
+            .iter()
+            .filter_map(|r| r.retry_until)
+            .filter(|t| *t > self.now)
+            .map(|t| t - self.now)
+            .collect();
+        (waits.len(), waits.iter().max().copied().unwrap_or_default())
+    }
+
+    /// Time since the run started.
+    pub fn elapsed(&self) -> Duration {
+        self.started
+            .map_or(Duration::ZERO, |s| self.now.saturating_duration_since(s))
+    }
+
+    /// Counts of rounds by state: done, running, queued, incomplete, needing review.
+    pub fn counts(&self) -> [usize; 5] {
+        let mut c = [0; 5];
+        for r in &self.rounds {
+            let i = match r.status {
+                RoundStatus::Complete => 0,
+                RoundStatus::NeedsReview => 4,
+                RoundStatus::Incomplete
+                    if r.running().is_some() || r.retry_until.is_some_and(|t| t > self.now) =>
+                {
+                    1
+                }
+                RoundStatus::Incomplete if r.error.is_some() => 3,
+                RoundStatus::Incomplete => 2,
+            };
+            c[i] += 1;
+        }
+        c
+    }
+
+    /// Remaining time, from the pace of finished rounds so far.
+    pub fn eta(&self) -> Option<Duration> {
+        let [done, _, _, stopped, review] = self.counts();
+        let finished = done + review + stopped;
+        let left = self.rounds.len().saturating_sub(finished);
+        (finished > 0 && left > 0).then(|| self.elapsed().mul_f64(left as f64 / finished as f64))
+    }
+
+    pub(crate) fn log_line(&mut self, text: String) {
+        let at_secs = self.elapsed().as_secs();
+        self.log.push(LogLine { at_secs, text });
+    }
+}

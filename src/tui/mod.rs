@@ -1,0 +1,13 @@
+//! The terminal UI: an Elm-style loop. Engine events, keys and ticks become [`Msg`]s; a pure
+//! [`update`] changes the [`App`] state and returns effects (commands for the engine, quit);
+//! views render frames from the state. It never calls a provider or writes a file.
+
+pub mod app;
+pub mod terminal;
+pub mod theme;
+pub mod update;
+pub mod views;
+
+pub use app::{App, Mode, Screen};
+pub use theme::Theme;
+pub use update::{Effect, Msg, update};

@@ -1,0 +1,114 @@
+//! Drives the UI on a real terminal: raw mode and the alternate screen (restored on every
+//! exit path, panics included), keys from crossterm's event stream, engine events drained in
+//! batches, and a frame drawn on a ~30 fps tick only when something changed. Nothing here
+//! waits on the engine: a burst of deltas is applied in one batch before the next key.
+
+use std::io::Stdout;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{Event, EventStream};
+use crossterm::execute;
+use crossterm::terminal::{
+    EnterAlternateScreen, LeaveAlternateScreen, disable_raw_mode, enable_raw_mode,
+};
+use futures_util::StreamExt;
+use ratatui::Terminal;
+use ratatui::backend::CrosstermBackend;
+use tokio::sync::mpsc;
+
+use crate::engine::{EngineCommand, EngineEvent};
+
+use super::app::App;
+use super::theme::Theme;
+use super::update::{Effect, Msg, update};
+use super::views;
+
+/// Frames at most this often.
+const FRAME: Duration = Duration::from_millis(33);
+/// Engine events applied per batch before keys are looked at again.
+const BATCH: usize = 4096;
+
+fn restore() {
+    let _ = disable_raw_mode();
+    let _ = execute!(
+        std::io::stdout(),
+        LeaveAlternateScreen,
+        crossterm::cursor::Show
+    );
+}
+
+/// Restores the terminal when dropped, whatever way the UI ends.
+struct Restore;
+
+impl Drop for Restore {
+    fn drop(&mut self) {
+        restore();
+    }
+}
+
+/// Runs the UI until the user quits. Engine events come from `events`; commands go to
+/// `commands`. Returns the final state.
+pub async fn run(
+    mut app: App,
+    theme: Theme,
+    mut events: mpsc::UnboundedReceiver<EngineEvent>,
+    commands: mpsc::UnboundedSender<EngineCommand>,
+) -> std::io::Result<App> {
+    // The hook restores the terminal before the panic message is printed.
+    let previous = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        restore();
+        previous(info);
+    }));
+    enable_raw_mode()?;
+    let _restore = Restore;
+    execute!(
+        std::io::stdout(),
+        EnterAlternateScreen,
+        crossterm::cursor::Hide
+    )?;
+    let mut terminal: Terminal<CrosstermBackend<Stdout>> =
+        Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
+    let mut keys = EventStream::new();
+    let mut tick = tokio::time::interval(FRAME);
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
+    let mut batch = Vec::with_capacity(BATCH);
+    let mut engine_open = true;
+    loop {
+        let mut effects = Vec::new();
+        tokio::select! {
+            biased;
+            key = keys.next() => match key {
+                Some(Ok(Event::Key(key))) => effects = update(&mut app, Msg::Key(key)),
+                Some(Ok(Event::Resize(..))) => app.dirty = true,
+                Some(Ok(_)) => {}
+                Some(Err(e)) => return Err(e),
+                None => break,
+            },
+            n = events.recv_many(&mut batch, BATCH), if engine_open => {
+                if n == 0 {
+                    engine_open = false;
+                }
+                for event in batch.drain(..) {
+                    update(&mut app, Msg::Engine(event));
+                }
+            }
+            _ = tick.tick() => {
+                update(&mut app, Msg::Tick(Instant::now()));
+                if app.dirty {
+                    terminal.draw(|frame| views::render(frame, &app, &theme))?;
+                    app.dirty = false;
+                }
+            }
+        }
+        for effect in effects {
+            match effect {
+                Effect::Command(c) => {
+                    let _ = commands.send(c);
+                }
+                Effect::Quit => return Ok(app),
+            }
+        }
+    }
+    Ok(app)
+}

@@ -1,0 +1,552 @@
+//! The one place the UI's state changes: `update(app, msg)` takes an engine event, a key or
+//! a tick and returns what the driver must do (send the engine a command, quit). It does no
+//! I/O, so every behaviour is a plain unit test.
+
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyModifiers};
+
+use crate::domain::RoundStatus;
+use crate::engine::{EngineCommand, EngineEvent};
+use crate::sanitize::sanitize;
+
+use super::app::{App, Mode, Screen};
+
+/// Something the UI reacts to.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// From the engine.
+    Engine(EngineEvent),
+    /// From the keyboard.
+    Key(KeyEvent),
+    /// The clock moved (drives elapsed time and retry countdowns).
+    Tick(Instant),
+}
+
+/// What the driver must do after an update.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Send this to the engine.
+    Command(EngineCommand),
+    /// Leave the UI.
+    Quit,
+}
+
+/// Applies one message.
+pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Engine(event) => {
+            engine_event(app, event);
+            app.dirty = true;
+            Vec::new()
+        }
+        Msg::Key(key) if key.kind == KeyEventKind::Press => {
+            app.dirty = true;
+            key_press(app, key)
+        }
+        Msg::Key(_) => Vec::new(),
+        Msg::Tick(now) => {
+            let before = (app.elapsed().as_secs(), app.retries_waiting().0);
+            app.now = now;
+            // Redraw when a visible clock changed: elapsed seconds or a retry countdown.
+            if before != (app.elapsed().as_secs(), app.retries_waiting().0)
+                || app.retries_waiting().0 > 0
+            {
+                app.dirty = true;
+            }
+            Vec::new()
+        }
+    }
+}
+
+fn engine_event(app: &mut App, event: EngineEvent) {
+    if app.started.is_none() {
+        app.started = Some(app.now);
+    }
+    let round = |app: &mut App, id: &str| app.index.get(id).copied();
+    match event {
+        EngineEvent::Started {
+            tournament_id,
+            rounds,
+        } => {
+            app.name = tournament_id;
+            app.set_schedule(rounds);
+        }
+        EngineEvent::PhaseStarted {
+            round_id,
+            phase_type,
+            model,
+        } => {
+            if let Some(i) = round(app, &round_id) {
+                let r = &mut app.rounds[i];
+                r.retry_until = None;
+                let p = r.phase_mut(phase_type, &model);
+                p.done = false;
+            }
+        }
+        EngineEvent::TextDelta {
+            round_id,
+            phase_type,
+            model,
+            text,
+        } => {
+            if let Some(i) = round(app, &round_id) {
+                let p = app.rounds[i].phase_mut(phase_type, &model);
+                let clean = p.filter.push(&text);
+                p.text.push_str(&clean);
+            }
+        }
+        EngineEvent::RetryScheduled {
+            round_id,
+            phase_type,
+            model,
+            attempt,
+            wait,
+            error,
+        } => {
+            if let Some(i) = round(app, &round_id) {
+                let now = app.now;
+                let r = &mut app.rounds[i];
+                r.retry_until = Some(now + wait);
+                let p = r.phase_mut(phase_type, &model);
+                // The failed attempt's text is void; the next attempt starts afresh.
+                p.text.clear();
+                p.filter = Default::default();
+            }
+            app.log_line(format!(
+                "retry {round_id} {} ({model}) attempt {attempt}: {}; next in {:.1} s",
+                phase_type.as_str(),
+                sanitize(&error),
+                wait.as_secs_f64()
+            ));
+        }
+        EngineEvent::PhaseCompleted { round_id, phase } => {
+            if let Some(i) = round(app, &round_id) {
+                let p = app.rounds[i].phase_mut(phase.phase_type, &phase.model_id);
+                p.text = sanitize(&phase.response);
+                p.prompt = Some(sanitize(&phase.prompt));
+                p.latency_ms = phase.latency_ms;
+                p.done = true;
+            }
+        }
+        EngineEvent::PhaseFailed {
+            round_id,
+            phase_type,
+            model,
+            error,
+        } => {
+            if let Some(i) = round(app, &round_id) {
+                let r = &mut app.rounds[i];
+                r.phases
+                    .retain(|p| p.done || p.phase_type != phase_type || p.model != model);
+                r.error = Some(sanitize(&error));
+            }
+            app.log_line(format!(
+                "failed {round_id} {} ({model}): {}",
+                phase_type.as_str(),
+                sanitize(&error)
+            ));
+        }
+        EngineEvent::JudgmentRecorded { round_id, judgment } => {
+            if let Some(i) = round(app, &round_id) {
+                let r = &mut app.rounds[i];
+                match r
+                    .judgments
+                    .iter_mut()
+                    .find(|j| j.judge_model == judgment.judge_model)
+                {
+                    Some(slot) => *slot = *judgment,
+                    None => r.judgments.push(*judgment),
+                }
+            }
+        }
+        EngineEvent::RoundFinished {
+            round_id,
+            status,
+            error,
+        } => {
+            if let Some(i) = round(app, &round_id) {
+                let r = &mut app.rounds[i];
+                r.status = status;
+                r.retry_until = None;
+                r.phases.retain(|p| p.done);
+                r.error = error.map(|e| sanitize(&e));
+            }
+        }
+        EngineEvent::Usage(totals) => app.totals = totals,
+        EngineEvent::Paused => app.paused = true,
+        EngineEvent::Resumed => app.paused = false,
+        EngineEvent::BudgetReached {
+            spent_usd,
+            budget_usd,
+        } => {
+            app.log_line(format!(
+                "budget reached: ${spent_usd:.4} of ${budget_usd:.2}; no new calls"
+            ));
+        }
+        EngineEvent::CommandRefused { reason } => {
+            app.log_line(format!("refused: {}", sanitize(&reason)))
+        }
+        EngineEvent::Finished { status } => {
+            app.finished = Some(status);
+            app.log_line(format!("tournament {:?}", status).to_lowercase());
+        }
+    }
+}
+
+fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
+        return quit(app, true);
+    }
+    if app.help {
+        app.help = false;
+        return Vec::new();
+    }
+    if app.confirm_quit {
+        app.confirm_quit = false;
+        if matches!(key.code, KeyCode::Char('q' | 'y')) {
+            return vec![Effect::Command(EngineCommand::Cancel), Effect::Quit];
+        }
+        return Vec::new();
+    }
+    match key.code {
+        KeyCode::Char('?') => {
+            app.help = true;
+            return Vec::new();
+        }
+        KeyCode::Char('q') => return quit(app, false),
+        _ => {}
+    }
+    match app.screen {
+        Screen::Matrix => matrix_key(app, key),
+        Screen::Round { scores } => round_key(app, key, scores),
+        Screen::Leaderboard | Screen::Log => {
+            if matches!(key.code, KeyCode::Esc | KeyCode::Backspace) {
+                app.screen = Screen::Matrix;
+            }
+            Vec::new()
+        }
+    }
+}
+
+fn quit(app: &mut App, force: bool) -> Vec<Effect> {
+    let live = app.mode == Mode::Live && app.finished.is_none();
+    if live && app.in_flight() > 0 && !force {
+        app.confirm_quit = true;
+        return Vec::new();
+    }
+    if live {
+        vec![Effect::Command(EngineCommand::Cancel), Effect::Quit]
+    } else {
+        vec![Effect::Quit]
+    }
+}
+
+fn matrix_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    let (rows, cols) = (app.rows.len(), app.columns.len());
+    let (r, c) = app.cursor;
+    match key.code {
+        KeyCode::Up | KeyCode::Char('k') => app.cursor.0 = r.saturating_sub(1),
+        KeyCode::Down | KeyCode::Char('j') => app.cursor.0 = (r + 1).min(rows.saturating_sub(1)),
+        KeyCode::Left | KeyCode::Char('h') => app.cursor.1 = c.saturating_sub(1),
+        KeyCode::Right | KeyCode::Char('l') => app.cursor.1 = (c + 1).min(cols.saturating_sub(1)),
+        KeyCode::Enter if app.selected().is_some() => {
+            app.screen = Screen::Round { scores: false };
+            app.scroll = 0;
+            app.follow = true;
+        }
+        KeyCode::Char('s') => app.screen = Screen::Leaderboard,
+        KeyCode::Char('g') => app.screen = Screen::Log,
+        KeyCode::Char('p') if app.mode == Mode::Live && app.finished.is_none() => {
+            let command = if app.paused {
+                EngineCommand::Resume
+            } else {
+                EngineCommand::Pause
+            };
+            return vec![Effect::Command(command)];
+        }
+        KeyCode::Char('r') if app.mode == Mode::Live => {
+            if let Some(round) = app.selected()
+                && round.status == RoundStatus::Incomplete
+                && round.error.is_some()
+            {
+                return vec![Effect::Command(EngineCommand::RetryRound(
+                    round.view.round_id.clone(),
+                ))];
+            }
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn round_key(app: &mut App, key: KeyEvent, scores: bool) -> Vec<Effect> {
+    const PAGE: usize = 20;
+    match key.code {
+        KeyCode::Esc | KeyCode::Backspace => app.screen = Screen::Matrix,
+        KeyCode::Tab => {
+            app.screen = Screen::Round { scores: !scores };
+            app.scroll = 0;
+        }
+        KeyCode::Up | KeyCode::Char('k') => {
+            app.scroll = app.scroll.saturating_sub(1);
+            app.follow = false;
+        }
+        KeyCode::Down | KeyCode::Char('j') => app.scroll += 1,
+        KeyCode::PageUp => {
+            app.scroll = app.scroll.saturating_sub(PAGE);
+            app.follow = false;
+        }
+        KeyCode::PageDown => app.scroll += PAGE,
+        KeyCode::Home => {
+            app.scroll = 0;
+            app.follow = false;
+        }
+        KeyCode::End | KeyCode::Char('f') => app.follow = true,
+        KeyCode::Char('P') => app.show_prompts = !app.show_prompts,
+        _ => {}
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Phase, PhaseType};
+    use crate::engine::RoundView;
+    use crossterm::event::KeyEventState;
+    use std::time::Duration;
+
+    fn view(id: &str, a: &str, b: &str, d: &str) -> RoundView {
+        RoundView {
+            round_id: id.into(),
+            dilemma_id: d.into(),
+            repetition: 1,
+            team_a: a.into(),
+            team_b: b.into(),
+            judges: vec!["j".into()],
+            status: RoundStatus::Incomplete,
+            finished: false,
+        }
+    }
+
+    fn app() -> App {
+        let mut app = App::new("t", Mode::Live, Instant::now());
+        let rounds = vec![
+            view("r1", "a", "b", "d1"),
+            view("r2", "a", "b", "d2"),
+            view("r3", "b", "a", "d1"),
+            view("r4", "b", "a", "d2"),
+        ];
+        update(
+            &mut app,
+            Msg::Engine(EngineEvent::Started {
+                tournament_id: "t".into(),
+                rounds,
+            }),
+        );
+        app
+    }
+
+    fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
+        update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+    }
+
+    fn started(app: &mut App, round: &str, phase_type: PhaseType) {
+        update(
+            app,
+            Msg::Engine(EngineEvent::PhaseStarted {
+                round_id: round.into(),
+                phase_type,
+                model: "a".into(),
+            }),
+        );
+    }
+
+    fn delta(app: &mut App, round: &str, text: &str) {
+        update(
+            app,
+            Msg::Engine(EngineEvent::TextDelta {
+                round_id: round.into(),
+                phase_type: PhaseType::Presentation,
+                model: "a".into(),
+                text: text.into(),
+            }),
+        );
+    }
+
+    #[test]
+    fn the_schedule_becomes_a_matrix() {
+        let app = app();
+        assert_eq!(
+            app.rows,
+            vec![
+                ("a".to_string(), "b".to_string()),
+                ("b".to_string(), "a".to_string())
+            ]
+        );
+        assert_eq!(app.columns.len(), 2);
+        assert_eq!(app.cells[&(1, 1)], 3);
+    }
+
+    #[test]
+    fn the_cursor_moves_and_stops_at_the_edges() {
+        let mut app = app();
+        key(&mut app, KeyCode::Right);
+        key(&mut app, KeyCode::Char('l'));
+        key(&mut app, KeyCode::Char('j'));
+        key(&mut app, KeyCode::Down);
+        assert_eq!(app.cursor, (1, 1));
+        key(&mut app, KeyCode::Up);
+        key(&mut app, KeyCode::Char('h'));
+        key(&mut app, KeyCode::Left);
+        assert_eq!(app.cursor, (0, 0));
+        let release = KeyEvent {
+            code: KeyCode::Down,
+            modifiers: KeyModifiers::NONE,
+            kind: KeyEventKind::Release,
+            state: KeyEventState::NONE,
+        };
+        update(&mut app, Msg::Key(release));
+        assert_eq!(app.cursor, (0, 0), "key releases are ignored");
+    }
+
+    #[test]
+    fn enter_opens_the_round_and_scrolling_up_stops_following() {
+        let mut app = app();
+        key(&mut app, KeyCode::Enter);
+        assert_eq!(app.screen, Screen::Round { scores: false });
+        assert!(app.follow);
+        key(&mut app, KeyCode::PageDown);
+        assert!(app.follow, "scrolling down keeps following");
+        key(&mut app, KeyCode::Up);
+        assert!(!app.follow);
+        key(&mut app, KeyCode::End);
+        assert!(app.follow);
+        key(&mut app, KeyCode::Tab);
+        assert_eq!(app.screen, Screen::Round { scores: true });
+        key(&mut app, KeyCode::Esc);
+        assert_eq!(app.screen, Screen::Matrix);
+    }
+
+    #[test]
+    fn streamed_text_is_sanitised_even_when_a_sequence_is_split() {
+        let mut app = app();
+        started(&mut app, "r1", PhaseType::Presentation);
+        delta(&mut app, "r1", "safe \u{1b}]0;pw");
+        delta(&mut app, "r1", "ned\u{7}\u{1b}[2Jtext");
+        let p = &app.rounds[0].phases[0];
+        assert_eq!(p.text, "safe text");
+        assert!(!p.done);
+        assert_eq!(app.in_flight(), 1);
+    }
+
+    #[test]
+    fn a_retry_voids_the_streamed_text_and_shows_its_wait() {
+        let mut app = app();
+        started(&mut app, "r1", PhaseType::Presentation);
+        delta(&mut app, "r1", "half an answer");
+        update(
+            &mut app,
+            Msg::Engine(EngineEvent::RetryScheduled {
+                round_id: "r1".into(),
+                phase_type: PhaseType::Presentation,
+                model: "a".into(),
+                attempt: 1,
+                wait: Duration::from_secs(5),
+                error: "HTTP 503".into(),
+            }),
+        );
+        assert_eq!(app.rounds[0].phases[0].text, "");
+        assert_eq!(app.retries_waiting().0, 1);
+        assert!(app.log.last().unwrap().text.contains("HTTP 503"));
+        let later = app.now + Duration::from_secs(6);
+        update(&mut app, Msg::Tick(later));
+        assert_eq!(app.retries_waiting().0, 0);
+    }
+
+    #[test]
+    fn a_completed_phase_replaces_the_stream_with_the_stored_text() {
+        let mut app = app();
+        started(&mut app, "r1", PhaseType::Presentation);
+        delta(&mut app, "r1", "partial");
+        let phase = Phase {
+            phase_type: PhaseType::Presentation,
+            model_id: "a".into(),
+            prompt: "the prompt".into(),
+            response: "the whole \u{1b}[31manswer".into(),
+            timestamp: String::new(),
+            system_prompt: String::new(),
+            latency_ms: Some(1200),
+            attempts: vec![],
+            input_tokens: None,
+            output_tokens: None,
+            cost_usd: None,
+            finish_reason: None,
+        };
+        update(
+            &mut app,
+            Msg::Engine(EngineEvent::PhaseCompleted {
+                round_id: "r1".into(),
+                phase: Box::new(phase),
+            }),
+        );
+        let p = &app.rounds[0].phases[0];
+        assert_eq!(
+            (p.text.as_str(), p.done, p.latency_ms),
+            ("the whole answer", true, Some(1200))
+        );
+        assert_eq!(app.in_flight(), 0);
+    }
+
+    #[test]
+    fn pause_retry_and_quit_produce_the_right_commands() {
+        let mut app = app();
+        assert_eq!(
+            key(&mut app, KeyCode::Char('p')),
+            vec![Effect::Command(EngineCommand::Pause)]
+        );
+        update(&mut app, Msg::Engine(EngineEvent::Paused));
+        assert_eq!(
+            key(&mut app, KeyCode::Char('p')),
+            vec![Effect::Command(EngineCommand::Resume)]
+        );
+        update(
+            &mut app,
+            Msg::Engine(EngineEvent::RoundFinished {
+                round_id: "r1".into(),
+                status: RoundStatus::Incomplete,
+                error: Some("HTTP 500".into()),
+            }),
+        );
+        assert_eq!(
+            key(&mut app, KeyCode::Char('r')),
+            vec![Effect::Command(EngineCommand::RetryRound("r1".into()))]
+        );
+        started(&mut app, "r2", PhaseType::Presentation);
+        assert!(
+            key(&mut app, KeyCode::Char('q')).is_empty(),
+            "asks first while calls are in flight"
+        );
+        assert!(app.confirm_quit);
+        assert!(
+            key(&mut app, KeyCode::Char('x')).is_empty(),
+            "any other key stays"
+        );
+        key(&mut app, KeyCode::Char('q'));
+        assert_eq!(
+            key(&mut app, KeyCode::Char('q')),
+            vec![Effect::Command(EngineCommand::Cancel), Effect::Quit]
+        );
+    }
+
+    #[test]
+    fn help_opens_and_any_key_closes_it() {
+        let mut app = app();
+        key(&mut app, KeyCode::Char('?'));
+        assert!(app.help);
+        key(&mut app, KeyCode::Down);
+        assert!(!app.help);
+        assert_eq!(app.cursor, (0, 0), "the closing key does nothing else");
+    }
+}

@@ -1,0 +1,83 @@
+//! The header, always visible: the run's name, time, counts, calls, retries, tokens, cost.
+
+use std::time::Duration;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::Paragraph;
+
+use crate::tui::app::{App, Mode};
+use crate::tui::theme::Theme;
+
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{:02}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+/// 1234567 → "1.2M", 45678 → "45.7k".
+fn short(n: u64) -> String {
+    match n {
+        0..1_000 => n.to_string(),
+        1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
+        _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let [done, running, queued, incomplete, review] = app.counts();
+    let state = match (app.mode, app.finished, app.paused) {
+        (Mode::Browse, _, _) => "browsing stored results".to_string(),
+        (_, Some(status), _) => format!("{status:?}").to_lowercase(),
+        (_, None, true) => "PAUSED".to_string(),
+        (_, None, false) => "live".to_string(),
+    };
+    let cost = if app.totals.cost_usd > 0.0 {
+        format!(" · cost ~${:.4}", app.totals.cost_usd)
+    } else {
+        String::new()
+    };
+    let eta = app
+        .eta()
+        .map(|d| format!(" · ETA {}", clock(d)))
+        .unwrap_or_default();
+    let first = Line::from(vec![
+        Span::styled(
+            "ethics-bowl ",
+            Style::new().fg(theme.accent).add_modifier(Modifier::BOLD),
+        ),
+        Span::styled(app.name.clone(), Style::new().add_modifier(Modifier::BOLD)),
+        Span::raw(format!(
+            " · {state} · elapsed {}{eta}{cost}",
+            clock(app.elapsed())
+        )),
+    ]);
+    let (retries, longest) = app.retries_waiting();
+    let retry = if retries > 0 {
+        format!("{retries} (longest {:.0} s)", longest.as_secs_f64().ceil())
+    } else {
+        "0".into()
+    };
+    let t = app.totals;
+    let second = Line::from(vec![
+        Span::styled(format!("✓{done} done "), Style::new().fg(theme.complete)),
+        Span::styled(
+            format!("▶{running} running "),
+            Style::new().fg(theme.running),
+        ),
+        Span::raw(format!("·{queued} queued ")),
+        Span::styled(
+            format!("✗{incomplete} incomplete "),
+            Style::new().fg(theme.incomplete),
+        ),
+        Span::styled(format!("?{review} review"), Style::new().fg(theme.review)),
+        Span::raw(format!(
+            " │ calls {} │ retries {retry} │ tokens {} in/{} out",
+            app.in_flight(),
+            short(t.input_tokens),
+            short(t.output_tokens)
+        )),
+    ]);
+    frame.render_widget(Paragraph::new(vec![first, second]), area);
+}

@@ -1,0 +1,44 @@
+//! The log: retries, failures, refusals and budget stops, newest last.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Style;
+use ratatui::text::Line;
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use crate::tui::app::App;
+use crate::tui::theme::Theme;
+
+pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let height = area.height.saturating_sub(2) as usize;
+    let lines: Vec<Line<'_>> = app
+        .log
+        .iter()
+        .skip(app.log.len().saturating_sub(height))
+        .map(|l| {
+            Line::raw(format!(
+                "[{:02}:{:02}] {}",
+                l.at_secs / 60,
+                l.at_secs % 60,
+                l.text
+            ))
+        })
+        .collect();
+    let body = if lines.is_empty() {
+        vec![Line::styled(
+            "Nothing to report.",
+            Style::new().fg(theme.dim),
+        )]
+    } else {
+        lines
+    };
+    frame.render_widget(
+        Paragraph::new(body).wrap(Wrap { trim: false }).block(
+            Block::new()
+                .borders(Borders::ALL)
+                .border_style(Style::new().fg(theme.border))
+                .title(" Log "),
+        ),
+        area,
+    );
+}

@@ -1,0 +1,123 @@
+//! The progress matrix: a row per pairing, a column per dilemma (and repetition), each cell
+//! a round's state in colour and as a symbol, so it reads without colour too.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+
+use crate::domain::RoundStatus;
+use crate::tui::app::{App, RoundState};
+use crate::tui::theme::Theme;
+
+const CELL: u16 = 7;
+
+/// A round's cell: text and colour.
+pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::style::Color) {
+    if let Some(until) = round.retry_until.filter(|t| *t > app.now) {
+        return (
+            format!("⟳{}s", (until - app.now).as_secs_f64().ceil() as u64),
+            theme.retrying,
+        );
+    }
+    let running: String = round
+        .phases
+        .iter()
+        .filter(|p| !p.done)
+        .map(|p| p.phase_type.letter())
+        .collect();
+    if !running.is_empty() {
+        return (format!("▶{running}"), theme.running);
+    }
+    let margin = round
+        .margin()
+        .map(|m| format!("{m:+.0}"))
+        .unwrap_or_default();
+    match round.status {
+        RoundStatus::Complete => (format!("✓{margin}"), theme.complete),
+        RoundStatus::NeedsReview => ("?rev".into(), theme.review),
+        RoundStatus::Incomplete if round.error.is_some() => ("✗err".into(), theme.incomplete),
+        RoundStatus::Incomplete if !round.phases.is_empty() => ("…".into(), theme.queued),
+        RoundStatus::Incomplete => ("·".into(), theme.queued),
+    }
+}
+
+pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let [table_area, legend] =
+        Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
+    let label_width = app
+        .rows
+        .iter()
+        .map(|(a, b)| a.chars().count() + b.chars().count() + 4)
+        .max()
+        .unwrap_or(10)
+        .clamp(10, 40) as u16;
+    let visible = ((table_area.width.saturating_sub(label_width + 3)) / (CELL + 1)).max(1) as usize;
+    let first = app
+        .cursor
+        .1
+        .saturating_sub(visible / 2)
+        .min(app.columns.len().saturating_sub(visible));
+    let cols: Vec<usize> = (first..app.columns.len()).take(visible).collect();
+    let multi_rep = app.columns.iter().any(|(_, r)| *r > 1);
+    let header = Row::new(
+        std::iter::once(Cell::from("Team A vs Team B")).chain(cols.iter().map(|c| {
+            let (d, rep) = &app.columns[*c];
+            let short: String = d
+                .chars()
+                .take(if multi_rep { 4 } else { CELL as usize })
+                .collect();
+            Cell::from(if multi_rep {
+                format!("{short}#{rep}")
+            } else {
+                short
+            })
+        })),
+    )
+    .style(Style::new().fg(theme.dim));
+    let rows = app.rows.iter().enumerate().map(|(r, (a, b))| {
+        let label = if a == b {
+            format!("{a} (self)")
+        } else {
+            format!("{a} vs {b}")
+        };
+        let cells = cols.iter().map(|c| {
+            let Some(i) = app.cells.get(&(r, *c)) else {
+                return Cell::from("");
+            };
+            let (text, colour) = cell(&app.rounds[*i], app, theme);
+            let mut style = Style::new().fg(colour);
+            if (r, *c) == app.cursor {
+                style = style
+                    .bg(theme.selected)
+                    .add_modifier(Modifier::BOLD | Modifier::REVERSED);
+            }
+            Cell::from(text).style(style)
+        });
+        Row::new(std::iter::once(Cell::from(label)).chain(cells))
+    });
+    let widths: Vec<Constraint> = std::iter::once(Constraint::Length(label_width))
+        .chain(cols.iter().map(|_| Constraint::Length(CELL)))
+        .collect();
+    let title = match app.selected() {
+        Some(r) => format!(" Progress · {} ", r.view.round_id),
+        None => " Progress ".to_string(),
+    };
+    let table = Table::new(rows, widths).header(header).block(
+        Block::new()
+            .borders(Borders::ALL)
+            .border_style(Style::new().fg(theme.border))
+            .title(title),
+    );
+    frame.render_widget(table, table_area);
+    let legend_line = Line::from(vec![
+        Span::styled("· queued  ", Style::new().fg(theme.queued)),
+        Span::styled("▶PRBCJ running  ", Style::new().fg(theme.running)),
+        Span::styled("⟳ retry wait  ", Style::new().fg(theme.retrying)),
+        Span::styled("✓±n done (A−B)  ", Style::new().fg(theme.complete)),
+        Span::styled("?rev review  ", Style::new().fg(theme.review)),
+        Span::styled("✗err incomplete", Style::new().fg(theme.incomplete)),
+    ]);
+    frame.render_widget(Paragraph::new(legend_line), legend);
+}

@@ -1,0 +1,73 @@
+//! Views: functions from the state to a frame, one file per part of the screen.
+
+mod header;
+mod help;
+mod leaderboard;
+mod log;
+mod matrix;
+mod round;
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::widgets::{Block, Paragraph, Wrap};
+
+use super::app::{App, Screen};
+use super::theme::Theme;
+
+/// The smallest terminal the layout fits.
+pub const MIN_WIDTH: u16 = 60;
+/// See [`MIN_WIDTH`].
+pub const MIN_HEIGHT: u16 = 16;
+
+/// Draws the whole screen.
+pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
+    let area = frame.area();
+    frame.render_widget(
+        Block::new().style(Style::new().bg(theme.background).fg(theme.text)),
+        area,
+    );
+    if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let message = format!(
+            "The terminal is {}×{}; ethics-bowl needs at least {MIN_WIDTH}×{MIN_HEIGHT}. Enlarge it, or press q to quit.",
+            area.width, area.height
+        );
+        frame.render_widget(Paragraph::new(message).wrap(Wrap { trim: true }), area);
+        return;
+    }
+    let [top, body, footer] = Layout::vertical([
+        Constraint::Length(2),
+        Constraint::Min(5),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    header::render(frame, top, app, theme);
+    match app.screen {
+        Screen::Matrix => matrix::render(frame, body, app, theme),
+        Screen::Round { scores } => round::render(frame, body, app, theme, scores),
+        Screen::Leaderboard => leaderboard::render(frame, body, app, theme),
+        Screen::Log => log::render(frame, body, app, theme),
+    }
+    render_footer(frame, footer, app, theme);
+    if app.help {
+        help::render(frame, area, app, theme);
+    }
+}
+
+fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let text = if app.confirm_quit {
+        "Calls are in flight: press q again to stop and quit (everything finished is stored; rerun the same command to resume), any other key to stay.".to_string()
+    } else {
+        let keys = match app.screen {
+            Screen::Matrix => {
+                "arrows/hjkl move · Enter open · s scores · g log · p pause · r retry · ? help · q quit"
+            }
+            Screen::Round { .. } => {
+                "Tab transcript/scores · ↑↓ PgUp PgDn Home End scroll · f follow · P prompts · Esc back · ? help"
+            }
+            Screen::Leaderboard | Screen::Log => "Esc back · ? help · q quit",
+        };
+        keys.to_string()
+    };
+    frame.render_widget(Paragraph::new(text).style(Style::new().fg(theme.dim)), area);
+}

@@ -1,0 +1,264 @@
+//! One round: its transcript as a scrolling document (each phase with model, role and
+//! timing; the running phase growing as it streams), or its judges' score tables.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Tabs, Wrap};
+
+use crate::domain::{Criterion, Judgment, PhaseType};
+use crate::tui::app::{App, RoundState};
+use crate::tui::theme::Theme;
+
+fn role(
+    round: &RoundState,
+    phase: PhaseType,
+    theme: &Theme,
+) -> (&'static str, ratatui::style::Color) {
+    match phase {
+        PhaseType::Presentation | PhaseType::Rebuttal | PhaseType::ConsistencyTest => {
+            ("Team A", theme.team_a)
+        }
+        PhaseType::Response | PhaseType::ConsistencyTestB => ("Team B", theme.team_b),
+        PhaseType::Judgment => {
+            let _ = round;
+            ("Judge", theme.accent)
+        }
+    }
+}
+
+fn phase_title(p: PhaseType) -> &'static str {
+    match p {
+        PhaseType::Presentation => "Presentation",
+        PhaseType::Response => "Response",
+        PhaseType::Rebuttal => "Rebuttal",
+        PhaseType::ConsistencyTest => "Consistency test (Team A)",
+        PhaseType::ConsistencyTestB => "Consistency test (Team B)",
+        PhaseType::Judgment => "Judgment",
+    }
+}
+
+pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, scores: bool) {
+    let Some(round) = app.selected() else { return };
+    let [title, tabs, body] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Length(1),
+        Constraint::Min(3),
+    ])
+    .areas(area);
+    let judges = round.view.judges.join(", ");
+    frame.render_widget(
+        Paragraph::new(Line::from(vec![
+            Span::styled(
+                round.view.round_id.clone(),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+            Span::raw("  "),
+            Span::styled(
+                format!("A: {}", round.view.team_a),
+                Style::new().fg(theme.team_a),
+            ),
+            Span::raw("  "),
+            Span::styled(
+                format!("B: {}", round.view.team_b),
+                Style::new().fg(theme.team_b),
+            ),
+            Span::styled(
+                format!("  judge: {judges}  status: {}", round.status.as_str()),
+                Style::new().fg(theme.dim),
+            ),
+        ])),
+        title,
+    );
+    frame.render_widget(
+        Tabs::new(["Transcript", "Scores"])
+            .select(usize::from(scores))
+            .highlight_style(Style::new().fg(theme.accent).add_modifier(Modifier::BOLD)),
+        tabs,
+    );
+    if scores {
+        render_scores(frame, body, round, theme);
+    } else {
+        render_transcript(frame, body, app, round, theme);
+    }
+}
+
+fn render_transcript(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    round: &RoundState,
+    theme: &Theme,
+) {
+    let mut lines: Vec<Line<'_>> = Vec::new();
+    if let Some(e) = &round.error {
+        lines.push(Line::styled(
+            format!("stopped: {e}"),
+            Style::new().fg(theme.incomplete),
+        ));
+        lines.push(Line::raw(""));
+    }
+    for p in &round.phases {
+        let (who, colour) = role(round, p.phase_type, theme);
+        let timing = match (p.done, p.latency_ms) {
+            (true, Some(ms)) => format!("{:.1} s", ms as f64 / 1000.0),
+            (true, None) => "done".into(),
+            (false, _) => "streaming…".into(),
+        };
+        lines.push(Line::from(vec![
+            Span::styled(
+                format!("━━ {} ", phase_title(p.phase_type)),
+                Style::new().fg(colour).add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(
+                format!("· {} ({who}) · {timing}", p.model),
+                Style::new().fg(theme.dim),
+            ),
+        ]));
+        if app.show_prompts
+            && let Some(prompt) = &p.prompt
+        {
+            lines.push(Line::styled(
+                "prompt:",
+                Style::new().fg(theme.dim).add_modifier(Modifier::ITALIC),
+            ));
+            lines.extend(
+                prompt
+                    .lines()
+                    .map(|l| Line::styled(l, Style::new().fg(theme.dim))),
+            );
+            lines.push(Line::styled(
+                "answer:",
+                Style::new().fg(theme.dim).add_modifier(Modifier::ITALIC),
+            ));
+        }
+        lines.extend(p.text.lines().map(Line::raw));
+        lines.push(Line::raw(""));
+    }
+    if round.phases.is_empty() {
+        lines.push(Line::styled(
+            "No phase has started yet.",
+            Style::new().fg(theme.dim),
+        ));
+    }
+    let block = Block::new()
+        .borders(Borders::TOP)
+        .border_style(Style::new().fg(theme.border));
+    let paragraph = Paragraph::new(lines)
+        .wrap(Wrap { trim: false })
+        .block(block);
+    let inner_height = area.height.saturating_sub(1) as usize;
+    let total = paragraph.line_count(area.width);
+    let bottom = total.saturating_sub(inner_height);
+    let scroll = if app.follow {
+        bottom
+    } else {
+        app.scroll.min(bottom)
+    };
+    frame.render_widget(
+        paragraph.scroll((scroll.min(u16::MAX as usize) as u16, 0)),
+        area,
+    );
+}
+
+fn fmt(v: Option<f64>) -> String {
+    v.map_or("–".into(), |v| {
+        if v.fract() == 0.0 {
+            format!("{v:.0}")
+        } else {
+            format!("{v}")
+        }
+    })
+}
+
+fn render_scores(frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
+    if round.judgments.is_empty() {
+        frame.render_widget(
+            Paragraph::new("No judgment yet.").style(Style::new().fg(theme.dim)),
+            area,
+        );
+        return;
+    }
+    let per = area.height / round.judgments.len().max(1) as u16;
+    let areas = Layout::vertical(
+        round
+            .judgments
+            .iter()
+            .map(|_| Constraint::Length(per.max(12))),
+    )
+    .split(area);
+    for (j, a) in round.judgments.iter().zip(areas.iter()) {
+        render_judgment(frame, *a, j, theme);
+    }
+}
+
+fn render_judgment(frame: &mut Frame<'_>, area: Rect, j: &Judgment, theme: &Theme) {
+    let [table_area, text_area] =
+        Layout::horizontal([Constraint::Length(44), Constraint::Min(10)]).areas(area);
+    let rows = Criterion::ALL
+        .iter()
+        .map(|c| {
+            Row::new([
+                Cell::from(c.label()),
+                Cell::from(fmt(j.team_a_scores.get(*c))),
+                Cell::from(fmt(j.team_b_scores.get(*c))),
+            ])
+        })
+        .chain(std::iter::once(
+            Row::new([
+                Cell::from("Total"),
+                Cell::from(fmt(j.team_a_scores.total())),
+                Cell::from(fmt(j.team_b_scores.total())),
+            ])
+            .style(Style::new().add_modifier(Modifier::BOLD)),
+        ));
+    let status = format!(" {} · {:?} ", j.judge_model, j.parse_status).to_lowercase();
+    let table = Table::new(
+        rows,
+        [
+            Constraint::Length(26),
+            Constraint::Length(7),
+            Constraint::Length(7),
+        ],
+    )
+    .header(Row::new(["criterion", "Team A", "Team B"]).style(Style::new().fg(theme.dim)))
+    .block(
+        Block::new()
+            .borders(Borders::ALL)
+            .border_style(Style::new().fg(theme.border))
+            .title(status),
+    );
+    frame.render_widget(table, table_area);
+    let mut lines = vec![
+        Line::styled(
+            "Team A",
+            Style::new().fg(theme.team_a).add_modifier(Modifier::BOLD),
+        ),
+        Line::raw(crate::sanitize::sanitize(&j.team_a_justification)),
+        Line::styled(
+            "Team B",
+            Style::new().fg(theme.team_b).add_modifier(Modifier::BOLD),
+        ),
+        Line::raw(crate::sanitize::sanitize(&j.team_b_justification)),
+        Line::styled(
+            "Overall",
+            Style::new().fg(theme.accent).add_modifier(Modifier::BOLD),
+        ),
+        Line::raw(crate::sanitize::sanitize(&j.overall_analysis)),
+    ];
+    for p in &j.problems {
+        lines.push(Line::styled(
+            format!("problem: {p}"),
+            Style::new().fg(theme.review),
+        ));
+    }
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: true }).block(
+            Block::new()
+                .borders(Borders::ALL)
+                .border_style(Style::new().fg(theme.border)),
+        ),
+        text_area,
+    );
+}

@@ -1,0 +1,338 @@
+//! Snapshots of every screen, drawn into ratatui's TestBackend: a 12 × 7 matrix part-way
+//! through a tournament at 120×40 and at the minimum size, in the default and the
+//! no-colour theme; a transcript (with a hostile answer rendered harmless), a score table,
+//! the help overlay, and the too-small message.
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ethics_bowl::domain::{
+    Criterion, Judgment, ParseStatus, Phase, PhaseType, RoundStatus, Scores,
+};
+use ethics_bowl::engine::{EngineEvent, RoundView, UsageTotals};
+use ethics_bowl::tui::{App, Mode, Msg, Theme, update, views};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+const MODELS: [&str; 4] = ["claude", "gpt", "gemini", "grok"];
+const DILEMMAS: [&str; 7] = [
+    "borrowed_voice",
+    "reversible_promise",
+    "quiet_majority",
+    "sympathetic_saboteur",
+    "diminishing_mind",
+    "lifeboat_algorithm",
+    "inherited_debt",
+];
+
+fn id(d: &str, a: &str, b: &str) -> String {
+    format!("{d}__{a}__vs__{b}__r1")
+}
+
+fn scores(v: f64) -> Scores {
+    let mut s = Scores::default();
+    for c in Criterion::ALL {
+        s.set(c, Some(v));
+    }
+    s
+}
+
+fn judgment(a: f64, b: f64, status: ParseStatus) -> Judgment {
+    Judgment {
+        judge_model: "judge".into(),
+        team_a_scores: if status == ParseStatus::Failed {
+            Scores::default()
+        } else {
+            scores(a)
+        },
+        team_b_scores: if status == ParseStatus::Failed {
+            Scores::default()
+        } else {
+            scores(b)
+        },
+        team_a_justification: "Clear principle, honest concessions.".into(),
+        team_b_justification: "Constructive, found the missing stakeholder.".into(),
+        overall_analysis: "A close and careful exchange.".into(),
+        parse_status: status,
+        problems: if status == ParseStatus::Failed {
+            vec!["Team A missing: every criterion".into()]
+        } else {
+            vec![]
+        },
+        raw_response: String::new(),
+        corrected_text: None,
+    }
+}
+
+fn phase(p: PhaseType, model: &str, text: &str) -> Phase {
+    Phase {
+        phase_type: p,
+        model_id: model.into(),
+        prompt: "Analyse the following dilemma.".into(),
+        response: text.into(),
+        timestamp: String::new(),
+        system_prompt: String::new(),
+        latency_ms: Some(2400),
+        attempts: vec![],
+        input_tokens: None,
+        output_tokens: None,
+        cost_usd: None,
+        finish_reason: None,
+    }
+}
+
+/// A tournament part-way through, with every kind of cell.
+fn mid_tournament() -> App {
+    let t0 = Instant::now();
+    let mut app = App::new("sample", Mode::Live, t0);
+    let mut rounds = Vec::new();
+    for d in DILEMMAS {
+        for a in MODELS {
+            for b in MODELS.iter().filter(|b| **b != a) {
+                rounds.push(RoundView {
+                    round_id: id(d, a, b),
+                    dilemma_id: d.into(),
+                    repetition: 1,
+                    team_a: a.into(),
+                    team_b: (*b).into(),
+                    judges: vec!["judge".into()],
+                    status: RoundStatus::Incomplete,
+                    finished: false,
+                });
+            }
+        }
+    }
+    let send = |app: &mut App, e: EngineEvent| {
+        update(app, Msg::Engine(e));
+    };
+    send(
+        &mut app,
+        EngineEvent::Started {
+            tournament_id: "sample".into(),
+            rounds,
+        },
+    );
+    // The first dilemma finished: margins, one needing review, one stopped by an error.
+    for (i, a) in MODELS.iter().enumerate() {
+        for (k, b) in MODELS.iter().filter(|b| *b != a).enumerate() {
+            let rid = id(DILEMMAS[0], a, b);
+            let (status, parse) = match (i, k) {
+                (1, 1) => (RoundStatus::NeedsReview, ParseStatus::Failed),
+                _ => (RoundStatus::Complete, ParseStatus::Parsed),
+            };
+            if (i, k) == (3, 2) {
+                send(
+                    &mut app,
+                    EngineEvent::RoundFinished {
+                        round_id: rid,
+                        status: RoundStatus::Incomplete,
+                        error: Some("model \"grok\": HTTP 503 (after 3 attempts)".into()),
+                    },
+                );
+                continue;
+            }
+            send(
+                &mut app,
+                EngineEvent::JudgmentRecorded {
+                    round_id: rid.clone(),
+                    judgment: Box::new(judgment(6.0 + i as f64, 5.0 + k as f64, parse)),
+                },
+            );
+            send(
+                &mut app,
+                EngineEvent::RoundFinished {
+                    round_id: rid,
+                    status,
+                    error: None,
+                },
+            );
+        }
+    }
+    update(&mut app, Msg::Tick(t0 + Duration::from_secs(95)));
+    // The second dilemma under way: phases running, one waiting to retry.
+    for (n, (a, b)) in [("claude", "gpt"), ("gpt", "gemini"), ("gemini", "grok")]
+        .iter()
+        .enumerate()
+    {
+        let rid = id(DILEMMAS[1], a, b);
+        send(
+            &mut app,
+            EngineEvent::PhaseStarted {
+                round_id: rid.clone(),
+                phase_type: PhaseType::Presentation,
+                model: (*a).into(),
+            },
+        );
+        if n == 1 {
+            send(
+                &mut app,
+                EngineEvent::PhaseCompleted {
+                    round_id: rid.clone(),
+                    phase: Box::new(phase(
+                        PhaseType::Presentation,
+                        a,
+                        "The central tension is consent.",
+                    )),
+                },
+            );
+            send(
+                &mut app,
+                EngineEvent::PhaseStarted {
+                    round_id: rid.clone(),
+                    phase_type: PhaseType::Response,
+                    model: (*b).into(),
+                },
+            );
+            send(
+                &mut app,
+                EngineEvent::PhaseStarted {
+                    round_id: rid.clone(),
+                    phase_type: PhaseType::ConsistencyTest,
+                    model: (*a).into(),
+                },
+            );
+        }
+        if n == 2 {
+            send(
+                &mut app,
+                EngineEvent::RetryScheduled {
+                    round_id: rid,
+                    phase_type: PhaseType::Presentation,
+                    model: (*a).into(),
+                    attempt: 1,
+                    wait: Duration::from_secs(12),
+                    error: "HTTP 429 (rate_limit_error): slow down".into(),
+                },
+            );
+        }
+    }
+    send(
+        &mut app,
+        EngineEvent::Usage(UsageTotals {
+            input_tokens: 182_340,
+            output_tokens: 51_208,
+            cost_usd: 0.8123,
+            calls: 77,
+        }),
+    );
+    update(&mut app, Msg::Tick(t0 + Duration::from_secs(97)));
+    app
+}
+
+fn draw(app: &App, theme: &Theme, width: u16, height: u16) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(width, height)).expect("terminal");
+    terminal
+        .draw(|f| views::render(f, app, theme))
+        .expect("draw");
+    terminal
+}
+
+fn key(app: &mut App, code: KeyCode) {
+    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+}
+
+fn themes() -> [(&'static str, Theme); 2] {
+    [
+        (
+            "default",
+            Theme::load("default", None, false).expect("theme"),
+        ),
+        ("no_color", Theme::no_color()),
+    ]
+}
+
+#[test]
+fn matrix_12_pairings_by_7_dilemmas_mid_tournament() {
+    for (name, theme) in themes() {
+        let app = mid_tournament();
+        let t = draw(&app, &theme, 120, 40);
+        insta::assert_snapshot!(format!("matrix_120x40_{name}"), t.backend());
+        insta::assert_debug_snapshot!(format!("matrix_120x40_{name}_styles"), t.backend().buffer());
+        let t = draw(&app, &theme, views::MIN_WIDTH, views::MIN_HEIGHT);
+        insta::assert_snapshot!(format!("matrix_min_{name}"), t.backend());
+    }
+}
+
+#[test]
+fn too_small_shows_a_message() {
+    let app = mid_tournament();
+    insta::assert_snapshot!(draw(&app, &Theme::no_color(), 40, 10).backend());
+}
+
+#[test]
+fn transcript_with_a_hostile_answer_renders_harmless_text() {
+    let mut app = mid_tournament();
+    let rid = id(DILEMMAS[0], "claude", "gpt");
+    update(
+        &mut app,
+        Msg::Engine(EngineEvent::PhaseCompleted {
+            round_id: rid.clone(),
+            phase: Box::new(phase(
+                PhaseType::Presentation,
+                "claude",
+                "Before \u{1b}]0;pwned\u{7}\u{1b}[2J after.\nGuiding principle: consent matters.",
+            )),
+        }),
+    );
+    update(
+        &mut app,
+        Msg::Engine(EngineEvent::PhaseStarted {
+            round_id: rid.clone(),
+            phase_type: PhaseType::Response,
+            model: "gpt".into(),
+        }),
+    );
+    update(
+        &mut app,
+        Msg::Engine(EngineEvent::TextDelta {
+            round_id: rid,
+            phase_type: PhaseType::Response,
+            model: "gpt".into(),
+            text: "We agree, and \u{1b}[31mred\u{1b}[0m is gone.".into(),
+        }),
+    );
+    key(&mut app, KeyCode::Enter);
+    for (name, theme) in themes() {
+        let t = draw(&app, &theme, 120, 40);
+        let text = t.backend().to_string();
+        assert!(
+            !text.contains('\u{1b}') && !text.contains("pwned\u{7}"),
+            "{text}"
+        );
+        assert!(text.contains("Before  after."));
+        insta::assert_snapshot!(format!("transcript_120x40_{name}"), t.backend());
+        insta::assert_snapshot!(
+            format!("transcript_min_{name}"),
+            draw(&app, &theme, views::MIN_WIDTH, views::MIN_HEIGHT).backend()
+        );
+    }
+}
+
+#[test]
+fn scores_help_log_and_leaderboard() {
+    let mut app = mid_tournament();
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Tab);
+    insta::assert_snapshot!(
+        "scores_120x40",
+        draw(&app, &Theme::no_color(), 120, 40).backend()
+    );
+    key(&mut app, KeyCode::Char('?'));
+    insta::assert_snapshot!(
+        "help_120x40",
+        draw(&app, &Theme::no_color(), 120, 40).backend()
+    );
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('s'));
+    insta::assert_snapshot!(
+        "leaderboard_120x40",
+        draw(&app, &Theme::no_color(), 120, 40).backend()
+    );
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Char('g'));
+    insta::assert_snapshot!(
+        "log_120x40",
+        draw(&app, &Theme::no_color(), 120, 40).backend()
+    );
+}
