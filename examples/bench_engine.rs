@@ -146,9 +146,9 @@ async fn run_engine(
     patch(&mut prepared);
     let (cpu_before, _) = process_usage();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let (_commands, crx) = mpsc::unbounded_channel();
+    let (_commands, mut crx) = mpsc::unbounded_channel();
     let start = Instant::now();
-    let handle = tokio::spawn(engine::run(prepared, tx, crx));
+    let handle = tokio::spawn(async move { engine::run(prepared, tx, &mut crx).await });
     let (mut calls, mut deltas) = (0, 0);
     while let Some(e) = rx.recv().await {
         match e {

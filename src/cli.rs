@@ -38,6 +38,14 @@ pub enum Command {
         #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "out"])]
         resume: Option<PathBuf>,
     },
+    /// Open the terminal UI over stored results: transcripts, scores, the review queue.
+    Open {
+        /// The tournament's results folder (results/<tournament>), or the predecessor's.
+        dir: PathBuf,
+        /// The colour theme.
+        #[arg(long, default_value = "default")]
+        theme: String,
+    },
     /// List the configured models, their endpoints, and whether each key variable is set.
     Models {
         /// The models file (default: the user's models.toml if present, else

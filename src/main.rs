@@ -27,6 +27,7 @@ fn main() -> ExitCode {
     let ui = match &cli.command {
         None => commands::run::can_show_ui(),
         Some(Command::Run { headless, .. }) => !headless && commands::run::can_show_ui(),
+        Some(Command::Open { .. }) => commands::run::can_show_ui(),
         _ => false,
     };
     let log_file = cli
@@ -66,6 +67,7 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             let ui = (!headless && commands::run::can_show_ui()).then_some(theme.as_str());
             commands::run::run(config.as_deref(), out.as_deref(), resume.as_deref(), ui).await
         }
+        Command::Open { dir, theme } => commands::open::run(&dir, &theme).await,
         Command::Judgment {
             action: JudgmentAction::Parse { file, json },
         } => commands::judgment::parse(&file, json),

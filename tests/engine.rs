@@ -18,11 +18,11 @@ async fn run(
 ) -> (RunReport, Vec<EngineEvent>) {
     let prepared = engine::prepare(config, None).expect("prepares");
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let (ctx, crx) = mpsc::unbounded_channel();
+    let (ctx, mut crx) = mpsc::unbounded_channel();
     for c in commands {
         ctx.send(c).expect("send");
     }
-    let report = engine::run(prepared, tx, crx).await.expect("runs");
+    let report = engine::run(prepared, tx, &mut crx).await.expect("runs");
     drop(ctx);
     let mut events = Vec::new();
     while let Ok(e) = rx.try_recv() {
@@ -267,8 +267,8 @@ async fn phases_are_stored_before_announced_and_a_cancelled_run_resumes_without_
     let store = Store::create(&prepared.dir).unwrap();
     let total = prepared.schedule.rounds.len();
     let (tx, mut rx) = mpsc::unbounded_channel();
-    let (ctx, crx) = mpsc::unbounded_channel();
-    let handle = tokio::spawn(engine::run(prepared, tx, crx));
+    let (ctx, mut crx) = mpsc::unbounded_channel();
+    let handle = tokio::spawn(async move { engine::run(prepared, tx, &mut crx).await });
     let mut finished = 0;
     while let Some(e) = rx.recv().await {
         if let EngineEvent::PhaseCompleted { round_id, phase } = &e {

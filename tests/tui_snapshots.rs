@@ -59,7 +59,11 @@ fn judgment(a: f64, b: f64, status: ParseStatus) -> Judgment {
         } else {
             vec![]
         },
-        raw_response: String::new(),
+        raw_response: if status == ParseStatus::Failed {
+            "Both teams did well; Team A was a little stronger.".into()
+        } else {
+            String::new()
+        },
         corrected_text: None,
     }
 }
@@ -335,4 +339,36 @@ fn scores_help_log_and_leaderboard() {
         "log_120x40",
         draw(&app, &Theme::no_color(), 120, 40).backend()
     );
+}
+
+#[test]
+fn review_queue_and_an_item_being_edited() {
+    let mut app = mid_tournament();
+    key(&mut app, KeyCode::Char('v'));
+    insta::assert_snapshot!(
+        "review_queue_120x40",
+        draw(&app, &Theme::no_color(), 120, 40).backend()
+    );
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::End);
+    for ch in "\nTeam A\nConsistency: 8".chars() {
+        key(
+            &mut app,
+            if ch == '\n' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(ch)
+            },
+        );
+    }
+    for (name, theme) in themes() {
+        insta::assert_snapshot!(
+            format!("review_editing_120x40_{name}"),
+            draw(&app, &theme, 120, 40).backend()
+        );
+        insta::assert_snapshot!(
+            format!("review_editing_min_{name}"),
+            draw(&app, &theme, views::MIN_WIDTH, views::MIN_HEIGHT).backend()
+        );
+    }
 }

@@ -5,6 +5,7 @@ pub mod ask;
 pub mod dilemmas;
 pub mod judgment;
 pub mod models;
+pub mod open;
 pub mod rounds;
 pub mod run;
 
@@ -46,4 +47,10 @@ pub fn default_log_file() -> Option<PathBuf> {
 /// The user's config folder (user themes live in its `themes/`).
 pub fn user_config_dir() -> Option<PathBuf> {
     directories::ProjectDirs::from("", "", "ethics-bowl").map(|d| d.config_dir().to_path_buf())
+}
+
+/// The UI theme called `name`, honouring `NO_COLOR` and the user's own themes.
+pub fn theme(name: &str) -> Result<ethics_bowl::tui::Theme, ethics_bowl::config::ConfigError> {
+    let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
+    ethics_bowl::tui::Theme::load(name, user_config_dir().as_deref(), no_color)
 }

@@ -7,8 +7,8 @@ use std::path::{Path, PathBuf};
 use ethics_bowl::analysis::Summary;
 use ethics_bowl::domain::{ParseStatus, RoundStatus};
 use ethics_bowl::engine::{self, EngineCommand, EngineEvent};
-use ethics_bowl::store::TournamentStatus;
-use ethics_bowl::tui::{App, Mode, Theme};
+use ethics_bowl::store::{Store, TournamentStatus};
+use ethics_bowl::tui::{App, Mode};
 use indicatif::{ProgressBar, ProgressStyle};
 use tokio::sync::mpsc;
 
@@ -47,14 +47,25 @@ pub async fn run(
     }
     let dir = prepared.dir.clone();
     let (events_tx, mut events) = mpsc::unbounded_channel();
-    let (commands, commands_rx) = mpsc::unbounded_channel();
+    let (commands, mut commands_rx) = mpsc::unbounded_channel();
     let name = prepared.id.clone();
-    let engine = tokio::spawn(engine::run(prepared, events_tx, commands_rx));
     if let Some(theme) = ui {
-        let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
-        let theme = Theme::load(theme, super::user_config_dir().as_deref(), no_color)?;
+        let theme = super::theme(theme)?;
+        let serve_events = events_tx.clone();
+        // After the rounds, the engine goes on storing the review queue's corrections
+        // until the UI closes.
+        let engine = tokio::spawn(async move {
+            let report = engine::run(prepared, events_tx, &mut commands_rx).await;
+            if let Ok(r) = &report
+                && r.status != TournamentStatus::Cancelled
+                && let Ok(store) = Store::open(&r.dir)
+            {
+                engine::serve_corrections(store, serve_events, &mut commands_rx).await;
+            }
+            report
+        });
         let app = App::new(&name, Mode::Live, std::time::Instant::now());
-        ethics_bowl::tui::terminal::run(app, theme, events, commands.clone()).await?;
+        ethics_bowl::tui::terminal::run(app, theme, events, commands).await?;
         // Quitting while calls were in flight cancelled them; otherwise the run is over.
         let report = engine.await??;
         print_summary(&report.summary, &dir);
@@ -63,6 +74,8 @@ pub async fn run(
             _ => Ok(()),
         };
     }
+    let engine =
+        tokio::spawn(async move { engine::run(prepared, events_tx, &mut commands_rx).await });
     let stop = commands.clone();
     tokio::spawn(async move {
         if tokio::signal::ctrl_c().await.is_ok() {

@@ -15,4 +15,4 @@ pub use corrections::apply_correction;
 pub use events::{Correction, EngineCommand, EngineEvent, RoundView, UsageTotals};
 pub use prepare::{PrepareError, Prepared, prepare, prepare_resume};
 pub use schedule::{Schedule, round_id};
-pub use tournament::{EngineError, RunReport, run};
+pub use tournament::{EngineError, RunReport, run, serve_corrections};

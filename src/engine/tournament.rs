@@ -18,7 +18,7 @@ use crate::store::{
 
 use super::control::Control;
 use super::corrections::apply_correction;
-use super::events::{EngineCommand, EngineEvent, RoundView};
+use super::events::{Correction, EngineCommand, EngineEvent, RoundView};
 use super::prepare::Prepared;
 use super::round_runner::{RoundContext, run_round};
 
@@ -58,10 +58,60 @@ fn new_round(s: &ScheduledRound, protocol: &str) -> Round {
 }
 
 /// Runs a prepared tournament. Events go to `events`; commands come from `commands`.
+/// Stores a correction and says what changed (or why it was refused).
+fn correction_events(
+    store: &Store,
+    round_id: String,
+    judge_model: &str,
+    correction: &Correction,
+) -> Vec<EngineEvent> {
+    match apply_correction(store, &round_id, judge_model, correction) {
+        Ok((round, judgment)) => vec![
+            EngineEvent::JudgmentRecorded {
+                round_id: round_id.clone(),
+                judgment: Box::new(judgment),
+            },
+            EngineEvent::RoundFinished {
+                round_id,
+                status: round.status,
+                error: None,
+            },
+        ],
+        Err(reason) => vec![EngineEvent::CommandRefused { reason }],
+    }
+}
+
+/// After a run, or over stored results (`ethics-bowl open`): stores the corrections the
+/// review queue sends until the command channel closes. Other commands are refused, since no
+/// tournament is running.
+pub async fn serve_corrections(
+    store: Store,
+    events: mpsc::UnboundedSender<EngineEvent>,
+    commands: &mut mpsc::UnboundedReceiver<EngineCommand>,
+) {
+    while let Some(command) = commands.recv().await {
+        let out = match command {
+            EngineCommand::ApplyCorrection {
+                round_id,
+                judge_model,
+                correction,
+            } => correction_events(&store, round_id, &judge_model, &correction),
+            _ => vec![EngineEvent::CommandRefused {
+                reason: "no tournament is running".into(),
+            }],
+        };
+        for event in out {
+            let _ = events.send(event);
+        }
+    }
+}
+
+/// Runs a prepared tournament. Events go to `events`; commands come from `commands` (which
+/// stays usable afterwards, e.g. for [`serve_corrections`]).
 pub async fn run(
     prepared: Prepared,
     events: mpsc::UnboundedSender<EngineEvent>,
-    mut commands: mpsc::UnboundedReceiver<EngineCommand>,
+    commands: &mut mpsc::UnboundedReceiver<EngineCommand>,
 ) -> Result<RunReport, EngineError> {
     let store = Store::create(&prepared.dir)?;
     let previous = store.load_tournament()?;
@@ -175,12 +225,8 @@ pub async fn run(
                     if running.contains(&round_id) {
                         ctx.control.emit(EngineEvent::CommandRefused { reason: format!("round {round_id} is still running") });
                     } else {
-                        match apply_correction(&store, &round_id, &judge_model, &correction) {
-                            Ok((round, judgment)) => {
-                                ctx.control.emit(EngineEvent::JudgmentRecorded { round_id: round_id.clone(), judgment: Box::new(judgment) });
-                                ctx.control.emit(EngineEvent::RoundFinished { round_id, status: round.status, error: None });
-                            }
-                            Err(reason) => ctx.control.emit(EngineEvent::CommandRefused { reason }),
+                        for event in correction_events(&store, round_id, &judge_model, &correction) {
+                            ctx.control.emit(event);
                         }
                     }
                 }

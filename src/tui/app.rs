@@ -4,7 +4,9 @@
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
-use crate::domain::{Judgment, PhaseType, RoundStatus};
+use ratatui_textarea::TextArea;
+
+use crate::domain::{Judgment, ParseStatus, PhaseType, RoundStatus};
 use crate::engine::{RoundView, UsageTotals};
 use crate::sanitize::Sanitizer;
 use crate::store::TournamentStatus;
@@ -96,6 +98,47 @@ pub enum Screen {
     Leaderboard,
     /// Warnings and errors.
     Log,
+    /// Judgments the parser could not read, oldest first.
+    Review,
+}
+
+/// A judgment waiting for a person.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReviewItem {
+    /// The round.
+    pub round_id: String,
+    /// The judge.
+    pub judge: String,
+    /// How the parser read it.
+    pub status: ParseStatus,
+    /// What it could not read.
+    pub problems: Vec<String>,
+    /// The judge's own text (sanitised).
+    pub raw: String,
+}
+
+/// A review item open in the editor.
+#[derive(Debug, Clone)]
+pub struct Editor {
+    /// The round.
+    pub round_id: String,
+    /// The judge.
+    pub judge: String,
+    /// The text being fixed.
+    pub textarea: TextArea<'static>,
+    /// The text it started from, to tell whether there are edits to lose.
+    pub original: String,
+    /// Esc was pressed once with edits: a second Esc discards them.
+    pub confirm_discard: bool,
+    /// A message for the user (why a save was refused, …).
+    pub message: Option<String>,
+}
+
+impl Editor {
+    /// The text as edited.
+    pub fn text(&self) -> String {
+        self.textarea.lines().join("\n")
+    }
 }
 
 /// Live (an engine is running) or browsing stored results.
@@ -159,6 +202,12 @@ pub struct App {
     pub finished: Option<TournamentStatus>,
     /// `q` was pressed while calls are in flight: the next `q` or `y` quits.
     pub confirm_quit: bool,
+    /// Judgments waiting for a person, oldest first.
+    pub review: Vec<ReviewItem>,
+    /// The selected review item.
+    pub review_cursor: usize,
+    /// The review item being edited.
+    pub editor: Option<Editor>,
     /// Something changed since the last frame.
     pub dirty: bool,
 }
@@ -187,6 +236,9 @@ impl App {
             paused: false,
             finished: None,
             confirm_quit: false,
+            review: Vec::new(),
+            review_cursor: 0,
+            editor: None,
             dirty: true,
         }
     }

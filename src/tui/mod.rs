@@ -3,11 +3,13 @@
 //! views render frames from the state. It never calls a provider or writes a file.
 
 pub mod app;
+mod browse;
 pub mod terminal;
 pub mod theme;
 pub mod update;
 pub mod views;
 
 pub use app::{App, Mode, Screen};
+pub use browse::browse;
 pub use theme::Theme;
 pub use update::{Effect, Msg, update};

@@ -10,7 +10,11 @@ use crate::domain::RoundStatus;
 use crate::engine::{EngineCommand, EngineEvent};
 use crate::sanitize::sanitize;
 
-use super::app::{App, Mode, Screen};
+use ratatui_textarea::TextArea;
+
+use crate::domain::Judgment;
+
+use super::app::{App, Editor, Mode, ReviewItem, Screen};
 
 /// Something the UI reacts to.
 #[derive(Debug, Clone)]
@@ -148,6 +152,7 @@ fn engine_event(app: &mut App, event: EngineEvent) {
             ));
         }
         EngineEvent::JudgmentRecorded { round_id, judgment } => {
+            track_review(app, &round_id, &judgment);
             if let Some(i) = round(app, &round_id) {
                 let r = &mut app.rounds[i];
                 match r
@@ -185,7 +190,11 @@ fn engine_event(app: &mut App, event: EngineEvent) {
             ));
         }
         EngineEvent::CommandRefused { reason } => {
-            app.log_line(format!("refused: {}", sanitize(&reason)))
+            let reason = sanitize(&reason);
+            if let Some(editor) = &mut app.editor {
+                editor.message = Some(format!("not saved: {reason}"));
+            }
+            app.log_line(format!("refused: {reason}"));
         }
         EngineEvent::Finished { status } => {
             app.finished = Some(status);
@@ -194,9 +203,48 @@ fn engine_event(app: &mut App, event: EngineEvent) {
     }
 }
 
+/// Keeps the review queue in step: an unusable judgment joins it (or is updated in place),
+/// a usable one (parsed, or corrected by hand) leaves it and closes its editor.
+fn track_review(app: &mut App, round_id: &str, judgment: &Judgment) {
+    let at = app
+        .review
+        .iter()
+        .position(|r| r.round_id == round_id && r.judge == judgment.judge_model);
+    if judgment.is_usable() {
+        if let Some(at) = at {
+            app.review.remove(at);
+            app.review_cursor = app.review_cursor.min(app.review.len().saturating_sub(1));
+        }
+        if app
+            .editor
+            .as_ref()
+            .is_some_and(|e| e.round_id == round_id && e.judge == judgment.judge_model)
+        {
+            app.editor = None;
+            app.log_line(format!("corrected {round_id} ({})", judgment.judge_model));
+        }
+        return;
+    }
+    let item = ReviewItem {
+        round_id: round_id.to_string(),
+        judge: judgment.judge_model.clone(),
+        status: judgment.parse_status,
+        problems: judgment.problems.iter().map(|p| sanitize(p)).collect(),
+        raw: sanitize(&judgment.raw_response),
+    };
+    match at {
+        Some(at) => app.review[at] = item,
+        None => app.review.push(item),
+    }
+}
+
 fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     if key.code == KeyCode::Char('c') && key.modifiers.contains(KeyModifiers::CONTROL) {
         return quit(app, true);
+    }
+    // The editor takes every key (text may contain `q` and `?`).
+    if app.editor.is_some() {
+        return editor_key(app, key);
     }
     if app.help {
         app.help = false;
@@ -220,6 +268,7 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     match app.screen {
         Screen::Matrix => matrix_key(app, key),
         Screen::Round { scores } => round_key(app, key, scores),
+        Screen::Review => review_key(app, key),
         Screen::Leaderboard | Screen::Log => {
             if matches!(key.code, KeyCode::Esc | KeyCode::Backspace) {
                 app.screen = Screen::Matrix;
@@ -257,6 +306,7 @@ fn matrix_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::Char('s') => app.screen = Screen::Leaderboard,
         KeyCode::Char('g') => app.screen = Screen::Log,
+        KeyCode::Char('v') => app.screen = Screen::Review,
         KeyCode::Char('p') if app.mode == Mode::Live && app.finished.is_none() => {
             let command = if app.paused {
                 EngineCommand::Resume
@@ -278,6 +328,71 @@ fn matrix_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         _ => {}
     }
     Vec::new()
+}
+
+fn review_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    match key.code {
+        KeyCode::Esc | KeyCode::Backspace => app.screen = Screen::Matrix,
+        KeyCode::Up | KeyCode::Char('k') => app.review_cursor = app.review_cursor.saturating_sub(1),
+        KeyCode::Down | KeyCode::Char('j') => {
+            app.review_cursor = (app.review_cursor + 1).min(app.review.len().saturating_sub(1));
+        }
+        KeyCode::Enter => {
+            if let Some(item) = app.review.get(app.review_cursor) {
+                app.editor = Some(Editor {
+                    round_id: item.round_id.clone(),
+                    judge: item.judge.clone(),
+                    textarea: TextArea::new(item.raw.lines().map(str::to_string).collect()),
+                    original: item.raw.clone(),
+                    confirm_discard: false,
+                    message: None,
+                });
+            }
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+fn editor_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    let Some(editor) = &mut app.editor else {
+        return Vec::new();
+    };
+    let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    match key.code {
+        KeyCode::Esc => {
+            if editor.text() == editor.original || editor.confirm_discard {
+                app.editor = None;
+            } else {
+                editor.confirm_discard = true;
+                editor.message = Some(
+                    "unsaved edits: Esc again to discard them, any other key to go on editing"
+                        .into(),
+                );
+            }
+            Vec::new()
+        }
+        KeyCode::Char('s') if ctrl => {
+            let text = editor.text();
+            let parsed = crate::protocols::judging::parse_judgment(&text);
+            if parsed.status() != crate::domain::ParseStatus::Parsed {
+                editor.message = Some(format!("not saved: {}", parsed.problems.join("; ")));
+                return Vec::new();
+            }
+            editor.message = Some("saving…".into());
+            vec![Effect::Command(EngineCommand::ApplyCorrection {
+                round_id: editor.round_id.clone(),
+                judge_model: editor.judge.clone(),
+                correction: Box::new(crate::engine::Correction::Text(text)),
+            })]
+        }
+        _ => {
+            editor.confirm_discard = false;
+            editor.message = None;
+            editor.textarea.input(key);
+            Vec::new()
+        }
+    }
 }
 
 fn round_key(app: &mut App, key: KeyEvent, scores: bool) -> Vec<Effect> {
@@ -538,6 +653,104 @@ mod tests {
             key(&mut app, KeyCode::Char('q')),
             vec![Effect::Command(EngineCommand::Cancel), Effect::Quit]
         );
+    }
+
+    fn judgment(status: crate::domain::ParseStatus) -> Box<Judgment> {
+        Box::new(Judgment {
+            judge_model: "j".into(),
+            team_a_scores: Default::default(),
+            team_b_scores: Default::default(),
+            team_a_justification: String::new(),
+            team_b_justification: String::new(),
+            overall_analysis: String::new(),
+            parse_status: status,
+            problems: vec!["Team A missing: consistency".into()],
+            raw_response: "Team A did well.".into(),
+            corrected_text: None,
+        })
+    }
+
+    #[test]
+    fn the_review_queue_fills_edits_saves_and_empties() {
+        use crate::domain::ParseStatus;
+        let mut app = app();
+        update(
+            &mut app,
+            Msg::Engine(EngineEvent::JudgmentRecorded {
+                round_id: "r1".into(),
+                judgment: judgment(ParseStatus::Failed),
+            }),
+        );
+        update(
+            &mut app,
+            Msg::Engine(EngineEvent::JudgmentRecorded {
+                round_id: "r2".into(),
+                judgment: judgment(ParseStatus::Partial),
+            }),
+        );
+        assert_eq!(
+            app.review
+                .iter()
+                .map(|r| r.round_id.as_str())
+                .collect::<Vec<_>>(),
+            ["r1", "r2"],
+            "oldest first"
+        );
+        key(&mut app, KeyCode::Char('v'));
+        key(&mut app, KeyCode::Enter);
+        assert!(app.editor.is_some());
+        // Saving text that still lacks scores is refused in place.
+        let ctrl_s = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL);
+        assert!(update(&mut app, Msg::Key(ctrl_s)).is_empty());
+        assert!(
+            app.editor
+                .as_ref()
+                .unwrap()
+                .message
+                .as_deref()
+                .unwrap()
+                .starts_with("not saved")
+        );
+        // Esc with edits asks first; q is text in the editor, not quit.
+        key(&mut app, KeyCode::Char('q'));
+        assert!(app.editor.as_ref().unwrap().text().contains('q'));
+        key(&mut app, KeyCode::Esc);
+        assert!(app.editor.as_ref().unwrap().confirm_discard);
+        key(&mut app, KeyCode::Char('x'));
+        assert!(app.editor.is_some() && !app.editor.as_ref().unwrap().confirm_discard);
+        // Replace the text with a complete judgment and save.
+        let editor = app.editor.as_mut().unwrap();
+        let lines: Vec<String> = crate::domain::Criterion::ALL
+            .iter()
+            .map(|c| format!("\"{}\": 6", c.key()))
+            .collect();
+        let json = format!(
+            "{{\"team_a_scores\": {{{0}}}, \"team_b_scores\": {{{0}}}}}",
+            lines.join(", ")
+        );
+        editor.textarea = TextArea::new(vec![json.clone()]);
+        let effects = update(&mut app, Msg::Key(ctrl_s));
+        assert_eq!(
+            effects,
+            vec![Effect::Command(EngineCommand::ApplyCorrection {
+                round_id: "r1".into(),
+                judge_model: "j".into(),
+                correction: Box::new(crate::engine::Correction::Text(json))
+            })]
+        );
+        // The engine stores it and says so: the item leaves the queue and the editor closes.
+        update(
+            &mut app,
+            Msg::Engine(EngineEvent::JudgmentRecorded {
+                round_id: "r1".into(),
+                judgment: judgment(ParseStatus::CorrectedByHand),
+            }),
+        );
+        assert_eq!(app.review.len(), 1);
+        assert!(app.editor.is_none());
+        key(&mut app, KeyCode::Enter);
+        key(&mut app, KeyCode::Esc);
+        assert!(app.editor.is_none(), "no edits: one Esc leaves");
     }
 
     #[test]

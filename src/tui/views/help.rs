@@ -15,6 +15,7 @@ pub fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
         Screen::Matrix => &[
             ("← ↓ ↑ → / h j k l", "move the cursor"),
             ("Enter", "open the round under the cursor"),
+            ("v", "review queue (judgments to fix)"),
             ("s", "leaderboard"),
             ("g", "log"),
             ("p", "pause / resume new calls"),
@@ -31,6 +32,18 @@ pub fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
             ("P", "show or hide prompts"),
             ("Esc", "back to the matrix"),
             ("q", "quit"),
+        ],
+        Screen::Review => &[
+            ("↑ ↓ / k j", "choose a judgment"),
+            (
+                "Enter",
+                "edit it: the judge's text beside what the parser reads",
+            ),
+            ("Ctrl-S", "save (once every score is read)"),
+            (
+                "Esc",
+                "leave the editor (twice to discard edits) / back to the matrix",
+            ),
         ],
         Screen::Leaderboard | Screen::Log => &[("Esc", "back to the matrix"), ("q", "quit")],
     }

@@ -5,6 +5,7 @@ mod help;
 mod leaderboard;
 mod log;
 mod matrix;
+mod review;
 mod round;
 
 use ratatui::Frame;
@@ -47,6 +48,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         Screen::Round { scores } => round::render(frame, body, app, theme, scores),
         Screen::Leaderboard => leaderboard::render(frame, body, app, theme),
         Screen::Log => log::render(frame, body, app, theme),
+        Screen::Review => review::render(frame, body, app, theme),
     }
     render_footer(frame, footer, app, theme);
     if app.help {
@@ -60,8 +62,12 @@ fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     } else {
         let keys = match app.screen {
             Screen::Matrix => {
-                "arrows/hjkl move · Enter open · s scores · g log · p pause · r retry · ? help · q quit"
+                "arrows/hjkl move · Enter open · v review · s scores · g log · p pause · r retry · ? help · q quit"
             }
+            Screen::Review if app.editor.is_some() => {
+                "type to edit · Ctrl-S save · Esc leave (twice to discard edits)"
+            }
+            Screen::Review => "↑↓ choose · Enter edit · Esc back · ? help · q quit",
             Screen::Round { .. } => {
                 "Tab transcript/scores · ↑↓ PgUp PgDn Home End scroll · f follow · P prompts · Esc back · ? help"
             }

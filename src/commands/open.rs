@@ -1,0 +1,46 @@
+//! `ethics-bowl open DIR`: the terminal UI over stored results, with no engine calls: every
+//! round's transcript and scores, and the review queue, whose corrections are stored.
+
+use std::path::Path;
+
+use ethics_bowl::engine;
+use ethics_bowl::store::{RoundFilter, Store};
+use ethics_bowl::tui::browse;
+use tokio::sync::mpsc;
+
+use super::UsageError;
+
+/// Opens the UI over a results folder (ours or the Python predecessor's).
+pub async fn run(dir: &Path, theme: &str) -> anyhow::Result<()> {
+    if !super::run::can_show_ui() {
+        return Err(UsageError(
+            "`open` needs a terminal; use `ethics-bowl rounds DIR` to list rounds".into(),
+        )
+        .into());
+    }
+    let store = Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
+    let (rounds, errors) = store
+        .load_rounds(&RoundFilter::default())
+        .map_err(|e| UsageError(e.to_string()))?;
+    for e in &errors {
+        eprintln!("warning: {e}");
+    }
+    let name = store
+        .load_tournament()
+        .ok()
+        .flatten()
+        .map(|t| t.id)
+        .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
+        .unwrap_or_default();
+    let theme = super::theme(theme)?;
+    let app = browse(&name, &rounds, std::time::Instant::now());
+    let (events_tx, events) = mpsc::unbounded_channel();
+    let (commands, mut commands_rx) = mpsc::unbounded_channel();
+    let server =
+        tokio::spawn(
+            async move { engine::serve_corrections(store, events_tx, &mut commands_rx).await },
+        );
+    ethics_bowl::tui::terminal::run(app, theme, events, commands).await?;
+    let _ = server.await;
+    Ok(())
+}

@@ -1,0 +1,71 @@
+//! The UI state of stored results (`ethics-bowl open`): the rounds are replayed through
+//! `update` as the events that would have produced them, so browsing and watching share
+//! every screen and every rule.
+
+use std::time::Instant;
+
+use crate::domain::Round;
+use crate::engine::{EngineEvent, RoundView};
+
+use super::app::{App, Mode};
+use super::update::{Msg, update};
+
+/// The state for browsing `rounds`.
+pub fn browse(name: &str, rounds: &[Round], now: Instant) -> App {
+    let mut app = App::new(name, Mode::Browse, now);
+    let views = rounds
+        .iter()
+        .map(|r| RoundView {
+            round_id: r.id.clone(),
+            dilemma_id: r.dilemma_id.clone(),
+            repetition: r.repetition,
+            team_a: r.team_a_model.clone(),
+            team_b: r.team_b_model.clone(),
+            judges: if r.judge_models.is_empty() {
+                vec![r.judge_model.clone()]
+            } else {
+                r.judge_models.clone()
+            },
+            status: r.status,
+            finished: true,
+        })
+        .collect();
+    update(
+        &mut app,
+        Msg::Engine(EngineEvent::Started {
+            tournament_id: name.to_string(),
+            rounds: views,
+        }),
+    );
+    for r in rounds {
+        for p in &r.phases {
+            update(
+                &mut app,
+                Msg::Engine(EngineEvent::PhaseCompleted {
+                    round_id: r.id.clone(),
+                    phase: Box::new(p.clone()),
+                }),
+            );
+        }
+        for j in &r.judgments {
+            update(
+                &mut app,
+                Msg::Engine(EngineEvent::JudgmentRecorded {
+                    round_id: r.id.clone(),
+                    judgment: Box::new(j.clone()),
+                }),
+            );
+        }
+        let error = r.error.as_ref().map(|e| e.message.clone());
+        update(
+            &mut app,
+            Msg::Engine(EngineEvent::RoundFinished {
+                round_id: r.id.clone(),
+                status: r.status,
+                error,
+            }),
+        );
+    }
+    app.log.clear();
+    app
+}

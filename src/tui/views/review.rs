@@ -1,0 +1,148 @@
+//! The review queue: judgments the parser could not fully read, oldest first, with why; and
+//! the editor, the judge's text beside a live preview of what the parser extracts from it.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::Line;
+use ratatui::widgets::{
+    Block, Borders, Cell, List, ListItem, ListState, Paragraph, Row, Table, Wrap,
+};
+
+use crate::domain::{Criterion, ParseStatus};
+use crate::protocols::judging::parse_judgment;
+use crate::tui::app::{App, Editor};
+use crate::tui::theme::Theme;
+
+pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    match &app.editor {
+        Some(editor) => render_editor(frame, area, editor, theme),
+        None => render_queue(frame, area, app, theme),
+    }
+}
+
+fn render_queue(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_style(Style::new().fg(theme.border))
+        .title(format!(" Review queue · {} waiting ", app.review.len()));
+    if app.review.is_empty() {
+        frame.render_widget(
+            Paragraph::new("Every judgment is readable. Nothing to review.")
+                .style(Style::new().fg(theme.dim))
+                .block(block),
+            area,
+        );
+        return;
+    }
+    let items: Vec<ListItem<'_>> = app
+        .review
+        .iter()
+        .map(|item| {
+            let status = match item.status {
+                ParseStatus::Failed => "no scores read",
+                _ => "some scores read",
+            };
+            let why = item.problems.first().map(String::as_str).unwrap_or("");
+            ListItem::new(vec![
+                Line::from(format!(
+                    "{} · judge {} · {status}",
+                    item.round_id, item.judge
+                )),
+                Line::styled(format!("    {why}"), Style::new().fg(theme.dim)),
+            ])
+        })
+        .collect();
+    let mut state = ListState::default().with_selected(Some(app.review_cursor));
+    let list = List::new(items)
+        .block(block)
+        .highlight_style(Style::new().bg(theme.selected).add_modifier(Modifier::BOLD))
+        .highlight_symbol("▶ ");
+    frame.render_stateful_widget(list, area, &mut state);
+}
+
+fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: &Theme) {
+    let [main, message] = Layout::vertical([Constraint::Min(5), Constraint::Length(2)]).areas(area);
+    let [text_area, preview_area] =
+        Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(main);
+    let mut textarea = editor.textarea.clone();
+    textarea.set_block(
+        Block::new()
+            .borders(Borders::ALL)
+            .border_style(Style::new().fg(theme.accent))
+            .title(format!(
+                " {} · judge {} · Ctrl-S save · Esc leave ",
+                editor.round_id, editor.judge
+            )),
+    );
+    frame.render_widget(&textarea, text_area);
+
+    let parsed = parse_judgment(&editor.text());
+    let show = |v: Option<f64>| v.map_or("missing".to_string(), |v| format!("{v}"));
+    let rows: Vec<Row<'_>> = Criterion::ALL
+        .iter()
+        .map(|c| {
+            let (a, b) = (parsed.team_a.get(*c), parsed.team_b.get(*c));
+            let style = if a.is_none() || b.is_none() {
+                Style::new().fg(theme.review)
+            } else {
+                Style::new()
+            };
+            Row::new([
+                Cell::from(c.label()),
+                Cell::from(show(a)),
+                Cell::from(show(b)),
+            ])
+            .style(style)
+        })
+        .collect();
+    let status = match parsed.status() {
+        ParseStatus::Parsed => " Preview · complete: Ctrl-S saves ",
+        ParseStatus::Partial => " Preview · partial ",
+        _ => " Preview · no scores yet ",
+    };
+    let [table_area, problems_area] =
+        Layout::vertical([Constraint::Length(10), Constraint::Min(2)]).areas(preview_area);
+    frame.render_widget(
+        Table::new(
+            rows,
+            [
+                Constraint::Length(24),
+                Constraint::Length(8),
+                Constraint::Length(8),
+            ],
+        )
+        .header(Row::new(["criterion", "Team A", "Team B"]).style(Style::new().fg(theme.dim)))
+        .block(
+            Block::new()
+                .borders(Borders::ALL)
+                .border_style(Style::new().fg(theme.border))
+                .title(status),
+        ),
+        table_area,
+    );
+    let problems: Vec<Line<'_>> = parsed
+        .problems
+        .iter()
+        .map(|p| Line::styled(p.clone(), Style::new().fg(theme.review)))
+        .collect();
+    frame.render_widget(
+        Paragraph::new(problems).wrap(Wrap { trim: true }).block(
+            Block::new()
+                .borders(Borders::ALL)
+                .border_style(Style::new().fg(theme.border))
+                .title(" Problems "),
+        ),
+        problems_area,
+    );
+    let note = editor
+        .message
+        .clone()
+        .unwrap_or_else(|| "Fix the text until every score is read (e.g. add \"Consistency: 7\" lines under Team A / Team B headings, or JSON).".into());
+    frame.render_widget(
+        Paragraph::new(note)
+            .wrap(Wrap { trim: true })
+            .style(Style::new().fg(theme.dim)),
+        message,
+    );
+}
