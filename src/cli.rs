@@ -28,9 +28,10 @@ pub enum Command {
         /// default when stdout is not a terminal).
         #[arg(long)]
         headless: bool,
-        /// The UI's colour theme: default, light, high-contrast, or one of yours.
-        #[arg(long, default_value = "default")]
-        theme: String,
+        /// The UI's colour theme: default, light, high-contrast, or one of yours (else the
+        /// tournament file's `theme`, else default).
+        #[arg(long)]
+        theme: Option<String>,
         /// Put the tournament's folder in DIR instead of the file's output_dir.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,

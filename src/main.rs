@@ -64,7 +64,7 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             out,
             resume,
         } => {
-            let ui = (!headless && commands::run::can_show_ui()).then_some(theme.as_str());
+            let ui = (!headless && commands::run::can_show_ui()).then_some(theme);
             commands::run::run(config.as_deref(), out.as_deref(), resume.as_deref(), ui).await
         }
         Command::Open { dir, theme } => commands::open::run(&dir, &theme).await,
@@ -123,7 +123,7 @@ fn default_command() -> Command {
     Command::Run {
         config: None,
         headless: false,
-        theme: "default".into(),
+        theme: None,
         out: None,
         resume: None,
     }

@@ -26,12 +26,13 @@ pub fn can_show_ui() -> bool {
     std::io::stdout().is_terminal() && std::io::stdin().is_terminal()
 }
 
-/// Runs the tournament: in the terminal UI with `ui` (a theme name), else headless.
+/// Runs the tournament: in the terminal UI with `ui` (holding the `--theme` given, if
+/// any), else headless.
 pub async fn run(
     config: Option<&Path>,
     out: Option<&Path>,
     resume: Option<&Path>,
-    ui: Option<&str>,
+    ui: Option<Option<String>>,
 ) -> anyhow::Result<()> {
     let prepared = match resume {
         Some(dir) => engine::prepare_resume(dir)?,
@@ -50,7 +51,10 @@ pub async fn run(
     let (commands, mut commands_rx) = mpsc::unbounded_channel();
     let name = prepared.id.clone();
     if let Some(theme) = ui {
-        let theme = super::theme(theme)?;
+        let theme_name = theme
+            .or_else(|| prepared.config.theme.clone())
+            .unwrap_or_else(|| "default".into());
+        let theme = super::theme(&theme_name)?;
         let serve_events = events_tx.clone();
         // After the rounds, the engine goes on storing the review queue's corrections
         // until the UI closes.

@@ -95,6 +95,9 @@ pub struct TournamentConfig {
     /// The judge sees model names (false: "Team A"/"Team B" only).
     #[serde(default = "yes")]
     pub judge_sees_model_names: bool,
+    /// The terminal UI's theme, unless `--theme` names one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub theme: Option<String>,
 }
 
 fn default_models_file() -> PathBuf {

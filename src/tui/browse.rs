@@ -67,5 +67,13 @@ pub fn browse(name: &str, rounds: &[Round], now: Instant) -> App {
         );
     }
     app.log.clear();
+    // What the stored calls used.
+    for r in rounds {
+        let (input, output) = r.tokens();
+        app.totals.input_tokens += input;
+        app.totals.output_tokens += output;
+        app.totals.cost_usd += r.cost_usd();
+        app.totals.calls += r.phases.len() as u64;
+    }
     app
 }

@@ -1,0 +1,121 @@
+//! UI benchmarks: the time to build and diff one frame with 1,000 rounds in the matrix and
+//! 20 rounds streaming, and the rate at which text-delta events are applied to the state.
+//!
+//! cargo run --release --example bench_tui
+
+use std::time::{Duration, Instant};
+
+use ethics_bowl::domain::{PhaseType, RoundStatus};
+use ethics_bowl::engine::{EngineEvent, RoundView};
+use ethics_bowl::tui::{App, Mode, Msg, Theme, update, views};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+fn tournament(now: Instant) -> (App, Vec<String>) {
+    let mut app = App::new("bench", Mode::Live, now);
+    let models: Vec<String> = (0..10).map(|i| format!("model-{i}")).collect();
+    let mut rounds = Vec::new();
+    for d in 0..12 {
+        for a in &models {
+            for b in &models {
+                if a != b && rounds.len() < 1000 {
+                    rounds.push(RoundView {
+                        round_id: format!("dilemma_{d}__{a}__vs__{b}__r1"),
+                        dilemma_id: format!("dilemma_{d}"),
+                        repetition: 1,
+                        team_a: a.clone(),
+                        team_b: b.clone(),
+                        judges: vec!["judge".into()],
+                        status: RoundStatus::Incomplete,
+                        finished: false,
+                    });
+                }
+            }
+        }
+    }
+    let streaming: Vec<String> = rounds
+        .iter()
+        .step_by(50)
+        .take(20)
+        .map(|r| r.round_id.clone())
+        .collect();
+    update(
+        &mut app,
+        Msg::Engine(EngineEvent::Started {
+            tournament_id: "bench".into(),
+            rounds,
+        }),
+    );
+    for id in &streaming {
+        update(
+            &mut app,
+            Msg::Engine(EngineEvent::PhaseStarted {
+                round_id: id.clone(),
+                phase_type: PhaseType::Presentation,
+                model: "model-0".into(),
+            }),
+        );
+    }
+    (app, streaming)
+}
+
+fn delta(round_id: &str) -> Msg {
+    Msg::Engine(EngineEvent::TextDelta {
+        round_id: round_id.to_string(),
+        phase_type: PhaseType::Presentation,
+        model: "model-0".into(),
+        text: "a few words of a streamed answer ".into(),
+    })
+}
+
+fn main() {
+    let now = Instant::now();
+    let theme = Theme::load("default", None, false).expect("theme");
+
+    // Frames: each one after a batch of deltas, as the UI draws them.
+    let (mut app, streaming) = tournament(now);
+    let mut terminal = Terminal::new(TestBackend::new(200, 50)).expect("terminal");
+    let mut frames: Vec<Duration> = Vec::new();
+    for i in 0..300 {
+        for id in &streaming {
+            update(&mut app, delta(id));
+        }
+        if i == 150 {
+            // Half-way, watch one streaming round's transcript instead of the matrix.
+            update(
+                &mut app,
+                Msg::Key(crossterm::event::KeyEvent::from(
+                    crossterm::event::KeyCode::Enter,
+                )),
+            );
+        }
+        let start = Instant::now();
+        terminal
+            .draw(|f| views::render(f, &app, &theme))
+            .expect("draw");
+        frames.push(start.elapsed());
+    }
+    frames.sort();
+    let ms = |d: Duration| d.as_secs_f64() * 1000.0;
+    println!(
+        "frame (1,000 rounds, 20 streaming, 200×50): median {:.3} ms, p99 {:.3} ms",
+        ms(frames[frames.len() / 2]),
+        ms(frames[frames.len() * 99 / 100])
+    );
+
+    // Events: 100,000 deltas spread over the streaming rounds.
+    let (mut app, streaming) = tournament(now);
+    let events: Vec<Msg> = (0..100_000)
+        .map(|i| delta(&streaming[i % streaming.len()]))
+        .collect();
+    let start = Instant::now();
+    for e in events {
+        update(&mut app, e);
+    }
+    let took = start.elapsed();
+    println!(
+        "100,000 text deltas applied in {:.1} ms: {:.2} million events/s",
+        ms(took),
+        100_000.0 / took.as_secs_f64() / 1e6
+    );
+}
