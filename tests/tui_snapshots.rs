@@ -371,4 +371,7 @@ fn review_queue_and_an_item_being_edited() {
             draw(&app, &theme, views::MIN_WIDTH, views::MIN_HEIGHT).backend()
         );
     }
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Char('9'));
+    insta::assert_snapshot!("review_fields_120x40", draw(&app, &Theme::no_color(), 120, 40).backend());
 }

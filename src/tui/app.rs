@@ -132,6 +132,18 @@ pub struct Editor {
     pub confirm_discard: bool,
     /// A message for the user (why a save was refused, …).
     pub message: Option<String>,
+    /// The fourteen scores typed directly, when the editor is in that mode.
+    pub fields: Option<ScoreFields>,
+}
+
+/// The fourteen scores as typed: one text per criterion (rows, in the rubric's order) and
+/// team (columns A, B).
+#[derive(Debug, Clone, PartialEq)]
+pub struct ScoreFields {
+    /// What is typed in each field.
+    pub values: [[String; 2]; 7],
+    /// The field being typed in (criterion, team).
+    pub cursor: (usize, usize),
 }
 
 impl Editor {

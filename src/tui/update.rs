@@ -14,7 +14,7 @@ use ratatui_textarea::TextArea;
 
 use crate::domain::Judgment;
 
-use super::app::{App, Editor, Mode, ReviewItem, Screen};
+use super::app::{App, Editor, Mode, ReviewItem, ScoreFields, Screen};
 
 /// Something the UI reacts to.
 #[derive(Debug, Clone)]
@@ -346,6 +346,7 @@ fn review_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                     original: item.raw.clone(),
                     confirm_discard: false,
                     message: None,
+                    fields: None,
                 });
             }
         }
@@ -359,6 +360,39 @@ fn editor_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     };
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    if key.code == KeyCode::Tab {
+        // Switch between fixing the text and typing the scores, starting from what the text
+        // yields so far.
+        editor.fields = match editor.fields {
+            Some(_) => None,
+            None => {
+                let parsed = crate::protocols::judging::parse_judgment(&editor.text());
+                let show = |v: Option<f64>| v.map(|v| v.to_string()).unwrap_or_default();
+                let values = std::array::from_fn(|i| {
+                    let c = crate::domain::Criterion::ALL[i];
+                    [show(parsed.team_a.get(c)), show(parsed.team_b.get(c))]
+                });
+                Some(ScoreFields {
+                    values,
+                    cursor: (0, 0),
+                })
+            }
+        };
+        editor.message = None;
+        return Vec::new();
+    }
+    if key.code != KeyCode::Esc
+        && let Some(fields) = &mut editor.fields
+    {
+        return fields_key(
+            fields,
+            &mut editor.message,
+            &editor.round_id,
+            &editor.judge,
+            key,
+            ctrl,
+        );
+    }
     match key.code {
         KeyCode::Esc => {
             if editor.text() == editor.original || editor.confirm_discard {
@@ -393,6 +427,61 @@ fn editor_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             Vec::new()
         }
     }
+}
+
+/// Keys in the fourteen score fields: arrows move, digits and `.` type, Backspace erases,
+/// Ctrl-S saves when every field holds a score from 1 to 10.
+fn fields_key(
+    fields: &mut ScoreFields,
+    message: &mut Option<String>,
+    round_id: &str,
+    judge: &str,
+    key: KeyEvent,
+    ctrl: bool,
+) -> Vec<Effect> {
+    let (row, col) = fields.cursor;
+    match key.code {
+        KeyCode::Up => fields.cursor.0 = row.saturating_sub(1),
+        KeyCode::Down | KeyCode::Enter => fields.cursor.0 = (row + 1).min(6),
+        KeyCode::Left => fields.cursor.1 = 0,
+        KeyCode::Right => fields.cursor.1 = 1,
+        KeyCode::Backspace => {
+            fields.values[row][col].pop();
+        }
+        KeyCode::Char('s') if ctrl => {
+            let mut team_a = crate::domain::Scores::default();
+            let mut team_b = crate::domain::Scores::default();
+            for (i, c) in crate::domain::Criterion::ALL.iter().enumerate() {
+                for (t, scores) in [&mut team_a, &mut team_b].into_iter().enumerate() {
+                    match fields.values[i][t].parse::<f64>() {
+                        Ok(v) if (1.0..=10.0).contains(&v) => scores.set(*c, Some(v)),
+                        _ => {
+                            *message = Some(format!(
+                                "not saved: {} for Team {} needs a score from 1 to 10",
+                                c.label(),
+                                if t == 0 { 'A' } else { 'B' }
+                            ));
+                            fields.cursor = (i, t);
+                            return Vec::new();
+                        }
+                    }
+                }
+            }
+            *message = Some("saving…".into());
+            return vec![Effect::Command(EngineCommand::ApplyCorrection {
+                round_id: round_id.to_string(),
+                judge_model: judge.to_string(),
+                correction: Box::new(crate::engine::Correction::Scores { team_a, team_b }),
+            })];
+        }
+        KeyCode::Char(ch)
+            if (ch.is_ascii_digit() || ch == '.') && fields.values[row][col].len() < 4 =>
+        {
+            fields.values[row][col].push(ch);
+        }
+        _ => {}
+    }
+    Vec::new()
 }
 
 fn round_key(app: &mut App, key: KeyEvent, scores: bool) -> Vec<Effect> {
@@ -751,6 +840,50 @@ mod tests {
         key(&mut app, KeyCode::Enter);
         key(&mut app, KeyCode::Esc);
         assert!(app.editor.is_none(), "no edits: one Esc leaves");
+    }
+
+    #[test]
+    fn the_fourteen_fields_can_be_typed_directly() {
+        use crate::domain::ParseStatus;
+        let mut app = app();
+        update(
+            &mut app,
+            Msg::Engine(EngineEvent::JudgmentRecorded {
+                round_id: "r1".into(),
+                judgment: judgment(ParseStatus::Failed),
+            }),
+        );
+        key(&mut app, KeyCode::Char('v'));
+        key(&mut app, KeyCode::Enter);
+        key(&mut app, KeyCode::Tab);
+        assert!(app.editor.as_ref().unwrap().fields.is_some());
+        for _ in 0..7 {
+            key(&mut app, KeyCode::Char('8'));
+            key(&mut app, KeyCode::Right);
+            key(&mut app, KeyCode::Char('9'));
+            key(&mut app, KeyCode::Left);
+            key(&mut app, KeyCode::Down);
+        }
+        let fields = app.editor.as_ref().unwrap().fields.clone().unwrap();
+        assert_eq!(fields.values[6], ["8".to_string(), "9".to_string()]);
+        let ctrl_s = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL);
+        let effects = update(&mut app, Msg::Key(ctrl_s));
+        let Some(Effect::Command(EngineCommand::ApplyCorrection { correction, .. })) =
+            effects.first()
+        else {
+            panic!("{effects:?}")
+        };
+        let crate::engine::Correction::Scores { team_a, team_b } = correction.as_ref() else {
+            panic!("scores")
+        };
+        assert_eq!((team_a.total(), team_b.total()), (Some(56.0), Some(63.0)));
+        // An empty or out-of-range field is refused and the cursor goes to it.
+        app.editor.as_mut().unwrap().fields.as_mut().unwrap().values[2][1] = "11".into();
+        assert!(update(&mut app, Msg::Key(ctrl_s)).is_empty());
+        assert_eq!(
+            app.editor.as_ref().unwrap().fields.as_ref().unwrap().cursor,
+            (2, 1)
+        );
     }
 
     #[test]

@@ -39,6 +39,10 @@ pub fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
                 "Enter",
                 "edit it: the judge's text beside what the parser reads",
             ),
+            (
+                "Tab",
+                "in the editor: type the fourteen scores instead of fixing the text",
+            ),
             ("Ctrl-S", "save (once every score is read)"),
             (
                 "Esc",

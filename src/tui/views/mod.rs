@@ -65,7 +65,7 @@ fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                 "arrows/hjkl move · Enter open · v review · s scores · g log · p pause · r retry · ? help · q quit"
             }
             Screen::Review if app.editor.is_some() => {
-                "type to edit · Ctrl-S save · Esc leave (twice to discard edits)"
+                "type to edit · Tab type the 14 scores instead · Ctrl-S save · Esc leave (twice to discard edits)"
             }
             Screen::Review => "↑↓ choose · Enter edit · Esc back · ? help · q quit",
             Screen::Round { .. } => {

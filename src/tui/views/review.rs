@@ -11,7 +11,7 @@ use ratatui::widgets::{
 
 use crate::domain::{Criterion, ParseStatus};
 use crate::protocols::judging::parse_judgment;
-use crate::tui::app::{App, Editor};
+use crate::tui::app::{App, Editor, ScoreFields};
 use crate::tui::theme::Theme;
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
@@ -77,6 +77,17 @@ fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: &The
     );
     frame.render_widget(&textarea, text_area);
 
+    if let Some(fields) = &editor.fields {
+        render_fields(frame, preview_area, fields, theme);
+        let note = editor.message.clone().unwrap_or_else(|| "Type each score (1–10, halves allowed); arrows move; Ctrl-S saves; Tab goes back to the text.".into());
+        frame.render_widget(
+            Paragraph::new(note)
+                .wrap(Wrap { trim: true })
+                .style(Style::new().fg(theme.dim)),
+            message,
+        );
+        return;
+    }
     let parsed = parse_judgment(&editor.text());
     let show = |v: Option<f64>| v.map_or("missing".to_string(), |v| format!("{v}"));
     let rows: Vec<Row<'_>> = Criterion::ALL
@@ -144,5 +155,44 @@ fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: &The
             .wrap(Wrap { trim: true })
             .style(Style::new().fg(theme.dim)),
         message,
+    );
+}
+
+fn render_fields(frame: &mut Frame<'_>, area: Rect, fields: &ScoreFields, theme: &Theme) {
+    let rows: Vec<Row<'_>> = Criterion::ALL
+        .iter()
+        .enumerate()
+        .map(|(i, c)| {
+            let cell = |t: usize| {
+                let text = format!("[{:>4}]", fields.values[i][t]);
+                let style = if fields.cursor == (i, t) {
+                    Style::new()
+                        .bg(theme.selected)
+                        .add_modifier(Modifier::BOLD | Modifier::REVERSED)
+                } else {
+                    Style::new()
+                };
+                Cell::from(text).style(style)
+            };
+            Row::new([Cell::from(c.label()), cell(0), cell(1)])
+        })
+        .collect();
+    frame.render_widget(
+        Table::new(
+            rows,
+            [
+                Constraint::Length(24),
+                Constraint::Length(8),
+                Constraint::Length(8),
+            ],
+        )
+        .header(Row::new(["criterion", "Team A", "Team B"]).style(Style::new().fg(theme.dim)))
+        .block(
+            Block::new()
+                .borders(Borders::ALL)
+                .border_style(Style::new().fg(theme.accent))
+                .title(" Scores, typed "),
+        ),
+        area,
     );
 }
