@@ -373,5 +373,8 @@ fn review_queue_and_an_item_being_edited() {
     }
     key(&mut app, KeyCode::Tab);
     key(&mut app, KeyCode::Char('9'));
-    insta::assert_snapshot!("review_fields_120x40", draw(&app, &Theme::no_color(), 120, 40).backend());
+    insta::assert_snapshot!(
+        "review_fields_120x40",
+        draw(&app, &Theme::no_color(), 120, 40).backend()
+    );
 }
