@@ -39,6 +39,17 @@ pub enum Command {
         #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "out"])]
         resume: Option<PathBuf>,
     },
+    /// Write the analysis of stored rounds: report.md, one CSV per table, analysis.json.
+    Report {
+        /// The tournament's results folder (results/<tournament>), or the predecessor's.
+        dir: PathBuf,
+        /// Where to write (default: DIR/report).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+        /// Which files: md, csv, json (comma-separated; default all).
+        #[arg(long, value_enum, value_delimiter = ',', default_values = ["md", "csv", "json"])]
+        format: Vec<FormatArg>,
+    },
     /// Open the terminal UI over stored results: transcripts, scores, the review queue.
     Open {
         /// The tournament's results folder (results/<tournament>), or the predecessor's.
@@ -146,6 +157,17 @@ pub enum LayoutArg {
     BoldLabels,
     /// Heading titles, bold labels, Word list numbering.
     Numbered,
+}
+
+/// Report files.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum FormatArg {
+    /// report.md
+    Md,
+    /// One CSV per table.
+    Csv,
+    /// analysis.json
+    Json,
 }
 
 /// A model's role, for filters.

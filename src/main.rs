@@ -68,6 +68,9 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             commands::run::run(config.as_deref(), out.as_deref(), resume.as_deref(), ui).await
         }
         Command::Open { dir, theme } => commands::open::run(&dir, &theme).await,
+        Command::Report { dir, out, format } => {
+            commands::report::run(&dir, out.as_deref(), &format)
+        }
         Command::Judgment {
             action: JudgmentAction::Parse { file, json },
         } => commands::judgment::parse(&file, json),

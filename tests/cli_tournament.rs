@@ -78,6 +78,50 @@ fn the_whole_sample_tournament_headless() {
             .unwrap();
     assert_eq!(record["status"], "finished");
     assert_eq!(record["schedule"].as_array().unwrap().len(), 42);
+
+    // The report of the same results parses back.
+    let (out, stdout, stderr) = output(bin().arg("report").arg(&results));
+    assert!(out.status.success(), "{stderr}");
+    assert!(stdout.contains("report.md"));
+    let report = results.join("report");
+    let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    for heading in [
+        "## Model comparison by role",
+        "## Dilemma difficulty",
+        "## Consistency",
+        "## Framework usage",
+        "## Judge agreement",
+    ] {
+        assert!(md.contains(heading), "{heading}");
+    }
+    let analysis: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.join("analysis.json")).unwrap())
+            .unwrap();
+    assert_eq!(analysis["rounds"], 42);
+    assert_eq!(analysis["dilemma_difficulty"].as_array().unwrap().len(), 7);
+    for (file, columns) in [
+        ("model_comparison.csv", 5),
+        ("dilemma_difficulty.csv", 7),
+        ("consistency.csv", 8),
+        ("framework_usage.csv", 5),
+        ("judge_agreement.csv", 6),
+    ] {
+        let text = std::fs::read_to_string(report.join(file)).unwrap();
+        let mut lines = text.lines();
+        assert_eq!(lines.next().unwrap().split(',').count(), columns, "{file}");
+        // Rotating judges never score the same exchange twice: agreement has no rows.
+        assert_eq!(
+            lines.next().is_some(),
+            file != "judge_agreement.csv",
+            "{file}"
+        );
+    }
+    let comparison = std::fs::read_to_string(report.join("model_comparison.csv")).unwrap();
+    assert_eq!(
+        comparison.lines().count(),
+        1 + 3 * 2 * 8,
+        "3 models × 2 roles × (7 criteria + total)"
+    );
 }
 
 fn stored_phases(results: &Path) -> Vec<(String, Vec<ethics_bowl::domain::Phase>)> {

@@ -1,6 +1,10 @@
 //! Pure functions from rounds to tables. The engine's `summary.json`, the reports and the
 //! terminal UI share them, so their numbers never disagree.
 
+mod report;
+pub mod stats;
 mod summary;
+pub mod tables;
 
+pub use report::{Analysis, Format, ReportError, analyse, write_report};
 pub use summary::{CellSummary, DilemmaSummary, ModelSummary, RoleSummary, Summary, summarize};

@@ -1,0 +1,422 @@
+//! The analysis report: `report.md` (every table, readable on GitHub), one tidy CSV per table
+//! (one row per observation, for pandas, R or DuckDB), and `analysis.json` with everything.
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use serde::Serialize;
+
+use super::tables::{
+    Cell, ConsistencyRow, DilemmaDifficulty, FRAMEWORKS, FrameworkUsage, JudgeAgreement, MIN_N,
+    ModelRole, consistency, dilemma_difficulty, framework_usage, judge_agreement, model_comparison,
+};
+use crate::domain::{Criterion, Round, RoundStatus};
+
+/// Everything the report says, as `analysis.json` holds it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    /// Rounds read.
+    pub rounds: usize,
+    /// Rounds with every phase run and every judgment usable.
+    pub complete_rounds: usize,
+    /// Model comparison by role.
+    pub model_comparison: Vec<ModelRole>,
+    /// Dilemma difficulty, hardest first.
+    pub dilemma_difficulty: Vec<DilemmaDifficulty>,
+    /// Every consistency test, with flags.
+    pub consistency: Vec<ConsistencyRow>,
+    /// Framework usage by model.
+    pub framework_usage: Vec<FrameworkUsage>,
+    /// Judge agreement.
+    pub judge_agreement: JudgeAgreement,
+}
+
+/// Analyses rounds (finished so far: incomplete rounds count only where they have data).
+pub fn analyse(rounds: &[Round]) -> Analysis {
+    Analysis {
+        rounds: rounds.len(),
+        complete_rounds: rounds
+            .iter()
+            .filter(|r| r.status == RoundStatus::Complete)
+            .count(),
+        model_comparison: model_comparison(rounds),
+        dilemma_difficulty: dilemma_difficulty(rounds),
+        consistency: consistency(rounds),
+        framework_usage: framework_usage(rounds),
+        judge_agreement: judge_agreement(rounds),
+    }
+}
+
+/// Which files to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `report.md`.
+    Markdown,
+    /// One CSV per table.
+    Csv,
+    /// `analysis.json`.
+    Json,
+}
+
+/// A report could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {message}", path.display())]
+pub struct ReportError {
+    /// The file.
+    pub path: PathBuf,
+    /// What failed.
+    pub message: String,
+}
+
+fn fail(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> ReportError + '_ {
+    move |e| ReportError {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+fn cell(c: &Cell) -> String {
+    match (c.mean, c.insufficient) {
+        (None, _) => "–".into(),
+        (Some(m), false) => format!("{m:.2} (n={})", c.n),
+        (Some(m), true) => format!("{m:.2} (n={}, too few)", c.n),
+    }
+}
+
+fn opt(v: Option<f64>) -> String {
+    v.map_or("–".into(), |v| format!("{v:.3}"))
+}
+
+/// Writes the chosen files into `out`; returns their paths.
+pub fn write_report(
+    a: &Analysis,
+    out: &Path,
+    formats: &[Format],
+) -> Result<Vec<PathBuf>, ReportError> {
+    std::fs::create_dir_all(out).map_err(|e| fail(out)(&e))?;
+    let mut written = Vec::new();
+    if formats.contains(&Format::Json) {
+        let path = out.join("analysis.json");
+        let json = serde_json::to_string_pretty(a).map_err(|e| fail(&path)(&e))?;
+        std::fs::write(&path, json).map_err(|e| fail(&path)(&e))?;
+        written.push(path);
+    }
+    if formats.contains(&Format::Csv) {
+        written.extend(write_csvs(a, out)?);
+    }
+    if formats.contains(&Format::Markdown) {
+        let path = out.join("report.md");
+        std::fs::write(&path, markdown(a)).map_err(|e| fail(&path)(&e))?;
+        written.push(path);
+    }
+    Ok(written)
+}
+
+fn write_csv(
+    path: PathBuf,
+    header: &[&str],
+    rows: Vec<Vec<String>>,
+) -> Result<PathBuf, ReportError> {
+    let mut w = csv::Writer::from_path(&path).map_err(|e| fail(&path)(&e))?;
+    w.write_record(header).map_err(|e| fail(&path)(&e))?;
+    for r in rows {
+        w.write_record(&r).map_err(|e| fail(&path)(&e))?;
+    }
+    w.flush().map_err(|e| fail(&path)(&e))?;
+    Ok(path)
+}
+
+fn num(v: Option<f64>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}
+
+fn write_csvs(a: &Analysis, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    let mut files = Vec::new();
+    let mut rows = Vec::new();
+    for m in &a.model_comparison {
+        for (criterion, c) in m
+            .criteria
+            .iter()
+            .map(|(k, c)| (k.to_string(), c))
+            .chain([("total".to_string(), &m.total)])
+        {
+            rows.push(vec![
+                m.model.clone(),
+                m.role.to_string(),
+                criterion,
+                num(c.mean),
+                c.n.to_string(),
+            ]);
+        }
+    }
+    files.push(write_csv(
+        out.join("model_comparison.csv"),
+        &["model", "role", "criterion", "mean", "n"],
+        rows,
+    )?);
+    let rows = a
+        .dilemma_difficulty
+        .iter()
+        .enumerate()
+        .map(|(i, d)| {
+            vec![
+                (i + 1).to_string(),
+                d.dilemma_id.clone(),
+                num(d.mean_total.mean),
+                d.mean_total.n.to_string(),
+                num(d.spread),
+                d.models.to_string(),
+                d.separates_models.to_string(),
+            ]
+        })
+        .collect();
+    files.push(write_csv(
+        out.join("dilemma_difficulty.csv"),
+        &[
+            "rank_hardest_first",
+            "dilemma_id",
+            "mean_total",
+            "n",
+            "spread_between_models",
+            "models",
+            "separates_models",
+        ],
+        rows,
+    )?);
+    let rows = a
+        .consistency
+        .iter()
+        .map(|c| {
+            vec![
+                c.round_id.clone(),
+                c.model.clone(),
+                format!("{:?}", c.team),
+                c.principle.clone().unwrap_or_default(),
+                c.conclusion.clone().unwrap_or_default(),
+                num(c.consistency_score),
+                c.acknowledged.to_string(),
+                c.flagged_unacknowledged.to_string(),
+            ]
+        })
+        .collect();
+    files.push(write_csv(
+        out.join("consistency.csv"),
+        &[
+            "round_id",
+            "model",
+            "team",
+            "principle",
+            "conclusion",
+            "consistency_score",
+            "acknowledged",
+            "flagged_unacknowledged",
+        ],
+        rows,
+    )?);
+    let mut rows = Vec::new();
+    for f in &a.framework_usage {
+        for (name, _) in FRAMEWORKS {
+            rows.push(vec![
+                f.model.clone(),
+                name.to_string(),
+                f.hits.get(name).copied().unwrap_or(0).to_string(),
+                f.judges_named.get(name).copied().unwrap_or(0).to_string(),
+                f.share.get(name).copied().unwrap_or(0.0).to_string(),
+            ]);
+        }
+    }
+    files.push(write_csv(
+        out.join("framework_usage.csv"),
+        &[
+            "model",
+            "framework",
+            "hits_in_own_phases",
+            "named_by_judges",
+            "share",
+        ],
+        rows,
+    )?);
+    let mut rows = Vec::new();
+    for p in &a.judge_agreement.pairs {
+        rows.push(vec![
+            p.a.clone(),
+            p.b.clone(),
+            "all".into(),
+            num(p.pearson),
+            num(p.spearman),
+            p.shared_exchanges.to_string(),
+        ]);
+        rows.push(vec![
+            p.a.clone(),
+            p.b.clone(),
+            "total".into(),
+            num(p.pearson_totals),
+            String::new(),
+            p.shared_exchanges.to_string(),
+        ]);
+        for (c, r) in &p.per_criterion {
+            rows.push(vec![
+                p.a.clone(),
+                p.b.clone(),
+                c.to_string(),
+                num(*r),
+                String::new(),
+                p.shared_exchanges.to_string(),
+            ]);
+        }
+    }
+    files.push(write_csv(
+        out.join("judge_agreement.csv"),
+        &[
+            "judge_a",
+            "judge_b",
+            "criterion",
+            "pearson",
+            "spearman",
+            "shared_exchanges",
+        ],
+        rows,
+    )?);
+    Ok(files)
+}
+
+fn markdown(a: &Analysis) -> String {
+    let mut s = String::new();
+    let _ = writeln!(s, "# Tournament analysis\n");
+    let _ = writeln!(
+        s,
+        "{} rounds ({} complete). Each figure is a mean over usable judgments (parsed, or corrected by hand), with its n; \
+         a figure on fewer than {MIN_N} observations is marked \"too few\".\n",
+        a.rounds, a.complete_rounds
+    );
+    let _ = writeln!(s, "## Model comparison by role\n");
+    let labels: Vec<&str> = Criterion::ALL.iter().map(|c| c.label()).collect();
+    let _ = writeln!(s, "| model | role | {} | total /70 |", labels.join(" | "));
+    let _ = writeln!(s, "|---|---|{}---|", "---|".repeat(labels.len()));
+    for m in &a.model_comparison {
+        let cells: Vec<String> = Criterion::ALL
+            .iter()
+            .map(|c| cell(&m.criteria[c.key()]))
+            .collect();
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} |",
+            m.model,
+            m.role,
+            cells.join(" | "),
+            cell(&m.total)
+        );
+    }
+    let _ = writeln!(s, "\n## Dilemma difficulty (hardest first)\n");
+    let _ = writeln!(
+        s,
+        "| dilemma | mean total /70 | spread between models (sd of model means) | models | separates models |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|");
+    for d in &a.dilemma_difficulty {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} |",
+            d.dilemma_id,
+            cell(&d.mean_total),
+            opt(d.spread),
+            d.models,
+            if d.separates_models { "**yes**" } else { "" }
+        );
+    }
+    let flagged: Vec<&ConsistencyRow> = a
+        .consistency
+        .iter()
+        .filter(|c| c.flagged_unacknowledged)
+        .collect();
+    let honest = a.consistency.iter().filter(|c| c.acknowledged).count();
+    let _ = writeln!(s, "\n## Consistency\n");
+    let _ = writeln!(
+        s,
+        "{} consistency tests; {} acknowledged an inconsistency or drew a distinction; {} were flagged: a judges' consistency score \
+         of {} or less with no acknowledgement in the answer.\n",
+        a.consistency.len(),
+        honest,
+        flagged.len(),
+        super::tables::LOW_CONSISTENCY
+    );
+    if !flagged.is_empty() {
+        let _ = writeln!(
+            s,
+            "| round (transcript: rounds/<id>.json) | model | team | stated principle | consistency score |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|");
+        for c in flagged {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {:?} | {} | {} |",
+                c.round_id,
+                c.model,
+                c.team,
+                c.principle
+                    .clone()
+                    .unwrap_or_else(|| "(not labelled)".into())
+                    .replace('|', "/"),
+                opt(c.consistency_score)
+            );
+        }
+    }
+    let _ = writeln!(s, "\n## Framework usage\n");
+    let names: Vec<&str> = FRAMEWORKS.iter().map(|(n, _)| *n).collect();
+    let _ = writeln!(s, "| model | {} | dominant |", names.join(" | "));
+    let _ = writeln!(s, "|---|{}---|", "---|".repeat(names.len()));
+    for f in &a.framework_usage {
+        let shares: Vec<String> = names
+            .iter()
+            .map(|n| format!("{:.0}%", f.share.get(n).copied().unwrap_or(0.0) * 100.0))
+            .collect();
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} |",
+            f.model,
+            shares.join(" | "),
+            f.dominant.unwrap_or("–")
+        );
+    }
+    let ag = &a.judge_agreement;
+    let _ = writeln!(s, "\n## Judge agreement\n");
+    if ag.shared_exchanges == 0 {
+        let _ = writeln!(
+            s,
+            "No exchange was scored by two judges or more (use `judging = \"all\"`), so agreement cannot be measured."
+        );
+    } else {
+        let _ = writeln!(
+            s,
+            "{} exchanges scored by several judges; Krippendorff's alpha (interval): {}.\n",
+            ag.shared_exchanges,
+            opt(ag.alpha)
+        );
+        let _ = writeln!(
+            s,
+            "| judges | shared exchanges | Pearson | Spearman | Pearson on totals |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|");
+        for p in &ag.pairs {
+            let _ = writeln!(
+                s,
+                "| {} – {} | {} | {} | {} | {} |",
+                p.a,
+                p.b,
+                p.shared_exchanges,
+                opt(p.pearson),
+                opt(p.spearman),
+                opt(p.pearson_totals)
+            );
+        }
+        let _ = writeln!(
+            s,
+            "\n| judge | mean offset from the others (+ generous, − harsh) |"
+        );
+        let _ = writeln!(s, "|---|---|");
+        for (j, c) in &ag.offsets {
+            let _ = writeln!(s, "| {j} | {} |", cell(c));
+        }
+    }
+    s
+}

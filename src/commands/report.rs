@@ -1,0 +1,39 @@
+//! `ethics-bowl report DIR`: the analysis of what is stored, finished rounds so far.
+
+use std::path::Path;
+
+use ethics_bowl::analysis::{Format, analyse, write_report};
+use ethics_bowl::store::{RoundFilter, Store};
+
+use super::UsageError;
+use crate::cli::FormatArg;
+
+/// Analyses the rounds in `dir` and writes the report files.
+pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Result<()> {
+    let store = Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
+    let (rounds, errors) = store
+        .load_rounds(&RoundFilter::default())
+        .map_err(|e| UsageError(e.to_string()))?;
+    for e in &errors {
+        eprintln!("warning: {e}");
+    }
+    if rounds.is_empty() {
+        return Err(UsageError(format!("{}: no rounds to analyse", dir.display())).into());
+    }
+    let formats: Vec<Format> = formats
+        .iter()
+        .map(|f| match f {
+            FormatArg::Md => Format::Markdown,
+            FormatArg::Csv => Format::Csv,
+            FormatArg::Json => Format::Json,
+        })
+        .collect();
+    let target = out
+        .map(Path::to_path_buf)
+        .unwrap_or_else(|| dir.join("report"));
+    let analysis = analyse(&rounds);
+    for path in write_report(&analysis, &target, &formats)? {
+        println!("wrote {}", path.display());
+    }
+    Ok(())
+}
