@@ -1,6 +1,8 @@
 //! Pure functions from rounds to tables. The engine's `summary.json`, the reports and the
 //! terminal UI share them, so their numbers never disagree.
 
+pub mod bias;
+pub mod ratings;
 mod report;
 pub mod stats;
 mod summary;

@@ -10,6 +10,10 @@ use super::tables::{
     Cell, ConsistencyRow, DilemmaDifficulty, FRAMEWORKS, FrameworkUsage, JudgeAgreement, MIN_N,
     ModelRole, consistency, dilemma_difficulty, framework_usage, judge_agreement, model_comparison,
 };
+use std::collections::BTreeMap;
+
+use super::bias::{BiasChecks, bias_checks};
+use super::ratings::{Ratings, ratings};
 use crate::domain::{Criterion, Round, RoundStatus};
 
 /// Everything the report says, as `analysis.json` holds it.
@@ -29,10 +33,15 @@ pub struct Analysis {
     pub framework_usage: Vec<FrameworkUsage>,
     /// Judge agreement.
     pub judge_agreement: JudgeAgreement,
+    /// Bradley–Terry ratings with bootstrap intervals.
+    pub ratings: Ratings,
+    /// Position, self-preference and length bias; score distributions.
+    pub bias: BiasChecks,
 }
 
 /// Analyses rounds (finished so far: incomplete rounds count only where they have data).
-pub fn analyse(rounds: &[Round]) -> Analysis {
+/// `provider_of` names each model's provider, for the same-provider preference check.
+pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Analysis {
     Analysis {
         rounds: rounds.len(),
         complete_rounds: rounds
@@ -44,6 +53,8 @@ pub fn analyse(rounds: &[Round]) -> Analysis {
         consistency: consistency(rounds),
         framework_usage: framework_usage(rounds),
         judge_agreement: judge_agreement(rounds),
+        ratings: ratings(rounds),
+        bias: bias_checks(rounds, provider_of),
     }
 }
 
@@ -377,6 +388,86 @@ fn markdown(a: &Analysis) -> String {
             shares.join(" | "),
             f.dominant.unwrap_or("–")
         );
+    }
+    let _ = writeln!(
+        s,
+        "\n## Ratings (Bradley–Terry, Elo scale, 95% bootstrap intervals)\n"
+    );
+    let _ = writeln!(
+        s,
+        "{} matches (one per usable judgment; a margin under {} points is a draw), {} draws.\n",
+        a.ratings.matches,
+        super::ratings::DRAW_MARGIN,
+        a.ratings.draws
+    );
+    for (title, list) in [
+        ("overall", &a.ratings.overall),
+        ("by role", &a.ratings.by_role),
+    ] {
+        let _ = writeln!(s, "| {title} | rating | 95% interval | matches |");
+        let _ = writeln!(s, "|---|---|---|---|");
+        for r in list {
+            let _ = writeln!(
+                s,
+                "| {} | {:.0} | {:.0} – {:.0} | {} |",
+                r.entrant, r.rating, r.low, r.high, r.matches
+            );
+        }
+        let _ = writeln!(s);
+    }
+    let b = &a.bias;
+    let _ = writeln!(s, "## Bias checks\n");
+    let fmt_diff = |d: &super::bias::Difference| match (d.mean, d.low, d.high) {
+        (Some(m), Some(l), Some(h)) => format!("{m:+.2} (95% {l:+.2} to {h:+.2}, n={})", d.n),
+        (Some(m), _, _) => format!("{m:+.2} (n={})", d.n),
+        _ => "–".into(),
+    };
+    let _ = writeln!(
+        s,
+        "- Position: Team A total minus Team B total: {}.",
+        fmt_diff(&b.position)
+    );
+    let _ = writeln!(
+        s,
+        "- Length: correlation between a team's text length and its total: {} (n={}).",
+        opt(b.length_correlation),
+        b.length_n
+    );
+    if b.self_preference.is_empty() {
+        let _ = writeln!(
+            s,
+            "- Self-preference: no judge scored its own model or its provider's (rotating judges never do)."
+        );
+    }
+    for p in &b.self_preference {
+        let _ = writeln!(
+            s,
+            "- Self-preference: {} on its {}: {} against the other judges.",
+            p.judge,
+            p.relation,
+            cell(&p.difference)
+        );
+    }
+    let ceiling: Vec<&super::bias::Distribution> = b
+        .distributions
+        .iter()
+        .filter(|d| d.ceiling_warning)
+        .collect();
+    if !ceiling.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n**Ceiling warning**: for {} judge–criterion pairs, half the scores or more are 9–10, so the rubric cannot separate models there:",
+            ceiling.len()
+        );
+        for d in ceiling {
+            let _ = writeln!(
+                s,
+                "- {} on {}: {:.0}% at 9–10",
+                d.judge,
+                d.criterion,
+                d.ceiling_share * 100.0
+            );
+        }
     }
     let ag = &a.judge_agreement;
     let _ = writeln!(s, "\n## Judge agreement\n");

@@ -31,7 +31,19 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
     let target = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| dir.join("report"));
-    let analysis = analyse(&rounds);
+    // Providers, for the same-provider check, from the tournament's record when there is one.
+    let provider_of = store
+        .load_tournament()
+        .ok()
+        .flatten()
+        .map(|t| {
+            t.models
+                .into_iter()
+                .map(|m| (m.name, m.provider.to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    let analysis = analyse(&rounds, &provider_of);
     for path in write_report(&analysis, &target, &formats)? {
         println!("wrote {}", path.display());
     }

@@ -1,0 +1,208 @@
+//! Checks a reviewer of the results will ask for: position bias, self-preference (a judge
+//! scoring its own model, or its provider's, higher than other judges do), length bias, and
+//! each judge's score distribution with a ceiling warning.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::stats::{mean, pearson, std_dev};
+use super::tables::Cell;
+use crate::domain::{Criterion, PhaseType, Round, Team};
+
+/// A judge–criterion pair with at least this share of scores at 9–10 cannot separate models.
+pub const CEILING_SHARE: f64 = 0.5;
+
+/// A mean difference with a 95% interval (normal approximation) and its n.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Difference {
+    /// The mean difference.
+    pub mean: Option<f64>,
+    /// 95% interval, low end.
+    pub low: Option<f64>,
+    /// 95% interval, high end.
+    pub high: Option<f64>,
+    /// Observations.
+    pub n: usize,
+}
+
+impl Difference {
+    fn of(values: &[f64]) -> Self {
+        let m = mean(values);
+        let half = std_dev(values).map(|s| 1.96 * s / (values.len() as f64).sqrt());
+        Self {
+            mean: m,
+            low: m.zip(half).map(|(m, h)| m - h),
+            high: m.zip(half).map(|(m, h)| m + h),
+            n: values.len(),
+        }
+    }
+}
+
+/// One judge's lean towards a model it is related to.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SelfPreference {
+    /// The judge.
+    pub judge: String,
+    /// `own model` or `same provider`.
+    pub relation: &'static str,
+    /// The judge's mean total for related teams minus the other judges' mean total for the
+    /// same teams (positive: it favours its own).
+    pub difference: Cell,
+}
+
+/// One judge and criterion: how its scores spread over 1–10.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Distribution {
+    /// The judge.
+    pub judge: String,
+    /// The criterion (spec key).
+    pub criterion: &'static str,
+    /// Counts of scores 1 to 10 (half points rounded down).
+    pub counts: [usize; 10],
+    /// Share at 9–10.
+    pub ceiling_share: f64,
+    /// Most scores at 9–10: this rubric cannot separate models here.
+    pub ceiling_warning: bool,
+}
+
+/// All the checks.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BiasChecks {
+    /// Team A total minus Team B total, over every usable judgment.
+    pub position: Difference,
+    /// Judges' lean towards their own model or provider (needs judges that play).
+    pub self_preference: Vec<SelfPreference>,
+    /// Pearson's r between a team's text length (characters of its phases) and its total.
+    pub length_correlation: Option<f64>,
+    /// Teams behind the length correlation.
+    pub length_n: usize,
+    /// Score distributions per judge and criterion.
+    pub distributions: Vec<Distribution>,
+}
+
+fn team_length(r: &Round, team: Team) -> usize {
+    let phases: &[PhaseType] = match team {
+        Team::A => &[
+            PhaseType::Presentation,
+            PhaseType::Rebuttal,
+            PhaseType::ConsistencyTest,
+        ],
+        Team::B => &[PhaseType::Response, PhaseType::ConsistencyTestB],
+    };
+    r.phases
+        .iter()
+        .filter(|p| phases.contains(&p.phase_type))
+        .map(|p| p.response.chars().count())
+        .sum()
+}
+
+/// Runs the checks. `provider_of` names each model's provider, where known.
+pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> BiasChecks {
+    let mut margins = Vec::new();
+    let mut lengths = Vec::new();
+    let mut totals = Vec::new();
+    // (round, team) → judge → total, for comparing judges on the same team.
+    let mut by_team: Vec<(String, BTreeMap<String, f64>)> = Vec::new();
+    let mut dist: BTreeMap<(String, Criterion), [usize; 10]> = BTreeMap::new();
+    for r in rounds {
+        let usable: Vec<_> = r.judgments.iter().filter(|j| j.is_usable()).collect();
+        for team in [Team::A, Team::B] {
+            let model = if team == Team::A {
+                &r.team_a_model
+            } else {
+                &r.team_b_model
+            };
+            let mut judges = BTreeMap::new();
+            for j in &usable {
+                if let Some(t) = j.scores(team).total() {
+                    judges.insert(j.judge_model.clone(), t);
+                    lengths.push(team_length(r, team) as f64);
+                    totals.push(t);
+                }
+                for c in Criterion::ALL {
+                    if let Some(v) = j.scores(team).get(c) {
+                        let bucket = (v.floor() as usize).clamp(1, 10) - 1;
+                        dist.entry((j.judge_model.clone(), c)).or_insert([0; 10])[bucket] += 1;
+                    }
+                }
+            }
+            by_team.push((model.clone(), judges));
+        }
+        for j in &usable {
+            if let (Some(a), Some(b)) = (j.team_a_scores.total(), j.team_b_scores.total()) {
+                margins.push(a - b);
+            }
+        }
+    }
+    let judges: Vec<String> = {
+        let mut v: Vec<String> = dist.keys().map(|(j, _)| j.clone()).collect();
+        v.dedup();
+        v
+    };
+    let mut self_preference = Vec::new();
+    for judge in &judges {
+        for (relation, related) in [
+            (
+                "own model",
+                Box::new(|m: &str| m == judge) as Box<dyn Fn(&str) -> bool>,
+            ),
+            (
+                "same provider",
+                Box::new(|m: &str| {
+                    m != judge
+                        && provider_of
+                            .get(m)
+                            .is_some_and(|p| Some(p) == provider_of.get(judge))
+                }),
+            ),
+        ] {
+            let diffs: Vec<f64> = by_team
+                .iter()
+                .filter(|(model, _)| related(model))
+                .filter_map(|(_, scores)| {
+                    let own = *scores.get(judge)?;
+                    let others: Vec<f64> = scores
+                        .iter()
+                        .filter(|(k, _)| *k != judge)
+                        .map(|(_, v)| *v)
+                        .collect();
+                    Some(own - mean(&others)?)
+                })
+                .collect();
+            if !diffs.is_empty() {
+                self_preference.push(SelfPreference {
+                    judge: judge.clone(),
+                    relation,
+                    difference: Cell::of(&diffs),
+                });
+            }
+        }
+    }
+    let distributions = dist
+        .into_iter()
+        .map(|((judge, c), counts)| {
+            let all: usize = counts.iter().sum();
+            let top = counts[8] + counts[9];
+            let share = if all == 0 {
+                0.0
+            } else {
+                top as f64 / all as f64
+            };
+            Distribution {
+                judge,
+                criterion: c.key(),
+                counts,
+                ceiling_share: share,
+                ceiling_warning: share >= CEILING_SHARE,
+            }
+        })
+        .collect();
+    BiasChecks {
+        position: Difference::of(&margins),
+        self_preference,
+        length_correlation: pearson(&lengths, &totals),
+        length_n: totals.len(),
+        distributions,
+    }
+}

@@ -1,0 +1,231 @@
+//! Ratings: every usable judgment is a match (the higher team total wins; a margin under
+//! [`DRAW_MARGIN`] is a draw), Bradley–Terry strengths are fitted to the matches and shown on
+//! the Elo scale, and a bootstrap over the matches gives 95% intervals, so a leaderboard says
+//! how sure it is. Also per role, with "model as presenter" and "model as responder" rated
+//! as separate entrants.
+
+use std::collections::BTreeMap;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use serde::Serialize;
+
+use crate::domain::{Round, Team};
+
+/// Team totals closer than this (out of 70) make a draw.
+pub const DRAW_MARGIN: f64 = 2.0;
+/// Bootstrap resamples.
+pub const RESAMPLES: usize = 1000;
+/// Fixed, so a report is reproducible.
+const SEED: u64 = 0x5eed_e7b1;
+
+/// One match: entrant indices and the score of the first (1 win, 0.5 draw, 0 loss).
+#[derive(Debug, Clone, Copy, PartialEq)]
+struct Match {
+    a: usize,
+    b: usize,
+    score_a: f64,
+}
+
+/// One entrant's rating.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Rating {
+    /// The model (with its role, in role ratings).
+    pub entrant: String,
+    /// Elo-scaled Bradley–Terry rating (1500 is the field's geometric mean strength).
+    pub rating: f64,
+    /// 2.5th percentile of the bootstrap.
+    pub low: f64,
+    /// 97.5th percentile of the bootstrap.
+    pub high: f64,
+    /// Matches it played.
+    pub matches: usize,
+}
+
+/// Strengths by the minorisation–maximisation algorithm (Hunter 2004). Every pair that met
+/// also gets one pseudo-draw, so an unbeaten entrant has a finite rating.
+fn fit(n: usize, matches: &[Match]) -> Vec<f64> {
+    let mut wins = vec![0.0; n];
+    let mut games: BTreeMap<(usize, usize), f64> = BTreeMap::new();
+    for m in matches {
+        wins[m.a] += m.score_a;
+        wins[m.b] += 1.0 - m.score_a;
+        *games.entry((m.a.min(m.b), m.a.max(m.b))).or_default() += 1.0;
+    }
+    for ((i, j), g) in games.iter_mut() {
+        wins[*i] += 0.5;
+        wins[*j] += 0.5;
+        *g += 1.0;
+    }
+    let mut p = vec![1.0; n];
+    for _ in 0..500 {
+        let mut next = p.clone();
+        for (i, slot) in next.iter_mut().enumerate() {
+            let denom: f64 = games
+                .iter()
+                .filter(|((a, b), _)| *a == i || *b == i)
+                .map(|((a, b), g)| g / (p[*a] + p[*b]))
+                .sum();
+            if denom > 0.0 {
+                *slot = wins[i] / denom;
+            }
+        }
+        let log_mean = next
+            .iter()
+            .filter(|v| **v > 0.0)
+            .map(|v| v.ln())
+            .sum::<f64>()
+            / n as f64;
+        let scale = log_mean.exp();
+        let change: f64 = next
+            .iter()
+            .zip(&p)
+            .map(|(a, b)| (a / scale - b).abs())
+            .sum();
+        p = next.iter().map(|v| v / scale).collect();
+        if change < 1e-10 {
+            break;
+        }
+    }
+    p.iter()
+        .map(|v| 1500.0 + 400.0 * v.max(1e-12).log10())
+        .collect()
+}
+
+fn rate(entrants: Vec<String>, matches: Vec<Match>) -> Vec<Rating> {
+    if matches.is_empty() {
+        return Vec::new();
+    }
+    let n = entrants.len();
+    let point = fit(n, &matches);
+    let mut rng = ChaCha8Rng::seed_from_u64(SEED);
+    let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(RESAMPLES); n];
+    for _ in 0..RESAMPLES {
+        let resample: Vec<Match> = (0..matches.len())
+            .map(|_| matches[rng.random_range(0..matches.len())])
+            .collect();
+        for (i, r) in fit(n, &resample).into_iter().enumerate() {
+            samples[i].push(r);
+        }
+    }
+    let mut out: Vec<Rating> = entrants
+        .into_iter()
+        .enumerate()
+        .map(|(i, entrant)| {
+            let s = &mut samples[i];
+            s.sort_by(f64::total_cmp);
+            let at = |q: f64| s[((s.len() - 1) as f64 * q).round() as usize];
+            Rating {
+                entrant,
+                rating: point[i],
+                low: at(0.025),
+                high: at(0.975),
+                matches: matches.iter().filter(|m| m.a == i || m.b == i).count(),
+            }
+        })
+        .collect();
+    out.sort_by(|a, b| b.rating.total_cmp(&a.rating));
+    out
+}
+
+/// Overall ratings and ratings by role.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Ratings {
+    /// One entrant per model.
+    pub overall: Vec<Rating>,
+    /// One entrant per model and role.
+    pub by_role: Vec<Rating>,
+    /// Matches (usable judgments).
+    pub matches: usize,
+    /// Draws among them.
+    pub draws: usize,
+}
+
+/// Ratings from rounds.
+pub fn ratings(rounds: &[Round]) -> Ratings {
+    let mut results: Vec<(String, String, f64)> = Vec::new();
+    for r in rounds {
+        for j in r.judgments.iter().filter(|j| j.is_usable()) {
+            let (Some(a), Some(b)) = (j.scores(Team::A).total(), j.scores(Team::B).total()) else {
+                continue;
+            };
+            let score = if (a - b).abs() < DRAW_MARGIN {
+                0.5
+            } else if a > b {
+                1.0
+            } else {
+                0.0
+            };
+            results.push((r.team_a_model.clone(), r.team_b_model.clone(), score));
+        }
+    }
+    let draws = results.iter().filter(|r| r.2 == 0.5).count();
+    let build = |name_a: &dyn Fn(&str) -> String, name_b: &dyn Fn(&str) -> String| {
+        let mut names: Vec<String> = Vec::new();
+        let mut index = |s: String| {
+            names.iter().position(|n| *n == s).unwrap_or_else(|| {
+                names.push(s);
+                names.len() - 1
+            })
+        };
+        let matches: Vec<Match> = results
+            .iter()
+            .filter(|(a, b, _)| name_a(a) != name_b(b))
+            .map(|(a, b, s)| Match {
+                a: index(name_a(a)),
+                b: index(name_b(b)),
+                score_a: *s,
+            })
+            .collect();
+        rate(names, matches)
+    };
+    Ratings {
+        overall: build(&|m| m.to_string(), &|m| m.to_string()),
+        by_role: build(&|m| format!("{m} (presenting)"), &|m| {
+            format!("{m} (responding)")
+        }),
+        matches: results.len(),
+        draws,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_known_ordering_is_recovered_with_intervals() {
+        // x beats y 8 of 10, y beats z 8 of 10, x beats z 9 of 10.
+        let mut m = Vec::new();
+        for (a, b, wins, games) in [(0, 1, 8, 10), (1, 2, 8, 10), (0, 2, 9, 10)] {
+            for g in 0..games {
+                m.push(Match {
+                    a,
+                    b,
+                    score_a: if g < wins { 1.0 } else { 0.0 },
+                });
+            }
+        }
+        let r = rate(vec!["x".into(), "y".into(), "z".into()], m);
+        let names: Vec<&str> = r.iter().map(|r| r.entrant.as_str()).collect();
+        assert_eq!(names, ["x", "y", "z"]);
+        for e in &r {
+            assert!(e.low <= e.rating && e.rating <= e.high, "{e:?}");
+            assert_eq!(e.matches, 20);
+        }
+        assert!(r[0].rating > 1500.0 && r[2].rating < 1500.0);
+    }
+
+    #[test]
+    fn an_unbeaten_entrant_gets_a_finite_rating() {
+        let m: Vec<Match> = (0..5)
+            .map(|_| Match {
+                a: 0,
+                b: 1,
+                score_a: 1.0,
+            })
+            .collect();
+        let r = rate(vec!["x".into(), "y".into()], m);
+        assert!(r[0].rating.is_finite() && r[0].rating > r[1].rating);
+    }
+}
