@@ -39,15 +39,16 @@ pub enum Command {
         #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "out"])]
         resume: Option<PathBuf>,
     },
-    /// Write the analysis of stored rounds: report.md, one CSV per table, analysis.json.
+    /// Write the analysis of stored rounds: report.md, one CSV per table, analysis.json,
+    /// SVG charts.
     Report {
         /// The tournament's results folder (results/<tournament>), or the predecessor's.
         dir: PathBuf,
         /// Where to write (default: DIR/report).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
-        /// Which files: md, csv, json (comma-separated; default all).
-        #[arg(long, value_enum, value_delimiter = ',', default_values = ["md", "csv", "json"])]
+        /// Which files: md, csv, json, svg (comma-separated; default all).
+        #[arg(long, value_enum, value_delimiter = ',', default_values = ["md", "csv", "json", "svg"])]
         format: Vec<FormatArg>,
     },
     /// Open the terminal UI over stored results: transcripts, scores, the review queue.
@@ -168,6 +169,8 @@ pub enum FormatArg {
     Csv,
     /// analysis.json
     Json,
+    /// SVG charts.
+    Svg,
 }
 
 /// A model's role, for filters.

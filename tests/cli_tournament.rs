@@ -116,6 +116,21 @@ fn the_whole_sample_tournament_headless() {
             "{file}"
         );
     }
+    for chart in [
+        "ratings.svg",
+        "criteria_profile.svg",
+        "dilemma_difficulty.svg",
+        "judge_agreement.svg",
+    ] {
+        let text = std::fs::read_to_string(report.join(chart)).unwrap();
+        let doc = roxmltree::Document::parse(&text).unwrap_or_else(|e| panic!("{chart}: {e}"));
+        assert_eq!(doc.root_element().tag_name().name(), "svg", "{chart}");
+    }
+    let ratings = std::fs::read_to_string(report.join("ratings.svg")).unwrap();
+    assert!(
+        ratings.contains("sim-alpha") && ratings.contains("<circle"),
+        "a dot per model"
+    );
     let comparison = std::fs::read_to_string(report.join("model_comparison.csv")).unwrap();
     assert_eq!(
         comparison.lines().count(),

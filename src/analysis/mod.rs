@@ -2,6 +2,7 @@
 //! terminal UI share them, so their numbers never disagree.
 
 pub mod bias;
+mod charts;
 pub mod ratings;
 mod report;
 pub mod stats;

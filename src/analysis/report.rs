@@ -67,6 +67,8 @@ pub enum Format {
     Csv,
     /// `analysis.json`.
     Json,
+    /// SVG charts.
+    Svg,
 }
 
 /// A report could not be written.
@@ -114,6 +116,34 @@ pub fn write_report(
     }
     if formats.contains(&Format::Csv) {
         written.extend(write_csvs(a, out)?);
+    }
+    if formats.contains(&Format::Svg) {
+        let charts = [
+            (
+                "ratings.svg",
+                super::charts::ratings_chart(
+                    &a.ratings.overall,
+                    "Ratings (Bradley–Terry, Elo scale) with 95% intervals",
+                ),
+            ),
+            (
+                "criteria_profile.svg",
+                super::charts::profile_chart(&a.model_comparison),
+            ),
+            (
+                "dilemma_difficulty.svg",
+                super::charts::difficulty_chart(&a.dilemma_difficulty),
+            ),
+            (
+                "judge_agreement.svg",
+                super::charts::agreement_chart(&a.judge_agreement),
+            ),
+        ];
+        for (name, svg) in charts {
+            let path = out.join(name);
+            std::fs::write(&path, svg).map_err(|e| fail(&path)(&e))?;
+            written.push(path);
+        }
     }
     if formats.contains(&Format::Markdown) {
         let path = out.join("report.md");

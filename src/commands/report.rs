@@ -26,6 +26,7 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
             FormatArg::Md => Format::Markdown,
             FormatArg::Csv => Format::Csv,
             FormatArg::Json => Format::Json,
+            FormatArg::Svg => Format::Svg,
         })
         .collect();
     let target = out

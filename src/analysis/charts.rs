@@ -1,0 +1,324 @@
+//! SVG charts for the report: ratings with their intervals, each model's criteria profile,
+//! dilemma difficulty, and the judge-agreement heat map.
+//!
+//! Drawn here rather than with plotters: plotters lays out text with a font it must load
+//! (system fonts through fontconfig, or a font file bundled in the binary), though in SVG
+//! the viewer renders the text. These four charts are rectangles, lines and labels, so a
+//! few lines of SVG keep the tool free of font dependencies.
+
+use std::fmt::Write as _;
+
+use super::ratings::Rating;
+use super::tables::{DilemmaDifficulty, JudgeAgreement, ModelRole};
+use crate::domain::Criterion;
+
+/// A colour per series, readable on white.
+const PALETTE: [&str; 8] = [
+    "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
+];
+
+fn escape(s: &str) -> String {
+    s.replace('&', "&amp;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;")
+        .replace('"', "&quot;")
+}
+
+struct Svg {
+    body: String,
+    width: f64,
+    height: f64,
+}
+
+impl Svg {
+    fn new(width: f64, height: f64, title: &str) -> Self {
+        let mut s = Self {
+            body: String::new(),
+            width,
+            height,
+        };
+        s.text(width / 2.0, 22.0, title, "middle", 15.0, "bold");
+        s
+    }
+    fn text(&mut self, x: f64, y: f64, t: &str, anchor: &str, size: f64, weight: &str) {
+        let _ = writeln!(
+            self.body,
+            r#"<text x="{x:.1}" y="{y:.1}" text-anchor="{anchor}" font-size="{size}" font-weight="{weight}">{}</text>"#,
+            escape(t)
+        );
+    }
+    fn rect(&mut self, x: f64, y: f64, w: f64, h: f64, fill: &str) {
+        let _ = writeln!(
+            self.body,
+            r#"<rect x="{x:.1}" y="{y:.1}" width="{:.1}" height="{:.1}" fill="{fill}"/>"#,
+            w.max(0.0),
+            h.max(0.0)
+        );
+    }
+    fn line(&mut self, x1: f64, y1: f64, x2: f64, y2: f64, stroke: &str, width: f64) {
+        let _ = writeln!(
+            self.body,
+            r#"<line x1="{x1:.1}" y1="{y1:.1}" x2="{x2:.1}" y2="{y2:.1}" stroke="{stroke}" stroke-width="{width}"/>"#
+        );
+    }
+    fn finish(self) -> String {
+        format!(
+            "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" viewBox=\"0 0 {w} {h}\" font-family=\"sans-serif\">\n<rect width=\"100%\" height=\"100%\" fill=\"white\"/>\n{}</svg>\n",
+            self.body,
+            w = self.width,
+            h = self.height
+        )
+    }
+}
+
+/// Horizontal intervals: each entrant's rating as a dot, its 95% interval as a bar.
+pub fn ratings_chart(ratings: &[Rating], title: &str) -> String {
+    let (left, right, row) = (260.0, 40.0, 28.0);
+    let width = 820.0;
+    let height = 70.0 + row * ratings.len().max(1) as f64;
+    let mut svg = Svg::new(width, height, title);
+    let lo = ratings
+        .iter()
+        .map(|r| r.low)
+        .fold(f64::INFINITY, f64::min)
+        .min(1400.0);
+    let hi = ratings
+        .iter()
+        .map(|r| r.high)
+        .fold(f64::NEG_INFINITY, f64::max)
+        .max(1600.0);
+    let x = |v: f64| left + (v - lo) / (hi - lo).max(1.0) * (width - left - right);
+    let base = height - 25.0;
+    svg.line(x(1500.0), 40.0, x(1500.0), base, "#bbbbbb", 1.0);
+    svg.text(x(1500.0), height - 8.0, "1500", "middle", 11.0, "normal");
+    svg.text(
+        x(lo),
+        height - 8.0,
+        &format!("{lo:.0}"),
+        "start",
+        11.0,
+        "normal",
+    );
+    svg.text(
+        x(hi),
+        height - 8.0,
+        &format!("{hi:.0}"),
+        "end",
+        11.0,
+        "normal",
+    );
+    for (i, r) in ratings.iter().enumerate() {
+        let y = 50.0 + row * i as f64;
+        svg.text(
+            left - 10.0,
+            y + 4.0,
+            &format!("{} ({:.0})", r.entrant, r.rating),
+            "end",
+            12.0,
+            "normal",
+        );
+        svg.line(x(r.low), y, x(r.high), y, PALETTE[i % PALETTE.len()], 3.0);
+        let _ = writeln!(
+            svg.body,
+            r#"<circle cx="{:.1}" cy="{y:.1}" r="5" fill="{}"/>"#,
+            x(r.rating),
+            PALETTE[i % PALETTE.len()]
+        );
+    }
+    svg.finish()
+}
+
+/// Each model's mean per criterion (both roles pooled by judgment count), one line each.
+pub fn profile_chart(rows: &[ModelRole]) -> String {
+    let (width, height, left, top, bottom) = (820.0, 420.0, 60.0, 50.0, 90.0);
+    let mut svg = Svg::new(
+        width,
+        height,
+        "Criteria profile by model (mean score, 1–10)",
+    );
+    let plot_h = height - top - bottom;
+    let y = |v: f64| top + (10.0 - v) / 9.0 * plot_h;
+    let step = (width - left - 180.0) / 6.0;
+    for v in [1.0, 4.0, 7.0, 10.0] {
+        svg.line(left, y(v), left + step * 6.0, y(v), "#eeeeee", 1.0);
+        svg.text(
+            left - 8.0,
+            y(v) + 4.0,
+            &format!("{v:.0}"),
+            "end",
+            11.0,
+            "normal",
+        );
+    }
+    for (i, c) in Criterion::ALL.iter().enumerate() {
+        let label = c.label().split(' ').next().unwrap_or_default();
+        svg.text(
+            left + step * i as f64,
+            height - bottom + 20.0,
+            label,
+            "middle",
+            11.0,
+            "normal",
+        );
+    }
+    let mut models: Vec<&str> = rows.iter().map(|r| r.model.as_str()).collect();
+    models.dedup();
+    for (k, model) in models.iter().enumerate() {
+        let colour = PALETTE[k % PALETTE.len()];
+        let points: Vec<(f64, f64)> = Criterion::ALL
+            .iter()
+            .enumerate()
+            .filter_map(|(i, c)| {
+                let cells: Vec<_> = rows
+                    .iter()
+                    .filter(|r| r.model == *model)
+                    .map(|r| r.criteria[c.key()])
+                    .collect();
+                let n: usize = cells.iter().map(|c| c.n).sum();
+                let sum: f64 = cells
+                    .iter()
+                    .filter_map(|c| c.mean.map(|m| m * c.n as f64))
+                    .sum();
+                (n > 0).then(|| (left + step * i as f64, y(sum / n as f64)))
+            })
+            .collect();
+        let path: Vec<String> = points
+            .iter()
+            .map(|(px, py)| format!("{px:.1},{py:.1}"))
+            .collect();
+        let _ = writeln!(
+            svg.body,
+            r#"<polyline points="{}" fill="none" stroke="{colour}" stroke-width="2"/>"#,
+            path.join(" ")
+        );
+        let ly = top + 18.0 * k as f64;
+        svg.rect(width - 170.0, ly - 9.0, 12.0, 12.0, colour);
+        svg.text(width - 152.0, ly + 2.0, model, "start", 12.0, "normal");
+    }
+    svg.finish()
+}
+
+/// Dilemmas as bars of mean team total, hardest first, with the spread between models.
+pub fn difficulty_chart(rows: &[DilemmaDifficulty]) -> String {
+    let (left, right, row) = (230.0, 120.0, 26.0);
+    let width = 820.0;
+    let height = 60.0 + row * rows.len().max(1) as f64;
+    let mut svg = Svg::new(
+        width,
+        height,
+        "Dilemma difficulty (mean team total out of 70; spread between models)",
+    );
+    let x = |v: f64| (v / 70.0) * (width - left - right);
+    for (i, d) in rows.iter().enumerate() {
+        let y = 40.0 + row * i as f64;
+        svg.text(left - 8.0, y + 13.0, &d.dilemma_id, "end", 12.0, "normal");
+        let mean = d.mean_total.mean.unwrap_or(0.0);
+        svg.rect(
+            left,
+            y,
+            x(mean),
+            row - 6.0,
+            if d.separates_models {
+                "#d62728"
+            } else {
+                "#1f77b4"
+            },
+        );
+        let spread = d.spread.map(|s| format!(", sd {s:.1}")).unwrap_or_default();
+        svg.text(
+            left + x(mean) + 6.0,
+            y + 13.0,
+            &format!("{mean:.1}{spread}"),
+            "start",
+            11.0,
+            "normal",
+        );
+    }
+    svg.finish()
+}
+
+/// Pearson correlations between every pair of judges, as a heat map.
+pub fn agreement_chart(agreement: &JudgeAgreement) -> String {
+    let mut judges: Vec<&str> = agreement
+        .pairs
+        .iter()
+        .flat_map(|p| [p.a.as_str(), p.b.as_str()])
+        .collect();
+    judges.sort();
+    judges.dedup();
+    let (cell, left, top) = (70.0, 220.0, 60.0);
+    let width = left + cell * judges.len().max(1) as f64 + 40.0;
+    let height = top + cell * judges.len().max(1) as f64 + 120.0;
+    let mut svg = Svg::new(
+        width.max(420.0),
+        height,
+        "Judge agreement (Pearson r over shared scores)",
+    );
+    if judges.is_empty() {
+        svg.text(
+            width.max(420.0) / 2.0,
+            60.0,
+            "No exchange was scored by two judges or more.",
+            "middle",
+            12.0,
+            "normal",
+        );
+        return svg.finish();
+    }
+    for (i, a) in judges.iter().enumerate() {
+        svg.text(
+            left - 8.0,
+            top + cell * i as f64 + cell / 2.0 + 4.0,
+            a,
+            "end",
+            12.0,
+            "normal",
+        );
+        let _ = writeln!(
+            svg.body,
+            r#"<text x="{x:.1}" y="{y:.1}" text-anchor="start" font-size="12" transform="rotate(45 {x:.1} {y:.1})">{}</text>"#,
+            escape(a),
+            x = left + cell * i as f64 + cell / 2.0,
+            y = top + cell * judges.len() as f64 + 14.0
+        );
+        for (j, b) in judges.iter().enumerate() {
+            let r = if i == j {
+                Some(1.0)
+            } else {
+                agreement
+                    .pairs
+                    .iter()
+                    .find(|p| (p.a == *a && p.b == *b) || (p.a == *b && p.b == *a))
+                    .and_then(|p| p.pearson)
+            };
+            let (fill, label) = match r {
+                Some(r) => {
+                    // White (r ≤ 0) to deep blue (r = 1).
+                    let t = r.clamp(0.0, 1.0);
+                    let c = |from: f64, to: f64| (from + (to - from) * t) as u8;
+                    (
+                        format!(
+                            "#{:02x}{:02x}{:02x}",
+                            c(255.0, 31.0),
+                            c(255.0, 119.0),
+                            c(255.0, 180.0)
+                        ),
+                        format!("{r:.2}"),
+                    )
+                }
+                None => ("#eeeeee".to_string(), "–".to_string()),
+            };
+            let (x, y) = (left + cell * j as f64, top + cell * i as f64);
+            svg.rect(x, y, cell - 2.0, cell - 2.0, &fill);
+            svg.text(
+                x + cell / 2.0,
+                y + cell / 2.0 + 4.0,
+                &label,
+                "middle",
+                12.0,
+                "normal",
+            );
+        }
+    }
+    svg.finish()
+}
