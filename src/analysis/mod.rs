@@ -10,4 +10,4 @@ mod summary;
 pub mod tables;
 
 pub use report::{Analysis, Format, ReportError, analyse, write_report};
-pub use summary::{CellSummary, DilemmaSummary, ModelSummary, RoleSummary, Summary, summarize};
+pub use summary::{ModelSummary, RoleSummary, Summary, summarize};

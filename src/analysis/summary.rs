@@ -1,56 +1,33 @@
 //! The tournament summary (`summary.json`): scores by model, by model and role, by dilemma,
-//! and the cross-model matrix. One usable judgment (parsed or corrected by hand) is one
-//! observation; rounds that need review or are incomplete count only in the tallies.
+//! and the cross-model matrix. It is built from the report's own tables, so the two never
+//! disagree. One usable judgment (parsed or corrected by hand) is one observation; rounds
+//! that need review or are incomplete count only in the tallies.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::domain::{Criterion, Round, RoundStatus, Team};
-
-/// A mean with the number of observations behind it.
-#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
-pub struct CellSummary {
-    /// Observations.
-    pub n: usize,
-    /// Their mean; absent when `n` is 0.
-    pub mean: Option<f64>,
-}
-
-impl CellSummary {
-    fn of(values: &[f64]) -> Self {
-        Self {
-            n: values.len(),
-            mean: (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64),
-        }
-    }
-}
+use super::tables::{Cell, dilemma_difficulty, model_comparison};
+use crate::domain::{Round, RoundStatus};
 
 /// A model in one role.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct RoleSummary {
     /// Team total (out of 70).
-    pub total: CellSummary,
+    pub total: Cell,
     /// Each criterion (out of 10).
-    pub criteria: BTreeMap<String, CellSummary>,
+    pub criteria: BTreeMap<String, Cell>,
 }
 
 /// A model over the whole tournament.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
+#[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct ModelSummary {
     /// Team total over both roles.
-    pub total: CellSummary,
-    /// As Team A.
-    pub presenting: RoleSummary,
-    /// As Team B.
-    pub responding: RoleSummary,
-}
-
-/// A dilemma over all rounds.
-#[derive(Debug, Clone, Default, PartialEq, Serialize)]
-pub struct DilemmaSummary {
-    /// Team totals over both teams.
-    pub total: CellSummary,
+    pub total: Cell,
+    /// As Team A, when it presented.
+    pub presenting: Option<RoleSummary>,
+    /// As Team B, when it responded.
+    pub responding: Option<RoleSummary>,
 }
 
 /// The whole summary.
@@ -74,10 +51,10 @@ pub struct Summary {
     pub cost_usd_by_model: BTreeMap<String, f64>,
     /// By model.
     pub models: BTreeMap<String, ModelSummary>,
-    /// By dilemma.
-    pub dilemmas: BTreeMap<String, DilemmaSummary>,
+    /// Mean team total by dilemma.
+    pub dilemmas: BTreeMap<String, Cell>,
     /// Team A's margin (A total − B total) by Team A then Team B.
-    pub matrix: BTreeMap<String, BTreeMap<String, CellSummary>>,
+    pub matrix: BTreeMap<String, BTreeMap<String, Cell>>,
 }
 
 /// Summarises rounds.
@@ -86,10 +63,6 @@ pub fn summarize(rounds: &[Round]) -> Summary {
         rounds: rounds.len(),
         ..Summary::default()
     };
-    let mut totals: BTreeMap<String, Vec<f64>> = BTreeMap::new();
-    let mut role_totals: BTreeMap<(String, Team), Vec<f64>> = BTreeMap::new();
-    let mut role_criteria: BTreeMap<(String, Team, Criterion), Vec<f64>> = BTreeMap::new();
-    let mut dilemma_totals: BTreeMap<String, Vec<f64>> = BTreeMap::new();
     let mut margins: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
     for r in rounds {
         match r.status {
@@ -111,67 +84,70 @@ pub fn summarize(rounds: &[Round]) -> Summary {
                 continue;
             };
             s.judgments += 1;
-            for (team, model, total) in
-                [(Team::A, &r.team_a_model, a), (Team::B, &r.team_b_model, b)]
-            {
-                totals.entry(model.clone()).or_default().push(total);
-                role_totals
-                    .entry((model.clone(), team))
-                    .or_default()
-                    .push(total);
-                for c in Criterion::ALL {
-                    if let Some(v) = j.scores(team).get(c) {
-                        role_criteria
-                            .entry((model.clone(), team, c))
-                            .or_default()
-                            .push(v);
-                    }
-                }
-                dilemma_totals
-                    .entry(r.dilemma_id.clone())
-                    .or_default()
-                    .push(total);
-            }
             margins
                 .entry((r.team_a_model.clone(), r.team_b_model.clone()))
                 .or_default()
                 .push(a - b);
         }
     }
+    for row in model_comparison(rounds) {
+        let role = RoleSummary {
+            total: row.total,
+            criteria: row
+                .criteria
+                .iter()
+                .map(|(k, c)| (k.to_string(), *c))
+                .collect(),
+        };
+        let entry = s.models.entry(row.model.clone()).or_insert(ModelSummary {
+            total: Cell::of(&[]),
+            presenting: None,
+            responding: None,
+        });
+        if row.role == "presenting" {
+            entry.presenting = Some(role);
+        } else {
+            entry.responding = Some(role);
+        }
+    }
+    for m in s.models.values_mut() {
+        // Both roles pooled: the n-weighted mean of the role means.
+        let roles: Vec<Cell> = [&m.presenting, &m.responding]
+            .into_iter()
+            .flatten()
+            .map(|r| r.total)
+            .collect();
+        let n: usize = roles.iter().map(|c| c.n).sum();
+        let sum: f64 = roles
+            .iter()
+            .filter_map(|c| c.mean.map(|v| v * c.n as f64))
+            .sum();
+        m.total = Cell {
+            mean: (n > 0).then(|| sum / n as f64),
+            n,
+            insufficient: n < super::tables::MIN_N,
+        };
+    }
     for r in rounds {
-        for m in [&r.team_a_model, &r.team_b_model] {
-            s.models.entry(m.clone()).or_default();
-        }
-        s.dilemmas.entry(r.dilemma_id.clone()).or_default();
-    }
-    for (model, summary) in s.models.iter_mut() {
-        summary.total = CellSummary::of(totals.get(model).map_or(&[][..], Vec::as_slice));
-        for (team, role) in [
-            (Team::A, &mut summary.presenting),
-            (Team::B, &mut summary.responding),
-        ] {
-            role.total = CellSummary::of(
-                role_totals
-                    .get(&(model.clone(), team))
-                    .map_or(&[][..], Vec::as_slice),
-            );
-            for c in Criterion::ALL {
-                let values = role_criteria
-                    .get(&(model.clone(), team, c))
-                    .map_or(&[][..], Vec::as_slice);
-                role.criteria
-                    .insert(c.key().to_string(), CellSummary::of(values));
-            }
+        for model in [&r.team_a_model, &r.team_b_model] {
+            s.models.entry(model.clone()).or_insert(ModelSummary {
+                total: Cell::of(&[]),
+                presenting: None,
+                responding: None,
+            });
         }
     }
-    for (d, summary) in s.dilemmas.iter_mut() {
-        summary.total = CellSummary::of(dilemma_totals.get(d).map_or(&[][..], Vec::as_slice));
+    s.dilemmas = dilemma_difficulty(rounds)
+        .into_iter()
+        .map(|d| (d.dilemma_id, d.mean_total))
+        .collect();
+    for r in rounds {
+        s.dilemmas
+            .entry(r.dilemma_id.clone())
+            .or_insert(Cell::of(&[]));
     }
     for ((a, b), values) in margins {
-        s.matrix
-            .entry(a)
-            .or_default()
-            .insert(b, CellSummary::of(&values));
+        s.matrix.entry(a).or_default().insert(b, Cell::of(&values));
     }
     s
 }
@@ -179,7 +155,7 @@ pub fn summarize(rounds: &[Round]) -> Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Judgment, ParseStatus, Scores};
+    use crate::domain::{Criterion, Judgment, ParseStatus, Scores};
 
     fn scores(v: f64) -> Scores {
         let mut s = Scores::default();
@@ -226,38 +202,32 @@ mod tests {
             (3, 2, 1, 2)
         );
         let a = &s.models["a"];
+        assert_eq!((a.total.n, a.total.mean), (2, Some((56.0 + 63.0) / 2.0)));
+        assert_eq!(a.presenting.as_ref().unwrap().total.mean, Some(56.0));
         assert_eq!(
-            a.total,
-            CellSummary {
-                n: 2,
-                mean: Some((56.0 + 63.0) / 2.0)
-            }
+            a.responding.as_ref().unwrap().criteria["consistency"].mean,
+            Some(9.0)
         );
-        assert_eq!(
-            a.presenting.total,
-            CellSummary {
-                n: 1,
-                mean: Some(56.0)
-            }
-        );
-        assert_eq!(
-            a.responding.criteria["consistency"],
-            CellSummary {
-                n: 1,
-                mean: Some(9.0)
-            }
-        );
-        assert_eq!(
-            s.dilemmas["d2"].total.n, 0,
-            "a partial judgment does not count"
-        );
-        assert_eq!(
-            s.matrix["a"]["b"],
-            CellSummary {
-                n: 1,
-                mean: Some(14.0)
-            }
-        );
+        assert_eq!(s.dilemmas["d2"].n, 0, "a partial judgment does not count");
+        assert_eq!(s.matrix["a"]["b"].mean, Some(14.0));
         assert_eq!(s.matrix["b"]["a"].mean, Some(-14.0));
+    }
+
+    #[test]
+    fn the_summary_and_the_report_agree() {
+        let rounds = vec![
+            round("a", "b", "d1", 8.0, 6.0, ParseStatus::Parsed),
+            round("b", "a", "d2", 7.0, 9.0, ParseStatus::Parsed),
+        ];
+        let s = summarize(&rounds);
+        for row in model_comparison(&rounds) {
+            let m = &s.models[&row.model];
+            let role = if row.role == "presenting" {
+                &m.presenting
+            } else {
+                &m.responding
+            };
+            assert_eq!(role.as_ref().unwrap().total, row.total);
+        }
     }
 }

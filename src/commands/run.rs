@@ -210,8 +210,8 @@ fn print_summary(s: &Summary, dir: &Path) {
             name,
             m.total.n,
             mean(m.total.mean),
-            mean(m.presenting.total.mean),
-            mean(m.responding.total.mean)
+            mean(m.presenting.as_ref().and_then(|r| r.total.mean)),
+            mean(m.responding.as_ref().and_then(|r| r.total.mean))
         );
     }
     println!("\nresults: {}", dir.display());
