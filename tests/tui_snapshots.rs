@@ -378,3 +378,25 @@ fn review_queue_and_an_item_being_edited() {
         draw(&app, &Theme::no_color(), 120, 40).backend()
     );
 }
+
+#[test]
+fn analysis_screen_tables() {
+    let mut app = mid_tournament();
+    key(&mut app, KeyCode::Char('a'));
+    assert_eq!(app.screen, ethics_bowl::tui::Screen::Analysis);
+    for tab in ["models", "ratings", "dilemmas", "judges", "consistency"] {
+        insta::assert_snapshot!(
+            format!("analysis_{tab}_120x40"),
+            draw(&app, &Theme::no_color(), 120, 40).backend()
+        );
+        key(&mut app, KeyCode::Tab);
+    }
+    // Tab 2 (dilemmas): Enter takes the matrix cursor to that dilemma's column.
+    key(&mut app, KeyCode::Tab);
+    key(&mut app, KeyCode::Tab);
+    let view = app.analysis.as_ref().expect("analysis");
+    let first = ethics_bowl::tui::analysis_targets(view)[0].clone();
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.screen, ethics_bowl::tui::Screen::Matrix);
+    assert_eq!(app.columns[app.cursor.1].0, first);
+}

@@ -100,6 +100,32 @@ pub enum Screen {
     Log,
     /// Judgments the parser could not read, oldest first.
     Review,
+    /// The analysis tables.
+    Analysis,
+}
+
+/// The Analysis screen's tabs.
+pub const ANALYSIS_TABS: [&str; 5] = [
+    "Models",
+    "Ratings",
+    "Dilemmas",
+    "Judges",
+    "Consistency flags",
+];
+
+/// The Analysis screen's state: the results and where the user is in them.
+#[derive(Debug, Clone)]
+pub struct AnalysisView {
+    /// The latest analysis of the rounds so far.
+    pub analysis: crate::analysis::Analysis,
+    /// When it was computed.
+    pub computed: Instant,
+    /// Rounds have changed since.
+    pub stale: bool,
+    /// The tab showing.
+    pub tab: usize,
+    /// The selected line of the tab's list.
+    pub selected: usize,
 }
 
 /// A judgment waiting for a person.
@@ -220,6 +246,8 @@ pub struct App {
     pub review_cursor: usize,
     /// The review item being edited.
     pub editor: Option<Editor>,
+    /// The Analysis screen, once opened.
+    pub analysis: Option<AnalysisView>,
     /// Something changed since the last frame.
     pub dirty: bool,
 }
@@ -251,6 +279,7 @@ impl App {
             review: Vec::new(),
             review_cursor: 0,
             editor: None,
+            analysis: None,
             dirty: true,
         }
     }
@@ -352,6 +381,69 @@ impl App {
         let finished = done + review + stopped;
         let left = self.rounds.len().saturating_sub(finished);
         (finished > 0 && left > 0).then(|| self.elapsed().mul_f64(left as f64 / finished as f64))
+    }
+
+    /// The rounds as the store would hold them, for the analysis (phases and judgments as
+    /// received; finished phases only).
+    pub fn rounds_for_analysis(&self) -> Vec<crate::domain::Round> {
+        self.rounds
+            .iter()
+            .map(|r| crate::domain::Round {
+                id: r.view.round_id.clone(),
+                protocol: "ethics_bowl".into(),
+                dilemma_id: r.view.dilemma_id.clone(),
+                repetition: r.view.repetition,
+                team_a_model: r.view.team_a.clone(),
+                team_b_model: r.view.team_b.clone(),
+                judge_model: r.view.judges.first().cloned().unwrap_or_default(),
+                judge_models: r.view.judges.clone(),
+                phases: r
+                    .phases
+                    .iter()
+                    .filter(|p| p.done)
+                    .map(|p| crate::domain::Phase {
+                        phase_type: p.phase_type,
+                        model_id: p.model.clone(),
+                        prompt: String::new(),
+                        response: p.text.clone(),
+                        timestamp: String::new(),
+                        system_prompt: String::new(),
+                        latency_ms: p.latency_ms,
+                        attempts: Vec::new(),
+                        input_tokens: None,
+                        output_tokens: None,
+                        cost_usd: None,
+                        finish_reason: None,
+                    })
+                    .collect(),
+                scores: r.judgments.first().cloned(),
+                judgments: r.judgments.clone(),
+                status: r.status,
+                error: None,
+                timestamp: String::new(),
+            })
+            .collect()
+    }
+
+    /// Recomputes the analysis now.
+    pub(crate) fn refresh_analysis(&mut self) {
+        let analysis = crate::analysis::analyse(&self.rounds_for_analysis(), &Default::default());
+        match &mut self.analysis {
+            Some(view) => {
+                view.analysis = analysis;
+                view.computed = self.now;
+                view.stale = false;
+            }
+            None => {
+                self.analysis = Some(AnalysisView {
+                    analysis,
+                    computed: self.now,
+                    stale: false,
+                    tab: 0,
+                    selected: 0,
+                });
+            }
+        }
     }
 
     pub(crate) fn log_line(&mut self, text: String) {

@@ -12,4 +12,4 @@ pub mod views;
 pub use app::{App, Mode, Screen};
 pub use browse::browse;
 pub use theme::Theme;
-pub use update::{Effect, Msg, update};
+pub use update::{Effect, Msg, analysis_targets, update};

@@ -40,6 +40,13 @@ pub enum Effect {
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Engine(event) => {
+            if matches!(
+                event,
+                EngineEvent::RoundFinished { .. } | EngineEvent::JudgmentRecorded { .. }
+            ) && let Some(view) = &mut app.analysis
+            {
+                view.stale = true;
+            }
             engine_event(app, event);
             app.dirty = true;
             Vec::new()
@@ -52,6 +59,17 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Tick(now) => {
             let before = (app.elapsed().as_secs(), app.retries_waiting().0);
             app.now = now;
+            // The Analysis screen follows the rounds, at most once a second.
+            if app.screen == Screen::Analysis
+                && app.analysis.as_ref().is_some_and(|v| {
+                    v.stale
+                        && now.saturating_duration_since(v.computed)
+                            >= std::time::Duration::from_secs(1)
+                })
+            {
+                app.refresh_analysis();
+                app.dirty = true;
+            }
             // Redraw when a visible clock changed: elapsed seconds or a retry countdown.
             if before != (app.elapsed().as_secs(), app.retries_waiting().0)
                 || app.retries_waiting().0 > 0
@@ -269,6 +287,7 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         Screen::Matrix => matrix_key(app, key),
         Screen::Round { scores } => round_key(app, key, scores),
         Screen::Review => review_key(app, key),
+        Screen::Analysis => analysis_key(app, key),
         Screen::Leaderboard | Screen::Log => {
             if matches!(key.code, KeyCode::Esc | KeyCode::Backspace) {
                 app.screen = Screen::Matrix;
@@ -307,6 +326,12 @@ fn matrix_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         KeyCode::Char('s') => app.screen = Screen::Leaderboard,
         KeyCode::Char('g') => app.screen = Screen::Log,
         KeyCode::Char('v') => app.screen = Screen::Review,
+        KeyCode::Char('a') => {
+            if app.analysis.as_ref().is_none_or(|v| v.stale) {
+                app.refresh_analysis();
+            }
+            app.screen = Screen::Analysis;
+        }
         KeyCode::Char('p') if app.mode == Mode::Live && app.finished.is_none() => {
             let command = if app.paused {
                 EngineCommand::Resume
@@ -323,6 +348,72 @@ fn matrix_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
                 return vec![Effect::Command(EngineCommand::RetryRound(
                     round.view.round_id.clone(),
                 ))];
+            }
+        }
+        _ => {}
+    }
+    Vec::new()
+}
+
+/// Lines of the Analysis tab that can be stepped into: a round id or a dilemma id.
+pub fn analysis_targets(view: &super::app::AnalysisView) -> Vec<String> {
+    match view.tab {
+        2 => view
+            .analysis
+            .dilemma_difficulty
+            .iter()
+            .map(|d| d.dilemma_id.clone())
+            .collect(),
+        4 => view
+            .analysis
+            .consistency
+            .iter()
+            .filter(|c| c.flagged_unacknowledged)
+            .map(|c| c.round_id.clone())
+            .collect(),
+        _ => Vec::new(),
+    }
+}
+
+fn analysis_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    let Some(view) = &mut app.analysis else {
+        app.screen = Screen::Matrix;
+        return Vec::new();
+    };
+    let n = analysis_targets(view).len();
+    match key.code {
+        KeyCode::Esc | KeyCode::Backspace => app.screen = Screen::Matrix,
+        KeyCode::Tab | KeyCode::Right | KeyCode::Char('l') => {
+            view.tab = (view.tab + 1) % super::app::ANALYSIS_TABS.len();
+            view.selected = 0;
+        }
+        KeyCode::BackTab | KeyCode::Left | KeyCode::Char('h') => {
+            view.tab =
+                (view.tab + super::app::ANALYSIS_TABS.len() - 1) % super::app::ANALYSIS_TABS.len();
+            view.selected = 0;
+        }
+        KeyCode::Up | KeyCode::Char('k') => view.selected = view.selected.saturating_sub(1),
+        KeyCode::Down | KeyCode::Char('j') => {
+            view.selected = (view.selected + 1).min(n.saturating_sub(1))
+        }
+        KeyCode::Enter => {
+            let Some(target) = analysis_targets(view).get(view.selected).cloned() else {
+                return Vec::new();
+            };
+            if view.tab == 2 {
+                // A dilemma: the matrix, on its column.
+                if let Some(col) = app.columns.iter().position(|(d, _)| *d == target) {
+                    app.cursor.1 = col;
+                }
+                app.screen = Screen::Matrix;
+            } else if let Some(i) = app.index.get(&target).copied() {
+                // A round: its transcript.
+                if let Some((&cell, _)) = app.cells.iter().find(|(_, idx)| **idx == i) {
+                    app.cursor = cell;
+                }
+                app.screen = Screen::Round { scores: false };
+                app.scroll = 0;
+                app.follow = false;
             }
         }
         _ => {}

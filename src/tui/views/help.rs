@@ -16,6 +16,7 @@ pub fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
             ("← ↓ ↑ → / h j k l", "move the cursor"),
             ("Enter", "open the round under the cursor"),
             ("v", "review queue (judgments to fix)"),
+            ("a", "analysis tables (as in the report)"),
             ("s", "leaderboard"),
             ("g", "log"),
             ("p", "pause / resume new calls"),
@@ -48,6 +49,15 @@ pub fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
                 "Esc",
                 "leave the editor (twice to discard edits) / back to the matrix",
             ),
+        ],
+        Screen::Analysis => &[
+            ("Tab / ← →", "next or previous table"),
+            ("↑ ↓", "choose a dilemma or a flagged test"),
+            (
+                "Enter",
+                "open it (the matrix column, or the round's transcript)",
+            ),
+            ("Esc", "back to the matrix"),
         ],
         Screen::Leaderboard | Screen::Log => &[("Esc", "back to the matrix"), ("q", "quit")],
     }

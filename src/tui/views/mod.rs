@@ -1,5 +1,6 @@
 //! Views: functions from the state to a frame, one file per part of the screen.
 
+mod analysis;
 mod header;
 mod help;
 mod leaderboard;
@@ -49,6 +50,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         Screen::Leaderboard => leaderboard::render(frame, body, app, theme),
         Screen::Log => log::render(frame, body, app, theme),
         Screen::Review => review::render(frame, body, app, theme),
+        Screen::Analysis => analysis::render(frame, body, app, theme),
     }
     render_footer(frame, footer, app, theme);
     if app.help {
@@ -62,12 +64,15 @@ fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     } else {
         let keys = match app.screen {
             Screen::Matrix => {
-                "arrows/hjkl move · Enter open · v review · s scores · g log · p pause · r retry · ? help · q quit"
+                "arrows/hjkl move · Enter open · v review · a analysis · s scores · g log · p pause · r retry · ? help · q quit"
             }
             Screen::Review if app.editor.is_some() => {
                 "type to edit · Tab type the 14 scores instead · Ctrl-S save · Esc leave (twice to discard edits)"
             }
             Screen::Review => "↑↓ choose · Enter edit · Esc back · ? help · q quit",
+            Screen::Analysis => {
+                "Tab/←→ tables · ↑↓ choose · Enter open · Esc back · ? help · q quit"
+            }
             Screen::Round { .. } => {
                 "Tab transcript/scores · ↑↓ PgUp PgDn Home End scroll · f follow · P prompts · Esc back · ? help"
             }

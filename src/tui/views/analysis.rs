@@ -1,0 +1,238 @@
+//! The Analysis screen: the report's tables, updated as rounds finish. Dilemmas and flagged
+//! consistency tests are lists to step into (Enter opens the matrix column or the round).
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Row, Table, Tabs};
+
+use crate::analysis::tables::Cell;
+use crate::domain::Criterion;
+use crate::tui::app::{ANALYSIS_TABS, AnalysisView, App};
+use crate::tui::theme::Theme;
+
+fn cell(c: &Cell) -> String {
+    match c.mean {
+        Some(m) if c.insufficient => format!("{m:.1}*"),
+        Some(m) => format!("{m:.1}"),
+        None => "–".into(),
+    }
+}
+
+pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let Some(view) = &app.analysis else { return };
+    let [tabs, body, note] = Layout::vertical([
+        Constraint::Length(1),
+        Constraint::Min(3),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    frame.render_widget(
+        Tabs::new(ANALYSIS_TABS)
+            .select(view.tab)
+            .highlight_style(Style::new().fg(theme.accent).add_modifier(Modifier::BOLD)),
+        tabs,
+    );
+    let block = Block::new()
+        .borders(Borders::ALL)
+        .border_style(Style::new().fg(theme.border));
+    let a = &view.analysis;
+    match view.tab {
+        0 => {
+            let header = Row::new(
+                ["model", "role"]
+                    .into_iter()
+                    .map(String::from)
+                    .chain(
+                        Criterion::ALL
+                            .iter()
+                            .map(|c| c.label().split(' ').next().unwrap_or_default().to_string()),
+                    )
+                    .chain(["total".into()]),
+            )
+            .style(Style::new().fg(theme.dim));
+            let rows = a.model_comparison.iter().map(|m| {
+                Row::new(
+                    [m.model.clone(), m.role.to_string()]
+                        .into_iter()
+                        .chain(Criterion::ALL.iter().map(|c| cell(&m.criteria[c.key()])))
+                        .chain([format!("{} (n={})", cell(&m.total), m.total.n)]),
+                )
+            });
+            let widths: Vec<Constraint> = [Constraint::Length(22), Constraint::Length(11)]
+                .into_iter()
+                .chain(Criterion::ALL.iter().map(|_| Constraint::Length(9)))
+                .chain([Constraint::Length(14)])
+                .collect();
+            frame.render_widget(
+                Table::new(rows, widths)
+                    .header(header)
+                    .block(block.title(" Mean per criterion, by role (* fewer than 3 judgments) ")),
+                body,
+            );
+        }
+        1 => render_ratings(frame, body, view, theme, block),
+        2 => {
+            let max = 70.0;
+            let items: Vec<ListItem<'_>> = a
+                .dilemma_difficulty
+                .iter()
+                .map(|d| {
+                    let mean = d.mean_total.mean.unwrap_or(0.0);
+                    let width = ((mean / max) * 40.0).round() as usize;
+                    let colour = if d.separates_models {
+                        theme.review
+                    } else {
+                        theme.accent
+                    };
+                    ListItem::new(Line::from(vec![
+                        Span::raw(format!("{:<28} ", d.dilemma_id)),
+                        Span::styled("█".repeat(width), Style::new().fg(colour)),
+                        Span::raw(format!(
+                            " {} (n={}){}",
+                            cell(&d.mean_total),
+                            d.mean_total.n,
+                            d.spread.map(|s| format!(", sd {s:.1}")).unwrap_or_default()
+                        )),
+                    ]))
+                })
+                .collect();
+            list(
+                frame,
+                body,
+                items,
+                view,
+                theme,
+                block.title(" Hardest first; red: separates models most · Enter: its column "),
+            );
+        }
+        3 => {
+            let ag = &a.judge_agreement;
+            if ag.shared_exchanges == 0 {
+                frame.render_widget(Paragraph::new("No exchange was scored by two judges or more (judging = \"all\" is needed).").style(Style::new().fg(theme.dim)).block(block), body);
+            } else {
+                let rows = ag.pairs.iter().map(|p| {
+                    let f = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v:.2}"));
+                    Row::new([
+                        format!("{} – {}", p.a, p.b),
+                        p.shared_exchanges.to_string(),
+                        f(p.pearson),
+                        f(p.spearman),
+                        f(p.pearson_totals),
+                    ])
+                });
+                let title = format!(
+                    " Krippendorff's alpha {} over {} exchanges ",
+                    ag.alpha.map_or("–".into(), |v| format!("{v:.2}")),
+                    ag.shared_exchanges
+                );
+                frame.render_widget(
+                    Table::new(
+                        rows,
+                        [
+                            Constraint::Length(40),
+                            Constraint::Length(8),
+                            Constraint::Length(9),
+                            Constraint::Length(9),
+                            Constraint::Length(9),
+                        ],
+                    )
+                    .header(
+                        Row::new(["judges", "shared", "Pearson", "Spearman", "totals r"])
+                            .style(Style::new().fg(theme.dim)),
+                    )
+                    .block(block.title(title)),
+                    body,
+                );
+            }
+        }
+        _ => {
+            let items: Vec<ListItem<'_>> = a
+                .consistency
+                .iter()
+                .filter(|c| c.flagged_unacknowledged)
+                .map(|c| {
+                    ListItem::new(format!(
+                        "{} · {} ({:?}) · consistency {}",
+                        c.round_id,
+                        c.model,
+                        c.team,
+                        c.consistency_score
+                            .map_or("–".into(), |s| format!("{s:.1}"))
+                    ))
+                })
+                .collect();
+            let flagged = items.len();
+            let honest = a.consistency.iter().filter(|c| c.acknowledged).count();
+            let title = format!(
+                " {flagged} flagged: low consistency, unacknowledged · {honest} acknowledged · Enter: the transcript "
+            );
+            list(frame, body, items, view, theme, block.title(title));
+        }
+    }
+    let stale = if view.stale { " · updating" } else { "" };
+    frame.render_widget(
+        Paragraph::new(format!("{} rounds analysed{stale}", a.rounds))
+            .style(Style::new().fg(theme.dim)),
+        note,
+    );
+}
+
+fn list<'a>(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    items: Vec<ListItem<'a>>,
+    view: &AnalysisView,
+    theme: &Theme,
+    block: Block<'a>,
+) {
+    let mut state =
+        ListState::default().with_selected((!items.is_empty()).then_some(view.selected));
+    let widget = List::new(items)
+        .block(block)
+        .highlight_style(Style::new().bg(theme.selected).add_modifier(Modifier::BOLD))
+        .highlight_symbol("▶ ");
+    frame.render_stateful_widget(widget, area, &mut state);
+}
+
+fn render_ratings(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    view: &AnalysisView,
+    theme: &Theme,
+    block: Block<'_>,
+) {
+    let ratings = &view.analysis.ratings.overall;
+    let inner_width = area.width.saturating_sub(50) as f64;
+    let lo = ratings.iter().map(|r| r.low).fold(f64::INFINITY, f64::min);
+    let hi = ratings
+        .iter()
+        .map(|r| r.high)
+        .fold(f64::NEG_INFINITY, f64::max);
+    let x = |v: f64| (((v - lo) / (hi - lo).max(1.0)) * inner_width).round() as usize;
+    let lines: Vec<Line<'_>> = ratings
+        .iter()
+        .map(|r| {
+            let (a, b, c) = (x(r.low), x(r.rating), x(r.high));
+            let bar = format!(
+                "{}├{}●{}┤",
+                " ".repeat(a),
+                "─".repeat(b.saturating_sub(a + 1)),
+                "─".repeat(c.saturating_sub(b + 1))
+            );
+            Line::from(vec![
+                Span::raw(format!(
+                    "{:<24} {:>5.0} [{:>4.0}–{:<4.0}] ",
+                    r.entrant, r.rating, r.low, r.high
+                )),
+                Span::styled(bar, Style::new().fg(theme.accent)),
+            ])
+        })
+        .collect();
+    let title = format!(
+        " Bradley–Terry (Elo scale), 95% intervals · {} matches, {} draws ",
+        view.analysis.ratings.matches, view.analysis.ratings.draws
+    );
+    frame.render_widget(Paragraph::new(lines).block(block.title(title)), area);
+}
