@@ -403,3 +403,61 @@ fn ctrl_c_stops_and_says_how_to_resume() {
             || stored_phases(&results).iter().any(|(_, p)| p.len() < 6)
     );
 }
+
+#[test]
+fn the_report_on_the_predecessors_run_matches_its_files() {
+    let Some(dir) = predecessor() else { return };
+    let out = tempfile::tempdir().unwrap();
+    let (status, stdout, stderr) =
+        output(bin().arg("report").arg(&dir).arg("--out").arg(out.path()));
+    assert!(status.status.success(), "{stderr}");
+    assert!(stdout.contains("report.md") && stdout.contains("ratings.svg"));
+    // Totals straight from the files: per model and role, the mean of the judgment's seven
+    // scores summed, over rounds whose judgment the predecessor parsed without error.
+    let mut expected: std::collections::BTreeMap<(String, &str), Vec<f64>> = Default::default();
+    for entry in std::fs::read_dir(dir.join("rounds")).unwrap() {
+        let v: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(entry.unwrap().path()).unwrap()).unwrap();
+        let j = &v["judgment"];
+        if j["parse_errors"].as_array().is_some_and(|e| !e.is_empty()) {
+            continue;
+        }
+        for (team, role, model) in [
+            ("team_a_scores", "presenting", "team_a_model"),
+            ("team_b_scores", "responding", "team_b_model"),
+        ] {
+            let total: f64 = j[team]
+                .as_object()
+                .unwrap()
+                .values()
+                .map(|s| s.as_f64().unwrap())
+                .sum();
+            expected
+                .entry((v[model].as_str().unwrap().to_string(), role))
+                .or_default()
+                .push(total);
+        }
+    }
+    let analysis: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.path().join("analysis.json")).unwrap())
+            .unwrap();
+    let rows = analysis["model_comparison"].as_array().unwrap();
+    assert_eq!(rows.len(), expected.len());
+    for row in rows {
+        let key = (
+            row["model"].as_str().unwrap().to_string(),
+            row["role"].as_str().unwrap(),
+        );
+        let want = &expected[&(key.0.clone(), key.1)];
+        let mean = want.iter().sum::<f64>() / want.len() as f64;
+        assert!(
+            (row["total"]["mean"].as_f64().unwrap() - mean).abs() < 1e-9,
+            "{key:?}"
+        );
+        assert_eq!(
+            row["total"]["n"].as_u64().unwrap() as usize,
+            want.len(),
+            "{key:?}"
+        );
+    }
+}

@@ -400,3 +400,31 @@ fn analysis_screen_tables() {
     assert_eq!(app.screen, ethics_bowl::tui::Screen::Matrix);
     assert_eq!(app.columns[app.cursor.1].0, first);
 }
+
+#[test]
+fn analysis_judge_matrix_with_three_judges() {
+    let mut rounds = Vec::new();
+    for (i, (a, b)) in [(6.0, 7.0), (8.0, 5.0), (7.0, 7.0), (9.0, 6.0)]
+        .iter()
+        .enumerate()
+    {
+        let mut r: ethics_bowl::domain::Round = serde_json::from_value(serde_json::json!({
+            "id": format!("r{i}"), "dilemma_id": DILEMMAS[i], "team_a_model": "claude", "team_b_model": "gpt",
+            "status": "complete", "timestamp": "t"
+        }))
+        .expect("round");
+        r.judge_models = vec!["j1".into(), "j2".into(), "j3".into()];
+        for (judge, shift) in [("j1", 0.0), ("j2", 0.0), ("j3", 1.0)] {
+            let mut j = judgment(a + shift, b + shift, ParseStatus::Parsed);
+            j.judge_model = judge.into();
+            r.put_judgment(j);
+        }
+        rounds.push(r);
+    }
+    let mut app = ethics_bowl::tui::browse("panel", &rounds, Instant::now());
+    key(&mut app, KeyCode::Char('a'));
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Tab);
+    }
+    insta::assert_snapshot!(draw(&app, &Theme::no_color(), 120, 20).backend());
+}

@@ -112,37 +112,51 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             if ag.shared_exchanges == 0 {
                 frame.render_widget(Paragraph::new("No exchange was scored by two judges or more (judging = \"all\" is needed).").style(Style::new().fg(theme.dim)).block(block), body);
             } else {
-                let rows = ag.pairs.iter().map(|p| {
-                    let f = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v:.2}"));
-                    Row::new([
-                        format!("{} – {}", p.a, p.b),
-                        p.shared_exchanges.to_string(),
-                        f(p.pearson),
-                        f(p.spearman),
-                        f(p.pearson_totals),
-                    ])
+                // A judge × judge matrix of Pearson r, with each judge's offset.
+                let mut judges: Vec<&str> = ag
+                    .pairs
+                    .iter()
+                    .flat_map(|p| [p.a.as_str(), p.b.as_str()])
+                    .collect();
+                judges.sort();
+                judges.dedup();
+                let r = |a: &str, b: &str| -> String {
+                    if a == b {
+                        return "1.00".into();
+                    }
+                    ag.pairs
+                        .iter()
+                        .find(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a))
+                        .and_then(|p| p.pearson)
+                        .map_or("–".into(), |v| format!("{v:.2}"))
+                };
+                let header = Row::new(
+                    std::iter::once(String::new())
+                        .chain(judges.iter().map(|j| j.chars().take(10).collect()))
+                        .chain(["offset".into()]),
+                )
+                .style(Style::new().fg(theme.dim));
+                let rows = judges.iter().map(|a| {
+                    let offset = ag.offsets.get(*a).map(cell).unwrap_or_default();
+                    Row::new(
+                        std::iter::once(a.to_string())
+                            .chain(judges.iter().map(|b| r(a, b)))
+                            .chain([offset]),
+                    )
                 });
+                let widths: Vec<Constraint> = std::iter::once(Constraint::Length(24))
+                    .chain(judges.iter().map(|_| Constraint::Length(11)))
+                    .chain([Constraint::Length(10)])
+                    .collect();
                 let title = format!(
-                    " Krippendorff's alpha {} over {} exchanges ",
+                    " Pearson r between judges · Krippendorff's alpha {} · {} shared exchanges · offset: + generous, − harsh ",
                     ag.alpha.map_or("–".into(), |v| format!("{v:.2}")),
                     ag.shared_exchanges
                 );
                 frame.render_widget(
-                    Table::new(
-                        rows,
-                        [
-                            Constraint::Length(40),
-                            Constraint::Length(8),
-                            Constraint::Length(9),
-                            Constraint::Length(9),
-                            Constraint::Length(9),
-                        ],
-                    )
-                    .header(
-                        Row::new(["judges", "shared", "Pearson", "Spearman", "totals r"])
-                            .style(Style::new().fg(theme.dim)),
-                    )
-                    .block(block.title(title)),
+                    Table::new(rows, widths)
+                        .header(header)
+                        .block(block.title(title)),
                     body,
                 );
             }

@@ -48,10 +48,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             Style::new().fg(theme.accent).add_modifier(Modifier::BOLD),
         ),
         Span::styled(app.name.clone(), Style::new().add_modifier(Modifier::BOLD)),
-        Span::raw(format!(
-            " · {state} · elapsed {}{eta}{cost}",
-            clock(app.elapsed())
-        )),
+        Span::raw(match app.mode {
+            Mode::Live => format!(" · {state} · elapsed {}{eta}{cost}", clock(app.elapsed())),
+            Mode::Browse => format!(" · {state}{cost}"),
+        }),
     ]);
     let (retries, longest) = app.retries_waiting();
     let retry = if retries > 0 {

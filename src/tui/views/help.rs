@@ -44,6 +44,10 @@ pub fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
                 "Tab",
                 "in the editor: type the fourteen scores instead of fixing the text",
             ),
+            (
+                "Tab",
+                "in the editor: type the fourteen scores instead of fixing the text",
+            ),
             ("Ctrl-S", "save (once every score is read)"),
             (
                 "Esc",

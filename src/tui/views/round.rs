@@ -230,23 +230,22 @@ fn render_judgment(frame: &mut Frame<'_>, area: Rect, j: &Judgment, theme: &Them
             .title(status),
     );
     frame.render_widget(table, table_area);
-    let mut lines = vec![
-        Line::styled(
-            "Team A",
-            Style::new().fg(theme.team_a).add_modifier(Modifier::BOLD),
-        ),
-        Line::raw(crate::sanitize::sanitize(&j.team_a_justification)),
-        Line::styled(
-            "Team B",
-            Style::new().fg(theme.team_b).add_modifier(Modifier::BOLD),
-        ),
-        Line::raw(crate::sanitize::sanitize(&j.team_b_justification)),
-        Line::styled(
-            "Overall",
-            Style::new().fg(theme.accent).add_modifier(Modifier::BOLD),
-        ),
-        Line::raw(crate::sanitize::sanitize(&j.overall_analysis)),
-    ];
+    let mut lines = Vec::new();
+    for (title, colour, text) in [
+        ("Team A", theme.team_a, &j.team_a_justification),
+        ("Team B", theme.team_b, &j.team_b_justification),
+        ("Overall", theme.accent, &j.overall_analysis),
+    ] {
+        lines.push(Line::styled(
+            title,
+            Style::new().fg(colour).add_modifier(Modifier::BOLD),
+        ));
+        lines.extend(
+            crate::sanitize::sanitize(text)
+                .lines()
+                .map(|l| Line::raw(l.to_string())),
+        );
+    }
     for p in &j.problems {
         lines.push(Line::styled(
             format!("problem: {p}"),
