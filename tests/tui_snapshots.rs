@@ -395,10 +395,42 @@ fn analysis_screen_tables() {
     key(&mut app, KeyCode::Tab);
     key(&mut app, KeyCode::Tab);
     let view = app.analysis.as_ref().expect("analysis");
-    let first = ethics_bowl::tui::analysis_targets(view)[0].clone();
+    let Some(ethics_bowl::tui::AnalysisTarget::Dilemma(first)) =
+        ethics_bowl::tui::analysis_targets(&app, view)
+            .first()
+            .cloned()
+    else {
+        panic!("the dilemma tab lists dilemmas")
+    };
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.screen, ethics_bowl::tui::Screen::Matrix);
     assert_eq!(app.columns[app.cursor.1].0, first);
+    // Tab 0 (models): Enter opens a round the selected model played in that role.
+    key(&mut app, KeyCode::Char('a'));
+    while app.analysis.as_ref().expect("analysis").tab != 0 {
+        key(&mut app, KeyCode::Tab);
+    }
+    key(&mut app, KeyCode::Down);
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        app.screen,
+        ethics_bowl::tui::Screen::Round { scores: false }
+    );
+    let model = &app
+        .analysis
+        .as_ref()
+        .expect("analysis")
+        .analysis
+        .model_comparison[1];
+    let round = app.selected().expect("a round");
+    assert_eq!(
+        if model.role == "presenting" {
+            &round.view.team_a
+        } else {
+            &round.view.team_b
+        },
+        &model.model
+    );
 }
 
 #[test]

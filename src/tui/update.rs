@@ -355,32 +355,114 @@ fn matrix_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     Vec::new()
 }
 
-/// Lines of the Analysis tab that can be stepped into: a round id or a dilemma id.
-pub fn analysis_targets(view: &super::app::AnalysisView) -> Vec<String> {
+/// Where a line of the Analysis screen leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnalysisTarget {
+    /// A round's transcript (or its scores, for judges).
+    Round {
+        /// The round.
+        id: String,
+        /// Open the scores rather than the transcript.
+        scores: bool,
+    },
+    /// A dilemma's column of the matrix.
+    Dilemma(String),
+}
+
+/// The judges of the agreement table, in its order.
+pub fn agreement_judges(view: &super::app::AnalysisView) -> Vec<String> {
+    let mut judges: Vec<String> = view
+        .analysis
+        .judge_agreement
+        .pairs
+        .iter()
+        .flat_map(|p| [p.a.clone(), p.b.clone()])
+        .collect();
+    judges.sort();
+    judges.dedup();
+    judges
+}
+
+/// What each line of the current Analysis tab leads to, in the tab's order: the first round
+/// behind a model's row or rating, a dilemma's column, a judge's first shared exchange, a
+/// flagged consistency test's round.
+pub fn analysis_targets(app: &App, view: &super::app::AnalysisView) -> Vec<AnalysisTarget> {
+    let first_round = |pred: &dyn Fn(&super::app::RoundState) -> bool, scores: bool| {
+        app.rounds
+            .iter()
+            .find(|r| pred(r) && !r.judgments.is_empty())
+            .or_else(|| app.rounds.iter().find(|r| pred(r)))
+            .map(|r| AnalysisTarget::Round {
+                id: r.view.round_id.clone(),
+                scores,
+            })
+    };
+    let a = &view.analysis;
     match view.tab {
-        2 => view
-            .analysis
+        0 => a
+            .model_comparison
+            .iter()
+            .filter_map(|m| {
+                let presenting = m.role == "presenting";
+                first_round(
+                    &|r| {
+                        if presenting {
+                            r.view.team_a == m.model
+                        } else {
+                            r.view.team_b == m.model
+                        }
+                    },
+                    false,
+                )
+            })
+            .collect(),
+        1 => a
+            .ratings
+            .overall
+            .iter()
+            .filter_map(|e| {
+                first_round(
+                    &|r| r.view.team_a == e.entrant || r.view.team_b == e.entrant,
+                    false,
+                )
+            })
+            .collect(),
+        2 => a
             .dilemma_difficulty
             .iter()
-            .map(|d| d.dilemma_id.clone())
+            .map(|d| AnalysisTarget::Dilemma(d.dilemma_id.clone()))
             .collect(),
-        4 => view
-            .analysis
+        3 => agreement_judges(view)
+            .iter()
+            .filter_map(|j| {
+                first_round(
+                    &|r| r.judgments.len() >= 2 && r.judgments.iter().any(|x| x.judge_model == *j),
+                    true,
+                )
+            })
+            .collect(),
+        _ => a
             .consistency
             .iter()
             .filter(|c| c.flagged_unacknowledged)
-            .map(|c| c.round_id.clone())
+            .map(|c| AnalysisTarget::Round {
+                id: c.round_id.clone(),
+                scores: false,
+            })
             .collect(),
-        _ => Vec::new(),
     }
 }
 
 fn analysis_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
-    let Some(view) = &mut app.analysis else {
+    let Some(view) = &app.analysis else {
         app.screen = Screen::Matrix;
         return Vec::new();
     };
-    let n = analysis_targets(view).len();
+    let targets = analysis_targets(app, view);
+    let n = targets.len();
+    let Some(view) = &mut app.analysis else {
+        return Vec::new();
+    };
     match key.code {
         KeyCode::Esc | KeyCode::Backspace => app.screen = Screen::Matrix,
         KeyCode::Tab | KeyCode::Right | KeyCode::Char('l') => {
@@ -396,26 +478,25 @@ fn analysis_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         KeyCode::Down | KeyCode::Char('j') => {
             view.selected = (view.selected + 1).min(n.saturating_sub(1))
         }
-        KeyCode::Enter => {
-            let Some(target) = analysis_targets(view).get(view.selected).cloned() else {
-                return Vec::new();
-            };
-            if view.tab == 2 {
-                // A dilemma: the matrix, on its column.
-                if let Some(col) = app.columns.iter().position(|(d, _)| *d == target) {
+        KeyCode::Enter => match targets.get(view.selected).cloned() {
+            Some(AnalysisTarget::Dilemma(d)) => {
+                if let Some(col) = app.columns.iter().position(|(c, _)| *c == d) {
                     app.cursor.1 = col;
                 }
                 app.screen = Screen::Matrix;
-            } else if let Some(i) = app.index.get(&target).copied() {
-                // A round: its transcript.
-                if let Some((&cell, _)) = app.cells.iter().find(|(_, idx)| **idx == i) {
-                    app.cursor = cell;
-                }
-                app.screen = Screen::Round { scores: false };
-                app.scroll = 0;
-                app.follow = false;
             }
-        }
+            Some(AnalysisTarget::Round { id, scores }) => {
+                if let Some(i) = app.index.get(&id).copied()
+                    && let Some((&cell, _)) = app.cells.iter().find(|(_, idx)| **idx == i)
+                {
+                    app.cursor = cell;
+                    app.screen = Screen::Round { scores };
+                    app.scroll = 0;
+                    app.follow = false;
+                }
+            }
+            None => {}
+        },
         _ => {}
     }
     Vec::new()

@@ -5,7 +5,9 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Row, Table, Tabs};
+use ratatui::widgets::{
+    Block, Borders, List, ListItem, ListState, Paragraph, Row, Table, TableState, Tabs,
+};
 
 use crate::analysis::tables::Cell;
 use crate::domain::Criterion;
@@ -65,11 +67,18 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                 .chain(Criterion::ALL.iter().map(|_| Constraint::Length(9)))
                 .chain([Constraint::Length(14)])
                 .collect();
-            frame.render_widget(
+            let mut state = TableState::default().with_selected(Some(view.selected));
+            frame.render_stateful_widget(
                 Table::new(rows, widths)
                     .header(header)
-                    .block(block.title(" Mean per criterion, by role (* fewer than 3 judgments) ")),
+                    .row_highlight_style(
+                        Style::new().bg(theme.selected).add_modifier(Modifier::BOLD),
+                    )
+                    .block(block.title(
+                        " Mean per criterion, by role (* fewer than 3 judgments) · Enter: a round ",
+                    )),
                 body,
+                &mut state,
             );
         }
         1 => render_ratings(frame, body, view, theme, block),
@@ -133,7 +142,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                 let header = Row::new(
                     std::iter::once(String::new())
                         .chain(judges.iter().map(|j| j.chars().take(10).collect()))
-                        .chain(["offset".into()]),
+                        .chain(["offset (+ generous)".into()]),
                 )
                 .style(Style::new().fg(theme.dim));
                 let rows = judges.iter().map(|a| {
@@ -146,18 +155,23 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                 });
                 let widths: Vec<Constraint> = std::iter::once(Constraint::Length(24))
                     .chain(judges.iter().map(|_| Constraint::Length(11)))
-                    .chain([Constraint::Length(10)])
+                    .chain([Constraint::Length(20)])
                     .collect();
                 let title = format!(
-                    " Pearson r between judges · Krippendorff's alpha {} · {} shared exchanges · offset: + generous, − harsh ",
+                    " Pearson r between judges · Krippendorff's alpha {} · {} shared exchanges ",
                     ag.alpha.map_or("–".into(), |v| format!("{v:.2}")),
                     ag.shared_exchanges
                 );
-                frame.render_widget(
+                let mut state = TableState::default().with_selected(Some(view.selected));
+                frame.render_stateful_widget(
                     Table::new(rows, widths)
                         .header(header)
-                        .block(block.title(title)),
+                        .row_highlight_style(
+                            Style::new().bg(theme.selected).add_modifier(Modifier::BOLD),
+                        )
+                        .block(block.title(format!("{title}· Enter: a shared exchange "))),
                     body,
+                    &mut state,
                 );
             }
         }
@@ -227,7 +241,8 @@ fn render_ratings(
     let x = |v: f64| (((v - lo) / (hi - lo).max(1.0)) * inner_width).round() as usize;
     let lines: Vec<Line<'_>> = ratings
         .iter()
-        .map(|r| {
+        .enumerate()
+        .map(|(i, r)| {
             let (a, b, c) = (x(r.low), x(r.rating), x(r.high));
             let bar = format!(
                 "{}├{}●{}┤",
@@ -235,9 +250,10 @@ fn render_ratings(
                 "─".repeat(b.saturating_sub(a + 1)),
                 "─".repeat(c.saturating_sub(b + 1))
             );
+            let marker = if i == view.selected { "▶ " } else { "  " };
             Line::from(vec![
                 Span::raw(format!(
-                    "{:<24} {:>5.0} [{:>4.0}–{:<4.0}] ",
+                    "{marker}{:<24} {:>5.0} [{:>4.0}–{:<4.0}] ",
                     r.entrant, r.rating, r.low, r.high
                 )),
                 Span::styled(bar, Style::new().fg(theme.accent)),
