@@ -239,13 +239,7 @@ pub fn difficulty_chart(rows: &[DilemmaDifficulty]) -> String {
 
 /// Pearson correlations between every pair of judges, as a heat map.
 pub fn agreement_chart(agreement: &JudgeAgreement) -> String {
-    let mut judges: Vec<&str> = agreement
-        .pairs
-        .iter()
-        .flat_map(|p| [p.a.as_str(), p.b.as_str()])
-        .collect();
-    judges.sort();
-    judges.dedup();
+    let judges = agreement.judges();
     let (cell, left, top) = (70.0, 220.0, 60.0);
     let width = left + cell * judges.len().max(1) as f64 + 40.0;
     let height = top + cell * judges.len().max(1) as f64 + 120.0;

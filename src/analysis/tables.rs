@@ -456,6 +456,20 @@ pub struct JudgeAgreement {
     pub offsets: BTreeMap<String, Cell>,
 }
 
+impl JudgeAgreement {
+    /// The judges compared, in name order.
+    pub fn judges(&self) -> Vec<String> {
+        let mut judges: Vec<String> = self
+            .pairs
+            .iter()
+            .flat_map(|p| [p.a.clone(), p.b.clone()])
+            .collect();
+        judges.sort();
+        judges.dedup();
+        judges
+    }
+}
+
 /// How far judges agree where several scored the same exchange.
 pub fn judge_agreement(rounds: &[Round]) -> JudgeAgreement {
     // (round, team, criterion) → judge → score

@@ -55,3 +55,18 @@ pub fn theme(name: &str) -> Result<ethics_bowl::tui::Theme, ethics_bowl::config:
     let no_color = std::env::var_os("NO_COLOR").is_some_and(|v| !v.is_empty());
     ethics_bowl::tui::Theme::load(name, user_config_dir().as_deref(), no_color)
 }
+
+/// The rounds stored in a results folder (ours or the predecessor's), warning on stderr
+/// about files that cannot be read.
+pub fn stored_rounds(
+    dir: &Path,
+) -> Result<(ethics_bowl::store::Store, Vec<ethics_bowl::domain::Round>), UsageError> {
+    let store = ethics_bowl::store::Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
+    let (rounds, errors) = store
+        .load_rounds(&ethics_bowl::store::RoundFilter::default())
+        .map_err(|e| UsageError(e.to_string()))?;
+    for e in &errors {
+        eprintln!("warning: {e}");
+    }
+    Ok((store, rounds))
+}

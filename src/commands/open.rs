@@ -4,7 +4,6 @@
 use std::path::Path;
 
 use ethics_bowl::engine;
-use ethics_bowl::store::{RoundFilter, Store};
 use ethics_bowl::tui::browse;
 use tokio::sync::mpsc;
 
@@ -18,13 +17,7 @@ pub async fn run(dir: &Path, theme: &str) -> anyhow::Result<()> {
         )
         .into());
     }
-    let store = Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
-    let (rounds, errors) = store
-        .load_rounds(&RoundFilter::default())
-        .map_err(|e| UsageError(e.to_string()))?;
-    for e in &errors {
-        eprintln!("warning: {e}");
-    }
+    let (store, rounds) = super::stored_rounds(dir)?;
     let name = store
         .load_tournament()
         .ok()

@@ -3,20 +3,13 @@
 use std::path::Path;
 
 use ethics_bowl::analysis::{Format, analyse, write_report};
-use ethics_bowl::store::{RoundFilter, Store};
 
 use super::UsageError;
 use crate::cli::FormatArg;
 
 /// Analyses the rounds in `dir` and writes the report files.
 pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Result<()> {
-    let store = Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
-    let (rounds, errors) = store
-        .load_rounds(&RoundFilter::default())
-        .map_err(|e| UsageError(e.to_string()))?;
-    for e in &errors {
-        eprintln!("warning: {e}");
-    }
+    let (store, rounds) = super::stored_rounds(dir)?;
     if rounds.is_empty() {
         return Err(UsageError(format!("{}: no rounds to analyse", dir.display())).into());
     }

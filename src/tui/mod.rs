@@ -12,4 +12,4 @@ pub mod views;
 pub use app::{App, Mode, Screen};
 pub use browse::browse;
 pub use theme::Theme;
-pub use update::{AnalysisTarget, Effect, Msg, agreement_judges, analysis_targets, update};
+pub use update::{AnalysisTarget, Effect, Msg, analysis_targets, update};

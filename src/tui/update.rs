@@ -369,20 +369,6 @@ pub enum AnalysisTarget {
     Dilemma(String),
 }
 
-/// The judges of the agreement table, in its order.
-pub fn agreement_judges(view: &super::app::AnalysisView) -> Vec<String> {
-    let mut judges: Vec<String> = view
-        .analysis
-        .judge_agreement
-        .pairs
-        .iter()
-        .flat_map(|p| [p.a.clone(), p.b.clone()])
-        .collect();
-    judges.sort();
-    judges.dedup();
-    judges
-}
-
 /// What each line of the current Analysis tab leads to, in the tab's order: the first round
 /// behind a model's row or rating, a dilemma's column, a judge's first shared exchange, a
 /// flagged consistency test's round.
@@ -432,7 +418,9 @@ pub fn analysis_targets(app: &App, view: &super::app::AnalysisView) -> Vec<Analy
             .iter()
             .map(|d| AnalysisTarget::Dilemma(d.dilemma_id.clone()))
             .collect(),
-        3 => agreement_judges(view)
+        3 => a
+            .judge_agreement
+            .judges()
             .iter()
             .filter_map(|j| {
                 first_round(

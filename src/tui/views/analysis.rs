@@ -122,13 +122,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                 frame.render_widget(Paragraph::new("No exchange was scored by two judges or more (judging = \"all\" is needed).").style(Style::new().fg(theme.dim)).block(block), body);
             } else {
                 // A judge × judge matrix of Pearson r, with each judge's offset.
-                let mut judges: Vec<&str> = ag
-                    .pairs
-                    .iter()
-                    .flat_map(|p| [p.a.as_str(), p.b.as_str()])
-                    .collect();
-                judges.sort();
-                judges.dedup();
+                let judges = ag.judges();
                 let r = |a: &str, b: &str| -> String {
                     if a == b {
                         return "1.00".into();
@@ -146,7 +140,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                 )
                 .style(Style::new().fg(theme.dim));
                 let rows = judges.iter().map(|a| {
-                    let offset = ag.offsets.get(*a).map(cell).unwrap_or_default();
+                    let offset = ag.offsets.get(a).map(cell).unwrap_or_default();
                     Row::new(
                         std::iter::once(a.to_string())
                             .chain(judges.iter().map(|b| r(a, b)))
