@@ -404,16 +404,21 @@ fn markdown(a: &Analysis) -> String {
     }
     let _ = writeln!(s, "\n## Framework usage\n");
     let names: Vec<&str> = FRAMEWORKS.iter().map(|(n, _)| *n).collect();
-    let _ = writeln!(s, "| model | {} | dominant |", names.join(" | "));
-    let _ = writeln!(s, "|---|{}---|", "---|".repeat(names.len()));
+    let _ = writeln!(
+        s,
+        "| model | {} | dominant | n (keyword hits) |",
+        names.join(" | ")
+    );
+    let _ = writeln!(s, "|---|{}---|---|", "---|".repeat(names.len()));
     for f in &a.framework_usage {
         let shares: Vec<String> = names
             .iter()
             .map(|n| format!("{:.0}%", f.share.get(n).copied().unwrap_or(0.0) * 100.0))
             .collect();
+        let hits: usize = f.hits.values().chain(f.judges_named.values()).sum();
         let _ = writeln!(
             s,
-            "| {} | {} | {} |",
+            "| {} | {} | {} | {hits} |",
             f.model,
             shares.join(" | "),
             f.dominant.unwrap_or("–")
