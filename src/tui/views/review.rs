@@ -114,24 +114,7 @@ fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: &The
     };
     let [table_area, problems_area] =
         Layout::vertical([Constraint::Length(10), Constraint::Min(2)]).areas(preview_area);
-    frame.render_widget(
-        Table::new(
-            rows,
-            [
-                Constraint::Length(24),
-                Constraint::Length(8),
-                Constraint::Length(8),
-            ],
-        )
-        .header(Row::new(["criterion", "Team A", "Team B"]).style(Style::new().fg(theme.dim)))
-        .block(
-            Block::new()
-                .borders(Borders::ALL)
-                .border_style(Style::new().fg(theme.border))
-                .title(status),
-        ),
-        table_area,
-    );
+    frame.render_widget(scores_table(rows, status, theme.border, theme), table_area);
     let problems: Vec<Line<'_>> = parsed
         .problems
         .iter()
@@ -178,21 +161,32 @@ fn render_fields(frame: &mut Frame<'_>, area: Rect, fields: &ScoreFields, theme:
         })
         .collect();
     frame.render_widget(
-        Table::new(
-            rows,
-            [
-                Constraint::Length(24),
-                Constraint::Length(8),
-                Constraint::Length(8),
-            ],
-        )
-        .header(Row::new(["criterion", "Team A", "Team B"]).style(Style::new().fg(theme.dim)))
-        .block(
-            Block::new()
-                .borders(Borders::ALL)
-                .border_style(Style::new().fg(theme.accent))
-                .title(" Scores, typed "),
-        ),
+        scores_table(rows, " Scores, typed ", theme.accent, theme),
         area,
     );
+}
+
+/// The criterion × Team A / Team B table both panes of the editor show (what the parser
+/// reads, or what is typed).
+fn scores_table<'a>(
+    rows: Vec<Row<'a>>,
+    title: &'a str,
+    border: ratatui::style::Color,
+    theme: &Theme,
+) -> Table<'a> {
+    Table::new(
+        rows,
+        [
+            Constraint::Length(24),
+            Constraint::Length(8),
+            Constraint::Length(8),
+        ],
+    )
+    .header(Row::new(["criterion", "Team A", "Team B"]).style(Style::new().fg(theme.dim)))
+    .block(
+        Block::new()
+            .borders(Borders::ALL)
+            .border_style(Style::new().fg(border))
+            .title(title),
+    )
 }
