@@ -40,6 +40,7 @@ fn scores(v: f64) -> Scores {
 fn judgment(a: f64, b: f64, status: ParseStatus) -> Judgment {
     Judgment {
         judge_model: "judge".into(),
+        persona_id: None,
         team_a_scores: if status == ParseStatus::Failed {
             Scores::default()
         } else {
@@ -82,6 +83,9 @@ fn phase(p: PhaseType, model: &str, text: &str) -> Phase {
         output_tokens: None,
         cost_usd: None,
         finish_reason: None,
+        judge_id: None,
+        deliberation_round: None,
+        error: None,
     }
 }
 

@@ -3,6 +3,7 @@
 
 pub mod bias;
 mod charts;
+pub mod panels;
 pub mod ratings;
 mod report;
 pub mod stats;

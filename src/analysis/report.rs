@@ -13,6 +13,7 @@ use super::tables::{
 use std::collections::BTreeMap;
 
 use super::bias::{BiasChecks, bias_checks};
+use super::panels::{PanelFigures, panel_figures};
 use super::ratings::{Ratings, ratings};
 use crate::domain::{Criterion, Round, RoundStatus};
 
@@ -37,6 +38,8 @@ pub struct Analysis {
     pub ratings: Ratings,
     /// Position, self-preference and length bias; score distributions.
     pub bias: BiasChecks,
+    /// Judge panels: convergence, agreement before and after, judges' movement.
+    pub panels: Option<PanelFigures>,
 }
 
 /// Analyses rounds (finished so far: incomplete rounds count only where they have data).
@@ -55,6 +58,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         judge_agreement: judge_agreement(rounds),
         ratings: ratings(rounds),
         bias: bias_checks(rounds, provider_of),
+        panels: panel_figures(rounds),
     }
 }
 
@@ -306,6 +310,34 @@ fn write_csvs(a: &Analysis, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
             ]);
         }
     }
+    if let Some(p) = &a.panels {
+        let rows = p
+            .judges
+            .iter()
+            .map(|j| {
+                vec![
+                    j.persona_id.clone(),
+                    j.model.clone(),
+                    j.deliberations.to_string(),
+                    num(j.toward_others.mean),
+                    num(j.moved.mean),
+                    j.verdict_changes.to_string(),
+                ]
+            })
+            .collect();
+        files.push(write_csv(
+            out.join("panel_judges.csv"),
+            &[
+                "persona_id",
+                "model",
+                "deliberations",
+                "toward_others",
+                "moved",
+                "verdict_changes",
+            ],
+            rows,
+        )?);
+    }
     files.push(write_csv(
         out.join("judge_agreement.csv"),
         &[
@@ -544,5 +576,64 @@ fn markdown(a: &Analysis) -> String {
             let _ = writeln!(s, "| {j} | {} |", cell(c));
         }
     }
+    if let Some(p) = &a.panels {
+        panel_markdown(&mut s, p);
+    }
     s
+}
+
+fn panel_markdown(s: &mut String, p: &PanelFigures) {
+    let _ = writeln!(s, "\n## Judge panels\n");
+    let needed: Vec<String> = p
+        .rounds_needed
+        .iter()
+        .map(|(rounds, n)| format!("{n} after {rounds}"))
+        .collect();
+    let _ = writeln!(
+        s,
+        "{} panels: {} converged, {} hit the deliberation limit; deliberation rounds held: {}.\n",
+        p.panels,
+        p.converged,
+        p.round_limit,
+        needed.join(", ")
+    );
+    let _ = writeln!(s, "| agreement | mean |");
+    let _ = writeln!(s, "|---|---|");
+    let _ = writeln!(
+        s,
+        "| after independent evaluation | {} |",
+        cell(&p.initial_agreement)
+    );
+    let _ = writeln!(s, "| after the last round | {} |", cell(&p.final_agreement));
+    let _ = writeln!(
+        s,
+        "| rise, panels that deliberated | {} |",
+        cell(&p.agreement_rise)
+    );
+    let _ = writeln!(
+        s,
+        "\nKrippendorff's alpha (interval) over the panel judges' scores: {} before deliberation, {} after \
+         (compare the judge-agreement alpha above, which is computed over final judgments).\n",
+        opt(p.alpha_initial),
+        opt(p.alpha_final)
+    );
+    if !p.judges.is_empty() {
+        let _ = writeln!(
+            s,
+            "| judge | model | deliberations | toward the others (points) | moved (points) | verdict changes |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|---|");
+        for j in &p.judges {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} |",
+                j.persona_id,
+                j.model,
+                j.deliberations,
+                cell(&j.toward_others),
+                cell(&j.moved),
+                j.verdict_changes
+            );
+        }
+    }
 }

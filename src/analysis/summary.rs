@@ -168,6 +168,7 @@ mod tests {
     fn round(a: &str, b: &str, d: &str, sa: f64, sb: f64, status: ParseStatus) -> Round {
         let j = Judgment {
             judge_model: "j".into(),
+            persona_id: None,
             team_a_scores: scores(sa),
             team_b_scores: scores(sb),
             team_a_justification: String::new(),

@@ -488,7 +488,7 @@ pub fn judge_agreement(rounds: &[Round]) -> JudgeAgreement {
                         units
                             .entry((r.id.clone(), team, c))
                             .or_default()
-                            .insert(j.judge_model.clone(), v);
+                            .insert(j.judge_key().to_string(), v);
                     }
                 }
             }
@@ -591,6 +591,7 @@ mod tests {
     fn judgment(judge: &str, a: Scores, b: Scores) -> Judgment {
         Judgment {
             judge_model: judge.into(),
+            persona_id: None,
             team_a_scores: a,
             team_b_scores: b,
             team_a_justification: "A utilitarian weighing of outcomes.".into(),
@@ -617,6 +618,9 @@ mod tests {
             output_tokens: None,
             cost_usd: None,
             finish_reason: None,
+            judge_id: None,
+            deliberation_round: None,
+            error: None,
         }
     }
 

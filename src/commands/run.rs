@@ -133,7 +133,7 @@ pub async fn run(
                 review += 1;
                 bar.println(format!(
                     "review: {round_id}: {} could not be fully parsed",
-                    judgment.judge_model
+                    judgment.judge_key()
                 ));
             }
             EngineEvent::RoundFinished {

@@ -2,6 +2,7 @@
 
 mod error;
 mod models;
+mod panel;
 mod tournament;
 
 pub use error::ConfigError;
@@ -9,6 +10,7 @@ pub use models::{
     LimitsConfig, ModelConfig, ModelsConfig, Price, ProviderKind, ReasoningEffort, RetryConfig,
     SimulatedParams,
 };
+pub use panel::{PanelConfig, PanelJudgeConfig};
 pub use tournament::{JudgingMode, Pairings, Selection, TournamentConfig};
 
 /// Reads a configuration file, naming it when that fails.

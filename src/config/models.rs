@@ -155,6 +155,9 @@ pub struct SimulatedParams {
     pub malformed_judgment_rate: f64,
     /// Share of calls that fail with a transient (retryable) error.
     pub failure_rate: f64,
+    /// As a panel judge in deliberation: the share of the gap to the other judges' mean
+    /// score it closes each round (0 never moves, 1 adopts their mean).
+    pub deliberation_pull: f64,
     /// Mixed into every seed, to draw a different but still reproducible run.
     pub seed: u64,
 }
@@ -166,6 +169,7 @@ impl Default for SimulatedParams {
             tokens_per_second: 400.0,
             malformed_judgment_rate: 0.15,
             failure_rate: 0.0,
+            deliberation_pull: 0.5,
             seed: 0,
         }
     }
@@ -599,6 +603,7 @@ fn check_simulated(sim: &SimulatedParams, label: &str, path: &Path) -> Result<()
     let rates = [
         ("quality", sim.quality),
         ("malformed_judgment_rate", sim.malformed_judgment_rate),
+        ("deliberation_pull", sim.deliberation_pull),
         ("failure_rate", sim.failure_rate),
     ];
     for (key, value) in rates {

@@ -5,17 +5,21 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::ConfigError;
+use super::{ConfigError, PanelConfig};
 
 /// How judges are assigned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum JudgingMode {
-    /// Every judge scores every exchange (one judgment each; the exchange runs once).
+    /// Every judge scores every exchange alone (one judgment each; the exchange runs once).
+    /// `"single"` means the same.
+    #[serde(alias = "single")]
     All,
     /// One judge per round, never one of its teams, balanced across models and roles.
     #[default]
     Rotate,
+    /// The `[panel]` judges score each exchange and deliberate when they disagree.
+    Panel,
 }
 
 /// Which dilemmas to play.
@@ -66,7 +70,8 @@ pub struct TournamentConfig {
     pub output_dir: PathBuf,
     /// The debating models.
     pub models: Vec<String>,
-    /// The judging models.
+    /// The judging models (single judges; a panel lists its own in `[panel]`).
+    #[serde(default)]
     pub judges: Vec<String>,
     /// How judges are assigned.
     #[serde(default)]
@@ -95,6 +100,9 @@ pub struct TournamentConfig {
     /// The judge sees model names (false: "Team A"/"Team B" only).
     #[serde(default = "yes")]
     pub judge_sees_model_names: bool,
+    /// The judge panel, when `judging = "panel"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub panel: Option<PanelConfig>,
     /// The terminal UI's theme, unless `--theme` names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme: Option<String>,
@@ -177,12 +185,34 @@ impl TournamentConfig {
                 "list at least two models, or one with self_debates = true",
             );
         }
-        if self.judges.is_empty() {
-            return bad(
-                "judges",
-                "no judges".into(),
-                "list at least one judging model",
-            );
+        match (self.judging, &self.panel) {
+            (JudgingMode::Panel, None) => {
+                return bad(
+                    "judging",
+                    "is \"panel\" but there is no [panel] table".into(),
+                    "add [panel] with [[panel.judges]] (see sample-config/panel.toml)",
+                );
+            }
+            (JudgingMode::Panel, Some(panel)) => {
+                if let Some((key, message, fix)) = panel.problem() {
+                    return bad(&key, message, &fix);
+                }
+            }
+            (_, Some(_)) => {
+                return bad(
+                    "panel",
+                    "is set but judging is not \"panel\"".into(),
+                    "write judging = \"panel\", or remove the [panel] table",
+                );
+            }
+            (_, None) if self.judges.is_empty() => {
+                return bad(
+                    "judges",
+                    "no judges".into(),
+                    "list at least one judging model, or use judging = \"panel\"",
+                );
+            }
+            _ => {}
         }
         if self.repetitions == 0 {
             return bad("repetitions", "is 0".into(), "use 1 or more");
@@ -218,6 +248,14 @@ impl TournamentConfig {
             );
         }
         Ok(())
+    }
+
+    /// Every judging model: the single judges, or the panel's models.
+    pub fn judge_models(&self) -> Vec<String> {
+        match (&self.panel, self.judging) {
+            (Some(panel), JudgingMode::Panel) => panel.models(),
+            _ => self.judges.clone(),
+        }
     }
 
     /// The tournament's id: its name as a slug (the results folder's name).

@@ -156,6 +156,10 @@ pub struct Judgment {
     /// The judging model.
     #[serde(default)]
     pub judge_model: String,
+    /// The panel judge (persona) this judgment is from, when a panel judged; two personas
+    /// may share a model, so this, not the model, tells them apart.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub persona_id: Option<String>,
     /// Team A's seven scores.
     pub team_a_scores: Scores,
     /// Team B's seven scores.
@@ -188,6 +192,11 @@ fn parsed() -> ParseStatus {
 }
 
 impl Judgment {
+    /// What tells this judge apart in a round: the persona for panel judges, else the model.
+    pub fn judge_key(&self) -> &str {
+        self.persona_id.as_deref().unwrap_or(&self.judge_model)
+    }
+
     /// Whether the scores are usable as they are (parsed or corrected).
     pub fn is_usable(&self) -> bool {
         matches!(

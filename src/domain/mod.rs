@@ -4,9 +4,14 @@
 mod dilemma;
 mod ids;
 mod judgment;
+mod panel;
 mod round;
 
 pub use dilemma::Dilemma;
 pub use ids::{IdError, check_file_id, now_rfc3339, slug};
 pub use judgment::{Criterion, Judgment, ParseStatus, Scores, Team};
-pub use round::{Phase, PhaseType, Round, RoundError, RoundStatus};
+pub use panel::{
+    Aggregate, Agreement, Disagreement, Evaluation, Finding, PanelRecord, PanelRound, PanelSeat,
+    PanelState, SeatOutcome, SeatResult,
+};
+pub use round::{Phase, PhaseType, Round, RoundError, RoundStatus, speaker};

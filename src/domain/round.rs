@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::Judgment;
+use super::{Judgment, PanelRecord};
 use crate::providers::Attempt;
 
 /// The steps of an Ethics Bowl round.
@@ -21,6 +21,10 @@ pub enum PhaseType {
     ConsistencyTestB,
     /// A judge scores the exchange.
     Judgment,
+    /// A panel judge's independent evaluation (deliberation round 0).
+    PanelEvaluation,
+    /// A panel judge's updated evaluation after seeing the others' positions.
+    Deliberation,
 }
 
 impl PhaseType {
@@ -33,6 +37,8 @@ impl PhaseType {
             Self::ConsistencyTest => "consistency_test",
             Self::ConsistencyTestB => "consistency_test_b",
             Self::Judgment => "judgment",
+            Self::PanelEvaluation => "panel_evaluation",
+            Self::Deliberation => "deliberation",
         }
     }
 
@@ -43,8 +49,17 @@ impl PhaseType {
             Self::Response => 'R',
             Self::Rebuttal => 'B',
             Self::ConsistencyTest | Self::ConsistencyTestB => 'C',
-            Self::Judgment => 'J',
+            Self::Judgment | Self::PanelEvaluation => 'J',
+            Self::Deliberation => 'D',
         }
+    }
+
+    /// Whether a judge (single or panel) answers this phase rather than a debater.
+    pub fn is_judging(self) -> bool {
+        matches!(
+            self,
+            Self::Judgment | Self::PanelEvaluation | Self::Deliberation
+        )
     }
 }
 
@@ -82,6 +97,37 @@ pub struct Phase {
     /// Why the model stopped (`stop`, `length`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finish_reason: Option<String>,
+    /// The panel judge (persona id) who answered, for panel phases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge_id: Option<String>,
+    /// The deliberation round (0: the independent evaluation), for panel phases.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deliberation_round: Option<u32>,
+    /// The error after the last attempt, for a panel call that failed (the panel goes on
+    /// without that judge; `response` is empty).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+}
+
+impl Phase {
+    /// Who spoke, as shown to people: the model, or the panel judge with its model and
+    /// deliberation round.
+    pub fn speaker(&self) -> String {
+        speaker(
+            &self.model_id,
+            self.judge_id.as_deref(),
+            self.deliberation_round,
+        )
+    }
+}
+
+/// The label of a speaker (see [`Phase::speaker`]); also used for calls not yet finished.
+pub fn speaker(model: &str, judge_id: Option<&str>, deliberation_round: Option<u32>) -> String {
+    match (judge_id, deliberation_round) {
+        (Some(judge), Some(r)) if r > 0 => format!("{judge} ({model}) · deliberation {r}"),
+        (Some(judge), _) => format!("{judge} ({model})"),
+        _ => model.to_string(),
+    }
 }
 
 /// Where a round stands.
@@ -157,6 +203,9 @@ pub struct Round {
     /// What stopped it, if it stopped.
     #[serde(default)]
     pub error: Option<RoundError>,
+    /// The judge panel's evaluations, deliberation and aggregate, when a panel judged.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub panel: Option<PanelRecord>,
     /// When it was created (RFC 3339, UTC).
     pub timestamp: String,
 }
@@ -183,7 +232,8 @@ impl Round {
 
     /// The status the judgments imply once every phase has run.
     pub fn settled_status(&self) -> RoundStatus {
-        if self.judgments.iter().all(Judgment::is_usable) {
+        let panel_clear = self.panel.as_ref().is_none_or(|p| !p.needs_review());
+        if panel_clear && self.judgments.iter().all(Judgment::is_usable) {
             RoundStatus::Complete
         } else {
             RoundStatus::NeedsReview
@@ -191,26 +241,33 @@ impl Round {
     }
 
     /// Records a judgment (replacing this judge's earlier one) and keeps `scores` and
-    /// `judge_model` on the first judge.
+    /// `judge_model` on the first judge, or on the panel's aggregate when a panel judged.
     pub fn put_judgment(&mut self, judgment: Judgment) {
         match self
             .judgments
             .iter_mut()
-            .find(|j| j.judge_model == judgment.judge_model)
+            .find(|j| j.judge_key() == judgment.judge_key())
         {
             Some(slot) => *slot = judgment,
             None => self.judgments.push(judgment),
         }
-        let order = |j: &Judgment| {
-            self.judge_models
+        let order: Vec<&str> = match &self.panel {
+            Some(panel) => panel.judges.iter().map(|j| j.persona_id.as_str()).collect(),
+            None => self.judge_models.iter().map(String::as_str).collect(),
+        };
+        let position = |j: &Judgment| {
+            order
                 .iter()
-                .position(|m| *m == j.judge_model)
+                .position(|k| *k == j.judge_key())
                 .unwrap_or(usize::MAX)
         };
         let mut judgments = std::mem::take(&mut self.judgments);
-        judgments.sort_by_key(order);
+        judgments.sort_by_key(position);
         self.judgments = judgments;
-        self.scores = self.judgments.first().cloned();
+        self.scores = match &self.panel {
+            Some(panel) => panel.aggregate_judgment(),
+            None => self.judgments.first().cloned(),
+        };
         if let Some(first) = &self.scores {
             self.judge_model = first.judge_model.clone();
         }

@@ -1,8 +1,10 @@
 //! Hand corrections from the review queue: the corrected judgment is stored in the round file
 //! marked `corrected_by_hand`, the judge's original text kept beside it.
 
+use crate::domain::PhaseType;
 use crate::domain::{Judgment, ParseStatus, Round};
-use crate::protocols::ethics_bowl::judgment_from_text;
+use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions, judgment_from_text};
+use crate::protocols::panel::Panel;
 use crate::store::Store;
 
 use super::events::Correction;
@@ -11,7 +13,7 @@ use super::events::Correction;
 pub fn apply_correction(
     store: &Store,
     round_id: &str,
-    judge_model: &str,
+    judge: &str,
     correction: &Correction,
 ) -> Result<(Round, Judgment), String> {
     let mut round = store
@@ -21,12 +23,15 @@ pub fn apply_correction(
     let original = round
         .judgments
         .iter()
-        .find(|j| j.judge_model == judge_model)
+        .find(|j| j.judge_key() == judge)
         .cloned()
-        .ok_or_else(|| format!("round \"{round_id}\" has no judgment by \"{judge_model}\""))?;
+        .ok_or_else(|| format!("round \"{round_id}\" has no judgment by \"{judge}\""))?;
     let mut corrected = match correction {
         Correction::Text(text) => {
-            let reread = judgment_from_text(judge_model, text);
+            let reread = Judgment {
+                persona_id: original.persona_id.clone(),
+                ..judgment_from_text(&original.judge_model, text)
+            };
             if reread.parse_status != ParseStatus::Parsed {
                 return Err(format!(
                     "the corrected text still lacks scores: {}",
@@ -68,6 +73,19 @@ pub fn apply_correction(
         corrected.overall_analysis = original.overall_analysis;
     }
     round.put_judgment(corrected.clone());
+    if let Some(record) = &round.panel {
+        // The correction stands for this judge's latest answer: the aggregate moves with it.
+        let protocol = EthicsBowl::new([], EthicsBowlOptions::default());
+        let exchange: Vec<PhaseType> = round
+            .phases
+            .iter()
+            .map(|p| p.phase_type)
+            .filter(|p| !p.is_judging())
+            .collect();
+        Panel::of_record(record)
+            .apply(&mut round, &protocol, &exchange)
+            .map_err(|e| e.to_string())?;
+    }
     if round.status != crate::domain::RoundStatus::Incomplete {
         round.status = round.settled_status();
     }

@@ -3,7 +3,7 @@
 
 use std::time::Duration;
 
-use crate::domain::{Judgment, Phase, PhaseType, RoundStatus, Scores};
+use crate::domain::{Judgment, PanelRecord, Phase, PhaseType, RoundStatus, Scores};
 use crate::store::TournamentStatus;
 
 /// A round as the consumers first see it.
@@ -111,6 +111,14 @@ pub enum EngineEvent {
         /// The judgment; check `parse_status` for review.
         judgment: Box<Judgment>,
     },
+    /// A judge panel's record changed (an evaluation arrived, a judge failed, a
+    /// deliberation round began or ended), stored.
+    PanelUpdated {
+        /// The round.
+        round_id: String,
+        /// The panel's record as stored.
+        panel: Box<PanelRecord>,
+    },
     /// A round reached its final state for this run, stored.
     RoundFinished {
         /// The round.
@@ -174,8 +182,9 @@ pub enum EngineCommand {
     ApplyCorrection {
         /// The round.
         round_id: String,
-        /// The judge whose judgment is corrected.
-        judge_model: String,
+        /// The judge whose judgment is corrected: its persona id for panel judges, else
+        /// its model.
+        judge: String,
         /// The correction.
         correction: Box<Correction>,
     },

@@ -67,7 +67,13 @@ pub fn prepare(config_path: &Path, output: Option<&Path>) -> Result<Prepared, Pr
     let models = ModelsConfig::load(&models_path)?;
     let defined = models.names().join(", ");
     let mut used: Vec<&str> = Vec::new();
-    for (key, names) in [("models", &config.models), ("judges", &config.judges)] {
+    let judges = config.judge_models();
+    let judges_key = if config.panel.is_some() {
+        "panel.judges"
+    } else {
+        "judges"
+    };
+    for (key, names) in [("models", &config.models), (judges_key, &judges)] {
         for name in names {
             if models.get(name).is_none() {
                 return Err(invalid(

@@ -10,6 +10,8 @@ use tokio::task::JoinSet;
 use tokio::time::Instant;
 
 use crate::domain::{Phase, PhaseType, Round, RoundError, RoundStatus, now_rfc3339};
+
+use crate::protocols::panel::Panel;
 use crate::protocols::{Protocol, Step};
 use crate::providers::{CallEvent, CallFailure, CallOutcome, ChatRequest, ModelRegistry};
 use crate::store::Store;
@@ -21,6 +23,8 @@ use super::round_writer::{RoundEvents, RoundWriter};
 /// What a round task needs.
 pub(crate) struct RoundContext {
     pub protocol: Arc<dyn Protocol>,
+    /// The judge panel, when a panel judges (it replaces the protocol's single judges).
+    pub panel: Option<Panel>,
     pub registry: ModelRegistry,
     pub store: Store,
     pub control: Control,
@@ -33,23 +37,71 @@ const DELTA_INTERVAL: Duration = Duration::from_millis(33);
 
 type CallResult = (Step, ChatRequest, Result<CallOutcome, CallFailure>);
 
+/// The phases judges read: every debater phase of the protocol.
+fn exchange_phases(ctx: &RoundContext, round: &Round) -> Vec<PhaseType> {
+    ctx.protocol
+        .steps(round)
+        .iter()
+        .map(|s| s.phase_type)
+        .filter(|p| !p.is_judging())
+        .collect()
+}
+
+/// Every call of the round as things stand: the protocol's, with the panel's in place of
+/// single judges when a panel judges (its deliberation rounds appear as they become due).
+fn steps_of(ctx: &RoundContext, round: &Round) -> Result<Vec<Step>, String> {
+    let mut steps = ctx.protocol.steps(round);
+    if let Some(panel) = &ctx.panel {
+        steps.retain(|s| !s.phase_type.is_judging());
+        let exchange = exchange_phases(ctx, round);
+        let (_, panel_steps) = panel
+            .settle(round, ctx.protocol.as_ref(), &exchange)
+            .map_err(|e| e.to_string())?;
+        steps.extend(panel_steps);
+    }
+    Ok(steps)
+}
+
+/// On resume, a panel none of whose judges answered is asked again from the start.
+fn forget_failed_panel(round: &mut Round) {
+    let panel_phases = round.phases.iter().filter(|p| p.judge_id.is_some());
+    if panel_phases.clone().all(|p| p.error.is_some()) {
+        round
+            .phases
+            .retain(|p| p.judge_id.is_none() || p.error.is_none());
+    }
+}
+
 /// Runs the round's remaining steps and returns it as stored.
 pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round {
     // Whether the round differs from its file: a new round has none yet, and a resumed
     // one loses the error that stopped it.
     let mut unsaved = round.error.take().is_some() || round.phases.is_empty();
+    forget_failed_panel(&mut round);
     let writer = RoundWriter::start(Arc::clone(&ctx));
-    let steps = ctx.protocol.steps(&round);
     let mut running: JoinSet<CallResult> = JoinSet::new();
-    let mut started: Vec<(PhaseType, String)> = Vec::new();
+    let mut started: Vec<Step> = Vec::new();
     let mut stopped = false;
+    let mut steps = Vec::new();
     loop {
+        match steps_of(&ctx, &round) {
+            Ok(now) => steps = now,
+            Err(message) => {
+                let step = steps
+                    .last()
+                    .cloned()
+                    .unwrap_or_else(|| Step::new(PhaseType::PanelEvaluation, "", &[]));
+                fail(&writer, &mut round, &step, message);
+                unsaved = false;
+                break;
+            }
+        }
         if !stopped && round.error.is_none() {
             for step in steps
                 .iter()
                 .filter(|s| !s.is_done(&round) && s.is_ready(&round))
             {
-                if started.contains(&(step.phase_type, step.model.clone())) {
+                if started.contains(step) {
                     continue;
                 }
                 if !ctx.control.may_start_call().await {
@@ -58,7 +110,7 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
                 }
                 match start_call(&ctx, writer.events(), &round, step) {
                     Ok(task) => {
-                        started.push((step.phase_type, step.model.clone()));
+                        started.push(step.clone());
                         running.spawn(task);
                     }
                     Err(message) => {
@@ -77,10 +129,11 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
         let Ok((step, request, result)) = joined else {
             continue;
         };
-        unsaved = false; // both arms below store a snapshot
+        unsaved = false; // every arm below stores a snapshot
         match result {
-            Ok(outcome) => {
-                record_phase(&ctx, &writer, &steps, &mut round, &step, &request, outcome)
+            Ok(outcome) => record_phase(&ctx, &writer, &mut round, &step, &request, outcome),
+            Err(failure) if step.seat.is_some() => {
+                record_failed_seat(&ctx, &writer, &mut round, &step, &request, failure)
             }
             Err(failure) => fail(&writer, &mut round, &step, failure.to_string()),
         }
@@ -92,7 +145,11 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
         error: round.error.as_ref().map(|e| e.message.clone()),
     };
     let status = status_of(&steps, &round);
-    if status == round.status && !unsaved {
+    if let Some(error) = panel_without_judges(&round, status) {
+        round.error = Some(error);
+        round.status = RoundStatus::Incomplete;
+        writer.save(&round, vec![finished(&round)]);
+    } else if status == round.status && !unsaved {
         // The last snapshot already holds the final state.
         writer.events().emit(finished(&round));
     } else {
@@ -101,6 +158,22 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
     }
     writer.finish().await;
     round
+}
+
+/// A panel that ended with no judge's evaluation leaves the round incomplete (a resumed
+/// run asks the judges again).
+fn panel_without_judges(round: &Round, status: RoundStatus) -> Option<RoundError> {
+    let panel = round.panel.as_ref()?;
+    if status == RoundStatus::Incomplete || panel.aggregate.is_some() || round.error.is_some() {
+        return None;
+    }
+    let last = round.phases.iter().rev().find(|p| p.judge_id.is_some())?;
+    Some(RoundError {
+        phase_type: last.phase_type,
+        model_id: last.model_id.clone(),
+        message: "no panel judge gave a readable evaluation; resume to ask them again".to_string(),
+        timestamp: now_rfc3339(),
+    })
 }
 
 /// Complete or needing review once every step has run; incomplete before.
@@ -125,7 +198,7 @@ fn fail(writer: &RoundWriter, round: &mut Round, step: &Step, message: String) {
     let failed = EngineEvent::PhaseFailed {
         round_id: round.id.clone(),
         phase_type: step.phase_type,
-        model: step.model.clone(),
+        model: step.speaker(),
         error: message,
     };
     writer.save(round, vec![failed]);
@@ -138,20 +211,27 @@ fn start_call(
     round: &Round,
     step: &Step,
 ) -> Result<impl Future<Output = CallResult> + Send + 'static, String> {
-    let request = ctx
-        .protocol
-        .request(step, round)
-        .map_err(|e| e.to_string())?;
+    let request = match (&ctx.panel, &step.seat) {
+        (Some(panel), Some(_)) => panel.request(
+            step,
+            round,
+            ctx.protocol.as_ref(),
+            &exchange_phases(ctx, round),
+        ),
+        _ => ctx.protocol.request(step, round),
+    }
+    .map_err(|e| e.to_string())?;
     let client = ctx
         .registry
         .get(&step.model)
         .ok_or_else(|| format!("model \"{}\" was not set up", step.model))?;
     let step = step.clone();
     let round_id = round.id.clone();
+    let speaker = step.speaker();
     events.emit(EngineEvent::PhaseStarted {
         round_id: round_id.clone(),
         phase_type: step.phase_type,
-        model: step.model.clone(),
+        model: speaker.clone(),
     });
     Ok(async move {
         let mut pending = String::new();
@@ -159,7 +239,7 @@ fn start_call(
         let send = |text: String| EngineEvent::TextDelta {
             round_id: round_id.clone(),
             phase_type: step.phase_type,
-            model: step.model.clone(),
+            model: speaker.clone(),
             text,
         };
         let result = client
@@ -181,7 +261,7 @@ fn start_call(
                     events.emit(EngineEvent::RetryScheduled {
                         round_id: round_id.clone(),
                         phase_type: step.phase_type,
-                        model: step.model.clone(),
+                        model: speaker.clone(),
                         attempt,
                         wait,
                         error: error.to_string(),
@@ -196,11 +276,31 @@ fn start_call(
     })
 }
 
+/// The phase a call produced, before its answer is known.
+fn phase_of(step: &Step, request: &ChatRequest) -> Phase {
+    Phase {
+        phase_type: step.phase_type,
+        model_id: step.model.clone(),
+        prompt: request.last_user_text().to_string(),
+        response: String::new(),
+        timestamp: now_rfc3339(),
+        system_prompt: request.system.clone(),
+        latency_ms: None,
+        attempts: Vec::new(),
+        input_tokens: None,
+        output_tokens: None,
+        cost_usd: None,
+        finish_reason: None,
+        judge_id: step.seat.as_ref().map(|s| s.judge_id.clone()),
+        deliberation_round: step.seat.as_ref().map(|s| s.deliberation_round),
+        error: None,
+    }
+}
+
 /// Stores a finished phase (and a judgment parsed from it), then announces it.
 fn record_phase(
     ctx: &RoundContext,
     writer: &RoundWriter,
-    steps: &[Step],
     round: &mut Round,
     step: &Step,
     request: &ChatRequest,
@@ -213,36 +313,97 @@ fn record_phase(
         outcome.cost_usd,
     );
     let phase = Phase {
-        phase_type: step.phase_type,
-        model_id: step.model.clone(),
-        prompt: request.last_user_text().to_string(),
         response: outcome.completion.text,
-        timestamp: now_rfc3339(),
-        system_prompt: request.system.clone(),
         latency_ms: Some(outcome.latency.as_millis() as u64),
         attempts: outcome.attempts,
         input_tokens: usage.map(|u| u.input_tokens),
         output_tokens: usage.map(|u| u.output_tokens),
         cost_usd: outcome.cost_usd,
         finish_reason: Some(format!("{:?}", outcome.completion.finish_reason).to_lowercase()),
+        ..phase_of(step, request)
     };
-    let judgment = (step.phase_type == PhaseType::Judgment)
+    let single_judgment = (step.phase_type == PhaseType::Judgment && step.seat.is_none())
         .then(|| ctx.protocol.judge(&step.model, &phase.response));
     round.phases.push(phase.clone());
-    if let Some(j) = &judgment {
-        round.put_judgment(j.clone());
-    }
-    // The last phase's snapshot carries the round's final status.
-    round.status = status_of(steps, round);
     let mut events = vec![EngineEvent::PhaseCompleted {
         round_id: round.id.clone(),
         phase: Box::new(phase),
     }];
-    if let Some(j) = judgment {
+    let mut judgments: Vec<_> = single_judgment.into_iter().collect();
+    if let Some(j) = judgments.first() {
+        round.put_judgment(j.clone());
+    }
+    if step.seat.is_some() {
+        judgments.extend(settle_panel(ctx, round, &mut events));
+    }
+    for j in judgments {
         events.push(EngineEvent::JudgmentRecorded {
             round_id: round.id.clone(),
             judgment: Box::new(j),
         });
     }
+    // The last phase's snapshot carries the round's final status.
+    let steps = steps_of(ctx, round).unwrap_or_default();
+    round.status = status_of(&steps, round);
     writer.save(round, events);
+}
+
+/// Records a panel call that failed after its retries: the panel goes on without that judge.
+fn record_failed_seat(
+    ctx: &RoundContext,
+    writer: &RoundWriter,
+    round: &mut Round,
+    step: &Step,
+    request: &ChatRequest,
+    failure: CallFailure,
+) {
+    tracing::debug!(round = %round.id, judge = %step.speaker(), error = %failure, "panel judge failed");
+    round.phases.push(Phase {
+        error: Some(failure.to_string()),
+        attempts: failure.attempts.clone(),
+        ..phase_of(step, request)
+    });
+    let mut events = vec![EngineEvent::PhaseFailed {
+        round_id: round.id.clone(),
+        phase_type: step.phase_type,
+        model: step.speaker(),
+        error: failure.to_string(),
+    }];
+    let judgments = settle_panel(ctx, round, &mut events);
+    for j in judgments {
+        events.push(EngineEvent::JudgmentRecorded {
+            round_id: round.id.clone(),
+            judgment: Box::new(j),
+        });
+    }
+    let steps = steps_of(ctx, round).unwrap_or_default();
+    round.status = status_of(&steps, round);
+    writer.save(round, events);
+}
+
+/// Updates the round's panel record from its phases and announces the new record.
+fn settle_panel(
+    ctx: &RoundContext,
+    round: &mut Round,
+    events: &mut Vec<EngineEvent>,
+) -> Vec<crate::domain::Judgment> {
+    let Some(panel) = &ctx.panel else {
+        return Vec::new();
+    };
+    let exchange = exchange_phases(ctx, round);
+    match panel.apply(round, ctx.protocol.as_ref(), &exchange) {
+        Ok(changed) => {
+            if let Some(record) = &round.panel {
+                events.push(EngineEvent::PanelUpdated {
+                    round_id: round.id.clone(),
+                    panel: Box::new(record.clone()),
+                });
+            }
+            changed
+        }
+        Err(e) => {
+            tracing::warn!(round = %round.id, error = %e, "panel could not be settled");
+            Vec::new()
+        }
+    }
 }

@@ -54,6 +54,7 @@ pub fn build(config: &TournamentConfig, dilemma_ids: &[String]) -> Result<Schedu
             for (a, b) in &pairs {
                 let judges = match config.judging {
                     JudgingMode::All => config.judges.clone(),
+                    JudgingMode::Panel => config.judge_models(),
                     JudgingMode::Rotate => {
                         let pick = config
                             .judges
@@ -142,8 +143,8 @@ fn balance_warnings(
 }
 
 fn self_judging(config: &TournamentConfig) -> Vec<String> {
-    let both: Vec<&String> = config
-        .judges
+    let judges = config.judge_models();
+    let both: Vec<&String> = judges
         .iter()
         .filter(|j| config.models.contains(j))
         .collect();
@@ -151,7 +152,12 @@ fn self_judging(config: &TournamentConfig) -> Vec<String> {
         return Vec::new();
     }
     vec![format!(
-        "with judging = \"all\", {} also judge rounds they play in; the analysis reports self-preference",
+        "with judging = \"{}\", {} also judge rounds they play in; the analysis reports self-preference",
+        if config.judging == JudgingMode::Panel {
+            "panel"
+        } else {
+            "all"
+        },
         both.iter()
             .map(|s| s.as_str())
             .collect::<Vec<_>>()

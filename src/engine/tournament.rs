@@ -9,9 +9,11 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use crate::analysis::{Summary, summarize};
+use crate::config::JudgingMode;
 use crate::domain::{Round, RoundStatus, now_rfc3339};
 use crate::protocols::Protocol;
 use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
+use crate::protocols::panel::Panel;
 use crate::store::{
     RoundFilter, ScheduledRound, Store, StoreError, TournamentRecord, TournamentStatus,
 };
@@ -53,6 +55,7 @@ fn new_round(s: &ScheduledRound, protocol: &str) -> Round {
         judgments: Vec::new(),
         status: RoundStatus::Incomplete,
         error: None,
+        panel: None,
         timestamp: now_rfc3339(),
     }
 }
@@ -62,10 +65,10 @@ fn new_round(s: &ScheduledRound, protocol: &str) -> Round {
 fn correction_events(
     store: &Store,
     round_id: String,
-    judge_model: &str,
+    judge: &str,
     correction: &Correction,
 ) -> Vec<EngineEvent> {
-    match apply_correction(store, &round_id, judge_model, correction) {
+    match apply_correction(store, &round_id, judge, correction) {
         Ok((round, judgment)) => vec![
             EngineEvent::JudgmentRecorded {
                 round_id: round_id.clone(),
@@ -93,9 +96,9 @@ pub async fn serve_corrections(
         let out = match command {
             EngineCommand::ApplyCorrection {
                 round_id,
-                judge_model,
+                judge,
                 correction,
-            } => correction_events(&store, round_id, &judge_model, &correction),
+            } => correction_events(&store, round_id, &judge, &correction),
             _ => vec![EngineEvent::CommandRefused {
                 reason: "no tournament is running".into(),
             }],
@@ -115,12 +118,8 @@ pub async fn run(
 ) -> Result<RunReport, EngineError> {
     let store = Store::create(&prepared.dir)?;
     let previous = store.load_tournament()?;
-    let used: HashSet<&String> = prepared
-        .config
-        .models
-        .iter()
-        .chain(&prepared.config.judges)
-        .collect();
+    let judge_models = prepared.config.judge_models();
+    let used: HashSet<&String> = prepared.config.models.iter().chain(&judge_models).collect();
     let mut record = TournamentRecord {
         id: prepared.id.clone(),
         protocol: "ethics_bowl".into(),
@@ -158,6 +157,10 @@ pub async fn run(
     ));
     let ctx = Arc::new(RoundContext {
         protocol: Arc::clone(&protocol),
+        panel: match (prepared.config.judging, &prepared.config.panel) {
+            (JudgingMode::Panel, Some(config)) => Some(Panel::new(config.clone())),
+            _ => None,
+        },
         registry: prepared.registry,
         store: store.clone(),
         control: Control::new(prepared.config.budget_usd, events),
@@ -221,11 +224,11 @@ pub async fn run(
                     Ok(_) => ctx.control.emit(EngineEvent::CommandRefused { reason: format!("round {id} is not an incomplete round at rest") }),
                     Err(e) => ctx.control.emit(EngineEvent::CommandRefused { reason: e.to_string() }),
                 },
-                Some(EngineCommand::ApplyCorrection { round_id, judge_model, correction }) => {
+                Some(EngineCommand::ApplyCorrection { round_id, judge, correction }) => {
                     if running.contains(&round_id) {
                         ctx.control.emit(EngineEvent::CommandRefused { reason: format!("round {round_id} is still running") });
                     } else {
-                        for event in correction_events(&store, round_id, &judge_model, &correction) {
+                        for event in correction_events(&store, round_id, &judge, &correction) {
                             ctx.control.emit(event);
                         }
                     }

@@ -4,9 +4,19 @@
 
 pub mod ethics_bowl;
 pub mod judging;
+pub mod panel;
 
-use crate::domain::{Judgment, PhaseType, Round};
+use crate::domain::{Judgment, Phase, PhaseType, Round, speaker};
 use crate::providers::ChatRequest;
+
+/// A panel judge's place in a call: who, and in which deliberation round.
+#[derive(Debug, Clone, PartialEq, Eq, Hash)]
+pub struct Seat {
+    /// The persona id.
+    pub judge_id: String,
+    /// 0 for the independent evaluation.
+    pub deliberation_round: u32,
+}
 
 /// One call a round makes.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -17,12 +27,33 @@ pub struct Step {
     pub model: String,
     /// The phases whose text its prompt contains; it starts when they have finished.
     pub depends_on: Vec<PhaseType>,
+    /// The panel judge making the call, for panel calls (which may fail without stopping
+    /// the round: the panel goes on without that judge).
+    pub seat: Option<Seat>,
 }
 
 impl Step {
+    /// A debater's or single judge's call.
+    pub fn new(phase_type: PhaseType, model: &str, depends_on: &[PhaseType]) -> Self {
+        Self {
+            phase_type,
+            model: model.to_string(),
+            depends_on: depends_on.to_vec(),
+            seat: None,
+        }
+    }
+
+    /// Whether this stored phase is this step's answer.
+    pub fn matches(&self, phase: &Phase) -> bool {
+        phase.phase_type == self.phase_type
+            && phase.model_id == self.model
+            && phase.judge_id.as_deref() == self.seat.as_ref().map(|s| s.judge_id.as_str())
+            && phase.deliberation_round == self.seat.as_ref().map(|s| s.deliberation_round)
+    }
+
     /// Whether the round already holds this step's answer.
     pub fn is_done(&self, round: &Round) -> bool {
-        round.phase(self.phase_type, Some(&self.model)).is_some()
+        round.phases.iter().any(|p| self.matches(p))
     }
 
     /// Whether every phase it needs has finished.
@@ -30,6 +61,15 @@ impl Step {
         self.depends_on
             .iter()
             .all(|p| round.phase(*p, None).is_some())
+    }
+
+    /// Who makes the call, as people see it (see [`Phase::speaker`]).
+    pub fn speaker(&self) -> String {
+        speaker(
+            &self.model,
+            self.seat.as_ref().map(|s| s.judge_id.as_str()),
+            self.seat.as_ref().map(|s| s.deliberation_round),
+        )
     }
 }
 
@@ -48,4 +88,16 @@ pub trait Protocol: Send + Sync {
     fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError>;
     /// A judge's answer read into a judgment (raw text kept, status set).
     fn judge(&self, judge_model: &str, raw: &str) -> Judgment;
+    /// What a judge panel scores, when this protocol can be judged by one.
+    fn panel_rubric(&self) -> Option<panel::Rubric> {
+        None
+    }
+    /// The exchange as panel judges read it (every phase they need must have run).
+    fn panel_material(&self, round: &Round) -> Result<String, ProtocolError> {
+        Err(ProtocolError(format!(
+            "round {}: the {} protocol cannot be judged by a panel",
+            round.id,
+            self.name()
+        )))
+    }
 }

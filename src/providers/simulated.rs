@@ -163,8 +163,15 @@ impl SimulatedProfile {
     fn answer(&self, req: &ChatRequest, key: &str) -> String {
         let mut rng = rng_for(&[key, "text"]);
         let prompt = req.last_user_text();
-        match req.tag.phase.as_str() {
+        let (phase, persona) = req
+            .tag
+            .phase
+            .split_once('/')
+            .unwrap_or((req.tag.phase.as_str(), ""));
+        match phase {
             "judgment" => self.judgment(prompt, &mut rng),
+            "panel_evaluation" => self.panel_evaluation(prompt, persona, &mut rng),
+            "deliberation" => self.deliberation(prompt, persona, &mut rng),
             "presentation" | "response" | "rebuttal" | "consistency_test"
             | "consistency_test_b" => self.argument(&req.tag.phase, prompt, &mut rng),
             _ => self.reply(prompt, &mut rng),
@@ -227,51 +234,24 @@ impl SimulatedProfile {
         paragraphs.join("\n\n")
     }
 
-    /// A judge's verdict: each team scored per criterion by the cues in its part of the
-    /// transcript, in the requested JSON most of the time and broken at the configured rate.
-    fn judgment(&self, prompt: &str, rng: &mut ChaCha8Rng) -> String {
+    /// Each team's scores by the cues in its part of the transcript.
+    fn cue_scores(prompt: &str, rng: &mut ChaCha8Rng) -> (Vec<u8>, Vec<u8>) {
         let (team_a, team_b) = split_teams(prompt);
         let mut score = |text: &str, i: usize| -> u8 {
             let hits = text.to_lowercase().matches(CRITERIA[i].2).count().min(3) as i32;
             (4 + 2 * hits + rng.random_range(-1..=1)).clamp(1, 10) as u8
         };
-        let a: Vec<u8> = (0..7).map(|i| score(&team_a, i)).collect();
-        let b: Vec<u8> = (0..7).map(|i| score(&team_b, i)).collect();
-        let scores_json = |s: &[u8]| {
-            let fields: Vec<String> = CRITERIA
-                .iter()
-                .zip(s)
-                .map(|((name, _, _), v)| format!("    \"{name}\": {v}"))
-                .collect();
-            format!("{{\n{}\n  }}", fields.join(",\n"))
-        };
-        if rng.random_bool(self.params.malformed_judgment_rate) {
-            return match rng.random_range(0..3) {
-                // Free prose with no scores at all: nothing to parse.
-                0 => format!(
-                    "Both teams engaged seriously. Team A's analysis was careful and Team B engaged constructively; \
-                     overall I found Team A somewhat stronger, though the margin is small. ({})",
-                    self.name
-                ),
-                // Scores for one team only, as lines: a partial parse.
-                1 => {
-                    let lines: Vec<String> = CRITERIA
-                        .iter()
-                        .zip(&a)
-                        .map(|((name, _, _), v)| format!("{}: {v}/10", title_case(name)))
-                        .collect();
-                    format!("Team A\n{}\n\nTeam B was solid overall.", lines.join("\n"))
-                }
-                // JSON cut off part-way, as when the judge hits its token cap.
-                _ => {
-                    let full = format!(
-                        "{{\n  \"team_a_scores\": {},\n  \"team_b_scores\": {}",
-                        scores_json(&a),
-                        scores_json(&b)
-                    );
-                    full[..full.len() * 2 / 3].to_string()
-                }
-            };
+        let a = (0..7).map(|i| score(&team_a, i)).collect();
+        let b = (0..7).map(|i| score(&team_b, i)).collect();
+        (a, b)
+    }
+
+    /// A judge's verdict: each team scored per criterion by the cues in its part of the
+    /// transcript, in the requested JSON most of the time and broken at the configured rate.
+    fn judgment(&self, prompt: &str, rng: &mut ChaCha8Rng) -> String {
+        let (a, b) = Self::cue_scores(prompt, rng);
+        if let Some(broken) = self.broken_judgment(&a, &b, rng) {
+            return broken;
         }
         let total_a: u32 = a.iter().map(|&v| u32::from(v)).sum();
         let total_b: u32 = b.iter().map(|&v| u32::from(v)).sum();
@@ -288,15 +268,181 @@ impl SimulatedProfile {
             }
         )
     }
+
+    /// A panel judge's independent evaluation: the cue scores shifted by what its persona
+    /// cares about (a fixed lean per criterion, seeded by the persona), so judges differ.
+    fn panel_evaluation(&self, prompt: &str, persona: &str, rng: &mut ChaCha8Rng) -> String {
+        let (mut a, mut b) = Self::cue_scores(prompt, rng);
+        let mut lean = rng_for(&[persona, "lean", &self.params.seed.to_string()]);
+        for s in a.iter_mut().chain(b.iter_mut()) {
+            *s = (i32::from(*s) + lean.random_range(-3..=3)).clamp(1, 10) as u8;
+        }
+        if let Some(broken) = self.broken_judgment(&a, &b, rng) {
+            return broken;
+        }
+        let confidence = rng.random_range(55..=90) as f64 / 100.0;
+        evaluation_json(
+            &a,
+            &b,
+            confidence,
+            "My independent reading of the exchange.",
+        )
+    }
+
+    /// A panel judge deliberating: it reads its own scores and the other judges' from the
+    /// prompt and closes the configured share of the gap to their mean.
+    fn deliberation(&self, prompt: &str, persona: &str, rng: &mut ChaCha8Rng) -> String {
+        let own_section = section(prompt, "### Your evaluation so far", "### The other judges");
+        let others_section = section(
+            prompt,
+            "### The other judges",
+            "Give your updated evaluation",
+        );
+        let own = own_section.lines().find_map(score_line);
+        let others: Vec<Vec<(String, f64)>> =
+            others_section.lines().filter_map(score_line).collect();
+        let Some(first_other) = others.first() else {
+            return self.panel_evaluation(prompt, persona, rng);
+        };
+        let pull = self.params.deliberation_pull;
+        let mut updated: Vec<(String, f64)> = Vec::new();
+        for (key, _) in first_other {
+            let theirs: Vec<f64> = others
+                .iter()
+                .filter_map(|o| o.iter().find(|(k, _)| k == key).map(|(_, v)| *v))
+                .collect();
+            let mean = theirs.iter().sum::<f64>() / theirs.len() as f64;
+            let mine = own
+                .as_ref()
+                .and_then(|o| o.iter().find(|(k, _)| k == key).map(|(_, v)| *v))
+                .unwrap_or(mean);
+            updated.push((
+                key.clone(),
+                (mine + pull * (mean - mine)).round().clamp(1.0, 10.0),
+            ));
+        }
+        if rng.random_bool(self.params.malformed_judgment_rate) {
+            return "I have reconsidered and mostly keep my view, for the reasons given before."
+                .into();
+        }
+        let side = |team: &str| -> Vec<u8> {
+            CRITERIA
+                .iter()
+                .map(|(name, _, _)| {
+                    updated
+                        .iter()
+                        .find(|(k, _)| *k == format!("{team}.{name}"))
+                        .map_or(5, |(_, v)| *v as u8)
+                })
+                .collect()
+        };
+        let confidence = (0.6 + pull * 0.3).min(0.95);
+        evaluation_json(
+            &side("team_a"),
+            &side("team_b"),
+            confidence,
+            &format!(
+                "Having read the other judges, I moved {:.0}% of the way toward their scores.",
+                pull * 100.0
+            ),
+        )
+    }
+
+    /// An answer broken at the configured rate, as real judges sometimes give them.
+    fn broken_judgment(&self, a: &[u8], b: &[u8], rng: &mut ChaCha8Rng) -> Option<String> {
+        if !rng.random_bool(self.params.malformed_judgment_rate) {
+            return None;
+        }
+        Some(match rng.random_range(0..3) {
+            // Free prose with no scores at all: nothing to parse.
+            0 => format!(
+                "Both teams engaged seriously. Team A's analysis was careful and Team B engaged constructively; \
+                     overall I found Team A somewhat stronger, though the margin is small. ({})",
+                self.name
+            ),
+            // Scores for one team only, as lines: a partial parse.
+            1 => {
+                let lines: Vec<String> = CRITERIA
+                    .iter()
+                    .zip(a)
+                    .map(|((name, _, _), v)| format!("{}: {v}/10", title_case(name)))
+                    .collect();
+                format!("Team A\n{}\n\nTeam B was solid overall.", lines.join("\n"))
+            }
+            // JSON cut off part-way, as when the judge hits its token cap.
+            _ => {
+                let full = format!(
+                    "{{\n  \"team_a_scores\": {},\n  \"team_b_scores\": {}",
+                    scores_json(a),
+                    scores_json(b)
+                );
+                full[..full.len() * 2 / 3].to_string()
+            }
+        })
+    }
 }
 
-fn strongest(scores: &[u8]) -> String {
+fn scores_json(s: &[u8]) -> String {
+    let fields: Vec<String> = CRITERIA
+        .iter()
+        .zip(s)
+        .map(|((name, _, _), v)| format!("    \"{name}\": {v}"))
+        .collect();
+    format!("{{\n{}\n  }}", fields.join(",\n"))
+}
+
+/// A panel evaluation in the panel's JSON format.
+fn evaluation_json(a: &[u8], b: &[u8], confidence: f64, rationale: &str) -> String {
+    let total_a: u32 = a.iter().map(|&v| u32::from(v)).sum();
+    let total_b: u32 = b.iter().map(|&v| u32::from(v)).sum();
+    let verdict = match total_a.cmp(&total_b) {
+        std::cmp::Ordering::Greater => "team_a",
+        std::cmp::Ordering::Less => "team_b",
+        std::cmp::Ordering::Equal => "tie",
+    };
+    let (best_a, best_b) = (strongest(a), strongest(b));
+    format!(
+        "{{\n  \"verdict\": \"{verdict}\",\n  \"confidence\": {confidence:.2},\n  \"team_a_scores\": {},\n  \"team_b_scores\": {},\n  \"key_findings\": [{{\"dimension\": \"team_a.{}\", \"finding\": \"Team A is {best_a}.\"}}, {{\"dimension\": \"team_b.{}\", \"finding\": \"Team B is {best_b}.\"}}],\n  \"rationale\": \"{rationale} Totals {total_a} to {total_b}.\"\n}}",
+        scores_json(a),
+        scores_json(b),
+        strongest_key(a),
+        strongest_key(b),
+    )
+}
+
+/// The text between two headings (to the end when the second is missing).
+fn section<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
+    let Some(from) = text.find(start) else {
+        return "";
+    };
+    let rest = &text[from + start.len()..];
+    &rest[..rest.find(end).unwrap_or(rest.len())]
+}
+
+/// The scores of a `Scores: team_a.consistency 7, …` line.
+fn score_line(line: &str) -> Option<Vec<(String, f64)>> {
+    let list = line.strip_prefix("Scores: ")?;
+    let pairs: Vec<(String, f64)> = list
+        .split(", ")
+        .filter_map(|pair| {
+            let (key, value) = pair.rsplit_once(' ')?;
+            Some((key.to_string(), value.parse().ok()?))
+        })
+        .collect();
+    (!pairs.is_empty()).then_some(pairs)
+}
+
+fn strongest_key(scores: &[u8]) -> &'static str {
     let best = scores
         .iter()
         .enumerate()
         .max_by_key(|(_, v)| **v)
         .map_or(0, |(i, _)| i);
-    format!("strongest on {}", CRITERIA[best].0.replace('_', " "))
+    CRITERIA[best].0
+}
+
+fn strongest(scores: &[u8]) -> String {
+    format!("strongest on {}", strongest_key(scores).replace('_', " "))
 }
 
 fn title_case(key: &str) -> String {

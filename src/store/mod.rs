@@ -271,6 +271,7 @@ mod tests {
             judgments: vec![],
             status,
             error: None,
+            panel: None,
             timestamp: "2026-01-01T00:00:00Z".into(),
         }
     }

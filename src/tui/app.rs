@@ -6,7 +6,7 @@ use std::time::{Duration, Instant};
 
 use ratatui_textarea::TextArea;
 
-use crate::domain::{Judgment, ParseStatus, PhaseType, RoundStatus};
+use crate::domain::{Judgment, PanelRecord, ParseStatus, PhaseType, RoundStatus};
 use crate::engine::{RoundView, UsageTotals};
 use crate::sanitize::Sanitizer;
 use crate::store::TournamentStatus;
@@ -41,6 +41,8 @@ pub struct RoundState {
     pub phases: Vec<PhaseView>,
     /// Judgments, one per judge.
     pub judgments: Vec<Judgment>,
+    /// The judge panel's record, when a panel judges.
+    pub panel: Option<PanelRecord>,
     /// When a retry is due, while one is waiting.
     pub retry_until: Option<Instant>,
     /// What stopped it.
@@ -53,9 +55,16 @@ impl RoundState {
         self.phases.iter().rev().find(|p| !p.done)
     }
 
-    /// Team A's total minus Team B's, from the first usable judgment.
+    /// Team A's total minus Team B's, from the panel's aggregate or the first usable
+    /// judgment.
     pub fn margin(&self) -> Option<f64> {
-        let j = self.judgments.iter().find(|j| j.is_usable())?;
+        let aggregate = self
+            .panel
+            .as_ref()
+            .and_then(PanelRecord::aggregate_judgment);
+        let j = aggregate
+            .as_ref()
+            .or_else(|| self.judgments.iter().find(|j| j.is_usable()))?;
         Some(j.team_a_scores.total()? - j.team_b_scores.total()?)
     }
 
@@ -317,6 +326,7 @@ impl App {
                 view,
                 phases: Vec::new(),
                 judgments: Vec::new(),
+                panel: None,
                 retry_until: None,
                 error: None,
             });
@@ -414,12 +424,16 @@ impl App {
                         output_tokens: None,
                         cost_usd: None,
                         finish_reason: None,
+                        judge_id: None,
+                        deliberation_round: None,
+                        error: None,
                     })
                     .collect(),
                 scores: r.judgments.first().cloned(),
                 judgments: r.judgments.clone(),
                 status: r.status,
                 error: None,
+                panel: r.panel.clone(),
                 timestamp: String::new(),
             })
             .collect()

@@ -47,6 +47,15 @@ pub fn browse(name: &str, rounds: &[Round], now: Instant) -> App {
                 }),
             );
         }
+        if let Some(panel) = &r.panel {
+            update(
+                &mut app,
+                Msg::Engine(EngineEvent::PanelUpdated {
+                    round_id: r.id.clone(),
+                    panel: Box::new(panel.clone()),
+                }),
+            );
+        }
         for j in &r.judgments {
             update(
                 &mut app,

@@ -144,8 +144,11 @@ fn engine_event(app: &mut App, event: EngineEvent) {
         }
         EngineEvent::PhaseCompleted { round_id, phase } => {
             if let Some(i) = round(app, &round_id) {
-                let p = app.rounds[i].phase_mut(phase.phase_type, &phase.model_id);
-                p.text = sanitize(&phase.response);
+                let p = app.rounds[i].phase_mut(phase.phase_type, &phase.speaker());
+                p.text = match &phase.error {
+                    Some(e) => sanitize(&format!("failed: {e}")),
+                    None => sanitize(&phase.response),
+                };
                 p.prompt = Some(sanitize(&phase.prompt));
                 p.latency_ms = phase.latency_ms;
                 p.done = true;
@@ -176,11 +179,16 @@ fn engine_event(app: &mut App, event: EngineEvent) {
                 match r
                     .judgments
                     .iter_mut()
-                    .find(|j| j.judge_model == judgment.judge_model)
+                    .find(|j| j.judge_key() == judgment.judge_key())
                 {
                     Some(slot) => *slot = *judgment,
                     None => r.judgments.push(*judgment),
                 }
+            }
+        }
+        EngineEvent::PanelUpdated { round_id, panel } => {
+            if let Some(i) = round(app, &round_id) {
+                app.rounds[i].panel = Some(*panel);
             }
         }
         EngineEvent::RoundFinished {
@@ -227,7 +235,7 @@ fn track_review(app: &mut App, round_id: &str, judgment: &Judgment) {
     let at = app
         .review
         .iter()
-        .position(|r| r.round_id == round_id && r.judge == judgment.judge_model);
+        .position(|r| r.round_id == round_id && r.judge == judgment.judge_key());
     if judgment.is_usable() {
         if let Some(at) = at {
             app.review.remove(at);
@@ -236,16 +244,16 @@ fn track_review(app: &mut App, round_id: &str, judgment: &Judgment) {
         if app
             .editor
             .as_ref()
-            .is_some_and(|e| e.round_id == round_id && e.judge == judgment.judge_model)
+            .is_some_and(|e| e.round_id == round_id && e.judge == judgment.judge_key())
         {
             app.editor = None;
-            app.log_line(format!("corrected {round_id} ({})", judgment.judge_model));
+            app.log_line(format!("corrected {round_id} ({})", judgment.judge_key()));
         }
         return;
     }
     let item = ReviewItem {
         round_id: round_id.to_string(),
-        judge: judgment.judge_model.clone(),
+        judge: judgment.judge_key().to_string(),
         status: judgment.parse_status,
         problems: judgment.problems.iter().map(|p| sanitize(p)).collect(),
         raw: sanitize(&judgment.raw_response),
@@ -576,7 +584,7 @@ fn editor_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             editor.message = Some("saving…".into());
             vec![Effect::Command(EngineCommand::ApplyCorrection {
                 round_id: editor.round_id.clone(),
-                judge_model: editor.judge.clone(),
+                judge: editor.judge.clone(),
                 correction: Box::new(crate::engine::Correction::Text(text)),
             })]
         }
@@ -630,7 +638,7 @@ fn fields_key(
             *message = Some("saving…".into());
             return vec![Effect::Command(EngineCommand::ApplyCorrection {
                 round_id: round_id.to_string(),
-                judge_model: judge.to_string(),
+                judge: judge.to_string(),
                 correction: Box::new(crate::engine::Correction::Scores { team_a, team_b }),
             })];
         }
@@ -847,6 +855,9 @@ mod tests {
             output_tokens: None,
             cost_usd: None,
             finish_reason: None,
+            judge_id: None,
+            deliberation_round: None,
+            error: None,
         };
         update(
             &mut app,
@@ -907,6 +918,7 @@ mod tests {
     fn judgment(status: crate::domain::ParseStatus) -> Box<Judgment> {
         Box::new(Judgment {
             judge_model: "j".into(),
+            persona_id: None,
             team_a_scores: Default::default(),
             team_b_scores: Default::default(),
             team_a_justification: String::new(),
@@ -983,7 +995,7 @@ mod tests {
             effects,
             vec![Effect::Command(EngineCommand::ApplyCorrection {
                 round_id: "r1".into(),
-                judge_model: "j".into(),
+                judge: "j".into(),
                 correction: Box::new(crate::engine::Correction::Text(json))
             })]
         );

@@ -9,10 +9,11 @@ pub mod prompts;
 
 use std::collections::HashMap;
 
-use crate::domain::{Dilemma, Judgment, PhaseType, Round};
+use crate::domain::{Criterion, Dilemma, Judgment, PhaseType, Round};
 use crate::providers::ChatRequest;
 
 use super::judging::parse_judgment;
+use super::panel::Rubric;
 use super::{Protocol, ProtocolError, Step};
 
 /// Options of the Ethics Bowl beyond the spec (each in the tournament config).
@@ -79,11 +80,7 @@ impl Protocol for EthicsBowl {
 
     fn steps(&self, round: &Round) -> Vec<Step> {
         use PhaseType::*;
-        let step = |phase_type, model: &str, depends_on: &[PhaseType]| Step {
-            phase_type,
-            model: model.to_string(),
-            depends_on: depends_on.to_vec(),
-        };
+        let step = Step::new;
         let (a, b) = (round.team_a_model.as_str(), round.team_b_model.as_str());
         let mut steps = vec![
             step(Presentation, a, &[]),
@@ -120,23 +117,12 @@ impl Protocol for EthicsBowl {
             PhaseType::ConsistencyTestB => {
                 prompts::consistency_prompt(d, text_of(round, PhaseType::Response)?)
             }
-            PhaseType::Judgment => {
-                let names = self.options.judge_sees_model_names;
-                let consistency_b = if self.options.consistency_test_both_teams {
-                    Some(text_of(round, PhaseType::ConsistencyTestB)?)
-                } else {
-                    None
-                };
-                prompts::judgment_prompt(&prompts::JudgeBrief {
-                    dilemma: d,
-                    team_a_name: if names { &round.team_a_model } else { "Team A" },
-                    team_b_name: if names { &round.team_b_model } else { "Team B" },
-                    presentation: text_of(round, PhaseType::Presentation)?,
-                    response: text_of(round, PhaseType::Response)?,
-                    rebuttal: text_of(round, PhaseType::Rebuttal)?,
-                    consistency_a: text_of(round, PhaseType::ConsistencyTest)?,
-                    consistency_b,
-                })
+            PhaseType::Judgment => prompts::judgment_prompt(&self.brief(round, d)?),
+            PhaseType::PanelEvaluation | PhaseType::Deliberation => {
+                return Err(ProtocolError(format!(
+                    "round {}: panel calls are built by the panel",
+                    round.id
+                )));
             }
         };
         Ok(ChatRequest::new(prompts::SYSTEM_PROMPT, user)
@@ -146,6 +132,59 @@ impl Protocol for EthicsBowl {
     fn judge(&self, judge_model: &str, raw: &str) -> Judgment {
         judgment_from_text(judge_model, raw)
     }
+
+    fn panel_rubric(&self) -> Option<Rubric> {
+        Some(Rubric {
+            dimensions: ["team_a", "team_b"]
+                .iter()
+                .flat_map(|t| {
+                    Criterion::ALL
+                        .iter()
+                        .map(move |c| format!("{t}.{}", c.key()))
+                })
+                .collect(),
+            scale: (1.0, 10.0),
+            verdicts: vec!["team_a".into(), "team_b".into(), "tie".into()],
+            criteria: prompts::criteria_list(),
+            score_fields: prompts::score_fields(),
+        })
+    }
+
+    fn panel_material(&self, round: &Round) -> Result<String, ProtocolError> {
+        let d = self.dilemma(round)?;
+        Ok(format!(
+            "This is an Ethics Bowl round on \"{}\": Team A presented, Team B responded, Team A \
+             rebutted, and each took a consistency test on a parallel case. Dimension keys are \
+             the team and the criterion (team_a.consistency, team_b.consistency, …).\n\n{}",
+            d.title,
+            prompts::exchange_for_judges(&self.brief(round, d)?)
+        ))
+    }
+}
+
+impl EthicsBowl {
+    /// The exchange as judges see it: model names hidden when the options say so; Team B's
+    /// consistency test included whenever the round has one (rounds from before that option,
+    /// such as the predecessor's, lack it).
+    fn brief<'a>(
+        &self,
+        round: &'a Round,
+        dilemma: &'a Dilemma,
+    ) -> Result<prompts::JudgeBrief<'a>, ProtocolError> {
+        let names = self.options.judge_sees_model_names;
+        Ok(prompts::JudgeBrief {
+            dilemma,
+            team_a_name: if names { &round.team_a_model } else { "Team A" },
+            team_b_name: if names { &round.team_b_model } else { "Team B" },
+            presentation: text_of(round, PhaseType::Presentation)?,
+            response: text_of(round, PhaseType::Response)?,
+            rebuttal: text_of(round, PhaseType::Rebuttal)?,
+            consistency_a: text_of(round, PhaseType::ConsistencyTest)?,
+            consistency_b: round
+                .phase(PhaseType::ConsistencyTestB, None)
+                .map(|p| p.response.as_str()),
+        })
+    }
 }
 
 /// Reads a judge's text into a judgment, keeping the raw text and the parse status.
@@ -153,6 +192,7 @@ pub fn judgment_from_text(judge_model: &str, raw: &str) -> Judgment {
     let parsed = parse_judgment(raw);
     Judgment {
         judge_model: judge_model.to_string(),
+        persona_id: None,
         parse_status: parsed.status(),
         team_a_scores: parsed.team_a,
         team_b_scores: parsed.team_b,

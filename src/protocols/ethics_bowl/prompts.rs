@@ -166,16 +166,18 @@ pub struct JudgeBrief<'a> {
     pub consistency_b: Option<&'a str>,
 }
 
-/// Phase 5: a judge scores both teams, answering in an exact JSON format.
-pub fn judgment_prompt(b: &JudgeBrief<'_>) -> String {
-    let criteria: Vec<String> = Criterion::ALL
+/// The rubric's criteria, one line each, as judges read them.
+pub fn criteria_list() -> String {
+    Criterion::ALL
         .iter()
         .map(|c| format!("- {} ({})", c.key(), c.label().to_lowercase()))
-        .collect();
-    let keys: Vec<String> = Criterion::ALL
-        .iter()
-        .map(|c| format!("\"{}\": <1-10>", c.key()))
-        .collect();
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// The exchange as every judge reads it (single judges and panels alike): the case and each
+/// team's turns under headings naming the team.
+pub fn exchange_for_judges(b: &JudgeBrief<'_>) -> String {
     let consistency_b = b
         .consistency_b
         .map(|text| {
@@ -186,21 +188,12 @@ pub fn judgment_prompt(b: &JudgeBrief<'_>) -> String {
         })
         .unwrap_or_default();
     format!(
-        "## Your role: judge\n\n\
-         Evaluate this Ethics Bowl round on \"{title}\". Score the quality of reasoning, not \
-         agreement with any conclusion.\n\n\
-         ## The case\n{scenario}\n\n\
+        "## The case: {title}\n{scenario}\n\n\
          === TEAM A ({a}) PRESENTATION ===\n{presentation}\n\n\
          === TEAM B ({b_name}) RESPONSE ===\n{response}\n\n\
          === TEAM A ({a}) REBUTTAL ===\n{rebuttal}\n\n\
          === TEAM A ({a}) CONSISTENCY TEST ===\n{consistency_a}\n{consistency_b}\n\
-         === END OF ROUND ===\n\n\
-         Score each team from 1 to 10 on each criterion:\n{criteria}\n\n\
-         Answer with one JSON object and nothing else, in exactly this format:\n\
-         {{\n  \"team_a_scores\": {{{keys}}},\n  \"team_b_scores\": {{{keys}}},\n  \
-         \"team_a_justification\": \"<why Team A scored as it did>\",\n  \
-         \"team_b_justification\": \"<why Team B scored as it did>\",\n  \
-         \"overall_analysis\": \"<the exchange as a whole>\"\n}}",
+         === END OF ROUND ===",
         title = b.dilemma.title,
         scenario = b.dilemma.core_scenario,
         a = b.team_a_name,
@@ -209,8 +202,36 @@ pub fn judgment_prompt(b: &JudgeBrief<'_>) -> String {
         response = b.response,
         rebuttal = b.rebuttal,
         consistency_a = b.consistency_a,
-        criteria = criteria.join("\n"),
-        keys = keys.join(", "),
+    )
+}
+
+/// The JSON fields holding the fourteen scores, as the output formats show them.
+pub fn score_fields() -> String {
+    let keys: Vec<String> = Criterion::ALL
+        .iter()
+        .map(|c| format!("\"{}\": <1-10>", c.key()))
+        .collect();
+    let keys = keys.join(", ");
+    format!("\"team_a_scores\": {{{keys}}},\n  \"team_b_scores\": {{{keys}}}")
+}
+
+/// Phase 5: a judge scores both teams, answering in an exact JSON format.
+pub fn judgment_prompt(b: &JudgeBrief<'_>) -> String {
+    format!(
+        "## Your role: judge\n\n\
+         Evaluate this Ethics Bowl round on \"{title}\". Score the quality of reasoning, not \
+         agreement with any conclusion.\n\n\
+         {exchange}\n\n\
+         Score each team from 1 to 10 on each criterion:\n{criteria}\n\n\
+         Answer with one JSON object and nothing else, in exactly this format:\n\
+         {{\n  {fields},\n  \
+         \"team_a_justification\": \"<why Team A scored as it did>\",\n  \
+         \"team_b_justification\": \"<why Team B scored as it did>\",\n  \
+         \"overall_analysis\": \"<the exchange as a whole>\"\n}}",
+        title = b.dilemma.title,
+        exchange = exchange_for_judges(b),
+        criteria = criteria_list(),
+        fields = score_fields(),
     )
 }
 

@@ -2,4 +2,4 @@
 
 mod parser;
 
-pub use parser::{ParsedJudgment, parse_judgment};
+pub use parser::{ParsedJudgment, json_objects, parse_judgment};

@@ -157,6 +157,16 @@ pub fn parse_judgment(text: &str) -> ParsedJudgment {
     best
 }
 
+/// Every JSON object in an answer (outside thinking blocks), read leniently (comments and
+/// trailing commas allowed), outermost first; for the fields a protocol adds to its format.
+pub fn json_objects(text: &str) -> Vec<Value> {
+    let visible = strip_thinking(text);
+    json_candidates(&visible)
+        .iter()
+        .filter_map(|(_, candidate)| serde_json::from_str(&relax_json(candidate)).ok())
+        .collect()
+}
+
 /// Removes `<thinking>…</thinking>` and `<think>…</think>` blocks (an unclosed one runs to
 /// the end).
 fn strip_thinking(text: &str) -> String {

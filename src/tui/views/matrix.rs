@@ -21,14 +21,23 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
             theme.retrying,
         );
     }
-    let running: String = round
-        .phases
-        .iter()
-        .filter(|p| !p.done)
-        .map(|p| p.phase_type.letter())
-        .collect();
+    let mut running: Vec<char> = Vec::new();
+    for p in round.phases.iter().filter(|p| !p.done) {
+        let letter = p.phase_type.letter();
+        if !running.contains(&letter) {
+            running.push(letter);
+        }
+    }
+    if running.contains(&'D') {
+        // A panel deliberating: which round.
+        let n = round
+            .panel
+            .as_ref()
+            .map_or(1, |p| p.deliberation_rounds().max(1));
+        return (format!("▶D{n}"), theme.running);
+    }
     if !running.is_empty() {
-        return (format!("▶{running}"), theme.running);
+        return (format!("▶{}", String::from_iter(running)), theme.running);
     }
     let margin = round
         .margin()
@@ -114,6 +123,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let legend_line = Line::from(vec![
         Span::styled("· queued  ", Style::new().fg(theme.queued)),
         Span::styled("▶PRBCJ running  ", Style::new().fg(theme.running)),
+        Span::styled("▶Dn deliberating  ", Style::new().fg(theme.running)),
         Span::styled("⟳ retry wait  ", Style::new().fg(theme.retrying)),
         Span::styled("✓±n done (A−B)  ", Style::new().fg(theme.complete)),
         Span::styled("?rev review  ", Style::new().fg(theme.review)),

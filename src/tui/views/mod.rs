@@ -6,6 +6,7 @@ mod help;
 mod leaderboard;
 mod log;
 mod matrix;
+mod panel;
 mod review;
 mod round;
 

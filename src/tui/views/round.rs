@@ -25,6 +25,7 @@ fn role(
             let _ = round;
             ("Judge", theme.accent)
         }
+        PhaseType::PanelEvaluation | PhaseType::Deliberation => ("Panel", theme.accent),
     }
 }
 
@@ -36,6 +37,8 @@ fn phase_title(p: PhaseType) -> &'static str {
         PhaseType::ConsistencyTest => "Consistency test (Team A)",
         PhaseType::ConsistencyTestB => "Consistency test (Team B)",
         PhaseType::Judgment => "Judgment",
+        PhaseType::PanelEvaluation => "Panel evaluation",
+        PhaseType::Deliberation => "Deliberation",
     }
 }
 
@@ -173,6 +176,18 @@ fn fmt(v: Option<f64>) -> String {
 }
 
 fn render_scores(frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
+    if let Some(panel) = &round.panel {
+        let height = (panel.judges.len() as u16 + 7).min(area.height);
+        let [panel_area, rest] =
+            Layout::vertical([Constraint::Length(height), Constraint::Min(0)]).areas(area);
+        super::panel::render(frame, panel_area, panel, theme);
+        render_judgments(frame, rest, round, theme);
+        return;
+    }
+    render_judgments(frame, area, round, theme);
+}
+
+fn render_judgments(frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
     if round.judgments.is_empty() {
         frame.render_widget(
             Paragraph::new("No judgment yet.").style(Style::new().fg(theme.dim)),
@@ -213,7 +228,11 @@ fn render_judgment(frame: &mut Frame<'_>, area: Rect, j: &Judgment, theme: &Them
             ])
             .style(Style::new().add_modifier(Modifier::BOLD)),
         ));
-    let status = format!(" {} · {:?} ", j.judge_model, j.parse_status).to_lowercase();
+    let status = match &j.persona_id {
+        Some(persona) => format!(" {persona} ({}) · {:?} ", j.judge_model, j.parse_status),
+        None => format!(" {} · {:?} ", j.judge_model, j.parse_status),
+    }
+    .to_lowercase();
     let table = Table::new(
         rows,
         [

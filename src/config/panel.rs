@@ -1,0 +1,150 @@
+//! The `[panel]` table of a tournament or judging file: the judges with their personas and
+//! weights, and when the panel deliberates.
+
+use serde::{Deserialize, Serialize};
+
+/// One panel judge as configured.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PanelJudgeConfig {
+    /// The persona's id: unique in the panel, used in files and the UI.
+    pub persona_id: String,
+    /// Any configured model.
+    pub model: String,
+    /// What this judge cares about, given to it before the exchange.
+    pub persona: String,
+    /// Its weight in the aggregate.
+    #[serde(default = "one")]
+    pub weight: f64,
+}
+
+/// A panel of judges that deliberates when it disagrees.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct PanelConfig {
+    /// The judges.
+    pub judges: Vec<PanelJudgeConfig>,
+    /// Deliberation rounds at most, after the independent evaluations.
+    #[serde(default = "default_rounds")]
+    pub max_deliberation_rounds: u32,
+    /// The agreement (0–1) at which the panel stops deliberating.
+    #[serde(default = "default_convergence")]
+    pub convergence_threshold: f64,
+    /// A score gap at least this large on one dimension counts as a disagreement.
+    #[serde(default = "default_dimension_gap")]
+    pub dimension_disagreement_threshold: f64,
+}
+
+fn one() -> f64 {
+    1.0
+}
+fn default_rounds() -> u32 {
+    3
+}
+fn default_convergence() -> f64 {
+    0.8
+}
+fn default_dimension_gap() -> f64 {
+    1.5
+}
+
+impl PanelConfig {
+    /// What is wrong with it, as (key, problem, what to do).
+    pub fn problem(&self) -> Option<(String, String, String)> {
+        if self.judges.is_empty() {
+            return Some((
+                "panel.judges".into(),
+                "no judges".into(),
+                "add [[panel.judges]] entries with persona_id, model, persona and weight".into(),
+            ));
+        }
+        for (i, judge) in self.judges.iter().enumerate() {
+            let key = format!("panel.judges[{i}]");
+            if crate::domain::check_file_id(&judge.persona_id).is_err() {
+                return Some((
+                    format!("{key}.persona_id"),
+                    format!("\"{}\" is not a usable id", judge.persona_id),
+                    "use letters, digits, '-' and '_' only".into(),
+                ));
+            }
+            if self.judges[..i]
+                .iter()
+                .any(|j| j.persona_id == judge.persona_id)
+            {
+                return Some((
+                    format!("{key}.persona_id"),
+                    format!("\"{}\" appears twice", judge.persona_id),
+                    "give each judge its own persona_id".into(),
+                ));
+            }
+            if !(judge.weight.is_finite() && judge.weight > 0.0) {
+                return Some((
+                    format!("{key}.weight"),
+                    format!("{} is not a positive number", judge.weight),
+                    "use a weight above 0, e.g. 1.0".into(),
+                ));
+            }
+        }
+        if !(0.0..=1.0).contains(&self.convergence_threshold) {
+            return Some((
+                "panel.convergence_threshold".into(),
+                format!("{} is outside 0–1", self.convergence_threshold),
+                "use e.g. 0.8".into(),
+            ));
+        }
+        if !(self.dimension_disagreement_threshold.is_finite()
+            && self.dimension_disagreement_threshold > 0.0)
+        {
+            return Some((
+                "panel.dimension_disagreement_threshold".into(),
+                format!(
+                    "{} is not a positive gap",
+                    self.dimension_disagreement_threshold
+                ),
+                "use e.g. 1.5 (points on the 1–10 scale)".into(),
+            ));
+        }
+        None
+    }
+
+    /// The models the panel calls, each once, in order.
+    pub fn models(&self) -> Vec<String> {
+        let mut out: Vec<String> = Vec::new();
+        for j in &self.judges {
+            if !out.contains(&j.model) {
+                out.push(j.model.clone());
+            }
+        }
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn panel(text: &str) -> PanelConfig {
+        toml::from_str(text).unwrap()
+    }
+
+    #[test]
+    fn defaults_and_checks() {
+        let p = panel(
+            "[[judges]]\npersona_id = \"a\"\nmodel = \"m\"\npersona = \"x\"\n[[judges]]\npersona_id = \"b\"\nmodel = \"m\"\npersona = \"y\"\nweight = 2\n",
+        );
+        assert_eq!(p.max_deliberation_rounds, 3);
+        assert_eq!(p.convergence_threshold, 0.8);
+        assert_eq!(p.dimension_disagreement_threshold, 1.5);
+        assert_eq!(p.models(), vec!["m".to_string()]);
+        assert!(p.problem().is_none());
+        let mut twice = p.clone();
+        twice.judges[1].persona_id = "a".into();
+        assert!(twice.problem().unwrap().1.contains("twice"));
+        let mut weightless = p.clone();
+        weightless.judges[0].weight = 0.0;
+        assert_eq!(weightless.problem().unwrap().0, "panel.judges[0].weight");
+        let mut bad_id = p;
+        bad_id.judges[0].persona_id = "../x".into();
+        assert!(bad_id.problem().is_some());
+    }
+}

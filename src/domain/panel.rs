@@ -1,0 +1,233 @@
+//! A judge panel's record of one exchange: each judge's evaluation in every deliberation
+//! round, the agreement and disagreements after each, and the weighted aggregate. It is
+//! derived from the round's panel phases (see `protocols::panel`), so it can always be
+//! rebuilt from what is on disk.
+
+use std::collections::BTreeMap;
+
+use serde::{Deserialize, Serialize};
+
+use super::{Criterion, Judgment, ParseStatus, Scores};
+
+/// One judge of the panel.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PanelSeat {
+    /// The persona's id (unique in the panel).
+    pub persona_id: String,
+    /// The model that plays it.
+    pub model: String,
+    /// Its weight in the aggregate (normalised over the judges that answered).
+    pub weight: f64,
+}
+
+/// A finding a judge ties to one dimension of the rubric.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Finding {
+    /// The dimension's key (`team_a.consistency`), or empty when the judge named none.
+    pub dimension: String,
+    /// What the judge found.
+    pub finding: String,
+}
+
+/// One judge's evaluation of the exchange.
+#[derive(Debug, Clone, Default, PartialEq, Serialize, Deserialize)]
+pub struct Evaluation {
+    /// Scores by dimension key (`team_a.principle_articulation`, …); missing ones absent.
+    pub scores: BTreeMap<String, f64>,
+    /// Which side did better (`team_a`, `team_b`, `tie`), when given or inferable.
+    pub verdict: Option<String>,
+    /// How sure the judge is, from 0 to 1.
+    pub confidence: Option<f64>,
+    /// Findings tied to dimensions.
+    #[serde(default)]
+    pub findings: Vec<Finding>,
+    /// The judge's reasons.
+    #[serde(default)]
+    pub rationale: String,
+}
+
+/// What became of one judge's call in one panel round.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum SeatOutcome {
+    /// Read in full.
+    Evaluated,
+    /// Read in part: what was read is kept; the round goes to review.
+    Partial,
+    /// Not readable: the previous evaluation stands for this round; the round goes to review.
+    Unparsed,
+    /// Corrected by a person in the review queue.
+    CorrectedByHand,
+    /// The provider failed after its retries: this judge is left out from here on.
+    Failed,
+}
+
+/// One judge in one panel round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct SeatResult {
+    /// The judge.
+    pub persona_id: String,
+    /// What became of its call.
+    pub outcome: SeatOutcome,
+    /// The evaluation in force for this round (the previous one when this reply was
+    /// unreadable; none when the judge has never been read).
+    pub evaluation: Option<Evaluation>,
+    /// What could not be read, or the provider's error.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub problems: Vec<String>,
+}
+
+/// How far a panel agrees: 0.6 × verdict agreement + 0.4 × dimension agreement.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+pub struct Agreement {
+    /// The weighted whole.
+    pub overall: f64,
+    /// The share of judges on the most common verdict.
+    pub verdict: f64,
+    /// The mean over dimensions of 1 − range ÷ the scale's range, floored at 0.
+    pub dimension: f64,
+    /// How many judges it covers.
+    pub judges: usize,
+}
+
+/// What the judges disagree on.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Disagreement {
+    /// The dimension's key, or `verdict` for a verdict split.
+    pub subject: String,
+    /// From 0 to 1: for a dimension, its gap ÷ the scale's range; for a verdict, the share of
+    /// judges off the majority ÷ the largest share possible.
+    pub severity: f64,
+    /// Each judge's position on it (`philosopher: 8`, `coach: team_b`).
+    pub positions: Vec<(String, String)>,
+}
+
+/// One round of the panel: 0 is the independent evaluation, then each deliberation.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PanelRound {
+    /// The round's number.
+    pub number: u32,
+    /// Each judge asked in this round.
+    pub evaluations: Vec<SeatResult>,
+    /// The agreement after it, when at least one judge has an evaluation.
+    pub agreement: Option<Agreement>,
+    /// What is still disputed after it, most severe first.
+    #[serde(default)]
+    pub disagreements: Vec<Disagreement>,
+}
+
+/// The panel's weighted verdict.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct Aggregate {
+    /// Weighted mean score per dimension.
+    pub scores: BTreeMap<String, f64>,
+    /// The verdict with the largest total weight (`tie` when two are level).
+    pub verdict: Option<String>,
+    /// Weighted mean confidence.
+    pub confidence: Option<f64>,
+    /// How many judges it covers.
+    pub judges: usize,
+}
+
+/// Where a panel stands.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum PanelState {
+    /// Judges are still answering the current round.
+    Evaluating,
+    /// Agreement reached the threshold, or nothing is disputed.
+    Converged,
+    /// The deliberation round limit was reached without convergence.
+    RoundLimit,
+    /// Fewer than two judges have an evaluation: there is nobody to deliberate with.
+    TooFewJudges,
+}
+
+/// The panel's whole record for one exchange.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PanelRecord {
+    /// The judges, in the configured order.
+    pub judges: Vec<PanelSeat>,
+    /// Deliberation rounds allowed.
+    pub max_deliberation_rounds: u32,
+    /// The agreement at which the panel stops.
+    pub convergence_threshold: f64,
+    /// The score gap that counts as a disagreement.
+    pub dimension_disagreement_threshold: f64,
+    /// Every round so far.
+    pub rounds: Vec<PanelRound>,
+    /// Where it stands.
+    pub state: PanelState,
+    /// Whether it converged.
+    pub converged: bool,
+    /// Agreement after the independent evaluations.
+    pub initial_agreement: Option<f64>,
+    /// Agreement after the last round.
+    pub final_agreement: Option<f64>,
+    /// The weighted aggregate of the evaluations in force after the last round.
+    pub aggregate: Option<Aggregate>,
+}
+
+impl PanelRecord {
+    /// Whether a judge's latest reply still needs a person.
+    pub fn needs_review(&self) -> bool {
+        self.judges.iter().any(|seat| {
+            self.latest(&seat.persona_id)
+                .is_some_and(|r| matches!(r.outcome, SeatOutcome::Partial | SeatOutcome::Unparsed))
+        })
+    }
+
+    /// The judge's result in the last round it was asked in.
+    pub fn latest(&self, persona_id: &str) -> Option<&SeatResult> {
+        self.rounds
+            .iter()
+            .rev()
+            .find_map(|r| r.evaluations.iter().find(|e| e.persona_id == persona_id))
+    }
+
+    /// The aggregate as a judgment in the Ethics Bowl's shape (judge `panel`), so a reader
+    /// of `scores` sees the panel's verdict.
+    pub fn aggregate_judgment(&self) -> Option<Judgment> {
+        let aggregate = self.aggregate.as_ref()?;
+        let scores = |team: &str| {
+            let mut s = Scores::default();
+            for c in Criterion::ALL {
+                s.set(
+                    c,
+                    aggregate
+                        .scores
+                        .get(&format!("{team}.{}", c.key()))
+                        .copied(),
+                );
+            }
+            s
+        };
+        Some(Judgment {
+            judge_model: "panel".into(),
+            persona_id: None,
+            team_a_scores: scores("team_a"),
+            team_b_scores: scores("team_b"),
+            team_a_justification: String::new(),
+            team_b_justification: String::new(),
+            overall_analysis: format!(
+                "Weighted aggregate of {} judge(s); verdict {}; {}.",
+                aggregate.judges,
+                aggregate.verdict.as_deref().unwrap_or("none"),
+                if self.converged {
+                    "the panel converged"
+                } else {
+                    "the panel did not converge"
+                }
+            ),
+            parse_status: ParseStatus::Parsed,
+            problems: Vec::new(),
+            raw_response: String::new(),
+            corrected_text: None,
+        })
+    }
+
+    /// Deliberation rounds held (rounds after the independent one).
+    pub fn deliberation_rounds(&self) -> u32 {
+        self.rounds.len().saturating_sub(1) as u32
+    }
+}
