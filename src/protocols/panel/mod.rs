@@ -410,3 +410,269 @@ impl Panel {
         Ok(changed)
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Criterion, RoundStatus};
+    use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
+
+    const EXCHANGE: [PhaseType; 4] = [
+        PhaseType::Presentation,
+        PhaseType::Response,
+        PhaseType::Rebuttal,
+        PhaseType::ConsistencyTest,
+    ];
+
+    fn protocol() -> EthicsBowl {
+        EthicsBowl::new([], EthicsBowlOptions::default())
+    }
+
+    fn panel(judges: &[(&str, f64)], max_rounds: u32) -> Panel {
+        Panel::new(PanelConfig {
+            judges: judges
+                .iter()
+                .map(|(id, weight)| PanelJudgeConfig {
+                    persona_id: id.to_string(),
+                    model: "m".into(),
+                    persona: format!("the {id}"),
+                    weight: *weight,
+                })
+                .collect(),
+            max_deliberation_rounds: max_rounds,
+            convergence_threshold: 0.8,
+            dimension_disagreement_threshold: 1.5,
+        })
+    }
+
+    fn phase(phase_type: PhaseType, response: &str) -> Phase {
+        Phase {
+            phase_type,
+            model_id: "m".into(),
+            prompt: String::new(),
+            response: response.into(),
+            timestamp: String::new(),
+            system_prompt: String::new(),
+            latency_ms: None,
+            attempts: Vec::new(),
+            input_tokens: None,
+            output_tokens: None,
+            cost_usd: None,
+            finish_reason: None,
+            judge_id: None,
+            deliberation_round: None,
+            error: None,
+        }
+    }
+
+    fn round() -> Round {
+        let mut r: Round = serde_json::from_value(serde_json::json!({
+            "id": "r", "dilemma_id": "d", "team_a_model": "a", "team_b_model": "b",
+            "status": "incomplete", "timestamp": "t"
+        }))
+        .unwrap();
+        for p in EXCHANGE {
+            r.phases.push(phase(p, "text"));
+        }
+        r
+    }
+
+    /// An evaluation with every Team A score `a` and Team B score `b`.
+    fn answer(verdict: &str, a: f64, b: f64) -> String {
+        let side = |v: f64| {
+            Criterion::ALL
+                .iter()
+                .map(|c| format!("\"{}\": {v}", c.key()))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        format!(
+            "{{\"verdict\": \"{verdict}\", \"confidence\": 0.7, \"team_a_scores\": {{{}}}, \"team_b_scores\": {{{}}}, \"rationale\": \"r\"}}",
+            side(a),
+            side(b)
+        )
+    }
+
+    fn add(round: &mut Round, judge: &str, n: u32, response: &str) {
+        let mut p = phase(
+            if n == 0 {
+                PhaseType::PanelEvaluation
+            } else {
+                PhaseType::Deliberation
+            },
+            response,
+        );
+        p.judge_id = Some(judge.into());
+        p.deliberation_round = Some(n);
+        round.phases.push(p);
+    }
+
+    fn pending(panel: &Panel, round: &Round) -> Vec<(String, u32)> {
+        let (_, steps) = panel.settle(round, &protocol(), &EXCHANGE).unwrap();
+        steps
+            .iter()
+            .filter(|s| !s.is_done(round))
+            .map(|s| {
+                let seat = s.seat.as_ref().unwrap();
+                (seat.judge_id.clone(), seat.deliberation_round)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn converges_after_one_deliberation_round() {
+        let p = panel(&[("x", 1.0), ("y", 1.0), ("z", 2.0)], 3);
+        let mut r = round();
+        assert_eq!(
+            pending(&p, &r).len(),
+            3,
+            "three independent evaluations first"
+        );
+        add(&mut r, "x", 0, &answer("team_a", 8.0, 5.0));
+        add(&mut r, "y", 0, &answer("team_a", 8.0, 5.0));
+        assert_eq!(pending(&p, &r), vec![("z".to_string(), 0)]);
+        add(&mut r, "z", 0, &answer("team_b", 4.0, 7.0));
+        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        // Verdicts 2–1 (0.6 × 2/3); Team A's dimensions 4 points apart, Team B's 2, of 9.
+        let expected = 0.6 * 2.0 / 3.0 + 0.4 * ((1.0 - 4.0 / 9.0) + (1.0 - 2.0 / 9.0)) / 2.0;
+        assert!((record.initial_agreement.unwrap() - expected).abs() < 1e-9);
+        assert_eq!(record.rounds[0].disagreements[0].subject, "verdict");
+        assert_eq!(
+            pending(&p, &r),
+            vec![("x".to_string(), 1), ("y".into(), 1), ("z".into(), 1)]
+        );
+        // The deliberation prompt carries the others' positions.
+        let step = p
+            .settle(&r, &protocol(), &EXCHANGE)
+            .unwrap()
+            .1
+            .into_iter()
+            .find(|s| {
+                s.seat
+                    .as_ref()
+                    .is_some_and(|s| s.judge_id == "z" && s.deliberation_round == 1)
+            })
+            .unwrap();
+        let dilemma = crate::domain::Dilemma {
+            id: "d".into(),
+            title: "T".into(),
+            category: String::new(),
+            core_scenario: "S".into(),
+            complications: vec![],
+            questions: vec![],
+            asymmetric_features: vec![],
+            consistency_case: String::new(),
+            metadata: Default::default(),
+        };
+        let eb = EthicsBowl::new([dilemma], EthicsBowlOptions::default());
+        let req = p.request(&step, &r, &eb, &EXCHANGE).unwrap();
+        let text = req.last_user_text();
+        assert!(
+            text.contains("## Deliberation, round 1") && text.contains("#### x"),
+            "{text}"
+        );
+        assert!(req.system.contains("the z") && req.tag.phase == "deliberation/z");
+        for judge in ["x", "y", "z"] {
+            add(&mut r, judge, 1, &answer("team_a", 7.0, 5.0));
+        }
+        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        assert_eq!(record.state, PanelState::Converged);
+        assert!(record.converged && record.final_agreement == Some(1.0));
+        assert_eq!(record.deliberation_rounds(), 1);
+        assert!(pending(&p, &r).is_empty());
+        p.apply(&mut r, &protocol(), &EXCHANGE).unwrap();
+        assert_eq!(r.judge_model, "panel");
+        assert_eq!(r.scores.as_ref().unwrap().team_a_scores.total(), Some(49.0));
+        assert_eq!(r.judgments.len(), 3);
+        assert_eq!(r.settled_status(), RoundStatus::Complete);
+    }
+
+    #[test]
+    fn stops_at_the_round_limit_without_convergence() {
+        let p = panel(&[("x", 1.0), ("y", 1.0)], 2);
+        let mut r = round();
+        for n in 0..=2 {
+            add(&mut r, "x", n, &answer("team_a", 9.0, 3.0));
+            add(&mut r, "y", n, &answer("team_b", 3.0, 9.0));
+        }
+        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        assert_eq!(record.state, PanelState::RoundLimit);
+        assert!(!record.converged);
+        assert_eq!(record.rounds.len(), 3);
+        // A 1–1 verdict split, every dimension 6 points apart out of 9.
+        let expected = 0.6 * 0.5 + 0.4 * (1.0 - 6.0 / 9.0);
+        assert!((record.final_agreement.unwrap() - expected).abs() < 1e-9);
+        assert!(pending(&p, &r).is_empty(), "no round past the limit");
+        // The weighted aggregate of a 1–1 split is a tie.
+        assert_eq!(record.aggregate.unwrap().verdict.as_deref(), Some("tie"));
+    }
+
+    #[test]
+    fn a_failed_judge_is_left_out_and_two_still_deliberate() {
+        let p = panel(&[("x", 1.0), ("y", 1.0), ("z", 1.0)], 3);
+        let mut r = round();
+        add(&mut r, "x", 0, &answer("team_a", 9.0, 3.0));
+        add(&mut r, "y", 0, &answer("team_b", 3.0, 9.0));
+        add(&mut r, "z", 0, "");
+        r.phases.last_mut().unwrap().error = Some("503 after 3 attempts".into());
+        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        assert_eq!(record.rounds[0].agreement.unwrap().judges, 2);
+        assert_eq!(record.rounds[0].evaluations[2].outcome, SeatOutcome::Failed);
+        assert_eq!(pending(&p, &r), vec![("x".to_string(), 1), ("y".into(), 1)]);
+        add(&mut r, "x", 1, &answer("team_a", 6.0, 6.0));
+        add(&mut r, "y", 1, &answer("team_a", 6.0, 6.0));
+        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        assert!(record.converged);
+        assert_eq!(record.aggregate.unwrap().judges, 2);
+    }
+
+    #[test]
+    fn with_fewer_than_two_judges_nobody_deliberates() {
+        let p = panel(&[("x", 1.0), ("y", 1.0)], 3);
+        let mut r = round();
+        add(&mut r, "x", 0, &answer("team_a", 9.0, 3.0));
+        add(&mut r, "y", 0, "");
+        r.phases.last_mut().unwrap().error = Some("down".into());
+        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        assert_eq!(record.state, PanelState::TooFewJudges);
+        assert!(pending(&p, &r).is_empty());
+        assert_eq!(record.aggregate.unwrap().judges, 1);
+    }
+
+    #[test]
+    fn an_unreadable_deliberation_keeps_the_previous_evaluation_for_review() {
+        let p = panel(&[("x", 1.0), ("y", 1.0)], 1);
+        let mut r = round();
+        add(&mut r, "x", 0, &answer("team_a", 9.0, 3.0));
+        add(&mut r, "y", 0, &answer("team_b", 3.0, 9.0));
+        add(&mut r, "x", 1, "I keep my view.");
+        add(&mut r, "y", 1, &answer("team_b", 3.0, 9.0));
+        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        let x = &record.rounds[1].evaluations[0];
+        assert_eq!(x.outcome, SeatOutcome::Unparsed);
+        assert_eq!(
+            x.evaluation.as_ref().unwrap().verdict.as_deref(),
+            Some("team_a"),
+            "the previous evaluation stands"
+        );
+        assert!(record.needs_review());
+        p.apply(&mut r, &protocol(), &EXCHANGE).unwrap();
+        assert_eq!(r.settled_status(), RoundStatus::NeedsReview);
+        let x_judgment = r.judgments.iter().find(|j| j.judge_key() == "x").unwrap();
+        assert_eq!(x_judgment.parse_status, ParseStatus::Failed);
+        // A person corrects the unreadable answer: it counts, and the review flag clears.
+        let mut corrected = protocol().judge("m", &answer("team_b", 4.0, 8.0));
+        corrected.persona_id = Some("x".into());
+        corrected.parse_status = ParseStatus::CorrectedByHand;
+        corrected.raw_response = "I keep my view.".into();
+        r.put_judgment(corrected);
+        p.apply(&mut r, &protocol(), &EXCHANGE).unwrap();
+        let record = r.panel.as_ref().unwrap();
+        assert!(!record.needs_review());
+        assert_eq!(
+            record.rounds[1].evaluations[0].outcome,
+            SeatOutcome::CorrectedByHand
+        );
+        assert_eq!(r.settled_status(), RoundStatus::Complete);
+    }
+}

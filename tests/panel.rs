@@ -1,0 +1,170 @@
+//! Judge panels end to end with simulated judges: deliberation that moves scores toward the
+//! others, a judge whose provider fails, the round limit, the stored record, the events, the
+//! report, and config errors.
+
+mod support;
+
+use ethics_bowl::domain::{PanelState, PhaseType, RoundStatus, SeatOutcome};
+use ethics_bowl::engine::{self, EngineEvent};
+use ethics_bowl::store::{RoundFilter, Store};
+use support::tournament::{sim, write};
+use tokio::sync::mpsc;
+
+/// A simulated panel judge: `pull` is the share of the gap to the others it closes.
+fn judge(name: &str, pull: f64, failure_rate: f64) -> String {
+    format!(
+        "[[models]]\nname = \"{name}\"\nprovider = \"simulated\"\nmodel = \"{name}\"\n\
+         [models.simulated]\nquality = 0.5\ntokens_per_second = 0\nmalformed_judgment_rate = 0.0\n\
+         failure_rate = {failure_rate}\ndeliberation_pull = {pull}\n"
+    )
+}
+
+fn panel(judges: &[(&str, &str)], max_rounds: u32, threshold: f64) -> String {
+    let mut s = format!(
+        "models = [\"a\", \"b\"]\ndilemmas = [\"borrowed_voice\"]\npairings = [[\"a\", \"b\"]]\njudging = \"panel\"\n\
+         [panel]\nmax_deliberation_rounds = {max_rounds}\nconvergence_threshold = {threshold}\n"
+    );
+    for (persona, model) in judges {
+        s.push_str(&format!(
+            "[[panel.judges]]\npersona_id = \"{persona}\"\nmodel = \"{model}\"\npersona = \"The {persona}.\"\nweight = 1.0\n"
+        ));
+    }
+    s
+}
+
+async fn run(config: &std::path::Path) -> (Store, Vec<EngineEvent>) {
+    let prepared = engine::prepare(config, None).expect("prepares");
+    let dir = prepared.dir.clone();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (_ctx, mut crx) = mpsc::unbounded_channel();
+    engine::run(prepared, tx, &mut crx).await.expect("runs");
+    let mut events = Vec::new();
+    while let Ok(e) = rx.try_recv() {
+        events.push(e);
+    }
+    (Store::open(&dir).expect("store"), events)
+}
+
+fn debaters() -> String {
+    [sim("a", 0.8, 0.0, 0.0), sim("b", 0.4, 0.0, 0.0)].concat()
+}
+
+#[tokio::test]
+async fn judges_deliberate_toward_each_other_and_a_failing_judge_is_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        debaters(),
+        judge("yielding", 1.0, 0.0),
+        judge("steady", 0.0, 0.0),
+        judge("down", 0.5, 1.0),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        &panel(
+            &[("x", "yielding"), ("y", "steady"), ("z", "down")],
+            3,
+            0.999,
+        ),
+    );
+    let (store, events) = run(&config).await;
+    let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+    let round = &rounds[0];
+    let record = round.panel.as_ref().expect("a panel record");
+    // z's provider fails every attempt: it is left out, the other two go on.
+    assert_eq!(record.rounds[0].evaluations[2].outcome, SeatOutcome::Failed);
+    assert_eq!(record.rounds[0].agreement.unwrap().judges, 2);
+    assert!(
+        record.rounds.len() >= 2,
+        "the panel deliberated: {record:?}"
+    );
+    assert!(
+        record.rounds[1]
+            .evaluations
+            .iter()
+            .all(|e| e.persona_id != "z")
+    );
+    // x closes the whole gap: its scores after deliberation 1 are y's scores before it.
+    let scores = |round: usize, who: &str| {
+        record.rounds[round]
+            .evaluations
+            .iter()
+            .find(|e| e.persona_id == who)
+            .and_then(|e| e.evaluation.clone())
+            .unwrap()
+            .scores
+    };
+    assert_eq!(scores(1, "x"), scores(0, "y"));
+    assert_eq!(scores(1, "y"), scores(0, "y"), "y never moves");
+    assert_eq!(record.state, PanelState::Converged);
+    assert_eq!(record.aggregate.as_ref().unwrap().judges, 2);
+    assert_eq!(round.status, RoundStatus::Complete);
+    assert_eq!(round.judge_model, "panel");
+    // Every prompt and reply is kept: the deliberation prompt shows the other judge.
+    let deliberation = round
+        .phases
+        .iter()
+        .find(|p| p.phase_type == PhaseType::Deliberation && p.judge_id.as_deref() == Some("x"))
+        .unwrap();
+    assert!(
+        deliberation.prompt.contains("#### y") && deliberation.system_prompt.contains("The x.")
+    );
+    // Every panel change is announced, after it is stored.
+    let updates = events
+        .iter()
+        .filter(|e| matches!(e, EngineEvent::PanelUpdated { .. }))
+        .count();
+    assert!(updates >= 5, "{updates}");
+}
+
+#[tokio::test]
+async fn stubborn_judges_hit_the_round_limit_and_the_report_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [debaters(), judge("p", 0.0, 0.0), judge("q", 0.0, 0.0)].concat();
+    let config = write(
+        dir.path(),
+        &models,
+        &panel(&[("x", "p"), ("y", "q")], 2, 0.999),
+    );
+    let (store, _) = run(&config).await;
+    let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+    let record = rounds[0].panel.as_ref().unwrap();
+    assert_eq!(record.state, PanelState::RoundLimit);
+    assert_eq!(record.deliberation_rounds(), 2);
+    assert!(!record.converged);
+    assert_eq!(record.initial_agreement, record.final_agreement);
+    let analysis = ethics_bowl::analysis::analyse(&rounds, &Default::default());
+    let figures = analysis.panels.expect("panel figures");
+    assert_eq!(
+        (figures.panels, figures.converged, figures.round_limit),
+        (1, 0, 1)
+    );
+    assert_eq!(figures.rounds_needed.get(&2), Some(&1));
+    assert!(figures.judges.iter().all(|j| j.moved.mean == Some(0.0)));
+}
+
+#[test]
+fn panel_config_errors_name_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [debaters(), judge("p", 0.5, 0.0)].concat();
+    for (body, key) in [
+        (
+            "models = [\"a\", \"b\"]\njudging = \"panel\"\n".to_string(),
+            "key \"judging\"",
+        ),
+        (
+            panel(&[("x", "p"), ("x", "p")], 3, 0.8),
+            "key \"panel.judges[1].persona_id\"",
+        ),
+        (panel(&[("x", "nobody")], 3, 0.8), "key \"panel.judges\""),
+        (
+            panel(&[("x", "p")], 3, 1.5),
+            "key \"panel.convergence_threshold\"",
+        ),
+    ] {
+        let config = write(dir.path(), &models, &body);
+        let e = engine::prepare(&config, None).unwrap_err().to_string();
+        assert!(e.contains(key), "{key}: {e}");
+    }
+}
