@@ -168,3 +168,62 @@ fn panel_config_errors_name_the_key() {
         assert!(e.contains(key), "{key}: {e}");
     }
 }
+
+#[tokio::test]
+async fn the_score_view_shows_each_judge_per_round_and_the_matrix_shows_deliberation() {
+    use ethics_bowl::tui::views::{self, cell};
+    use ethics_bowl::tui::{App, Msg, Theme, browse, update};
+    use ratatui::{Terminal, backend::TestBackend};
+
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        debaters(),
+        judge("yielding", 1.0, 0.0),
+        judge("steady", 0.0, 0.0),
+        judge("down", 0.5, 1.0),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        &panel(
+            &[("x", "yielding"), ("y", "steady"), ("z", "down")],
+            3,
+            0.999,
+        ),
+    );
+    let (store, _) = run(&config).await;
+    let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+    let now = std::time::Instant::now();
+    let mut app: App = browse("test", &rounds, now);
+    let theme = Theme::no_color();
+    let press = |app: &mut App, code| {
+        update(
+            app,
+            Msg::Key(crossterm::event::KeyEvent::new(
+                code,
+                crossterm::event::KeyModifiers::NONE,
+            )),
+        );
+    };
+    press(&mut app, crossterm::event::KeyCode::Enter);
+    press(&mut app, crossterm::event::KeyCode::Tab);
+    let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
+    terminal.draw(|f| views::render(f, &app, &theme)).unwrap();
+    let text = terminal.backend().to_string();
+    assert!(
+        text.contains("Panel · converged after 1 deliberation round(s)"),
+        "{text}"
+    );
+    insta::assert_snapshot!("panel_scores_120x40", terminal.backend());
+    // A judge deliberating shows in the matrix cell.
+    update(
+        &mut app,
+        Msg::Engine(EngineEvent::PhaseStarted {
+            round_id: rounds[0].id.clone(),
+            phase_type: PhaseType::Deliberation,
+            model: "x (yielding) · deliberation 1".into(),
+        }),
+    );
+    assert_eq!(cell(&app.rounds[0], &app, &theme).0, "▶D1");
+}

@@ -391,6 +391,15 @@ impl Panel {
             }
             let mut judgment = protocol.judge(&seat.model, &phase.response);
             judgment.persona_id = Some(seat.persona_id.clone());
+            if judgment.overall_analysis.is_empty() {
+                let rubric = protocol
+                    .panel_rubric()
+                    .map(|r| r.verdicts)
+                    .unwrap_or_default();
+                judgment.overall_analysis = read_evaluation(&phase.response, &judgment, &rubric)
+                    .0
+                    .rationale;
+            }
             changed.push(judgment);
         }
         round.panel = Some(record);

@@ -10,6 +10,8 @@ mod panel;
 mod review;
 mod round;
 
+pub use matrix::cell;
+
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;

@@ -38,16 +38,14 @@ fn number(v: Option<f64>) -> String {
     })
 }
 
-/// One evaluation in a cell: `52–47 A .80`.
+/// One evaluation in a cell: `52–47 A 0.80`.
 fn summary(e: &Evaluation) -> String {
     format!(
         "{}–{} {} {}",
         number(total(&e.scores, "team_a")),
         number(total(&e.scores, "team_b")),
         verdict_mark(e.verdict.as_deref()),
-        e.confidence.map_or(String::new(), |c| format!("{c:.2}")
-            .trim_start_matches('0')
-            .to_string())
+        e.confidence.map_or(String::new(), |c| format!("{c:.2}"))
     )
 }
 

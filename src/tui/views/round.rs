@@ -50,7 +50,17 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, score
         Constraint::Min(3),
     ])
     .areas(area);
-    let judges = round.view.judges.join(", ");
+    let judges = match &round.panel {
+        Some(panel) => {
+            let seats: Vec<String> = panel
+                .judges
+                .iter()
+                .map(|s| format!("{} ({})", s.persona_id, s.model))
+                .collect();
+            format!("panel: {}", seats.join(", "))
+        }
+        None => format!("judge: {}", round.view.judges.join(", ")),
+    };
     frame.render_widget(
         Paragraph::new(Line::from(vec![
             Span::styled(
@@ -68,7 +78,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, score
                 Style::new().fg(theme.team_b),
             ),
             Span::styled(
-                format!("  judge: {judges}  status: {}", round.status.as_str()),
+                format!("  {judges}  status: {}", round.status.as_str()),
                 Style::new().fg(theme.dim),
             ),
         ])),
