@@ -79,6 +79,18 @@ pub enum Command {
         #[arg(long, env = "ETHICS_BOWL_MODELS", value_name = "FILE")]
         config: Option<PathBuf>,
     },
+    /// Add judgments (single judges or a panel) to exchanges already stored, without
+    /// calling the debaters again; resumable, and works on the predecessor's folders.
+    Rejudge {
+        /// The results folder (results/<tournament>, or any folder of round files).
+        dir: PathBuf,
+        /// The judging file: models_file, judging ("all" or "panel"), judges or [panel].
+        #[arg(long, value_name = "JUDGING.toml")]
+        config: PathBuf,
+        /// Copy the rounds here and judge the copies (the original folder is not written).
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Work with judges' answers.
     Judgment {
         #[command(subcommand)]

@@ -74,6 +74,9 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
         Command::Judgment {
             action: JudgmentAction::Parse { file, json },
         } => commands::judgment::parse(&file, json),
+        Command::Rejudge { dir, config, out } => {
+            commands::rejudge::run(&dir, &config, out.as_deref()).await
+        }
         Command::Rounds {
             dir,
             model,

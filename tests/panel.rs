@@ -227,3 +227,63 @@ async fn the_score_view_shows_each_judge_per_round_and_the_matrix_shows_delibera
     );
     assert_eq!(cell(&app.rounds[0], &app, &theme).0, "▶D1");
 }
+
+#[tokio::test]
+async fn rejudging_adds_a_panel_beside_the_original_judge_and_resumes_without_repeating() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        debaters(),
+        sim("j", 0.5, 0.0, 0.0),
+        judge("p", 0.5, 0.0),
+        judge("q", 0.5, 0.0),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\", \"quiet_majority\"]\npairings = [[\"a\", \"b\"]]\n",
+    );
+    let (original, _) = run(&config).await;
+    let judging = dir.path().join("judging.toml");
+    std::fs::write(
+        &judging,
+        "models_file = \"models.toml\"\njudging = \"panel\"\n[panel]\n\
+         [[panel.judges]]\npersona_id = \"x\"\nmodel = \"p\"\npersona = \"The x.\"\n\
+         [[panel.judges]]\npersona_id = \"y\"\nmodel = \"q\"\npersona = \"The y.\"\n",
+    )
+    .unwrap();
+    let out = dir.path().join("rejudged");
+    let rejudge = || async {
+        let plan = engine::prepare_rejudge(original.dir(), &judging, Some(&out)).expect("plan");
+        let (tx, _rx) = mpsc::unbounded_channel();
+        engine::rejudge(plan, tx).await.expect("rejudges")
+    };
+    let report = rejudge().await;
+    assert_eq!(report.rounds, 2);
+    let copy = Store::open(&out).unwrap();
+    let (rounds, _) = copy.load_rounds(&RoundFilter::default()).unwrap();
+    let calls: usize = rounds.iter().map(|r| r.phases.len()).sum();
+    for r in &rounds {
+        let keys: Vec<&str> = r.judgments.iter().map(|j| j.judge_key()).collect();
+        assert!(
+            keys.contains(&"j") && keys.contains(&"x") && keys.contains(&"y"),
+            "{keys:?}"
+        );
+        assert!(r.panel.is_some());
+        assert_eq!(
+            r.phases
+                .iter()
+                .filter(|p| p.phase_type == PhaseType::Presentation)
+                .count(),
+            1,
+            "the debaters were not called again"
+        );
+    }
+    // The original folder is untouched.
+    let (before, _) = original.load_rounds(&RoundFilter::default()).unwrap();
+    assert!(before.iter().all(|r| r.panel.is_none()));
+    // Again: nothing on disk is asked for again.
+    rejudge().await;
+    let (again, _) = copy.load_rounds(&RoundFilter::default()).unwrap();
+    assert_eq!(again.iter().map(|r| r.phases.len()).sum::<usize>(), calls);
+}

@@ -6,6 +6,7 @@ pub mod dilemmas;
 pub mod judgment;
 pub mod models;
 pub mod open;
+pub mod rejudge;
 pub mod report;
 pub mod rounds;
 pub mod run;

@@ -1,0 +1,64 @@
+//! `ethics-bowl rejudge`: new judges on stored exchanges, headless, with a line per round.
+
+use std::path::Path;
+
+use ethics_bowl::domain::ParseStatus;
+use ethics_bowl::engine::{self, EngineEvent};
+use tokio::sync::mpsc;
+
+/// Judges the stored exchanges of `dir` with the judges of `config`.
+pub async fn run(dir: &Path, config: &Path, out: Option<&Path>) -> anyhow::Result<()> {
+    let plan = engine::prepare_rejudge(dir, config, out)?;
+    let target = plan.store.dir().to_path_buf();
+    for (round, why) in &plan.skipped {
+        eprintln!("skipped {round}: {why}");
+    }
+    eprintln!(
+        "judging {} stored exchange(s) in {}",
+        plan.rounds.len(),
+        target.display()
+    );
+    let (tx, mut events) = mpsc::unbounded_channel();
+    let printer = tokio::spawn(async move {
+        while let Some(event) = events.recv().await {
+            match event {
+                EngineEvent::JudgmentRecorded { round_id, judgment }
+                    if !matches!(
+                        judgment.parse_status,
+                        ParseStatus::Parsed | ParseStatus::CorrectedByHand
+                    ) =>
+                {
+                    eprintln!(
+                        "review: {round_id}: {} could not be fully parsed",
+                        judgment.judge_key()
+                    );
+                }
+                EngineEvent::PhaseFailed {
+                    round_id,
+                    model,
+                    error,
+                    ..
+                } => eprintln!("failed: {round_id}: {model}: {error}"),
+                EngineEvent::RoundFinished {
+                    round_id, status, ..
+                } => eprintln!("{}: {round_id}", status.as_str()),
+                _ => {}
+            }
+        }
+    });
+    let report = engine::rejudge(plan, tx).await?;
+    let _ = printer.await;
+    println!(
+        "judged {} exchange(s); {} need review or are incomplete. Results: {}",
+        report.rounds,
+        report.need_attention,
+        target.display()
+    );
+    if report.need_attention > 0 {
+        println!(
+            "rerun the same command to retry what failed; review with: ethics-bowl open {}",
+            target.display()
+        );
+    }
+    Ok(())
+}

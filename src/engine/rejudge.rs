@@ -1,0 +1,354 @@
+//! Re-judging stored exchanges (`ethics-bowl rejudge`): new judges, single or a panel, score
+//! transcripts already on disk without the debaters being called again. Added judgments go
+//! beside the earlier ones under their own judge ids, each stored as it arrives, so a
+//! stopped re-judging resumes like a run. Works on the Python predecessor's folders too.
+
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+
+use serde::{Deserialize, Serialize};
+use tokio::sync::mpsc;
+use tokio::task::JoinSet;
+
+use crate::config::{ConfigError, JudgingMode, ModelsConfig, PanelConfig, TournamentConfig};
+use crate::domain::{Judgment, PhaseType, Round, RoundStatus};
+use crate::inputs::load_dilemmas;
+use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
+use crate::protocols::panel::{Panel, Rubric};
+use crate::protocols::{Protocol, ProtocolError, Step};
+use crate::providers::{ChatRequest, ModelRegistry};
+use crate::store::{RoundFilter, Store, StoreError};
+
+use super::control::Control;
+use super::events::EngineEvent;
+use super::prepare::PrepareError;
+use super::round_runner::{RoundContext, run_round};
+use super::tournament::EngineError;
+
+/// The judging file (`JUDGING.toml`): who judges, and where the models and dilemmas are.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct JudgingConfig {
+    /// The models file, relative to this file.
+    #[serde(default = "models_file")]
+    pub models_file: PathBuf,
+    /// The dilemma document, relative to this file; by default the one the tournament used.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dilemma_file: Option<PathBuf>,
+    /// `"all"` (each judge alone; `"single"` means the same) or `"panel"`.
+    #[serde(default = "all")]
+    pub judging: JudgingMode,
+    /// The single judges.
+    #[serde(default)]
+    pub judges: Vec<String>,
+    /// The panel, when `judging = "panel"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub panel: Option<PanelConfig>,
+    /// The judges see model names (false: "Team A" / "Team B" only).
+    #[serde(default = "yes")]
+    pub judge_sees_model_names: bool,
+    /// Rounds judged at once.
+    #[serde(default = "concurrency")]
+    pub max_concurrency: u32,
+}
+
+fn models_file() -> PathBuf {
+    PathBuf::from("models.toml")
+}
+fn all() -> JudgingMode {
+    JudgingMode::All
+}
+fn yes() -> bool {
+    true
+}
+fn concurrency() -> u32 {
+    8
+}
+
+/// A protocol that makes only the new judges' calls on exchanges already on disk.
+struct JudgesOnly {
+    inner: EthicsBowl,
+    judges: Vec<String>,
+}
+
+/// The debater phases every judge reads (Team B's consistency test is used when present).
+const EXCHANGE: [PhaseType; 4] = [
+    PhaseType::Presentation,
+    PhaseType::Response,
+    PhaseType::Rebuttal,
+    PhaseType::ConsistencyTest,
+];
+
+impl Protocol for JudgesOnly {
+    fn name(&self) -> &'static str {
+        self.inner.name()
+    }
+    /// A judge that already has a judgment of this exchange (the original judge, say) is
+    /// not asked again: its judgment is never overwritten.
+    fn steps(&self, round: &Round) -> Vec<Step> {
+        self.judges
+            .iter()
+            .filter(|j| {
+                round.phase(PhaseType::Judgment, Some(j)).is_some()
+                    || !round.judgments.iter().any(|x| x.judge_key() == j.as_str())
+            })
+            .map(|j| Step::new(PhaseType::Judgment, j, &EXCHANGE))
+            .collect()
+    }
+    fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError> {
+        self.inner.request(step, round)
+    }
+    fn judge(&self, judge_model: &str, raw: &str) -> Judgment {
+        self.inner.judge(judge_model, raw)
+    }
+    fn panel_rubric(&self) -> Option<Rubric> {
+        self.inner.panel_rubric()
+    }
+    fn panel_material(&self, round: &Round) -> Result<String, ProtocolError> {
+        self.inner.panel_material(round)
+    }
+}
+
+/// A checked re-judging, ready to run.
+pub struct RejudgePlan {
+    /// Where the judgments are stored.
+    pub store: Store,
+    /// The rounds to judge.
+    pub rounds: Vec<Round>,
+    /// Rounds left alone, with why.
+    pub skipped: Vec<(String, String)>,
+    ctx_parts: (Arc<dyn Protocol>, Option<Panel>, ModelRegistry),
+    concurrency: usize,
+}
+
+/// What a re-judging did.
+#[derive(Debug, Clone, PartialEq)]
+pub struct RejudgeReport {
+    /// Rounds judged.
+    pub rounds: usize,
+    /// Of those, how many still need review or are incomplete.
+    pub need_attention: usize,
+}
+
+fn invalid(path: &Path, key: &str, message: String, fix: &str) -> PrepareError {
+    PrepareError::Config(ConfigError::invalid(
+        path,
+        format!("key \"{key}\""),
+        message,
+        fix,
+    ))
+}
+
+/// Checks the judging file and the results folder; with `out`, copies the rounds there first
+/// so the original folder is never written.
+pub fn prepare_rejudge(
+    results: &Path,
+    config_path: &Path,
+    out: Option<&Path>,
+) -> Result<RejudgePlan, PrepareError> {
+    let text = std::fs::read_to_string(config_path).map_err(|source| {
+        PrepareError::Config(ConfigError::Read {
+            path: config_path.to_path_buf(),
+            source,
+        })
+    })?;
+    let config: JudgingConfig = toml::from_str(&text).map_err(|e| {
+        PrepareError::Config(ConfigError::invalid(
+            config_path,
+            "the file".to_string(),
+            e.message().trim().to_string(),
+            "compare with sample-config/rejudge-panel.toml",
+        ))
+    })?;
+    let (panel, judges) = match (config.judging, &config.panel) {
+        (JudgingMode::Panel, Some(panel)) => {
+            if let Some((key, message, fix)) = panel.problem() {
+                return Err(invalid(config_path, &key, message, &fix));
+            }
+            (Some(Panel::new(panel.clone())), panel.models())
+        }
+        (JudgingMode::Panel, None) => {
+            return Err(invalid(
+                config_path,
+                "judging",
+                "is \"panel\" but there is no [panel] table".into(),
+                "add [panel] with [[panel.judges]]",
+            ));
+        }
+        (JudgingMode::Rotate, _) => {
+            return Err(invalid(
+                config_path,
+                "judging",
+                "\"rotate\" does not apply to re-judging".into(),
+                "use \"all\" (each judge scores every exchange) or \"panel\"",
+            ));
+        }
+        (JudgingMode::All, _) if config.judges.is_empty() => {
+            return Err(invalid(
+                config_path,
+                "judges",
+                "no judges".into(),
+                "list the judging models, or use judging = \"panel\"",
+            ));
+        }
+        (JudgingMode::All, _) => (None, config.judges.clone()),
+    };
+    let models_path = TournamentConfig::resolve(config_path, &config.models_file);
+    let models = ModelsConfig::load(&models_path)?;
+    for name in &judges {
+        if models.get(name).is_none() {
+            return Err(invalid(
+                config_path,
+                "judges",
+                format!(
+                    "model \"{name}\" is not defined in {}",
+                    models_path.display()
+                ),
+                &format!(
+                    "define it there, or use one of: {}",
+                    models.names().join(", ")
+                ),
+            ));
+        }
+    }
+    let registry = ModelRegistry::build(&models, judges.iter().map(String::as_str))?;
+    let source = Store::open(results)?;
+    let document = match &config.dilemma_file {
+        Some(file) => TournamentConfig::resolve(config_path, file),
+        None => match source.load_tournament()? {
+            Some(record) => {
+                TournamentConfig::resolve(&record.config_file, &record.config.dilemma_file)
+            }
+            None => {
+                return Err(invalid(
+                    config_path,
+                    "dilemma_file",
+                    format!(
+                        "{} has no tournament.json to say which dilemmas it played",
+                        results.display()
+                    ),
+                    "name the dilemma document: dilemma_file = \"…\"",
+                ));
+            }
+        },
+    };
+    let dilemmas = load_dilemmas(&document)?.dilemmas;
+    let (stored, errors) = source.load_rounds(&RoundFilter::default())?;
+    if let Some(e) = errors.into_iter().next() {
+        return Err(PrepareError::Resume(e));
+    }
+    let store = match out {
+        Some(out) => {
+            let store = Store::create(out)?;
+            for round in &stored {
+                if store.load_round(&round.id)?.is_none() {
+                    store.save_round(round)?;
+                }
+            }
+            store
+        }
+        None => source,
+    };
+    let mut rounds = Vec::new();
+    let mut skipped = Vec::new();
+    for stored_round in stored {
+        let mut round = store.load_round(&stored_round.id)?.unwrap_or(stored_round);
+        let missing: Vec<&str> = EXCHANGE
+            .iter()
+            .filter(|p| round.phase(**p, None).is_none())
+            .map(|p| p.as_str())
+            .collect();
+        if !missing.is_empty() {
+            skipped.push((round.id.clone(), format!("no {}", missing.join(", "))));
+            continue;
+        }
+        if !dilemmas.iter().any(|d| d.id == round.dilemma_id) {
+            skipped.push((
+                round.id.clone(),
+                format!(
+                    "dilemma \"{}\" is not in {}",
+                    round.dilemma_id,
+                    document.display()
+                ),
+            ));
+            continue;
+        }
+        if let (Some(existing), Some(panel)) = (&round.panel, &config.panel) {
+            let same = existing
+                .judges
+                .iter()
+                .map(|s| &s.persona_id)
+                .eq(panel.judges.iter().map(|j| &j.persona_id));
+            if !same {
+                skipped.push((round.id.clone(), "already judged by another panel".into()));
+                continue;
+            }
+        }
+        for judge in &judges {
+            if !round.judge_models.contains(judge) {
+                round.judge_models.push(judge.clone());
+            }
+        }
+        round.error = None;
+        rounds.push(round);
+    }
+    let protocol = JudgesOnly {
+        inner: EthicsBowl::new(
+            dilemmas,
+            EthicsBowlOptions {
+                consistency_test_both_teams: false,
+                judge_sees_model_names: config.judge_sees_model_names,
+            },
+        ),
+        judges: if panel.is_some() { Vec::new() } else { judges },
+    };
+    Ok(RejudgePlan {
+        store,
+        rounds,
+        skipped,
+        ctx_parts: (Arc::new(protocol), panel, registry),
+        concurrency: config.max_concurrency.max(1) as usize,
+    })
+}
+
+/// Runs the new judges over the planned rounds; events go to `events`.
+pub async fn rejudge(
+    plan: RejudgePlan,
+    events: mpsc::UnboundedSender<EngineEvent>,
+) -> Result<RejudgeReport, EngineError> {
+    let (protocol, panel, registry) = plan.ctx_parts;
+    let ctx = Arc::new(RoundContext {
+        protocol,
+        panel,
+        registry,
+        store: plan.store.clone(),
+        control: Control::new(None, events),
+    });
+    let total = plan.rounds.len();
+    let mut queue = plan.rounds.into_iter();
+    let mut tasks: JoinSet<Round> = JoinSet::new();
+    let mut need_attention = 0;
+    loop {
+        while tasks.len() < plan.concurrency {
+            let Some(round) = queue.next() else { break };
+            tasks.spawn(run_round(Arc::clone(&ctx), round));
+        }
+        let Some(joined) = tasks.join_next().await else {
+            break;
+        };
+        match joined {
+            Ok(round) if round.status != RoundStatus::Complete => need_attention += 1,
+            Ok(_) => {}
+            Err(e) => {
+                return Err(EngineError(StoreError::Io {
+                    path: plan.store.dir().to_path_buf(),
+                    source: std::io::Error::other(e.to_string()),
+                }));
+            }
+        }
+    }
+    Ok(RejudgeReport {
+        rounds: total,
+        need_attention,
+    })
+}
