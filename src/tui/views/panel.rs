@@ -54,6 +54,7 @@ fn title(panel: &PanelRecord) -> String {
     let state = match panel.state {
         PanelState::Evaluating if rounds == 0 => "judges evaluating".to_string(),
         PanelState::Evaluating => format!("deliberating, round {rounds}"),
+        PanelState::Converged if rounds == 0 => "agreed without deliberating".to_string(),
         PanelState::Converged => format!("converged after {rounds} deliberation round(s)"),
         PanelState::RoundLimit => format!("no convergence after {rounds} round(s)"),
         PanelState::TooFewJudges => "too few judges to deliberate".to_string(),
