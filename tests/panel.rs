@@ -45,13 +45,8 @@ async fn run(config: &std::path::Path) -> (Store, Vec<EngineEvent>) {
     (Store::open(&dir).expect("store"), events)
 }
 
-fn debaters() -> String {
-    [sim("a", 0.8, 0.0, 0.0), sim("b", 0.4, 0.0, 0.0)].concat()
-}
-
-#[tokio::test]
-async fn judges_deliberate_toward_each_other_and_a_failing_judge_is_left_out() {
-    let dir = tempfile::tempdir().unwrap();
+/// Three judges: x closes the whole gap, y never moves, z's provider always fails.
+fn yielding_steady_and_down(dir: &std::path::Path) -> std::path::PathBuf {
     let models = [
         debaters(),
         judge("yielding", 1.0, 0.0),
@@ -59,15 +54,25 @@ async fn judges_deliberate_toward_each_other_and_a_failing_judge_is_left_out() {
         judge("down", 0.5, 1.0),
     ]
     .concat();
-    let config = write(
-        dir.path(),
+    write(
+        dir,
         &models,
         &panel(
             &[("x", "yielding"), ("y", "steady"), ("z", "down")],
             3,
             0.999,
         ),
-    );
+    )
+}
+
+fn debaters() -> String {
+    [sim("a", 0.8, 0.0, 0.0), sim("b", 0.4, 0.0, 0.0)].concat()
+}
+
+#[tokio::test]
+async fn judges_deliberate_toward_each_other_and_a_failing_judge_is_left_out() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = yielding_steady_and_down(dir.path());
     let (store, events) = run(&config).await;
     let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
     let round = &rounds[0];
@@ -176,22 +181,7 @@ async fn the_score_view_shows_each_judge_per_round_and_the_matrix_shows_delibera
     use ratatui::{Terminal, backend::TestBackend};
 
     let dir = tempfile::tempdir().unwrap();
-    let models = [
-        debaters(),
-        judge("yielding", 1.0, 0.0),
-        judge("steady", 0.0, 0.0),
-        judge("down", 0.5, 1.0),
-    ]
-    .concat();
-    let config = write(
-        dir.path(),
-        &models,
-        &panel(
-            &[("x", "yielding"), ("y", "steady"), ("z", "down")],
-            3,
-            0.999,
-        ),
-    );
+    let config = yielding_steady_and_down(dir.path());
     let (store, _) = run(&config).await;
     let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
     let now = std::time::Instant::now();

@@ -264,6 +264,12 @@ impl Round {
         let mut judgments = std::mem::take(&mut self.judgments);
         judgments.sort_by_key(position);
         self.judgments = judgments;
+        self.refresh_scores();
+    }
+
+    /// Points `scores` and `judge_model` at the panel's aggregate when a panel judged, else
+    /// at the first judge's judgment.
+    pub fn refresh_scores(&mut self) {
         self.scores = match &self.panel {
             Some(panel) => panel.aggregate_judgment(),
             None => self.judgments.first().cloned(),

@@ -336,13 +336,24 @@ fn record_phase(
     if step.seat.is_some() {
         judgments.extend(settle_panel(ctx, round, &mut events));
     }
+    save_with_judgments(ctx, writer, round, events, judgments);
+}
+
+/// Announces the judgments after the events so far and stores the round with its status
+/// (the last phase's snapshot carries the round's final status).
+fn save_with_judgments(
+    ctx: &RoundContext,
+    writer: &RoundWriter,
+    round: &mut Round,
+    mut events: Vec<EngineEvent>,
+    judgments: Vec<crate::domain::Judgment>,
+) {
     for j in judgments {
         events.push(EngineEvent::JudgmentRecorded {
             round_id: round.id.clone(),
             judgment: Box::new(j),
         });
     }
-    // The last phase's snapshot carries the round's final status.
     let steps = steps_of(ctx, round).unwrap_or_default();
     round.status = status_of(&steps, round);
     writer.save(round, events);
@@ -370,15 +381,7 @@ fn record_failed_seat(
         error: failure.to_string(),
     }];
     let judgments = settle_panel(ctx, round, &mut events);
-    for j in judgments {
-        events.push(EngineEvent::JudgmentRecorded {
-            round_id: round.id.clone(),
-            judgment: Box::new(j),
-        });
-    }
-    let steps = steps_of(ctx, round).unwrap_or_default();
-    round.status = status_of(&steps, round);
-    writer.save(round, events);
+    save_with_judgments(ctx, writer, round, events, judgments);
 }
 
 /// Updates the round's panel record from its phases and announces the new record.

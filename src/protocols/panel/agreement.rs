@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 
 use crate::domain::{Aggregate, Agreement, Disagreement, Evaluation, PanelSeat};
 
-use super::Rubric;
+use super::{Rubric, show_score};
 
 const VERDICT_WEIGHT: f64 = 0.6;
 const DIMENSION_WEIGHT: f64 = 0.4;
@@ -86,14 +86,6 @@ pub fn agreement(positions: &[Position<'_>], rubric: &Rubric) -> Option<Agreemen
     })
 }
 
-fn show(v: f64) -> String {
-    if v.fract() == 0.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
-}
-
 /// What the judges disagree on, most severe first: a verdict split (severity: the share off
 /// the majority ÷ the largest such share possible) and each dimension whose gap reaches
 /// `gap_threshold` (severity: gap ÷ the scale's range).
@@ -126,7 +118,7 @@ pub fn disagreements(
                 severity: (gap / span).min(1.0),
                 positions: scores
                     .iter()
-                    .map(|(who, v)| (who.to_string(), show(*v)))
+                    .map(|(who, v)| (who.to_string(), show_score(*v)))
                     .collect(),
             });
         }

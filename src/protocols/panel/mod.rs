@@ -42,6 +42,15 @@ pub struct Rubric {
     pub score_fields: String,
 }
 
+/// A score as judges and people read it: `8`, or `6.5` for half points.
+pub(crate) fn show_score(v: f64) -> String {
+    if v.fract() == 0.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v:.1}")
+    }
+}
+
 impl Rubric {
     /// The scale's range (9 for 1–10).
     pub fn scale_span(&self) -> f64 {
@@ -406,16 +415,8 @@ impl Panel {
         for j in &changed {
             round.put_judgment(j.clone());
         }
-        if changed.is_empty() {
-            // The aggregate may have moved even when no judgment did.
-            round.scores = round
-                .panel
-                .as_ref()
-                .and_then(PanelRecord::aggregate_judgment);
-            if let Some(s) = &round.scores {
-                round.judge_model = s.judge_model.clone();
-            }
-        }
+        // The aggregate may have moved even when no judgment did.
+        round.refresh_scores();
         Ok(changed)
     }
 }

@@ -5,7 +5,7 @@
 use crate::config::PanelJudgeConfig;
 use crate::domain::{Agreement, Disagreement, Evaluation};
 
-use super::{PanelBrief, Rubric};
+use super::{PanelBrief, Rubric, show_score};
 
 /// The system prompt: the persona, then the duty every judge shares.
 pub fn system_prompt(judge: &PanelJudgeConfig, panel_size: usize) -> String {
@@ -70,20 +70,12 @@ pub struct DeliberationContext<'a> {
     pub others: Vec<OtherJudge<'a>>,
 }
 
-fn show(v: f64) -> String {
-    if v.fract() == 0.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
-}
-
 /// An evaluation in a few lines: verdict, confidence, scores, rationale.
 fn position(e: &Evaluation) -> String {
     let scores: Vec<String> = e
         .scores
         .iter()
-        .map(|(d, v)| format!("{d} {}", show(*v)))
+        .map(|(d, v)| format!("{d} {}", show_score(*v)))
         .collect();
     format!(
         "Verdict: {}; confidence: {}\nScores: {}\nRationale: {}",

@@ -6,7 +6,8 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders, Cell, Row, Table};
 
-use crate::domain::{Evaluation, PanelRecord, PanelState, SeatOutcome};
+use crate::domain::{Criterion, Evaluation, PanelRecord, PanelState, SeatOutcome};
+use crate::protocols::panel::show_score;
 use crate::tui::theme::Theme;
 
 /// A side's total from dimension scores (`team_a.…`), when every one of them is there.
@@ -16,7 +17,7 @@ fn total(scores: &std::collections::BTreeMap<String, f64>, side: &str) -> Option
         .filter(|(k, _)| k.starts_with(side))
         .map(|(_, v)| *v)
         .collect();
-    (values.len() == 7).then(|| values.iter().sum())
+    (values.len() == Criterion::ALL.len()).then(|| values.iter().sum())
 }
 
 fn verdict_mark(verdict: Option<&str>) -> &'static str {
@@ -29,13 +30,7 @@ fn verdict_mark(verdict: Option<&str>) -> &'static str {
 }
 
 fn number(v: Option<f64>) -> String {
-    v.map_or("–".into(), |v| {
-        if v.fract() == 0.0 {
-            format!("{v:.0}")
-        } else {
-            format!("{v:.1}")
-        }
-    })
+    v.map_or("–".into(), show_score)
 }
 
 /// One evaluation in a cell: `52–47 A 0.80`.
