@@ -301,6 +301,8 @@ fn recording() -> Recording {
             team_a: team("team_a_model"),
             team_b: team("team_b_model"),
             judges: vec![team("judge_model")],
+            format: None,
+            relation: None,
         });
     }
     let loaded =

@@ -28,6 +28,7 @@ fn tournament(now: Instant) -> (App, Vec<String>) {
                         judges: vec!["judge".into()],
                         status: RoundStatus::Incomplete,
                         finished: false,
+                        qa: None,
                     });
                 }
             }

@@ -205,7 +205,7 @@ async fn unparseable_judgments_flag_the_round_and_a_correction_clears_it() {
     );
     let refused =
         engine::apply_correction(&store, id, "j", &Correction::Text("still nothing".into()));
-    assert!(refused.unwrap_err().contains("still lacks scores"));
+    assert!(refused.unwrap_err().contains("is still incomplete"));
 }
 
 #[tokio::test]

@@ -51,6 +51,7 @@ fn judgment(a: f64, b: f64, status: ParseStatus) -> Judgment {
         } else {
             scores(b)
         },
+        choice: None,
         team_a_justification: "Clear principle, honest concessions.".into(),
         team_b_justification: "Constructive, found the missing stakeholder.".into(),
         overall_analysis: "A close and careful exchange.".into(),
@@ -86,6 +87,7 @@ fn phase(p: PhaseType, model: &str, text: &str) -> Phase {
         judge_id: None,
         deliberation_round: None,
         error: None,
+        turn: None,
     }
 }
 
@@ -106,6 +108,7 @@ fn mid_tournament() -> App {
                     judges: vec!["judge".into()],
                     status: RoundStatus::Incomplete,
                     finished: false,
+                    qa: None,
                 });
             }
         }

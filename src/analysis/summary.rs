@@ -171,6 +171,7 @@ mod tests {
             persona_id: None,
             team_a_scores: scores(sa),
             team_b_scores: scores(sb),
+            choice: None,
             team_a_justification: String::new(),
             team_b_justification: String::new(),
             overall_analysis: String::new(),

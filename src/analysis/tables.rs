@@ -594,6 +594,7 @@ mod tests {
             persona_id: None,
             team_a_scores: a,
             team_b_scores: b,
+            choice: None,
             team_a_justification: "A utilitarian weighing of outcomes.".into(),
             team_b_justification: "Attentive to duties and rights.".into(),
             overall_analysis: String::new(),
@@ -621,6 +622,7 @@ mod tests {
             judge_id: None,
             deliberation_round: None,
             error: None,
+            turn: None,
         }
     }
 

@@ -42,7 +42,7 @@ pub async fn run(
         .schedule
         .warnings
         .iter()
-        .chain(&prepared.document_warnings)
+        .chain(&prepared.input_warnings)
     {
         eprintln!("warning: {w}");
     }

@@ -3,6 +3,7 @@
 mod error;
 mod models;
 mod panel;
+mod qa;
 mod tournament;
 
 pub use error::ConfigError;
@@ -11,7 +12,8 @@ pub use models::{
     SimulatedParams,
 };
 pub use panel::{PanelConfig, PanelJudgeConfig};
-pub use tournament::{JudgingMode, Pairings, Selection, TournamentConfig};
+pub use qa::{QaConfig, QaDataset};
+pub use tournament::{JudgingMode, Pairings, ProtocolKind, Selection, TournamentConfig};
 
 /// Reads a configuration file, naming it when that fails.
 fn read_file(path: &std::path::Path) -> Result<String, ConfigError> {

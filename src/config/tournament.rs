@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{ConfigError, PanelConfig};
+use super::{ConfigError, PanelConfig, QaConfig};
 
 /// How judges are assigned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -20,6 +20,27 @@ pub enum JudgingMode {
     Rotate,
     /// The `[panel]` judges score each exchange and deliberate when they disagree.
     Panel,
+}
+
+/// Which debate format a tournament plays.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ProtocolKind {
+    /// The Ethics Bowl on a dilemma document.
+    #[default]
+    EthicsBowl,
+    /// Question-answer debate with a blind judge over BoardgameQA (`[qa]`).
+    QaDebate,
+}
+
+impl ProtocolKind {
+    /// The name stored on rounds.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::EthicsBowl => "ethics_bowl",
+            Self::QaDebate => "qa_debate",
+        }
+    }
 }
 
 /// Which dilemmas to play.
@@ -60,10 +81,14 @@ impl Default for Pairings {
 pub struct TournamentConfig {
     /// The tournament's name; its slug is the results folder's name.
     pub name: String,
+    /// The debate format.
+    #[serde(default)]
+    pub protocol: ProtocolKind,
     /// The models file, relative to this file.
     #[serde(default = "default_models_file")]
     pub models_file: PathBuf,
-    /// The dilemma document, relative to this file.
+    /// The dilemma document, relative to this file (Ethics Bowl).
+    #[serde(default)]
     pub dilemma_file: PathBuf,
     /// Where results go (a folder per tournament inside it), relative to the working folder.
     #[serde(default = "default_output_dir")]
@@ -103,6 +128,9 @@ pub struct TournamentConfig {
     /// The judge panel, when `judging = "panel"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub panel: Option<PanelConfig>,
+    /// The question-answer debate's data and rules, when `protocol = "qa_debate"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qa: Option<QaConfig>,
     /// The terminal UI's theme, unless `--theme` names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme: Option<String>,
@@ -211,6 +239,44 @@ impl TournamentConfig {
                     "no judges".into(),
                     "list at least one judging model, or use judging = \"panel\"",
                 );
+            }
+            _ => {}
+        }
+        match (self.protocol, &self.qa) {
+            (ProtocolKind::EthicsBowl, Some(_)) => {
+                return bad(
+                    "qa",
+                    "is set but protocol is not \"qa_debate\"".into(),
+                    "write protocol = \"qa_debate\", or remove the [qa] table",
+                );
+            }
+            (ProtocolKind::EthicsBowl, None) if self.dilemma_file.as_os_str().is_empty() => {
+                return bad(
+                    "dilemma_file",
+                    "is missing".into(),
+                    "name the dilemma document, e.g. dilemma_file = \"dilemmas.docx\"",
+                );
+            }
+            (ProtocolKind::QaDebate, None) => {
+                return bad(
+                    "protocol",
+                    "is \"qa_debate\" but there is no [qa] table".into(),
+                    "add [qa] with datasets (see sample-config/qa-debate.toml)",
+                );
+            }
+            (ProtocolKind::QaDebate, Some(qa)) => {
+                if self.judging == JudgingMode::Panel {
+                    return bad(
+                        "judging",
+                        "\"panel\" is not available for question-answer debates: each \
+                         configuration names one judge"
+                            .into(),
+                        "remove judging (every judge in judges gets its own configurations)",
+                    );
+                }
+                if let Some((key, message, fix)) = qa.problem(&self.models, &self.judges) {
+                    return bad(&key, message, &fix);
+                }
             }
             _ => {}
         }

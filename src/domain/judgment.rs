@@ -121,6 +121,11 @@ impl Scores {
             .count()
     }
 
+    /// Whether no criterion has a score.
+    pub fn is_empty(&self) -> bool {
+        self.count() == 0
+    }
+
     /// The sum of the seven, when all are present.
     pub fn total(&self) -> Option<f64> {
         Criterion::ALL.iter().map(|c| self.get(*c)).sum()
@@ -160,10 +165,15 @@ pub struct Judgment {
     /// may share a model, so this, not the model, tells them apart.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona_id: Option<String>,
-    /// Team A's seven scores.
+    /// Team A's seven scores (absent in question-answer judgments).
+    #[serde(default, skip_serializing_if = "Scores::is_empty")]
     pub team_a_scores: Scores,
     /// Team B's seven scores.
+    #[serde(default, skip_serializing_if = "Scores::is_empty")]
     pub team_b_scores: Scores,
+    /// A question-answer judge's pick (absent in Ethics Bowl judgments).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub choice: Option<super::QaChoice>,
     /// Why Team A scored as it did.
     #[serde(default)]
     pub team_a_justification: String,

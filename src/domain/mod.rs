@@ -1,10 +1,12 @@
-//! The spec's data model as plain serde types: dilemmas, rounds, phases, judgments and ids.
+//! The spec's data model as plain serde types: dilemmas, rounds, phases, judgments and ids,
+//! and the question-answer debate's items and records.
 //! Field names are the spec's, so a round file reads as the spec describes it.
 
 mod dilemma;
 mod ids;
 mod judgment;
 mod panel;
+mod qa;
 mod round;
 
 pub use dilemma::Dilemma;
@@ -13,5 +15,8 @@ pub use judgment::{Criterion, Judgment, ParseStatus, Scores, Team};
 pub use panel::{
     Aggregate, Agreement, Disagreement, Evaluation, Finding, PanelRecord, PanelRound, PanelSeat,
     PanelState, SeatOutcome, SeatResult,
+};
+pub use qa::{
+    Assignment, DebaterRecord, Label, QaChoice, QaFormat, QaItem, QaSetup, SampledItem, Turn,
 };
 pub use round::{Phase, PhaseType, Round, RoundError, RoundStatus, speaker};

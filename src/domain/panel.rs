@@ -207,6 +207,7 @@ impl PanelRecord {
             persona_id: None,
             team_a_scores: scores("team_a"),
             team_b_scores: scores("team_b"),
+            choice: None,
             team_a_justification: String::new(),
             team_b_justification: String::new(),
             overall_analysis: format!(

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Judgment, PanelRecord};
+use super::{Judgment, PanelRecord, QaSetup, Turn};
 use crate::providers::Attempt;
 
 /// The steps of an Ethics Bowl round.
@@ -25,6 +25,8 @@ pub enum PhaseType {
     PanelEvaluation,
     /// A panel judge's updated evaluation after seeing the others' positions.
     Deliberation,
+    /// A question-answer debater's argument in one round (see [`Phase::turn`]).
+    Argument,
 }
 
 impl PhaseType {
@@ -39,6 +41,7 @@ impl PhaseType {
             Self::Judgment => "judgment",
             Self::PanelEvaluation => "panel_evaluation",
             Self::Deliberation => "deliberation",
+            Self::Argument => "argument",
         }
     }
 
@@ -51,6 +54,7 @@ impl PhaseType {
             Self::ConsistencyTest | Self::ConsistencyTestB => 'C',
             Self::Judgment | Self::PanelEvaluation => 'J',
             Self::Deliberation => 'D',
+            Self::Argument => 'A',
         }
     }
 
@@ -107,6 +111,9 @@ pub struct Phase {
     /// without that judge; `response` is empty).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,
+    /// The debater and round of arguments, for question-answer arguments.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub turn: Option<Turn>,
 }
 
 impl Phase {
@@ -117,15 +124,24 @@ impl Phase {
             &self.model_id,
             self.judge_id.as_deref(),
             self.deliberation_round,
+            self.turn,
         )
     }
 }
 
 /// The label of a speaker (see [`Phase::speaker`]); also used for calls not yet finished.
-pub fn speaker(model: &str, judge_id: Option<&str>, deliberation_round: Option<u32>) -> String {
-    match (judge_id, deliberation_round) {
-        (Some(judge), Some(r)) if r > 0 => format!("{judge} ({model}) · deliberation {r}"),
-        (Some(judge), _) => format!("{judge} ({model})"),
+/// Debaters in a question-answer round are told apart by side, since in self-play both are
+/// the same model.
+pub fn speaker(
+    model: &str,
+    judge_id: Option<&str>,
+    deliberation_round: Option<u32>,
+    turn: Option<Turn>,
+) -> String {
+    match (judge_id, deliberation_round, turn) {
+        (_, _, Some(t)) => format!("{model} · debater {:?} · round {}", t.side, t.round),
+        (Some(judge), Some(r), _) if r > 0 => format!("{judge} ({model}) · deliberation {r}"),
+        (Some(judge), _, _) => format!("{judge} ({model})"),
         _ => model.to_string(),
     }
 }
@@ -174,7 +190,7 @@ pub struct Round {
     /// Which protocol ran it.
     #[serde(default = "ethics_bowl")]
     pub protocol: String,
-    /// The dilemma discussed.
+    /// The dilemma discussed (for question-answer rounds, the item's id).
     pub dilemma_id: String,
     /// Which repetition of this pairing and dilemma (1-based).
     #[serde(default = "one")]
@@ -206,6 +222,10 @@ pub struct Round {
     /// The judge panel's evaluations, deliberation and aggregate, when a panel judged.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub panel: Option<PanelRecord>,
+    /// The item, the answers handed out and the debaters' records, for question-answer
+    /// rounds (`dilemma_id` then holds the item's id).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub qa: Option<QaSetup>,
     /// When it was created (RFC 3339, UTC).
     pub timestamp: String,
 }

@@ -3,7 +3,7 @@
 
 use crate::domain::PhaseType;
 use crate::domain::{Judgment, ParseStatus, Round};
-use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions, judgment_from_text};
+use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
 use crate::protocols::panel::Panel;
 use crate::store::Store;
 
@@ -30,11 +30,15 @@ pub fn apply_correction(
         Correction::Text(text) => {
             let reread = Judgment {
                 persona_id: original.persona_id.clone(),
-                ..judgment_from_text(&original.judge_model, text)
+                ..crate::protocols::stored(&round.protocol).judge(
+                    &round,
+                    &original.judge_model,
+                    text,
+                )
             };
             if reread.parse_status != ParseStatus::Parsed {
                 return Err(format!(
-                    "the corrected text still lacks scores: {}",
+                    "the corrected text is still incomplete: {}",
                     reread.problems.join("; ")
                 ));
             }

@@ -25,6 +25,8 @@ pub struct RoundView {
     pub status: RoundStatus,
     /// Whether the round already has all its phases (a resumed, finished round).
     pub finished: bool,
+    /// The item and the answers handed out, for question-answer rounds.
+    pub qa: Option<Box<crate::domain::QaSetup>>,
 }
 
 /// Running totals of the calls made in this run.

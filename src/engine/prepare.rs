@@ -1,12 +1,17 @@
 //! Everything checked before anything is written or called: the tournament file, the models
-//! file, every key variable of a model that will be called, the dilemma document and the
-//! selected ids, and the judge assignment. Any problem here is the user's to fix (exit 2).
+//! file, every key variable of a model that will be called, the protocol's inputs (the
+//! dilemma document and the selected ids, or the BoardgameQA files and their sample), and
+//! the judge assignment. Any problem here is the user's to fix (exit 2).
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 
-use crate::config::{ConfigError, ModelsConfig, Selection, TournamentConfig};
-use crate::domain::Dilemma;
-use crate::inputs::{DilemmaError, load_dilemmas};
+use crate::config::{ConfigError, ModelsConfig, ProtocolKind, QaConfig, Selection, TournamentConfig};
+use crate::domain::SampledItem;
+use crate::inputs::{DilemmaError, QaDataError, load_dilemmas, load_items, sample};
+use crate::protocols::Protocol;
+use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
+use crate::protocols::qa_debate::{QaDebate, QaRules};
 use crate::providers::{ModelRegistry, SetupError};
 use crate::store::{Store, StoreError};
 
@@ -24,6 +29,9 @@ pub enum PrepareError {
     /// The dilemma document cannot be used.
     #[error(transparent)]
     Dilemmas(#[from] DilemmaError),
+    /// A question-answer dataset cannot be used.
+    #[error(transparent)]
+    QaData(#[from] QaDataError),
     /// The results folder to resume cannot be read.
     #[error("cannot resume: {0}")]
     Resume(#[from] StoreError),
@@ -42,27 +50,33 @@ pub struct Prepared {
     pub dir: PathBuf,
     /// The models file.
     pub models: ModelsConfig,
-    /// The dilemmas played, in document order.
-    pub dilemmas: Vec<Dilemma>,
+    /// The protocol, with the dilemmas or items its rounds play.
+    pub protocol: Arc<dyn Protocol>,
+    /// The dilemmas (or items) played, in order.
+    pub item_ids: Vec<String>,
+    /// The question-answer sample with its assignments (empty for the Ethics Bowl).
+    pub qa_sample: Vec<SampledItem>,
     /// The rounds and their judges.
     pub schedule: Schedule,
     /// Clients for every model that will be called.
     pub registry: ModelRegistry,
-    /// Warnings from the dilemma document.
-    pub document_warnings: Vec<String>,
+    /// Warnings from the inputs (dilemma document, dataset items left out).
+    pub input_warnings: Vec<String>,
+}
+
+/// What a protocol's inputs give the tournament.
+struct Inputs {
+    protocol: Arc<dyn Protocol>,
+    item_ids: Vec<String>,
+    qa_sample: Vec<SampledItem>,
+    schedule: Schedule,
+    warnings: Vec<String>,
 }
 
 /// Checks a tournament file and everything it names. `output` overrides `output_dir`.
 pub fn prepare(config_path: &Path, output: Option<&Path>) -> Result<Prepared, PrepareError> {
     let config = TournamentConfig::load(config_path)?;
-    let invalid = |key: &str, message: String, fix: String| {
-        PrepareError::Config(ConfigError::invalid(
-            config_path,
-            format!("key \"{key}\""),
-            message,
-            fix,
-        ))
-    };
+    let invalid = |key: &str, message: String, fix: String| invalid(config_path, key, message, fix);
     let models_path = TournamentConfig::resolve(config_path, &config.models_file);
     let models = ModelsConfig::load(&models_path)?;
     let defined = models.names().join(", ");
@@ -99,31 +113,10 @@ pub fn prepare(config_path: &Path, output: Option<&Path>) -> Result<Prepared, Pr
             }
         }
     }
-    let document = TournamentConfig::resolve(config_path, &config.dilemma_file);
-    let loaded = load_dilemmas(&document)?;
-    let dilemmas: Vec<Dilemma> = match &config.dilemmas {
-        Selection::Keyword(_) => loaded.dilemmas,
-        Selection::Ids(ids) => {
-            let known: Vec<String> = loaded.dilemmas.iter().map(|d| d.id.clone()).collect();
-            let mut picked = Vec::new();
-            for id in ids {
-                match loaded.dilemmas.iter().find(|d| d.id == *id) {
-                    Some(d) => picked.push(d.clone()),
-                    None => {
-                        return Err(invalid(
-                            "dilemmas",
-                            format!("dilemma \"{id}\" is not in {}", document.display()),
-                            format!("use ids that exist: {}", known.join(", ")),
-                        ));
-                    }
-                }
-            }
-            picked
-        }
+    let inputs = match (config.protocol, &config.qa) {
+        (ProtocolKind::QaDebate, Some(qa)) => qa_inputs(config_path, &config, qa)?,
+        _ => dilemma_inputs(config_path, &config)?,
     };
-    let ids: Vec<String> = dilemmas.iter().map(|d| d.id.clone()).collect();
-    let schedule = schedule::build(&config, &ids)
-        .map_err(|message| invalid("judges", message, "change judges or judging".into()))?;
     let registry = ModelRegistry::build(&models, used.iter().copied())?;
     let base = output
         .map(Path::to_path_buf)
@@ -135,10 +128,105 @@ pub fn prepare(config_path: &Path, output: Option<&Path>) -> Result<Prepared, Pr
         config_path: config_path.to_path_buf(),
         config,
         models,
-        dilemmas,
-        schedule,
+        protocol: inputs.protocol,
+        item_ids: inputs.item_ids,
+        qa_sample: inputs.qa_sample,
+        schedule: inputs.schedule,
         registry,
-        document_warnings: loaded.warnings,
+        input_warnings: inputs.warnings,
+    })
+}
+
+fn invalid(config_path: &Path, key: &str, message: String, fix: String) -> PrepareError {
+    PrepareError::Config(ConfigError::invalid(
+        config_path,
+        format!("key \"{key}\""),
+        message,
+        fix,
+    ))
+}
+
+/// The Ethics Bowl's inputs: the dilemma document and the selected dilemmas.
+fn dilemma_inputs(config_path: &Path, config: &TournamentConfig) -> Result<Inputs, PrepareError> {
+    let document = TournamentConfig::resolve(config_path, &config.dilemma_file);
+    let loaded = load_dilemmas(&document)?;
+    let dilemmas = match &config.dilemmas {
+        Selection::Keyword(_) => loaded.dilemmas,
+        Selection::Ids(ids) => {
+            let known: Vec<String> = loaded.dilemmas.iter().map(|d| d.id.clone()).collect();
+            let mut picked = Vec::new();
+            for id in ids {
+                match loaded.dilemmas.iter().find(|d| d.id == *id) {
+                    Some(d) => picked.push(d.clone()),
+                    None => {
+                        return Err(invalid(
+                            config_path,
+                            "dilemmas",
+                            format!("dilemma \"{id}\" is not in {}", document.display()),
+                            format!("use ids that exist: {}", known.join(", ")),
+                        ));
+                    }
+                }
+            }
+            picked
+        }
+    };
+    let ids: Vec<String> = dilemmas.iter().map(|d| d.id.clone()).collect();
+    let schedule = schedule::build(config, &ids).map_err(|message| {
+        invalid(config_path, "judges", message, "change judges or judging".into())
+    })?;
+    Ok(Inputs {
+        protocol: Arc::new(EthicsBowl::new(
+            dilemmas,
+            EthicsBowlOptions {
+                consistency_test_both_teams: config.consistency_test_both_teams,
+                judge_sees_model_names: config.judge_sees_model_names,
+            },
+        )),
+        item_ids: ids,
+        qa_sample: Vec::new(),
+        schedule,
+        warnings: loaded.warnings,
+    })
+}
+
+/// The question-answer debate's inputs: every dataset file, and the seeded sample.
+fn qa_inputs(config_path: &Path, config: &TournamentConfig, qa: &QaConfig) -> Result<Inputs, PrepareError> {
+    let mut items = Vec::new();
+    let mut warnings = Vec::new();
+    for dataset in &qa.datasets {
+        let path = TournamentConfig::resolve(config_path, &dataset.file);
+        let loaded = load_items(&path, dataset.level.as_deref())?;
+        for skipped in loaded.skipped {
+            warnings.push(format!("{}: {skipped}; left out", path.display()));
+        }
+        for item in loaded.items {
+            if items.iter().any(|i: &crate::domain::QaItem| i.id == item.id) {
+                return Err(invalid(
+                    config_path,
+                    "qa.datasets",
+                    format!("two files give the item id \"{}\"", item.id),
+                    "list each file once (ids come from the file name and the position)".into(),
+                ));
+            }
+            items.push(item);
+        }
+    }
+    let sampled = sample(&items, qa.sample_per_level, qa.seed, qa.both_wrong_share);
+    let ids: Vec<String> = sampled.iter().map(|(item, _)| item.id.clone()).collect();
+    let schedule = schedule::build_qa(config, qa, &ids);
+    Ok(Inputs {
+        qa_sample: sampled.iter().map(|(_, s)| s.clone()).collect(),
+        protocol: Arc::new(QaDebate::new(
+            sampled,
+            QaRules {
+                debate_rounds: qa.debate_rounds,
+                word_limit: qa.word_limit,
+            },
+        )),
+        item_ids: ids,
+        schedule,
+        warnings,
     })
 }
 

@@ -66,6 +66,7 @@ fn concurrency() -> u32 {
 }
 
 /// A protocol that makes only the new judges' calls on exchanges already on disk.
+#[derive(Debug)]
 struct JudgesOnly {
     inner: EthicsBowl,
     judges: Vec<String>,
@@ -98,8 +99,8 @@ impl Protocol for JudgesOnly {
     fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError> {
         self.inner.request(step, round)
     }
-    fn judge(&self, judge_model: &str, raw: &str) -> Judgment {
-        self.inner.judge(judge_model, raw)
+    fn judge(&self, round: &Round, judge_model: &str, raw: &str) -> Judgment {
+        self.inner.judge(round, judge_model, raw)
     }
     fn panel_rubric(&self) -> Option<Rubric> {
         self.inner.panel_rubric()

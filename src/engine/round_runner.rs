@@ -294,6 +294,7 @@ fn phase_of(step: &Step, request: &ChatRequest) -> Phase {
         judge_id: step.seat.as_ref().map(|s| s.judge_id.clone()),
         deliberation_round: step.seat.as_ref().map(|s| s.deliberation_round),
         error: None,
+        turn: step.turn,
     }
 }
 
@@ -323,8 +324,9 @@ fn record_phase(
         ..phase_of(step, request)
     };
     let single_judgment = (step.phase_type == PhaseType::Judgment && step.seat.is_none())
-        .then(|| ctx.protocol.judge(&step.model, &phase.response));
+        .then(|| ctx.protocol.judge(round, &step.model, &phase.response));
     round.phases.push(phase.clone());
+    ctx.protocol.after_phase(round);
     let mut events = vec![EngineEvent::PhaseCompleted {
         round_id: round.id.clone(),
         phase: Box::new(phase),

@@ -7,7 +7,8 @@
 
 use std::collections::HashMap;
 
-use crate::config::{JudgingMode, Pairings, TournamentConfig};
+use crate::config::{JudgingMode, Pairings, QaConfig, TournamentConfig};
+use crate::domain::QaFormat;
 use crate::store::ScheduledRound;
 
 /// The schedule, and what the user should hear about it.
@@ -86,6 +87,8 @@ pub fn build(config: &TournamentConfig, dilemma_ids: &[String]) -> Result<Schedu
                     team_a: a.clone(),
                     team_b: b.clone(),
                     judges,
+                    format: None,
+                    relation: None,
                 });
             }
         }
@@ -96,6 +99,65 @@ pub fn build(config: &TournamentConfig, dilemma_ids: &[String]) -> Result<Schedu
         self_judging(config)
     };
     Ok(Schedule { rounds, warnings })
+}
+
+/// The id of a question-answer round: item, format, debaters and judge.
+pub fn qa_round_id(item: &str, format: QaFormat, debaters: &[&str], judge: &str, repetition: u32) -> String {
+    let who = match debaters {
+        [a, b] => format!("__{a}__vs__{b}"),
+        [a] => format!("__{a}"),
+        _ => String::new(),
+    };
+    format!("{item}__{}{who}__judge__{judge}__r{repetition}", format.as_str())
+}
+
+/// The question-answer schedule: for each repetition, item and judge, the baselines, the
+/// consultancies and the debates whose debater–judge relation the `[qa]` table asks for.
+pub fn build_qa(config: &TournamentConfig, qa: &QaConfig, item_ids: &[String]) -> Schedule {
+    let pairs = pairings(config);
+    let mut rounds = Vec::new();
+    let mut push = |item: &str, format: QaFormat, debaters: &[&str], judge: &str, repetition: u32| {
+        let relation = (!debaters.is_empty()).then(|| qa.relation(debaters, judge).to_string());
+        if relation.as_ref().is_some_and(|r| !qa.relations.contains(r)) {
+            return;
+        }
+        rounds.push(ScheduledRound {
+            round_id: qa_round_id(item, format, debaters, judge, repetition),
+            dilemma_id: item.to_string(),
+            repetition,
+            team_a: debaters.first().map_or_else(String::new, |d| d.to_string()),
+            team_b: debaters.get(1).map_or_else(String::new, |d| d.to_string()),
+            judges: vec![judge.to_string()],
+            format: Some(format),
+            relation,
+        });
+    };
+    for repetition in 1..=config.repetitions {
+        for item in item_ids {
+            for judge in &config.judges {
+                for format in &qa.baselines {
+                    push(item, *format, &[], judge, repetition);
+                }
+                if qa.consultancy {
+                    for m in &config.models {
+                        push(item, QaFormat::Consultancy, &[m], judge, repetition);
+                    }
+                }
+                for (a, b) in &pairs {
+                    push(item, QaFormat::Debate, &[a, b], judge, repetition);
+                }
+            }
+        }
+    }
+    let mut warnings = Vec::new();
+    if !rounds.iter().any(|r| r.format == Some(QaFormat::Debate)) {
+        warnings.push(format!(
+            "no debate matches qa.relations ({}) with these models, pairings and judges; only \
+             baselines will run",
+            qa.relations.join(", ")
+        ));
+    }
+    Schedule { rounds, warnings }
 }
 
 /// For each judge, the models it could see in a role should be seen about equally often.
@@ -227,6 +289,35 @@ mod tests {
             "{:?}",
             s.warnings
         );
+    }
+
+    #[test]
+    fn qa_schedule_filters_relations_and_names_rounds() {
+        let c = TournamentConfig::parse(
+            "name = \"q\"\nprotocol = \"qa_debate\"\nmodels = [\"big\", \"small\"]\njudges = [\"small\"]\nself_debates = true\n\
+             [qa]\ndatasets = [{ file = \"x.json\" }]\nstrength_order = [\"big\", \"small\"]\nrelations = [\"stronger\", \"self_play\"]\nconsultancy = true\n",
+            Path::new("t.toml"),
+        )
+        .unwrap();
+        let qa = c.qa.clone().unwrap();
+        let s = build_qa(&c, &qa, &["i1".into()]);
+        let ids: Vec<&str> = s.rounds.iter().map(|r| r.round_id.as_str()).collect();
+        assert_eq!(
+            ids,
+            [
+                "i1__naive__judge__small__r1",
+                "i1__expert__judge__small__r1",
+                "i1__expert_cot__judge__small__r1",
+                "i1__consultancy__big__judge__small__r1",
+                "i1__consultancy__small__judge__small__r1",
+                "i1__debate__big__vs__big__judge__small__r1",
+                "i1__debate__small__vs__small__judge__small__r1",
+            ],
+            "mixed pairs (big vs small) are left out"
+        );
+        assert_eq!(s.rounds[5].relation.as_deref(), Some("stronger"));
+        assert_eq!(s.rounds[6].relation.as_deref(), Some("self_play"));
+        assert!(s.warnings.is_empty());
     }
 
     #[test]

@@ -11,11 +11,9 @@ use tokio::task::JoinSet;
 use crate::analysis::{Summary, summarize};
 use crate::config::JudgingMode;
 use crate::domain::{Round, RoundStatus, now_rfc3339};
-use crate::protocols::Protocol;
-use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
 use crate::protocols::panel::Panel;
 use crate::store::{
-    RoundFilter, ScheduledRound, Store, StoreError, TournamentRecord, TournamentStatus,
+    RoundFilter, Store, StoreError, TournamentRecord, TournamentStatus,
 };
 
 use super::control::Control;
@@ -40,27 +38,6 @@ pub struct RunReport {
 #[error("the results store failed: {0}")]
 pub struct EngineError(#[from] pub StoreError);
 
-fn new_round(s: &ScheduledRound, protocol: &str) -> Round {
-    Round {
-        id: s.round_id.clone(),
-        protocol: protocol.to_string(),
-        dilemma_id: s.dilemma_id.clone(),
-        repetition: s.repetition,
-        team_a_model: s.team_a.clone(),
-        team_b_model: s.team_b.clone(),
-        judge_model: s.judges.first().cloned().unwrap_or_default(),
-        judge_models: s.judges.clone(),
-        phases: Vec::new(),
-        scores: None,
-        judgments: Vec::new(),
-        status: RoundStatus::Incomplete,
-        error: None,
-        panel: None,
-        timestamp: now_rfc3339(),
-    }
-}
-
-/// Runs a prepared tournament. Events go to `events`; commands come from `commands`.
 /// Stores a correction and says what changed (or why it was refused).
 fn correction_events(
     store: &Store,
@@ -122,7 +99,7 @@ pub async fn run(
     let used: HashSet<&String> = prepared.config.models.iter().chain(&judge_models).collect();
     let mut record = TournamentRecord {
         id: prepared.id.clone(),
-        protocol: "ethics_bowl".into(),
+        protocol: prepared.protocol.name().into(),
         status: TournamentStatus::Running,
         started_at: previous.map_or_else(now_rfc3339, |p| p.started_at),
         finished_at: None,
@@ -136,25 +113,20 @@ pub async fn run(
             .filter(|m| used.contains(&m.name))
             .cloned()
             .collect(),
-        dilemma_ids: prepared.dilemmas.iter().map(|d| d.id.clone()).collect(),
+        dilemma_ids: prepared.item_ids.clone(),
         schedule: prepared.schedule.rounds.clone(),
         warnings: prepared
             .schedule
             .warnings
             .iter()
-            .chain(&prepared.document_warnings)
+            .chain(&prepared.input_warnings)
             .cloned()
             .collect(),
+        qa_sample: prepared.qa_sample.clone(),
     };
     store.save_tournament(&record)?;
 
-    let protocol: Arc<dyn Protocol> = Arc::new(EthicsBowl::new(
-        prepared.dilemmas.clone(),
-        EthicsBowlOptions {
-            consistency_test_both_teams: prepared.config.consistency_test_both_teams,
-            judge_sees_model_names: prepared.config.judge_sees_model_names,
-        },
-    ));
+    let protocol = Arc::clone(&prepared.protocol);
     let ctx = Arc::new(RoundContext {
         protocol: Arc::clone(&protocol),
         panel: match (prepared.config.judging, &prepared.config.panel) {
@@ -170,9 +142,16 @@ pub async fn run(
     let mut to_run = Vec::new();
     let mut views = Vec::new();
     for s in &prepared.schedule.rounds {
-        let round = store
-            .load_round(&s.round_id)?
-            .unwrap_or_else(|| new_round(s, protocol.name()));
+        let round = match store.load_round(&s.round_id)? {
+            Some(round) => round,
+            None => match protocol.new_round(s) {
+                Ok(round) => round,
+                Err(e) => {
+                    tracing::error!(round = %s.round_id, error = %e, "round cannot be set up");
+                    continue;
+                }
+            },
+        };
         let finished = round.status != RoundStatus::Incomplete;
         views.push(RoundView {
             round_id: s.round_id.clone(),
@@ -183,6 +162,7 @@ pub async fn run(
             judges: s.judges.clone(),
             status: round.status,
             finished,
+            qa: round.qa.clone().map(Box::new),
         });
         if !finished {
             to_run.push(round);

@@ -1,13 +1,16 @@
 //! Tournament inputs: dilemma documents (Word or Markdown, read into blocks, then
-//! recognised as dilemmas), and the Word writer that makes the sample document.
+//! recognised as dilemmas), the Word writer that makes the sample document, and
+//! BoardgameQA files for the question-answer debate.
 
 mod blocks;
+mod boardgameqa;
 mod dilemma_document;
 mod docx;
 mod docx_writer;
 mod markdown;
 
 pub use blocks::{Block, BlockKind};
+pub use boardgameqa::{LoadedItems, QaDataError, level_of, load_items, sample};
 pub use dilemma_document::{DilemmaError, LoadedDilemmas, load_dilemmas, recognise};
 pub use docx::blocks as docx_blocks;
 pub use docx_writer::{DocxLayout, save_docx, write_docx};

@@ -5,9 +5,11 @@
 pub mod ethics_bowl;
 pub mod judging;
 pub mod panel;
+pub mod qa_debate;
 
-use crate::domain::{Judgment, Phase, PhaseType, Round, speaker};
+use crate::domain::{Judgment, Phase, PhaseType, Round, RoundStatus, Turn, now_rfc3339, speaker};
 use crate::providers::ChatRequest;
+use crate::store::ScheduledRound;
 
 /// A panel judge's place in a call: who, and in which deliberation round.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -18,6 +20,31 @@ pub struct Seat {
     pub deliberation_round: u32,
 }
 
+/// A phase a step waits for: of this type, and when a turn is given, of that turn only.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct PhaseRef {
+    /// The phase type.
+    pub phase_type: PhaseType,
+    /// The debater and round of arguments, for arguments.
+    pub turn: Option<Turn>,
+}
+
+impl From<PhaseType> for PhaseRef {
+    fn from(phase_type: PhaseType) -> Self {
+        Self {
+            phase_type,
+            turn: None,
+        }
+    }
+}
+
+impl PhaseRef {
+    /// Whether a stored phase is the one referred to.
+    fn matches(&self, phase: &Phase) -> bool {
+        phase.phase_type == self.phase_type && self.turn.is_none_or(|t| phase.turn == Some(t))
+    }
+}
+
 /// One call a round makes.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct Step {
@@ -26,10 +53,12 @@ pub struct Step {
     /// The model that answers.
     pub model: String,
     /// The phases whose text its prompt contains; it starts when they have finished.
-    pub depends_on: Vec<PhaseType>,
+    pub depends_on: Vec<PhaseRef>,
     /// The panel judge making the call, for panel calls (which may fail without stopping
     /// the round: the panel goes on without that judge).
     pub seat: Option<Seat>,
+    /// The debater and round of arguments, for question-answer arguments.
+    pub turn: Option<Turn>,
 }
 
 impl Step {
@@ -38,8 +67,9 @@ impl Step {
         Self {
             phase_type,
             model: model.to_string(),
-            depends_on: depends_on.to_vec(),
+            depends_on: depends_on.iter().map(|p| PhaseRef::from(*p)).collect(),
             seat: None,
+            turn: None,
         }
     }
 
@@ -49,6 +79,7 @@ impl Step {
             && phase.model_id == self.model
             && phase.judge_id.as_deref() == self.seat.as_ref().map(|s| s.judge_id.as_str())
             && phase.deliberation_round == self.seat.as_ref().map(|s| s.deliberation_round)
+            && phase.turn == self.turn
     }
 
     /// Whether the round already holds this step's answer.
@@ -60,7 +91,7 @@ impl Step {
     pub fn is_ready(&self, round: &Round) -> bool {
         self.depends_on
             .iter()
-            .all(|p| round.phase(*p, None).is_some())
+            .all(|r| round.phases.iter().any(|p| r.matches(p)))
     }
 
     /// Who makes the call, as people see it (see [`Phase::speaker`]).
@@ -69,7 +100,30 @@ impl Step {
             &self.model,
             self.seat.as_ref().map(|s| s.judge_id.as_str()),
             self.seat.as_ref().map(|s| s.deliberation_round),
+            self.turn,
         )
+    }
+}
+
+/// A scheduled round before any call: what every protocol's rounds start from.
+pub fn blank_round(s: &ScheduledRound, protocol: &str) -> Round {
+    Round {
+        id: s.round_id.clone(),
+        protocol: protocol.to_string(),
+        dilemma_id: s.dilemma_id.clone(),
+        repetition: s.repetition,
+        team_a_model: s.team_a.clone(),
+        team_b_model: s.team_b.clone(),
+        judge_model: s.judges.first().cloned().unwrap_or_default(),
+        judge_models: s.judges.clone(),
+        phases: Vec::new(),
+        scores: None,
+        judgments: Vec::new(),
+        status: RoundStatus::Incomplete,
+        error: None,
+        panel: None,
+        qa: None,
+        timestamp: now_rfc3339(),
     }
 }
 
@@ -78,16 +132,35 @@ impl Step {
 #[error("{0}")]
 pub struct ProtocolError(pub String);
 
+/// The protocol that reads stored rounds of this name, for work on stored rounds that needs
+/// no inputs (re-reading a corrected judgment, re-deriving records).
+pub fn stored(name: &str) -> Box<dyn Protocol> {
+    match name {
+        "qa_debate" => Box::new(qa_debate::QaDebate::default()),
+        _ => Box::new(ethics_bowl::EthicsBowl::new(
+            [],
+            ethics_bowl::EthicsBowlOptions::default(),
+        )),
+    }
+}
+
 /// A debate format, as the engine sees it.
-pub trait Protocol: Send + Sync {
+pub trait Protocol: Send + Sync + std::fmt::Debug {
     /// The name stored on every round (`ethics_bowl`).
     fn name(&self) -> &'static str;
+    /// A scheduled round before any call, with what this protocol records about it.
+    fn new_round(&self, scheduled: &ScheduledRound) -> Result<Round, ProtocolError> {
+        Ok(blank_round(scheduled, self.name()))
+    }
     /// Every call of the round, with its dependencies.
     fn steps(&self, round: &Round) -> Vec<Step>;
     /// The request for one step, given the phases finished so far.
     fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError>;
     /// A judge's answer read into a judgment (raw text kept, status set).
-    fn judge(&self, judge_model: &str, raw: &str) -> Judgment;
+    fn judge(&self, round: &Round, judge_model: &str, raw: &str) -> Judgment;
+    /// Updates what the protocol derives from the phases (quote counts, …) after a phase
+    /// has been added, before the round is stored.
+    fn after_phase(&self, _round: &mut Round) {}
     /// What a judge panel scores, when this protocol can be judged by one.
     fn panel_rubric(&self) -> Option<panel::Rubric> {
         None

@@ -272,6 +272,7 @@ mod tests {
             status,
             error: None,
             panel: None,
+            qa: None,
             timestamp: "2026-01-01T00:00:00Z".into(),
         }
     }

@@ -34,6 +34,12 @@ pub struct ScheduledRound {
     pub team_b: String,
     /// Its judges.
     pub judges: Vec<String>,
+    /// The question-answer format (debate, consultancy or a baseline).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub format: Option<crate::domain::QaFormat>,
+    /// How the debaters compare with the judge (question-answer rounds).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub relation: Option<String>,
 }
 
 /// The manifest.
@@ -56,11 +62,14 @@ pub struct TournamentRecord {
     pub config: TournamentConfig,
     /// The models taking part, as configured (key variable names only, never keys).
     pub models: Vec<ModelConfig>,
-    /// The dilemmas played.
+    /// The dilemmas (or question-answer items) played.
     pub dilemma_ids: Vec<String>,
     /// Every round, with its judges.
     pub schedule: Vec<ScheduledRound>,
     /// Warnings from planning (judge balance, document warnings).
     #[serde(default)]
     pub warnings: Vec<String>,
+    /// The question-answer sample with the answers handed out, so a run can be reproduced.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub qa_sample: Vec<crate::domain::SampledItem>,
 }

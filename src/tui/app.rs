@@ -26,6 +26,9 @@ pub struct PhaseView {
     pub latency_ms: Option<u64>,
     /// Whether it has finished.
     pub done: bool,
+    /// The debater and round of arguments, for question-answer arguments (known once the
+    /// phase has finished).
+    pub turn: Option<crate::domain::Turn>,
     /// Filters the stream, which may split an escape sequence between two pieces.
     pub(crate) filter: Sanitizer,
 }
@@ -84,6 +87,7 @@ impl RoundState {
                     prompt: None,
                     latency_ms: None,
                     done: false,
+                    turn: None,
                     filter: Sanitizer::new(),
                 });
                 self.phases.len() - 1
@@ -169,6 +173,8 @@ pub struct Editor {
     pub message: Option<String>,
     /// The fourteen scores typed directly, when the editor is in that mode.
     pub fields: Option<ScoreFields>,
+    /// A question-answer judgment (an answer and a confidence, no score fields).
+    pub qa: bool,
 }
 
 /// The fourteen scores as typed: one text per criterion (rows, in the rubric's order) and
@@ -400,7 +406,12 @@ impl App {
             .iter()
             .map(|r| crate::domain::Round {
                 id: r.view.round_id.clone(),
-                protocol: "ethics_bowl".into(),
+                protocol: if r.view.qa.is_some() {
+                    "qa_debate"
+                } else {
+                    "ethics_bowl"
+                }
+                .into(),
                 dilemma_id: r.view.dilemma_id.clone(),
                 repetition: r.view.repetition,
                 team_a_model: r.view.team_a.clone(),
@@ -427,6 +438,7 @@ impl App {
                         judge_id: None,
                         deliberation_round: None,
                         error: None,
+                        turn: p.turn,
                     })
                     .collect(),
                 scores: r.judgments.first().cloned(),
@@ -434,7 +446,12 @@ impl App {
                 status: r.status,
                 error: None,
                 panel: r.panel.clone(),
+                qa: r.view.qa.as_deref().cloned(),
                 timestamp: String::new(),
+            })
+            .map(|mut round| {
+                crate::protocols::stored(&round.protocol).after_phase(&mut round);
+                round
             })
             .collect()
     }

@@ -28,6 +28,7 @@ pub fn browse(name: &str, rounds: &[Round], now: Instant) -> App {
             },
             status: r.status,
             finished: true,
+            qa: r.qa.clone().map(Box::new),
         })
         .collect();
     update(

@@ -151,6 +151,7 @@ fn engine_event(app: &mut App, event: EngineEvent) {
                 };
                 p.prompt = Some(sanitize(&phase.prompt));
                 p.latency_ms = phase.latency_ms;
+                p.turn = phase.turn;
                 p.done = true;
             }
         }
@@ -507,7 +508,12 @@ fn review_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::Enter => {
             if let Some(item) = app.review.get(app.review_cursor) {
+                let qa = app
+                    .index
+                    .get(&item.round_id)
+                    .is_some_and(|i| app.rounds[*i].view.qa.is_some());
                 app.editor = Some(Editor {
+                    qa,
                     round_id: item.round_id.clone(),
                     judge: item.judge.clone(),
                     textarea: TextArea::new(item.raw.lines().map(str::to_string).collect()),
@@ -528,6 +534,11 @@ fn editor_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     };
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
+    if key.code == KeyCode::Tab && editor.qa {
+        editor.message =
+            Some("a question-answer judgment has no score fields: write \"Answer: A\" (or B) and \"Confidence: 0-100\"".into());
+        return Vec::new();
+    }
     if key.code == KeyCode::Tab {
         // Switch between fixing the text and typing the scores, starting from what the text
         // yields so far.
@@ -576,9 +587,18 @@ fn editor_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::Char('s') if ctrl => {
             let text = editor.text();
-            let parsed = crate::protocols::judging::parse_judgment(&text);
-            if parsed.status() != crate::domain::ParseStatus::Parsed {
-                editor.message = Some(format!("not saved: {}", parsed.problems.join("; ")));
+            let problems = if editor.qa {
+                crate::protocols::qa_debate::verdict::read_verdict(&text).problems
+            } else {
+                let parsed = crate::protocols::judging::parse_judgment(&text);
+                if parsed.status() == crate::domain::ParseStatus::Parsed {
+                    Vec::new()
+                } else {
+                    parsed.problems
+                }
+            };
+            if !problems.is_empty() {
+                editor.message = Some(format!("not saved: {}", problems.join("; ")));
                 return Vec::new();
             }
             editor.message = Some("saving…".into());
@@ -699,6 +719,7 @@ mod tests {
             judges: vec!["j".into()],
             status: RoundStatus::Incomplete,
             finished: false,
+            qa: None,
         }
     }
 
@@ -858,6 +879,7 @@ mod tests {
             judge_id: None,
             deliberation_round: None,
             error: None,
+            turn: None,
         };
         update(
             &mut app,
@@ -921,6 +943,7 @@ mod tests {
             persona_id: None,
             team_a_scores: Default::default(),
             team_b_scores: Default::default(),
+            choice: None,
             team_a_justification: String::new(),
             team_b_justification: String::new(),
             overall_analysis: String::new(),

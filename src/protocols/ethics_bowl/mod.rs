@@ -124,12 +124,18 @@ impl Protocol for EthicsBowl {
                     round.id
                 )));
             }
+            PhaseType::Argument => {
+                return Err(ProtocolError(format!(
+                    "round {}: the Ethics Bowl has no argument phase",
+                    round.id
+                )));
+            }
         };
         Ok(ChatRequest::new(prompts::SYSTEM_PROMPT, user)
             .tagged(&round.id, step.phase_type.as_str()))
     }
 
-    fn judge(&self, judge_model: &str, raw: &str) -> Judgment {
+    fn judge(&self, _round: &Round, judge_model: &str, raw: &str) -> Judgment {
         judgment_from_text(judge_model, raw)
     }
 
@@ -196,6 +202,7 @@ pub fn judgment_from_text(judge_model: &str, raw: &str) -> Judgment {
         parse_status: parsed.status(),
         team_a_scores: parsed.team_a,
         team_b_scores: parsed.team_b,
+        choice: None,
         team_a_justification: parsed.team_a_justification,
         team_b_justification: parsed.team_b_justification,
         overall_analysis: parsed.overall_analysis,

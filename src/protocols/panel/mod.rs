@@ -125,7 +125,8 @@ impl Panel {
                 PhaseType::Deliberation
             },
             model: seat.model.clone(),
-            depends_on: exchange.to_vec(),
+            depends_on: exchange.iter().map(|p| (*p).into()).collect(),
+            turn: None,
             seat: Some(Seat {
                 judge_id: seat.persona_id.clone(),
                 deliberation_round: round,
@@ -197,7 +198,7 @@ impl Panel {
                 }
                 let judgment = match answer.corrected {
                     Some(j) => j.clone(),
-                    None => protocol.judge(&seat.model, &answer.phase.response),
+                    None => protocol.judge(round, &seat.model, &answer.phase.response),
                 };
                 let (evaluation, mut problems) =
                     read_evaluation(&answer.phase.response, &judgment, &rubric.verdicts);
@@ -398,7 +399,7 @@ impl Panel {
             if existing.is_some_and(|j| j.raw_response == phase.response) {
                 continue;
             }
-            let mut judgment = protocol.judge(&seat.model, &phase.response);
+            let mut judgment = protocol.judge(round, &seat.model, &phase.response);
             judgment.persona_id = Some(seat.persona_id.clone());
             if judgment.overall_analysis.is_empty() {
                 let rubric = protocol
@@ -472,6 +473,7 @@ mod tests {
             judge_id: None,
             deliberation_round: None,
             error: None,
+            turn: None,
         }
     }
 
@@ -671,7 +673,7 @@ mod tests {
         let x_judgment = r.judgments.iter().find(|j| j.judge_key() == "x").unwrap();
         assert_eq!(x_judgment.parse_status, ParseStatus::Failed);
         // A person corrects the unreadable answer: it counts, and the review flag clears.
-        let mut corrected = protocol().judge("m", &answer("team_b", 4.0, 8.0));
+        let mut corrected = protocol().judge(&r, "m", &answer("team_b", 4.0, 8.0));
         corrected.persona_id = Some("x".into());
         corrected.parse_status = ParseStatus::CorrectedByHand;
         corrected.raw_response = "I keep my view.".into();

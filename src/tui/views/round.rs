@@ -26,6 +26,7 @@ fn role(
             ("Judge", theme.accent)
         }
         PhaseType::PanelEvaluation | PhaseType::Deliberation => ("Panel", theme.accent),
+        PhaseType::Argument => ("Debater", theme.team_a),
     }
 }
 
@@ -39,6 +40,7 @@ fn phase_title(p: PhaseType) -> &'static str {
         PhaseType::Judgment => "Judgment",
         PhaseType::PanelEvaluation => "Panel evaluation",
         PhaseType::Deliberation => "Deliberation",
+        PhaseType::Argument => "Argument",
     }
 }
 

@@ -1,0 +1,199 @@
+//! The `[qa]` table of a question-answer debate tournament: which BoardgameQA files, how
+//! many items per level, the debate's rules, the baselines, and the models' strength order.
+
+use std::path::PathBuf;
+
+use serde::{Deserialize, Serialize};
+
+use crate::domain::QaFormat;
+
+/// One dataset file.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QaDataset {
+    /// A BoardgameQA JSON file, relative to the tournament file.
+    pub file: PathBuf,
+    /// Its level (`Main-depth2`, …); by default the file name without the split
+    /// (`Main-depth2-test.json` → `Main-depth2`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+}
+
+/// The `[qa]` table.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct QaConfig {
+    /// The dataset files (several files of one level are pooled).
+    pub datasets: Vec<QaDataset>,
+    /// Items sampled per level, stratified by label; 0 takes every item.
+    #[serde(default)]
+    pub sample_per_level: usize,
+    /// Seeds the sample, so a run can be reproduced exactly.
+    #[serde(default)]
+    pub seed: u64,
+    /// Rounds of arguments.
+    #[serde(default = "default_rounds")]
+    pub debate_rounds: u32,
+    /// Words allowed per argument (longer arguments are cut and the cut recorded).
+    #[serde(default = "default_word_limit")]
+    pub word_limit: u32,
+    /// Share of items (0–1) on which both answers are wrong, to see whether judges notice.
+    #[serde(default)]
+    pub both_wrong_share: f64,
+    /// The baselines run on the same items by the same judges.
+    #[serde(default = "default_baselines")]
+    pub baselines: Vec<QaFormat>,
+    /// Also run consultancy (one debater, correct half the time).
+    #[serde(default)]
+    pub consultancy: bool,
+    /// Models from strongest to weakest: says whether debaters are stronger or weaker than
+    /// their judge.
+    #[serde(default)]
+    pub strength_order: Vec<String>,
+    /// Which debater–judge relations to run: `self_play`, `stronger`, `weaker`, `mixed`.
+    #[serde(default = "default_relations")]
+    pub relations: Vec<String>,
+}
+
+fn default_rounds() -> u32 {
+    3
+}
+fn default_word_limit() -> u32 {
+    150
+}
+fn default_baselines() -> Vec<QaFormat> {
+    vec![QaFormat::Naive, QaFormat::Expert, QaFormat::ExpertCot]
+}
+fn default_relations() -> Vec<String> {
+    RELATIONS.iter().map(|r| r.to_string()).collect()
+}
+
+/// Every relation between debaters and judge.
+pub const RELATIONS: [&str; 4] = ["self_play", "stronger", "weaker", "mixed"];
+
+impl QaConfig {
+    /// The first thing wrong with the table: (key, message, fix).
+    pub fn problem(&self, models: &[String], judges: &[String]) -> Option<(String, String, String)> {
+        let bad = |key: &str, message: String, fix: &str| {
+            Some((format!("qa.{key}"), message, fix.to_string()))
+        };
+        if self.datasets.is_empty() {
+            return bad(
+                "datasets",
+                "lists no file".into(),
+                "add datasets = [{ file = \"qa-sample.json\" }]",
+            );
+        }
+        if self.debate_rounds == 0 || self.word_limit == 0 {
+            return bad(
+                "debate_rounds",
+                "debate_rounds and word_limit must be at least 1".into(),
+                "use e.g. debate_rounds = 3, word_limit = 150",
+            );
+        }
+        if !(0.0..=1.0).contains(&self.both_wrong_share) {
+            return bad(
+                "both_wrong_share",
+                format!("{} is not between 0 and 1", self.both_wrong_share),
+                "use 0 (never) to 1 (every item)",
+            );
+        }
+        if let Some(f) = self
+            .baselines
+            .iter()
+            .find(|f| matches!(f, QaFormat::Debate | QaFormat::Consultancy))
+        {
+            return bad(
+                "baselines",
+                format!("\"{}\" is not a baseline", f.as_str()),
+                "use \"naive\", \"expert\" and \"expert_cot\" (consultancy has its own key)",
+            );
+        }
+        if let Some(r) = self
+            .relations
+            .iter()
+            .find(|r| !RELATIONS.contains(&r.as_str()))
+        {
+            return bad(
+                "relations",
+                format!("\"{r}\" is not a relation"),
+                "use self_play, stronger, weaker or mixed",
+            );
+        }
+        let needs_order = self.relations.iter().any(|r| r != "self_play" && r != "mixed");
+        if needs_order
+            && let Some(m) = models
+                .iter()
+                .chain(judges)
+                .find(|m| !self.strength_order.contains(m))
+        {
+            return bad(
+                "strength_order",
+                format!("does not rank \"{m}\""),
+                "list every debating and judging model, strongest first",
+            );
+        }
+        None
+    }
+
+    /// How debaters compare with a judge: `self_play` when all are the judge's model,
+    /// `stronger`/`weaker` when all rank above/below it, `mixed` otherwise.
+    pub fn relation(&self, debaters: &[&str], judge: &str) -> &'static str {
+        let rank = |m: &str| self.strength_order.iter().position(|s| s == m);
+        if debaters.iter().all(|d| *d == judge) {
+            return "self_play";
+        }
+        let (Some(j), Some(ranks)) = (
+            rank(judge),
+            debaters.iter().map(|d| rank(d)).collect::<Option<Vec<_>>>(),
+        ) else {
+            return "mixed";
+        };
+        if ranks.iter().all(|r| *r < j) {
+            "stronger"
+        } else if ranks.iter().all(|r| *r > j) {
+            "weaker"
+        } else {
+            "mixed"
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config() -> QaConfig {
+        toml::from_str(
+            "datasets = [{ file = \"x.json\" }]\nstrength_order = [\"big\", \"mid\", \"small\"]",
+        )
+        .unwrap()
+    }
+
+    #[test]
+    fn relations_follow_the_strength_order() {
+        let c = config();
+        assert_eq!(c.relation(&["mid", "mid"], "mid"), "self_play");
+        assert_eq!(c.relation(&["big", "big"], "small"), "stronger");
+        assert_eq!(c.relation(&["small", "mid"], "big"), "weaker");
+        assert_eq!(c.relation(&["big", "small"], "mid"), "mixed");
+        assert_eq!(c.relation(&["mid"], "small"), "stronger");
+    }
+
+    #[test]
+    fn problems_name_the_key() {
+        let c = config();
+        assert!(
+            c.problem(&["big".into()], &["small".into()]).is_none(),
+            "valid"
+        );
+        let (key, message, _) = c.problem(&["other".into()], &[]).unwrap();
+        assert_eq!(key, "qa.strength_order");
+        assert!(message.contains("other"));
+        let c = QaConfig {
+            baselines: vec![QaFormat::Debate],
+            ..config()
+        };
+        assert_eq!(c.problem(&[], &[]).unwrap().0, "qa.baselines");
+    }
+}

@@ -1,0 +1,385 @@
+//! Question-answer debate with a blind judge and verified quotes (Khan et al. 2024) over
+//! BoardgameQA, with its baselines.
+//!
+//! A round is one item in one format. In a debate both debaters argue each round at once,
+//! seeing the earlier rounds; a consultancy has one speaker; the baselines are a single
+//! judge call. Each argument is shown to others with its thinking removed, cut at the word
+//! limit and its quotes checked (see [`quotes`]); the judge then picks A or B with a
+//! confidence (see [`verdict`]).
+
+pub mod prompts;
+pub mod quotes;
+pub mod verdict;
+
+use std::collections::HashMap;
+
+use crate::domain::{
+    DebaterRecord, Judgment, ParseStatus, PhaseType, QaItem, QaSetup, Round,
+    SampledItem, Scores, Team, Turn,
+};
+use crate::providers::ChatRequest;
+use crate::store::ScheduledRound;
+
+use super::{PhaseRef, Protocol, ProtocolError, Step, blank_round};
+use quotes::{GameText, show_argument};
+
+/// The debate's rules from the tournament's `[qa]` table.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct QaRules {
+    /// Rounds of arguments.
+    pub debate_rounds: u32,
+    /// Words allowed per argument.
+    pub word_limit: u32,
+}
+
+impl Default for QaRules {
+    fn default() -> Self {
+        Self {
+            debate_rounds: 3,
+            word_limit: 150,
+        }
+    }
+}
+
+/// The protocol, with the sampled items its rounds play.
+#[derive(Debug, Clone, Default)]
+pub struct QaDebate {
+    items: HashMap<String, (QaItem, SampledItem)>,
+    rules: QaRules,
+}
+
+impl QaDebate {
+    /// The protocol over these sampled items.
+    pub fn new(items: impl IntoIterator<Item = (QaItem, SampledItem)>, rules: QaRules) -> Self {
+        Self {
+            items: items
+                .into_iter()
+                .map(|(item, s)| (item.id.clone(), (item, s)))
+                .collect(),
+            rules,
+        }
+    }
+}
+
+fn setup_of(round: &Round) -> Result<&QaSetup, ProtocolError> {
+    round.qa.as_ref().ok_or_else(|| {
+        ProtocolError(format!(
+            "round {}: no question-answer setup in the round file",
+            round.id
+        ))
+    })
+}
+
+fn letter(side: Team) -> &'static str {
+    match side {
+        Team::A => "A",
+        Team::B => "B",
+    }
+}
+
+/// The debaters of a format, in speaking order within a round.
+fn sides(setup: &QaSetup) -> Vec<Team> {
+    let first = setup.assignment.first;
+    let second = if first == Team::A { Team::B } else { Team::A };
+    match setup.format.debaters() {
+        2 => vec![first, second],
+        1 => vec![Team::A],
+        _ => Vec::new(),
+    }
+}
+
+/// The arguments of rounds before `before` (all when `None`), as the judge and debaters see
+/// them: for each round, the first speaker then the second.
+pub fn transcript(round: &Round, setup: &QaSetup, before: Option<u32>) -> String {
+    let game = GameText::new(&setup.facts, &setup.rules, &setup.preferences);
+    let last = before.map_or(setup.debate_rounds, |b| b.saturating_sub(1));
+    let mut out = Vec::new();
+    for r in 1..=last {
+        for side in sides(setup) {
+            let turn = Turn { side, round: r };
+            if let Some(p) = round.phases.iter().find(|p| p.turn == Some(turn)) {
+                let shown = show_argument(&p.response, setup.word_limit as usize, &game);
+                out.push(format!(
+                    "{} (round {r}): {}",
+                    prompts::debater_name(side),
+                    shown.text
+                ));
+            }
+        }
+    }
+    out.join("\n\n")
+}
+
+impl Protocol for QaDebate {
+    fn name(&self) -> &'static str {
+        "qa_debate"
+    }
+
+    fn new_round(&self, s: &ScheduledRound) -> Result<Round, ProtocolError> {
+        let (item, sampled) = self.items.get(&s.dilemma_id).ok_or_else(|| {
+            ProtocolError(format!(
+                "round {}: item \"{}\" is not in the sample",
+                s.round_id, s.dilemma_id
+            ))
+        })?;
+        let format = s.format.ok_or_else(|| {
+            ProtocolError(format!("round {}: the schedule gives no format", s.round_id))
+        })?;
+        let mut round = blank_round(s, self.name());
+        round.qa = Some(QaSetup {
+            item_id: item.id.clone(),
+            level: item.level.clone(),
+            format,
+            question: item.question.clone(),
+            facts: item.facts.clone(),
+            rules: item.rules.clone(),
+            preferences: item.preferences.clone(),
+            label: item.label,
+            assignment: sampled.assignment,
+            debate_rounds: self.rules.debate_rounds,
+            word_limit: self.rules.word_limit,
+            relation: s.relation.clone(),
+            debater_a: DebaterRecord::default(),
+            debater_b: DebaterRecord::default(),
+        });
+        Ok(round)
+    }
+
+    fn steps(&self, round: &Round) -> Vec<Step> {
+        let Some(setup) = &round.qa else {
+            return Vec::new();
+        };
+        let mut steps = Vec::new();
+        let mut previous: Vec<PhaseRef> = Vec::new();
+        for r in 1..=setup.debate_rounds {
+            let mut this_round = Vec::new();
+            for side in sides(setup) {
+                let turn = Turn { side, round: r };
+                let model = match side {
+                    Team::A => &round.team_a_model,
+                    Team::B => &round.team_b_model,
+                };
+                steps.push(Step {
+                    turn: Some(turn),
+                    depends_on: previous.clone(),
+                    ..Step::new(PhaseType::Argument, model, &[])
+                });
+                this_round.push(PhaseRef {
+                    phase_type: PhaseType::Argument,
+                    turn: Some(turn),
+                });
+            }
+            if this_round.is_empty() {
+                break;
+            }
+            previous = this_round;
+        }
+        for judge in &round.judge_models {
+            steps.push(Step {
+                depends_on: previous.clone(),
+                ..Step::new(PhaseType::Judgment, judge, &[])
+            });
+        }
+        steps
+    }
+
+    fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError> {
+        let setup = setup_of(round)?;
+        match (step.phase_type, step.turn) {
+            (PhaseType::Argument, Some(turn)) => Ok(ChatRequest::new(
+                prompts::debater_system(setup, turn.side),
+                prompts::debater_prompt(
+                    setup,
+                    turn.side,
+                    turn.round,
+                    &transcript(round, setup, Some(turn.round)),
+                ),
+            )
+            .tagged(&round.id, format!("qa_argument/{}", letter(turn.side)))),
+            (PhaseType::Judgment, _) => Ok(ChatRequest::new(
+                prompts::judge_system(setup.format),
+                prompts::judge_prompt(setup, &transcript(round, setup, None)),
+            )
+            .tagged(&round.id, format!("qa_judgment/{}", setup.format.as_str()))),
+            (other, _) => Err(ProtocolError(format!(
+                "round {}: the question-answer debate has no {} phase",
+                round.id,
+                other.as_str()
+            ))),
+        }
+    }
+
+    fn judge(&self, _round: &Round, judge_model: &str, raw: &str) -> Judgment {
+        let read = verdict::read_verdict(raw);
+        let parse_status = match (read.side, read.confidence) {
+            (Some(_), Some(_)) if read.problems.is_empty() => ParseStatus::Parsed,
+            (None, None) => ParseStatus::Failed,
+            _ => ParseStatus::Partial,
+        };
+        Judgment {
+            judge_model: judge_model.to_string(),
+            persona_id: None,
+            team_a_scores: Scores::default(),
+            team_b_scores: Scores::default(),
+            choice: read.choice(),
+            team_a_justification: String::new(),
+            team_b_justification: String::new(),
+            overall_analysis: String::new(),
+            parse_status,
+            problems: read.problems,
+            raw_response: raw.to_string(),
+            corrected_text: None,
+        }
+    }
+
+    fn after_phase(&self, round: &mut Round) {
+        let Some(setup) = round.qa.as_mut() else {
+            return;
+        };
+        let game = GameText::new(&setup.facts, &setup.rules, &setup.preferences);
+        setup.debater_a = DebaterRecord::default();
+        setup.debater_b = DebaterRecord::default();
+        for phase in &round.phases {
+            let Some(turn) = phase.turn else { continue };
+            let shown = show_argument(&phase.response, setup.word_limit as usize, &game);
+            let record = setup.debater_mut(turn.side);
+            record.verified_quotes += shown.verified;
+            record.unverified_quotes += shown.unverified;
+            record.word_limit_violations += u32::from(shown.cut);
+        }
+    }
+}
+
+/// Whether the judge chose the correct answer (none when both answers were wrong, or the
+/// judgment has no usable choice).
+pub fn judge_correct(setup: &QaSetup, judgment: &Judgment) -> Option<bool> {
+    let correct = setup.assignment.correct_side?;
+    let choice = judgment.choice.filter(|_| judgment.is_usable())?;
+    Some(choice.side == correct)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Assignment, Label, Phase, QaFormat, now_rfc3339};
+
+    fn item() -> (QaItem, SampledItem) {
+        let item = QaItem {
+            id: "t-0".into(),
+            level: "T".into(),
+            index: 0,
+            facts: "The cat has 5 friends.".into(),
+            rules: "Rule1: If the cat has more than 3 friends, then the cat attacks the dog.".into(),
+            preferences: String::new(),
+            question: "Does the cat attack the dog?".into(),
+            label: Label::Proved,
+            proof: String::new(),
+        };
+        let sampled = SampledItem {
+            item_id: "t-0".into(),
+            level: "T".into(),
+            index: 0,
+            label: Label::Proved,
+            assignment: Assignment {
+                answer_a: Label::Disproved,
+                answer_b: Label::Proved,
+                correct_side: Some(Team::B),
+                first: Team::B,
+            },
+        };
+        (item, sampled)
+    }
+
+    fn scheduled(format: QaFormat) -> ScheduledRound {
+        ScheduledRound {
+            round_id: "r".into(),
+            dilemma_id: "t-0".into(),
+            repetition: 1,
+            team_a: "x".into(),
+            team_b: "y".into(),
+            judges: vec!["j".into()],
+            format: Some(format),
+            relation: None,
+        }
+    }
+
+    fn argue(round: &mut Round, side: Team, r: u32, text: &str) {
+        round.phases.push(Phase {
+            phase_type: PhaseType::Argument,
+            model_id: if side == Team::A { "x" } else { "y" }.into(),
+            prompt: String::new(),
+            response: text.into(),
+            timestamp: now_rfc3339(),
+            system_prompt: String::new(),
+            latency_ms: None,
+            attempts: Vec::new(),
+            input_tokens: None,
+            output_tokens: None,
+            cost_usd: None,
+            finish_reason: None,
+            judge_id: None,
+            deliberation_round: None,
+            error: None,
+            turn: Some(Turn { side, round: r }),
+        });
+    }
+
+    #[test]
+    fn debate_rounds_wait_for_the_previous_round_and_the_judge_for_all() {
+        let p = QaDebate::new([item()], QaRules { debate_rounds: 2, word_limit: 20 });
+        let mut round = p.new_round(&scheduled(QaFormat::Debate)).unwrap();
+        let steps = p.steps(&round);
+        assert_eq!(steps.len(), 5);
+        let ready: Vec<_> = steps.iter().filter(|s| s.is_ready(&round)).collect();
+        assert_eq!(ready.len(), 2, "both debaters open at once");
+        argue(&mut round, Team::A, 1, "<argument>No.</argument>");
+        assert_eq!(steps.iter().filter(|s| s.is_ready(&round)).count(), 2);
+        argue(&mut round, Team::B, 1, "<thinking>secret</thinking><argument>Yes: <quote>the cat has 5 friends</quote>.</argument>");
+        assert_eq!(steps.iter().filter(|s| s.is_ready(&round) && !s.is_done(&round)).count(), 2);
+        // The second round's prompt holds the first round, B first, thinking removed.
+        let req = p.request(&steps[2], &round).unwrap();
+        let prompt = req.last_user_text();
+        let (b, a) = (prompt.find("Debater B (round 1)").unwrap(), prompt.find("Debater A (round 1)").unwrap());
+        assert!(b < a && !prompt.contains("secret") && prompt.contains("<v_quote>the cat has 5 friends</v_quote>"));
+        assert!(req.system.contains("Debater ") && req.system.contains("under 20 words"));
+        p.after_phase(&mut round);
+        let setup = round.qa.as_ref().unwrap();
+        assert_eq!((setup.debater_b.verified_quotes, setup.debater_a.verified_quotes), (1, 0));
+        // The judge never sees the game.
+        argue(&mut round, Team::A, 2, "a");
+        argue(&mut round, Team::B, 2, "b");
+        let judge = p.request(&steps[4], &round).unwrap();
+        assert!(!judge.last_user_text().contains("<game>") && !judge.last_user_text().contains("more than 3"));
+        assert!(judge.last_user_text().contains("Does the cat attack the dog?"));
+    }
+
+    #[test]
+    fn baselines_are_one_call_and_experts_see_the_game() {
+        let p = QaDebate::new([item()], QaRules::default());
+        for (format, sees) in [(QaFormat::Naive, false), (QaFormat::Expert, true), (QaFormat::ExpertCot, true)] {
+            let round = p.new_round(&scheduled(format)).unwrap();
+            let steps = p.steps(&round);
+            assert_eq!(steps.len(), 1);
+            let req = p.request(&steps[0], &round).unwrap();
+            assert_eq!(req.last_user_text().contains("<game>"), sees, "{format:?}");
+        }
+        let round = p.new_round(&scheduled(QaFormat::Consultancy)).unwrap();
+        assert_eq!(p.steps(&round).len(), 4);
+    }
+
+    #[test]
+    fn judgments_and_correctness() {
+        let p = QaDebate::default();
+        let (_, sampled) = item();
+        let round = QaDebate::new([item()], QaRules::default()).new_round(&scheduled(QaFormat::Naive)).unwrap();
+        let j = p.judge(&round, "j", "Answer: B\nConfidence: 70");
+        assert_eq!(j.parse_status, ParseStatus::Parsed);
+        let setup = round.qa.as_ref().unwrap();
+        assert_eq!(setup.assignment, sampled.assignment);
+        assert_eq!(judge_correct(setup, &j), Some(true));
+        let partial = p.judge(&round, "j", "Answer: A");
+        assert_eq!(partial.parse_status, ParseStatus::Partial);
+        assert_eq!(judge_correct(setup, &partial), None, "not usable until reviewed");
+        assert_eq!(p.judge(&round, "j", "hmm").parse_status, ParseStatus::Failed);
+    }
+}

@@ -1,0 +1,191 @@
+//! Reads a question-answer judge's choice and confidence from what models actually send:
+//! the requested `Answer: A` / `Confidence: 80` lines, with Markdown emphasis, brackets,
+//! "Debater A", a percentage or a 0–1 probability, or a JSON object with those keys.
+//! The last answer given wins (models reason first, then answer).
+
+use crate::domain::{QaChoice, Team};
+
+/// What was read, and what could not be.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadVerdict {
+    /// The side chosen, when found.
+    pub side: Option<Team>,
+    /// The confidence (0–100), when found and valid.
+    pub confidence: Option<f64>,
+    /// What is missing or invalid, for the review queue.
+    pub problems: Vec<String>,
+}
+
+impl ReadVerdict {
+    /// The choice, when a side was found.
+    pub fn choice(&self) -> Option<QaChoice> {
+        self.side.map(|side| QaChoice {
+            side,
+            confidence: self.confidence,
+        })
+    }
+}
+
+/// The text after the last occurrence of `key` (case-insensitive) that is followed by a
+/// separator, on the same line.
+fn after_last_key<'a>(text: &'a str, key: &str) -> Option<&'a str> {
+    let lower = text.to_lowercase();
+    // Lower-casing can change byte lengths outside ASCII; only trust positions when it did not.
+    if lower.len() != text.len() {
+        return None;
+    }
+    let mut found = None;
+    for (i, _) in lower.match_indices(key) {
+        let rest = &text[i + key.len()..];
+        let rest = rest.trim_start_matches(['*', '_', '"', '\'', ' ']);
+        if rest.starts_with([':', '=', '-']) || rest.to_lowercase().starts_with("is ") {
+            found = Some(rest);
+        }
+    }
+    found.map(|r| r.lines().next().unwrap_or(""))
+}
+
+/// A side named at the start of a value (`A`, `(B)`, `**Debater A**`, `"b"`).
+fn side_in(value: &str) -> Option<Team> {
+    let v = value
+        .trim_start_matches([':', '=', '-', ' ', '*', '_', '"', '\'', '(', '['])
+        .trim_start();
+    let v = v
+        .strip_prefix("is ")
+        .or_else(|| v.strip_prefix("Is "))
+        .unwrap_or(v)
+        .trim_start_matches([' ', '*', '_', '"', '\'', '(', '[']);
+    let lower = v.to_lowercase();
+    let v = ["debater ", "answer ", "option ", "side "]
+        .iter()
+        .find_map(|p| lower.strip_prefix(p))
+        .unwrap_or(&lower);
+    let mut chars = v.chars();
+    let side = match chars.next()? {
+        'a' => Team::A,
+        'b' => Team::B,
+        _ => return None,
+    };
+    chars
+        .next()
+        .is_none_or(|c| !c.is_alphanumeric())
+        .then_some(side)
+}
+
+/// The first number in a value, as a confidence from 0 to 100 (`0.8` means 80).
+fn confidence_in(value: &str) -> Result<f64, String> {
+    let start = value
+        .find(|c: char| c.is_ascii_digit())
+        .ok_or_else(|| format!("no number after \"confidence\" ({})", value.trim()))?;
+    let number: String = value[start..]
+        .chars()
+        .take_while(|c| c.is_ascii_digit() || *c == '.')
+        .collect();
+    let n: f64 = number
+        .trim_end_matches('.')
+        .parse()
+        .map_err(|_| format!("\"{number}\" is not a number"))?;
+    let percent = value[start + number.len()..].trim_start().starts_with('%');
+    let n = if !percent && n <= 1.0 && number.contains('.') {
+        n * 100.0
+    } else {
+        n
+    };
+    if (0.0..=100.0).contains(&n) {
+        Ok(n)
+    } else {
+        Err(format!("confidence {n} is not between 0 and 100"))
+    }
+}
+
+/// Reads a judge's reply.
+pub fn read_verdict(raw: &str) -> ReadVerdict {
+    let mut problems = Vec::new();
+    let side = after_last_key(raw, "answer")
+        .and_then(side_in)
+        .or_else(|| {
+            // A reply whose last non-empty line is just the letter.
+            raw.lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .filter(|l| l.trim().len() <= 12)
+                .and_then(side_in)
+        });
+    if side.is_none() {
+        problems.push("no answer (expected a line \"Answer: A\" or \"Answer: B\")".into());
+    }
+    let confidence = match after_last_key(raw, "confidence") {
+        Some(value) => match confidence_in(value) {
+            Ok(c) => Some(c),
+            Err(e) => {
+                problems.push(e);
+                None
+            }
+        },
+        None => {
+            problems.push("no confidence (expected a line \"Confidence: 0-100\")".into());
+            None
+        }
+    };
+    ReadVerdict {
+        side,
+        confidence,
+        problems,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    fn read(raw: &str) -> (Option<Team>, Option<f64>) {
+        let v = read_verdict(raw);
+        (v.side, v.confidence)
+    }
+
+    #[test]
+    fn the_requested_lines() {
+        assert_eq!(read("Reasoning…\nAnswer: A\nConfidence: 80"), (Some(Team::A), Some(80.0)));
+        assert_eq!(read("answer: b\nconfidence: 55%"), (Some(Team::B), Some(55.0)));
+    }
+
+    #[test]
+    fn what_models_send() {
+        assert_eq!(read("**Answer:** (B)\n**Confidence:** 0.7"), (Some(Team::B), Some(70.0)));
+        assert_eq!(read("Final answer: Debater A\nConfidence - 90/100"), (Some(Team::A), Some(90.0)));
+        assert_eq!(read("{\"answer\": \"B\", \"confidence\": 65}"), (Some(Team::B), Some(65.0)));
+        assert_eq!(read("My answer is A. Confidence: 1"), (Some(Team::A), Some(1.0)));
+        assert_eq!(
+            read("The answer: A seems weak.\nAnswer: B\nConfidence: 60"),
+            (Some(Team::B), Some(60.0)),
+            "the last answer wins"
+        );
+        assert_eq!(read("Thinking it over.\n\nB"), (Some(Team::B), None));
+    }
+
+    #[test]
+    fn what_is_not_an_answer() {
+        let v = read_verdict("Answer: Both are plausible.\nConfidence: 150");
+        assert_eq!(v.side, None);
+        assert_eq!(v.confidence, None);
+        assert_eq!(v.problems.len(), 2, "{:?}", v.problems);
+        assert_eq!(read("Answer: Absolutely A").0, None, "a word starting with a is not A");
+        assert!(read_verdict("").problems.len() == 2);
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(raw in "\\PC{0,300}") {
+            let _ = read_verdict(&raw);
+        }
+
+        #[test]
+        fn mutations_of_a_valid_reply_never_panic(cut in 0usize..40, insert in "\\PC{0,10}") {
+            let valid = "Answer: A\nConfidence: 80";
+            let at = valid.char_indices().nth(cut % valid.len()).map_or(0, |(i, _)| i);
+            let raw = format!("{}{insert}{}", &valid[..at], &valid[at..]);
+            let _ = read_verdict(&raw);
+        }
+    }
+}
