@@ -8,9 +8,10 @@
 
 use std::fmt::Write as _;
 
+use super::qa::QaFigures;
 use super::ratings::Rating;
 use super::tables::{DilemmaDifficulty, JudgeAgreement, ModelRole};
-use crate::domain::Criterion;
+use crate::domain::{Criterion, QaFormat};
 
 /// A colour per series, readable on white.
 const PALETTE: [&str; 8] = [
@@ -124,6 +125,66 @@ pub fn ratings_chart(ratings: &[Rating], title: &str) -> String {
             x(r.rating),
             PALETTE[i % PALETTE.len()]
         );
+    }
+    svg.finish()
+}
+
+/// Judge accuracy per question-answer configuration: a dot at the accuracy and a bar over
+/// its Wilson 95% interval, with chance (50%) marked.
+pub fn accuracy_chart(q: &QaFigures) -> String {
+    let rows: Vec<_> = q
+        .configurations
+        .iter()
+        .filter(|c| c.accuracy.share.is_some())
+        .collect();
+    let (left, right, row) = (380.0, 40.0, 24.0);
+    let width = 900.0;
+    let height = 80.0 + row * rows.len().max(1) as f64;
+    let mut svg = Svg::new(
+        width,
+        height,
+        "Judge accuracy per configuration (95% Wilson intervals)",
+    );
+    let x = |v: f64| left + v * (width - left - right);
+    let base = height - 25.0;
+    for tick in [0.0, 0.25, 0.5, 0.75, 1.0] {
+        let colour = if tick == 0.5 { "#888888" } else { "#dddddd" };
+        svg.line(x(tick), 40.0, x(tick), base, colour, 1.0);
+        svg.text(
+            x(tick),
+            height - 8.0,
+            &format!("{:.0}%", tick * 100.0),
+            "middle",
+            11.0,
+            "normal",
+        );
+    }
+    for (i, c) in rows.iter().enumerate() {
+        let y = 50.0 + row * i as f64;
+        let colour = PALETTE[QaFormat::ALL
+            .iter()
+            .position(|f| *f == c.format)
+            .unwrap_or(0)];
+        let label = match c.debaters.as_str() {
+            "" => format!("{} · judge {}", c.format.as_str(), c.judge),
+            d => format!("{} {d} · judge {}", c.format.as_str(), c.judge),
+        };
+        svg.text(
+            left - 10.0,
+            y + 4.0,
+            &format!("{label} (n={})", c.accuracy.n),
+            "end",
+            11.0,
+            "normal",
+        );
+        if let (Some(s), Some(l), Some(h)) = (c.accuracy.share, c.accuracy.low, c.accuracy.high) {
+            svg.line(x(l), y, x(h), y, colour, 3.0);
+            let _ = writeln!(
+                svg.body,
+                r#"<circle cx="{:.1}" cy="{y:.1}" r="5" fill="{colour}"/>"#,
+                x(s)
+            );
+        }
     }
     svg.finish()
 }

@@ -4,11 +4,14 @@
 pub mod bias;
 mod charts;
 pub mod panels;
+pub mod qa;
+mod qa_report;
 pub mod ratings;
 mod report;
 pub mod stats;
 mod summary;
 pub mod tables;
 
+pub use qa_report::share as qa_share;
 pub use report::{Analysis, Format, ReportError, analyse, write_report};
 pub use summary::{ModelSummary, RoleSummary, Summary, summarize};

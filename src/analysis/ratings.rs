@@ -128,6 +128,19 @@ fn rate(entrants: Vec<String>, matches: Vec<Match>) -> Vec<Rating> {
     out
 }
 
+/// Ratings for any entrants from matches `(first, second, score of the first)`, with the
+/// same fit and bootstrap as the tournament's ratings (the question-answer debate rates
+/// debaters' persuasiveness with it).
+pub fn rate_pairs(entrants: Vec<String>, matches: &[(usize, usize, f64)]) -> Vec<Rating> {
+    rate(
+        entrants,
+        matches
+            .iter()
+            .map(|&(a, b, score_a)| Match { a, b, score_a })
+            .collect(),
+    )
+}
+
 /// Overall ratings and ratings by role.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Ratings {

@@ -14,6 +14,7 @@ use std::collections::BTreeMap;
 
 use super::bias::{BiasChecks, bias_checks};
 use super::panels::{PanelFigures, panel_figures};
+use super::qa::{QaFigures, qa_figures};
 use super::ratings::{Ratings, ratings};
 use crate::domain::{Criterion, Round, RoundStatus};
 
@@ -40,17 +41,30 @@ pub struct Analysis {
     pub bias: BiasChecks,
     /// Judge panels: convergence, agreement before and after, judges' movement.
     pub panels: Option<PanelFigures>,
+    /// Ethics Bowl rounds among them (the tables above cover only these).
+    pub ethics_bowl_rounds: usize,
+    /// Question-answer debates: judge accuracy against the baselines, debaters, calibration.
+    pub qa: Option<QaFigures>,
 }
 
 /// Analyses rounds (finished so far: incomplete rounds count only where they have data).
 /// `provider_of` names each model's provider, for the same-provider preference check.
 pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Analysis {
+    let qa = qa_figures(rounds);
+    let complete_rounds = rounds
+        .iter()
+        .filter(|r| r.status == RoundStatus::Complete)
+        .count();
+    let ethics: Vec<Round>;
+    let rounds = if qa.is_some() {
+        ethics = rounds.iter().filter(|r| r.qa.is_none()).cloned().collect();
+        &ethics[..]
+    } else {
+        rounds
+    };
     Analysis {
-        rounds: rounds.len(),
-        complete_rounds: rounds
-            .iter()
-            .filter(|r| r.status == RoundStatus::Complete)
-            .count(),
+        rounds: rounds.len() + qa.as_ref().map_or(0, |q| q.rounds),
+        complete_rounds,
         model_comparison: model_comparison(rounds),
         dilemma_difficulty: dilemma_difficulty(rounds),
         consistency: consistency(rounds),
@@ -59,6 +73,8 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         ratings: ratings(rounds),
         bias: bias_checks(rounds, provider_of),
         panels: panel_figures(rounds),
+        ethics_bowl_rounds: rounds.len(),
+        qa,
     }
 }
 
@@ -85,7 +101,7 @@ pub struct ReportError {
     pub message: String,
 }
 
-fn fail(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> ReportError + '_ {
+pub(super) fn fail(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> ReportError + '_ {
     move |e| ReportError {
         path: path.to_path_buf(),
         message: e.to_string(),
@@ -100,7 +116,7 @@ fn cell(c: &Cell) -> String {
     }
 }
 
-fn opt(v: Option<f64>) -> String {
+pub(super) fn opt(v: Option<f64>) -> String {
     v.map_or("–".into(), |v| format!("{v:.3}"))
 }
 
@@ -118,10 +134,20 @@ pub fn write_report(
         std::fs::write(&path, json).map_err(|e| fail(&path)(&e))?;
         written.push(path);
     }
-    if formats.contains(&Format::Csv) {
+    if formats.contains(&Format::Csv) && a.ethics_bowl_rounds > 0 {
         written.extend(write_csvs(a, out)?);
     }
-    if formats.contains(&Format::Svg) {
+    if let Some(q) = &a.qa {
+        if formats.contains(&Format::Csv) {
+            written.extend(super::qa_report::write_csvs(q, out)?);
+        }
+        if formats.contains(&Format::Svg) {
+            let path = out.join("qa_accuracy.svg");
+            std::fs::write(&path, super::charts::accuracy_chart(q)).map_err(|e| fail(&path)(&e))?;
+            written.push(path);
+        }
+    }
+    if formats.contains(&Format::Svg) && a.ethics_bowl_rounds > 0 {
         let charts = [
             (
                 "ratings.svg",
@@ -157,7 +183,7 @@ pub fn write_report(
     Ok(written)
 }
 
-fn write_csv(
+pub(super) fn write_csv(
     path: PathBuf,
     header: &[&str],
     rows: Vec<Vec<String>>,
@@ -171,7 +197,7 @@ fn write_csv(
     Ok(path)
 }
 
-fn num(v: Option<f64>) -> String {
+pub(super) fn num(v: Option<f64>) -> String {
     v.map(|v| v.to_string()).unwrap_or_default()
 }
 
@@ -362,6 +388,16 @@ fn markdown(a: &Analysis) -> String {
          a figure on fewer than {MIN_N} observations is marked \"too few\".\n",
         a.rounds, a.complete_rounds
     );
+    if a.ethics_bowl_rounds > 0 {
+        ethics_markdown(&mut s, a);
+    }
+    if let Some(q) = &a.qa {
+        super::qa_report::markdown(&mut s, q);
+    }
+    s
+}
+
+fn ethics_markdown(s: &mut String, a: &Analysis) {
     let _ = writeln!(s, "## Model comparison by role\n");
     let labels: Vec<&str> = Criterion::ALL.iter().map(|c| c.label()).collect();
     let _ = writeln!(s, "| model | role | {} | total /70 |", labels.join(" | "));
@@ -577,9 +613,8 @@ fn markdown(a: &Analysis) -> String {
         }
     }
     if let Some(p) = &a.panels {
-        panel_markdown(&mut s, p);
+        panel_markdown(s, p);
     }
-    s
 }
 
 fn panel_markdown(s: &mut String, p: &PanelFigures) {

@@ -55,12 +55,16 @@ pub struct Summary {
     pub dilemmas: BTreeMap<String, Cell>,
     /// Team A's margin (A total − B total) by Team A then Team B.
     pub matrix: BTreeMap<String, BTreeMap<String, Cell>>,
+    /// Question-answer judge accuracy by format (debate and each baseline).
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub qa_accuracy: BTreeMap<crate::domain::QaFormat, super::qa::Proportion>,
 }
 
 /// Summarises rounds.
 pub fn summarize(rounds: &[Round]) -> Summary {
     let mut s = Summary {
         rounds: rounds.len(),
+        qa_accuracy: super::qa::accuracy_by_format(rounds),
         ..Summary::default()
     };
     let mut margins: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
@@ -80,6 +84,9 @@ pub fn summarize(rounds: &[Round]) -> Summary {
             }
         }
         for j in r.judgments.iter().filter(|j| j.is_usable()) {
+            if j.choice.is_some() {
+                s.judgments += 1; // a question-answer judge's choice
+            }
             let (Some(a), Some(b)) = (j.team_a_scores.total(), j.team_b_scores.total()) else {
                 continue;
             };

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use ethics_bowl::analysis::{Format, analyse, write_report};
+use ethics_bowl::analysis::{Format, analyse, qa_share, write_report};
 
 use super::UsageError;
 use crate::cli::FormatArg;
@@ -40,6 +40,29 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
     let analysis = analyse(&rounds, &provider_of);
     for path in write_report(&analysis, &target, &formats)? {
         println!("wrote {}", path.display());
+    }
+    if let Some(q) = &analysis.qa {
+        println!("\njudge accuracy (95% Wilson interval, n):");
+        for (format, p) in &q.by_format {
+            println!("  {:<12} {}", format.as_str(), qa_share(p));
+        }
+        for l in &q.lifts {
+            let points =
+                |v: Option<f64>| v.map_or("–".into(), |v| format!("{:+.0} pts", v * 100.0));
+            println!(
+                "  judge {} on {}: debate minus naive {}, expert minus debate {}",
+                l.judge,
+                l.level,
+                points(l.lift_over_naive),
+                points(l.gap_to_expert)
+            );
+        }
+        if q.awaiting_review > 0 {
+            println!(
+                "  ({} judgments await review and are not counted)",
+                q.awaiting_review
+            );
+        }
     }
     Ok(())
 }

@@ -180,6 +180,8 @@ pub async fn run(
     }
 }
 
+use ethics_bowl::analysis::qa_share as share;
+
 fn print_summary(s: &Summary, dir: &Path) {
     println!(
         "\n{} rounds: {} complete, {} need review, {} incomplete; {} judgments; {} in / {} out tokens; ${:.4}",
@@ -192,6 +194,18 @@ fn print_summary(s: &Summary, dir: &Path) {
         s.tokens.1,
         s.cost_usd
     );
+    if !s.qa_accuracy.is_empty() {
+        println!(
+            "\n{:<14} {:>30}",
+            "judge accuracy", "95% Wilson interval, n"
+        );
+        for (format, p) in &s.qa_accuracy {
+            println!("{:<14} {:>30}", format.as_str(), share(p));
+        }
+        println!("\nresults: {}", dir.display());
+        println!("report:  ethics-bowl report {}", dir.display());
+        return;
+    }
     println!(
         "\n{:<18} {:>5} {:>10} {:>12} {:>12}",
         "model", "n", "mean /70", "presenting", "responding"

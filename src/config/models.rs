@@ -158,6 +158,14 @@ pub struct SimulatedParams {
     /// As a panel judge in deliberation: the share of the gap to the other judges' mean
     /// score it closes each round (0 never moves, 1 adopts their mean).
     pub deliberation_pull: f64,
+    /// As a question-answer debater: the share of quotes it garbles even when it believes
+    /// its own answer (they fail verification).
+    pub invented_quote_rate: f64,
+    /// As a question-answer debater arguing against what it reads in the game: the share of
+    /// arguments in which it invents a supporting quote rather than quoting weaker evidence.
+    pub bluff_rate: f64,
+    /// As a question-answer debater: the share of arguments that run over the word limit.
+    pub overlong_rate: f64,
     /// Mixed into every seed, to draw a different but still reproducible run.
     pub seed: u64,
 }
@@ -170,6 +178,9 @@ impl Default for SimulatedParams {
             malformed_judgment_rate: 0.15,
             failure_rate: 0.0,
             deliberation_pull: 0.5,
+            invented_quote_rate: 0.1,
+            bluff_rate: 0.6,
+            overlong_rate: 0.1,
             seed: 0,
         }
     }
@@ -605,6 +616,9 @@ fn check_simulated(sim: &SimulatedParams, label: &str, path: &Path) -> Result<()
         ("malformed_judgment_rate", sim.malformed_judgment_rate),
         ("deliberation_pull", sim.deliberation_pull),
         ("failure_rate", sim.failure_rate),
+        ("invented_quote_rate", sim.invented_quote_rate),
+        ("bluff_rate", sim.bluff_rate),
+        ("overlong_rate", sim.overlong_rate),
     ];
     for (key, value) in rates {
         if !(0.0..=1.0).contains(&value) {

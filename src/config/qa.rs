@@ -73,7 +73,11 @@ pub const RELATIONS: [&str; 4] = ["self_play", "stronger", "weaker", "mixed"];
 
 impl QaConfig {
     /// The first thing wrong with the table: (key, message, fix).
-    pub fn problem(&self, models: &[String], judges: &[String]) -> Option<(String, String, String)> {
+    pub fn problem(
+        &self,
+        models: &[String],
+        judges: &[String],
+    ) -> Option<(String, String, String)> {
         let bad = |key: &str, message: String, fix: &str| {
             Some((format!("qa.{key}"), message, fix.to_string()))
         };
@@ -120,7 +124,10 @@ impl QaConfig {
                 "use self_play, stronger, weaker or mixed",
             );
         }
-        let needs_order = self.relations.iter().any(|r| r != "self_play" && r != "mixed");
+        let needs_order = self
+            .relations
+            .iter()
+            .any(|r| r != "self_play" && r != "mixed");
         if needs_order
             && let Some(m) = models
                 .iter()

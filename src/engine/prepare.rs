@@ -6,7 +6,9 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::config::{ConfigError, ModelsConfig, ProtocolKind, QaConfig, Selection, TournamentConfig};
+use crate::config::{
+    ConfigError, ModelsConfig, ProtocolKind, QaConfig, Selection, TournamentConfig,
+};
 use crate::domain::SampledItem;
 use crate::inputs::{DilemmaError, QaDataError, load_dilemmas, load_items, sample};
 use crate::protocols::Protocol;
@@ -173,7 +175,12 @@ fn dilemma_inputs(config_path: &Path, config: &TournamentConfig) -> Result<Input
     };
     let ids: Vec<String> = dilemmas.iter().map(|d| d.id.clone()).collect();
     let schedule = schedule::build(config, &ids).map_err(|message| {
-        invalid(config_path, "judges", message, "change judges or judging".into())
+        invalid(
+            config_path,
+            "judges",
+            message,
+            "change judges or judging".into(),
+        )
     })?;
     Ok(Inputs {
         protocol: Arc::new(EthicsBowl::new(
@@ -191,7 +198,11 @@ fn dilemma_inputs(config_path: &Path, config: &TournamentConfig) -> Result<Input
 }
 
 /// The question-answer debate's inputs: every dataset file, and the seeded sample.
-fn qa_inputs(config_path: &Path, config: &TournamentConfig, qa: &QaConfig) -> Result<Inputs, PrepareError> {
+fn qa_inputs(
+    config_path: &Path,
+    config: &TournamentConfig,
+    qa: &QaConfig,
+) -> Result<Inputs, PrepareError> {
     let mut items = Vec::new();
     let mut warnings = Vec::new();
     for dataset in &qa.datasets {
@@ -201,7 +212,10 @@ fn qa_inputs(config_path: &Path, config: &TournamentConfig, qa: &QaConfig) -> Re
             warnings.push(format!("{}: {skipped}; left out", path.display()));
         }
         for item in loaded.items {
-            if items.iter().any(|i: &crate::domain::QaItem| i.id == item.id) {
+            if items
+                .iter()
+                .any(|i: &crate::domain::QaItem| i.id == item.id)
+            {
                 return Err(invalid(
                     config_path,
                     "qa.datasets",

@@ -102,13 +102,22 @@ pub fn build(config: &TournamentConfig, dilemma_ids: &[String]) -> Result<Schedu
 }
 
 /// The id of a question-answer round: item, format, debaters and judge.
-pub fn qa_round_id(item: &str, format: QaFormat, debaters: &[&str], judge: &str, repetition: u32) -> String {
+pub fn qa_round_id(
+    item: &str,
+    format: QaFormat,
+    debaters: &[&str],
+    judge: &str,
+    repetition: u32,
+) -> String {
     let who = match debaters {
         [a, b] => format!("__{a}__vs__{b}"),
         [a] => format!("__{a}"),
         _ => String::new(),
     };
-    format!("{item}__{}{who}__judge__{judge}__r{repetition}", format.as_str())
+    format!(
+        "{item}__{}{who}__judge__{judge}__r{repetition}",
+        format.as_str()
+    )
 }
 
 /// The question-answer schedule: for each repetition, item and judge, the baselines, the
@@ -116,22 +125,23 @@ pub fn qa_round_id(item: &str, format: QaFormat, debaters: &[&str], judge: &str,
 pub fn build_qa(config: &TournamentConfig, qa: &QaConfig, item_ids: &[String]) -> Schedule {
     let pairs = pairings(config);
     let mut rounds = Vec::new();
-    let mut push = |item: &str, format: QaFormat, debaters: &[&str], judge: &str, repetition: u32| {
-        let relation = (!debaters.is_empty()).then(|| qa.relation(debaters, judge).to_string());
-        if relation.as_ref().is_some_and(|r| !qa.relations.contains(r)) {
-            return;
-        }
-        rounds.push(ScheduledRound {
-            round_id: qa_round_id(item, format, debaters, judge, repetition),
-            dilemma_id: item.to_string(),
-            repetition,
-            team_a: debaters.first().map_or_else(String::new, |d| d.to_string()),
-            team_b: debaters.get(1).map_or_else(String::new, |d| d.to_string()),
-            judges: vec![judge.to_string()],
-            format: Some(format),
-            relation,
-        });
-    };
+    let mut push =
+        |item: &str, format: QaFormat, debaters: &[&str], judge: &str, repetition: u32| {
+            let relation = (!debaters.is_empty()).then(|| qa.relation(debaters, judge).to_string());
+            if relation.as_ref().is_some_and(|r| !qa.relations.contains(r)) {
+                return;
+            }
+            rounds.push(ScheduledRound {
+                round_id: qa_round_id(item, format, debaters, judge, repetition),
+                dilemma_id: item.to_string(),
+                repetition,
+                team_a: debaters.first().map_or_else(String::new, |d| d.to_string()),
+                team_b: debaters.get(1).map_or_else(String::new, |d| d.to_string()),
+                judges: vec![judge.to_string()],
+                format: Some(format),
+                relation,
+            });
+        };
     for repetition in 1..=config.repetitions {
         for item in item_ids {
             for judge in &config.judges {

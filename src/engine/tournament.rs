@@ -12,9 +12,7 @@ use crate::analysis::{Summary, summarize};
 use crate::config::JudgingMode;
 use crate::domain::{Round, RoundStatus, now_rfc3339};
 use crate::protocols::panel::Panel;
-use crate::store::{
-    RoundFilter, Store, StoreError, TournamentRecord, TournamentStatus,
-};
+use crate::store::{RoundFilter, Store, StoreError, TournamentRecord, TournamentStatus};
 
 use super::control::Control;
 use super::corrections::apply_correction;

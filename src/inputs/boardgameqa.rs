@@ -110,13 +110,20 @@ pub fn load_items(path: &Path, level: Option<&str>) -> Result<LoadedItems, QaDat
         ));
     };
     let level = level.map_or_else(|| level_of(path), str::to_string);
-    let stem = id_part(&path.file_stem().map(|s| s.to_string_lossy()).unwrap_or_default());
+    let stem = id_part(
+        &path
+            .file_stem()
+            .map(|s| s.to_string_lossy())
+            .unwrap_or_default(),
+    );
     let mut items = Vec::new();
     let mut skipped = Vec::new();
     for (index, item) in raw.iter().enumerate() {
         let field = |name: &str| item.get(name).and_then(Value::as_str);
         if let Some(missing) = FIELDS.iter().find(|f| field(f).is_none()) {
-            skipped.push(format!("item {index}: missing the text field \"{missing}\""));
+            skipped.push(format!(
+                "item {index}: missing the text field \"{missing}\""
+            ));
             continue;
         }
         let text = |name: &str| field(name).unwrap_or_default().to_string();
@@ -140,7 +147,10 @@ pub fn load_items(path: &Path, level: Option<&str>) -> Result<LoadedItems, QaDat
         });
     }
     if items.is_empty() {
-        let first = skipped.first().cloned().unwrap_or_else(|| "it is empty".into());
+        let first = skipped
+            .first()
+            .cloned()
+            .unwrap_or_else(|| "it is empty".into());
         return Err(format(format!("no usable item ({first})")));
     }
     Ok(LoadedItems { items, skipped })
@@ -151,7 +161,12 @@ pub fn load_items(path: &Path, level: Option<&str>) -> Result<LoadedItems, QaDat
 /// which side is correct (A, B, A, B, …) and at who is read first (A, A, B, B, …), so
 /// neither is confounded with correctness; the incorrect answer alternates between the
 /// two other labels. A seeded `both_wrong_share` of items gets the two incorrect answers.
-pub fn sample(items: &[QaItem], per_level: usize, seed: u64, both_wrong_share: f64) -> Vec<(QaItem, SampledItem)> {
+pub fn sample(
+    items: &[QaItem],
+    per_level: usize,
+    seed: u64,
+    both_wrong_share: f64,
+) -> Vec<(QaItem, SampledItem)> {
     let mut levels: Vec<&str> = Vec::new();
     for item in items {
         if !levels.contains(&item.level.as_str()) {
@@ -174,7 +189,11 @@ pub fn sample(items: &[QaItem], per_level: usize, seed: u64, both_wrong_share: f
             }
             let wrong = (pool.len() as f64 * both_wrong_share).round() as usize;
             let mut order: Vec<usize> = (0..pool.len()).collect();
-            order.shuffle(&mut seeded(seed, level, &format!("{}-wrong", label.as_str())));
+            order.shuffle(&mut seeded(
+                seed,
+                level,
+                &format!("{}-wrong", label.as_str()),
+            ));
             let both_wrong: Vec<usize> = order[..wrong].to_vec();
             for (k, item) in pool.into_iter().enumerate() {
                 let assignment = assign(item.label, k, both_wrong.contains(&k));
@@ -258,7 +277,9 @@ mod tests {
     #[test]
     fn question_is_the_last_sentence() {
         assert_eq!(
-            question_of("A few players. The rules are as follows. Rule1: x. Based on the game, does the cat eat the dog?"),
+            question_of(
+                "A few players. The rules are as follows. Rule1: x. Based on the game, does the cat eat the dog?"
+            ),
             "Based on the game, does the cat eat the dog?"
         );
         assert_eq!(question_of("Does it?"), "Does it?");
@@ -266,7 +287,10 @@ mod tests {
 
     #[test]
     fn level_comes_from_the_file_name() {
-        assert_eq!(level_of(Path::new("d/Main-depth2-test.json")), "Main-depth2");
+        assert_eq!(
+            level_of(Path::new("d/Main-depth2-test.json")),
+            "Main-depth2"
+        );
         assert_eq!(level_of(Path::new("qa-sample.json")), "qa-sample");
     }
 
@@ -278,20 +302,31 @@ mod tests {
         assert_ne!(s, sample(&items, 12, 8, 0.0));
         assert_eq!(s.len(), 12);
         for label in Label::ALL {
-            let of: Vec<&SampledItem> = s.iter().map(|x| &x.1).filter(|x| x.label == label).collect();
+            let of: Vec<&SampledItem> = s
+                .iter()
+                .map(|x| &x.1)
+                .filter(|x| x.label == label)
+                .collect();
             assert_eq!(of.len(), 4);
             let count = |f: &dyn Fn(&SampledItem) -> bool| of.iter().filter(|x| f(x)).count();
             assert_eq!(count(&|x| x.assignment.correct_side == Some(Team::A)), 2);
             assert_eq!(count(&|x| x.assignment.first == Team::A), 2);
             // Correct side and first speaker are crossed: each of the four combinations once.
             assert_eq!(
-                count(&|x| x.assignment.correct_side == Some(Team::A) && x.assignment.first == Team::A),
+                count(&|x| x.assignment.correct_side == Some(Team::A)
+                    && x.assignment.first == Team::A),
                 1
             );
             for x in &of {
                 let a = x.assignment;
                 assert_ne!(a.answer_a, a.answer_b);
-                let correct = a.correct_side.map(|side| if side == Team::A { a.answer_a } else { a.answer_b });
+                let correct = a.correct_side.map(|side| {
+                    if side == Team::A {
+                        a.answer_a
+                    } else {
+                        a.answer_b
+                    }
+                });
                 assert_eq!(correct, Some(label));
             }
         }
@@ -304,9 +339,17 @@ mod tests {
     fn both_wrong_share_hands_out_two_wrong_answers() {
         let items: Vec<QaItem> = (0..30).map(|n| item(n, Label::ALL[n % 3])).collect();
         let s = sample(&items, 0, 1, 0.5);
-        let wrong: Vec<&SampledItem> = s.iter().map(|x| &x.1).filter(|x| x.assignment.correct_side.is_none()).collect();
+        let wrong: Vec<&SampledItem> = s
+            .iter()
+            .map(|x| &x.1)
+            .filter(|x| x.assignment.correct_side.is_none())
+            .collect();
         assert_eq!(wrong.len(), 15);
-        assert!(wrong.iter().all(|x| x.assignment.answer_a != x.label && x.assignment.answer_b != x.label));
+        assert!(
+            wrong
+                .iter()
+                .all(|x| x.assignment.answer_a != x.label && x.assignment.answer_b != x.label)
+        );
     }
 
     #[test]
@@ -330,8 +373,18 @@ mod tests {
             ]
         );
         std::fs::write(&path, "{}").unwrap();
-        assert!(load_items(&path, None).unwrap_err().to_string().contains("not a JSON array"));
+        assert!(
+            load_items(&path, None)
+                .unwrap_err()
+                .to_string()
+                .contains("not a JSON array")
+        );
         std::fs::write(&path, format!("[{missing}]")).unwrap();
-        assert!(load_items(&path, None).unwrap_err().to_string().contains("no usable item (item 0"));
+        assert!(
+            load_items(&path, None)
+                .unwrap_err()
+                .to_string()
+                .contains("no usable item (item 0")
+        );
     }
 }

@@ -14,8 +14,8 @@ pub mod verdict;
 use std::collections::HashMap;
 
 use crate::domain::{
-    DebaterRecord, Judgment, ParseStatus, PhaseType, QaItem, QaSetup, Round,
-    SampledItem, Scores, Team, Turn,
+    DebaterRecord, Judgment, ParseStatus, PhaseType, QaItem, QaSetup, Round, SampledItem, Scores,
+    Team, Turn,
 };
 use crate::providers::ChatRequest;
 use crate::store::ScheduledRound;
@@ -123,7 +123,10 @@ impl Protocol for QaDebate {
             ))
         })?;
         let format = s.format.ok_or_else(|| {
-            ProtocolError(format!("round {}: the schedule gives no format", s.round_id))
+            ProtocolError(format!(
+                "round {}: the schedule gives no format",
+                s.round_id
+            ))
         })?;
         let mut round = blank_round(s, self.name());
         round.qa = Some(QaSetup {
@@ -195,7 +198,10 @@ impl Protocol for QaDebate {
                     &transcript(round, setup, Some(turn.round)),
                 ),
             )
-            .tagged(&round.id, format!("qa_argument/{}", letter(turn.side)))),
+            .tagged(
+                &round.id,
+                format!("qa_argument/{}{}", letter(turn.side), turn.round),
+            )),
             (PhaseType::Judgment, _) => Ok(ChatRequest::new(
                 prompts::judge_system(setup.format),
                 prompts::judge_prompt(setup, &transcript(round, setup, None)),
@@ -269,7 +275,8 @@ mod tests {
             level: "T".into(),
             index: 0,
             facts: "The cat has 5 friends.".into(),
-            rules: "Rule1: If the cat has more than 3 friends, then the cat attacks the dog.".into(),
+            rules: "Rule1: If the cat has more than 3 friends, then the cat attacks the dog."
+                .into(),
             preferences: String::new(),
             question: "Does the cat attack the dog?".into(),
             label: Label::Proved,
@@ -326,7 +333,13 @@ mod tests {
 
     #[test]
     fn debate_rounds_wait_for_the_previous_round_and_the_judge_for_all() {
-        let p = QaDebate::new([item()], QaRules { debate_rounds: 2, word_limit: 20 });
+        let p = QaDebate::new(
+            [item()],
+            QaRules {
+                debate_rounds: 2,
+                word_limit: 20,
+            },
+        );
         let mut round = p.new_round(&scheduled(QaFormat::Debate)).unwrap();
         let steps = p.steps(&round);
         assert_eq!(steps.len(), 5);
@@ -334,29 +347,64 @@ mod tests {
         assert_eq!(ready.len(), 2, "both debaters open at once");
         argue(&mut round, Team::A, 1, "<argument>No.</argument>");
         assert_eq!(steps.iter().filter(|s| s.is_ready(&round)).count(), 2);
-        argue(&mut round, Team::B, 1, "<thinking>secret</thinking><argument>Yes: <quote>the cat has 5 friends</quote>.</argument>");
-        assert_eq!(steps.iter().filter(|s| s.is_ready(&round) && !s.is_done(&round)).count(), 2);
+        argue(
+            &mut round,
+            Team::B,
+            1,
+            "<thinking>secret</thinking><argument>Yes: <quote>the cat has 5 friends</quote>.</argument>",
+        );
+        assert_eq!(
+            steps
+                .iter()
+                .filter(|s| s.is_ready(&round) && !s.is_done(&round))
+                .count(),
+            2
+        );
         // The second round's prompt holds the first round, B first, thinking removed.
         let req = p.request(&steps[2], &round).unwrap();
         let prompt = req.last_user_text();
-        let (b, a) = (prompt.find("Debater B (round 1)").unwrap(), prompt.find("Debater A (round 1)").unwrap());
-        assert!(b < a && !prompt.contains("secret") && prompt.contains("<v_quote>the cat has 5 friends</v_quote>"));
+        let (b, a) = (
+            prompt.find("Debater B (round 1)").unwrap(),
+            prompt.find("Debater A (round 1)").unwrap(),
+        );
+        assert!(
+            b < a
+                && !prompt.contains("secret")
+                && prompt.contains("<v_quote>the cat has 5 friends</v_quote>")
+        );
         assert!(req.system.contains("Debater ") && req.system.contains("under 20 words"));
         p.after_phase(&mut round);
         let setup = round.qa.as_ref().unwrap();
-        assert_eq!((setup.debater_b.verified_quotes, setup.debater_a.verified_quotes), (1, 0));
+        assert_eq!(
+            (
+                setup.debater_b.verified_quotes,
+                setup.debater_a.verified_quotes
+            ),
+            (1, 0)
+        );
         // The judge never sees the game.
         argue(&mut round, Team::A, 2, "a");
         argue(&mut round, Team::B, 2, "b");
         let judge = p.request(&steps[4], &round).unwrap();
-        assert!(!judge.last_user_text().contains("<game>") && !judge.last_user_text().contains("more than 3"));
-        assert!(judge.last_user_text().contains("Does the cat attack the dog?"));
+        assert!(
+            !judge.last_user_text().contains("<game>")
+                && !judge.last_user_text().contains("more than 3")
+        );
+        assert!(
+            judge
+                .last_user_text()
+                .contains("Does the cat attack the dog?")
+        );
     }
 
     #[test]
     fn baselines_are_one_call_and_experts_see_the_game() {
         let p = QaDebate::new([item()], QaRules::default());
-        for (format, sees) in [(QaFormat::Naive, false), (QaFormat::Expert, true), (QaFormat::ExpertCot, true)] {
+        for (format, sees) in [
+            (QaFormat::Naive, false),
+            (QaFormat::Expert, true),
+            (QaFormat::ExpertCot, true),
+        ] {
             let round = p.new_round(&scheduled(format)).unwrap();
             let steps = p.steps(&round);
             assert_eq!(steps.len(), 1);
@@ -371,7 +419,9 @@ mod tests {
     fn judgments_and_correctness() {
         let p = QaDebate::default();
         let (_, sampled) = item();
-        let round = QaDebate::new([item()], QaRules::default()).new_round(&scheduled(QaFormat::Naive)).unwrap();
+        let round = QaDebate::new([item()], QaRules::default())
+            .new_round(&scheduled(QaFormat::Naive))
+            .unwrap();
         let j = p.judge(&round, "j", "Answer: B\nConfidence: 70");
         assert_eq!(j.parse_status, ParseStatus::Parsed);
         let setup = round.qa.as_ref().unwrap();
@@ -379,7 +429,14 @@ mod tests {
         assert_eq!(judge_correct(setup, &j), Some(true));
         let partial = p.judge(&round, "j", "Answer: A");
         assert_eq!(partial.parse_status, ParseStatus::Partial);
-        assert_eq!(judge_correct(setup, &partial), None, "not usable until reviewed");
-        assert_eq!(p.judge(&round, "j", "hmm").parse_status, ParseStatus::Failed);
+        assert_eq!(
+            judge_correct(setup, &partial),
+            None,
+            "not usable until reviewed"
+        );
+        assert_eq!(
+            p.judge(&round, "j", "hmm").parse_status,
+            ParseStatus::Failed
+        );
     }
 }

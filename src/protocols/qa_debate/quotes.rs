@@ -75,7 +75,9 @@ pub fn split_sentences(text: &str) -> Vec<String> {
     let mut start = 0;
     let chars: Vec<(usize, char)> = text.char_indices().collect();
     for (n, (i, c)) in chars.iter().enumerate() {
-        let at_end = chars.get(n + 1).is_none_or(|(_, next)| next.is_whitespace());
+        let at_end = chars
+            .get(n + 1)
+            .is_none_or(|(_, next)| next.is_whitespace());
         if matches!(c, '.' | '!' | '?') && at_end {
             let end = i + c.len_utf8();
             let s = text[start..end].trim();
@@ -247,11 +249,17 @@ mod tests {
         let g = game();
         assert!(g.contains("The cat has 5 friends."), "exact");
         assert!(g.contains("the CAT has 5 friends"), "case and punctuation");
-        assert!(g.contains("  the dog does not eat the bear’s food"), "spacing, curly apostrophe");
+        assert!(
+            g.contains("  the dog does not eat the bear’s food"),
+            "spacing, curly apostrophe"
+        );
         assert!(g.contains("then the cat attacks the dog"), "part of a rule");
         assert!(g.contains("Rule2 is preferred over Rule1"), "a preference");
         assert!(!g.contains("the cat has 6 friends"), "invented");
-        assert!(!g.contains("cat attacks the dog. Rule2"), "across two units");
+        assert!(
+            !g.contains("cat attacks the dog. Rule2"),
+            "across two units"
+        );
         assert!(!g.contains("at has 5"), "a broken word is not a whole word");
         assert!(!g.contains("  ...  "), "nothing to quote");
     }
@@ -283,7 +291,11 @@ mod tests {
 
     #[test]
     fn reply_without_tags_is_the_argument() {
-        let shown = show_argument("Plain text, <quote>Rule2 is preferred over Rule1</quote>", 150, &game());
+        let shown = show_argument(
+            "Plain text, <quote>Rule2 is preferred over Rule1</quote>",
+            150,
+            &game(),
+        );
         assert_eq!(shown.verified, 1);
         assert!(shown.text.starts_with("Plain text"));
     }

@@ -101,16 +101,14 @@ fn confidence_in(value: &str) -> Result<f64, String> {
 /// Reads a judge's reply.
 pub fn read_verdict(raw: &str) -> ReadVerdict {
     let mut problems = Vec::new();
-    let side = after_last_key(raw, "answer")
-        .and_then(side_in)
-        .or_else(|| {
-            // A reply whose last non-empty line is just the letter.
-            raw.lines()
-                .rev()
-                .find(|l| !l.trim().is_empty())
-                .filter(|l| l.trim().len() <= 12)
-                .and_then(side_in)
-        });
+    let side = after_last_key(raw, "answer").and_then(side_in).or_else(|| {
+        // A reply whose last non-empty line is just the letter.
+        raw.lines()
+            .rev()
+            .find(|l| !l.trim().is_empty())
+            .filter(|l| l.trim().len() <= 12)
+            .and_then(side_in)
+    });
     if side.is_none() {
         problems.push("no answer (expected a line \"Answer: A\" or \"Answer: B\")".into());
     }
@@ -146,16 +144,34 @@ mod tests {
 
     #[test]
     fn the_requested_lines() {
-        assert_eq!(read("Reasoning…\nAnswer: A\nConfidence: 80"), (Some(Team::A), Some(80.0)));
-        assert_eq!(read("answer: b\nconfidence: 55%"), (Some(Team::B), Some(55.0)));
+        assert_eq!(
+            read("Reasoning…\nAnswer: A\nConfidence: 80"),
+            (Some(Team::A), Some(80.0))
+        );
+        assert_eq!(
+            read("answer: b\nconfidence: 55%"),
+            (Some(Team::B), Some(55.0))
+        );
     }
 
     #[test]
     fn what_models_send() {
-        assert_eq!(read("**Answer:** (B)\n**Confidence:** 0.7"), (Some(Team::B), Some(70.0)));
-        assert_eq!(read("Final answer: Debater A\nConfidence - 90/100"), (Some(Team::A), Some(90.0)));
-        assert_eq!(read("{\"answer\": \"B\", \"confidence\": 65}"), (Some(Team::B), Some(65.0)));
-        assert_eq!(read("My answer is A. Confidence: 1"), (Some(Team::A), Some(1.0)));
+        assert_eq!(
+            read("**Answer:** (B)\n**Confidence:** 0.7"),
+            (Some(Team::B), Some(70.0))
+        );
+        assert_eq!(
+            read("Final answer: Debater A\nConfidence - 90/100"),
+            (Some(Team::A), Some(90.0))
+        );
+        assert_eq!(
+            read("{\"answer\": \"B\", \"confidence\": 65}"),
+            (Some(Team::B), Some(65.0))
+        );
+        assert_eq!(
+            read("My answer is A. Confidence: 1"),
+            (Some(Team::A), Some(1.0))
+        );
         assert_eq!(
             read("The answer: A seems weak.\nAnswer: B\nConfidence: 60"),
             (Some(Team::B), Some(60.0)),
@@ -170,7 +186,11 @@ mod tests {
         assert_eq!(v.side, None);
         assert_eq!(v.confidence, None);
         assert_eq!(v.problems.len(), 2, "{:?}", v.problems);
-        assert_eq!(read("Answer: Absolutely A").0, None, "a word starting with a is not A");
+        assert_eq!(
+            read("Answer: Absolutely A").0,
+            None,
+            "a word starting with a is not A"
+        );
         assert!(read_verdict("").problems.len() == 2);
     }
 

@@ -7,7 +7,10 @@
 //! the kind a judge rewards, with a probability equal to its strength, built from sentences
 //! of the dilemma in its prompt. As a judge it scores each team by the evidence of those
 //! sentences in the transcript, and answers in broken or free-form text at its configured
-//! rate, so the manual-review path is exercised.
+//! rate, so the manual-review path is exercised. The question-answer debate's behaviour is
+//! in [`qa`].
+
+mod qa;
 
 use std::time::Duration;
 
@@ -174,6 +177,8 @@ impl SimulatedProfile {
             "deliberation" => self.deliberation(prompt, persona, &mut rng),
             "presentation" | "response" | "rebuttal" | "consistency_test"
             | "consistency_test_b" => self.argument(&req.tag.phase, prompt, &mut rng),
+            "qa_argument" => self.qa_argument(&req.system, prompt, &mut rng),
+            "qa_judgment" => self.qa_judgment(persona, prompt, &mut rng),
             _ => self.reply(prompt, &mut rng),
         }
     }

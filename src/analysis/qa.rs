@@ -1,0 +1,522 @@
+//! The question-answer debate's figures: judge accuracy per configuration with Wilson 95%
+//! intervals, the lift of debate over the naive baseline and the gap to the expert, accuracy
+//! by correct side and by position, debaters' win rates when assigned the correct and the
+//! incorrect answer, quote verification, persuasiveness ratings (Bradley–Terry over
+//! cross-play wins) beside the accuracy of judges in each model's self-play debates, and the
+//! calibration of judges' confidence.
+//!
+//! Only usable judgments (parsed, or corrected by hand) on items with a correct answer count
+//! towards accuracy; rounds whose two answers were both wrong are reported apart.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::ratings::{Rating, rate_pairs};
+use super::stats::{mean, pearson};
+use crate::domain::{Judgment, QaFormat, QaSetup, Round, Team};
+
+/// z for a two-sided 95% interval.
+const Z95: f64 = 1.959_963_984_540_054;
+
+/// Confidence bins for calibration (lower bound inclusive; the last includes 100).
+pub const CALIBRATION_BINS: [(f64, f64); 6] = [
+    (0.0, 50.0),
+    (50.0, 60.0),
+    (60.0, 70.0),
+    (70.0, 80.0),
+    (80.0, 90.0),
+    (90.0, 100.0),
+];
+
+/// A share with its Wilson 95% interval.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Proportion {
+    /// Successes.
+    pub hits: usize,
+    /// Trials.
+    pub n: usize,
+    /// hits / n.
+    pub share: Option<f64>,
+    /// Lower end of the Wilson 95% interval.
+    pub low: Option<f64>,
+    /// Upper end.
+    pub high: Option<f64>,
+}
+
+impl Proportion {
+    /// `hits` out of `n`, with its interval.
+    pub fn new(hits: usize, n: usize) -> Self {
+        let Some((low, high)) = wilson(hits, n) else {
+            return Self {
+                hits,
+                n,
+                ..Self::default()
+            };
+        };
+        Self {
+            hits,
+            n,
+            share: Some(hits as f64 / n as f64),
+            low: Some(low),
+            high: Some(high),
+        }
+    }
+
+    fn add(&mut self, hit: bool) {
+        *self = Self::new(self.hits + usize::from(hit), self.n + 1);
+    }
+}
+
+/// The Wilson score interval at 95% (Wilson 1927): good at small n and near 0 or 1.
+pub fn wilson(hits: usize, n: usize) -> Option<(f64, f64)> {
+    if n == 0 {
+        return None;
+    }
+    let (p, n) = (hits as f64 / n as f64, n as f64);
+    let z2 = Z95 * Z95;
+    let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
+    let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
+    // At 0 and n the interval ends exactly at 0 and 1 (rounding would leave 1e-16 off).
+    let low = if hits == 0 { 0.0 } else { centre - half };
+    let high = if p == 1.0 { 1.0 } else { centre + half };
+    Some((low.max(0.0), high.min(1.0)))
+}
+
+/// Judge accuracy in one configuration.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ConfigAccuracy {
+    /// Debate, consultancy or a baseline.
+    pub format: QaFormat,
+    /// `a vs b`, the consultant, or empty for baselines.
+    pub debaters: String,
+    /// The judge.
+    pub judge: String,
+    /// The dataset level.
+    pub level: String,
+    /// `self_play`, `stronger`, `weaker` or `mixed` (debates and consultancies).
+    pub relation: Option<String>,
+    /// Correct choices among usable judgments.
+    pub accuracy: Proportion,
+}
+
+/// Debate against the baselines, for one judge on one level.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Lift {
+    /// The judge.
+    pub judge: String,
+    /// The level.
+    pub level: String,
+    /// Accuracy in every format this judge ran, in [`QaFormat::ALL`] order.
+    pub formats: BTreeMap<QaFormat, Proportion>,
+    /// Debate accuracy minus naive accuracy.
+    pub lift_over_naive: Option<f64>,
+    /// Expert accuracy minus debate accuracy.
+    pub gap_to_expert: Option<f64>,
+}
+
+/// Accuracy split by where the correct answer was.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PositionSplit {
+    /// The format.
+    pub format: QaFormat,
+    /// When the correct answer was A's.
+    pub correct_a: Proportion,
+    /// When it was B's.
+    pub correct_b: Proportion,
+    /// When the correct debater was read first in each round.
+    pub correct_first: Proportion,
+    /// When it was read second.
+    pub correct_second: Proportion,
+}
+
+/// One debating model's record.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct DebaterFigures {
+    /// The model.
+    pub model: String,
+    /// Judges chose its answer when it was correct.
+    pub wins_when_correct: Proportion,
+    /// Judges chose its answer when it was incorrect.
+    pub wins_when_incorrect: Proportion,
+    /// Its quotes found in the game.
+    pub quotes_verified: Proportion,
+    /// Arguments cut at the word limit.
+    pub word_limit_violations: u32,
+    /// Persuasiveness (Bradley–Terry over cross-play debates won, Elo scale), when it
+    /// debated another model.
+    pub persuasiveness: Option<Rating>,
+    /// Judge accuracy in debates where this model argued both sides.
+    pub self_play_accuracy: Proportion,
+}
+
+/// One calibration bin.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct CalibrationBin {
+    /// Lower bound of the confidences in it.
+    pub low: f64,
+    /// Upper bound.
+    pub high: f64,
+    /// Mean stated confidence (0–100).
+    pub mean_confidence: Option<f64>,
+    /// How often those choices were right.
+    pub accuracy: Proportion,
+}
+
+/// Rounds whose two answers were both wrong: did judges notice (lower confidence)?
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct BothWrong {
+    /// Usable judgments on such rounds.
+    pub n: usize,
+    /// Their mean confidence.
+    pub mean_confidence: Option<f64>,
+    /// Mean confidence on rounds with one correct answer, for comparison.
+    pub mean_confidence_otherwise: Option<f64>,
+}
+
+/// Everything the report says about question-answer rounds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct QaFigures {
+    /// Rounds read.
+    pub rounds: usize,
+    /// Judgments still waiting for review (not counted).
+    pub awaiting_review: usize,
+    /// Accuracy per format, over every judge and level.
+    pub by_format: BTreeMap<QaFormat, Proportion>,
+    /// Accuracy per configuration.
+    pub configurations: Vec<ConfigAccuracy>,
+    /// Debate against the baselines, per judge and level.
+    pub lifts: Vec<Lift>,
+    /// Accuracy by correct side and position, per format with debaters.
+    pub positions: Vec<PositionSplit>,
+    /// Each debating model.
+    pub debaters: Vec<DebaterFigures>,
+    /// Correlation across models of persuasiveness and self-play judge accuracy (the
+    /// paper's finding is positive), when three or more models have both.
+    pub persuasiveness_accuracy_correlation: Option<f64>,
+    /// Stated confidence against accuracy.
+    pub calibration: Vec<CalibrationBin>,
+    /// Rounds with two wrong answers.
+    pub both_wrong: Option<BothWrong>,
+}
+
+/// A judged round: its setup, the judgment in force and whether it was right.
+struct Judged<'a> {
+    round: &'a Round,
+    setup: &'a QaSetup,
+    judgment: &'a Judgment,
+    choice: Team,
+    confidence: Option<f64>,
+    correct: Option<bool>,
+}
+
+fn judged(rounds: &[Round]) -> (Vec<Judged<'_>>, usize) {
+    let mut out = Vec::new();
+    let mut awaiting = 0;
+    for round in rounds {
+        let Some(setup) = &round.qa else { continue };
+        for judgment in &round.judgments {
+            match judgment.choice.filter(|_| judgment.is_usable()) {
+                Some(choice) => out.push(Judged {
+                    round,
+                    setup,
+                    judgment,
+                    choice: choice.side,
+                    confidence: choice.confidence,
+                    correct: setup.assignment.correct_side.map(|c| c == choice.side),
+                }),
+                None => awaiting += 1,
+            }
+        }
+    }
+    (out, awaiting)
+}
+
+fn debaters_label(round: &Round, format: QaFormat) -> String {
+    match format {
+        QaFormat::Debate => format!("{} vs {}", round.team_a_model, round.team_b_model),
+        QaFormat::Consultancy => round.team_a_model.clone(),
+        _ => String::new(),
+    }
+}
+
+/// Judge accuracy per format over every judge and level (what a run's summary shows).
+pub fn accuracy_by_format(rounds: &[Round]) -> BTreeMap<QaFormat, Proportion> {
+    let mut by_format: BTreeMap<QaFormat, Proportion> = BTreeMap::new();
+    for j in judged(rounds).0.iter().filter(|j| j.correct.is_some()) {
+        by_format
+            .entry(j.setup.format)
+            .or_default()
+            .add(j.correct == Some(true));
+    }
+    by_format
+}
+
+/// The figures, when any round is a question-answer round.
+pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
+    let qa_rounds = rounds.iter().filter(|r| r.qa.is_some()).count();
+    if qa_rounds == 0 {
+        return None;
+    }
+    let (all, awaiting_review) = judged(rounds);
+    let scored: Vec<&Judged> = all.iter().filter(|j| j.correct.is_some()).collect();
+    let hit = |j: &Judged| j.correct == Some(true);
+
+    let by_format = accuracy_by_format(rounds);
+    let mut configs: BTreeMap<(QaFormat, String, String, String, Option<String>), Proportion> =
+        BTreeMap::new();
+    let mut per_judge: BTreeMap<(String, String), BTreeMap<QaFormat, Proportion>> = BTreeMap::new();
+    for j in &scored {
+        let format = j.setup.format;
+        configs
+            .entry((
+                format,
+                debaters_label(j.round, format),
+                j.judgment.judge_model.clone(),
+                j.setup.level.clone(),
+                j.setup.relation.clone(),
+            ))
+            .or_default()
+            .add(hit(j));
+        per_judge
+            .entry((j.judgment.judge_model.clone(), j.setup.level.clone()))
+            .or_default()
+            .entry(format)
+            .or_default()
+            .add(hit(j));
+    }
+    let configurations = configs
+        .into_iter()
+        .map(
+            |((format, debaters, judge, level, relation), accuracy)| ConfigAccuracy {
+                format,
+                debaters,
+                judge,
+                level,
+                relation,
+                accuracy,
+            },
+        )
+        .collect();
+    let lifts = per_judge
+        .into_iter()
+        .map(|((judge, level), formats)| {
+            let share = |f: QaFormat| formats.get(&f).and_then(|p| p.share);
+            let debate = share(QaFormat::Debate);
+            Lift {
+                lift_over_naive: debate.zip(share(QaFormat::Naive)).map(|(d, n)| d - n),
+                gap_to_expert: debate.zip(share(QaFormat::Expert)).map(|(d, e)| e - d),
+                judge,
+                level,
+                formats,
+            }
+        })
+        .collect();
+
+    let mut positions: BTreeMap<QaFormat, PositionSplit> = BTreeMap::new();
+    for j in scored.iter().filter(|j| j.setup.format.debaters() > 0) {
+        let Some(correct) = j.setup.assignment.correct_side else {
+            continue;
+        };
+        let split = positions
+            .entry(j.setup.format)
+            .or_insert_with(|| PositionSplit {
+                format: j.setup.format,
+                correct_a: Proportion::default(),
+                correct_b: Proportion::default(),
+                correct_first: Proportion::default(),
+                correct_second: Proportion::default(),
+            });
+        match correct {
+            Team::A => split.correct_a.add(hit(j)),
+            Team::B => split.correct_b.add(hit(j)),
+        }
+        if j.setup.format == QaFormat::Debate {
+            if j.setup.assignment.first == correct {
+                split.correct_first.add(hit(j));
+            } else {
+                split.correct_second.add(hit(j));
+            }
+        }
+    }
+
+    let debaters = debater_figures(rounds, &scored);
+    let pairs: Vec<(f64, f64)> = debaters
+        .iter()
+        .filter_map(|d| {
+            Some((
+                d.persuasiveness.as_ref()?.rating,
+                d.self_play_accuracy.share?,
+            ))
+        })
+        .collect();
+    let persuasiveness_accuracy_correlation = (pairs.len() >= 3)
+        .then(|| {
+            let (x, y): (Vec<f64>, Vec<f64>) = pairs.into_iter().unzip();
+            pearson(&x, &y)
+        })
+        .flatten();
+
+    let calibration = CALIBRATION_BINS
+        .iter()
+        .map(|&(low, high)| {
+            let inside: Vec<&&Judged> = scored
+                .iter()
+                .filter(|j| {
+                    j.confidence
+                        .is_some_and(|c| c >= low && (c < high || (high == 100.0 && c <= high)))
+                })
+                .collect();
+            let confidences: Vec<f64> = inside.iter().filter_map(|j| j.confidence).collect();
+            CalibrationBin {
+                low,
+                high,
+                mean_confidence: mean(&confidences),
+                accuracy: Proportion::new(inside.iter().filter(|j| hit(j)).count(), inside.len()),
+            }
+        })
+        .collect();
+
+    let wrong: Vec<f64> = all
+        .iter()
+        .filter(|j| j.correct.is_none())
+        .filter_map(|j| j.confidence)
+        .collect();
+    let both_wrong = all.iter().any(|j| j.correct.is_none()).then(|| BothWrong {
+        n: all.iter().filter(|j| j.correct.is_none()).count(),
+        mean_confidence: mean(&wrong),
+        mean_confidence_otherwise: mean(
+            &scored
+                .iter()
+                .filter_map(|j| j.confidence)
+                .collect::<Vec<_>>(),
+        ),
+    });
+
+    Some(QaFigures {
+        rounds: qa_rounds,
+        awaiting_review,
+        by_format,
+        configurations,
+        lifts,
+        positions: positions.into_values().collect(),
+        debaters,
+        persuasiveness_accuracy_correlation,
+        calibration,
+        both_wrong,
+    })
+}
+
+fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> {
+    let mut models: Vec<String> = Vec::new();
+    for r in rounds.iter().filter(|r| r.qa.is_some()) {
+        for m in [&r.team_a_model, &r.team_b_model] {
+            if !m.is_empty() && !models.contains(m) {
+                models.push(m.clone());
+            }
+        }
+    }
+    let mut wins_correct: BTreeMap<&str, Proportion> = BTreeMap::new();
+    let mut wins_incorrect: BTreeMap<&str, Proportion> = BTreeMap::new();
+    let mut self_play: BTreeMap<&str, Proportion> = BTreeMap::new();
+    let mut matches: Vec<(usize, usize, f64)> = Vec::new();
+    for j in scored {
+        let format = j.setup.format;
+        if format.debaters() == 0 {
+            continue;
+        }
+        let correct = j.setup.assignment.correct_side;
+        for (side, model) in [
+            (Team::A, &j.round.team_a_model),
+            (Team::B, &j.round.team_b_model),
+        ] {
+            if format == QaFormat::Consultancy && side == Team::B {
+                continue;
+            }
+            let slot = if correct == Some(side) {
+                &mut wins_correct
+            } else {
+                &mut wins_incorrect
+            };
+            slot.entry(model.as_str())
+                .or_default()
+                .add(j.choice == side);
+        }
+        if format == QaFormat::Debate {
+            let (a, b) = (&j.round.team_a_model, &j.round.team_b_model);
+            if a == b {
+                self_play
+                    .entry(a.as_str())
+                    .or_default()
+                    .add(j.correct == Some(true));
+            } else if let (Some(ia), Some(ib)) = (
+                models.iter().position(|m| m == a),
+                models.iter().position(|m| m == b),
+            ) {
+                matches.push((ia, ib, if j.choice == Team::A { 1.0 } else { 0.0 }));
+            }
+        }
+    }
+    let ratings = rate_pairs(models.clone(), &matches);
+    models
+        .iter()
+        .map(|model| {
+            let (mut verified, mut quotes, mut cuts) = (0, 0, 0);
+            for r in rounds {
+                let Some(setup) = &r.qa else { continue };
+                for (m, record) in [
+                    (&r.team_a_model, setup.debater_a),
+                    (&r.team_b_model, setup.debater_b),
+                ] {
+                    if m == model {
+                        verified += record.verified_quotes as usize;
+                        quotes += (record.verified_quotes + record.unverified_quotes) as usize;
+                        cuts += record.word_limit_violations;
+                    }
+                }
+            }
+            DebaterFigures {
+                model: model.clone(),
+                wins_when_correct: wins_correct
+                    .get(model.as_str())
+                    .copied()
+                    .unwrap_or_default(),
+                wins_when_incorrect: wins_incorrect
+                    .get(model.as_str())
+                    .copied()
+                    .unwrap_or_default(),
+                quotes_verified: Proportion::new(verified, quotes),
+                word_limit_violations: cuts,
+                persuasiveness: ratings
+                    .iter()
+                    .find(|r| r.entrant == *model && r.matches > 0)
+                    .cloned(),
+                self_play_accuracy: self_play.get(model.as_str()).copied().unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn wilson_matches_published_values() {
+        // Newcombe (1998), table I: 81/263 → 0.2553 to 0.3662; 15/148 → 0.0624 to 0.1605.
+        let (l, h) = wilson(81, 263).unwrap();
+        assert!(
+            (l - 0.2553).abs() < 5e-4 && (h - 0.3662).abs() < 5e-4,
+            "{l} {h}"
+        );
+        let (l, h) = wilson(15, 148).unwrap();
+        assert!(
+            (l - 0.0624).abs() < 5e-4 && (h - 0.1605).abs() < 5e-4,
+            "{l} {h}"
+        );
+        // 0 of 10 and 10 of 10 stay inside [0, 1].
+        assert_eq!(wilson(0, 10).unwrap().0, 0.0);
+        assert_eq!(wilson(10, 10).unwrap().1, 1.0);
+        assert_eq!(wilson(0, 0), None);
+    }
+}

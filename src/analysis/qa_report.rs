@@ -1,0 +1,273 @@
+//! The question-answer debate's part of the report: Markdown tables and tidy CSVs of
+//! [`QaFigures`].
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::qa::{Proportion, QaFigures};
+use super::report::{ReportError, num, write_csv};
+use crate::domain::QaFormat;
+
+/// `62% [48–74%] (n=40)`.
+pub fn share(p: &Proportion) -> String {
+    match (p.share, p.low, p.high) {
+        (Some(s), Some(l), Some(h)) => format!(
+            "{:.0}% [{:.0}–{:.0}%] (n={})",
+            s * 100.0,
+            l * 100.0,
+            h * 100.0,
+            p.n
+        ),
+        _ => "–".into(),
+    }
+}
+
+fn points(v: Option<f64>) -> String {
+    v.map_or("–".into(), |v| format!("{:+.0} pts", v * 100.0))
+}
+
+fn format_name(f: QaFormat) -> &'static str {
+    match f {
+        QaFormat::Debate => "debate",
+        QaFormat::Consultancy => "consultancy",
+        QaFormat::Naive => "naive judge",
+        QaFormat::Expert => "expert judge",
+        QaFormat::ExpertCot => "expert judge (reasoning first)",
+    }
+}
+
+/// Appends the section to a report.
+pub fn markdown(s: &mut String, q: &QaFigures) {
+    let _ = writeln!(s, "## Question-answer debate: judge accuracy\n");
+    let _ = writeln!(
+        s,
+        "{} rounds. Accuracy is the share of usable judgments (parsed, or corrected by hand) that chose the \
+         correct answer, with a Wilson 95% interval; {} judgments await review and are not counted.\n",
+        q.rounds, q.awaiting_review
+    );
+    let _ = writeln!(s, "| format | accuracy |");
+    let _ = writeln!(s, "|---|---|");
+    for (f, p) in &q.by_format {
+        let _ = writeln!(s, "| {} | {} |", format_name(*f), share(p));
+    }
+    let _ = writeln!(
+        s,
+        "\n### Debate against the baselines, per judge and level\n"
+    );
+    let formats: Vec<QaFormat> = QaFormat::ALL
+        .into_iter()
+        .filter(|f| q.by_format.contains_key(f))
+        .collect();
+    let names: Vec<&str> = formats.iter().map(|f| format_name(*f)).collect();
+    let _ = writeln!(
+        s,
+        "| judge | level | {} | lift over naive | gap to expert |",
+        names.join(" | ")
+    );
+    let _ = writeln!(s, "|---|---|{}---|---|", "---|".repeat(formats.len()));
+    for l in &q.lifts {
+        let cells: Vec<String> = formats
+            .iter()
+            .map(|f| l.formats.get(f).map_or("–".into(), share))
+            .collect();
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} |",
+            l.judge,
+            l.level,
+            cells.join(" | "),
+            points(l.lift_over_naive),
+            points(l.gap_to_expert)
+        );
+    }
+    let _ = writeln!(s, "\n### Accuracy per configuration\n");
+    let _ = writeln!(
+        s,
+        "| format | debaters | judge | relation | level | accuracy |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|");
+    for c in &q.configurations {
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} |",
+            format_name(c.format),
+            c.debaters,
+            c.judge,
+            c.relation.as_deref().unwrap_or(""),
+            c.level,
+            share(&c.accuracy)
+        );
+    }
+    if !q.positions.is_empty() {
+        let _ = writeln!(s, "\n### By which side was correct, and by position\n");
+        let _ = writeln!(
+            s,
+            "| format | correct answer was A's | was B's | correct debater read first | read second |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|");
+        for p in &q.positions {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} |",
+                format_name(p.format),
+                share(&p.correct_a),
+                share(&p.correct_b),
+                share(&p.correct_first),
+                share(&p.correct_second)
+            );
+        }
+    }
+    if !q.debaters.is_empty() {
+        let _ = writeln!(s, "\n### Debaters\n");
+        let _ = writeln!(
+            s,
+            "Win rate: how often the judge chose the debater's answer. Persuasiveness: Bradley–Terry over cross-play \
+             debates won (Elo scale, 95% bootstrap interval). Self-play accuracy: judge accuracy in debates where the \
+             model argued both sides; the paper's finding is that more persuasive debaters make judges more accurate.\n"
+        );
+        let _ = writeln!(
+            s,
+            "| model | wins when correct | wins when incorrect | quotes verified | cut at the word limit | persuasiveness | self-play accuracy |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+        for d in &q.debaters {
+            let rating = d.persuasiveness.as_ref().map_or("–".into(), |r| {
+                format!(
+                    "{:.0} [{:.0}–{:.0}] ({} debates)",
+                    r.rating, r.low, r.high, r.matches
+                )
+            });
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {} |",
+                d.model,
+                share(&d.wins_when_correct),
+                share(&d.wins_when_incorrect),
+                share(&d.quotes_verified),
+                d.word_limit_violations,
+                rating,
+                share(&d.self_play_accuracy)
+            );
+        }
+        let _ = writeln!(
+            s,
+            "\nCorrelation of persuasiveness with self-play accuracy across models: {}.",
+            q.persuasiveness_accuracy_correlation
+                .map_or("– (needs three models with both)".into(), |r| format!(
+                    "{r:.2}"
+                ))
+        );
+    }
+    let _ = writeln!(s, "\n### Calibration of judges' confidence\n");
+    let _ = writeln!(s, "| stated confidence | mean stated | accuracy |");
+    let _ = writeln!(s, "|---|---|---|");
+    for b in &q.calibration {
+        let _ = writeln!(
+            s,
+            "| {:.0}–{:.0} | {} | {} |",
+            b.low,
+            b.high,
+            b.mean_confidence.map_or("–".into(), |c| format!("{c:.0}")),
+            share(&b.accuracy)
+        );
+    }
+    if let Some(w) = &q.both_wrong {
+        let _ = writeln!(
+            s,
+            "\n{} judgments were on items where both answers were wrong: mean confidence {} against {} when one \
+             answer was right (a judge that notices should be less sure).",
+            w.n,
+            w.mean_confidence.map_or("–".into(), |c| format!("{c:.0}")),
+            w.mean_confidence_otherwise
+                .map_or("–".into(), |c| format!("{c:.0}"))
+        );
+    }
+    let _ = writeln!(s);
+}
+
+fn proportion_cells(p: &Proportion) -> [String; 5] {
+    [
+        p.hits.to_string(),
+        p.n.to_string(),
+        num(p.share),
+        num(p.low),
+        num(p.high),
+    ]
+}
+
+/// `qa_accuracy.csv` (one row per configuration) and `qa_debaters.csv`.
+pub fn write_csvs(q: &QaFigures, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    let rows = q
+        .configurations
+        .iter()
+        .map(|c| {
+            let mut row = vec![
+                c.format.as_str().to_string(),
+                c.debaters.clone(),
+                c.judge.clone(),
+                c.relation.clone().unwrap_or_default(),
+                c.level.clone(),
+            ];
+            row.extend(proportion_cells(&c.accuracy));
+            row
+        })
+        .collect();
+    let accuracy = write_csv(
+        out.join("qa_accuracy.csv"),
+        &[
+            "format",
+            "debaters",
+            "judge",
+            "relation",
+            "level",
+            "correct",
+            "n",
+            "accuracy",
+            "wilson_low",
+            "wilson_high",
+        ],
+        rows,
+    )?;
+    let rows = q
+        .debaters
+        .iter()
+        .map(|d| {
+            let rating = d.persuasiveness.as_ref();
+            vec![
+                d.model.clone(),
+                num(d.wins_when_correct.share),
+                d.wins_when_correct.n.to_string(),
+                num(d.wins_when_incorrect.share),
+                d.wins_when_incorrect.n.to_string(),
+                num(d.quotes_verified.share),
+                d.quotes_verified.n.to_string(),
+                d.word_limit_violations.to_string(),
+                num(rating.map(|r| r.rating)),
+                num(rating.map(|r| r.low)),
+                num(rating.map(|r| r.high)),
+                num(d.self_play_accuracy.share),
+                d.self_play_accuracy.n.to_string(),
+            ]
+        })
+        .collect();
+    let debaters = write_csv(
+        out.join("qa_debaters.csv"),
+        &[
+            "model",
+            "win_rate_correct",
+            "n_correct",
+            "win_rate_incorrect",
+            "n_incorrect",
+            "quote_verification_rate",
+            "quotes",
+            "word_limit_violations",
+            "persuasiveness",
+            "persuasiveness_low",
+            "persuasiveness_high",
+            "self_play_accuracy",
+            "n_self_play",
+        ],
+        rows,
+    )?;
+    Ok(vec![accuracy, debaters])
+}
