@@ -234,8 +234,16 @@ fn seeded(seed: u64, level: &str, what: &str) -> ChaCha8Rng {
 fn assign(label: Label, k: usize, both_wrong: bool) -> Assignment {
     let others: Vec<Label> = Label::ALL.into_iter().filter(|l| *l != label).collect();
     let wrong = others[(k / 4) % 2];
-    let correct_side = if k.is_multiple_of(2) { Team::A } else { Team::B };
-    let first = if (k / 2).is_multiple_of(2) { Team::A } else { Team::B };
+    let correct_side = if k.is_multiple_of(2) {
+        Team::A
+    } else {
+        Team::B
+    };
+    let first = if (k / 2).is_multiple_of(2) {
+        Team::A
+    } else {
+        Team::B
+    };
     let (answer_a, answer_b, correct_side) = if both_wrong {
         let (x, y) = if k.is_multiple_of(2) {
             (others[0], others[1])

@@ -71,6 +71,15 @@ impl RoundState {
         Some(j.team_a_scores.total()? - j.team_b_scores.total()?)
     }
 
+    /// Whether the judge chose the correct answer (question-answer rounds with a usable
+    /// judgment and one correct answer).
+    pub fn qa_correct(&self) -> Option<bool> {
+        let setup = self.view.qa.as_deref()?;
+        self.judgments
+            .iter()
+            .find_map(|j| crate::protocols::qa_debate::judge_correct(setup, j))
+    }
+
     /// The phase view for this phase and model, created when missing.
     pub(crate) fn phase_mut(&mut self, phase_type: PhaseType, model: &str) -> &mut PhaseView {
         let at = match self
@@ -94,6 +103,24 @@ impl RoundState {
             }
         };
         &mut self.phases[at]
+    }
+}
+
+/// A round's matrix row: its pairing, or for question-answer rounds its configuration and
+/// judge.
+fn row_key(view: &RoundView) -> (String, String) {
+    match view.qa.as_deref() {
+        Some(setup) => {
+            let who = match setup.format {
+                crate::domain::QaFormat::Debate => {
+                    format!("debate {} v {}", view.team_a, view.team_b)
+                }
+                crate::domain::QaFormat::Consultancy => format!("consult {}", view.team_a),
+                other => other.as_str().to_string(),
+            };
+            (who, view.judges.join(", "))
+        }
+        None => (view.team_a.clone(), view.team_b.clone()),
     }
 }
 
@@ -307,7 +334,7 @@ impl App {
         self.columns.clear();
         self.cells.clear();
         for view in rounds {
-            let row_key = (view.team_a.clone(), view.team_b.clone());
+            let row_key = row_key(&view);
             let col_key = (view.dilemma_id.clone(), view.repetition);
             let row = self
                 .rows
@@ -337,6 +364,29 @@ impl App {
                 error: None,
             });
         }
+    }
+
+    /// Whether the tournament is a question-answer debate (rows are configurations).
+    pub fn is_qa(&self) -> bool {
+        self.rounds.first().is_some_and(|r| r.view.qa.is_some())
+    }
+
+    /// Judge accuracy per format over the judgments received so far.
+    pub fn qa_accuracy(
+        &self,
+    ) -> std::collections::BTreeMap<crate::domain::QaFormat, crate::analysis::qa::Proportion> {
+        let mut hits: std::collections::BTreeMap<crate::domain::QaFormat, (usize, usize)> =
+            Default::default();
+        for r in &self.rounds {
+            if let (Some(setup), Some(correct)) = (&r.view.qa, r.qa_correct()) {
+                let slot = hits.entry(setup.format).or_default();
+                slot.0 += usize::from(correct);
+                slot.1 += 1;
+            }
+        }
+        hits.into_iter()
+            .map(|(f, (h, n))| (f, crate::analysis::qa::Proportion::new(h, n)))
+            .collect()
     }
 
     /// The round under the cursor.

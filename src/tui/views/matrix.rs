@@ -1,5 +1,7 @@
 //! The progress matrix: a row per pairing, a column per dilemma (and repetition), each cell
-//! a round's state in colour and as a symbol, so it reads without colour too.
+//! a round's state in colour and as a symbol, so it reads without colour too. For a
+//! question-answer debate, a row per configuration and judge, a column per item, cells
+//! showing whether the judge chose correctly, and the live accuracy panel below.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
@@ -39,6 +41,20 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
     if !running.is_empty() {
         return (format!("▶{}", String::from_iter(running)), theme.running);
     }
+    if round.view.qa.is_some() && round.status != RoundStatus::Incomplete {
+        let confidence = round
+            .judgments
+            .iter()
+            .find_map(|j| j.choice.and_then(|c| c.confidence))
+            .map(|c| format!("{c:.0}"))
+            .unwrap_or_default();
+        return match (round.status, round.qa_correct()) {
+            (RoundStatus::NeedsReview, _) => ("?rev".into(), theme.review),
+            (_, Some(true)) => (format!("✓{confidence}"), theme.complete),
+            (_, Some(false)) => (format!("✗{confidence}"), theme.incomplete),
+            (_, None) => (format!("○{confidence}"), theme.dim),
+        };
+    }
     let margin = round
         .margin()
         .map(|m| format!("{m:+.0}"))
@@ -53,15 +69,33 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let [table_area, legend] =
-        Layout::vertical([Constraint::Min(3), Constraint::Length(1)]).areas(area);
+    let qa = app.is_qa();
+    let accuracy = if qa {
+        app.qa_accuracy()
+    } else {
+        Default::default()
+    };
+    let panel_height = if qa {
+        accuracy.len().max(1) as u16 + 2
+    } else {
+        0
+    };
+    let [table_area, accuracy_area, legend] = Layout::vertical([
+        Constraint::Min(3),
+        Constraint::Length(panel_height),
+        Constraint::Length(1),
+    ])
+    .areas(area);
+    if qa {
+        super::accuracy::render(frame, accuracy_area, &accuracy, theme);
+    }
     let label_width = app
         .rows
         .iter()
         .map(|(a, b)| a.chars().count() + b.chars().count() + 4)
         .max()
         .unwrap_or(10)
-        .clamp(10, 40) as u16;
+        .clamp(10, if qa { 48 } else { 40 }) as u16;
     let visible = ((table_area.width.saturating_sub(label_width + 3)) / (CELL + 1)).max(1) as usize;
     let first = app
         .cursor
@@ -71,8 +105,18 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let cols: Vec<usize> = (first..app.columns.len()).take(visible).collect();
     let multi_rep = app.columns.iter().any(|(_, r)| *r > 1);
     let header = Row::new(
-        std::iter::once(Cell::from("Team A vs Team B")).chain(cols.iter().map(|c| {
+        std::iter::once(Cell::from(if qa {
+            "Configuration · judge"
+        } else {
+            "Team A vs Team B"
+        }))
+        .chain(cols.iter().map(|c| {
             let (d, rep) = &app.columns[*c];
+            // Item ids share their file's name: the position in the file tells them apart.
+            let d = match d.rsplit_once('-') {
+                Some((_, index)) if qa => format!("#{index}"),
+                _ => d.clone(),
+            };
             let short: String = d
                 .chars()
                 .take(if multi_rep { 4 } else { CELL as usize })
@@ -86,7 +130,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     )
     .style(Style::new().fg(theme.dim));
     let rows = app.rows.iter().enumerate().map(|(r, (a, b))| {
-        let label = if a == b {
+        let label = if qa {
+            format!("{a} · {b}")
+        } else if a == b {
             format!("{a} (self)")
         } else {
             format!("{a} vs {b}")
@@ -120,7 +166,23 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             .title(title),
     );
     frame.render_widget(table, table_area);
-    let legend_line = Line::from(vec![
+    let legend_line = if qa {
+        Line::from(vec![
+            Span::styled("· queued  ", Style::new().fg(theme.queued)),
+            Span::styled("▶A arguing  ▶J judging  ", Style::new().fg(theme.running)),
+            Span::styled("✓n correct (confidence)  ", Style::new().fg(theme.complete)),
+            Span::styled("✗n wrong  ", Style::new().fg(theme.incomplete)),
+            Span::styled("○ both answers wrong  ", Style::new().fg(theme.dim)),
+            Span::styled("?rev review", Style::new().fg(theme.review)),
+        ])
+    } else {
+        legend_line(theme)
+    };
+    frame.render_widget(Paragraph::new(legend_line), legend);
+}
+
+fn legend_line(theme: &Theme) -> Line<'static> {
+    Line::from(vec![
         Span::styled("· queued  ", Style::new().fg(theme.queued)),
         Span::styled("▶PRBCJ running  ", Style::new().fg(theme.running)),
         Span::styled("▶Dn deliberating  ", Style::new().fg(theme.running)),
@@ -128,6 +190,5 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         Span::styled("✓±n done (A−B)  ", Style::new().fg(theme.complete)),
         Span::styled("?rev review  ", Style::new().fg(theme.review)),
         Span::styled("✗err incomplete", Style::new().fg(theme.incomplete)),
-    ]);
-    frame.render_widget(Paragraph::new(legend_line), legend);
+    ])
 }

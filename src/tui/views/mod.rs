@@ -1,5 +1,6 @@
 //! Views: functions from the state to a frame, one file per part of the screen.
 
+mod accuracy;
 mod analysis;
 mod header;
 mod help;
@@ -7,6 +8,7 @@ mod leaderboard;
 mod log;
 mod matrix;
 mod panel;
+mod qa_round;
 mod review;
 mod round;
 

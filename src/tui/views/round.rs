@@ -7,7 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Tabs, Wrap};
 
-use crate::domain::{Criterion, Judgment, PhaseType};
+use crate::domain::{Criterion, Judgment, PhaseType, Team};
 use crate::tui::app::{App, RoundState};
 use crate::tui::theme::Theme;
 
@@ -87,9 +87,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, score
         title,
     );
     frame.render_widget(
-        Tabs::new(["Transcript", "Scores"])
-            .select(usize::from(scores))
-            .highlight_style(Style::new().fg(theme.accent).add_modifier(Modifier::BOLD)),
+        Tabs::new(if round.view.qa.is_some() {
+            ["Transcript", "Verdict"]
+        } else {
+            ["Transcript", "Scores"]
+        })
+        .select(usize::from(scores))
+        .highlight_style(Style::new().fg(theme.accent).add_modifier(Modifier::BOLD)),
         tabs,
     );
     if scores {
@@ -115,7 +119,11 @@ fn render_transcript(
         lines.push(Line::raw(""));
     }
     for p in &round.phases {
-        let (who, colour) = role(round, p.phase_type, theme);
+        let (who, colour) = match super::qa_round::side_of(p) {
+            Some(Team::A) => ("Debater A", theme.team_a),
+            Some(Team::B) => ("Debater B", theme.team_b),
+            None => role(round, p.phase_type, theme),
+        };
         let timing = match (p.done, p.latency_ms) {
             (true, Some(ms)) => format!("{:.1} s", ms as f64 / 1000.0),
             (true, None) => "done".into(),
@@ -148,7 +156,12 @@ fn render_transcript(
                 Style::new().fg(theme.dim).add_modifier(Modifier::ITALIC),
             ));
         }
-        lines.extend(p.text.lines().map(Line::raw));
+        match (&round.view.qa, p.phase_type) {
+            (Some(setup), PhaseType::Argument) => {
+                lines.extend(super::qa_round::argument_lines(p, setup, theme));
+            }
+            _ => lines.extend(p.text.lines().map(Line::raw)),
+        }
         lines.push(Line::raw(""));
     }
     if round.phases.is_empty() {
@@ -188,6 +201,10 @@ fn fmt(v: Option<f64>) -> String {
 }
 
 fn render_scores(frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
+    if let Some(setup) = &round.view.qa {
+        super::qa_round::render_outcome(frame, area, round, setup, theme);
+        return;
+    }
     if let Some(panel) = &round.panel {
         let height = (panel.judges.len() as u16 + 7).min(area.height);
         let [panel_area, rest] =

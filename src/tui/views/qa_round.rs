@@ -1,0 +1,232 @@
+//! A question-answer round in the round view: arguments with their quotes coloured by
+//! verification and the debaters' private thinking folded away, and the verdict tab (the
+//! answers handed out, the judge's choice and confidence, the debaters' quote records).
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use crate::domain::{PhaseType, QaSetup, Team};
+use crate::protocols::qa_debate::quotes::{GameText, ShownArgument, show_argument};
+use crate::tui::app::{PhaseView, RoundState};
+use crate::tui::theme::Theme;
+
+/// The debater of an argument: from its turn once finished, from its speaker label while
+/// it streams.
+pub fn side_of(p: &PhaseView) -> Option<Team> {
+    if p.phase_type != PhaseType::Argument {
+        return None;
+    }
+    p.turn.map(|t| t.side).or_else(|| {
+        if p.model.contains("· debater A") {
+            Some(Team::A)
+        } else if p.model.contains("· debater B") {
+            Some(Team::B)
+        } else {
+            None
+        }
+    })
+}
+
+fn shown(text: &str, setup: &QaSetup) -> ShownArgument {
+    let game = GameText::new(&setup.facts, &setup.rules, &setup.preferences);
+    show_argument(text, setup.word_limit as usize, &game)
+}
+
+/// One line of an argument with `<v_quote>` in the verified colour and `<u_quote>` in the
+/// unverified one, each marked so it reads without colour too.
+fn quote_spans(line: &str, theme: &Theme) -> Line<'static> {
+    let mut spans = Vec::new();
+    let mut rest = line;
+    loop {
+        let next = ["<v_quote>", "<u_quote>"]
+            .iter()
+            .filter_map(|t| rest.find(t).map(|i| (i, *t)))
+            .min();
+        let Some((i, tag)) = next else {
+            spans.push(Span::raw(rest.to_string()));
+            break;
+        };
+        spans.push(Span::raw(rest[..i].to_string()));
+        let after = &rest[i + tag.len()..];
+        let close = if tag == "<v_quote>" {
+            "</v_quote>"
+        } else {
+            "</u_quote>"
+        };
+        let (quote, next_rest) = after
+            .find(close)
+            .map_or((after, ""), |j| (&after[..j], &after[j + close.len()..]));
+        let (mark, colour) = if tag == "<v_quote>" {
+            ("✓", theme.complete)
+        } else {
+            ("✗", theme.incomplete)
+        };
+        spans.push(Span::styled(
+            format!("{mark}“{quote}”"),
+            Style::new().fg(colour).add_modifier(Modifier::ITALIC),
+        ));
+        rest = next_rest;
+    }
+    Line::from(spans)
+}
+
+/// An argument as the judge saw it (once finished), thinking folded away.
+pub fn argument_lines(p: &PhaseView, setup: &QaSetup, theme: &Theme) -> Vec<Line<'static>> {
+    let folded = |words: usize, more: &str| {
+        Line::styled(
+            format!("▸ thinking{more} ({words} words, hidden from the judge and the opponent)"),
+            Style::new().fg(theme.dim).add_modifier(Modifier::ITALIC),
+        )
+    };
+    if !p.done {
+        // While it streams: the open thinking block stays folded.
+        return match p.text.split_once("<thinking>") {
+            Some((_, rest)) if !rest.contains("</thinking>") => {
+                vec![folded(rest.split_whitespace().count(), "…")]
+            }
+            _ => {
+                let visible = p
+                    .text
+                    .split_once("</thinking>")
+                    .map_or(p.text.as_str(), |(_, after)| after);
+                visible.lines().map(|l| Line::raw(l.to_string())).collect()
+            }
+        };
+    }
+    let s = shown(&p.text, setup);
+    let mut lines = Vec::new();
+    if !s.thinking.is_empty() {
+        lines.push(folded(s.thinking.split_whitespace().count(), ""));
+    }
+    lines.extend(s.text.lines().map(|l| quote_spans(l, theme)));
+    if s.cut {
+        lines.push(Line::styled(
+            format!(
+                "cut at the word limit: {} words, limit {}",
+                s.words, setup.word_limit
+            ),
+            Style::new().fg(theme.review),
+        ));
+    }
+    lines
+}
+
+/// The verdict tab.
+pub fn render_outcome(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    round: &RoundState,
+    setup: &QaSetup,
+    theme: &Theme,
+) {
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let mut lines = vec![
+        Line::from(vec![
+            Span::styled("Item ", bold),
+            Span::raw(format!(
+                "{} ({}), {}{}",
+                setup.item_id,
+                setup.level,
+                setup.format.as_str(),
+                setup
+                    .relation
+                    .as_deref()
+                    .map(|r| format!(", debaters {r}"))
+                    .unwrap_or_default()
+            )),
+        ]),
+        Line::from(vec![
+            Span::styled("Question ", bold),
+            Span::raw(setup.question.clone()),
+        ]),
+        Line::raw(""),
+    ];
+    for (side, colour, model) in [
+        (Team::A, theme.team_a, &round.view.team_a),
+        (Team::B, theme.team_b, &round.view.team_b),
+    ] {
+        let correct = setup.assignment.correct_side == Some(side);
+        let who = if model.is_empty() {
+            String::new()
+        } else {
+            format!(" ({model})")
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("Answer {side:?}{who}: "), Style::new().fg(colour)),
+            Span::raw(setup.answer(side).answer()),
+            Span::styled(
+                if correct { "  ← correct" } else { "" },
+                Style::new().fg(theme.complete),
+            ),
+        ]));
+    }
+    lines.push(Line::raw(""));
+    for (side, colour) in [(Team::A, theme.team_a), (Team::B, theme.team_b)] {
+        let (mut verified, mut unverified, mut cuts) = (0, 0, 0);
+        for p in round
+            .phases
+            .iter()
+            .filter(|p| p.done && side_of(p) == Some(side))
+        {
+            let s = shown(&p.text, setup);
+            verified += s.verified;
+            unverified += s.unverified;
+            cuts += u32::from(s.cut);
+        }
+        if verified + unverified + cuts > 0 {
+            lines.push(Line::styled(
+                format!(
+                    "Debater {side:?}: {verified} quotes verified, {unverified} not found in the game, {cuts} arguments cut at the word limit"
+                ),
+                Style::new().fg(colour),
+            ));
+        }
+    }
+    lines.push(Line::raw(""));
+    if round.judgments.is_empty() {
+        lines.push(Line::styled("No judgment yet.", Style::new().fg(theme.dim)));
+    }
+    for j in &round.judgments {
+        let verdict = match (j.choice, round.qa_correct()) {
+            (Some(c), correct) if j.is_usable() => {
+                let (word, colour) = match correct {
+                    Some(true) => ("correct", theme.complete),
+                    Some(false) => ("wrong", theme.incomplete),
+                    None => ("both answers were wrong", theme.dim),
+                };
+                Span::styled(
+                    format!(
+                        "chose {:?} with confidence {}: {word}",
+                        c.side,
+                        c.confidence.map_or("–".into(), |v| format!("{v:.0}"))
+                    ),
+                    Style::new().fg(colour).add_modifier(Modifier::BOLD),
+                )
+            }
+            _ => Span::styled(
+                format!("not readable: {}", j.problems.join("; ")),
+                Style::new().fg(theme.review),
+            ),
+        };
+        lines.push(Line::from(vec![
+            Span::styled(format!("Judge {}: ", j.judge_model), bold),
+            verdict,
+        ]));
+        lines.extend(
+            crate::sanitize::sanitize(&j.raw_response)
+                .lines()
+                .map(|l| Line::styled(l.to_string(), Style::new().fg(theme.dim))),
+        );
+    }
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+            Block::new()
+                .borders(Borders::TOP)
+                .border_style(Style::new().fg(theme.border)),
+        ),
+        area,
+    );
+}
