@@ -44,11 +44,32 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&rounds)?);
         return Ok(());
     }
-    println!(
-        "{:<56} {:<13} {:>6} {:>6}  judges",
-        "round", "status", "A", "B"
-    );
+    let qa = rounds.iter().any(|r| r.qa.is_some());
+    let (a, b) = if qa { ("chose", "judge") } else { ("A", "B") };
+    println!("{:<56} {:<13} {:>6} {:>6}  judges", "round", "status", a, b);
     for r in &rounds {
+        if let Some(setup) = &r.qa {
+            // A question-answer round: the side chosen, and whether it was the correct one.
+            let choice = r
+                .judgments
+                .iter()
+                .find_map(|j| j.choice.filter(|_| j.is_usable()));
+            let verdict = match (choice, setup.assignment.correct_side) {
+                (Some(c), Some(correct)) if c.side == correct => "right",
+                (Some(_), Some(_)) => "wrong",
+                (Some(_), None) => "n/a",
+                (None, _) => "-",
+            };
+            println!(
+                "{:<56} {:<13} {:>6} {:>6}  {}",
+                r.id,
+                r.status.as_str(),
+                choice.map_or("-".to_string(), |c| format!("{:?}", c.side)),
+                verdict,
+                r.judge_models.join(", ")
+            );
+            continue;
+        }
         let total = |f: fn(&ethics_bowl::domain::Judgment) -> Option<f64>| {
             r.scores
                 .as_ref()
