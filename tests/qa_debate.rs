@@ -693,4 +693,18 @@ async fn the_terminal_ui_shows_configurations_verdicts_quotes_and_accuracy() {
         "{text}"
     );
     insta::assert_snapshot!("qa_verdict_120x40", verdict.backend());
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('s'));
+    let text = draw(&app).backend().to_string();
+    assert!(
+        text.contains("wins when correct") && text.contains("big"),
+        "{text}"
+    );
+    press(&mut app, KeyCode::Esc);
+    press(&mut app, KeyCode::Char('a'));
+    let text = draw(&app).backend().to_string();
+    assert!(
+        text.contains("Question-answer debate: judge accuracy") && text.contains("| naive judge |"),
+        "{text}"
+    );
 }

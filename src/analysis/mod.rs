@@ -12,6 +12,6 @@ pub mod stats;
 mod summary;
 pub mod tables;
 
-pub use qa_report::share as qa_share;
+pub use qa_report::{markdown as qa_markdown, share as qa_share};
 pub use report::{Analysis, Format, ReportError, analyse, write_report};
 pub use summary::{ModelSummary, RoleSummary, Summary, summarize};

@@ -1,5 +1,6 @@
 //! The leaderboard: each model's mean team total (out of 70) over finished rounds, overall
-//! and by role, with the number of judgments behind each figure. Updated as rounds finish.
+//! and by role, with the number of judgments behind each figure (for a question-answer
+//! debate, each debater's win rates). Updated as rounds finish.
 
 use std::collections::BTreeMap;
 
@@ -8,6 +9,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders, Row, Table};
 
+use crate::domain::Team;
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
 
@@ -30,6 +32,9 @@ fn mean(v: &[f64]) -> String {
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    if app.is_qa() {
+        return render_qa(frame, area, app, theme);
+    }
     let mut by_model: BTreeMap<&str, Tally> = BTreeMap::new();
     for r in &app.rounds {
         for j in r.judgments.iter().filter(|j| j.is_usable()) {
@@ -86,6 +91,66 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             .borders(Borders::ALL)
             .border_style(Style::new().fg(theme.border))
             .title(" Leaderboard (usable judgments) "),
+    );
+    frame.render_widget(table, area);
+}
+
+/// For a question-answer debate: each debater's wins (the judge chose its answer) when it
+/// held the correct answer and when it held the incorrect one.
+fn render_qa(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let mut wins: BTreeMap<&str, [(usize, usize); 2]> = BTreeMap::new();
+    for r in &app.rounds {
+        let Some(setup) = r.view.qa.as_deref() else {
+            continue;
+        };
+        let Some(choice) = r
+            .judgments
+            .iter()
+            .find_map(|j| j.choice.filter(|_| j.is_usable()))
+        else {
+            continue;
+        };
+        let sides: &[(Team, &String)] = match setup.format.debaters() {
+            2 => &[(Team::A, &r.view.team_a), (Team::B, &r.view.team_b)],
+            1 => &[(Team::A, &r.view.team_a)],
+            _ => &[],
+        };
+        for (side, model) in sides {
+            let Some(correct) = setup.assignment.correct_side else {
+                continue;
+            };
+            let slot = &mut wins.entry(model.as_str()).or_default()[usize::from(correct != *side)];
+            slot.0 += usize::from(choice.side == *side);
+            slot.1 += 1;
+        }
+    }
+    let share = |(w, n): (usize, usize)| {
+        if n == 0 {
+            "–".to_string()
+        } else {
+            format!("{:.0}% ({w} of {n})", w as f64 * 100.0 / n as f64)
+        }
+    };
+    let rows = wins.iter().map(|(model, [correct, incorrect])| {
+        Row::new([model.to_string(), share(*correct), share(*incorrect)])
+    });
+    let table = Table::new(
+        rows,
+        [
+            Constraint::Length(24),
+            Constraint::Length(22),
+            Constraint::Length(22),
+        ],
+    )
+    .header(
+        Row::new(["debater", "wins when correct", "wins when incorrect"])
+            .style(Style::new().fg(theme.dim).add_modifier(Modifier::BOLD)),
+    )
+    .block(
+        Block::new()
+            .borders(Borders::ALL)
+            .border_style(Style::new().fg(theme.border))
+            .title(" Debaters (usable judgments; the judge chose their answer) "),
     );
     frame.render_widget(table, area);
 }
