@@ -29,6 +29,7 @@ fn tournament(now: Instant) -> (App, Vec<String>) {
                         status: RoundStatus::Incomplete,
                         finished: false,
                         qa: None,
+                        structured: None,
                     });
                 }
             }

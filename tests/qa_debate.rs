@@ -523,11 +523,11 @@ async fn a_debate_over_the_http_test_server() {
                 !judge.prompt.contains("quote the facts"),
                 "thinking stays private"
             );
-            assert!(r.phases.iter().any(|p| p.turn
-                == Some(Turn {
-                    side: Team::B,
-                    round: 1
-                })));
+            assert!(
+                r.phases
+                    .iter()
+                    .any(|p| p.turn == Some(Turn::new(Team::B, 1)))
+            );
         }
     }
 }

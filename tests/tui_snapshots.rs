@@ -52,6 +52,7 @@ fn judgment(a: f64, b: f64, status: ParseStatus) -> Judgment {
             scores(b)
         },
         choice: None,
+        structured: None,
         team_a_justification: "Clear principle, honest concessions.".into(),
         team_b_justification: "Constructive, found the missing stakeholder.".into(),
         overall_analysis: "A close and careful exchange.".into(),
@@ -109,6 +110,7 @@ fn mid_tournament() -> App {
                     status: RoundStatus::Incomplete,
                     finished: false,
                     qa: None,
+                    structured: None,
                 });
             }
         }

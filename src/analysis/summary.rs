@@ -179,6 +179,7 @@ mod tests {
             team_a_scores: scores(sa),
             team_b_scores: scores(sb),
             choice: None,
+            structured: None,
             team_a_justification: String::new(),
             team_b_justification: String::new(),
             overall_analysis: String::new(),

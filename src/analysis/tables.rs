@@ -595,6 +595,7 @@ mod tests {
             team_a_scores: a,
             team_b_scores: b,
             choice: None,
+            structured: None,
             team_a_justification: "A utilitarian weighing of outcomes.".into(),
             team_b_justification: "Attentive to duties and rights.".into(),
             overall_analysis: String::new(),

@@ -4,6 +4,7 @@ mod error;
 mod models;
 mod panel;
 mod qa;
+mod structured;
 mod tournament;
 
 pub use error::ConfigError;
@@ -13,6 +14,7 @@ pub use models::{
 };
 pub use panel::{PanelConfig, PanelJudgeConfig};
 pub use qa::{QaConfig, QaDataset};
+pub use structured::{StructuredConfig, TopicsFile};
 pub use tournament::{JudgingMode, Pairings, ProtocolKind, Selection, TournamentConfig};
 
 /// Reads a configuration file, naming it when that fails.

@@ -164,8 +164,15 @@ pub struct SimulatedParams {
     /// As a question-answer debater arguing against what it reads in the game: the share of
     /// arguments in which it invents a supporting quote rather than quoting weaker evidence.
     pub bluff_rate: f64,
-    /// As a question-answer debater: the share of arguments that run over the word limit.
+    /// As a question-answer debater: the share of arguments that run over the word limit
+    /// (and, in a structured debate, of closing statements).
     pub overlong_rate: f64,
+    /// As a structured debater: the share of replies that are not the JSON asked for (each
+    /// try: a reply to the correction prompt fails at the same rate).
+    pub broken_json_rate: f64,
+    /// As a structured debater: the share of cross-examinations that leave one opposing
+    /// argument unanswered.
+    pub skip_argument_rate: f64,
     /// Mixed into every seed, to draw a different but still reproducible run.
     pub seed: u64,
 }
@@ -181,6 +188,8 @@ impl Default for SimulatedParams {
             invented_quote_rate: 0.1,
             bluff_rate: 0.6,
             overlong_rate: 0.1,
+            broken_json_rate: 0.1,
+            skip_argument_rate: 0.1,
             seed: 0,
         }
     }
@@ -224,6 +233,12 @@ pub struct ModelConfig {
     /// cannot stream.
     #[serde(default = "default_true")]
     pub stream: bool,
+    /// Use the provider's structured-output feature when a protocol asks for JSON (OpenAI
+    /// `response_format` with a JSON schema, Gemini `responseSchema`, Anthropic tool use);
+    /// by default on for `openai`, `anthropic`, `google` and `xai`, off for servers whose
+    /// support varies (`openai-compatible`, `qwen`), which get the schema in the prompt only.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured_output: Option<bool>,
     /// Prices for cost estimates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<Price>,
@@ -246,6 +261,17 @@ fn default_true() -> bool {
 }
 
 impl ModelConfig {
+    /// Whether requests with a schema use the provider's structured-output feature.
+    pub fn uses_structured_output(&self) -> bool {
+        self.structured_output.unwrap_or(matches!(
+            self.provider,
+            ProviderKind::Openai
+                | ProviderKind::Anthropic
+                | ProviderKind::Google
+                | ProviderKind::Xai
+        ))
+    }
+
     /// The environment variable this model's key is read from, if it needs one.
     pub fn key_env(&self) -> Option<&str> {
         self.api_key_env
@@ -619,6 +645,8 @@ fn check_simulated(sim: &SimulatedParams, label: &str, path: &Path) -> Result<()
         ("invented_quote_rate", sim.invented_quote_rate),
         ("bluff_rate", sim.bluff_rate),
         ("overlong_rate", sim.overlong_rate),
+        ("broken_json_rate", sim.broken_json_rate),
+        ("skip_argument_rate", sim.skip_argument_rate),
     ];
     for (key, value) in rates {
         if !(0.0..=1.0).contains(&value) {

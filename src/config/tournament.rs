@@ -5,7 +5,7 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
-use super::{ConfigError, PanelConfig, QaConfig};
+use super::{ConfigError, PanelConfig, QaConfig, StructuredConfig};
 
 /// How judges are assigned.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
@@ -31,6 +31,9 @@ pub enum ProtocolKind {
     EthicsBowl,
     /// Question-answer debate with a blind judge over BoardgameQA (`[qa]`).
     QaDebate,
+    /// Structured debate on decision topics: opening, cross-examination, closing
+    /// (`[structured]`).
+    StructuredDebate,
 }
 
 impl ProtocolKind {
@@ -39,6 +42,7 @@ impl ProtocolKind {
         match self {
             Self::EthicsBowl => "ethics_bowl",
             Self::QaDebate => "qa_debate",
+            Self::StructuredDebate => "structured_debate",
         }
     }
 }
@@ -131,6 +135,9 @@ pub struct TournamentConfig {
     /// The question-answer debate's data and rules, when `protocol = "qa_debate"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub qa: Option<QaConfig>,
+    /// The structured debate's topics and weights, when `protocol = "structured_debate"`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured: Option<StructuredConfig>,
     /// The terminal UI's theme, unless `--theme` names one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub theme: Option<String>,
@@ -242,8 +249,37 @@ impl TournamentConfig {
             }
             _ => {}
         }
+        match (self.protocol, &self.structured) {
+            (ProtocolKind::StructuredDebate, None) => {
+                return bad(
+                    "protocol",
+                    "is \"structured_debate\" but there is no [structured] table".into(),
+                    "add [structured] with topics_file (see sample-config/structured-debate.toml)",
+                );
+            }
+            (ProtocolKind::StructuredDebate, Some(_)) if self.judging == JudgingMode::Panel => {
+                return bad(
+                    "judging",
+                    "\"panel\" is not available for structured debates".into(),
+                    "use judging = \"rotate\" or \"all\"",
+                );
+            }
+            (ProtocolKind::StructuredDebate, Some(s)) => {
+                if let Some((key, message, fix)) = s.problem() {
+                    return bad(&key, message, &fix);
+                }
+            }
+            (_, Some(_)) => {
+                return bad(
+                    "structured",
+                    "is set but protocol is not \"structured_debate\"".into(),
+                    "write protocol = \"structured_debate\", or remove the [structured] table",
+                );
+            }
+            _ => {}
+        }
         match (self.protocol, &self.qa) {
-            (ProtocolKind::EthicsBowl, Some(_)) => {
+            (ProtocolKind::EthicsBowl | ProtocolKind::StructuredDebate, Some(_)) => {
                 return bad(
                     "qa",
                     "is set but protocol is not \"qa_debate\"".into(),

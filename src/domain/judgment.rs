@@ -174,6 +174,9 @@ pub struct Judgment {
     /// A question-answer judge's pick (absent in Ethics Bowl judgments).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub choice: Option<super::QaChoice>,
+    /// A structured-debate judge's trace of every argument and the side totals.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured: Option<Box<super::StructuredVerdict>>,
     /// Why Team A scored as it did.
     #[serde(default)]
     pub team_a_justification: String,

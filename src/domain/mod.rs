@@ -1,5 +1,5 @@
 //! The spec's data model as plain serde types: dilemmas, rounds, phases, judgments and ids,
-//! and the question-answer debate's items and records.
+//! the question-answer debate's items and records, and the structured debate's.
 //! Field names are the spec's, so a round file reads as the spec describes it.
 
 mod dilemma;
@@ -8,6 +8,7 @@ mod judgment;
 mod panel;
 mod qa;
 mod round;
+mod structured;
 
 pub use dilemma::Dilemma;
 pub use ids::{IdError, check_file_id, now_rfc3339, slug};
@@ -20,3 +21,8 @@ pub use qa::{
     Assignment, DebaterRecord, Label, QaChoice, QaFormat, QaItem, QaSetup, SampledItem, Turn,
 };
 pub use round::{Phase, PhaseType, Round, RoundError, RoundStatus, speaker};
+pub use structured::{
+    ArgumentAssessment, Closing, CrossResponse, DebateArgument, Fallacy, ReplyFallback,
+    ResponseType, ScoreWeights, Side, SideRecord, Standing, StructuredSetup, StructuredVerdict,
+    Topic,
+};

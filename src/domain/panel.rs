@@ -208,6 +208,7 @@ impl PanelRecord {
             team_a_scores: scores("team_a"),
             team_b_scores: scores("team_b"),
             choice: None,
+            structured: None,
             team_a_justification: String::new(),
             team_b_justification: String::new(),
             overall_analysis: format!(

@@ -129,6 +129,24 @@ pub struct Turn {
     pub side: Team,
     /// The round of arguments (1-based).
     pub round: u32,
+    /// 0 for the first reply; 1 for the reply to a correction prompt (structured debate).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub attempt: u32,
+}
+
+impl Turn {
+    /// A debater's first reply in a round.
+    pub fn new(side: Team, round: u32) -> Self {
+        Self {
+            side,
+            round,
+            attempt: 0,
+        }
+    }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// How the two answers were handed out for one item (balanced across the sample).

@@ -2,7 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Judgment, PanelRecord, QaSetup, Turn};
+use super::{Judgment, PanelRecord, QaSetup, StructuredSetup, Turn};
 use crate::providers::Attempt;
 
 /// The steps of an Ethics Bowl round.
@@ -27,6 +27,12 @@ pub enum PhaseType {
     Deliberation,
     /// A question-answer debater's argument in one round (see [`Phase::turn`]).
     Argument,
+    /// A structured debate's opening statement (each side's arguments as JSON).
+    Opening,
+    /// A structured debate's cross-examination (answers to every opposing argument).
+    CrossExamination,
+    /// A structured debate's closing statement.
+    Closing,
 }
 
 impl PhaseType {
@@ -42,6 +48,9 @@ impl PhaseType {
             Self::PanelEvaluation => "panel_evaluation",
             Self::Deliberation => "deliberation",
             Self::Argument => "argument",
+            Self::Opening => "opening",
+            Self::CrossExamination => "cross_examination",
+            Self::Closing => "closing",
         }
     }
 
@@ -55,6 +64,9 @@ impl PhaseType {
             Self::Judgment | Self::PanelEvaluation => 'J',
             Self::Deliberation => 'D',
             Self::Argument => 'A',
+            Self::Opening => 'O',
+            Self::CrossExamination => 'X',
+            Self::Closing => 'L',
         }
     }
 
@@ -139,6 +151,10 @@ pub fn speaker(
     turn: Option<Turn>,
 ) -> String {
     match (judge_id, deliberation_round, turn) {
+        (_, _, Some(t)) if t.attempt > 0 => format!(
+            "{model} · debater {:?} · round {} · correction",
+            t.side, t.round
+        ),
         (_, _, Some(t)) => format!("{model} · debater {:?} · round {}", t.side, t.round),
         (Some(judge), Some(r), _) if r > 0 => format!("{judge} ({model}) · deliberation {r}"),
         (Some(judge), _, _) => format!("{judge} ({model})"),
@@ -226,6 +242,10 @@ pub struct Round {
     /// rounds (`dilemma_id` then holds the item's id).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub qa: Option<QaSetup>,
+    /// The topic and what each side's replies gave, for structured-debate rounds
+    /// (`dilemma_id` then holds the topic's id; Team A argues Pro, Team B Con).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub structured: Option<StructuredSetup>,
     /// When it was created (RFC 3339, UTC).
     pub timestamp: String,
 }
@@ -253,7 +273,8 @@ impl Round {
     /// The status the judgments imply once every phase has run.
     pub fn settled_status(&self) -> RoundStatus {
         let panel_clear = self.panel.as_ref().is_none_or(|p| !p.needs_review());
-        if panel_clear && self.judgments.iter().all(Judgment::is_usable) {
+        let replies_clear = self.structured.as_ref().is_none_or(|s| !s.needs_review());
+        if panel_clear && replies_clear && self.judgments.iter().all(Judgment::is_usable) {
             RoundStatus::Complete
         } else {
             RoundStatus::NeedsReview

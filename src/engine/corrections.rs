@@ -1,5 +1,6 @@
 //! Hand corrections from the review queue: the corrected judgment is stored in the round file
-//! marked `corrected_by_hand`, the judge's original text kept beside it.
+//! marked `corrected_by_hand`, the judge's original text kept beside it; a debater's reply
+//! that could not be read gets its corrected text stored beside the original.
 
 use crate::domain::PhaseType;
 use crate::domain::{Judgment, ParseStatus, Round};
@@ -95,4 +96,42 @@ pub fn apply_correction(
     }
     store.save_round(&round).map_err(|e| e.to_string())?;
     Ok((round, corrected))
+}
+
+/// Whether `key` names a debater's reply waiting for review in this round (rather than a
+/// judge).
+pub fn names_waiting_reply(store: &Store, round_id: &str, key: &str) -> bool {
+    store
+        .load_round(round_id)
+        .ok()
+        .flatten()
+        .is_some_and(|round| {
+            crate::protocols::stored(&round.protocol)
+                .review_requests(&round)
+                .iter()
+                .any(|r| r.key == key)
+        })
+}
+
+/// Stores a person's corrected text for a debater's reply that waited for review; the error
+/// says why it was refused.
+pub fn apply_reply_correction(
+    store: &Store,
+    round_id: &str,
+    key: &str,
+    correction: &Correction,
+) -> Result<Round, String> {
+    let mut round = store
+        .load_round(round_id)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no round \"{round_id}\" in {}", store.dir().display()))?;
+    let Correction::Text(text) = correction else {
+        return Err("a debater's reply is corrected as text (its JSON), not as scores".into());
+    };
+    crate::protocols::stored(&round.protocol).correct_reply(&mut round, key, text)?;
+    if round.status != crate::domain::RoundStatus::Incomplete {
+        round.status = round.settled_status();
+    }
+    store.save_round(&round).map_err(|e| e.to_string())?;
+    Ok(round)
 }

@@ -27,6 +27,8 @@ pub struct RoundView {
     pub finished: bool,
     /// The item and the answers handed out, for question-answer rounds.
     pub qa: Option<Box<crate::domain::QaSetup>>,
+    /// The topic, for structured-debate rounds.
+    pub structured: Option<Box<crate::domain::StructuredSetup>>,
 }
 
 /// Running totals of the calls made in this run.
@@ -112,6 +114,24 @@ pub enum EngineEvent {
         round_id: String,
         /// The judgment; check `parse_status` for review.
         judgment: Box<Judgment>,
+    },
+    /// A debater's reply could not be read and waits for a person (stored).
+    ReplyNeedsReview {
+        /// The round.
+        round_id: String,
+        /// Which reply (`pro.opening`).
+        key: String,
+        /// The reply as given (raw model text; sanitise before display).
+        raw: String,
+        /// Why it waits.
+        problems: Vec<String>,
+    },
+    /// A person's correction of a reply was stored; it no longer waits.
+    ReplyReviewed {
+        /// The round.
+        round_id: String,
+        /// Which reply.
+        key: String,
     },
     /// A judge panel's record changed (an evaluation arrived, a judge failed, a
     /// deliberation round began or ended), stored.

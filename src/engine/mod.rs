@@ -12,7 +12,7 @@ mod round_writer;
 mod schedule;
 mod tournament;
 
-pub use corrections::apply_correction;
+pub use corrections::{apply_correction, apply_reply_correction};
 pub use events::{Correction, EngineCommand, EngineEvent, RoundView, UsageTotals};
 pub use prepare::{PrepareError, Prepared, prepare, prepare_resume};
 pub use rejudge::{JudgingConfig, RejudgePlan, RejudgeReport, prepare_rejudge, rejudge};

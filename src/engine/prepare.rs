@@ -1,19 +1,22 @@
 //! Everything checked before anything is written or called: the tournament file, the models
 //! file, every key variable of a model that will be called, the protocol's inputs (the
-//! dilemma document and the selected ids, or the BoardgameQA files and their sample), and
+//! dilemma document and the selected ids, the BoardgameQA files and their sample, or the
+//! topics file), and
 //! the judge assignment. Any problem here is the user's to fix (exit 2).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::{
-    ConfigError, ModelsConfig, ProtocolKind, QaConfig, Selection, TournamentConfig,
+    ConfigError, ModelsConfig, ProtocolKind, QaConfig, Selection, StructuredConfig,
+    TournamentConfig,
 };
 use crate::domain::SampledItem;
-use crate::inputs::{DilemmaError, QaDataError, load_dilemmas, load_items, sample};
+use crate::inputs::{DilemmaError, QaDataError, load_dilemmas, load_items, load_topics, sample};
 use crate::protocols::Protocol;
 use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
 use crate::protocols::qa_debate::{QaDebate, QaRules};
+use crate::protocols::structured_debate::{StructuredDebate, StructuredRules};
 use crate::providers::{ModelRegistry, SetupError};
 use crate::store::{Store, StoreError};
 
@@ -115,8 +118,9 @@ pub fn prepare(config_path: &Path, output: Option<&Path>) -> Result<Prepared, Pr
             }
         }
     }
-    let inputs = match (config.protocol, &config.qa) {
-        (ProtocolKind::QaDebate, Some(qa)) => qa_inputs(config_path, &config, qa)?,
+    let inputs = match (config.protocol, &config.qa, &config.structured) {
+        (ProtocolKind::QaDebate, Some(qa), _) => qa_inputs(config_path, &config, qa)?,
+        (ProtocolKind::StructuredDebate, _, Some(s)) => topic_inputs(config_path, &config, s)?,
         _ => dilemma_inputs(config_path, &config)?,
     };
     let registry = ModelRegistry::build(&models, used.iter().copied())?;
@@ -194,6 +198,59 @@ fn dilemma_inputs(config_path: &Path, config: &TournamentConfig) -> Result<Input
         qa_sample: Vec::new(),
         schedule,
         warnings: loaded.warnings,
+    })
+}
+
+/// The structured debate's inputs: the topics file and the selected topics.
+fn topic_inputs(
+    config_path: &Path,
+    config: &TournamentConfig,
+    s: &StructuredConfig,
+) -> Result<Inputs, PrepareError> {
+    let file = TournamentConfig::resolve(config_path, &s.topics_file);
+    let all = load_topics(&file)?;
+    let topics = match &s.topics {
+        Selection::Keyword(_) => all,
+        Selection::Ids(ids) => {
+            let mut picked = Vec::new();
+            for id in ids {
+                match all.iter().find(|t| t.id == *id) {
+                    Some(t) => picked.push(t.clone()),
+                    None => {
+                        let known: Vec<&str> = all.iter().map(|t| t.id.as_str()).collect();
+                        return Err(invalid(
+                            config_path,
+                            "structured.topics",
+                            format!("topic \"{id}\" is not in {}", file.display()),
+                            format!("use ids that exist: {}", known.join(", ")),
+                        ));
+                    }
+                }
+            }
+            picked
+        }
+    };
+    let ids: Vec<String> = topics.iter().map(|t| t.id.clone()).collect();
+    let schedule = schedule::build(config, &ids).map_err(|message| {
+        invalid(
+            config_path,
+            "judges",
+            message,
+            "change judges or judging".into(),
+        )
+    })?;
+    Ok(Inputs {
+        protocol: Arc::new(StructuredDebate::new(
+            topics,
+            StructuredRules {
+                weights: s.weights,
+                closing_word_limit: s.closing_word_limit,
+            },
+        )),
+        item_ids: ids,
+        qa_sample: Vec::new(),
+        schedule,
+        warnings: Vec::new(),
     })
 }
 

@@ -326,11 +326,27 @@ fn record_phase(
     let single_judgment = (step.phase_type == PhaseType::Judgment && step.seat.is_none())
         .then(|| ctx.protocol.judge(round, &step.model, &phase.response));
     round.phases.push(phase.clone());
+    let waiting: Vec<String> = ctx
+        .protocol
+        .review_requests(round)
+        .into_iter()
+        .map(|r| r.key)
+        .collect();
     ctx.protocol.after_phase(round);
     let mut events = vec![EngineEvent::PhaseCompleted {
         round_id: round.id.clone(),
         phase: Box::new(phase),
     }];
+    for r in ctx.protocol.review_requests(round) {
+        if !waiting.contains(&r.key) {
+            events.push(EngineEvent::ReplyNeedsReview {
+                round_id: round.id.clone(),
+                key: r.key,
+                raw: r.raw,
+                problems: r.problems,
+            });
+        }
+    }
     let mut judgments: Vec<_> = single_judgment.into_iter().collect();
     if let Some(j) = judgments.first() {
         round.put_judgment(j.clone());

@@ -7,7 +7,7 @@
 
 use std::collections::HashMap;
 
-use crate::config::{JudgingMode, Pairings, QaConfig, TournamentConfig};
+use crate::config::{JudgingMode, Pairings, ProtocolKind, QaConfig, TournamentConfig};
 use crate::domain::QaFormat;
 use crate::store::ScheduledRound;
 
@@ -20,9 +20,21 @@ pub struct Schedule {
     pub warnings: Vec<String>,
 }
 
-/// The ordered pairs a configuration plays.
+/// The ordered pairs a configuration plays. A structured debate plays every listed pair
+/// both ways (Team A argues Pro), so that side advantage can be measured.
 pub fn pairings(config: &TournamentConfig) -> Vec<(String, String)> {
     match &config.pairings {
+        Pairings::List(list) if config.protocol == ProtocolKind::StructuredDebate => {
+            let mut out: Vec<(String, String)> = Vec::new();
+            for [a, b] in list {
+                for pair in [(a.clone(), b.clone()), (b.clone(), a.clone())] {
+                    if !out.contains(&pair) {
+                        out.push(pair);
+                    }
+                }
+            }
+            out
+        }
         Pairings::List(list) => list.iter().map(|[a, b]| (a.clone(), b.clone())).collect(),
         Pairings::Keyword(_) => {
             let mut out = Vec::new();

@@ -15,7 +15,7 @@ use crate::protocols::panel::Panel;
 use crate::store::{RoundFilter, Store, StoreError, TournamentRecord, TournamentStatus};
 
 use super::control::Control;
-use super::corrections::apply_correction;
+use super::corrections::{apply_correction, apply_reply_correction, names_waiting_reply};
 use super::events::{Correction, EngineCommand, EngineEvent, RoundView};
 use super::prepare::Prepared;
 use super::round_runner::{RoundContext, run_round};
@@ -43,6 +43,22 @@ fn correction_events(
     judge: &str,
     correction: &Correction,
 ) -> Vec<EngineEvent> {
+    if names_waiting_reply(store, &round_id, judge) {
+        return match apply_reply_correction(store, &round_id, judge, correction) {
+            Ok(round) => vec![
+                EngineEvent::ReplyReviewed {
+                    round_id: round_id.clone(),
+                    key: judge.to_string(),
+                },
+                EngineEvent::RoundFinished {
+                    round_id,
+                    status: round.status,
+                    error: None,
+                },
+            ],
+            Err(reason) => vec![EngineEvent::CommandRefused { reason }],
+        };
+    }
     match apply_correction(store, &round_id, judge, correction) {
         Ok((round, judgment)) => vec![
             EngineEvent::JudgmentRecorded {
@@ -161,6 +177,7 @@ pub async fn run(
             status: round.status,
             finished,
             qa: round.qa.clone().map(Box::new),
+            structured: round.structured.clone().map(Box::new),
         });
         if !finished {
             to_run.push(round);

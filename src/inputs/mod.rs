@@ -1,6 +1,6 @@
 //! Tournament inputs: dilemma documents (Word or Markdown, read into blocks, then
 //! recognised as dilemmas), the Word writer that makes the sample document, and
-//! BoardgameQA files for the question-answer debate.
+//! BoardgameQA files for the question-answer debate, and the structured debate's topics.
 
 mod blocks;
 mod boardgameqa;
@@ -8,9 +8,11 @@ mod dilemma_document;
 mod docx;
 mod docx_writer;
 mod markdown;
+mod topics;
 
 pub use blocks::{Block, BlockKind};
 pub use boardgameqa::{LoadedItems, QaDataError, level_of, load_items, sample};
 pub use dilemma_document::{DilemmaError, LoadedDilemmas, load_dilemmas, recognise};
 pub use docx::blocks as docx_blocks;
 pub use docx_writer::{DocxLayout, save_docx, write_docx};
+pub use topics::load_topics;

@@ -6,6 +6,7 @@ pub mod ethics_bowl;
 pub mod judging;
 pub mod panel;
 pub mod qa_debate;
+pub mod structured_debate;
 
 use crate::domain::{Judgment, Phase, PhaseType, Round, RoundStatus, Turn, now_rfc3339, speaker};
 use crate::providers::ChatRequest;
@@ -123,8 +124,21 @@ pub fn blank_round(s: &ScheduledRound, protocol: &str) -> Round {
         error: None,
         panel: None,
         qa: None,
+        structured: None,
         timestamp: now_rfc3339(),
     }
+}
+
+/// A reply (not a judgment) that waits for a person: a debater's answer the protocol could
+/// not read, kept as free text.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct ReviewRequest {
+    /// What names it in the review queue and in corrections (`pro.opening`).
+    pub key: String,
+    /// The reply as given.
+    pub raw: String,
+    /// Why it waits.
+    pub problems: Vec<String>,
 }
 
 /// A protocol could not build a request (an input it needs is missing).
@@ -137,6 +151,7 @@ pub struct ProtocolError(pub String);
 pub fn stored(name: &str) -> Box<dyn Protocol> {
     match name {
         "qa_debate" => Box::new(qa_debate::QaDebate::default()),
+        "structured_debate" => Box::new(structured_debate::StructuredDebate::default()),
         _ => Box::new(ethics_bowl::EthicsBowl::new(
             [],
             ethics_bowl::EthicsBowlOptions::default(),
@@ -161,6 +176,17 @@ pub trait Protocol: Send + Sync + std::fmt::Debug {
     /// Updates what the protocol derives from the phases (quote counts, …) after a phase
     /// has been added, before the round is stored.
     fn after_phase(&self, _round: &mut Round) {}
+    /// Debaters' replies that wait for a person (judgments are reviewed on their own).
+    fn review_requests(&self, _round: &Round) -> Vec<ReviewRequest> {
+        Vec::new()
+    }
+    /// Stores a person's corrected text for a reply in the review queue.
+    fn correct_reply(&self, _round: &mut Round, key: &str, _text: &str) -> Result<(), String> {
+        Err(format!(
+            "the {} protocol has no reply \"{key}\" to correct",
+            self.name()
+        ))
+    }
     /// What a judge panel scores, when this protocol can be judged by one.
     fn panel_rubric(&self) -> Option<panel::Rubric> {
         None

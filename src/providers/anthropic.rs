@@ -78,12 +78,27 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
     if cfg.stream {
         body["stream"] = json!(true);
     }
+    // Structured output is a tool the model must call; its input is the answer. Extended
+    // thinking does not allow a forced tool, so thinking models get the schema in the prompt.
+    if let Some(s) = req
+        .schema
+        .as_ref()
+        .filter(|_| cfg.uses_structured_output() && cfg.reasoning_effort.is_none())
+    {
+        body["tools"] = json!([{
+            "name": s.name,
+            "description": "Give your answer in exactly this structure.",
+            "input_schema": s.schema,
+        }]);
+        body["tool_choice"] = json!({"type": "tool", "name": s.name});
+    }
     body
 }
 
 fn stop_reason(s: &str) -> FinishReason {
     match s {
-        "end_turn" | "stop_sequence" => FinishReason::Stop,
+        // tool_use: only ever the forced structured-output tool, whose input is the answer.
+        "end_turn" | "stop_sequence" | "tool_use" => FinishReason::Stop,
         "max_tokens" | "model_context_window_exceeded" => FinishReason::Length,
         "refusal" => FinishReason::Refusal,
         other => FinishReason::Other(other.to_string()),
@@ -104,8 +119,11 @@ pub(crate) fn parse_body(
         .and_then(Value::as_array)
         .ok_or_else(|| ProviderError::malformed("no content in the response"))?
         .iter()
-        .filter(|b| b.get("type").and_then(Value::as_str) == Some("text"))
-        .filter_map(|b| b.get("text").and_then(Value::as_str))
+        .filter_map(|b| match b.get("type").and_then(Value::as_str) {
+            Some("text") => b.get("text").and_then(Value::as_str).map(str::to_string),
+            Some("tool_use") => b.get("input").map(Value::to_string),
+            _ => None,
+        })
         .collect();
     let finish = value
         .get("stop_reason")
@@ -149,16 +167,19 @@ impl SseDecoder for Decoder {
             }
             "content_block_delta" => {
                 let delta = frame.get("delta");
-                // thinking_delta, signature_delta and input_json_delta are not answer text.
-                if delta.and_then(|d| d.get("type")).and_then(Value::as_str) == Some("text_delta") {
-                    let text = delta
-                        .and_then(|d| d.get("text"))
-                        .and_then(Value::as_str)
-                        .unwrap_or_default();
-                    self.text.push_str(text);
-                    return Ok(Some(text.to_string()));
-                }
-                Ok(None)
+                // The answer is text_delta, or input_json_delta of the structured-output
+                // tool; thinking_delta and signature_delta are not answer text.
+                let field = match delta.and_then(|d| d.get("type")).and_then(Value::as_str) {
+                    Some("text_delta") => "text",
+                    Some("input_json_delta") => "partial_json",
+                    _ => return Ok(None),
+                };
+                let text = delta
+                    .and_then(|d| d.get(field))
+                    .and_then(Value::as_str)
+                    .unwrap_or_default();
+                self.text.push_str(text);
+                Ok(Some(text.to_string()))
             }
             "message_delta" => {
                 if let Some(r) = frame

@@ -69,11 +69,42 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
     if let Some(effort) = cfg.reasoning_effort {
         generation["thinkingConfig"] = json!({"thinkingBudget": effort.budget_tokens()});
     }
+    if let Some(s) = req.schema.as_ref().filter(|_| cfg.uses_structured_output()) {
+        generation["responseMimeType"] = json!("application/json");
+        generation["responseSchema"] = gemini_schema(&s.schema);
+    }
     json!({
         "contents": contents,
         "systemInstruction": {"parts": [{"text": req.system}]},
         "generationConfig": generation,
     })
+}
+
+/// A JSON Schema in Gemini's `Schema` form (OpenAPI 3.0 subset): type names in capitals,
+/// and `additionalProperties`, which it does not take, left out.
+fn gemini_schema(schema: &Value) -> Value {
+    match schema {
+        Value::Object(map) => Value::Object(
+            map.iter()
+                .filter(|(k, _)| k.as_str() != "additionalProperties")
+                .map(|(k, v)| {
+                    let v = match (k.as_str(), v) {
+                        ("type", Value::String(t)) => Value::String(t.to_uppercase()),
+                        ("properties", Value::Object(props)) => Value::Object(
+                            props
+                                .iter()
+                                .map(|(p, s)| (p.clone(), gemini_schema(s)))
+                                .collect(),
+                        ),
+                        ("items", s) => gemini_schema(s),
+                        (_, v) => v.clone(),
+                    };
+                    (k.clone(), v)
+                })
+                .collect(),
+        ),
+        other => other.clone(),
+    }
 }
 
 fn finish_reason(s: &str) -> FinishReason {

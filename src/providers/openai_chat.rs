@@ -66,6 +66,12 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
         body["stream"] = json!(true);
         body["stream_options"] = json!({"include_usage": true});
     }
+    if let Some(s) = req.schema.as_ref().filter(|_| cfg.uses_structured_output()) {
+        body["response_format"] = json!({
+            "type": "json_schema",
+            "json_schema": {"name": s.name, "strict": true, "schema": s.schema},
+        });
+    }
     body
 }
 

@@ -31,6 +31,16 @@ pub struct CallTag {
     pub phase: String,
 }
 
+/// The JSON a request asks for, for providers that can enforce it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct ResponseSchema {
+    /// A short name (`opening_statement`), used as the schema's or tool's name.
+    pub name: String,
+    /// A JSON Schema whose root is an object, every property required and no others
+    /// allowed (what OpenAI's strict mode needs).
+    pub schema: serde_json::Value,
+}
+
 /// One request: a system prompt and the turns so far, the last being the user's.
 #[derive(Debug, Clone, PartialEq, Default)]
 pub struct ChatRequest {
@@ -40,6 +50,9 @@ pub struct ChatRequest {
     pub turns: Vec<Turn>,
     /// Where the call comes from.
     pub tag: CallTag,
+    /// The JSON the answer must be, when the protocol asks for JSON (the prompt says so
+    /// too, for providers without structured output).
+    pub schema: Option<ResponseSchema>,
 }
 
 impl ChatRequest {
@@ -52,7 +65,17 @@ impl ChatRequest {
                 text: user.into(),
             }],
             tag: CallTag::default(),
+            schema: None,
         }
+    }
+
+    /// The same request, asking for JSON of this schema.
+    pub fn with_schema(mut self, name: &str, schema: serde_json::Value) -> Self {
+        self.schema = Some(ResponseSchema {
+            name: name.to_string(),
+            schema,
+        });
+        self
     }
 
     /// The same request tagged with its round and phase.

@@ -273,6 +273,7 @@ mod tests {
             error: None,
             panel: None,
             qa: None,
+            structured: None,
             timestamp: "2026-01-01T00:00:00Z".into(),
         }
     }

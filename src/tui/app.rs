@@ -183,6 +183,18 @@ pub struct ReviewItem {
     pub raw: String,
 }
 
+/// What a review item is, for the editor.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum ReviewKind {
+    /// An Ethics Bowl judgment: fourteen scores (text or score fields).
+    EthicsBowl,
+    /// A question-answer judgment: an answer and a confidence.
+    QaVerdict,
+    /// Anything the engine checks itself when it stores it (a structured-debate verdict or
+    /// a debater's reply).
+    Other,
+}
+
 /// A review item open in the editor.
 #[derive(Debug, Clone)]
 pub struct Editor {
@@ -200,8 +212,9 @@ pub struct Editor {
     pub message: Option<String>,
     /// The fourteen scores typed directly, when the editor is in that mode.
     pub fields: Option<ScoreFields>,
-    /// A question-answer judgment (an answer and a confidence, no score fields).
-    pub qa: bool,
+    /// What is being fixed, which decides the checks before saving and whether score
+    /// fields exist.
+    pub kind: ReviewKind,
 }
 
 /// The fourteen scores as typed: one text per criterion (rows, in the rubric's order) and
@@ -497,6 +510,7 @@ impl App {
                 error: None,
                 panel: r.panel.clone(),
                 qa: r.view.qa.as_deref().cloned(),
+                structured: r.view.structured.as_deref().cloned(),
                 timestamp: String::new(),
             })
             .map(|mut round| {

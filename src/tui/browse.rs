@@ -29,6 +29,7 @@ pub fn browse(name: &str, rounds: &[Round], now: Instant) -> App {
             status: r.status,
             finished: true,
             qa: r.qa.clone().map(Box::new),
+            structured: r.structured.clone().map(Box::new),
         })
         .collect();
     update(
@@ -63,6 +64,17 @@ pub fn browse(name: &str, rounds: &[Round], now: Instant) -> App {
                 Msg::Engine(EngineEvent::JudgmentRecorded {
                     round_id: r.id.clone(),
                     judgment: Box::new(j.clone()),
+                }),
+            );
+        }
+        for request in crate::protocols::stored(&r.protocol).review_requests(r) {
+            update(
+                &mut app,
+                Msg::Engine(EngineEvent::ReplyNeedsReview {
+                    round_id: r.id.clone(),
+                    key: request.key,
+                    raw: request.raw,
+                    problems: request.problems,
                 }),
             );
         }

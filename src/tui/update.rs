@@ -14,7 +14,7 @@ use ratatui_textarea::TextArea;
 
 use crate::domain::Judgment;
 
-use super::app::{App, Editor, Mode, ReviewItem, ScoreFields, Screen};
+use super::app::{App, Editor, Mode, ReviewItem, ReviewKind, ScoreFields, Screen};
 
 /// Something the UI reacts to.
 #[derive(Debug, Clone)]
@@ -223,6 +223,22 @@ fn engine_event(app: &mut App, event: EngineEvent) {
             }
             app.log_line(format!("refused: {reason}"));
         }
+        EngineEvent::ReplyNeedsReview {
+            round_id,
+            key,
+            raw,
+            problems,
+        } => queue_review(
+            app,
+            ReviewItem {
+                round_id,
+                judge: key,
+                status: crate::domain::ParseStatus::Failed,
+                problems: problems.iter().map(|p| sanitize(p)).collect(),
+                raw: sanitize(&raw),
+            },
+        ),
+        EngineEvent::ReplyReviewed { round_id, key } => clear_review(app, &round_id, &key),
         EngineEvent::Finished { status } => {
             app.finished = Some(status);
             app.log_line(format!("tournament {:?}", status).to_lowercase());
@@ -233,32 +249,49 @@ fn engine_event(app: &mut App, event: EngineEvent) {
 /// Keeps the review queue in step: an unusable judgment joins it (or is updated in place),
 /// a usable one (parsed, or corrected by hand) leaves it and closes its editor.
 fn track_review(app: &mut App, round_id: &str, judgment: &Judgment) {
+    if judgment.is_usable() {
+        clear_review(app, round_id, judgment.judge_key());
+        return;
+    }
+    queue_review(
+        app,
+        ReviewItem {
+            round_id: round_id.to_string(),
+            judge: judgment.judge_key().to_string(),
+            status: judgment.parse_status,
+            problems: judgment.problems.iter().map(|p| sanitize(p)).collect(),
+            raw: sanitize(&judgment.raw_response),
+        },
+    );
+}
+
+/// Takes a corrected item (a judgment or a reply, by its key) off the queue, closing its
+/// editor.
+fn clear_review(app: &mut App, round_id: &str, key: &str) {
+    if let Some(at) = app
+        .review
+        .iter()
+        .position(|r| r.round_id == round_id && r.judge == key)
+    {
+        app.review.remove(at);
+        app.review_cursor = app.review_cursor.min(app.review.len().saturating_sub(1));
+    }
+    if app
+        .editor
+        .as_ref()
+        .is_some_and(|e| e.round_id == round_id && e.judge == key)
+    {
+        app.editor = None;
+        app.log_line(format!("corrected {round_id} ({key})"));
+    }
+}
+
+/// Adds an item to the queue, or updates it in place.
+fn queue_review(app: &mut App, item: ReviewItem) {
     let at = app
         .review
         .iter()
-        .position(|r| r.round_id == round_id && r.judge == judgment.judge_key());
-    if judgment.is_usable() {
-        if let Some(at) = at {
-            app.review.remove(at);
-            app.review_cursor = app.review_cursor.min(app.review.len().saturating_sub(1));
-        }
-        if app
-            .editor
-            .as_ref()
-            .is_some_and(|e| e.round_id == round_id && e.judge == judgment.judge_key())
-        {
-            app.editor = None;
-            app.log_line(format!("corrected {round_id} ({})", judgment.judge_key()));
-        }
-        return;
-    }
-    let item = ReviewItem {
-        round_id: round_id.to_string(),
-        judge: judgment.judge_key().to_string(),
-        status: judgment.parse_status,
-        problems: judgment.problems.iter().map(|p| sanitize(p)).collect(),
-        raw: sanitize(&judgment.raw_response),
-    };
+        .position(|r| r.round_id == item.round_id && r.judge == item.judge);
     match at {
         Some(at) => app.review[at] = item,
         None => app.review.push(item),
@@ -508,12 +541,13 @@ fn review_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::Enter => {
             if let Some(item) = app.review.get(app.review_cursor) {
-                let qa = app
-                    .index
-                    .get(&item.round_id)
-                    .is_some_and(|i| app.rounds[*i].view.qa.is_some());
+                let kind = match app.index.get(&item.round_id).map(|i| &app.rounds[*i].view) {
+                    Some(v) if v.qa.is_some() => ReviewKind::QaVerdict,
+                    Some(v) if v.structured.is_some() => ReviewKind::Other,
+                    _ => ReviewKind::EthicsBowl,
+                };
                 app.editor = Some(Editor {
-                    qa,
+                    kind,
                     round_id: item.round_id.clone(),
                     judge: item.judge.clone(),
                     textarea: TextArea::new(item.raw.lines().map(str::to_string).collect()),
@@ -534,9 +568,11 @@ fn editor_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         return Vec::new();
     };
     let ctrl = key.modifiers.contains(KeyModifiers::CONTROL);
-    if key.code == KeyCode::Tab && editor.qa {
-        editor.message =
-            Some("a question-answer judgment has no score fields: write \"Answer: A\" (or B) and \"Confidence: 0-100\"".into());
+    if key.code == KeyCode::Tab && editor.kind != ReviewKind::EthicsBowl {
+        editor.message = Some(match editor.kind {
+            ReviewKind::QaVerdict => "a question-answer judgment has no score fields: write \"Answer: A\" (or B) and \"Confidence: 0-100\"".into(),
+            _ => "this item has no score fields: fix the JSON text".into(),
+        });
         return Vec::new();
     }
     if key.code == KeyCode::Tab {
@@ -587,15 +623,20 @@ fn editor_key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         }
         KeyCode::Char('s') if ctrl => {
             let text = editor.text();
-            let problems = if editor.qa {
-                crate::protocols::qa_debate::verdict::read_verdict(&text).problems
-            } else {
-                let parsed = crate::protocols::judging::parse_judgment(&text);
-                if parsed.status() == crate::domain::ParseStatus::Parsed {
-                    Vec::new()
-                } else {
-                    parsed.problems
+            let problems = match editor.kind {
+                ReviewKind::QaVerdict => {
+                    crate::protocols::qa_debate::verdict::read_verdict(&text).problems
                 }
+                ReviewKind::EthicsBowl => {
+                    let parsed = crate::protocols::judging::parse_judgment(&text);
+                    if parsed.status() == crate::domain::ParseStatus::Parsed {
+                        Vec::new()
+                    } else {
+                        parsed.problems
+                    }
+                }
+                // The engine reads it against the round and refuses it with a reason.
+                ReviewKind::Other => Vec::new(),
             };
             if !problems.is_empty() {
                 editor.message = Some(format!("not saved: {}", problems.join("; ")));
@@ -720,6 +761,7 @@ mod tests {
             status: RoundStatus::Incomplete,
             finished: false,
             qa: None,
+            structured: None,
         }
     }
 
@@ -944,6 +986,7 @@ mod tests {
             team_a_scores: Default::default(),
             team_b_scores: Default::default(),
             choice: None,
+            structured: None,
             team_a_justification: String::new(),
             team_b_justification: String::new(),
             overall_analysis: String::new(),

@@ -124,10 +124,14 @@ impl Protocol for EthicsBowl {
                     round.id
                 )));
             }
-            PhaseType::Argument => {
+            other @ (PhaseType::Argument
+            | PhaseType::Opening
+            | PhaseType::CrossExamination
+            | PhaseType::Closing) => {
                 return Err(ProtocolError(format!(
-                    "round {}: the Ethics Bowl has no argument phase",
-                    round.id
+                    "round {}: the Ethics Bowl has no {} phase",
+                    round.id,
+                    other.as_str()
                 )));
             }
         };
@@ -203,6 +207,7 @@ pub fn judgment_from_text(judge_model: &str, raw: &str) -> Judgment {
         team_a_scores: parsed.team_a,
         team_b_scores: parsed.team_b,
         choice: None,
+        structured: None,
         team_a_justification: parsed.team_a_justification,
         team_b_justification: parsed.team_b_justification,
         overall_analysis: parsed.overall_analysis,

@@ -2,4 +2,5 @@
 
 mod parser;
 
+pub(crate) use parser::score_value;
 pub use parser::{ParsedJudgment, json_objects, parse_judgment};

@@ -427,7 +427,8 @@ fn walk(value: &Value, team: Option<Team>, out: &mut ParsedJudgment) {
     }
 }
 
-fn score_value(v: &Value) -> Result<f64, String> {
+/// A 1–10 score as a judge wrote it: a number, or text such as `8/10` or `8 out of 10`.
+pub(crate) fn score_value(v: &Value) -> Result<f64, String> {
     match v {
         Value::Number(n) => n
             .as_f64()

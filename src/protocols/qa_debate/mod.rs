@@ -96,7 +96,7 @@ pub fn transcript(round: &Round, setup: &QaSetup, before: Option<u32>) -> String
     let mut out = Vec::new();
     for r in 1..=last {
         for side in sides(setup) {
-            let turn = Turn { side, round: r };
+            let turn = Turn::new(side, r);
             if let Some(p) = round.phases.iter().find(|p| p.turn == Some(turn)) {
                 let shown = show_argument(&p.response, setup.word_limit as usize, &game);
                 out.push(format!(
@@ -157,7 +157,7 @@ impl Protocol for QaDebate {
         for r in 1..=setup.debate_rounds {
             let mut this_round = Vec::new();
             for side in sides(setup) {
-                let turn = Turn { side, round: r };
+                let turn = Turn::new(side, r);
                 let model = match side {
                     Team::A => &round.team_a_model,
                     Team::B => &round.team_b_model,
@@ -228,6 +228,7 @@ impl Protocol for QaDebate {
             team_a_scores: Scores::default(),
             team_b_scores: Scores::default(),
             choice: read.choice(),
+            structured: None,
             team_a_justification: String::new(),
             team_b_justification: String::new(),
             overall_analysis: String::new(),
@@ -327,7 +328,7 @@ mod tests {
             judge_id: None,
             deliberation_round: None,
             error: None,
-            turn: Some(Turn { side, round: r }),
+            turn: Some(Turn::new(side, r)),
         });
     }
 

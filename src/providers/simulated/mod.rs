@@ -11,6 +11,7 @@
 //! in [`qa`].
 
 mod qa;
+mod structured;
 
 use std::time::Duration;
 
@@ -179,6 +180,10 @@ impl SimulatedProfile {
             | "consistency_test_b" => self.argument(&req.tag.phase, prompt, &mut rng),
             "qa_argument" => self.qa_argument(&req.system, prompt, &mut rng),
             "qa_judgment" => self.qa_judgment(persona, prompt, &mut rng),
+            "structured_opening" | "structured_cross_examination" | "structured_closing" => {
+                self.structured_reply(phase, persona, &req.system, prompt, &mut rng)
+            }
+            "structured_judgment" => self.structured_judgment(prompt, &mut rng),
             _ => self.reply(prompt, &mut rng),
         }
     }

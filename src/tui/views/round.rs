@@ -27,6 +27,9 @@ fn role(
         }
         PhaseType::PanelEvaluation | PhaseType::Deliberation => ("Panel", theme.accent),
         PhaseType::Argument => ("Debater", theme.team_a),
+        PhaseType::Opening | PhaseType::CrossExamination | PhaseType::Closing => {
+            ("Debater", theme.team_a)
+        }
     }
 }
 
@@ -41,6 +44,9 @@ fn phase_title(p: PhaseType) -> &'static str {
         PhaseType::PanelEvaluation => "Panel evaluation",
         PhaseType::Deliberation => "Deliberation",
         PhaseType::Argument => "Argument",
+        PhaseType::Opening => "Opening statement",
+        PhaseType::CrossExamination => "Cross-examination",
+        PhaseType::Closing => "Closing statement",
     }
 }
 

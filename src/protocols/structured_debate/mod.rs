@@ -1,0 +1,495 @@
+//! The structured debate: two models take opposite sides of a decision proposition (Team A
+//! Pro, Team B Con) through opening statements, cross-examination and closing statements,
+//! each side at once in each round; then judges trace every argument.
+//!
+//! A reply that is not the JSON asked for gets one more try, with a correction prompt that
+//! quotes the parse error (attempt 1 of the same turn); if that fails too, the text is kept
+//! as a fallback (one argument, or one challenge per opposing argument, or the final
+//! position) and waits in the review queue. The round's record of what each side said is
+//! rebuilt from the replies after every phase, so resume and corrections see one truth.
+
+pub mod briefing;
+pub mod parse;
+pub mod prompts;
+
+use std::collections::HashMap;
+
+use crate::domain::{
+    Judgment, ParseStatus, Phase, PhaseType, ReplyFallback, Round, ScoreWeights, Scores, Side,
+    SideRecord, StructuredSetup, Topic, Turn,
+};
+use crate::providers::{ChatRequest, Role, Turn as ChatTurn};
+use crate::store::ScheduledRound;
+
+use super::{PhaseRef, Protocol, ProtocolError, ReviewRequest, Step, blank_round};
+
+/// The debate's rules from the tournament's `[structured]` table.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct StructuredRules {
+    /// Weights of the side totals.
+    pub weights: ScoreWeights,
+    /// Words allowed in a closing statement.
+    pub closing_word_limit: usize,
+}
+
+impl Default for StructuredRules {
+    fn default() -> Self {
+        Self {
+            weights: ScoreWeights::default(),
+            closing_word_limit: 200,
+        }
+    }
+}
+
+/// The protocol, with the topics its rounds debate.
+#[derive(Debug, Clone, Default)]
+pub struct StructuredDebate {
+    topics: HashMap<String, Topic>,
+    rules: StructuredRules,
+}
+
+impl StructuredDebate {
+    /// The protocol over these topics.
+    pub fn new(topics: impl IntoIterator<Item = Topic>, rules: StructuredRules) -> Self {
+        Self {
+            topics: topics.into_iter().map(|t| (t.id.clone(), t)).collect(),
+            rules,
+        }
+    }
+}
+
+/// The three debating stages, in order.
+const STAGES: [PhaseType; 3] = [
+    PhaseType::Opening,
+    PhaseType::CrossExamination,
+    PhaseType::Closing,
+];
+
+fn stage_number(stage: PhaseType) -> u32 {
+    match stage {
+        PhaseType::Opening => 1,
+        PhaseType::CrossExamination => 2,
+        _ => 3,
+    }
+}
+
+fn turn(stage: PhaseType, side: Side, attempt: u32) -> Turn {
+    Turn {
+        side: side.team(),
+        round: stage_number(stage),
+        attempt,
+    }
+}
+
+fn reply(round: &Round, stage: PhaseType, side: Side, attempt: u32) -> Option<&Phase> {
+    let t = turn(stage, side, attempt);
+    round
+        .phases
+        .iter()
+        .find(|p| p.phase_type == stage && p.turn == Some(t))
+}
+
+/// The review key of a reply (`pro.opening`).
+pub fn reply_key(stage: PhaseType, side: Side) -> String {
+    format!("{}.{}", side.as_str(), stage.as_str())
+}
+
+/// The stage and side a review key names.
+pub fn parse_reply_key(key: &str) -> Option<(PhaseType, Side)> {
+    let (side, stage) = key.split_once('.')?;
+    let side = Side::BOTH.into_iter().find(|s| s.as_str() == side)?;
+    let stage = STAGES.into_iter().find(|s| s.as_str() == stage)?;
+    Some((stage, side))
+}
+
+/// Whether a reply reads as the JSON its stage asks for (the error says why not).
+fn readable(stage: PhaseType, text: &str, side: Side) -> Result<(), String> {
+    match stage {
+        PhaseType::Opening => parse::parse_opening(text, side).map(|_| ()),
+        PhaseType::CrossExamination => parse::parse_cross(text, &[]).map(|_| ()),
+        _ => parse::parse_closing(text).map(|_| ()),
+    }
+}
+
+/// What a side's reply in a stage settled to: the text to read (the first reply, the reply to
+/// the correction, or a person's correction), or the free text that could not be read.
+enum Settled<'a> {
+    /// Not yet known (no reply, or a correction still to come).
+    Pending,
+    /// Readable text.
+    Read(&'a str),
+    /// Unreadable after the correction prompt.
+    Fallback { raw: &'a str, error: String },
+}
+
+fn settle<'a>(round: &'a Round, stage: PhaseType, side: Side) -> Settled<'a> {
+    let Some(first) = reply(round, stage, side, 0) else {
+        return Settled::Pending;
+    };
+    if readable(stage, &first.response, side).is_ok() {
+        return Settled::Read(&first.response);
+    }
+    let Some(second) = reply(round, stage, side, 1) else {
+        return Settled::Pending;
+    };
+    let corrected = round
+        .structured
+        .as_ref()
+        .and_then(|s| s.fallbacks.iter().find(|f| f.key == reply_key(stage, side)))
+        .and_then(|f| f.corrected_text.as_deref());
+    match (corrected, readable(stage, &second.response, side)) {
+        (Some(text), _) => Settled::Read(text),
+        (None, Ok(())) => Settled::Read(&second.response),
+        (None, Err(error)) => Settled::Fallback {
+            raw: &second.response,
+            error,
+        },
+    }
+}
+
+/// The reference a later stage waits for: the reply that settles this stage for this side.
+fn settled_ref(round: &Round, stage: PhaseType, side: Side) -> PhaseRef {
+    let first_failed =
+        reply(round, stage, side, 0).is_some_and(|p| readable(stage, &p.response, side).is_err());
+    PhaseRef {
+        phase_type: stage,
+        turn: Some(turn(stage, side, u32::from(first_failed))),
+    }
+}
+
+fn setup_of(round: &Round) -> Result<&StructuredSetup, ProtocolError> {
+    round.structured.as_ref().ok_or_else(|| {
+        ProtocolError(format!(
+            "round {}: no structured-debate setup in the round file",
+            round.id
+        ))
+    })
+}
+
+fn argument_ids(setup: &StructuredSetup) -> Vec<String> {
+    Side::BOTH
+        .iter()
+        .flat_map(|s| setup.side(*s).arguments.iter().map(|a| a.id.clone()))
+        .collect()
+}
+
+fn model(round: &Round, side: Side) -> &str {
+    match side {
+        Side::Pro => &round.team_a_model,
+        Side::Con => &round.team_b_model,
+    }
+}
+
+impl StructuredDebate {
+    /// The first request of a stage for a side.
+    fn stage_request(setup: &StructuredSetup, stage: PhaseType, side: Side) -> ChatRequest {
+        let (prompt, name, schema) = match stage {
+            PhaseType::Opening => (
+                prompts::opening_prompt(side),
+                "opening_statement",
+                prompts::opening_schema(),
+            ),
+            PhaseType::CrossExamination => {
+                let ids: Vec<String> = setup
+                    .side(side.other())
+                    .arguments
+                    .iter()
+                    .map(|a| a.id.clone())
+                    .collect();
+                (
+                    prompts::cross_prompt(setup.side(side), setup.side(side.other())),
+                    "cross_examination",
+                    prompts::cross_schema(&ids),
+                )
+            }
+            _ => (
+                prompts::closing_prompt(setup, side),
+                "closing_statement",
+                prompts::closing_schema(),
+            ),
+        };
+        ChatRequest::new(prompts::debater_system(&setup.topic, side), prompt)
+            .with_schema(name, schema)
+    }
+}
+
+impl Protocol for StructuredDebate {
+    fn name(&self) -> &'static str {
+        "structured_debate"
+    }
+
+    fn new_round(&self, s: &ScheduledRound) -> Result<Round, ProtocolError> {
+        let topic = self.topics.get(&s.dilemma_id).ok_or_else(|| {
+            ProtocolError(format!(
+                "round {}: topic \"{}\" is not loaded",
+                s.round_id, s.dilemma_id
+            ))
+        })?;
+        let mut round = blank_round(s, self.name());
+        round.structured = Some(StructuredSetup {
+            topic: topic.clone(),
+            closing_word_limit: self.rules.closing_word_limit,
+            weights: self.rules.weights,
+            pro: SideRecord::default(),
+            con: SideRecord::default(),
+            fallbacks: Vec::new(),
+        });
+        Ok(round)
+    }
+
+    fn steps(&self, round: &Round) -> Vec<Step> {
+        let mut steps = Vec::new();
+        let mut previous: Vec<PhaseRef> = Vec::new();
+        for stage in STAGES {
+            let mut settled = Vec::new();
+            for side in Side::BOTH {
+                let m = model(round, side);
+                steps.push(Step {
+                    turn: Some(turn(stage, side, 0)),
+                    depends_on: previous.clone(),
+                    ..Step::new(stage, m, &[])
+                });
+                let r = settled_ref(round, stage, side);
+                if r.turn.is_some_and(|t| t.attempt == 1) {
+                    steps.push(Step {
+                        turn: r.turn,
+                        depends_on: vec![PhaseRef {
+                            phase_type: stage,
+                            turn: Some(turn(stage, side, 0)),
+                        }],
+                        ..Step::new(stage, m, &[])
+                    });
+                }
+                settled.push(r);
+            }
+            previous = settled;
+        }
+        for judge in &round.judge_models {
+            steps.push(Step {
+                depends_on: previous.clone(),
+                ..Step::new(PhaseType::Judgment, judge, &[])
+            });
+        }
+        steps
+    }
+
+    fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError> {
+        let setup = setup_of(round)?;
+        if step.phase_type == PhaseType::Judgment {
+            return Ok(
+                ChatRequest::new(prompts::judge_system(), prompts::judge_prompt(setup))
+                    .with_schema("debate_verdict", prompts::verdict_schema())
+                    .tagged(&round.id, "structured_judgment"),
+            );
+        }
+        let Some(t) = step.turn.filter(|_| STAGES.contains(&step.phase_type)) else {
+            return Err(ProtocolError(format!(
+                "round {}: the structured debate has no {} phase",
+                round.id,
+                step.phase_type.as_str()
+            )));
+        };
+        let side = Side::of(t.side);
+        let tag = format!("structured_{}/{}", step.phase_type.as_str(), side.as_str());
+        let mut request = Self::stage_request(setup, step.phase_type, side);
+        if t.attempt > 0 {
+            let first = reply(round, step.phase_type, side, 0).ok_or_else(|| {
+                ProtocolError(format!("round {}: no first reply to correct", round.id))
+            })?;
+            let error = readable(step.phase_type, &first.response, side)
+                .err()
+                .unwrap_or_default();
+            request.turns.push(ChatTurn {
+                role: Role::Assistant,
+                text: first.response.clone(),
+            });
+            request.turns.push(ChatTurn {
+                role: Role::User,
+                text: prompts::correction_prompt(&error),
+            });
+            return Ok(request.tagged(&round.id, format!("{tag}/correction")));
+        }
+        Ok(request.tagged(&round.id, tag))
+    }
+
+    fn judge(&self, round: &Round, judge_model: &str, raw: &str) -> Judgment {
+        let (verdict, problems, status) = match round.structured.as_ref() {
+            Some(setup) => {
+                let ids = argument_ids(setup);
+                let (verdict, problems) = parse::parse_verdict(raw, &ids);
+                let status = match &verdict {
+                    None => ParseStatus::Failed,
+                    Some(v) => {
+                        let complete = ids.iter().all(|id| {
+                            v.assessments.iter().any(|a| {
+                                &a.arg_id == id
+                                    && setup.weights.score(a).is_some()
+                                    && a.standing.is_some()
+                            })
+                        });
+                        if complete {
+                            ParseStatus::Parsed
+                        } else if v.assessments.is_empty() {
+                            ParseStatus::Failed
+                        } else {
+                            ParseStatus::Partial
+                        }
+                    }
+                };
+                let verdict = verdict.map(|mut v| {
+                    v.compute_totals(&setup.weights);
+                    Box::new(v)
+                });
+                (verdict, problems, status)
+            }
+            None => (
+                None,
+                vec!["the round has no structured-debate setup".into()],
+                ParseStatus::Failed,
+            ),
+        };
+        Judgment {
+            judge_model: judge_model.to_string(),
+            persona_id: None,
+            team_a_scores: Scores::default(),
+            team_b_scores: Scores::default(),
+            choice: None,
+            structured: verdict,
+            team_a_justification: String::new(),
+            team_b_justification: String::new(),
+            overall_analysis: String::new(),
+            parse_status: status,
+            problems,
+            raw_response: raw.to_string(),
+            corrected_text: None,
+        }
+    }
+
+    fn after_phase(&self, round: &mut Round) {
+        let Some(mut setup) = round.structured.clone() else {
+            return;
+        };
+        let corrected: Vec<ReplyFallback> = setup
+            .fallbacks
+            .iter()
+            .filter(|f| f.corrected_text.is_some())
+            .cloned()
+            .collect();
+        setup.pro = SideRecord::default();
+        setup.con = SideRecord::default();
+        setup.fallbacks = Vec::new();
+        for stage in STAGES {
+            for side in Side::BOTH {
+                let opponent_ids: Vec<String> = setup
+                    .side(side.other())
+                    .arguments
+                    .iter()
+                    .map(|a| a.id.clone())
+                    .collect();
+                let settled = settle(round, stage, side);
+                let (text, fallback) = match settled {
+                    Settled::Pending => continue,
+                    Settled::Read(text) => (text, None),
+                    Settled::Fallback { raw, error } => (raw, Some(error)),
+                };
+                let key = reply_key(stage, side);
+                if let Some(error) = &fallback {
+                    setup.fallbacks.push(ReplyFallback {
+                        key: key.clone(),
+                        error: error.clone(),
+                        raw: text.to_string(),
+                        corrected_text: None,
+                    });
+                } else if let Some(c) = corrected.iter().find(|f| f.key == key) {
+                    setup.fallbacks.push(c.clone());
+                }
+                let limit = setup.closing_word_limit;
+                let record = setup.side_mut(side);
+                match (stage, fallback.is_some()) {
+                    (PhaseType::Opening, false) => {
+                        if let Ok((arguments, warnings)) = parse::parse_opening(text, side) {
+                            record.arguments = arguments;
+                            record.warnings.extend(warnings);
+                        }
+                    }
+                    (PhaseType::Opening, true) => {
+                        record.arguments = parse::fallback_opening(text, side);
+                        record
+                            .warnings
+                            .push("the opening was not JSON: kept as one argument".into());
+                    }
+                    (PhaseType::CrossExamination, false) => {
+                        if let Ok((responses, violations)) = parse::parse_cross(text, &opponent_ids)
+                        {
+                            record.cross_examination = responses;
+                            record.violations.extend(violations);
+                        }
+                    }
+                    (PhaseType::CrossExamination, true) => {
+                        record.cross_examination = parse::fallback_cross(text, &opponent_ids);
+                        record.violations.push(
+                            "the cross-examination was not JSON: kept as one challenge of every argument".into(),
+                        );
+                    }
+                    (_, false) => {
+                        if let Ok((closing, words)) = parse::parse_closing(text) {
+                            record.closing = Some(closing);
+                            record.closing_words = words;
+                        }
+                    }
+                    (_, true) => {
+                        let closing = parse::fallback_closing(text);
+                        record.closing_words = parse::closing_words(&closing);
+                        record.closing = Some(closing);
+                    }
+                }
+                if stage == PhaseType::Closing && record.closing_words > limit {
+                    record.violations.push(format!(
+                        "the closing statement is {} words, over the limit of {limit}",
+                        record.closing_words
+                    ));
+                }
+            }
+        }
+        round.structured = Some(setup);
+    }
+
+    fn review_requests(&self, round: &Round) -> Vec<ReviewRequest> {
+        round
+            .structured
+            .iter()
+            .flat_map(|s| &s.fallbacks)
+            .filter(|f| f.corrected_text.is_none())
+            .map(|f| ReviewRequest {
+                key: f.key.clone(),
+                raw: f.raw.clone(),
+                problems: vec![format!(
+                    "not the JSON asked for, even after a correction prompt: {}",
+                    f.error
+                )],
+            })
+            .collect()
+    }
+
+    fn correct_reply(&self, round: &mut Round, key: &str, text: &str) -> Result<(), String> {
+        let (stage, side) =
+            parse_reply_key(key).ok_or_else(|| format!("\"{key}\" names no reply"))?;
+        let setup = round
+            .structured
+            .as_mut()
+            .ok_or("the round has no structured-debate setup")?;
+        let fallback = setup
+            .fallbacks
+            .iter_mut()
+            .find(|f| f.key == key)
+            .ok_or_else(|| format!("the {key} reply does not wait for review"))?;
+        readable(stage, text, side)
+            .map_err(|e| format!("the corrected text is still not readable: {e}"))?;
+        fallback.corrected_text = Some(text.to_string());
+        self.after_phase(round);
+        Ok(())
+    }
+}
+
+#[cfg(test)]
+mod tests;

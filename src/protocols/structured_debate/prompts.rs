@@ -1,0 +1,250 @@
+//! The structured debate's prompts and the JSON schemas of its replies (used for the
+//! providers' structured output, and described in the prompts for the others).
+
+use serde_json::{Value, json};
+
+use crate::domain::{DebateArgument, Fallacy, Side, SideRecord, Standing, StructuredSetup, Topic};
+
+fn strict_object(properties: Value, required: &[&str]) -> Value {
+    json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
+}
+
+/// `{"arguments": [{id, claim, reasoning, evidence}]}`.
+pub fn opening_schema() -> Value {
+    let argument = strict_object(
+        json!({"id": {"type": "string"}, "claim": {"type": "string"}, "reasoning": {"type": "string"}, "evidence": {"type": "string"}}),
+        &["id", "claim", "reasoning", "evidence"],
+    );
+    strict_object(
+        json!({"arguments": {"type": "array", "items": argument}}),
+        &["arguments"],
+    )
+}
+
+/// `{"responses": [{target_arg_id, response_type, reasoning, follow_up_question}]}`.
+pub fn cross_schema(opponent_ids: &[String]) -> Value {
+    let target = if opponent_ids.is_empty() {
+        json!({"type": "string"})
+    } else {
+        json!({"type": "string", "enum": opponent_ids})
+    };
+    let response = strict_object(
+        json!({
+            "target_arg_id": target,
+            "response_type": {"type": "string", "enum": ["refute", "challenge", "concede", "partial"]},
+            "reasoning": {"type": "string"},
+            "follow_up_question": {"type": "string"},
+        }),
+        &[
+            "target_arg_id",
+            "response_type",
+            "reasoning",
+            "follow_up_question",
+        ],
+    );
+    strict_object(
+        json!({"responses": {"type": "array", "items": response}}),
+        &["responses"],
+    )
+}
+
+/// `{concessions, unrebutted_arguments, final_position, position_shifted}`.
+pub fn closing_schema() -> Value {
+    strict_object(
+        json!({
+            "concessions": {"type": "array", "items": {"type": "string"}},
+            "unrebutted_arguments": {"type": "array", "items": {"type": "string"}},
+            "final_position": {"type": "string"},
+            "position_shifted": {"type": "boolean"},
+        }),
+        &[
+            "concessions",
+            "unrebutted_arguments",
+            "final_position",
+            "position_shifted",
+        ],
+    )
+}
+
+/// The judge's trace: an assessment per argument, then the summary.
+pub fn verdict_schema() -> Value {
+    let fallacies: Vec<&str> = Fallacy::ALL.iter().map(|f| f.as_str()).collect();
+    let standings: Vec<&str> = Standing::ALL.iter().map(|s| s.as_str()).collect();
+    let assessment = strict_object(
+        json!({
+            "arg_id": {"type": "string"},
+            "logic": {"type": "number"},
+            "evidence": {"type": "number"},
+            "responsiveness": {"type": "number"},
+            "honesty": {"type": "number"},
+            "fallacies": {"type": "array", "items": {"type": "string", "enum": fallacies}},
+            "standing": {"type": "string", "enum": standings},
+            "reason": {"type": "string"},
+        }),
+        &[
+            "arg_id",
+            "logic",
+            "evidence",
+            "responsiveness",
+            "honesty",
+            "fallacies",
+            "standing",
+            "reason",
+        ],
+    );
+    strict_object(
+        json!({
+            "assessments": {"type": "array", "items": assessment},
+            "key_insight": {"type": "string"},
+            "unresolved_questions": {"type": "array", "items": {"type": "string"}},
+            "recommendation": {"type": "string"},
+        }),
+        &[
+            "assessments",
+            "key_insight",
+            "unresolved_questions",
+            "recommendation",
+        ],
+    )
+}
+
+fn topic_block(topic: &Topic) -> String {
+    match &topic.context {
+        Some(c) => format!("Proposition: {}\nContext: {}", topic.proposition, c.trim()),
+        None => format!("Proposition: {}", topic.proposition),
+    }
+}
+
+/// A debater's instructions for the whole debate.
+pub fn debater_system(topic: &Topic, side: Side) -> String {
+    let stance = match side {
+        Side::Pro => "for",
+        Side::Con => "against",
+    };
+    format!(
+        "You are a careful debater arguing {stance} a proposition about a practical decision \
+         ({} side). {}\n\nThe debate has three rounds: opening statements, cross-examination \
+         and closing statements. Argue from evidence, concede what deserves conceding, and \
+         avoid fallacies. Every reply is only the JSON object asked for: no preamble, no code \
+         fence.",
+        side.as_str().to_uppercase(),
+        topic_block(topic)
+    )
+}
+
+fn arguments_json(arguments: &[DebateArgument]) -> String {
+    serde_json::to_string_pretty(arguments).unwrap_or_default()
+}
+
+/// Round 1.
+pub fn opening_prompt(side: Side) -> String {
+    let p = side.prefix();
+    format!(
+        "Opening statement. Give three to five arguments for your side, with ids {p}-1, {p}-2, \
+         …; each has a claim (at least 10 characters), its reasoning (at least 20) and the \
+         evidence for it.\n\nReply with: {{\"arguments\": [{{\"id\": \"{p}-1\", \"claim\": \
+         \"…\", \"reasoning\": \"…\", \"evidence\": \"…\"}}]}}"
+    )
+}
+
+/// Round 2.
+pub fn cross_prompt(own: &SideRecord, opponent: &SideRecord) -> String {
+    let ids: Vec<&str> = opponent.arguments.iter().map(|a| a.id.as_str()).collect();
+    format!(
+        "Cross-examination. Your opening arguments:\n{}\n\nThe other side's opening \
+         arguments:\n{}\n\nAnswer every one of the other side's arguments ({}), each once: \
+         refute it, challenge it, concede it or concede part of it, with your reasoning and a \
+         follow-up question. Do not add new arguments.\n\nReply with: {{\"responses\": \
+         [{{\"target_arg_id\": \"…\", \"response_type\": \"refute|challenge|concede|partial\", \
+         \"reasoning\": \"…\", \"follow_up_question\": \"…\"}}]}}",
+        arguments_json(&own.arguments),
+        arguments_json(&opponent.arguments),
+        ids.join(", ")
+    )
+}
+
+fn cross_json(record: &SideRecord) -> String {
+    serde_json::to_string_pretty(&record.cross_examination).unwrap_or_default()
+}
+
+/// Round 3.
+pub fn closing_prompt(setup: &StructuredSetup, side: Side) -> String {
+    let (own, other) = (setup.side(side), setup.side(side.other()));
+    format!(
+        "Closing statement. The debate so far:\n\nYour arguments:\n{}\n\nTheirs:\n{}\n\nTheir \
+         answers to your arguments:\n{}\n\nYour answers to theirs:\n{}\n\nIn under {} words in \
+         all: the concessions you made, your arguments they did not effectively rebut (by id), \
+         your final position, and whether your position shifted.\n\nReply with: \
+         {{\"concessions\": [\"…\"], \"unrebutted_arguments\": [\"…\"], \"final_position\": \
+         \"…\", \"position_shifted\": false}}",
+        arguments_json(&own.arguments),
+        arguments_json(&other.arguments),
+        cross_json(other),
+        cross_json(own),
+        setup.closing_word_limit
+    )
+}
+
+/// The second try after a reply that was not the JSON asked for.
+pub fn correction_prompt(error: &str) -> String {
+    format!(
+        "Your reply could not be read: {error}. Reply again with only the JSON object asked \
+         for, exactly in that form, and nothing else."
+    )
+}
+
+/// The judge's instructions: the four scores, the checklist, the standings.
+pub fn judge_system() -> String {
+    let fallacies: Vec<&str> = Fallacy::ALL.iter().map(|f| f.as_str()).collect();
+    format!(
+        "You judge a structured debate about a practical decision. For every opening argument \
+         of both sides, score from 1 to 10: logic (is the reasoning sound), evidence (is the \
+         support strong), responsiveness (how it held up under cross-examination) and honesty \
+         (does its side concede when warranted). Check each against this fallacy checklist: \
+         {}. Give each a standing: UPHELD, PARTIALLY_UPHELD, REFUTED or UNCERTAIN, with a \
+         reason. Then give the key insight of the debate, the questions it left unresolved, \
+         and your recommendation for the decision. Do not total the scores: the side totals \
+         are computed from yours. Reply only with the JSON object asked for.",
+        fallacies.join(", ")
+    )
+}
+
+/// The whole debate for the judge, with the rule violations it should weigh.
+pub fn judge_prompt(setup: &StructuredSetup) -> String {
+    let mut out = format!("{}\n", topic_block(&setup.topic));
+    for side in Side::BOTH {
+        let r = setup.side(side);
+        let name = side.as_str().to_uppercase();
+        out.push_str(&format!(
+            "\n## {name}: opening arguments\n{}\n\n## {name}: cross-examination of the other side\n{}\n",
+            arguments_json(&r.arguments),
+            cross_json(r)
+        ));
+        if let Some(c) = &r.closing {
+            out.push_str(&format!(
+                "\n## {name}: closing statement ({} words)\n{}\n",
+                r.closing_words,
+                serde_json::to_string_pretty(c).unwrap_or_default()
+            ));
+        }
+        if !r.violations.is_empty() {
+            out.push_str(&format!(
+                "\n{name} broke these rules: {}.\n",
+                r.violations.join("; ")
+            ));
+        }
+    }
+    let ids: Vec<&str> = Side::BOTH
+        .iter()
+        .flat_map(|s| setup.side(*s).arguments.iter().map(|a| a.id.as_str()))
+        .collect();
+    out.push_str(&format!(
+        "\nAssess every argument ({}). Reply with: {{\"assessments\": [{{\"arg_id\": \"…\", \
+         \"logic\": 1-10, \"evidence\": 1-10, \"responsiveness\": 1-10, \"honesty\": 1-10, \
+         \"fallacies\": [\"…\"], \"standing\": \"UPHELD|PARTIALLY_UPHELD|REFUTED|UNCERTAIN\", \
+         \"reason\": \"…\"}}], \"key_insight\": \"…\", \"unresolved_questions\": [\"…\"], \
+         \"recommendation\": \"…\"}}",
+        ids.join(", ")
+    ));
+    out
+}
