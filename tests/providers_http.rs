@@ -6,7 +6,7 @@ mod support;
 
 use ethics_bowl::providers::{ErrorKind, FinishReason, Usage};
 use serde_json::Value;
-use support::{FAKE_KEY, call, models, sse, stalling_server};
+use support::{FAKE_KEY, call, call_with, models, sse, stalling_server};
 use wiremock::matchers::{body_partial_json, header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -620,5 +620,87 @@ async fn the_key_never_appears_in_errors_or_debug_output() {
         let failure = call(&config, "hello").await.result.expect_err("401");
         assert!(!failure.to_string().contains(FAKE_KEY));
         assert!(!format!("{failure:?}").contains(FAKE_KEY));
+    }
+}
+
+/// Structured output: the schema goes on the wire in each format's own way, and Anthropic's
+/// forced tool call streams its input as the answer.
+#[tokio::test]
+async fn structured_output_uses_each_formats_feature() {
+    let schema = serde_json::json!({"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"], "additionalProperties": false});
+    let request = || {
+        ethics_bowl::providers::ChatRequest::new("You are terse.", "hello")
+            .with_schema("reply", schema.clone())
+    };
+    for f in ALL {
+        let server = MockServer::start().await;
+        let expected = match f {
+            Format::OpenAi => {
+                serde_json::json!({"response_format": {"type": "json_schema", "json_schema": {"name": "reply", "strict": true, "schema": schema}}})
+            }
+            Format::Anthropic => {
+                serde_json::json!({"tools": [{"name": "reply", "input_schema": schema}], "tool_choice": {"type": "tool", "name": "reply"}})
+            }
+            Format::Gemini => {
+                serde_json::json!({"generationConfig": {"responseMimeType": "application/json", "responseSchema": {"type": "OBJECT", "properties": {"answer": {"type": "STRING"}}, "required": ["answer"]}}})
+            }
+        };
+        let body = match f {
+            Format::Anthropic => sse(&[
+                (
+                    "message_start",
+                    r#"{"type":"message_start","message":{"id":"msg_1","content":[],"usage":{"input_tokens":11,"output_tokens":1}}}"#,
+                ),
+                (
+                    "content_block_start",
+                    r#"{"type":"content_block_start","index":0,"content_block":{"type":"tool_use","id":"toolu_1","name":"reply","input":{}}}"#,
+                ),
+                (
+                    "content_block_delta",
+                    r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"{\"answer\": "}}"#,
+                ),
+                (
+                    "content_block_delta",
+                    r#"{"type":"content_block_delta","index":0,"delta":{"type":"input_json_delta","partial_json":"\"yes\"}"}}"#,
+                ),
+                (
+                    "content_block_stop",
+                    r#"{"type":"content_block_stop","index":0}"#,
+                ),
+                (
+                    "message_delta",
+                    r#"{"type":"message_delta","delta":{"stop_reason":"tool_use","stop_sequence":null},"usage":{"output_tokens":7}}"#,
+                ),
+                ("message_stop", r#"{"type":"message_stop"}"#),
+            ]),
+            _ => f.success(),
+        };
+        Mock::given(method("POST"))
+            .and(path(f.stream_path()))
+            .and(body_partial_json(expected))
+            .respond_with(sse_response(body))
+            .expect(1)
+            .mount(&server)
+            .await;
+        let r = call_with(&f.config(&server, ""), request()).await;
+        let outcome = r.result.unwrap_or_else(|e| panic!("{f:?}: {e}"));
+        if let Format::Anthropic = f {
+            assert_eq!(outcome.completion.text, r#"{"answer": "yes"}"#);
+            assert_eq!(outcome.completion.finish_reason, FinishReason::Stop);
+        }
+        // Off for this model: the request carries no schema field (the prompt has to do).
+        let server = MockServer::start().await;
+        mount_success(&server, f).await;
+        let r = call_with(&f.config(&server, "structured_output = false"), request()).await;
+        assert!(r.result.is_ok(), "{f:?}");
+        let sent: Value =
+            serde_json::from_slice(&server.received_requests().await.unwrap()[0].body).unwrap();
+        for key in ["response_format", "tools", "tool_choice"] {
+            assert!(sent.get(key).is_none(), "{f:?}: {key}");
+        }
+        assert!(
+            sent["generationConfig"].get("responseSchema").is_none(),
+            "{f:?}"
+        );
     }
 }

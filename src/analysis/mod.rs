@@ -9,9 +9,12 @@ mod qa_report;
 pub mod ratings;
 mod report;
 pub mod stats;
+pub mod structured;
+mod structured_report;
 mod summary;
 pub mod tables;
 
 pub use qa_report::{markdown as qa_markdown, share as qa_share};
 pub use report::{Analysis, Format, ReportError, analyse, write_report};
+pub use structured_report::markdown as structured_markdown;
 pub use summary::{ModelSummary, RoleSummary, Summary, summarize};

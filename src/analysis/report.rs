@@ -16,6 +16,7 @@ use super::bias::{BiasChecks, bias_checks};
 use super::panels::{PanelFigures, panel_figures};
 use super::qa::{QaFigures, qa_figures};
 use super::ratings::{Ratings, ratings};
+use super::structured::{StructuredFigures, structured_figures};
 use crate::domain::{Criterion, Round, RoundStatus};
 
 /// Everything the report says, as `analysis.json` holds it.
@@ -45,25 +46,48 @@ pub struct Analysis {
     pub ethics_bowl_rounds: usize,
     /// Question-answer debates: judge accuracy against the baselines, debaters, calibration.
     pub qa: Option<QaFigures>,
+    /// Structured debates: win rates and side totals by side, fallacies, standings,
+    /// concessions, side advantage.
+    pub structured: Option<StructuredFigures>,
+    /// Each judged structured-debate round's decision briefing (round id, Markdown).
+    #[serde(skip)]
+    pub briefings: Vec<(String, String)>,
 }
 
 /// Analyses rounds (finished so far: incomplete rounds count only where they have data).
 /// `provider_of` names each model's provider, for the same-provider preference check.
 pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Analysis {
     let qa = qa_figures(rounds);
+    let structured = structured_figures(rounds);
+    let briefings = rounds
+        .iter()
+        .filter_map(|r| {
+            let judgment = r.judgments.iter().find(|j| j.is_usable())?;
+            Some((
+                r.id.clone(),
+                crate::protocols::structured_debate::briefing::briefing(r, judgment)?,
+            ))
+        })
+        .collect();
     let complete_rounds = rounds
         .iter()
         .filter(|r| r.status == RoundStatus::Complete)
         .count();
     let ethics: Vec<Round>;
-    let rounds = if qa.is_some() {
-        ethics = rounds.iter().filter(|r| r.qa.is_none()).cloned().collect();
+    let rounds = if qa.is_some() || structured.is_some() {
+        ethics = rounds
+            .iter()
+            .filter(|r| r.qa.is_none() && r.structured.is_none())
+            .cloned()
+            .collect();
         &ethics[..]
     } else {
         rounds
     };
     Analysis {
-        rounds: rounds.len() + qa.as_ref().map_or(0, |q| q.rounds),
+        rounds: rounds.len()
+            + qa.as_ref().map_or(0, |q| q.rounds)
+            + structured.as_ref().map_or(0, |s| s.rounds),
         complete_rounds,
         model_comparison: model_comparison(rounds),
         dilemma_difficulty: dilemma_difficulty(rounds),
@@ -75,6 +99,8 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         panels: panel_figures(rounds),
         ethics_bowl_rounds: rounds.len(),
         qa,
+        structured,
+        briefings,
     }
 }
 
@@ -146,6 +172,21 @@ pub fn write_report(
             std::fs::write(&path, super::charts::accuracy_chart(q)).map_err(|e| fail(&path)(&e))?;
             written.push(path);
         }
+    }
+    if let Some(f) = &a.structured
+        && formats.contains(&Format::Csv)
+    {
+        written.extend(super::structured_report::write_csvs(f, out)?);
+    }
+    if formats.contains(&Format::Markdown) && !a.briefings.is_empty() {
+        let dir = out.join("briefings");
+        std::fs::create_dir_all(&dir).map_err(|e| fail(&dir)(&e))?;
+        for (round_id, text) in &a.briefings {
+            crate::domain::check_file_id(round_id).map_err(|e| fail(&dir)(&e))?;
+            let path = dir.join(format!("{round_id}.md"));
+            std::fs::write(&path, text).map_err(|e| fail(&path)(&e))?;
+        }
+        written.push(dir);
     }
     if formats.contains(&Format::Svg) && a.ethics_bowl_rounds > 0 {
         let charts = [
@@ -393,6 +434,9 @@ fn markdown(a: &Analysis) -> String {
     }
     if let Some(q) = &a.qa {
         super::qa_report::markdown(&mut s, q);
+    }
+    if let Some(f) = &a.structured {
+        super::structured_report::markdown(&mut s, f);
     }
     s
 }

@@ -58,6 +58,9 @@ pub struct Summary {
     /// Question-answer judge accuracy by format (debate and each baseline).
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub qa_accuracy: BTreeMap<crate::domain::QaFormat, super::qa::Proportion>,
+    /// Structured-debate wins (a tie is half) and judgments, by model.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub structured_wins: BTreeMap<String, (f64, usize)>,
 }
 
 /// Summarises rounds.
@@ -65,6 +68,7 @@ pub fn summarize(rounds: &[Round]) -> Summary {
     let mut s = Summary {
         rounds: rounds.len(),
         qa_accuracy: super::qa::accuracy_by_format(rounds),
+        structured_wins: super::structured::win_rates(rounds),
         ..Summary::default()
     };
     let mut margins: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
@@ -84,8 +88,8 @@ pub fn summarize(rounds: &[Round]) -> Summary {
             }
         }
         for j in r.judgments.iter().filter(|j| j.is_usable()) {
-            if j.choice.is_some() {
-                s.judgments += 1; // a question-answer judge's choice
+            if j.choice.is_some() || j.structured.is_some() {
+                s.judgments += 1; // a question-answer choice, or a structured-debate trace
             }
             let (Some(a), Some(b)) = (j.team_a_scores.total(), j.team_b_scores.total()) else {
                 continue;

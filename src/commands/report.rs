@@ -41,6 +41,27 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
     for path in write_report(&analysis, &target, &formats)? {
         println!("wrote {}", path.display());
     }
+    if let Some(f) = &analysis.structured {
+        let a = &f.side;
+        println!(
+            "\nstructured debate: {} judgments; Pro won {}, Con {}, {} ties (Pro's share of decided: {})",
+            a.judgments,
+            a.pro_wins,
+            a.con_wins,
+            a.ties,
+            qa_share(&a.pro_share)
+        );
+        for m in &f.models {
+            println!(
+                "  {:<18} win rate {:>4}  total as Pro {}  as Con {}",
+                m.model,
+                m.win_rate
+                    .map_or("–".into(), |w| format!("{:.0}%", w * 100.0)),
+                m.pro_total.mean.map_or("–".into(), |v| format!("{v:.2}")),
+                m.con_total.mean.map_or("–".into(), |v| format!("{v:.2}"))
+            );
+        }
+    }
     if let Some(q) = &analysis.qa {
         println!("\njudge accuracy (95% Wilson interval, n):");
         for (format, p) in &q.by_format {

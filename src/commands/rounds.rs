@@ -45,7 +45,14 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
         return Ok(());
     }
     let qa = rounds.iter().any(|r| r.qa.is_some());
-    let (a, b) = if qa { ("chose", "judge") } else { ("A", "B") };
+    let structured = rounds.iter().any(|r| r.structured.is_some());
+    let (a, b) = if qa {
+        ("chose", "judge")
+    } else if structured {
+        ("Pro", "Con")
+    } else {
+        ("A", "B")
+    };
     println!("{:<56} {:<13} {:>6} {:>6}  judges", "round", "status", a, b);
     for r in &rounds {
         if let Some(setup) = &r.qa {
@@ -66,6 +73,20 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
                 r.status.as_str(),
                 choice.map_or("-".to_string(), |c| format!("{:?}", c.side)),
                 verdict,
+                r.judge_models.join(", ")
+            );
+            continue;
+        }
+        if r.structured.is_some() {
+            // A structured debate: Pro's and Con's totals (each 1–10).
+            let v = r.judgments.iter().find_map(|j| j.structured.as_deref());
+            let show = |t: Option<f64>| t.map_or("-".to_string(), |t| format!("{t:.2}"));
+            println!(
+                "{:<56} {:<13} {:>6} {:>6}  {}",
+                r.id,
+                r.status.as_str(),
+                show(v.and_then(|v| v.pro_total)),
+                show(v.and_then(|v| v.con_total)),
                 r.judge_models.join(", ")
             );
             continue;

@@ -194,6 +194,23 @@ fn print_summary(s: &Summary, dir: &Path) {
         s.tokens.1,
         s.cost_usd
     );
+    if !s.structured_wins.is_empty() {
+        println!("\n{:<18} {:>10} {:>10}", "model", "judgments", "win rate");
+        for (model, (wins, n)) in &s.structured_wins {
+            let rate = if *n == 0 {
+                "-".to_string()
+            } else {
+                format!("{:.0}%", wins * 100.0 / *n as f64)
+            };
+            println!("{model:<18} {n:>10} {rate:>10}");
+        }
+        println!("\nresults: {}", dir.display());
+        println!(
+            "report:  ethics-bowl report {} (decision briefings in report/briefings/)",
+            dir.display()
+        );
+        return;
+    }
     if !s.qa_accuracy.is_empty() {
         println!(
             "\n{:<14} {:>30}",

@@ -68,6 +68,10 @@ impl RoundState {
         let j = aggregate
             .as_ref()
             .or_else(|| self.judgments.iter().find(|j| j.is_usable()))?;
+        if let Some(v) = &j.structured {
+            // A structured debate: Pro's total minus Con's (each 1–10).
+            return Some(v.pro_total? - v.con_total?);
+        }
         Some(j.team_a_scores.total()? - j.team_b_scores.total()?)
     }
 
@@ -377,6 +381,13 @@ impl App {
                 error: None,
             });
         }
+    }
+
+    /// Whether the tournament is a structured debate (Team A argues Pro).
+    pub fn is_structured(&self) -> bool {
+        self.rounds
+            .first()
+            .is_some_and(|r| r.view.structured.is_some())
     }
 
     /// Whether the tournament is a question-answer debate (rows are configurations).

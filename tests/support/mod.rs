@@ -46,6 +46,11 @@ pub struct Recorded {
 
 /// Calls model `m` once with the fake key.
 pub async fn call(config: &ModelsConfig, prompt: &str) -> Recorded {
+    call_with(config, ChatRequest::new("You are terse.", prompt)).await
+}
+
+/// Calls model `m` once with the fake key and this request.
+pub async fn call_with(config: &ModelsConfig, request: ChatRequest) -> Recorded {
     let registry = ModelRegistry::build_with_env(config, ["m"], |var| {
         (var == "TEST_KEY").then(|| FAKE_KEY.to_string())
     })
@@ -54,21 +59,18 @@ pub async fn call(config: &ModelsConfig, prompt: &str) -> Recorded {
     let mut streamed = String::new();
     let mut events = Vec::new();
     let result = client
-        .complete(
-            &ChatRequest::new("You are terse.", prompt),
-            &mut |event| match event {
-                CallEvent::Delta(t) => streamed.push_str(t),
-                CallEvent::RetryScheduled {
-                    attempt,
-                    wait,
-                    error,
-                    ..
-                } => events.push(format!(
-                    "retry {attempt} wait {}ms: {error}",
-                    wait.as_millis()
-                )),
-            },
-        )
+        .complete(&request, &mut |event| match event {
+            CallEvent::Delta(t) => streamed.push_str(t),
+            CallEvent::RetryScheduled {
+                attempt,
+                wait,
+                error,
+                ..
+            } => events.push(format!(
+                "retry {attempt} wait {}ms: {error}",
+                wait.as_millis()
+            )),
+        })
         .await;
     Recorded {
         result,

@@ -276,7 +276,13 @@ impl SimulatedProfile {
                 assessments.push(json!({
                     "arg_id": id, "logic": logic, "evidence": evidence, "responsiveness": responsiveness,
                     "honesty": honesty, "fallacies": fallacies, "standing": standing,
-                    "reason": format!("{id} was {answer} in cross-examination{}.", if has_evidence { "" } else { ", and it cites no evidence" }),
+                    "reason": format!("{id} was {} in cross-examination{}.", match answer {
+                        "refute" => "refuted",
+                        "concede" => "conceded",
+                        "partial" => "partly conceded",
+                        "challenge" => "challenged",
+                        other => other,
+                    }, if has_evidence { "" } else { ", and it cites no evidence" }),
                 }));
             }
         }

@@ -40,17 +40,22 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .borders(Borders::ALL)
         .border_style(Style::new().fg(theme.border));
     let a = &view.analysis;
-    if let (Some(q), 0) = (&a.qa, a.ethics_bowl_rounds) {
-        // A question-answer debate: the report's own section, the same numbers.
+    if a.ethics_bowl_rounds == 0 && (a.qa.is_some() || a.structured.is_some()) {
+        // Another protocol: the report's own section, the same numbers.
         let mut text = String::new();
-        crate::analysis::qa_markdown(&mut text, q);
+        if let Some(q) = &a.qa {
+            crate::analysis::qa_markdown(&mut text, q);
+        }
+        if let Some(f) = &a.structured {
+            crate::analysis::structured_markdown(&mut text, f);
+        }
         let lines: Vec<ratatui::text::Line<'_>> = text
             .lines()
             .map(|l| ratatui::text::Line::raw(l.to_string()))
             .collect();
         frame.render_widget(
             ratatui::widgets::Paragraph::new(lines)
-                .block(block.title(" Question-answer debate "))
+                .block(block.title(" Analysis "))
                 .scroll((view.selected.min(u16::MAX as usize) as u16, 0)),
             body,
         );

@@ -9,7 +9,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders, Row, Table};
 
-use crate::domain::Team;
+use crate::domain::{Side, Team};
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
 
@@ -34,6 +34,9 @@ fn mean(v: &[f64]) -> String {
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     if app.is_qa() {
         return render_qa(frame, area, app, theme);
+    }
+    if app.is_structured() {
+        return render_structured(frame, area, app, theme);
     }
     let mut by_model: BTreeMap<&str, Tally> = BTreeMap::new();
     for r in &app.rounds {
@@ -151,6 +154,84 @@ fn render_qa(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             .borders(Borders::ALL)
             .border_style(Style::new().fg(theme.border))
             .title(" Debaters (usable judgments; the judge chose their answer) "),
+    );
+    frame.render_widget(table, area);
+}
+
+/// For a structured debate: each model's wins (a tie is half) and its mean side total as
+/// Pro and as Con.
+fn render_structured(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    #[derive(Default)]
+    struct Record {
+        wins: f64,
+        n: usize,
+        pro: Vec<f64>,
+        con: Vec<f64>,
+    }
+    let mut by_model: BTreeMap<&str, Record> = BTreeMap::new();
+    for r in &app.rounds {
+        let Some(v) = r
+            .judgments
+            .iter()
+            .filter(|j| j.is_usable())
+            .find_map(|j| j.structured.as_deref())
+        else {
+            continue;
+        };
+        let winner = v.winner();
+        for (side, model, total) in [
+            (Side::Pro, &r.view.team_a, v.pro_total),
+            (Side::Con, &r.view.team_b, v.con_total),
+        ] {
+            let rec = by_model.entry(model.as_str()).or_default();
+            rec.n += 1;
+            rec.wins += match winner {
+                Some(w) if w == side => 1.0,
+                None => 0.5,
+                _ => 0.0,
+            };
+            let slot = if side == Side::Pro {
+                &mut rec.pro
+            } else {
+                &mut rec.con
+            };
+            slot.extend(total);
+        }
+    }
+    let mut rows: Vec<(f64, Row<'_>)> = by_model
+        .into_iter()
+        .map(|(model, r)| {
+            let rate = r.wins / r.n.max(1) as f64;
+            (
+                rate,
+                Row::new([
+                    model.to_string(),
+                    format!("{:.0}% ({} debates)", rate * 100.0, r.n),
+                    mean(&r.pro),
+                    mean(&r.con),
+                ]),
+            )
+        })
+        .collect();
+    rows.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let table = Table::new(
+        rows.into_iter().map(|(_, r)| r),
+        [
+            Constraint::Length(24),
+            Constraint::Length(20),
+            Constraint::Length(16),
+            Constraint::Length(16),
+        ],
+    )
+    .header(
+        Row::new(["model", "win rate", "total as Pro", "total as Con"])
+            .style(Style::new().fg(theme.dim).add_modifier(Modifier::BOLD)),
+    )
+    .block(
+        Block::new()
+            .borders(Borders::ALL)
+            .border_style(Style::new().fg(theme.border))
+            .title(" Structured debate (usable verdicts; totals 1–10) "),
     );
     frame.render_widget(table, area);
 }

@@ -57,7 +57,13 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
     }
     let margin = round
         .margin()
-        .map(|m| format!("{m:+.0}"))
+        .map(|m| {
+            if round.view.structured.is_some() {
+                format!("{m:+.1}")
+            } else {
+                format!("{m:+.0}")
+            }
+        })
         .unwrap_or_default();
     match round.status {
         RoundStatus::Complete => (format!("✓{margin}"), theme.complete),
@@ -70,6 +76,7 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let qa = app.is_qa();
+    let structured = app.is_structured();
     let accuracy = if qa {
         app.qa_accuracy()
     } else {
@@ -107,6 +114,8 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let header = Row::new(
         std::iter::once(Cell::from(if qa {
             "Configuration · judge"
+        } else if structured {
+            "Pro vs Con"
         } else {
             "Team A vs Team B"
         }))
@@ -176,18 +185,23 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             Span::styled("?rev review", Style::new().fg(theme.review)),
         ])
     } else {
-        legend_line(theme)
+        legend_line(theme, structured)
     };
     frame.render_widget(Paragraph::new(legend_line), legend);
 }
 
-fn legend_line(theme: &Theme) -> Line<'static> {
+fn legend_line(theme: &Theme, structured: bool) -> Line<'static> {
+    let (running, done) = if structured {
+        ("▶OXLJ running  ", "✓±n done (Pro−Con)  ")
+    } else {
+        ("▶PRBCJ running  ", "✓±n done (A−B)  ")
+    };
     Line::from(vec![
         Span::styled("· queued  ", Style::new().fg(theme.queued)),
-        Span::styled("▶PRBCJ running  ", Style::new().fg(theme.running)),
+        Span::styled(running, Style::new().fg(theme.running)),
         Span::styled("▶Dn deliberating  ", Style::new().fg(theme.running)),
         Span::styled("⟳ retry wait  ", Style::new().fg(theme.retrying)),
-        Span::styled("✓±n done (A−B)  ", Style::new().fg(theme.complete)),
+        Span::styled(done, Style::new().fg(theme.complete)),
         Span::styled("?rev review  ", Style::new().fg(theme.review)),
         Span::styled("✗err incomplete", Style::new().fg(theme.incomplete)),
     ])

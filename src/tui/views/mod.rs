@@ -11,6 +11,7 @@ mod panel;
 mod qa_round;
 mod review;
 mod round;
+mod structured_round;
 
 pub use matrix::cell;
 

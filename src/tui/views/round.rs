@@ -7,7 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Tabs, Wrap};
 
-use crate::domain::{Criterion, Judgment, PhaseType, Team};
+use crate::domain::{Criterion, Judgment, PhaseType, Side, Team};
 use crate::tui::app::{App, RoundState};
 use crate::tui::theme::Theme;
 
@@ -93,11 +93,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, score
         title,
     );
     frame.render_widget(
-        Tabs::new(if round.view.qa.is_some() {
-            ["Transcript", "Verdict"]
-        } else {
-            ["Transcript", "Scores"]
-        })
+        Tabs::new(
+            if round.view.qa.is_some() || round.view.structured.is_some() {
+                ["Transcript", "Verdict"]
+            } else {
+                ["Transcript", "Scores"]
+            },
+        )
         .select(usize::from(scores))
         .highlight_style(Style::new().fg(theme.accent).add_modifier(Modifier::BOLD)),
         tabs,
@@ -125,10 +127,15 @@ fn render_transcript(
         lines.push(Line::raw(""));
     }
     for p in &round.phases {
-        let (who, colour) = match super::qa_round::side_of(p) {
-            Some(Team::A) => ("Debater A", theme.team_a),
-            Some(Team::B) => ("Debater B", theme.team_b),
-            None => role(round, p.phase_type, theme),
+        let (who, colour) = match (
+            super::qa_round::side_of(p),
+            super::structured_round::side_of(p),
+        ) {
+            (Some(Team::A), _) => ("Debater A", theme.team_a),
+            (Some(Team::B), _) => ("Debater B", theme.team_b),
+            (_, Some(Side::Pro)) => ("Pro", theme.team_a),
+            (_, Some(Side::Con)) => ("Con", theme.team_b),
+            _ => role(round, p.phase_type, theme),
         };
         let timing = match (p.done, p.latency_ms) {
             (true, Some(ms)) => format!("{:.1} s", ms as f64 / 1000.0),
@@ -165,6 +172,9 @@ fn render_transcript(
         match (&round.view.qa, p.phase_type) {
             (Some(setup), PhaseType::Argument) => {
                 lines.extend(super::qa_round::argument_lines(p, setup, theme));
+            }
+            _ if let Some(side) = super::structured_round::side_of(p) => {
+                lines.extend(super::structured_round::reply_lines(p, side, theme));
             }
             _ => lines.extend(p.text.lines().map(Line::raw)),
         }
@@ -209,6 +219,10 @@ fn fmt(v: Option<f64>) -> String {
 fn render_scores(frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
     if let Some(setup) = &round.view.qa {
         super::qa_round::render_outcome(frame, area, round, setup, theme);
+        return;
+    }
+    if let Some(setup) = &round.view.structured {
+        super::structured_round::render_verdict(frame, area, round, setup, theme);
         return;
     }
     if let Some(panel) = &round.panel {

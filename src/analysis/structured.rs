@@ -1,0 +1,247 @@
+//! The structured debate's figures: per model, its win rate and mean side total as Pro and
+//! as Con, the fallacies found in its arguments, how its arguments stood (upheld, partly,
+//! refuted, uncertain), and how often it conceded in cross-examination; across the
+//! tournament, the side advantage. Only usable judgments (parsed, or corrected by hand)
+//! count; a tie counts half a win to each side.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::qa::Proportion;
+use super::stats::mean;
+use crate::domain::{Fallacy, ResponseType, Round, Side, Standing, StructuredVerdict};
+
+/// A mean with the number of observations behind it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
+pub struct Mean {
+    /// The mean, when there is at least one observation.
+    pub mean: Option<f64>,
+    /// Observations.
+    pub n: usize,
+}
+
+impl Mean {
+    fn of(values: &[f64]) -> Self {
+        Self {
+            mean: mean(values),
+            n: values.len(),
+        }
+    }
+}
+
+/// One debating model.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StructuredModel {
+    /// The model.
+    pub model: String,
+    /// Judgments of its debates.
+    pub judgments: usize,
+    /// Wins (a tie is half).
+    pub wins: f64,
+    /// wins / judgments.
+    pub win_rate: Option<f64>,
+    /// Its side total when it argued Pro.
+    pub pro_total: Mean,
+    /// Its side total when it argued Con.
+    pub con_total: Mean,
+    /// Fallacies judges found in its arguments, by type.
+    pub fallacies: BTreeMap<Fallacy, usize>,
+    /// How its arguments stood, by standing.
+    pub standings: BTreeMap<Standing, usize>,
+    /// Arguments of its that judges assessed.
+    pub assessed_arguments: usize,
+    /// Its cross-examination answers that conceded in full or in part.
+    pub concessions: Proportion,
+}
+
+/// Whether arguing Pro or Con helps, across the tournament.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct SideAdvantage {
+    /// Usable judgments.
+    pub judgments: usize,
+    /// Pro won.
+    pub pro_wins: usize,
+    /// Con won.
+    pub con_wins: usize,
+    /// Equal totals.
+    pub ties: usize,
+    /// Pro's share of the decided judgments, with its Wilson interval.
+    pub pro_share: Proportion,
+    /// Mean Pro total minus mean Con total.
+    pub mean_margin: Option<f64>,
+}
+
+/// Everything the report says about structured-debate rounds.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StructuredFigures {
+    /// Rounds read.
+    pub rounds: usize,
+    /// Judgments still waiting for review (not counted).
+    pub awaiting_review: usize,
+    /// Replies that needed the correction prompt.
+    pub corrected_replies: usize,
+    /// Replies kept as free text after it.
+    pub fallback_replies: usize,
+    /// Rule violations recorded (unanswered arguments, long closings, …).
+    pub violations: usize,
+    /// Each debating model.
+    pub models: Vec<StructuredModel>,
+    /// Pro against Con.
+    pub side: SideAdvantage,
+}
+
+fn verdicts(round: &Round) -> impl Iterator<Item = &StructuredVerdict> {
+    round
+        .judgments
+        .iter()
+        .filter(|j| j.is_usable())
+        .filter_map(|j| j.structured.as_deref())
+}
+
+fn model_of(round: &Round, side: Side) -> &str {
+    match side {
+        Side::Pro => &round.team_a_model,
+        Side::Con => &round.team_b_model,
+    }
+}
+
+/// The figures, when any round is a structured-debate round.
+pub fn structured_figures(rounds: &[Round]) -> Option<StructuredFigures> {
+    let ours: Vec<&Round> = rounds.iter().filter(|r| r.structured.is_some()).collect();
+    if ours.is_empty() {
+        return None;
+    }
+    let mut models: BTreeMap<&str, StructuredModel> = BTreeMap::new();
+    let mut totals: BTreeMap<(&str, Side), Vec<f64>> = BTreeMap::new();
+    let (mut pro_wins, mut con_wins, mut ties, mut judgments) = (0, 0, 0, 0);
+    let (mut pro_all, mut con_all) = (Vec::new(), Vec::new());
+    let mut awaiting_review = 0;
+    let (mut corrected_replies, mut fallback_replies, mut violations) = (0, 0, 0);
+    for round in &ours {
+        let Some(setup) = &round.structured else {
+            continue;
+        };
+        awaiting_review += round.judgments.iter().filter(|j| !j.is_usable()).count();
+        corrected_replies += round
+            .phases
+            .iter()
+            .filter(|p| p.turn.is_some_and(|t| t.attempt > 0))
+            .count();
+        fallback_replies += setup.fallbacks.len();
+        violations += setup.pro.violations.len() + setup.con.violations.len();
+        for side in Side::BOTH {
+            let m = model_of(round, side);
+            let record = models.entry(m).or_insert_with(|| StructuredModel {
+                model: m.to_string(),
+                judgments: 0,
+                wins: 0.0,
+                win_rate: None,
+                pro_total: Mean::default(),
+                con_total: Mean::default(),
+                fallacies: BTreeMap::new(),
+                standings: BTreeMap::new(),
+                assessed_arguments: 0,
+                concessions: Proportion::default(),
+            });
+            let answers = &setup.side(side).cross_examination;
+            let conceded = answers
+                .iter()
+                .filter(|a| {
+                    matches!(
+                        a.response_type,
+                        ResponseType::Concede | ResponseType::Partial
+                    )
+                })
+                .count();
+            record.concessions = Proportion::new(
+                record.concessions.hits + conceded,
+                record.concessions.n + answers.len(),
+            );
+        }
+        for v in verdicts(round) {
+            judgments += 1;
+            let winner = v.winner();
+            match winner {
+                Some(Side::Pro) => pro_wins += 1,
+                Some(Side::Con) => con_wins += 1,
+                None => ties += 1,
+            }
+            pro_all.extend(v.pro_total);
+            con_all.extend(v.con_total);
+            for side in Side::BOTH {
+                let m = model_of(round, side);
+                let total = match side {
+                    Side::Pro => v.pro_total,
+                    Side::Con => v.con_total,
+                };
+                totals.entry((m, side)).or_default().extend(total);
+                let Some(record) = models.get_mut(m) else {
+                    continue;
+                };
+                record.judgments += 1;
+                record.wins += match winner {
+                    Some(w) if w == side => 1.0,
+                    None => 0.5,
+                    _ => 0.0,
+                };
+                for a in v
+                    .assessments
+                    .iter()
+                    .filter(|a| a.arg_id.starts_with(side.prefix()))
+                {
+                    record.assessed_arguments += 1;
+                    for f in &a.fallacies {
+                        *record.fallacies.entry(*f).or_default() += 1;
+                    }
+                    if let Some(s) = a.standing {
+                        *record.standings.entry(s).or_default() += 1;
+                    }
+                }
+            }
+        }
+    }
+    let models = models
+        .into_values()
+        .map(|mut m| {
+            m.win_rate = (m.judgments > 0).then(|| m.wins / m.judgments as f64);
+            let get = |side| {
+                totals
+                    .get(&(m.model.as_str(), side))
+                    .map(|v| Mean::of(v))
+                    .unwrap_or_default()
+            };
+            m.pro_total = get(Side::Pro);
+            m.con_total = get(Side::Con);
+            m
+        })
+        .collect();
+    Some(StructuredFigures {
+        rounds: ours.len(),
+        awaiting_review,
+        corrected_replies,
+        fallback_replies,
+        violations,
+        models,
+        side: SideAdvantage {
+            judgments,
+            pro_wins,
+            con_wins,
+            ties,
+            pro_share: Proportion::new(pro_wins, pro_wins + con_wins),
+            mean_margin: mean(&pro_all).zip(mean(&con_all)).map(|(p, c)| p - c),
+        },
+    })
+}
+
+/// Win rate and judgments per model, for a run's summary.
+pub fn win_rates(rounds: &[Round]) -> BTreeMap<String, (f64, usize)> {
+    structured_figures(rounds)
+        .map(|f| {
+            f.models
+                .into_iter()
+                .map(|m| (m.model, (m.wins, m.judgments)))
+                .collect()
+        })
+        .unwrap_or_default()
+}

@@ -1,0 +1,148 @@
+//! The structured debate's part of the report: Markdown tables and a tidy CSV of
+//! [`StructuredFigures`].
+
+use std::fmt::Write as _;
+use std::path::{Path, PathBuf};
+
+use super::qa_report::share;
+use super::report::{ReportError, num, write_csv};
+use super::structured::{Mean, StructuredFigures};
+use crate::domain::{Fallacy, Standing};
+
+fn mean(m: &Mean) -> String {
+    m.mean.map_or("–".into(), |v| format!("{v:.2} (n={})", m.n))
+}
+
+fn pct(part: usize, whole: usize) -> String {
+    if whole == 0 {
+        "–".into()
+    } else {
+        format!("{:.0}%", part as f64 * 100.0 / whole as f64)
+    }
+}
+
+/// Appends the section to a report.
+pub fn markdown(s: &mut String, f: &StructuredFigures) {
+    let _ = writeln!(s, "## Structured debate\n");
+    let _ = writeln!(
+        s,
+        "{} rounds; {} judgments await review and are not counted; {} replies needed the correction prompt, {} were \
+         kept as free text; {} rule violations were recorded. A side's total is the mean weighted score of its \
+         arguments, computed from the judge's scores; a tie counts half a win.\n",
+        f.rounds, f.awaiting_review, f.corrected_replies, f.fallback_replies, f.violations
+    );
+    let a = &f.side;
+    let _ = writeln!(
+        s,
+        "Side advantage: over {} judgments Pro won {}, Con {}, {} ties; Pro's share of the decided ones {}; mean \
+         Pro total minus mean Con total {}.\n",
+        a.judgments,
+        a.pro_wins,
+        a.con_wins,
+        a.ties,
+        share(&a.pro_share),
+        a.mean_margin.map_or("–".into(), |m| format!("{m:+.2}"))
+    );
+    let _ = writeln!(
+        s,
+        "| model | judgments | win rate | total as Pro | total as Con | arguments | upheld | partly upheld | refuted | uncertain | concedes in cross-examination |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
+    for m in &f.models {
+        let standing = |st: Standing| {
+            pct(
+                m.standings.get(&st).copied().unwrap_or(0),
+                m.assessed_arguments,
+            )
+        };
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            m.model,
+            m.judgments,
+            m.win_rate
+                .map_or("–".into(), |w| format!("{:.0}%", w * 100.0)),
+            mean(&m.pro_total),
+            mean(&m.con_total),
+            m.assessed_arguments,
+            standing(Standing::Upheld),
+            standing(Standing::PartiallyUpheld),
+            standing(Standing::Refuted),
+            standing(Standing::Uncertain),
+            share(&m.concessions)
+        );
+    }
+    let names: Vec<&str> = Fallacy::ALL.iter().map(|f| f.as_str()).collect();
+    let _ = writeln!(s, "\nFallacies found in each model's arguments:\n");
+    let _ = writeln!(s, "| model | {} |", names.join(" | "));
+    let _ = writeln!(s, "|---|{}", "---|".repeat(names.len()));
+    for m in &f.models {
+        let counts: Vec<String> = Fallacy::ALL
+            .iter()
+            .map(|x| m.fallacies.get(x).copied().unwrap_or(0).to_string())
+            .collect();
+        let _ = writeln!(s, "| {} | {} |", m.model, counts.join(" | "));
+    }
+    let _ = writeln!(
+        s,
+        "\nEach judged round's decision briefing (key insight, recommendation, open questions, argument trace) is \
+         in `briefings/`.\n"
+    );
+}
+
+/// `structured_models.csv`: one row per model.
+pub fn write_csvs(f: &StructuredFigures, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    let mut header = vec![
+        "model",
+        "judgments",
+        "wins",
+        "win_rate",
+        "pro_total",
+        "n_pro",
+        "con_total",
+        "n_con",
+        "assessed_arguments",
+        "upheld",
+        "partially_upheld",
+        "refuted",
+        "uncertain",
+        "concessions",
+        "cross_answers",
+    ];
+    header.extend(Fallacy::ALL.iter().map(|f| f.as_str()));
+    let rows = f
+        .models
+        .iter()
+        .map(|m| {
+            let standing = |s: Standing| m.standings.get(&s).copied().unwrap_or(0).to_string();
+            let mut row = vec![
+                m.model.clone(),
+                m.judgments.to_string(),
+                m.wins.to_string(),
+                num(m.win_rate),
+                num(m.pro_total.mean),
+                m.pro_total.n.to_string(),
+                num(m.con_total.mean),
+                m.con_total.n.to_string(),
+                m.assessed_arguments.to_string(),
+                standing(Standing::Upheld),
+                standing(Standing::PartiallyUpheld),
+                standing(Standing::Refuted),
+                standing(Standing::Uncertain),
+                m.concessions.hits.to_string(),
+                m.concessions.n.to_string(),
+            ];
+            row.extend(
+                Fallacy::ALL
+                    .iter()
+                    .map(|x| m.fallacies.get(x).copied().unwrap_or(0).to_string()),
+            );
+            row
+        })
+        .collect();
+    Ok(vec![write_csv(
+        out.join("structured_models.csv"),
+        &header,
+        rows,
+    )?])
+}
