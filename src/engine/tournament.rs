@@ -36,6 +36,19 @@ pub struct RunReport {
 #[error("the results store failed: {0}")]
 pub struct EngineError(#[from] pub StoreError);
 
+/// Writes the decision briefing of a judged structured-debate round beside its file (a
+/// failure is logged: the round file, which holds everything, is already stored).
+fn save_briefing(store: &Store, round: &Round) {
+    let Some(judgment) = round.judgments.iter().find(|j| j.is_usable()) else {
+        return;
+    };
+    if let Some(text) = crate::protocols::structured_debate::briefing::briefing(round, judgment)
+        && let Err(e) = store.save_briefing(&round.id, &text)
+    {
+        tracing::warn!(round = %round.id, error = %e, "briefing not written");
+    }
+}
+
 /// Stores a correction and says what changed (or why it was refused).
 fn correction_events(
     store: &Store,
@@ -45,32 +58,38 @@ fn correction_events(
 ) -> Vec<EngineEvent> {
     if names_waiting_reply(store, &round_id, judge) {
         return match apply_reply_correction(store, &round_id, judge, correction) {
-            Ok(round) => vec![
-                EngineEvent::ReplyReviewed {
+            Ok(round) => {
+                save_briefing(store, &round);
+                vec![
+                    EngineEvent::ReplyReviewed {
+                        round_id: round_id.clone(),
+                        key: judge.to_string(),
+                    },
+                    EngineEvent::RoundFinished {
+                        round_id,
+                        status: round.status,
+                        error: None,
+                    },
+                ]
+            }
+            Err(reason) => vec![EngineEvent::CommandRefused { reason }],
+        };
+    }
+    match apply_correction(store, &round_id, judge, correction) {
+        Ok((round, judgment)) => {
+            save_briefing(store, &round);
+            vec![
+                EngineEvent::JudgmentRecorded {
                     round_id: round_id.clone(),
-                    key: judge.to_string(),
+                    judgment: Box::new(judgment),
                 },
                 EngineEvent::RoundFinished {
                     round_id,
                     status: round.status,
                     error: None,
                 },
-            ],
-            Err(reason) => vec![EngineEvent::CommandRefused { reason }],
-        };
-    }
-    match apply_correction(store, &round_id, judge, correction) {
-        Ok((round, judgment)) => vec![
-            EngineEvent::JudgmentRecorded {
-                round_id: round_id.clone(),
-                judgment: Box::new(judgment),
-            },
-            EngineEvent::RoundFinished {
-                round_id,
-                status: round.status,
-                error: None,
-            },
-        ],
+            ]
+        }
         Err(reason) => vec![EngineEvent::CommandRefused { reason }],
     }
 }
@@ -230,7 +249,10 @@ pub async fn run(
                 }
             },
             Some(joined) = tasks.join_next() => match joined {
-                Ok(round) => { running.remove(&round.id); }
+                Ok(round) => {
+                    running.remove(&round.id);
+                    save_briefing(&store, &round);
+                }
                 Err(e) => tracing::error!(error = %e, "a round task ended abnormally"),
             },
         }

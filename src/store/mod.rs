@@ -108,6 +108,15 @@ impl Store {
         Ok(self.dir.join("rounds").join(format!("{id}.json")))
     }
 
+    /// Writes a round's decision briefing (`briefings/<id>.md`, structured debates)
+    /// atomically.
+    pub fn save_briefing(&self, id: &str, markdown: &str) -> Result<(), StoreError> {
+        check_file_id(id)?;
+        let dir = self.dir.join("briefings");
+        std::fs::create_dir_all(&dir).map_err(io(&dir))?;
+        write_bytes_atomic(&dir.join(format!("{id}.md")), markdown.as_bytes())
+    }
+
     /// Writes a round file atomically.
     pub fn save_round(&self, round: &Round) -> Result<(), StoreError> {
         write_json_atomic(&self.round_path(&round.id)?, round)
