@@ -117,7 +117,15 @@ async fn the_sample_tournament_runs_every_stage_both_ways_and_reports() {
     assert!(judged.len() >= 12);
     // Each judged round's briefing is stored beside it as the run goes.
     for r in &judged {
-        assert!(report.dir.join("briefings").join(format!("{}.md", r.id)).is_file(), "{}", r.id);
+        assert!(
+            report
+                .dir
+                .join("briefings")
+                .join(format!("{}.md", r.id))
+                .is_file(),
+            "{}",
+            r.id
+        );
     }
     let analysis = analyse(&rounds, &Default::default());
     let f = analysis.structured.as_ref().expect("structured figures");

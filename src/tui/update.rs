@@ -1133,4 +1133,49 @@ mod tests {
         assert!(!app.help);
         assert_eq!(app.cursor, (0, 0), "the closing key does nothing else");
     }
+
+    #[test]
+    fn an_unreadable_reply_joins_the_queue_and_a_stored_correction_clears_it() {
+        let mut app = app();
+        update(
+            &mut app,
+            Msg::Engine(EngineEvent::ReplyNeedsReview {
+                round_id: "r2".into(),
+                key: "pro.opening".into(),
+                raw: "prose \u{1b}[31mred".into(),
+                problems: vec!["not the JSON asked for".into()],
+            }),
+        );
+        assert_eq!(app.review.len(), 1);
+        assert_eq!(app.review[0].raw, "prose red", "model text is sanitised");
+        key(&mut app, KeyCode::Char('v'));
+        key(&mut app, KeyCode::Enter);
+        // Not a question-answer or structured round here, but the key is what is sent back.
+        let editor = app.editor.as_mut().unwrap();
+        editor.kind = ReviewKind::Other;
+        editor.textarea = TextArea::new(vec!["{\"arguments\": []}".into()]);
+        let effects = update(
+            &mut app,
+            Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+        );
+        assert_eq!(
+            effects,
+            vec![Effect::Command(EngineCommand::ApplyCorrection {
+                round_id: "r2".into(),
+                judge: "pro.opening".into(),
+                correction: Box::new(crate::engine::Correction::Text(
+                    "{\"arguments\": []}".into()
+                ))
+            })],
+            "the engine, which knows the round, checks it"
+        );
+        update(
+            &mut app,
+            Msg::Engine(EngineEvent::ReplyReviewed {
+                round_id: "r2".into(),
+                key: "pro.opening".into(),
+            }),
+        );
+        assert!(app.review.is_empty() && app.editor.is_none());
+    }
 }
