@@ -48,10 +48,26 @@ fn main() -> ExitCode {
     match runtime.block_on(dispatch(cli.command)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {e:#}");
+            eprintln!("error: {}", message(&e));
             ExitCode::from(exit_code(&e))
         }
     }
+}
+
+/// The error and its causes, each cause once: many of our errors already quote their
+/// cause in their own message.
+fn message(e: &anyhow::Error) -> String {
+    let mut text = String::new();
+    for cause in e.chain() {
+        let part = cause.to_string();
+        if !text.contains(&part) {
+            if !text.is_empty() {
+                text.push_str(": ");
+            }
+            text.push_str(&part);
+        }
+    }
+    text
 }
 
 async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
