@@ -16,6 +16,7 @@ use cli::{Cli, Command, DilemmasAction, JudgmentAction};
 use commands::UsageError;
 
 fn main() -> ExitCode {
+    end_quietly_when_the_reader_goes();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -52,6 +53,26 @@ fn main() -> ExitCode {
             ExitCode::from(exit_code(&e))
         }
     }
+}
+
+/// `ethics-bowl rounds DIR | head` closes standard output early. Rust ignores SIGPIPE, so
+/// the next `println!` panics; that panic only means the reader has gone, so the process
+/// ends quietly, as Unix tools do. Every other panic goes to the usual hook.
+fn end_quietly_when_the_reader_goes() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .unwrap_or_default();
+        if message.starts_with("failed printing to stdout")
+            && (message.contains("Broken pipe") || message.contains("os error 32"))
+        {
+            std::process::exit(0);
+        }
+        default(info);
+    }));
 }
 
 /// The error and its causes, each cause once: many of our errors already quote their

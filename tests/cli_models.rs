@@ -208,3 +208,23 @@ async fn a_failed_call_exits_1_with_the_provider_message_and_no_key_even_in_trac
     );
     assert!(!text(&out.stdout).contains(FAKE_KEY));
 }
+
+#[test]
+fn a_reader_that_goes_away_ends_the_listing_quietly() {
+    let models = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-config/models.toml");
+    let mut child = bin()
+        .args(["models", "--config"])
+        .arg(&models)
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stdout.take()); // the reader closes before the first line
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success(), "{:?}", out.status);
+    assert!(
+        !text(&out.stderr).contains("panicked"),
+        "{}",
+        text(&out.stderr)
+    );
+}
