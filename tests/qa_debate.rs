@@ -20,16 +20,12 @@ use ethics_bowl::protocols::qa_debate::quotes::{
     GameText, show_argument, split_rules, split_sentences,
 };
 use ethics_bowl::protocols::qa_debate::{QaDebate, QaRules};
-use ethics_bowl::store::{RoundFilter, ScheduledRound, Store, TournamentStatus};
+use ethics_bowl::store::{ScheduledRound, Store, TournamentStatus};
 use serde_json::Value;
-use support::sse;
-use tokio::sync::mpsc;
+use support::tournament::{manifest, run_collecting, stored_rounds};
+use support::{draw, openai_answer, press};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
-
-fn manifest(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
-}
 
 /// A simulated model with the question-answer knobs.
 fn sim(name: &str, quality: f64, malformed: f64) -> String {
@@ -56,22 +52,6 @@ fn write(dir: &Path, models: &str, tournament: &str, qa: &str) -> PathBuf {
     )
     .unwrap();
     path
-}
-
-async fn run(config: &Path) -> RunReport {
-    let prepared = engine::prepare(config, None).expect("prepares");
-    let (tx, _rx) = mpsc::unbounded_channel();
-    let (_ctx, mut crx) = mpsc::unbounded_channel();
-    engine::run(prepared, tx, &mut crx).await.expect("runs")
-}
-
-fn rounds_of(report: &RunReport) -> Vec<Round> {
-    let (rounds, errors) = Store::open(&report.dir)
-        .unwrap()
-        .load_rounds(&RoundFilter::default())
-        .unwrap();
-    assert!(errors.is_empty());
-    rounds
 }
 
 #[test]
@@ -147,6 +127,10 @@ fn real_boardgameqa_files_load_with_their_levels_and_quotes_verify() {
     );
 }
 
+async fn run(config: &Path) -> RunReport {
+    run_collecting(config, None).await.0
+}
+
 #[tokio::test]
 async fn a_simulated_tournament_runs_debates_consultancies_and_baselines() {
     let dir = tempfile::tempdir().unwrap();
@@ -160,7 +144,7 @@ async fn a_simulated_tournament_runs_debates_consultancies_and_baselines() {
     );
     let report = run(&config).await;
     assert_eq!(report.status, TournamentStatus::Finished);
-    let rounds = rounds_of(&report);
+    let rounds = stored_rounds(&report);
     // Per item: 3 baselines, 2 consultancies, 4 debates (big v big, big v small, small v big,
     // small v small).
     assert_eq!(rounds.len(), 6 * 9);
@@ -462,16 +446,7 @@ impl Respond for ScriptedModel {
         } else {
             "The verified quote decides it.\nAnswer: A\nConfidence: 70".to_string()
         };
-        let chunk = |delta: Value, finish: Value| {
-            serde_json::json!({"id": "c", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]}).to_string()
-        };
-        let frames = [
-            chunk(serde_json::json!({"content": text}), Value::Null),
-            chunk(serde_json::json!({}), Value::from("stop")),
-        ];
-        ResponseTemplate::new(200)
-            .insert_header("content-type", "text/event-stream")
-            .set_body_string(sse(&[("", &frames[0]), ("", &frames[1]), ("", "[DONE]")]))
+        openai_answer(&text)
     }
 }
 
@@ -494,7 +469,7 @@ async fn a_debate_over_the_http_test_server() {
         "sample_per_level = 3\ndebate_rounds = 1\nbaselines = [\"naive\"]\nrelations = [\"self_play\"]\n",
     );
     let report = run(&config).await;
-    let rounds = rounds_of(&report);
+    let rounds = stored_rounds(&report);
     assert_eq!(rounds.len(), 6, "3 items × (naive + self-play debate)");
     for r in &rounds {
         assert_eq!(r.status, RoundStatus::Complete, "{}", r.id);
@@ -543,7 +518,7 @@ async fn an_unreadable_verdict_goes_to_review_and_a_correction_clears_it() {
         "sample_per_level = 3\ndebate_rounds = 1\nbaselines = []\nstrength_order = [\"d\", \"muddled\"]\n",
     );
     let report = run(&config).await;
-    let rounds = rounds_of(&report);
+    let rounds = stored_rounds(&report);
     assert_eq!(rounds.len(), 3);
     let r = &rounds[0];
     assert_eq!(r.status, RoundStatus::NeedsReview);
@@ -626,9 +601,8 @@ fn configuration_errors_name_the_key_or_file() {
 
 #[tokio::test]
 async fn the_terminal_ui_shows_configurations_verdicts_quotes_and_accuracy() {
-    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-    use ethics_bowl::tui::{App, Msg, Theme, browse, update, views};
-    use ratatui::{Terminal, backend::TestBackend};
+    use crossterm::event::KeyCode;
+    use ethics_bowl::tui::{App, browse};
 
     let dir = tempfile::tempdir().unwrap();
     let models = [sim("big", 0.9, 0.0), sim("small", 0.5, 0.0)].concat();
@@ -639,22 +613,13 @@ async fn the_terminal_ui_shows_configurations_verdicts_quotes_and_accuracy() {
         "sample_per_level = 4\nseed = 3\ndebate_rounds = 2\nword_limit = 40\nstrength_order = [\"big\", \"small\"]\n",
     );
     let report = run(&config).await;
-    let mut rounds = rounds_of(&report);
+    let mut rounds = stored_rounds(&report);
     for r in &mut rounds {
         for p in &mut r.phases {
             p.latency_ms = None; // timing varies from run to run
         }
     }
     let mut app: App = browse("qa", &rounds, std::time::Instant::now());
-    let theme = Theme::no_color();
-    let draw = |app: &App| {
-        let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
-        terminal.draw(|f| views::render(f, app, &theme)).unwrap();
-        terminal
-    };
-    let press = |app: &mut App, code| {
-        update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-    };
     let matrix = draw(&app);
     let text = matrix.backend().to_string();
     assert!(

@@ -10,38 +10,13 @@ use std::path::{Path, PathBuf};
 
 use ethics_bowl::analysis::{Format as ReportFormat, analyse, write_report};
 use ethics_bowl::domain::{ParseStatus, PhaseType, Round, RoundStatus, Side};
-use ethics_bowl::engine::{self, Correction, EngineEvent, RunReport};
-use ethics_bowl::store::{RoundFilter, Store, TournamentStatus};
+use ethics_bowl::engine::{self, Correction, EngineEvent};
+use ethics_bowl::store::{Store, TournamentStatus};
 use serde_json::{Value, json};
-use support::sse;
-use tokio::sync::mpsc;
+use support::tournament::{manifest, run_collecting, stored_rounds};
+use support::{draw, openai_answer, press};
 use wiremock::matchers::method;
 use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
-
-fn manifest(path: &str) -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
-}
-
-async fn run(config: &Path, out: Option<&Path>) -> (RunReport, Vec<EngineEvent>) {
-    let prepared = engine::prepare(config, out).expect("prepares");
-    let (tx, mut rx) = mpsc::unbounded_channel();
-    let (_ctx, mut crx) = mpsc::unbounded_channel();
-    let report = engine::run(prepared, tx, &mut crx).await.expect("runs");
-    let mut events = Vec::new();
-    while let Ok(e) = rx.try_recv() {
-        events.push(e);
-    }
-    (report, events)
-}
-
-fn rounds_of(report: &RunReport) -> Vec<Round> {
-    let (rounds, errors) = Store::open(&report.dir)
-        .unwrap()
-        .load_rounds(&RoundFilter::default())
-        .unwrap();
-    assert!(errors.is_empty());
-    rounds
-}
 
 /// Writes a models file and a structured tournament over the sample topics.
 fn write(dir: &Path, models: &str, tournament: &str) -> PathBuf {
@@ -72,13 +47,13 @@ fn sim(name: &str, broken: f64) -> String {
 #[tokio::test(start_paused = true)]
 async fn the_sample_tournament_runs_every_stage_both_ways_and_reports() {
     let dir = tempfile::tempdir().unwrap();
-    let (report, _) = run(
+    let (report, _) = run_collecting(
         &manifest("sample-config/structured-debate.toml"),
         Some(dir.path()),
     )
     .await;
     assert_eq!(report.status, TournamentStatus::Finished);
-    let rounds = rounds_of(&report);
+    let rounds = stored_rounds(&report);
     // Four topics, every ordered pair of three models: each pair on each topic both ways.
     assert_eq!(rounds.len(), 4 * 6);
     for r in &rounds {
@@ -212,17 +187,7 @@ impl Respond for ScriptedDebater {
             let a = |id: &str, e: u32| json!({"arg_id": id, "logic": 6, "evidence": e, "responsiveness": 6, "honesty": 6, "fallacies": [], "standing": "UPHELD", "reason": "r"});
             json!({"assessments": [a("PRO-1", 8), a("PRO-2", 4), a("CON-1", 6), a("CON-2", 6)], "key_insight": "k", "unresolved_questions": [], "recommendation": "r", "pro_total": 0, "con_total": 10}).to_string()
         };
-        let chunk = |delta: Value, finish: Value| {
-            json!({"id": "c", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
-                .to_string()
-        };
-        let frames = [
-            chunk(json!({"content": text}), Value::Null),
-            chunk(json!({}), Value::from("stop")),
-        ];
-        ResponseTemplate::new(200)
-            .insert_header("content-type", "text/event-stream")
-            .set_body_string(sse(&[("", &frames[0]), ("", &frames[1]), ("", "[DONE]")]))
+        openai_answer(&text)
     }
 }
 
@@ -245,8 +210,8 @@ async fn over_http_a_correction_retry_a_skipped_argument_a_long_closing_and_weig
         &[remote("a"), remote("b"), remote("j")].concat(),
         "models = [\"a\", \"b\"]\njudges = [\"j\"]\npairings = [[\"a\", \"b\"]]",
     );
-    let (report, events) = run(&config, None).await;
-    let rounds = rounds_of(&report);
+    let (report, events) = run_collecting(&config, None).await;
+    let rounds = stored_rounds(&report);
     assert_eq!(rounds.len(), 2, "a v b both ways");
     let requests = server.received_requests().await.unwrap();
     let first: Value = serde_json::from_slice(&requests[0].body).unwrap();
@@ -300,8 +265,8 @@ async fn replies_unreadable_twice_wait_in_review_and_a_correction_clears_them() 
         &[sim("talker", 1.0), sim("b", 0.0), sim("j", 0.0)].concat(),
         "models = [\"talker\", \"b\"]\njudges = [\"j\"]\npairings = [[\"talker\", \"b\"]]",
     );
-    let (report, events) = run(&config, None).await;
-    let rounds = rounds_of(&report);
+    let (report, events) = run_collecting(&config, None).await;
+    let rounds = stored_rounds(&report);
     assert_eq!(rounds.len(), 2);
     let announced = events
         .iter()
@@ -357,9 +322,8 @@ async fn replies_unreadable_twice_wait_in_review_and_a_correction_clears_them() 
 
 #[tokio::test]
 async fn the_terminal_ui_shows_the_matrix_replies_and_the_briefing() {
-    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-    use ethics_bowl::tui::{App, Msg, Theme, browse, update, views};
-    use ratatui::{Terminal, backend::TestBackend};
+    use crossterm::event::KeyCode;
+    use ethics_bowl::tui::{App, browse};
 
     let dir = tempfile::tempdir().unwrap();
     let config = write(
@@ -367,23 +331,14 @@ async fn the_terminal_ui_shows_the_matrix_replies_and_the_briefing() {
         &[sim("a", 0.0), sim("b", 0.0), sim("j", 0.0)].concat(),
         "models = [\"a\", \"b\"]\njudges = [\"j\"]",
     );
-    let (report, _) = run(&config, None).await;
-    let mut rounds = rounds_of(&report);
+    let (report, _) = run_collecting(&config, None).await;
+    let mut rounds = stored_rounds(&report);
     for r in &mut rounds {
         for p in &mut r.phases {
             p.latency_ms = None;
         }
     }
     let mut app: App = browse("sd", &rounds, std::time::Instant::now());
-    let theme = Theme::no_color();
-    let draw = |app: &App| {
-        let mut terminal = Terminal::new(TestBackend::new(120, 40)).unwrap();
-        terminal.draw(|f| views::render(f, app, &theme)).unwrap();
-        terminal
-    };
-    let press = |app: &mut App, code| {
-        update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
-    };
     let matrix = draw(&app);
     let text = matrix.backend().to_string();
     assert!(

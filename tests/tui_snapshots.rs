@@ -73,22 +73,9 @@ fn judgment(a: f64, b: f64, status: ParseStatus) -> Judgment {
 
 fn phase(p: PhaseType, model: &str, text: &str) -> Phase {
     Phase {
-        phase_type: p,
-        model_id: model.into(),
         prompt: "Analyse the following dilemma.".into(),
-        response: text.into(),
-        timestamp: String::new(),
-        system_prompt: String::new(),
         latency_ms: Some(2400),
-        attempts: vec![],
-        input_tokens: None,
-        output_tokens: None,
-        cost_usd: None,
-        finish_reason: None,
-        judge_id: None,
-        deliberation_round: None,
-        error: None,
-        turn: None,
+        ..Phase::new(p, model, text)
     }
 }
 

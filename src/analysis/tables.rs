@@ -607,24 +607,7 @@ mod tests {
     }
 
     fn phase(t: PhaseType, model: &str, text: &str) -> Phase {
-        Phase {
-            phase_type: t,
-            model_id: model.into(),
-            prompt: String::new(),
-            response: text.into(),
-            timestamp: String::new(),
-            system_prompt: String::new(),
-            latency_ms: None,
-            attempts: vec![],
-            input_tokens: None,
-            output_tokens: None,
-            cost_usd: None,
-            finish_reason: None,
-            judge_id: None,
-            deliberation_round: None,
-            error: None,
-            turn: None,
-        }
+        Phase::new(t, model, text)
     }
 
     fn round(id: &str, d: &str, a: &str, b: &str, judgments: Vec<Judgment>) -> Round {

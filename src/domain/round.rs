@@ -129,6 +129,30 @@ pub struct Phase {
 }
 
 impl Phase {
+    /// A phase with its type, model and answer and nothing else (no prompt, timestamp,
+    /// timing, usage, seat or turn): the base the engine and the UI fill in with struct
+    /// update syntax.
+    pub fn new(phase_type: PhaseType, model_id: &str, response: &str) -> Self {
+        Self {
+            phase_type,
+            model_id: model_id.to_string(),
+            prompt: String::new(),
+            response: response.to_string(),
+            timestamp: String::new(),
+            system_prompt: String::new(),
+            latency_ms: None,
+            attempts: Vec::new(),
+            input_tokens: None,
+            output_tokens: None,
+            cost_usd: None,
+            finish_reason: None,
+            judge_id: None,
+            deliberation_round: None,
+            error: None,
+            turn: None,
+        }
+    }
+
     /// Who spoke, as shown to people: the model, or the panel judge with its model and
     /// deliberation round.
     pub fn speaker(&self) -> String {

@@ -10,6 +10,39 @@ use crate::store::Store;
 
 use super::events::Correction;
 
+/// What a correction changed.
+pub(crate) enum Applied {
+    /// A judge's judgment, as corrected.
+    Judgment(Round, Box<Judgment>),
+    /// A debater's reply that waited for review.
+    Reply(Round),
+}
+
+fn load(store: &Store, round_id: &str) -> Result<Round, String> {
+    store
+        .load_round(round_id)
+        .map_err(|e| e.to_string())?
+        .ok_or_else(|| format!("no round \"{round_id}\" in {}", store.dir().display()))
+}
+
+/// Applies a correction from the review queue, where `key` names a judge or a debater's
+/// reply waiting for review, and stores it; the error says why it was refused.
+pub(crate) fn apply(
+    store: &Store,
+    round_id: &str,
+    key: &str,
+    correction: &Correction,
+) -> Result<Applied, String> {
+    let round = load(store, round_id)?;
+    let waiting = crate::protocols::stored(&round.protocol).review_requests(&round);
+    if waiting.iter().any(|r| r.key == key) {
+        correct_reply(store, round, key, correction).map(Applied::Reply)
+    } else {
+        correct_judgment(store, round, key, correction)
+            .map(|(r, j)| Applied::Judgment(r, Box::new(j)))
+    }
+}
+
 /// Applies a correction to a stored round and stores it; the error says why it was refused.
 pub fn apply_correction(
     store: &Store,
@@ -17,10 +50,16 @@ pub fn apply_correction(
     judge: &str,
     correction: &Correction,
 ) -> Result<(Round, Judgment), String> {
-    let mut round = store
-        .load_round(round_id)
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("no round \"{round_id}\" in {}", store.dir().display()))?;
+    correct_judgment(store, load(store, round_id)?, judge, correction)
+}
+
+fn correct_judgment(
+    store: &Store,
+    mut round: Round,
+    judge: &str,
+    correction: &Correction,
+) -> Result<(Round, Judgment), String> {
+    let round_id = round.id.clone();
     let original = round
         .judgments
         .iter()
@@ -98,21 +137,6 @@ pub fn apply_correction(
     Ok((round, corrected))
 }
 
-/// Whether `key` names a debater's reply waiting for review in this round (rather than a
-/// judge).
-pub fn names_waiting_reply(store: &Store, round_id: &str, key: &str) -> bool {
-    store
-        .load_round(round_id)
-        .ok()
-        .flatten()
-        .is_some_and(|round| {
-            crate::protocols::stored(&round.protocol)
-                .review_requests(&round)
-                .iter()
-                .any(|r| r.key == key)
-        })
-}
-
 /// Stores a person's corrected text for a debater's reply that waited for review; the error
 /// says why it was refused.
 pub fn apply_reply_correction(
@@ -121,10 +145,15 @@ pub fn apply_reply_correction(
     key: &str,
     correction: &Correction,
 ) -> Result<Round, String> {
-    let mut round = store
-        .load_round(round_id)
-        .map_err(|e| e.to_string())?
-        .ok_or_else(|| format!("no round \"{round_id}\" in {}", store.dir().display()))?;
+    correct_reply(store, load(store, round_id)?, key, correction)
+}
+
+fn correct_reply(
+    store: &Store,
+    mut round: Round,
+    key: &str,
+    correction: &Correction,
+) -> Result<Round, String> {
     let Correction::Text(text) = correction else {
         return Err("a debater's reply is corrected as text (its JSON), not as scores".into());
     };

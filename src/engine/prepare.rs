@@ -152,31 +152,56 @@ fn invalid(config_path: &Path, key: &str, message: String, fix: String) -> Prepa
     ))
 }
 
+/// Where a selection of ids comes from, for its error message.
+struct Picked<'a> {
+    config_path: &'a Path,
+    key: &'a str,
+    what: &'a str,
+    file: &'a Path,
+}
+
+/// The entries a selection names, in the selection's order (all for `"all"`); an unknown id
+/// is an error naming the key, the file and the ids that exist.
+fn select<T: Clone>(
+    all: Vec<T>,
+    selection: &Selection,
+    id: impl Fn(&T) -> &String,
+    at: Picked<'_>,
+) -> Result<Vec<T>, PrepareError> {
+    let Selection::Ids(ids) = selection else {
+        return Ok(all);
+    };
+    let mut picked = Vec::new();
+    for wanted in ids {
+        let Some(found) = all.iter().find(|x| id(x) == wanted) else {
+            let known: Vec<&str> = all.iter().map(|x| id(x).as_str()).collect();
+            return Err(invalid(
+                at.config_path,
+                at.key,
+                format!("{} \"{wanted}\" is not in {}", at.what, at.file.display()),
+                format!("use ids that exist: {}", known.join(", ")),
+            ));
+        };
+        picked.push(found.clone());
+    }
+    Ok(picked)
+}
+
 /// The Ethics Bowl's inputs: the dilemma document and the selected dilemmas.
 fn dilemma_inputs(config_path: &Path, config: &TournamentConfig) -> Result<Inputs, PrepareError> {
     let document = TournamentConfig::resolve(config_path, &config.dilemma_file);
     let loaded = load_dilemmas(&document)?;
-    let dilemmas = match &config.dilemmas {
-        Selection::Keyword(_) => loaded.dilemmas,
-        Selection::Ids(ids) => {
-            let known: Vec<String> = loaded.dilemmas.iter().map(|d| d.id.clone()).collect();
-            let mut picked = Vec::new();
-            for id in ids {
-                match loaded.dilemmas.iter().find(|d| d.id == *id) {
-                    Some(d) => picked.push(d.clone()),
-                    None => {
-                        return Err(invalid(
-                            config_path,
-                            "dilemmas",
-                            format!("dilemma \"{id}\" is not in {}", document.display()),
-                            format!("use ids that exist: {}", known.join(", ")),
-                        ));
-                    }
-                }
-            }
-            picked
-        }
-    };
+    let dilemmas = select(
+        loaded.dilemmas,
+        &config.dilemmas,
+        |d| &d.id,
+        Picked {
+            config_path,
+            key: "dilemmas",
+            what: "dilemma",
+            file: &document,
+        },
+    )?;
     let ids: Vec<String> = dilemmas.iter().map(|d| d.id.clone()).collect();
     let schedule = schedule::build(config, &ids).map_err(|message| {
         invalid(
@@ -209,27 +234,17 @@ fn topic_inputs(
 ) -> Result<Inputs, PrepareError> {
     let file = TournamentConfig::resolve(config_path, &s.topics_file);
     let all = load_topics(&file)?;
-    let topics = match &s.topics {
-        Selection::Keyword(_) => all,
-        Selection::Ids(ids) => {
-            let mut picked = Vec::new();
-            for id in ids {
-                match all.iter().find(|t| t.id == *id) {
-                    Some(t) => picked.push(t.clone()),
-                    None => {
-                        let known: Vec<&str> = all.iter().map(|t| t.id.as_str()).collect();
-                        return Err(invalid(
-                            config_path,
-                            "structured.topics",
-                            format!("topic \"{id}\" is not in {}", file.display()),
-                            format!("use ids that exist: {}", known.join(", ")),
-                        ));
-                    }
-                }
-            }
-            picked
-        }
-    };
+    let topics = select(
+        all,
+        &s.topics,
+        |t| &t.id,
+        Picked {
+            config_path,
+            key: "structured.topics",
+            what: "topic",
+            file: &file,
+        },
+    )?;
     let ids: Vec<String> = topics.iter().map(|t| t.id.clone()).collect();
     let schedule = schedule::build(config, &ids).map_err(|message| {
         invalid(

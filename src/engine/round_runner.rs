@@ -279,22 +279,13 @@ fn start_call(
 /// The phase a call produced, before its answer is known.
 fn phase_of(step: &Step, request: &ChatRequest) -> Phase {
     Phase {
-        phase_type: step.phase_type,
-        model_id: step.model.clone(),
         prompt: request.last_user_text().to_string(),
-        response: String::new(),
         timestamp: now_rfc3339(),
         system_prompt: request.system.clone(),
-        latency_ms: None,
-        attempts: Vec::new(),
-        input_tokens: None,
-        output_tokens: None,
-        cost_usd: None,
-        finish_reason: None,
         judge_id: step.seat.as_ref().map(|s| s.judge_id.clone()),
         deliberation_round: step.seat.as_ref().map(|s| s.deliberation_round),
-        error: None,
         turn: step.turn,
+        ..Phase::new(step.phase_type, &step.model, "")
     }
 }
 

@@ -15,7 +15,7 @@ use crate::protocols::panel::Panel;
 use crate::store::{RoundFilter, Store, StoreError, TournamentRecord, TournamentStatus};
 
 use super::control::Control;
-use super::corrections::{apply_correction, apply_reply_correction, names_waiting_reply};
+use super::corrections::{Applied, apply};
 use super::events::{Correction, EngineCommand, EngineEvent, RoundView};
 use super::prepare::Prepared;
 use super::round_runner::{RoundContext, run_round};
@@ -56,42 +56,32 @@ fn correction_events(
     judge: &str,
     correction: &Correction,
 ) -> Vec<EngineEvent> {
-    if names_waiting_reply(store, &round_id, judge) {
-        return match apply_reply_correction(store, &round_id, judge, correction) {
-            Ok(round) => {
-                save_briefing(store, &round);
-                vec![
-                    EngineEvent::ReplyReviewed {
-                        round_id: round_id.clone(),
-                        key: judge.to_string(),
-                    },
-                    EngineEvent::RoundFinished {
-                        round_id,
-                        status: round.status,
-                        error: None,
-                    },
-                ]
-            }
-            Err(reason) => vec![EngineEvent::CommandRefused { reason }],
-        };
-    }
-    match apply_correction(store, &round_id, judge, correction) {
-        Ok((round, judgment)) => {
-            save_briefing(store, &round);
-            vec![
-                EngineEvent::JudgmentRecorded {
-                    round_id: round_id.clone(),
-                    judgment: Box::new(judgment),
-                },
-                EngineEvent::RoundFinished {
-                    round_id,
-                    status: round.status,
-                    error: None,
-                },
-            ]
-        }
-        Err(reason) => vec![EngineEvent::CommandRefused { reason }],
-    }
+    let (round, announced) = match apply(store, &round_id, judge, correction) {
+        Ok(Applied::Reply(round)) => (
+            round,
+            EngineEvent::ReplyReviewed {
+                round_id: round_id.clone(),
+                key: judge.to_string(),
+            },
+        ),
+        Ok(Applied::Judgment(round, judgment)) => (
+            round,
+            EngineEvent::JudgmentRecorded {
+                round_id: round_id.clone(),
+                judgment,
+            },
+        ),
+        Err(reason) => return vec![EngineEvent::CommandRefused { reason }],
+    };
+    save_briefing(store, &round);
+    vec![
+        announced,
+        EngineEvent::RoundFinished {
+            round_id,
+            status: round.status,
+            error: None,
+        },
+    ]
 }
 
 /// After a run, or over stored results (`ethics-bowl open`): stores the corrections the

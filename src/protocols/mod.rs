@@ -74,6 +74,18 @@ impl Step {
         }
     }
 
+    /// One judgment per judge of the round, each waiting for `after`.
+    pub fn judgments(round: &Round, after: &[PhaseRef]) -> Vec<Step> {
+        round
+            .judge_models
+            .iter()
+            .map(|judge| Step {
+                depends_on: after.to_vec(),
+                ..Step::new(PhaseType::Judgment, judge, &[])
+            })
+            .collect()
+    }
+
     /// Whether this stored phase is this step's answer.
     pub fn matches(&self, phase: &Phase) -> bool {
         phase.phase_type == self.phase_type

@@ -33,6 +33,23 @@ pub struct PhaseView {
     pub(crate) filter: Sanitizer,
 }
 
+impl PhaseView {
+    /// The debater (A or B) of a debate turn: from its turn once finished, from its
+    /// speaker label (see [`crate::domain::speaker`]) while it streams.
+    pub fn team(&self) -> Option<crate::domain::Team> {
+        use crate::domain::Team;
+        self.turn.map(|t| t.side).or_else(|| {
+            if self.model.contains("· debater A") {
+                Some(Team::A)
+            } else if self.model.contains("· debater B") {
+                Some(Team::B)
+            } else {
+                None
+            }
+        })
+    }
+}
+
 /// One round of the matrix.
 #[derive(Debug, Clone)]
 pub struct RoundState {
@@ -497,22 +514,9 @@ impl App {
                     .iter()
                     .filter(|p| p.done)
                     .map(|p| crate::domain::Phase {
-                        phase_type: p.phase_type,
-                        model_id: p.model.clone(),
-                        prompt: String::new(),
-                        response: p.text.clone(),
-                        timestamp: String::new(),
-                        system_prompt: String::new(),
                         latency_ms: p.latency_ms,
-                        attempts: Vec::new(),
-                        input_tokens: None,
-                        output_tokens: None,
-                        cost_usd: None,
-                        finish_reason: None,
-                        judge_id: None,
-                        deliberation_round: None,
-                        error: None,
                         turn: p.turn,
+                        ..crate::domain::Phase::new(p.phase_type, &p.model, &p.text)
                     })
                     .collect(),
                 scores: r.judgments.first().cloned(),

@@ -906,22 +906,9 @@ mod tests {
         started(&mut app, "r1", PhaseType::Presentation);
         delta(&mut app, "r1", "partial");
         let phase = Phase {
-            phase_type: PhaseType::Presentation,
-            model_id: "a".into(),
             prompt: "the prompt".into(),
-            response: "the whole \u{1b}[31manswer".into(),
-            timestamp: String::new(),
-            system_prompt: String::new(),
             latency_ms: Some(1200),
-            attempts: vec![],
-            input_tokens: None,
-            output_tokens: None,
-            cost_usd: None,
-            finish_reason: None,
-            judge_id: None,
-            deliberation_round: None,
-            error: None,
-            turn: None,
+            ..Phase::new(PhaseType::Presentation, "a", "the whole \u{1b}[31manswer")
         };
         update(
             &mut app,

@@ -118,3 +118,41 @@ pub async fn stalling_server(head: &'static str) -> String {
     });
     format!("http://{addr}")
 }
+
+/// A whole streamed OpenAI chat answer of `text`, as a test server sends it.
+pub fn openai_answer(text: &str) -> wiremock::ResponseTemplate {
+    let chunk = |delta: serde_json::Value, finish: serde_json::Value| {
+        serde_json::json!({"id": "c", "choices": [{"index": 0, "delta": delta, "finish_reason": finish}]})
+            .to_string()
+    };
+    let frames = [
+        chunk(
+            serde_json::json!({"content": text}),
+            serde_json::Value::Null,
+        ),
+        chunk(serde_json::json!({}), serde_json::Value::from("stop")),
+    ];
+    wiremock::ResponseTemplate::new(200)
+        .insert_header("content-type", "text/event-stream")
+        .set_body_string(sse(&[("", &frames[0]), ("", &frames[1]), ("", "[DONE]")]))
+}
+
+/// The terminal UI's screen at 120×40 in the no-colour theme.
+pub fn draw(app: &ethics_bowl::tui::App) -> ratatui::Terminal<ratatui::backend::TestBackend> {
+    let theme = ethics_bowl::tui::Theme::no_color();
+    let mut terminal =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 40)).expect("test terminal");
+    terminal
+        .draw(|f| ethics_bowl::tui::views::render(f, app, &theme))
+        .expect("draws");
+    terminal
+}
+
+/// One key press, through `update`.
+pub fn press(app: &mut ethics_bowl::tui::App, code: crossterm::event::KeyCode) {
+    use crossterm::event::{KeyEvent, KeyModifiers};
+    ethics_bowl::tui::update(
+        app,
+        ethics_bowl::tui::Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)),
+    );
+}

@@ -28,3 +28,42 @@ pub fn write(dir: &Path, models: &str, tournament: &str) -> PathBuf {
     std::fs::write(&path, body).expect("write tournament");
     path
 }
+
+/// A path inside the crate (sample configs, sample data).
+pub fn manifest(path: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join(path)
+}
+
+/// Prepares and runs a tournament (results under `out` when given); returns how it ended
+/// and every event it sent.
+pub async fn run_collecting(
+    config: &Path,
+    out: Option<&Path>,
+) -> (
+    ethics_bowl::engine::RunReport,
+    Vec<ethics_bowl::engine::EngineEvent>,
+) {
+    use ethics_bowl::engine;
+    let prepared = engine::prepare(config, out).expect("prepares");
+    let (tx, mut rx) = tokio::sync::mpsc::unbounded_channel();
+    let (_commands, mut commands_rx) = tokio::sync::mpsc::unbounded_channel();
+    let report = engine::run(prepared, tx, &mut commands_rx)
+        .await
+        .expect("runs");
+    let mut events = Vec::new();
+    while let Ok(e) = rx.try_recv() {
+        events.push(e);
+    }
+    (report, events)
+}
+
+/// Every round a run stored (none unreadable).
+pub fn stored_rounds(report: &ethics_bowl::engine::RunReport) -> Vec<ethics_bowl::domain::Round> {
+    use ethics_bowl::store::{RoundFilter, Store};
+    let (rounds, errors) = Store::open(&report.dir)
+        .expect("results folder")
+        .load_rounds(&RoundFilter::default())
+        .expect("rounds load");
+    assert!(errors.is_empty(), "{errors:?}");
+    rounds
+}

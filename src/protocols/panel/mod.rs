@@ -457,24 +457,7 @@ mod tests {
     }
 
     fn phase(phase_type: PhaseType, response: &str) -> Phase {
-        Phase {
-            phase_type,
-            model_id: "m".into(),
-            prompt: String::new(),
-            response: response.into(),
-            timestamp: String::new(),
-            system_prompt: String::new(),
-            latency_ms: None,
-            attempts: Vec::new(),
-            input_tokens: None,
-            output_tokens: None,
-            cost_usd: None,
-            finish_reason: None,
-            judge_id: None,
-            deliberation_round: None,
-            error: None,
-            turn: None,
-        }
+        Phase::new(phase_type, "m", response)
     }
 
     fn round() -> Round {

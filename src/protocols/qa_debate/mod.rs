@@ -177,12 +177,7 @@ impl Protocol for QaDebate {
             }
             previous = this_round;
         }
-        for judge in &round.judge_models {
-            steps.push(Step {
-                depends_on: previous.clone(),
-                ..Step::new(PhaseType::Judgment, judge, &[])
-            });
-        }
+        steps.extend(Step::judgments(round, &previous));
         steps
     }
 
@@ -268,7 +263,7 @@ pub fn judge_correct(setup: &QaSetup, judgment: &Judgment) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Assignment, Label, Phase, QaFormat, now_rfc3339};
+    use crate::domain::{Assignment, Label, Phase, QaFormat};
 
     fn item() -> (QaItem, SampledItem) {
         let item = QaItem {
@@ -312,23 +307,10 @@ mod tests {
     }
 
     fn argue(round: &mut Round, side: Team, r: u32, text: &str) {
+        let model = if side == Team::A { "x" } else { "y" };
         round.phases.push(Phase {
-            phase_type: PhaseType::Argument,
-            model_id: if side == Team::A { "x" } else { "y" }.into(),
-            prompt: String::new(),
-            response: text.into(),
-            timestamp: now_rfc3339(),
-            system_prompt: String::new(),
-            latency_ms: None,
-            attempts: Vec::new(),
-            input_tokens: None,
-            output_tokens: None,
-            cost_usd: None,
-            finish_reason: None,
-            judge_id: None,
-            deliberation_round: None,
-            error: None,
             turn: Some(Turn::new(side, r)),
+            ..Phase::new(PhaseType::Argument, model, text)
         });
     }
 

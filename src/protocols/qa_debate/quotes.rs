@@ -39,14 +39,10 @@ impl GameText {
         }
     }
 
-    /// The game's sentences as given to debaters (normalised; for tests and the simulator).
-    pub fn len(&self) -> usize {
+    /// How many units (sentences and rules) the game has.
+    #[cfg(test)]
+    fn len(&self) -> usize {
         self.sentences.len()
-    }
-
-    /// Whether the game has no sentence at all.
-    pub fn is_empty(&self) -> bool {
-        self.sentences.is_empty()
     }
 }
 

@@ -264,12 +264,7 @@ impl Protocol for StructuredDebate {
             }
             previous = settled;
         }
-        for judge in &round.judge_models {
-            steps.push(Step {
-                depends_on: previous.clone(),
-                ..Step::new(PhaseType::Judgment, judge, &[])
-            });
-        }
+        steps.extend(Step::judgments(round, &previous));
         steps
     }
 

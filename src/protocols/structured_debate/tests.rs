@@ -1,5 +1,5 @@
 use super::*;
-use crate::domain::{RoundStatus, Team, now_rfc3339};
+use crate::domain::{RoundStatus, Team};
 
 const OPENING_PRO: &str = r#"{"arguments": [{"id": "PRO-1", "claim": "Services let teams ship alone", "reasoning": "Independent deploys remove the release train.", "evidence": "DORA reports"}, {"id": "PRO-2", "claim": "Failures stay contained", "reasoning": "One service failing does not take the product down.", "evidence": "Incident reviews"}]}"#;
 const OPENING_CON: &str = r#"{"arguments": [{"id": "CON-1", "claim": "Ten people cannot run many services", "reasoning": "Each service needs deploys, alerts and an owner.", "evidence": "On-call load"}]}"#;
@@ -37,24 +37,11 @@ fn answer(
     attempt: u32,
     text: &str,
 ) {
-    round.phases.push(Phase {
-        phase_type: stage,
-        model_id: model(round, side).to_string(),
-        prompt: String::new(),
-        response: text.into(),
-        timestamp: now_rfc3339(),
-        system_prompt: String::new(),
-        latency_ms: None,
-        attempts: Vec::new(),
-        input_tokens: None,
-        output_tokens: None,
-        cost_usd: None,
-        finish_reason: None,
-        judge_id: None,
-        deliberation_round: None,
-        error: None,
+    let phase = Phase {
         turn: Some(turn(stage, side, attempt)),
-    });
+        ..Phase::new(stage, model(round, side), text)
+    };
+    round.phases.push(phase);
     p.after_phase(round);
 }
 

@@ -13,21 +13,12 @@ use crate::protocols::qa_debate::quotes::{GameText, ShownArgument, show_argument
 use crate::tui::app::{PhaseView, RoundState};
 use crate::tui::theme::Theme;
 
-/// The debater of an argument: from its turn once finished, from its speaker label while
-/// it streams.
+/// The debater of an argument (see [`PhaseView::team`]).
 pub fn side_of(p: &PhaseView) -> Option<Team> {
     if p.phase_type != PhaseType::Argument {
         return None;
     }
-    p.turn.map(|t| t.side).or_else(|| {
-        if p.model.contains("· debater A") {
-            Some(Team::A)
-        } else if p.model.contains("· debater B") {
-            Some(Team::B)
-        } else {
-            None
-        }
-    })
+    p.team()
 }
 
 fn shown(text: &str, setup: &QaSetup) -> ShownArgument {

@@ -8,14 +8,13 @@ use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 
-use crate::domain::{PhaseType, Side, Standing, StructuredSetup, Team};
+use crate::domain::{PhaseType, Side, Standing, StructuredSetup};
 use crate::protocols::structured_debate::briefing::standing_label;
 use crate::protocols::structured_debate::parse;
 use crate::tui::app::{PhaseView, RoundState};
 use crate::tui::theme::Theme;
 
-/// The side of a reply: from its turn once finished, from its speaker label while it
-/// streams.
+/// The side of a reply (see [`PhaseView::team`]).
 pub fn side_of(p: &PhaseView) -> Option<Side> {
     if !matches!(
         p.phase_type,
@@ -23,16 +22,7 @@ pub fn side_of(p: &PhaseView) -> Option<Side> {
     ) {
         return None;
     }
-    let team = p.turn.map(|t| t.side).or_else(|| {
-        if p.model.contains("· debater A") {
-            Some(Team::A)
-        } else if p.model.contains("· debater B") {
-            Some(Team::B)
-        } else {
-            None
-        }
-    })?;
-    Some(Side::of(team))
+    p.team().map(Side::of)
 }
 
 /// A finished reply as what it says; the raw text while it streams or when it is not the
