@@ -1,81 +1,124 @@
 //! Engine benchmarks against a local HTTP server speaking OpenAI's streaming format.
 //!
-//! `synthetic`: 200 rounds (5 models in 20 ordered pairs × 10 dilemmas, one judge), every
-//! call answered after a fixed 100 ms. Reports wall time against the ideal (the longest
-//! chain of dependent calls × 100 ms), CPU per call and peak memory.
+//! `synthetic [ROUNDS]`: 200 rounds (5 models in 20 ordered pairs × 10 dilemmas, one judge;
+//! ROUNDS takes the first ROUNDS of them), every call answered after a fixed 100 ms.
+//! Reports wall time against the ideal (the longest chain of dependent calls × 100 ms),
+//! CPU per call and peak memory.
+//!
+//! `floor [ROUNDS]`: the same rounds' requests through the same model clients, each sent as
+//! soon as the answers it needs are in, with no engine, store or events: what the HTTP
+//! client, the server and the machine's cores cost before the engine adds anything.
 //!
 //! `replay`: the predecessor's real 16-round run (`../shared/data/predecessor/`), each
 //! recorded answer served after its recorded latency ÷ 60. Reports wall time against the sum
 //! of latencies (a sequential runner) and against the critical path.
 //!
 //! cargo run --release --example bench_engine -- synthetic
+//! cargo run --release --example bench_engine -- floor
 //! cargo run --release --example bench_engine -- replay
 //!
 //! `BENCH_DIR=/dev/shm` puts the results on another file system (here: memory), to tell
 //! the engine's own cost from the disk's.
 
+use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
+use ethics_bowl::domain::Phase;
 use ethics_bowl::engine::{self, EngineEvent};
+use ethics_bowl::protocols::Step;
 use ethics_bowl::store::ScheduledRound;
+use futures_util::StreamExt;
+use http_body_util::{BodyExt, Full};
 use serde_json::Value;
 use tokio::sync::mpsc;
 
-/// What the server answers: text and delay for a request body.
-type Answer = Arc<dyn Fn(&Value) -> (String, Duration) + Send + Sync>;
+/// What the server answers a model and its last user message with: a ready SSE body
+/// (every chunk but the usage report) and the delay before sending it. Bodies are built
+/// once, before the run, so the server spends its CPU on HTTP alone.
+type Answer = Arc<dyn Fn(&str, &str) -> (Arc<str>, Duration) + Send + Sync>;
 
-/// Answers every POST with an SSE body in OpenAI's chunk format after the answer's delay.
-struct Streamer(Answer);
+/// The part of an OpenAI chat request the server reads.
+#[derive(serde::Deserialize)]
+struct ChatBody<'a> {
+    #[serde(borrow)]
+    model: Cow<'a, str>,
+    #[serde(borrow)]
+    messages: Vec<ChatMessage<'a>>,
+}
 
-impl wiremock::Respond for Streamer {
-    fn respond(&self, request: &wiremock::Request) -> wiremock::ResponseTemplate {
-        let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
-        let (text, delay) = (self.0)(&body);
-        let mut out = String::new();
-        let pieces: Vec<&str> = text.split_inclusive(' ').collect();
-        for piece in pieces.chunks(8) {
-            let delta = serde_json::json!({"choices": [{"index": 0, "delta": {"content": piece.concat()}, "finish_reason": null}]});
-            out.push_str(&format!("data: {delta}\n\n"));
-        }
-        out.push_str(
-            "data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n",
-        );
-        out.push_str(&format!(
-            "data: {{\"choices\":[],\"usage\":{{\"prompt_tokens\":{},\"completion_tokens\":{}}}}}\n\ndata: [DONE]\n\n",
-            request.body.len() / 4,
-            text.len() / 4
-        ));
-        wiremock::ResponseTemplate::new(200)
-            .insert_header("content-type", "text/event-stream")
-            .set_body_string(out)
-            .set_delay(delay)
+#[derive(serde::Deserialize)]
+struct ChatMessage<'a> {
+    #[serde(borrow)]
+    content: Cow<'a, str>,
+}
+
+/// `text` as OpenAI's streamed chunks, eight words to a chunk, ending with `finish_reason`.
+fn sse_body(text: &str) -> Arc<str> {
+    let mut out = String::new();
+    let pieces: Vec<&str> = text.split_inclusive(' ').collect();
+    for piece in pieces.chunks(8) {
+        let delta = serde_json::json!({"choices": [{"index": 0, "delta": {"content": piece.concat()}, "finish_reason": null}]});
+        out.push_str(&format!("data: {delta}\n\n"));
     }
+    out.push_str("data: {\"choices\":[{\"index\":0,\"delta\":{},\"finish_reason\":\"stop\"}]}\n\n");
+    out.into()
 }
 
-/// An HTTP server (hyper, via wiremock, keeping connections alive as real APIs do) that
-/// answers with `answer`; returns its base URL and keeps it running.
-async fn serve(answer: Answer) -> (wiremock::MockServer, String) {
-    let server = wiremock::MockServer::builder()
-        .disable_request_recording()
-        .start()
-        .await;
-    wiremock::Mock::given(wiremock::matchers::method("POST"))
-        .respond_with(Streamer(answer))
-        .mount(&server)
-        .await;
-    let base = format!("{}/v1", server.uri());
-    (server, base)
+/// Answers one request: reads it, waits the answer's delay, sends the body with a usage
+/// report sized from the request, as OpenAI does at the end of a stream.
+async fn respond(
+    answer: Answer,
+    request: hyper::Request<hyper::body::Incoming>,
+) -> Result<hyper::Response<Full<Bytes>>, hyper::Error> {
+    let body = request.into_body().collect().await?.to_bytes();
+    let (sse, delay) = match serde_json::from_slice::<ChatBody>(&body) {
+        Ok(chat) => answer(
+            &chat.model,
+            chat.messages.last().map_or("", |m| m.content.as_ref()),
+        ),
+        Err(_) => (Arc::from(""), Duration::ZERO),
+    };
+    tokio::time::sleep(delay).await;
+    let mut out = String::with_capacity(sse.len() + 120);
+    out.push_str(&sse);
+    out.push_str(&format!(
+        "data: {{\"choices\":[],\"usage\":{{\"prompt_tokens\":{},\"completion_tokens\":{}}}}}\n\ndata: [DONE]\n\n",
+        body.len() / 4,
+        sse.len() / 16
+    ));
+    let mut response = hyper::Response::new(Full::new(Bytes::from(out)));
+    response.headers_mut().insert(
+        hyper::header::CONTENT_TYPE,
+        hyper::header::HeaderValue::from_static("text/event-stream"),
+    );
+    Ok(response)
 }
 
-fn user_prompt(request: &Value) -> &str {
-    request["messages"]
-        .as_array()
-        .and_then(|m| m.last())
-        .and_then(|m| m["content"].as_str())
-        .unwrap_or("")
+/// An HTTP/1.1 server (hyper on tokio's multi-threaded runtime, keeping connections alive
+/// as real APIs do) that answers every POST with `answer`; returns its base URL. Not
+/// wiremock, which serves from one thread and builds every answer per request: this one
+/// costs HTTP alone, so that the cores it shares with the engine go to the engine.
+async fn serve(answer: Answer) -> std::io::Result<String> {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+    let base = format!("http://{}/v1", listener.local_addr()?);
+    tokio::spawn(async move {
+        while let Ok((stream, _)) = listener.accept().await {
+            let _ = stream.set_nodelay(true);
+            let answer = answer.clone();
+            tokio::spawn(async move {
+                let service =
+                    hyper::service::service_fn(move |request| respond(answer.clone(), request));
+                let _ = hyper::server::conn::http1::Builder::new()
+                    .serve_connection(hyper_util::rt::TokioIo::new(stream), service)
+                    .await;
+            });
+        }
+    });
+    Ok(base)
 }
 
 fn phase_of(prompt: &str) -> &'static str {
@@ -94,7 +137,18 @@ fn phase_of(prompt: &str) -> &'static str {
 
 /// CPU seconds (user + system) and peak resident memory (KiB) of this process, from /proc.
 fn process_usage() -> (f64, u64) {
-    let stat = std::fs::read_to_string("/proc/self/stat").unwrap_or_default();
+    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
+    let hwm = status
+        .lines()
+        .find_map(|l| l.strip_prefix("VmHWM:"))
+        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+        .unwrap_or(0);
+    (cpu_seconds("self"), hwm)
+}
+
+/// CPU seconds (user + system) of a process (`self` or a pid), from /proc.
+fn cpu_seconds(process: &str) -> f64 {
+    let stat = std::fs::read_to_string(format!("/proc/{process}/stat")).unwrap_or_default();
     let fields: Vec<&str> = stat
         .rsplit(')')
         .next()
@@ -109,13 +163,7 @@ fn process_usage() -> (f64, u64) {
             .get(12)
             .and_then(|v| v.parse::<f64>().ok())
             .unwrap_or(0.0);
-    let status = std::fs::read_to_string("/proc/self/status").unwrap_or_default();
-    let hwm = status
-        .lines()
-        .find_map(|l| l.strip_prefix("VmHWM:"))
-        .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
-        .unwrap_or(0);
-    (ticks / 100.0, hwm)
+    ticks / 100.0
 }
 
 /// A scratch folder for one run, under `BENCH_DIR` when set.
@@ -188,57 +236,139 @@ fn synthetic_answers() -> Answer {
         )
     };
     let prose = "This answer stands for a real model's analysis of the case, with enough words to stream in several pieces. ".repeat(12);
-    Arc::new(move |req| {
-        let text = if phase_of(user_prompt(req)) == "judgment" {
-            judgment.clone()
+    let judgment = sse_body(&judgment);
+    let analysis = sse_body(&format!(
+        "{prose}\nGuiding principle: care.\nTentative conclusion: act."
+    ));
+    Arc::new(move |_model, prompt| {
+        let body = if phase_of(prompt) == "judgment" {
+            &judgment
         } else {
-            format!("{prose}\nGuiding principle: care.\nTentative conclusion: act.")
+            &analysis
         };
-        (text, Duration::from_millis(100))
+        (body.clone(), Duration::from_millis(100))
     })
 }
 
-async fn synthetic() {
-    let (_server, base) = server_process("synthetic");
-    let dir = scratch();
+/// The synthetic tournament's files in `dir`: five debaters and a judge at `base`, ten
+/// dilemmas; returns the tournament file.
+fn synthetic_config(dir: &Path, base: &str) -> PathBuf {
     let models = ["m1", "m2", "m3", "m4", "m5"];
-    write_models(dir.path(), &base, &[&models[..], &["judge"]].concat());
+    write_models(dir, base, &[&models[..], &["judge"]].concat());
     let mut doc = String::new();
     for i in 1..=10 {
         doc.push_str(&format!("## Case Number {i}\n\nCategory: Bench\n\nA scenario with enough words to be a scenario.\n\n### Questions\n\n- What now?\n\n### Consistency Case\n\nA parallel case.\n\n"));
     }
-    std::fs::write(dir.path().join("dilemmas.md"), doc).expect("doc");
-    let config = dir.path().join("tournament.toml");
+    std::fs::write(dir.join("dilemmas.md"), doc).expect("doc");
+    let config = dir.join("tournament.toml");
     std::fs::write(
         &config,
         format!(
             "name = \"bench\"\ndilemma_file = \"dilemmas.md\"\noutput_dir = \"{}\"\nmodels = [\"m1\", \"m2\", \"m3\", \"m4\", \"m5\"]\njudges = [\"judge\"]\nmax_concurrency = 100000\n",
-            dir.path().join("results").display()
+            dir.join("results").display()
         ),
     )
     .expect("config");
-    let (wall, calls, deltas, cpu) = run_engine(&config, |_| {}).await;
-    let (_, peak_kib) = process_usage();
-    // presentation → response → rebuttal (or Team B's consistency test) → judgment
-    let ideal = Duration::from_millis(400);
-    println!("synthetic: 200 rounds, {calls} calls, {deltas} delta events");
+    config
+}
+
+/// presentation → response → rebuttal (or Team B's consistency test) → judgment
+const SYNTHETIC_IDEAL: Duration = Duration::from_millis(400);
+
+fn print_wall(wall: Duration) {
     println!(
         "  wall {:.3} s against ideal {:.3} s ({:+.1}%)",
         wall.as_secs_f64(),
-        ideal.as_secs_f64(),
-        (wall.as_secs_f64() / ideal.as_secs_f64() - 1.0) * 100.0
+        SYNTHETIC_IDEAL.as_secs_f64(),
+        (wall.as_secs_f64() / SYNTHETIC_IDEAL.as_secs_f64() - 1.0) * 100.0
     );
+}
+
+async fn synthetic(rounds: usize) {
+    let (server, base) = server_process("synthetic");
+    let dir = scratch();
+    let config = synthetic_config(dir.path(), &base);
+    let (wall, calls, deltas, cpu) =
+        run_engine(&config, |p| p.schedule.rounds.truncate(rounds)).await;
+    let (_, peak_kib) = process_usage();
+    println!("synthetic: {rounds} rounds, {calls} calls, {deltas} delta events");
+    print_wall(wall);
     println!(
         "  engine CPU {:.3} s in all, {:.3} ms per call (engine, HTTP client and store; the server runs in another process)",
         cpu,
         cpu * 1000.0 / calls as f64
     );
+    server.print_cpu(calls);
     println!("  peak resident memory {:.1} MiB", peak_kib as f64 / 1024.0);
+}
+
+/// The same rounds with the engine taken away: each round's requests, built by the
+/// protocol, sent through the same model clients as soon as the phases they need have
+/// answered, with no store, no events and no round bookkeeping. What this takes over the
+/// ideal is the floor that the HTTP client, the server and the two cores set; the engine
+/// can only add to it.
+async fn floor(rounds: usize) {
+    let (server, base) = server_process("synthetic");
+    let dir = scratch();
+    let config = synthetic_config(dir.path(), &base);
+    let mut prepared = engine::prepare(&config, None).expect("prepare");
+    prepared.schedule.rounds.truncate(rounds);
+    let protocol = prepared.protocol.clone();
+    let registry = Arc::new(prepared.registry);
+    let (cpu_before, _) = process_usage();
+    let start = Instant::now();
+    let tasks: Vec<_> = prepared
+        .schedule
+        .rounds
+        .iter()
+        .map(|scheduled| {
+            let mut round = protocol.new_round(scheduled).expect("round");
+            let (protocol, registry) = (protocol.clone(), registry.clone());
+            tokio::spawn(async move {
+                let mut calls = futures_util::stream::FuturesUnordered::new();
+                let mut started: Vec<Step> = Vec::new();
+                loop {
+                    for step in protocol.steps(&round) {
+                        if !started.contains(&step) && step.is_ready(&round) {
+                            let request = protocol.request(&step, &round).expect("request");
+                            let client = registry.get(&step.model).expect("client");
+                            started.push(step.clone());
+                            calls.push(async move {
+                                let outcome = client.complete(&request, &mut |_| {}).await;
+                                (step, outcome.expect("answer").completion.text)
+                            });
+                        }
+                    }
+                    let Some((step, text)) = calls.next().await else {
+                        break;
+                    };
+                    let mut phase = Phase::new(step.phase_type, &step.model, &text);
+                    phase.turn = step.turn;
+                    round.phases.push(phase);
+                }
+                round.phases.len()
+            })
+        })
+        .collect();
+    let mut calls = 0;
+    for task in tasks {
+        calls += task.await.expect("round");
+    }
+    let wall = start.elapsed();
+    let (cpu_after, _) = process_usage();
+    println!("floor: {rounds} rounds, {calls} calls through the model clients alone");
+    print_wall(wall);
+    println!(
+        "  CPU {:.3} s in all, {:.3} ms per call (HTTP client and stream decoding; no engine, no store)",
+        cpu_after - cpu_before,
+        (cpu_after - cpu_before) * 1000.0 / calls as f64
+    );
+    server.print_cpu(calls);
 }
 
 /// The predecessor's run: each call's answer and latency, the schedule, and its timings.
 struct Recording {
-    answers: HashMap<(String, String, String), (String, f64)>,
+    answers: HashMap<(String, String, String), (Arc<str>, f64)>,
     schedule: Vec<ScheduledRound>,
     titles: Vec<(String, String)>,
     sum_secs: f64,
@@ -284,7 +414,7 @@ fn recording() -> Recording {
                     dilemma.clone(),
                     key_phase.to_string(),
                 ),
-                (p["response"].as_str().unwrap_or_default().to_string(), secs),
+                (sse_body(p["response"].as_str().unwrap_or_default()), secs),
             );
         }
         let l = |k: &str| latency.get(k).copied().unwrap_or(0.0);
@@ -317,9 +447,8 @@ fn recording() -> Recording {
 
 fn replay_answers() -> Answer {
     let rec = recording();
-    Arc::new(move |req| {
-        let prompt = user_prompt(req);
-        let model = req["model"].as_str().unwrap_or_default().to_string();
+    let unrecorded = sse_body("unrecorded");
+    Arc::new(move |model, prompt| {
         let dilemma = rec
             .titles
             .iter()
@@ -328,10 +457,10 @@ fn replay_answers() -> Answer {
             .unwrap_or_default();
         match rec
             .answers
-            .get(&(model, dilemma, phase_of(prompt).to_string()))
+            .get(&(model.to_string(), dilemma, phase_of(prompt).to_string()))
         {
-            Some((text, secs)) => (text.clone(), Duration::from_secs_f64(secs / 60.0)),
-            None => ("unrecorded".into(), Duration::ZERO),
+            Some((body, secs)) => (body.clone(), Duration::from_secs_f64(secs / 60.0)),
+            None => (unrecorded.clone(), Duration::ZERO),
         }
     })
 }
@@ -374,9 +503,20 @@ async fn replay() {
     );
 }
 
-/// The mock server in a child process of this same binary, so the figures for this
+/// The bench server in a child process of this same binary, so the figures for this
 /// process are the engine's (and its HTTP client's) alone. Killed on drop.
 struct ServerProcess(std::process::Child);
+
+impl ServerProcess {
+    /// Prints the server's CPU so far (building its answers before the run is negligible).
+    fn print_cpu(&self, calls: usize) {
+        let cpu = cpu_seconds(&self.0.id().to_string());
+        println!(
+            "  server CPU {cpu:.3} s in all, {:.3} ms per call (on the same two cores)",
+            cpu * 1000.0 / calls as f64
+        );
+    }
+}
 
 impl Drop for ServerProcess {
     fn drop(&mut self) {
@@ -408,7 +548,16 @@ async fn main() {
         .collect::<Vec<_>>()
         .as_slice()
     {
-        ["synthetic"] => synthetic().await,
+        ["synthetic"] => synthetic(200).await,
+        ["synthetic", n] => match n.parse() {
+            Ok(rounds) => synthetic(rounds).await,
+            Err(_) => eprintln!("synthetic ROUNDS: a number of rounds, up to 200"),
+        },
+        ["floor"] => floor(200).await,
+        ["floor", n] => match n.parse() {
+            Ok(rounds) => floor(rounds).await,
+            Err(_) => eprintln!("floor ROUNDS: a number of rounds, up to 200"),
+        },
         ["replay"] => replay().await,
         ["serve", kind] => {
             let answers = if *kind == "replay" {
@@ -416,10 +565,12 @@ async fn main() {
             } else {
                 synthetic_answers()
             };
-            let (_server, base) = serve(answers).await;
-            println!("{base}");
+            match serve(answers).await {
+                Ok(base) => println!("{base}"),
+                Err(e) => return eprintln!("bench server: {e}"),
+            }
             std::future::pending::<()>().await;
         }
-        _ => eprintln!("usage: bench_engine synthetic|replay"),
+        _ => eprintln!("usage: bench_engine synthetic [ROUNDS] | floor [ROUNDS] | replay"),
     }
 }

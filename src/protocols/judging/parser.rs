@@ -358,7 +358,10 @@ fn team_of(key: &str) -> Option<Team> {
 fn criterion_of(key: &str) -> Option<Criterion> {
     let k = compact(key);
     let k = k.strip_suffix("score").unwrap_or(&k);
-    Criterion::ALL.into_iter().find(|c| compact(c.key()) == k)
+    // Keys are lower-case words joined by underscores: compared without the underscores.
+    Criterion::ALL
+        .into_iter()
+        .find(|c| c.key().chars().filter(|ch| *ch != '_').eq(k.chars()))
 }
 
 /// Walks any JSON shape, carrying the team named by the nearest enclosing key.
