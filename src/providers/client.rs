@@ -180,7 +180,6 @@ impl ModelRegistry {
         let overall = Arc::new(Semaphore::new(config.limits.max_concurrency as usize));
         let policy = RetryPolicy::from(&config.retry);
         let mut clients = HashMap::new();
-        let mut http_clients = HttpClients::default();
         for name in names {
             if clients.contains_key(name) {
                 continue;
@@ -192,7 +191,7 @@ impl ModelRegistry {
             })?;
             let client = ModelClient {
                 config: Arc::new(model.clone()),
-                backend: backend(model, config, &env, &mut http_clients)?,
+                backend: backend(model, config, &env)?,
                 limits: Limits::new(
                     model.max_concurrency,
                     model.requests_per_minute,
@@ -211,32 +210,10 @@ impl ModelRegistry {
     }
 }
 
-/// HTTP clients by read timeout, shared by the models that use the same timeout: they share
-/// a connection pool (one TLS connection to a provider serves all of its models) and load
-/// the root certificates once, which is most of the cost of building a client.
-#[derive(Default)]
-struct HttpClients(HashMap<std::time::Duration, reqwest::Client>);
-
-impl HttpClients {
-    fn for_model(&mut self, model: &ModelConfig) -> Result<reqwest::Client, SetupError> {
-        let timeout = model.read_timeout();
-        if let Some(client) = self.0.get(&timeout) {
-            return Ok(client.clone());
-        }
-        let client = http::build_client(timeout).map_err(|e| SetupError::Http {
-            model: model.name.clone(),
-            message: e.to_string(),
-        })?;
-        self.0.insert(timeout, client.clone());
-        Ok(client)
-    }
-}
-
 fn backend(
     model: &ModelConfig,
     config: &ModelsConfig,
     env: &impl Fn(&str) -> Option<String>,
-    http_clients: &mut HttpClients,
 ) -> Result<Backend, SetupError> {
     if model.provider == ProviderKind::Simulated {
         let profile =
@@ -256,8 +233,12 @@ fn backend(
         },
         None => None,
     };
+    let client = http::build_client(model.read_timeout()).map_err(|e| SetupError::Http {
+        model: model.name.clone(),
+        message: e.to_string(),
+    })?;
     let target = HttpTarget {
-        client: http_clients.for_model(model)?,
+        client,
         base_url: model.effective_base_url().unwrap_or_default().to_string(),
         key,
         config: Arc::new(model.clone()),

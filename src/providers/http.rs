@@ -43,8 +43,8 @@ impl std::fmt::Debug for ApiKey {
     }
 }
 
-/// An HTTP client with a connect timeout and a read timeout (silence between two pieces of
-/// the body), never a total timeout, since a long answer may stream for minutes.
+/// One HTTP client per model: a connect timeout and a read timeout (silence between two
+/// pieces of the body), never a total timeout, since a long answer may stream for minutes.
 pub(crate) fn build_client(read_timeout: Duration) -> Result<reqwest::Client, reqwest::Error> {
     reqwest::Client::builder()
         .connect_timeout(read_timeout.min(Duration::from_secs(15)))
