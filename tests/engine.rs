@@ -7,10 +7,10 @@ mod support;
 use ethics_bowl::domain::{ParseStatus, PhaseType, RoundStatus};
 use ethics_bowl::engine::{self, Correction, EngineCommand, EngineEvent, RunReport};
 use ethics_bowl::store::{RoundFilter, Store, TournamentStatus};
-use support::tournament::{sim, write};
+use support::answering;
+use support::tournament::{remote, sim, write};
 use tokio::sync::mpsc;
-use wiremock::matchers::method;
-use wiremock::{Mock, MockServer, ResponseTemplate};
+use wiremock::ResponseTemplate;
 
 async fn run(
     config: &std::path::Path,
@@ -97,16 +97,12 @@ async fn phases_run_in_dependency_order() {
 
 #[tokio::test]
 async fn a_failed_phase_leaves_the_round_incomplete_with_earlier_phases_kept() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(503).set_body_json(serde_json::json!({"error": {"message": "down for maintenance", "type": "server_error"}})))
-        .mount(&server)
-        .await;
+    let server = answering(ResponseTemplate::new(503).set_body_json(
+        serde_json::json!({"error": {"message": "down for maintenance", "type": "server_error"}}),
+    ))
+    .await;
     let dir = tempfile::tempdir().unwrap();
-    let broken = format!(
-        "[[models]]\nname = \"broken\"\nprovider = \"openai-compatible\"\nmodel = \"x\"\nbase_url = \"{}/v1\"\n",
-        server.uri()
-    );
+    let broken = remote("broken", &server, "");
     let models = [sim("a", 0.8, 0.0, 0.0), broken, sim("j", 0.5, 0.0, 0.0)].concat();
     let config = write(
         dir.path(),

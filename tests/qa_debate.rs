@@ -22,10 +22,9 @@ use ethics_bowl::protocols::qa_debate::quotes::{
 use ethics_bowl::protocols::qa_debate::{QaDebate, QaRules};
 use ethics_bowl::store::{ScheduledRound, Store, TournamentStatus};
 use serde_json::Value;
-use support::tournament::{manifest, run_collecting, stored_rounds};
-use support::{draw, openai_answer, press};
-use wiremock::matchers::method;
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use support::tournament::{manifest, remote, run_collecting, stored_rounds, write_tournament};
+use support::{answering, draw, openai_answer, press};
+use wiremock::{Request, Respond, ResponseTemplate};
 
 /// A simulated model with the question-answer knobs.
 fn sim(name: &str, quality: f64, malformed: f64) -> String {
@@ -38,20 +37,12 @@ fn sim(name: &str, quality: f64, malformed: f64) -> String {
 
 /// Writes `models.toml` and a question-answer `tournament.toml` over the sample items.
 fn write(dir: &Path, models: &str, tournament: &str, qa: &str) -> PathBuf {
-    let retry = "[retry]\nmax_attempts = 2\ninitial_backoff_ms = 1\nmax_backoff_ms = 2\n\n";
-    std::fs::write(dir.join("models.toml"), format!("{retry}{models}")).unwrap();
-    let path = dir.join("tournament.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "name = \"qa\"\nprotocol = \"qa_debate\"\nmodels_file = \"models.toml\"\noutput_dir = \"{}\"\n{tournament}\n\
-             [qa]\ndatasets = [{{ file = \"{}\", level = \"Sample\" }}]\n{qa}",
-            dir.join("results").display(),
-            manifest("sample-config/qa-sample.json").display()
-        ),
-    )
-    .unwrap();
-    path
+    let body = format!(
+        "protocol = \"qa_debate\"\n{tournament}\n\
+         [qa]\ndatasets = [{{ file = \"{}\", level = \"Sample\" }}]\n{qa}",
+        manifest("sample-config/qa-sample.json").display()
+    );
+    write_tournament(dir, models, &body)
 }
 
 #[test]
@@ -452,16 +443,9 @@ impl Respond for ScriptedModel {
 
 #[tokio::test]
 async fn a_debate_over_the_http_test_server() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ScriptedModel)
-        .mount(&server)
-        .await;
+    let server = answering(ScriptedModel).await;
     let dir = tempfile::tempdir().unwrap();
-    let models = format!(
-        "[[models]]\nname = \"remote\"\nprovider = \"openai-compatible\"\nmodel = \"x\"\nbase_url = \"{}/v1\"\n",
-        server.uri()
-    );
+    let models = remote("remote", &server, "");
     let config = write(
         dir.path(),
         &models,

@@ -13,27 +13,18 @@ use ethics_bowl::domain::{ParseStatus, PhaseType, Round, RoundStatus, Side};
 use ethics_bowl::engine::{self, Correction, EngineEvent};
 use ethics_bowl::store::{Store, TournamentStatus};
 use serde_json::{Value, json};
-use support::tournament::{manifest, run_collecting, stored_rounds};
-use support::{draw, openai_answer, press};
-use wiremock::matchers::method;
-use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+use support::tournament::{manifest, remote, run_collecting, stored_rounds, write_tournament};
+use support::{answering, draw, openai_answer, press};
+use wiremock::{Request, Respond, ResponseTemplate};
 
 /// Writes a models file and a structured tournament over the sample topics.
 fn write(dir: &Path, models: &str, tournament: &str) -> PathBuf {
-    let retry = "[retry]\nmax_attempts = 2\ninitial_backoff_ms = 1\nmax_backoff_ms = 2\n\n";
-    std::fs::write(dir.join("models.toml"), format!("{retry}{models}")).unwrap();
-    let path = dir.join("tournament.toml");
-    std::fs::write(
-        &path,
-        format!(
-            "name = \"sd\"\nprotocol = \"structured_debate\"\nmodels_file = \"models.toml\"\noutput_dir = \"{}\"\n{tournament}\n\
-             [structured]\ntopics_file = \"{}\"\ntopics = [\"microservices_day_one\"]\n",
-            dir.join("results").display(),
-            manifest("sample-config/topics.toml").display()
-        ),
-    )
-    .unwrap();
-    path
+    let body = format!(
+        "protocol = \"structured_debate\"\n{tournament}\n\
+         [structured]\ntopics_file = \"{}\"\ntopics = [\"microservices_day_one\"]\n",
+        manifest("sample-config/topics.toml").display()
+    );
+    write_tournament(dir, models, &body)
 }
 
 fn sim(name: &str, broken: f64) -> String {
@@ -193,18 +184,9 @@ impl Respond for ScriptedDebater {
 
 #[tokio::test]
 async fn over_http_a_correction_retry_a_skipped_argument_a_long_closing_and_weighted_totals() {
-    let server = MockServer::start().await;
-    Mock::given(method("POST"))
-        .respond_with(ScriptedDebater)
-        .mount(&server)
-        .await;
+    let server = answering(ScriptedDebater).await;
     let dir = tempfile::tempdir().unwrap();
-    let remote = |name: &str| {
-        format!(
-            "[[models]]\nname = \"{name}\"\nprovider = \"openai-compatible\"\nmodel = \"x\"\nbase_url = \"{}/v1\"\nstructured_output = true\n",
-            server.uri()
-        )
-    };
+    let remote = |name: &str| remote(name, &server, "structured_output = true\n");
     let config = write(
         dir.path(),
         &[remote("a"), remote("b"), remote("j")].concat(),

@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::stats::{mean, pearson, std_dev};
+use super::stats::{mean, offset_from_others, pearson, std_dev};
 use super::tables::Cell;
 use crate::domain::{Criterion, PhaseType, Round, Team};
 
@@ -160,15 +160,7 @@ pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> 
             let diffs: Vec<f64> = by_team
                 .iter()
                 .filter(|(model, _)| related(model))
-                .filter_map(|(_, scores)| {
-                    let own = *scores.get(judge)?;
-                    let others: Vec<f64> = scores
-                        .iter()
-                        .filter(|(k, _)| *k != judge)
-                        .map(|(_, v)| *v)
-                        .collect();
-                    Some(own - mean(&others)?)
-                })
+                .filter_map(|(_, scores)| offset_from_others(scores, judge))
                 .collect();
             if !diffs.is_empty() {
                 self_preference.push(SelfPreference {

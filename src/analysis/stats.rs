@@ -8,6 +8,21 @@ pub fn mean(v: &[f64]) -> Option<f64> {
     (!v.is_empty()).then(|| v.iter().sum::<f64>() / v.len() as f64)
 }
 
+/// How far one judge's score lies above the mean of the other judges' scores of the same
+/// thing (`scores` by judge); none when the judge gave none or no other judge did.
+pub fn offset_from_others(
+    scores: &std::collections::BTreeMap<String, f64>,
+    judge: &str,
+) -> Option<f64> {
+    let own = *scores.get(judge)?;
+    let others: Vec<f64> = scores
+        .iter()
+        .filter(|(k, _)| k.as_str() != judge)
+        .map(|(_, v)| *v)
+        .collect();
+    Some(own - mean(&others)?)
+}
+
 /// The sample standard deviation (n − 1), if there are two values or more.
 pub fn std_dev(v: &[f64]) -> Option<f64> {
     let m = mean(v)?;

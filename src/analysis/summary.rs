@@ -166,22 +166,14 @@ pub fn summarize(rounds: &[Round]) -> Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Criterion, Judgment, ParseStatus, Scores};
-
-    fn scores(v: f64) -> Scores {
-        let mut s = Scores::default();
-        for c in Criterion::ALL {
-            s.set(c, Some(v));
-        }
-        s
-    }
+    use crate::domain::{Judgment, ParseStatus, Scores};
 
     fn round(a: &str, b: &str, d: &str, sa: f64, sb: f64, status: ParseStatus) -> Round {
         let j = Judgment {
             judge_model: "j".into(),
             persona_id: None,
-            team_a_scores: scores(sa),
-            team_b_scores: scores(sb),
+            team_a_scores: Scores::uniform(sa),
+            team_b_scores: Scores::uniform(sb),
             choice: None,
             structured: None,
             team_a_justification: String::new(),

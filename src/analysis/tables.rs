@@ -6,7 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::stats::{krippendorff_interval, mean, pearson, spearman, std_dev};
+use super::stats::{krippendorff_interval, mean, offset_from_others, pearson, spearman, std_dev};
 use crate::domain::{Criterion, Judgment, PhaseType, Round, Team};
 use crate::protocols::ethics_bowl::prompts::stated_position;
 
@@ -554,15 +554,7 @@ pub fn judge_agreement(rounds: &[Round]) -> JudgeAgreement {
         .map(|judge| {
             let diffs: Vec<f64> = units
                 .values()
-                .filter_map(|u| {
-                    let own = *u.get(judge)?;
-                    let others: Vec<f64> = u
-                        .iter()
-                        .filter(|(k, _)| *k != judge)
-                        .map(|(_, v)| *v)
-                        .collect();
-                    Some(own - mean(&others)?)
-                })
+                .filter_map(|u| offset_from_others(u, judge))
                 .collect();
             (judge.clone(), Cell::of(&diffs))
         })
@@ -579,14 +571,6 @@ pub fn judge_agreement(rounds: &[Round]) -> JudgeAgreement {
 mod tests {
     use super::*;
     use crate::domain::{ParseStatus, Phase, Scores};
-
-    fn scores(v: f64) -> Scores {
-        let mut s = Scores::default();
-        for c in Criterion::ALL {
-            s.set(c, Some(v));
-        }
-        s
-    }
 
     fn judgment(judge: &str, a: Scores, b: Scores) -> Judgment {
         Judgment {
@@ -630,21 +614,21 @@ mod tests {
                 "d",
                 "x",
                 "y",
-                vec![judgment("j", scores(8.0), scores(6.0))],
+                vec![judgment("j", Scores::uniform(8.0), Scores::uniform(6.0))],
             ),
             round(
                 "r2",
                 "d",
                 "y",
                 "x",
-                vec![judgment("j", scores(7.0), scores(9.0))],
+                vec![judgment("j", Scores::uniform(7.0), Scores::uniform(9.0))],
             ),
             round(
                 "r3",
                 "d",
                 "x",
                 "y",
-                vec![judgment("j", scores(6.0), scores(6.0))],
+                vec![judgment("j", Scores::uniform(6.0), Scores::uniform(6.0))],
             ),
         ];
         let t = model_comparison(&rounds);
@@ -683,14 +667,14 @@ mod tests {
                 "easy",
                 "x",
                 "y",
-                vec![judgment("j", scores(9.0), scores(9.0))],
+                vec![judgment("j", Scores::uniform(9.0), Scores::uniform(9.0))],
             ),
             round(
                 "r2",
                 "hard",
                 "x",
                 "y",
-                vec![judgment("j", scores(3.0), scores(7.0))],
+                vec![judgment("j", Scores::uniform(3.0), Scores::uniform(7.0))],
             ),
         ];
         let t = dilemma_difficulty(&rounds);
@@ -701,7 +685,7 @@ mod tests {
 
     #[test]
     fn consistency_flags_silent_inconsistency_and_credits_acknowledgement() {
-        let mut low = judgment("j", scores(8.0), scores(8.0));
+        let mut low = judgment("j", Scores::uniform(8.0), Scores::uniform(8.0));
         low.team_a_scores.consistency = Some(3.0);
         let mut r = round("r1", "d", "x", "y", vec![low]);
         r.phases.push(phase(
@@ -734,7 +718,7 @@ mod tests {
             "d",
             "x",
             "y",
-            vec![judgment("j", scores(8.0), scores(8.0))],
+            vec![judgment("j", Scores::uniform(8.0), Scores::uniform(8.0))],
         );
         r.phases.push(phase(
             PhaseType::Presentation,
@@ -763,9 +747,9 @@ mod tests {
             .iter()
             .enumerate()
         {
-            let mut sa = scores(*a);
+            let mut sa = Scores::uniform(*a);
             sa.consistency = Some(a - 1.0);
-            let mut shifted_a = scores(a + 2.0);
+            let mut shifted_a = Scores::uniform(a + 2.0);
             shifted_a.consistency = Some(a + 1.0);
             rounds.push(round(
                 &format!("r{i}"),
@@ -773,9 +757,9 @@ mod tests {
                 "x",
                 "y",
                 vec![
-                    judgment("j1", sa, scores(*b)),
-                    judgment("j2", sa, scores(*b)),
-                    judgment("j3", shifted_a, scores(b + 2.0)),
+                    judgment("j1", sa, Scores::uniform(*b)),
+                    judgment("j2", sa, Scores::uniform(*b)),
+                    judgment("j3", shifted_a, Scores::uniform(b + 2.0)),
                 ],
             ));
         }

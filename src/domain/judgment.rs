@@ -86,6 +86,16 @@ pub struct Scores {
 }
 
 impl Scores {
+    /// Every criterion scored `v` (tests).
+    #[cfg(test)]
+    pub(crate) fn uniform(v: f64) -> Self {
+        let mut s = Self::default();
+        for c in Criterion::ALL {
+            s.set(c, Some(v));
+        }
+        s
+    }
+
     /// The score for one criterion.
     pub fn get(&self, c: Criterion) -> Option<f64> {
         match c {

@@ -187,6 +187,23 @@ fn select<T: Clone>(
     Ok(picked)
 }
 
+/// Every pairing over `ids` with its judges, for the protocols where two models meet over
+/// an item (dilemma or topic).
+fn pairings_schedule(
+    config_path: &Path,
+    config: &TournamentConfig,
+    ids: &[String],
+) -> Result<Schedule, PrepareError> {
+    schedule::build(config, ids).map_err(|message| {
+        invalid(
+            config_path,
+            "judges",
+            message,
+            "change judges or judging".into(),
+        )
+    })
+}
+
 /// The Ethics Bowl's inputs: the dilemma document and the selected dilemmas.
 fn dilemma_inputs(config_path: &Path, config: &TournamentConfig) -> Result<Inputs, PrepareError> {
     let document = TournamentConfig::resolve(config_path, &config.dilemma_file);
@@ -203,14 +220,7 @@ fn dilemma_inputs(config_path: &Path, config: &TournamentConfig) -> Result<Input
         },
     )?;
     let ids: Vec<String> = dilemmas.iter().map(|d| d.id.clone()).collect();
-    let schedule = schedule::build(config, &ids).map_err(|message| {
-        invalid(
-            config_path,
-            "judges",
-            message,
-            "change judges or judging".into(),
-        )
-    })?;
+    let schedule = pairings_schedule(config_path, config, &ids)?;
     Ok(Inputs {
         protocol: Arc::new(EthicsBowl::new(
             dilemmas,
@@ -246,14 +256,7 @@ fn topic_inputs(
         },
     )?;
     let ids: Vec<String> = topics.iter().map(|t| t.id.clone()).collect();
-    let schedule = schedule::build(config, &ids).map_err(|message| {
-        invalid(
-            config_path,
-            "judges",
-            message,
-            "change judges or judging".into(),
-        )
-    })?;
+    let schedule = pairings_schedule(config_path, config, &ids)?;
     Ok(Inputs {
         protocol: Arc::new(StructuredDebate::new(
             topics,

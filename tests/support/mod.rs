@@ -119,6 +119,16 @@ pub async fn stalling_server(head: &'static str) -> String {
     format!("http://{addr}")
 }
 
+/// A test server that answers every POST with `responder`.
+pub async fn answering(responder: impl wiremock::Respond + 'static) -> wiremock::MockServer {
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(wiremock::matchers::method("POST"))
+        .respond_with(responder)
+        .mount(&server)
+        .await;
+    server
+}
+
 /// A whole streamed OpenAI chat answer of `text`, as a test server sends it.
 pub fn openai_answer(text: &str) -> wiremock::ResponseTemplate {
     let chunk = |delta: serde_json::Value, finish: serde_json::Value| {

@@ -15,18 +15,36 @@ pub fn sim(name: &str, quality: f64, tokens_per_second: f64, malformed: f64) -> 
     )
 }
 
-/// Writes `models.toml` and `tournament.toml` into `dir`; returns the tournament file.
-pub fn write(dir: &Path, models: &str, tournament: &str) -> PathBuf {
+/// A model entry answered by the test server at `server` in OpenAI's wire format, with
+/// `extra` keys.
+pub fn remote(name: &str, server: &wiremock::MockServer, extra: &str) -> String {
+    format!(
+        "[[models]]\nname = \"{name}\"\nprovider = \"openai-compatible\"\nmodel = \"x\"\nbase_url = \"{}/v1\"\n{extra}",
+        server.uri()
+    )
+}
+
+/// Writes `models.toml` (with quick retries) and `tournament.toml` (`body` after the name,
+/// models file and results folder) into `dir`; returns the tournament file.
+pub fn write_tournament(dir: &Path, models: &str, body: &str) -> PathBuf {
     let retry = "[retry]\nmax_attempts = 2\ninitial_backoff_ms = 1\nmax_backoff_ms = 2\n\n";
     std::fs::write(dir.join("models.toml"), format!("{retry}{models}")).expect("write models");
     let path = dir.join("tournament.toml");
     let body = format!(
-        "name = \"test\"\nmodels_file = \"models.toml\"\ndilemma_file = \"{}\"\noutput_dir = \"{}\"\n{tournament}",
-        sample_dilemmas().display(),
+        "name = \"test\"\nmodels_file = \"models.toml\"\noutput_dir = \"{}\"\n{body}",
         dir.join("results").display()
     );
     std::fs::write(&path, body).expect("write tournament");
     path
+}
+
+/// An Ethics Bowl tournament over the sample dilemmas (see [`write_tournament`]).
+pub fn write(dir: &Path, models: &str, tournament: &str) -> PathBuf {
+    let body = format!(
+        "dilemma_file = \"{}\"\n{tournament}",
+        sample_dilemmas().display()
+    );
+    write_tournament(dir, models, &body)
 }
 
 /// A path inside the crate (sample configs, sample data).

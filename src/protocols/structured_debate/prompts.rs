@@ -5,7 +5,13 @@ use serde_json::{Value, json};
 
 use crate::domain::{DebateArgument, Fallacy, Side, SideRecord, Standing, StructuredSetup, Topic};
 
-fn strict_object(properties: Value, required: &[&str]) -> Value {
+/// An object schema with every property required and no others, as strict structured
+/// output asks.
+fn strict_object(properties: Value) -> Value {
+    let required: Vec<&String> = properties
+        .as_object()
+        .map(|p| p.keys().collect())
+        .unwrap_or_default();
     json!({"type": "object", "properties": properties, "required": required, "additionalProperties": false})
 }
 
@@ -13,12 +19,8 @@ fn strict_object(properties: Value, required: &[&str]) -> Value {
 pub fn opening_schema() -> Value {
     let argument = strict_object(
         json!({"id": {"type": "string"}, "claim": {"type": "string"}, "reasoning": {"type": "string"}, "evidence": {"type": "string"}}),
-        &["id", "claim", "reasoning", "evidence"],
     );
-    strict_object(
-        json!({"arguments": {"type": "array", "items": argument}}),
-        &["arguments"],
-    )
+    strict_object(json!({"arguments": {"type": "array", "items": argument}}))
 }
 
 /// `{"responses": [{target_arg_id, response_type, reasoning, follow_up_question}]}`.
@@ -28,84 +30,45 @@ pub fn cross_schema(opponent_ids: &[String]) -> Value {
     } else {
         json!({"type": "string", "enum": opponent_ids})
     };
-    let response = strict_object(
-        json!({
-            "target_arg_id": target,
-            "response_type": {"type": "string", "enum": ["refute", "challenge", "concede", "partial"]},
-            "reasoning": {"type": "string"},
-            "follow_up_question": {"type": "string"},
-        }),
-        &[
-            "target_arg_id",
-            "response_type",
-            "reasoning",
-            "follow_up_question",
-        ],
-    );
-    strict_object(
-        json!({"responses": {"type": "array", "items": response}}),
-        &["responses"],
-    )
+    let response = strict_object(json!({
+        "target_arg_id": target,
+        "response_type": {"type": "string", "enum": ["refute", "challenge", "concede", "partial"]},
+        "reasoning": {"type": "string"},
+        "follow_up_question": {"type": "string"},
+    }));
+    strict_object(json!({"responses": {"type": "array", "items": response}}))
 }
 
 /// `{concessions, unrebutted_arguments, final_position, position_shifted}`.
 pub fn closing_schema() -> Value {
-    strict_object(
-        json!({
-            "concessions": {"type": "array", "items": {"type": "string"}},
-            "unrebutted_arguments": {"type": "array", "items": {"type": "string"}},
-            "final_position": {"type": "string"},
-            "position_shifted": {"type": "boolean"},
-        }),
-        &[
-            "concessions",
-            "unrebutted_arguments",
-            "final_position",
-            "position_shifted",
-        ],
-    )
+    strict_object(json!({
+        "concessions": {"type": "array", "items": {"type": "string"}},
+        "unrebutted_arguments": {"type": "array", "items": {"type": "string"}},
+        "final_position": {"type": "string"},
+        "position_shifted": {"type": "boolean"},
+    }))
 }
 
 /// The judge's trace: an assessment per argument, then the summary.
 pub fn verdict_schema() -> Value {
     let fallacies: Vec<&str> = Fallacy::ALL.iter().map(|f| f.as_str()).collect();
     let standings: Vec<&str> = Standing::ALL.iter().map(|s| s.as_str()).collect();
-    let assessment = strict_object(
-        json!({
-            "arg_id": {"type": "string"},
-            "logic": {"type": "number"},
-            "evidence": {"type": "number"},
-            "responsiveness": {"type": "number"},
-            "honesty": {"type": "number"},
-            "fallacies": {"type": "array", "items": {"type": "string", "enum": fallacies}},
-            "standing": {"type": "string", "enum": standings},
-            "reason": {"type": "string"},
-        }),
-        &[
-            "arg_id",
-            "logic",
-            "evidence",
-            "responsiveness",
-            "honesty",
-            "fallacies",
-            "standing",
-            "reason",
-        ],
-    );
-    strict_object(
-        json!({
-            "assessments": {"type": "array", "items": assessment},
-            "key_insight": {"type": "string"},
-            "unresolved_questions": {"type": "array", "items": {"type": "string"}},
-            "recommendation": {"type": "string"},
-        }),
-        &[
-            "assessments",
-            "key_insight",
-            "unresolved_questions",
-            "recommendation",
-        ],
-    )
+    let assessment = strict_object(json!({
+        "arg_id": {"type": "string"},
+        "logic": {"type": "number"},
+        "evidence": {"type": "number"},
+        "responsiveness": {"type": "number"},
+        "honesty": {"type": "number"},
+        "fallacies": {"type": "array", "items": {"type": "string", "enum": fallacies}},
+        "standing": {"type": "string", "enum": standings},
+        "reason": {"type": "string"},
+    }));
+    strict_object(json!({
+        "assessments": {"type": "array", "items": assessment},
+        "key_insight": {"type": "string"},
+        "unresolved_questions": {"type": "array", "items": {"type": "string"}},
+        "recommendation": {"type": "string"},
+    }))
 }
 
 fn topic_block(topic: &Topic) -> String {

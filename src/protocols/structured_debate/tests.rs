@@ -247,3 +247,25 @@ fn a_reply_unreadable_twice_is_kept_as_text_and_waits_for_a_person() {
     assert_eq!(r.structured.as_ref().unwrap().pro.arguments.len(), 2);
     assert!(p.review_requests(&r).is_empty());
 }
+
+#[test]
+fn reply_schemas_require_every_property_and_allow_no_other() {
+    let verdict = prompts::verdict_schema();
+    let item = &verdict["properties"]["assessments"]["items"];
+    let required: Vec<&str> = item["required"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter_map(|v| v.as_str())
+        .collect();
+    let properties: Vec<&str> = item["properties"]
+        .as_object()
+        .unwrap()
+        .keys()
+        .map(String::as_str)
+        .collect();
+    assert_eq!(required, properties);
+    assert_eq!(required.len(), 8);
+    assert_eq!(item["additionalProperties"], false);
+    assert_eq!(verdict["required"].as_array().unwrap().len(), 4);
+}
