@@ -28,9 +28,9 @@ use std::time::{Duration, Instant};
 
 use bytes::Bytes;
 use ethics_bowl::domain::Phase;
+use ethics_bowl::domain::ScheduledRound;
 use ethics_bowl::engine::{self, EngineEvent};
 use ethics_bowl::protocols::Step;
-use ethics_bowl::store::ScheduledRound;
 use futures_util::StreamExt;
 use http_body_util::{BodyExt, Full};
 use serde_json::Value;

@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
 
-use ethics_bowl::domain::RoundStatus;
+use ethics_bowl::domain::{RoundStatus, Scores, Team};
 use ethics_bowl::store::{RoundFilter, Store};
 use support::tournament::{sim, write};
 
@@ -322,7 +322,7 @@ fn the_predecessors_rounds_load_and_filter() {
     assert_eq!(rounds.len(), 16);
     for r in &rounds {
         let j = r.scores.as_ref().expect("judgment moved under scores");
-        assert_eq!(j.team_a_scores.count(), 7, "{}", r.id);
+        assert_eq!(j.scores(Team::A).map(Scores::count), Some(7), "{}", r.id);
         assert!(!j.raw_response.is_empty());
         assert!(r.phases.iter().all(|p| p.latency_ms.is_some()));
     }
@@ -345,8 +345,8 @@ fn the_predecessors_rounds_load_and_filter() {
         let stored = r.scores.as_ref().unwrap();
         let parsed = ethics_bowl::protocols::judging::parse_judgment(&stored.raw_response);
         if stored.problems.is_empty() {
-            assert_eq!(parsed.team_a, stored.team_a_scores, "{}", r.id);
-            assert_eq!(parsed.team_b, stored.team_b_scores, "{}", r.id);
+            assert_eq!(Some(&parsed.team_a), stored.scores(Team::A), "{}", r.id);
+            assert_eq!(Some(&parsed.team_b), stored.scores(Team::B), "{}", r.id);
             assert_eq!(r.status, RoundStatus::Complete);
         } else {
             assert_eq!(r.status, RoundStatus::NeedsReview, "{}", r.id);

@@ -4,7 +4,8 @@
 
 mod support;
 
-use ethics_bowl::providers::{ErrorKind, FinishReason, Usage};
+use ethics_bowl::domain::ErrorKind;
+use ethics_bowl::providers::{FinishReason, Usage};
 use serde_json::Value;
 use support::{FAKE_KEY, call, call_with, models, sse, stalling_server};
 use wiremock::matchers::{body_partial_json, header, method, path};

@@ -9,6 +9,7 @@ use std::path::{Path, PathBuf};
 
 use ethics_bowl::analysis::qa::{Proportion, qa_figures, wilson};
 use ethics_bowl::analysis::{Format as ReportFormat, analyse, write_report};
+use ethics_bowl::domain::ScheduledRound;
 use ethics_bowl::domain::{
     Assignment, Label, ParseStatus, Phase, PhaseType, QaChoice, QaFormat, QaItem, Round,
     RoundStatus, SampledItem, Team, Turn,
@@ -20,7 +21,7 @@ use ethics_bowl::protocols::qa_debate::quotes::{
     GameText, show_argument, split_rules, split_sentences,
 };
 use ethics_bowl::protocols::qa_debate::{QaDebate, QaRules};
-use ethics_bowl::store::{ScheduledRound, Store, TournamentStatus};
+use ethics_bowl::store::{Store, TournamentStatus};
 use serde_json::Value;
 use support::tournament::{manifest, remote, run_collecting, stored_rounds, write_tournament};
 use support::{answering, draw, openai_answer, press};
@@ -146,7 +147,7 @@ async fn a_simulated_tournament_runs_debates_consultancies_and_baselines() {
         .load_tournament()
         .unwrap()
         .unwrap();
-    assert_eq!(record.protocol, "qa_debate");
+    assert_eq!(record.protocol.as_str(), "qa_debate");
     assert_eq!(record.qa_sample.len(), 6);
     for label in Label::ALL {
         let of: Vec<_> = record
@@ -166,7 +167,7 @@ async fn a_simulated_tournament_runs_debates_consultancies_and_baselines() {
 
     let (mut cuts, mut verified, mut unverified) = (0, 0, 0);
     for r in &rounds {
-        let setup = r.qa.as_ref().expect("setup");
+        let setup = r.qa().expect("setup");
         let arguments: Vec<&Phase> = r
             .phases
             .iter()
@@ -333,7 +334,7 @@ fn judged_round(
         &format!("Answer: {choice:?}\nConfidence: {confidence}"),
     );
     assert_eq!(
-        j.choice,
+        j.choice().copied(),
         Some(QaChoice {
             side: choice,
             confidence: Some(confidence)
@@ -457,9 +458,9 @@ async fn a_debate_over_the_http_test_server() {
     assert_eq!(rounds.len(), 6, "3 items × (naive + self-play debate)");
     for r in &rounds {
         assert_eq!(r.status, RoundStatus::Complete, "{}", r.id);
-        let setup = r.qa.as_ref().unwrap();
+        let setup = r.qa().unwrap();
         let j = &r.judgments[0];
-        assert_eq!(j.choice.map(|c| c.side), Some(Team::A));
+        assert_eq!(j.choice().map(|c| c.side), Some(Team::A));
         if setup.format == QaFormat::Debate {
             assert_eq!(
                 (
@@ -525,7 +526,7 @@ async fn an_unreadable_verdict_goes_to_review_and_a_correction_clears_it() {
     assert_eq!(fixed.status, RoundStatus::Complete);
     assert_eq!(judgment.parse_status, ParseStatus::CorrectedByHand);
     assert_eq!(
-        judgment.choice,
+        judgment.choice().copied(),
         Some(QaChoice {
             side: Team::B,
             confidence: Some(60.0)

@@ -48,7 +48,7 @@ async fn the_sample_tournament_runs_every_stage_both_ways_and_reports() {
     // Four topics, every ordered pair of three models: each pair on each topic both ways.
     assert_eq!(rounds.len(), 4 * 6);
     for r in &rounds {
-        assert_eq!(r.protocol, "structured_debate");
+        assert_eq!(r.kind().as_str(), "structured_debate");
         assert_ne!(r.status, RoundStatus::Incomplete, "{}", r.id);
         let reverse = rounds.iter().any(|o| {
             o.dilemma_id == r.dilemma_id
@@ -72,7 +72,7 @@ async fn the_sample_tournament_runs_every_stage_both_ways_and_reports() {
                 );
             }
         }
-        let s = r.structured.as_ref().unwrap();
+        let s = r.structured().unwrap();
         assert!(!s.pro.arguments.is_empty() && !s.con.arguments.is_empty());
         assert!(s.pro.closing.is_some() && s.con.closing.is_some());
     }
@@ -214,7 +214,7 @@ async fn over_http_a_correction_retry_a_skipped_argument_a_long_closing_and_weig
             correction.prompt.contains("could not be read")
                 && correction.prompt.contains("\"arguments\"")
         );
-        let s = r.structured.as_ref().unwrap();
+        let s = r.structured().unwrap();
         assert_eq!(s.pro.arguments.len(), 2);
         assert!(s.fallbacks.is_empty());
         assert_eq!(s.con.violations, ["did not answer PRO-2"]);
@@ -223,7 +223,7 @@ async fn over_http_a_correction_retry_a_skipped_argument_a_long_closing_and_weig
             ["the closing statement is 210 words, over the limit of 200"]
         );
         assert_eq!(s.pro.warnings, ["PRO-2: no evidence given"]);
-        let v = r.judgments[0].structured.as_ref().unwrap();
+        let v = r.judgments[0].verdict().unwrap();
         // PRO: (0.4×8 + 0.3×6 + 0.2×6 + 0.1×6 = 6.8, and 5.2) → 6.0; CON 6.0: the judge's 0 and
         // 10 are ignored.
         assert!(
@@ -258,7 +258,7 @@ async fn replies_unreadable_twice_wait_in_review_and_a_correction_clears_them() 
     let store = Store::open(&report.dir).unwrap();
     let r = rounds.iter().find(|r| r.team_a_model == "talker").unwrap();
     assert_eq!(r.status, RoundStatus::NeedsReview);
-    let s = r.structured.as_ref().unwrap();
+    let s = r.structured().unwrap();
     let keys: Vec<&str> = s.fallbacks.iter().map(|f| f.key.as_str()).collect();
     assert_eq!(
         keys,
@@ -289,15 +289,14 @@ async fn replies_unreadable_twice_wait_in_review_and_a_correction_clears_them() 
     let stored = store.load_round(&r.id).unwrap().unwrap();
     assert!(
         stored
-            .structured
-            .as_ref()
+            .structured()
             .unwrap()
             .fallbacks
             .iter()
             .all(|f| f.corrected_text.is_some())
     );
     assert_eq!(
-        stored.structured.as_ref().unwrap().pro.arguments[0].claim,
+        stored.structured().unwrap().pro.arguments[0].claim,
         "A clear claim here"
     );
 }

@@ -7,7 +7,7 @@ use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ethics_bowl::domain::{
-    Criterion, Judgment, ParseStatus, Phase, PhaseType, RoundStatus, Scores,
+    Criterion, Judgment, ParseStatus, Phase, PhaseType, ProtocolKind, Reading, RoundStatus, Scores,
 };
 use ethics_bowl::engine::{EngineEvent, RoundView, UsageTotals};
 use ethics_bowl::tui::{App, Mode, Msg, Theme, update, views};
@@ -41,18 +41,14 @@ fn judgment(a: f64, b: f64, status: ParseStatus) -> Judgment {
     Judgment {
         judge_model: "judge".into(),
         persona_id: None,
-        team_a_scores: if status == ParseStatus::Failed {
-            Scores::default()
+        reading: if status == ParseStatus::Failed {
+            Reading::empty(ProtocolKind::EthicsBowl)
         } else {
-            scores(a)
+            Reading::Rubric {
+                team_a: scores(a),
+                team_b: scores(b),
+            }
         },
-        team_b_scores: if status == ParseStatus::Failed {
-            Scores::default()
-        } else {
-            scores(b)
-        },
-        choice: None,
-        structured: None,
         team_a_justification: "Clear principle, honest concessions.".into(),
         team_b_justification: "Constructive, found the missing stakeholder.".into(),
         overall_analysis: "A close and careful exchange.".into(),

@@ -8,7 +8,7 @@ use serde::Serialize;
 
 use super::stats::{mean, offset_from_others, pearson, std_dev};
 use super::tables::Cell;
-use crate::domain::{Criterion, PhaseType, Round, Team};
+use crate::domain::{Criterion, PhaseType, Round, Scores, Team};
 
 /// A judge–criterion pair with at least this share of scores at 9–10 cannot separate models.
 pub const CEILING_SHARE: f64 = 0.5;
@@ -115,13 +115,13 @@ pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> 
             };
             let mut judges = BTreeMap::new();
             for j in &usable {
-                if let Some(t) = j.scores(team).total() {
+                if let Some(t) = j.scores(team).and_then(Scores::total) {
                     judges.insert(j.judge_model.clone(), t);
                     lengths.push(team_length(r, team) as f64);
                     totals.push(t);
                 }
                 for c in Criterion::ALL {
-                    if let Some(v) = j.scores(team).get(c) {
+                    if let Some(v) = j.scores(team).and_then(|s| s.get(c)) {
                         let bucket = (v.floor() as usize).clamp(1, 10) - 1;
                         dist.entry((j.judge_model.clone(), c)).or_insert([0; 10])[bucket] += 1;
                     }
@@ -130,7 +130,10 @@ pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> 
             by_team.push((model.clone(), judges));
         }
         for j in &usable {
-            if let (Some(a), Some(b)) = (j.team_a_scores.total(), j.team_b_scores.total()) {
+            if let (Some(a), Some(b)) = (
+                j.scores(Team::A).and_then(Scores::total),
+                j.scores(Team::B).and_then(Scores::total),
+            ) {
                 margins.push(a - b);
             }
         }

@@ -214,9 +214,9 @@ fn judged(rounds: &[Round]) -> (Vec<Judged<'_>>, usize) {
     let mut out = Vec::new();
     let mut awaiting = 0;
     for round in rounds {
-        let Some(setup) = &round.qa else { continue };
+        let Some(setup) = round.qa() else { continue };
         for judgment in &round.judgments {
-            match judgment.choice.filter(|_| judgment.is_usable()) {
+            match judgment.choice().copied().filter(|_| judgment.is_usable()) {
                 Some(choice) => out.push(Judged {
                     round,
                     setup,
@@ -254,7 +254,7 @@ pub fn accuracy_by_format(rounds: &[Round]) -> BTreeMap<QaFormat, Proportion> {
 
 /// The figures, when any round is a question-answer round.
 pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
-    let qa_rounds = rounds.iter().filter(|r| r.qa.is_some()).count();
+    let qa_rounds = rounds.iter().filter(|r| r.qa().is_some()).count();
     if qa_rounds == 0 {
         return None;
     }
@@ -409,7 +409,7 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
 
 fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> {
     let mut models: Vec<String> = Vec::new();
-    for r in rounds.iter().filter(|r| r.qa.is_some()) {
+    for r in rounds.iter().filter(|r| r.qa().is_some()) {
         for m in [&r.team_a_model, &r.team_b_model] {
             if !m.is_empty() && !models.contains(m) {
                 models.push(m.clone());
@@ -463,7 +463,7 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
         .map(|model| {
             let (mut verified, mut quotes, mut cuts) = (0, 0, 0);
             for r in rounds {
-                let Some(setup) = &r.qa else { continue };
+                let Some(setup) = r.qa() else { continue };
                 for (m, record) in [
                     (&r.team_a_model, setup.debater_a),
                     (&r.team_b_model, setup.debater_b),

@@ -10,7 +10,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use crate::domain::{Round, Team};
+use crate::domain::{Round, Scores, Team};
 
 /// Team totals closer than this (out of 70) make a draw.
 pub const DRAW_MARGIN: f64 = 2.0;
@@ -159,7 +159,10 @@ pub fn ratings(rounds: &[Round]) -> Ratings {
     let mut results: Vec<(String, String, f64)> = Vec::new();
     for r in rounds {
         for j in r.judgments.iter().filter(|j| j.is_usable()) {
-            let (Some(a), Some(b)) = (j.scores(Team::A).total(), j.scores(Team::B).total()) else {
+            let (Some(a), Some(b)) = (
+                j.scores(Team::A).and_then(Scores::total),
+                j.scores(Team::B).and_then(Scores::total),
+            ) else {
                 continue;
             };
             let score = if (a - b).abs() < DRAW_MARGIN {

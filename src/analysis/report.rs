@@ -77,7 +77,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
     let rounds = if qa.is_some() || structured.is_some() {
         ethics = rounds
             .iter()
-            .filter(|r| r.qa.is_none() && r.structured.is_none())
+            .filter(|r| r.qa().is_none() && r.structured().is_none())
             .cloned()
             .collect();
         &ethics[..]

@@ -96,7 +96,7 @@ fn verdicts(round: &Round) -> impl Iterator<Item = &StructuredVerdict> {
         .judgments
         .iter()
         .filter(|j| j.is_usable())
-        .filter_map(|j| j.structured.as_deref())
+        .filter_map(|j| j.verdict())
 }
 
 fn model_of(round: &Round, side: Side) -> &str {
@@ -108,7 +108,7 @@ fn model_of(round: &Round, side: Side) -> &str {
 
 /// The figures, when any round is a structured-debate round.
 pub fn structured_figures(rounds: &[Round]) -> Option<StructuredFigures> {
-    let ours: Vec<&Round> = rounds.iter().filter(|r| r.structured.is_some()).collect();
+    let ours: Vec<&Round> = rounds.iter().filter(|r| r.structured().is_some()).collect();
     if ours.is_empty() {
         return None;
     }
@@ -119,7 +119,7 @@ pub fn structured_figures(rounds: &[Round]) -> Option<StructuredFigures> {
     let mut awaiting_review = 0;
     let (mut corrected_replies, mut fallback_replies, mut violations) = (0, 0, 0);
     for round in &ours {
-        let Some(setup) = &round.structured else {
+        let Some(setup) = round.structured() else {
             continue;
         };
         awaiting_review += round.judgments.iter().filter(|j| !j.is_usable()).count();

@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::tables::{Cell, dilemma_difficulty, model_comparison};
-use crate::domain::{Round, RoundStatus};
+use crate::domain::{Round, RoundStatus, Scores, Team};
 
 /// A model in one role.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -88,10 +88,13 @@ pub fn summarize(rounds: &[Round]) -> Summary {
             }
         }
         for j in r.judgments.iter().filter(|j| j.is_usable()) {
-            if j.choice.is_some() || j.structured.is_some() {
+            if j.choice().is_some() || j.verdict().is_some() {
                 s.judgments += 1; // a question-answer choice, or a structured-debate trace
             }
-            let (Some(a), Some(b)) = (j.team_a_scores.total(), j.team_b_scores.total()) else {
+            let (Some(a), Some(b)) = (
+                j.scores(Team::A).and_then(Scores::total),
+                j.scores(Team::B).and_then(Scores::total),
+            ) else {
                 continue;
             };
             s.judgments += 1;
@@ -166,16 +169,16 @@ pub fn summarize(rounds: &[Round]) -> Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Judgment, ParseStatus, Scores};
+    use crate::domain::{Judgment, ParseStatus};
 
     fn round(a: &str, b: &str, d: &str, sa: f64, sb: f64, status: ParseStatus) -> Round {
         let j = Judgment {
             judge_model: "j".into(),
             persona_id: None,
-            team_a_scores: Scores::uniform(sa),
-            team_b_scores: Scores::uniform(sb),
-            choice: None,
-            structured: None,
+            reading: crate::domain::Reading::Rubric {
+                team_a: Scores::uniform(sa),
+                team_b: Scores::uniform(sb),
+            },
             team_a_justification: String::new(),
             team_b_justification: String::new(),
             overall_analysis: String::new(),

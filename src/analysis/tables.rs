@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::stats::{krippendorff_interval, mean, offset_from_others, pearson, spearman, std_dev};
-use crate::domain::{Criterion, Judgment, PhaseType, Round, Team};
+use crate::domain::{Criterion, Judgment, PhaseType, Round, Scores, Team};
 use crate::protocols::ethics_bowl::prompts::stated_position;
 
 /// Fewer observations than this and a figure is reported as insufficient.
@@ -39,7 +39,7 @@ fn usable(round: &Round) -> impl Iterator<Item = &Judgment> {
     round
         .judgments
         .iter()
-        .filter(|j| j.is_usable() && j.team_a_scores.count() == 7 && j.team_b_scores.count() == 7)
+        .filter(|j| j.is_usable() && j.rubric_margin().is_some())
 }
 
 fn model_of(round: &Round, team: Team) -> &str {
@@ -67,13 +67,13 @@ pub struct ModelRole {
 
 /// For each model and role, the mean of each criterion over every judgment of its rounds.
 pub fn model_comparison(rounds: &[Round]) -> Vec<ModelRole> {
-    let mut by: BTreeMap<(String, Team), Vec<&crate::domain::Scores>> = BTreeMap::new();
+    let mut by: BTreeMap<(String, Team), Vec<&Scores>> = BTreeMap::new();
     for r in rounds {
         for j in usable(r) {
             for team in [Team::A, Team::B] {
                 by.entry((model_of(r, team).to_string(), team))
                     .or_default()
-                    .push(j.scores(team));
+                    .extend(j.scores(team));
             }
         }
     }
@@ -124,7 +124,7 @@ pub fn dilemma_difficulty(rounds: &[Round]) -> Vec<DilemmaDifficulty> {
     for r in rounds {
         for j in usable(r) {
             for team in [Team::A, Team::B] {
-                if let Some(t) = j.scores(team).total() {
+                if let Some(t) = j.scores(team).and_then(Scores::total) {
                     totals.entry(&r.dilemma_id).or_default().push(t);
                     per_model
                         .entry(&r.dilemma_id)
@@ -231,7 +231,7 @@ pub fn consistency(rounds: &[Round]) -> Vec<ConsistencyRow> {
                 .map(|p| stated_position(&p.response))
                 .unwrap_or((None, None));
             let scores: Vec<f64> = usable(r)
-                .filter_map(|j| j.scores(team).consistency)
+                .filter_map(|j| j.scores(team).and_then(|s| s.consistency))
                 .collect();
             let lower = answer.response.to_lowercase();
             let acknowledged = ACKNOWLEDGEMENTS.iter().any(|w| lower.contains(w));
@@ -484,7 +484,7 @@ pub fn judge_agreement(rounds: &[Round]) -> JudgeAgreement {
         for j in judges {
             for team in [Team::A, Team::B] {
                 for c in Criterion::ALL {
-                    if let Some(v) = j.scores(team).get(c) {
+                    if let Some(v) = j.scores(team).and_then(|s| s.get(c)) {
                         units
                             .entry((r.id.clone(), team, c))
                             .or_default()
@@ -570,16 +570,16 @@ pub fn judge_agreement(rounds: &[Round]) -> JudgeAgreement {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{ParseStatus, Phase, Scores};
+    use crate::domain::{ParseStatus, Phase};
 
     fn judgment(judge: &str, a: Scores, b: Scores) -> Judgment {
         Judgment {
             judge_model: judge.into(),
             persona_id: None,
-            team_a_scores: a,
-            team_b_scores: b,
-            choice: None,
-            structured: None,
+            reading: crate::domain::Reading::Rubric {
+                team_a: a,
+                team_b: b,
+            },
             team_a_justification: "A utilitarian weighing of outcomes.".into(),
             team_b_justification: "Attentive to duties and rights.".into(),
             overall_analysis: String::new(),
@@ -686,7 +686,9 @@ mod tests {
     #[test]
     fn consistency_flags_silent_inconsistency_and_credits_acknowledgement() {
         let mut low = judgment("j", Scores::uniform(8.0), Scores::uniform(8.0));
-        low.team_a_scores.consistency = Some(3.0);
+        if let crate::domain::Reading::Rubric { team_a, .. } = &mut low.reading {
+            team_a.consistency = Some(3.0);
+        }
         let mut r = round("r1", "d", "x", "y", vec![low]);
         r.phases.push(phase(
             PhaseType::Presentation,

@@ -2,7 +2,7 @@
 
 use std::path::Path;
 
-use ethics_bowl::domain::RoundStatus;
+use ethics_bowl::domain::{ProtocolKind, Round, RoundRecord, RoundStatus, Scores, Team};
 use ethics_bowl::store::{Role, RoundFilter, Store};
 
 use crate::cli::{RoleArg, StatusArg};
@@ -44,65 +44,21 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
         println!("{}", serde_json::to_string_pretty(&rounds)?);
         return Ok(());
     }
-    let qa = rounds.iter().any(|r| r.qa.is_some());
-    let structured = rounds.iter().any(|r| r.structured.is_some());
-    let (a, b) = if qa {
-        ("chose", "judge")
-    } else if structured {
-        ("Pro", "Con")
-    } else {
-        ("A", "B")
+    let kind = rounds.first().map_or(ProtocolKind::EthicsBowl, Round::kind);
+    let (a, b) = match kind {
+        ProtocolKind::EthicsBowl => ("A", "B"),
+        ProtocolKind::QaDebate => ("chose", "judge"),
+        ProtocolKind::StructuredDebate => ("Pro", "Con"),
     };
     println!("{:<56} {:<13} {:>6} {:>6}  judges", "round", "status", a, b);
     for r in &rounds {
-        if let Some(setup) = &r.qa {
-            // A question-answer round: the side chosen, and whether it was the correct one.
-            let choice = r
-                .judgments
-                .iter()
-                .find_map(|j| j.choice.filter(|_| j.is_usable()));
-            let verdict = match (choice, setup.assignment.correct_side) {
-                (Some(c), Some(correct)) if c.side == correct => "right",
-                (Some(_), Some(_)) => "wrong",
-                (Some(_), None) => "n/a",
-                (None, _) => "-",
-            };
-            println!(
-                "{:<56} {:<13} {:>6} {:>6}  {}",
-                r.id,
-                r.status.as_str(),
-                choice.map_or("-".to_string(), |c| format!("{:?}", c.side)),
-                verdict,
-                r.judge_models.join(", ")
-            );
-            continue;
-        }
-        if r.structured.is_some() {
-            // A structured debate: Pro's and Con's totals (each 1–10).
-            let v = r.judgments.iter().find_map(|j| j.structured.as_deref());
-            let show = |t: Option<f64>| t.map_or("-".to_string(), |t| format!("{t:.2}"));
-            println!(
-                "{:<56} {:<13} {:>6} {:>6}  {}",
-                r.id,
-                r.status.as_str(),
-                show(v.and_then(|v| v.pro_total)),
-                show(v.and_then(|v| v.con_total)),
-                r.judge_models.join(", ")
-            );
-            continue;
-        }
-        let total = |f: fn(&ethics_bowl::domain::Judgment) -> Option<f64>| {
-            r.scores
-                .as_ref()
-                .and_then(f)
-                .map_or("-".to_string(), |t| format!("{t:.1}"))
-        };
+        let (a, b) = columns(r);
         println!(
             "{:<56} {:<13} {:>6} {:>6}  {}",
             r.id,
             r.status.as_str(),
-            total(|j| j.team_a_scores.total()),
-            total(|j| j.team_b_scores.total()),
+            a,
+            b,
             r.judge_models.join(", ")
         );
     }
@@ -112,4 +68,45 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
         if rounds.len() == 1 { "" } else { "s" }
     );
     Ok(())
+}
+
+/// A round's two result columns: Team A's and Team B's totals (Ethics Bowl), Pro's and
+/// Con's (structured debate), or the side chosen and whether it was right (question-answer).
+fn columns(r: &Round) -> (String, String) {
+    let show =
+        |t: Option<f64>, digits: usize| t.map_or("-".to_string(), |t| format!("{t:.digits$}"));
+    match &r.record {
+        RoundRecord::EthicsBowl => {
+            let total = |team| {
+                r.scores
+                    .as_ref()
+                    .and_then(|j| j.scores(team))
+                    .and_then(Scores::total)
+            };
+            (show(total(Team::A), 1), show(total(Team::B), 1))
+        }
+        RoundRecord::StructuredDebate(_) => {
+            let v = r.judgments.iter().find_map(|j| j.verdict());
+            (
+                show(v.and_then(|v| v.pro_total), 2),
+                show(v.and_then(|v| v.con_total), 2),
+            )
+        }
+        RoundRecord::QaDebate(setup) => {
+            let choice = r
+                .judgments
+                .iter()
+                .find_map(|j| j.choice().copied().filter(|_| j.is_usable()));
+            let verdict = match (choice, setup.assignment.correct_side) {
+                (Some(c), Some(correct)) if c.side == correct => "right",
+                (Some(_), Some(_)) => "wrong",
+                (Some(_), None) => "n/a",
+                (None, _) => "-",
+            };
+            (
+                choice.map_or("-".to_string(), |c| format!("{:?}", c.side)),
+                verdict.to_string(),
+            )
+        }
+    }
 }

@@ -15,7 +15,7 @@ pub use models::{
 pub use panel::{PanelConfig, PanelJudgeConfig};
 pub use qa::{QaConfig, QaDataset};
 pub use structured::{StructuredConfig, TopicsFile};
-pub use tournament::{JudgingMode, Pairings, ProtocolKind, Selection, TournamentConfig};
+pub use tournament::{JudgingMode, Pairings, Selection, TournamentConfig};
 
 /// Reads a configuration file, naming it when that fails.
 fn read_file(path: &std::path::Path) -> Result<String, ConfigError> {

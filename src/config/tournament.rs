@@ -5,6 +5,8 @@ use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::ProtocolKind;
+
 use super::{ConfigError, PanelConfig, QaConfig, StructuredConfig};
 
 /// How judges are assigned.
@@ -20,31 +22,6 @@ pub enum JudgingMode {
     Rotate,
     /// The `[panel]` judges score each exchange and deliberate when they disagree.
     Panel,
-}
-
-/// Which debate format a tournament plays.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Default, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ProtocolKind {
-    /// The Ethics Bowl on a dilemma document.
-    #[default]
-    EthicsBowl,
-    /// Question-answer debate with a blind judge over BoardgameQA (`[qa]`).
-    QaDebate,
-    /// Structured debate on decision topics: opening, cross-examination, closing
-    /// (`[structured]`).
-    StructuredDebate,
-}
-
-impl ProtocolKind {
-    /// The name stored on rounds.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::EthicsBowl => "ethics_bowl",
-            Self::QaDebate => "qa_debate",
-            Self::StructuredDebate => "structured_debate",
-        }
-    }
 }
 
 /// Which dilemmas to play.

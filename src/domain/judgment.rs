@@ -1,6 +1,10 @@
 //! Judges' scores: seven criteria for each team, 1 to 10, and how the judge's text was read.
 
+use std::borrow::Cow;
+
 use serde::{Deserialize, Serialize};
+
+use super::ProtocolKind;
 
 /// The seven judging criteria, in the rubric's order.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -165,62 +169,121 @@ pub enum ParseStatus {
     CorrectedByHand,
 }
 
+/// What a judge's answer was read as: one variant per protocol's rubric, so a judgment
+/// cannot hold an Ethics Bowl score sheet and a question-answer choice side by side.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Reading {
+    /// The Ethics Bowl's seven criteria for each team (a criterion not read is `None`).
+    Rubric {
+        /// Team A's scores.
+        team_a: Scores,
+        /// Team B's scores.
+        team_b: Scores,
+    },
+    /// The answer a question-answer judge chose, when it could be read.
+    Choice(Option<super::QaChoice>),
+    /// A structured-debate judge's trace of every argument and the side totals, when read.
+    Verdict(Option<Box<super::StructuredVerdict>>),
+}
+
+impl Reading {
+    /// A reading with nothing read yet, for a protocol.
+    pub fn empty(kind: ProtocolKind) -> Self {
+        match kind {
+            ProtocolKind::EthicsBowl => Self::Rubric {
+                team_a: Scores::default(),
+                team_b: Scores::default(),
+            },
+            ProtocolKind::QaDebate => Self::Choice(None),
+            ProtocolKind::StructuredDebate => Self::Verdict(None),
+        }
+    }
+
+    /// The protocol whose rubric this is.
+    pub fn kind(&self) -> ProtocolKind {
+        match self {
+            Self::Rubric { .. } => ProtocolKind::EthicsBowl,
+            Self::Choice(_) => ProtocolKind::QaDebate,
+            Self::Verdict(_) => ProtocolKind::StructuredDebate,
+        }
+    }
+
+    /// Whether nothing was read.
+    pub fn is_empty(&self) -> bool {
+        match self {
+            Self::Rubric { team_a, team_b } => team_a.is_empty() && team_b.is_empty(),
+            Self::Choice(choice) => choice.is_none(),
+            Self::Verdict(verdict) => verdict.is_none(),
+        }
+    }
+
+    /// This reading for a round of `kind`: files before schema 2 did not say which rubric
+    /// an unread judgment had, so an empty one takes the round's; a reading with content
+    /// from another protocol is an error.
+    pub fn fit(self, kind: ProtocolKind) -> Result<Self, String> {
+        if self.kind() == kind {
+            Ok(self)
+        } else if self.is_empty() {
+            Ok(Self::empty(kind))
+        } else {
+            Err(format!(
+                "a judgment holds a {} reading in a {kind} round",
+                self.kind()
+            ))
+        }
+    }
+}
+
 /// A judge's verdict on one exchange.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct Judgment {
     /// The judging model.
-    #[serde(default)]
     pub judge_model: String,
     /// The panel judge (persona) this judgment is from, when a panel judged; two personas
     /// may share a model, so this, not the model, tells them apart.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub persona_id: Option<String>,
-    /// Team A's seven scores (absent in question-answer judgments).
-    #[serde(default, skip_serializing_if = "Scores::is_empty")]
-    pub team_a_scores: Scores,
-    /// Team B's seven scores.
-    #[serde(default, skip_serializing_if = "Scores::is_empty")]
-    pub team_b_scores: Scores,
-    /// A question-answer judge's pick (absent in Ethics Bowl judgments).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub choice: Option<super::QaChoice>,
-    /// A structured-debate judge's trace of every argument and the side totals.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub structured: Option<Box<super::StructuredVerdict>>,
+    /// What the judge's answer was read as.
+    pub reading: Reading,
     /// Why Team A scored as it did.
-    #[serde(default)]
     pub team_a_justification: String,
     /// Why Team B scored as it did.
-    #[serde(default)]
     pub team_b_justification: String,
     /// The judge's view of the whole exchange.
-    #[serde(default)]
     pub overall_analysis: String,
-    /// How the scores were obtained.
-    #[serde(default = "parsed")]
+    /// How the reading was obtained.
     pub parse_status: ParseStatus,
     /// What the parser could not read, for the review queue.
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub problems: Vec<String>,
     /// The judge's own text, always kept.
-    #[serde(default)]
     pub raw_response: String,
     /// When corrected by hand: the text the person saved (the raw response stays as it was).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub corrected_text: Option<String>,
 }
 
-fn parsed() -> ParseStatus {
-    ParseStatus::Parsed
-}
-
 impl Judgment {
+    /// A judgment by `judge_model` with this reading and nothing else yet: the base that
+    /// parsers and corrections fill in with struct update syntax.
+    pub fn new(judge_model: &str, reading: Reading) -> Self {
+        Self {
+            judge_model: judge_model.to_string(),
+            persona_id: None,
+            reading,
+            team_a_justification: String::new(),
+            team_b_justification: String::new(),
+            overall_analysis: String::new(),
+            parse_status: ParseStatus::Parsed,
+            problems: Vec::new(),
+            raw_response: String::new(),
+            corrected_text: None,
+        }
+    }
+
     /// What tells this judge apart in a round: the persona for panel judges, else the model.
     pub fn judge_key(&self) -> &str {
         self.persona_id.as_deref().unwrap_or(&self.judge_model)
     }
 
-    /// Whether the scores are usable as they are (parsed or corrected).
+    /// Whether the reading is usable as it is (parsed or corrected).
     pub fn is_usable(&self) -> bool {
         matches!(
             self.parse_status,
@@ -228,11 +291,137 @@ impl Judgment {
         )
     }
 
-    /// The scores of one team.
-    pub fn scores(&self, team: Team) -> &Scores {
-        match team {
-            Team::A => &self.team_a_scores,
-            Team::B => &self.team_b_scores,
+    /// One team's rubric scores (Ethics Bowl judgments).
+    pub fn scores(&self, team: Team) -> Option<&Scores> {
+        match (&self.reading, team) {
+            (Reading::Rubric { team_a, .. }, Team::A) => Some(team_a),
+            (Reading::Rubric { team_b, .. }, Team::B) => Some(team_b),
+            (Reading::Choice(_) | Reading::Verdict(_), _) => None,
         }
+    }
+
+    /// Team A's total minus Team B's, when both teams have all seven scores.
+    pub fn rubric_margin(&self) -> Option<f64> {
+        Some(self.scores(Team::A)?.total()? - self.scores(Team::B)?.total()?)
+    }
+
+    /// How far Team A is ahead: the rubric totals' difference (out of 70), or Pro's total
+    /// minus Con's (each 1–10); none for a chosen answer, which has no margin.
+    pub fn margin(&self) -> Option<f64> {
+        match &self.reading {
+            Reading::Rubric { team_a, team_b } => Some(team_a.total()? - team_b.total()?),
+            Reading::Choice(_) => None,
+            Reading::Verdict(verdict) => {
+                let v = verdict.as_deref()?;
+                Some(v.pro_total? - v.con_total?)
+            }
+        }
+    }
+
+    /// The chosen answer (question-answer judgments), when read.
+    pub fn choice(&self) -> Option<&super::QaChoice> {
+        match &self.reading {
+            Reading::Choice(choice) => choice.as_ref(),
+            Reading::Rubric { .. } | Reading::Verdict(_) => None,
+        }
+    }
+
+    /// The verdict (structured-debate judgments), when read.
+    pub fn verdict(&self) -> Option<&super::StructuredVerdict> {
+        match &self.reading {
+            Reading::Verdict(verdict) => verdict.as_deref(),
+            Reading::Rubric { .. } | Reading::Choice(_) => None,
+        }
+    }
+}
+
+/// The judgment as files hold it: the rubrics' fields side by side, each left out when
+/// empty, as written before readings were a type. Borrowed when writing, owned when read.
+#[derive(Serialize, Deserialize)]
+struct JudgmentFile<'a> {
+    #[serde(default)]
+    judge_model: Cow<'a, str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    persona_id: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Scores::is_empty")]
+    team_a_scores: Scores,
+    #[serde(default, skip_serializing_if = "Scores::is_empty")]
+    team_b_scores: Scores,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    choice: Option<super::QaChoice>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    structured: Option<Cow<'a, super::StructuredVerdict>>,
+    #[serde(default)]
+    team_a_justification: Cow<'a, str>,
+    #[serde(default)]
+    team_b_justification: Cow<'a, str>,
+    #[serde(default)]
+    overall_analysis: Cow<'a, str>,
+    #[serde(default = "parsed")]
+    parse_status: ParseStatus,
+    #[serde(default, skip_serializing_if = "<[String]>::is_empty")]
+    problems: Cow<'a, [String]>,
+    #[serde(default)]
+    raw_response: Cow<'a, str>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    corrected_text: Option<Cow<'a, str>>,
+}
+
+fn parsed() -> ParseStatus {
+    ParseStatus::Parsed
+}
+
+impl Serialize for Judgment {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let none = Scores::default();
+        let (team_a_scores, team_b_scores, choice, structured) = match &self.reading {
+            Reading::Rubric { team_a, team_b } => (*team_a, *team_b, None, None),
+            Reading::Choice(choice) => (none, none, *choice, None),
+            Reading::Verdict(verdict) => (none, none, None, verdict.as_deref()),
+        };
+        JudgmentFile {
+            judge_model: Cow::Borrowed(&self.judge_model),
+            persona_id: self.persona_id.as_deref().map(Cow::Borrowed),
+            team_a_scores,
+            team_b_scores,
+            choice,
+            structured: structured.map(Cow::Borrowed),
+            team_a_justification: Cow::Borrowed(&self.team_a_justification),
+            team_b_justification: Cow::Borrowed(&self.team_b_justification),
+            overall_analysis: Cow::Borrowed(&self.overall_analysis),
+            parse_status: self.parse_status,
+            problems: Cow::Borrowed(&self.problems),
+            raw_response: Cow::Borrowed(&self.raw_response),
+            corrected_text: self.corrected_text.as_deref().map(Cow::Borrowed),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Judgment {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let f = JudgmentFile::deserialize(deserializer)?;
+        // Which rubric a judgment has is told by the fields it holds; an empty one is
+        // fitted to its round's protocol by the round (see `Reading::fit`).
+        let reading = match (f.structured, f.choice) {
+            (Some(verdict), _) => Reading::Verdict(Some(Box::new(verdict.into_owned()))),
+            (None, Some(choice)) => Reading::Choice(Some(choice)),
+            (None, None) => Reading::Rubric {
+                team_a: f.team_a_scores,
+                team_b: f.team_b_scores,
+            },
+        };
+        Ok(Self {
+            judge_model: f.judge_model.into_owned(),
+            persona_id: f.persona_id.map(Cow::into_owned),
+            reading,
+            team_a_justification: f.team_a_justification.into_owned(),
+            team_b_justification: f.team_b_justification.into_owned(),
+            overall_analysis: f.overall_analysis.into_owned(),
+            parse_status: f.parse_status,
+            problems: f.problems.into_owned(),
+            raw_response: f.raw_response.into_owned(),
+            corrected_text: f.corrected_text.map(Cow::into_owned),
+        })
     }
 }

@@ -2,25 +2,33 @@
 //! the question-answer debate's items and records, and the structured debate's.
 //! Field names are the spec's, so a round file reads as the spec describes it.
 
+mod attempt;
 mod dilemma;
 mod ids;
 mod judgment;
 mod panel;
+mod protocol;
 mod qa;
 mod round;
+mod round_file;
+mod schedule;
 mod structured;
 
+pub use attempt::{Attempt, ErrorKind};
 pub use dilemma::Dilemma;
 pub use ids::{IdError, check_file_id, now_rfc3339, slug};
-pub use judgment::{Criterion, Judgment, ParseStatus, Scores, Team};
+pub use judgment::{Criterion, Judgment, ParseStatus, Reading, Scores, Team};
 pub use panel::{
     Aggregate, Agreement, Disagreement, Evaluation, Finding, PanelRecord, PanelRound, PanelSeat,
     PanelState, SeatOutcome, SeatResult,
 };
+pub use protocol::{ProtocolKind, UnknownProtocol};
 pub use qa::{
     Assignment, DebaterRecord, Label, QaChoice, QaFormat, QaItem, QaSetup, SampledItem, Turn,
 };
-pub use round::{Phase, PhaseType, Round, RoundError, RoundStatus, speaker};
+pub use round::{Phase, PhaseType, Round, RoundError, RoundRecord, RoundStatus, speaker};
+pub use round_file::ROUND_SCHEMA_VERSION;
+pub use schedule::ScheduledRound;
 pub use structured::{
     ArgumentAssessment, Closing, CrossResponse, DebateArgument, Fallacy, ReplyFallback,
     ResponseType, ScoreWeights, Side, SideRecord, Standing, StructuredSetup, StructuredVerdict,

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Criterion, Judgment, ParseStatus, Scores};
+use super::{Criterion, Judgment, ParseStatus, Reading, Scores};
 
 /// One judge of the panel.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -205,10 +205,10 @@ impl PanelRecord {
         Some(Judgment {
             judge_model: "panel".into(),
             persona_id: None,
-            team_a_scores: scores("team_a"),
-            team_b_scores: scores("team_b"),
-            choice: None,
-            structured: None,
+            reading: Reading::Rubric {
+                team_a: scores("team_a"),
+                team_b: scores("team_b"),
+            },
             team_a_justification: String::new(),
             team_b_justification: String::new(),
             overall_analysis: format!(

@@ -2,8 +2,7 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Judgment, PanelRecord, QaSetup, StructuredSetup, Turn};
-use crate::providers::Attempt;
+use super::{Attempt, Judgment, PanelRecord, ProtocolKind, QaSetup, StructuredSetup, Turn};
 
 /// The steps of an Ethics Bowl round.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
@@ -222,66 +221,107 @@ pub struct RoundError {
     pub timestamp: String,
 }
 
-/// One exchange: the spec's round file.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+/// What a round records that belongs to its protocol alone: one variant per protocol, so a
+/// round cannot hold two protocols' records and every reader matches on all of them.
+#[derive(Debug, Clone, PartialEq)]
+pub enum RoundRecord {
+    /// The Ethics Bowl keeps everything in the phases and judgments.
+    EthicsBowl,
+    /// The item, the answers handed out and the debaters' quote records (`dilemma_id` then
+    /// holds the item's id).
+    QaDebate(Box<QaSetup>),
+    /// The topic and what each side's replies gave (`dilemma_id` then holds the topic's id;
+    /// Team A argues Pro, Team B Con).
+    StructuredDebate(Box<StructuredSetup>),
+}
+
+impl RoundRecord {
+    /// The protocol this record belongs to.
+    pub fn kind(&self) -> ProtocolKind {
+        match self {
+            Self::EthicsBowl => ProtocolKind::EthicsBowl,
+            Self::QaDebate(_) => ProtocolKind::QaDebate,
+            Self::StructuredDebate(_) => ProtocolKind::StructuredDebate,
+        }
+    }
+}
+
+/// One exchange: the spec's round file. Stored through [`super::round_file`], which keeps
+/// the file's field names (`protocol`, `qa`, `structured` beside the spec's) and adds a
+/// schema version.
+#[derive(Debug, Clone, PartialEq)]
 pub struct Round {
     /// Stable id, derived from the configuration (also the file name).
     pub id: String,
-    /// Which protocol ran it.
-    #[serde(default = "ethics_bowl")]
-    pub protocol: String,
-    /// The dilemma discussed (for question-answer rounds, the item's id).
+    /// The dilemma discussed (for question-answer rounds, the item's id; for structured
+    /// debates, the topic's).
     pub dilemma_id: String,
     /// Which repetition of this pairing and dilemma (1-based).
-    #[serde(default = "one")]
     pub repetition: u32,
     /// The presenting model.
     pub team_a_model: String,
     /// The responding model.
     pub team_b_model: String,
     /// The first judge (the spec's single-judge shape).
-    #[serde(default)]
     pub judge_model: String,
     /// Every judge of this exchange, in order.
-    #[serde(default)]
     pub judge_models: Vec<String>,
     /// Finished calls, in the order they finished.
-    #[serde(default)]
     pub phases: Vec<Phase>,
-    /// The first judge's judgment (the spec's shape).
-    #[serde(default)]
+    /// The first judge's judgment, or the panel's aggregate (the spec's shape).
     pub scores: Option<Judgment>,
     /// One judgment per judge.
-    #[serde(default)]
     pub judgments: Vec<Judgment>,
     /// Where it stands.
     pub status: RoundStatus,
     /// What stopped it, if it stopped.
-    #[serde(default)]
     pub error: Option<RoundError>,
     /// The judge panel's evaluations, deliberation and aggregate, when a panel judged.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub panel: Option<PanelRecord>,
-    /// The item, the answers handed out and the debaters' records, for question-answer
-    /// rounds (`dilemma_id` then holds the item's id).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub qa: Option<QaSetup>,
-    /// The topic and what each side's replies gave, for structured-debate rounds
-    /// (`dilemma_id` then holds the topic's id; Team A argues Pro, Team B Con).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub structured: Option<StructuredSetup>,
+    /// What the protocol records about the round.
+    pub record: RoundRecord,
     /// When it was created (RFC 3339, UTC).
     pub timestamp: String,
 }
 
-fn ethics_bowl() -> String {
-    "ethics_bowl".to_string()
-}
-fn one() -> u32 {
-    1
-}
-
 impl Round {
+    /// The protocol that ran it.
+    pub fn kind(&self) -> ProtocolKind {
+        self.record.kind()
+    }
+
+    /// The question-answer record, for question-answer rounds.
+    pub fn qa(&self) -> Option<&QaSetup> {
+        match &self.record {
+            RoundRecord::QaDebate(setup) => Some(setup),
+            RoundRecord::EthicsBowl | RoundRecord::StructuredDebate(_) => None,
+        }
+    }
+
+    /// The question-answer record, to change.
+    pub fn qa_mut(&mut self) -> Option<&mut QaSetup> {
+        match &mut self.record {
+            RoundRecord::QaDebate(setup) => Some(setup),
+            RoundRecord::EthicsBowl | RoundRecord::StructuredDebate(_) => None,
+        }
+    }
+
+    /// The structured-debate record, for structured-debate rounds.
+    pub fn structured(&self) -> Option<&StructuredSetup> {
+        match &self.record {
+            RoundRecord::StructuredDebate(setup) => Some(setup),
+            RoundRecord::EthicsBowl | RoundRecord::QaDebate(_) => None,
+        }
+    }
+
+    /// The structured-debate record, to change.
+    pub fn structured_mut(&mut self) -> Option<&mut StructuredSetup> {
+        match &mut self.record {
+            RoundRecord::StructuredDebate(setup) => Some(setup),
+            RoundRecord::EthicsBowl | RoundRecord::QaDebate(_) => None,
+        }
+    }
+
     /// Whether Team A and Team B are the same model.
     pub fn is_self_debate(&self) -> bool {
         self.team_a_model == self.team_b_model
@@ -297,7 +337,10 @@ impl Round {
     /// The status the judgments imply once every phase has run.
     pub fn settled_status(&self) -> RoundStatus {
         let panel_clear = self.panel.as_ref().is_none_or(|p| !p.needs_review());
-        let replies_clear = self.structured.as_ref().is_none_or(|s| !s.needs_review());
+        let replies_clear = match &self.record {
+            RoundRecord::StructuredDebate(setup) => !setup.needs_review(),
+            RoundRecord::EthicsBowl | RoundRecord::QaDebate(_) => true,
+        };
         if panel_clear && replies_clear && self.judgments.iter().all(Judgment::is_usable) {
             RoundStatus::Complete
         } else {

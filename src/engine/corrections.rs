@@ -3,7 +3,7 @@
 //! that could not be read gets its corrected text stored beside the original.
 
 use crate::domain::PhaseType;
-use crate::domain::{Judgment, ParseStatus, Round};
+use crate::domain::{Judgment, ParseStatus, Reading, Round};
 use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
 use crate::protocols::panel::Panel;
 use crate::store::Store;
@@ -34,7 +34,7 @@ pub(crate) fn apply(
     correction: &Correction,
 ) -> Result<Applied, String> {
     let round = load(store, round_id)?;
-    let waiting = crate::protocols::stored(&round.protocol).review_requests(&round);
+    let waiting = crate::protocols::stored(round.kind()).review_requests(&round);
     if waiting.iter().any(|r| r.key == key) {
         correct_reply(store, round, key, correction).map(Applied::Reply)
     } else {
@@ -70,11 +70,7 @@ fn correct_judgment(
         Correction::Text(text) => {
             let reread = Judgment {
                 persona_id: original.persona_id.clone(),
-                ..crate::protocols::stored(&round.protocol).judge(
-                    &round,
-                    &original.judge_model,
-                    text,
-                )
+                ..crate::protocols::stored(round.kind()).judge(&round, &original.judge_model, text)
             };
             if reread.parse_status != ParseStatus::Parsed {
                 return Err(format!(
@@ -97,8 +93,10 @@ fn correct_judgment(
                 return Err("every one of the fourteen scores must be given, from 1 to 10".into());
             }
             Judgment {
-                team_a_scores: *team_a,
-                team_b_scores: *team_b,
+                reading: Reading::Rubric {
+                    team_a: *team_a,
+                    team_b: *team_b,
+                },
                 problems: Vec::new(),
                 ..original.clone()
             }
@@ -157,7 +155,7 @@ fn correct_reply(
     let Correction::Text(text) = correction else {
         return Err("a debater's reply is corrected as text (its JSON), not as scores".into());
     };
-    crate::protocols::stored(&round.protocol).correct_reply(&mut round, key, text)?;
+    crate::protocols::stored(round.kind()).correct_reply(&mut round, key, text)?;
     if round.status != crate::domain::RoundStatus::Incomplete {
         round.status = round.settled_status();
     }

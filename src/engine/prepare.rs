@@ -8,9 +8,9 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use crate::config::{
-    ConfigError, ModelsConfig, ProtocolKind, QaConfig, Selection, StructuredConfig,
-    TournamentConfig,
+    ConfigError, ModelsConfig, QaConfig, Selection, StructuredConfig, TournamentConfig,
 };
+use crate::domain::ProtocolKind;
 use crate::domain::SampledItem;
 use crate::inputs::{DilemmaError, QaDataError, load_dilemmas, load_items, load_topics, sample};
 use crate::protocols::Protocol;

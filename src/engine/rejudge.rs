@@ -11,7 +11,7 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use crate::config::{ConfigError, JudgingMode, ModelsConfig, PanelConfig, TournamentConfig};
-use crate::domain::{Judgment, PhaseType, Round, RoundStatus};
+use crate::domain::{Judgment, PhaseType, ProtocolKind, Round, RoundStatus, ScheduledRound};
 use crate::inputs::load_dilemmas;
 use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
 use crate::protocols::panel::{Panel, Rubric};
@@ -81,8 +81,11 @@ const EXCHANGE: [PhaseType; 4] = [
 ];
 
 impl Protocol for JudgesOnly {
-    fn name(&self) -> &'static str {
-        self.inner.name()
+    fn kind(&self) -> ProtocolKind {
+        self.inner.kind()
+    }
+    fn new_round(&self, scheduled: &ScheduledRound) -> Result<Round, ProtocolError> {
+        self.inner.new_round(scheduled)
     }
     /// A judge that already has a judgment of this exchange (the original judge, say) is
     /// not asked again: its judgment is never overwritten.

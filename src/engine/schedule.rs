@@ -7,9 +7,10 @@
 
 use std::collections::HashMap;
 
-use crate::config::{JudgingMode, Pairings, ProtocolKind, QaConfig, TournamentConfig};
+use crate::config::{JudgingMode, Pairings, QaConfig, TournamentConfig};
+use crate::domain::ProtocolKind;
 use crate::domain::QaFormat;
-use crate::store::ScheduledRound;
+use crate::domain::ScheduledRound;
 
 /// The schedule, and what the user should hear about it.
 #[derive(Debug, Clone, PartialEq)]

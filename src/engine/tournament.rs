@@ -122,7 +122,7 @@ pub async fn run(
     let used: HashSet<&String> = prepared.config.models.iter().chain(&judge_models).collect();
     let mut record = TournamentRecord {
         id: prepared.id.clone(),
-        protocol: prepared.protocol.name().into(),
+        protocol: prepared.protocol.kind(),
         status: TournamentStatus::Running,
         started_at: previous.map_or_else(now_rfc3339, |p| p.started_at),
         finished_at: None,
@@ -185,8 +185,8 @@ pub async fn run(
             judges: s.judges.clone(),
             status: round.status,
             finished,
-            qa: round.qa.clone().map(Box::new),
-            structured: round.structured.clone().map(Box::new),
+            qa: round.qa().cloned().map(Box::new),
+            structured: round.structured().cloned().map(Box::new),
         });
         if !finished {
             to_run.push(round);

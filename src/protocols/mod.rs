@@ -8,9 +8,11 @@ pub mod panel;
 pub mod qa_debate;
 pub mod structured_debate;
 
-use crate::domain::{Judgment, Phase, PhaseType, Round, RoundStatus, Turn, now_rfc3339, speaker};
+use crate::domain::{
+    Judgment, Phase, PhaseType, ProtocolKind, Round, RoundRecord, RoundStatus, ScheduledRound,
+    Turn, now_rfc3339, speaker,
+};
 use crate::providers::ChatRequest;
-use crate::store::ScheduledRound;
 
 /// A panel judge's place in a call: who, and in which deliberation round.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -118,11 +120,11 @@ impl Step {
     }
 }
 
-/// A scheduled round before any call: what every protocol's rounds start from.
-pub fn blank_round(s: &ScheduledRound, protocol: &str) -> Round {
+/// A scheduled round before any call, with its protocol's record: what every protocol's
+/// rounds start from.
+pub fn blank_round(s: &ScheduledRound, record: RoundRecord) -> Round {
     Round {
         id: s.round_id.clone(),
-        protocol: protocol.to_string(),
         dilemma_id: s.dilemma_id.clone(),
         repetition: s.repetition,
         team_a_model: s.team_a.clone(),
@@ -135,8 +137,7 @@ pub fn blank_round(s: &ScheduledRound, protocol: &str) -> Round {
         status: RoundStatus::Incomplete,
         error: None,
         panel: None,
-        qa: None,
-        structured: None,
+        record,
         timestamp: now_rfc3339(),
     }
 }
@@ -158,13 +159,13 @@ pub struct ReviewRequest {
 #[error("{0}")]
 pub struct ProtocolError(pub String);
 
-/// The protocol that reads stored rounds of this name, for work on stored rounds that needs
+/// The protocol that reads stored rounds of this kind, for work on stored rounds that needs
 /// no inputs (re-reading a corrected judgment, re-deriving records).
-pub fn stored(name: &str) -> Box<dyn Protocol> {
-    match name {
-        "qa_debate" => Box::new(qa_debate::QaDebate::default()),
-        "structured_debate" => Box::new(structured_debate::StructuredDebate::default()),
-        _ => Box::new(ethics_bowl::EthicsBowl::new(
+pub fn stored(kind: ProtocolKind) -> Box<dyn Protocol> {
+    match kind {
+        ProtocolKind::QaDebate => Box::new(qa_debate::QaDebate::default()),
+        ProtocolKind::StructuredDebate => Box::new(structured_debate::StructuredDebate::default()),
+        ProtocolKind::EthicsBowl => Box::new(ethics_bowl::EthicsBowl::new(
             [],
             ethics_bowl::EthicsBowlOptions::default(),
         )),
@@ -173,12 +174,10 @@ pub fn stored(name: &str) -> Box<dyn Protocol> {
 
 /// A debate format, as the engine sees it.
 pub trait Protocol: Send + Sync + std::fmt::Debug {
-    /// The name stored on every round (`ethics_bowl`).
-    fn name(&self) -> &'static str;
+    /// Which protocol this is (stored on every round).
+    fn kind(&self) -> ProtocolKind;
     /// A scheduled round before any call, with what this protocol records about it.
-    fn new_round(&self, scheduled: &ScheduledRound) -> Result<Round, ProtocolError> {
-        Ok(blank_round(scheduled, self.name()))
-    }
+    fn new_round(&self, scheduled: &ScheduledRound) -> Result<Round, ProtocolError>;
     /// Every call of the round, with its dependencies.
     fn steps(&self, round: &Round) -> Vec<Step>;
     /// The request for one step, given the phases finished so far.
@@ -196,7 +195,7 @@ pub trait Protocol: Send + Sync + std::fmt::Debug {
     fn correct_reply(&self, _round: &mut Round, key: &str, _text: &str) -> Result<(), String> {
         Err(format!(
             "the {} protocol has no reply \"{key}\" to correct",
-            self.name()
+            self.kind()
         ))
     }
     /// What a judge panel scores, when this protocol can be judged by one.
@@ -208,7 +207,7 @@ pub trait Protocol: Send + Sync + std::fmt::Debug {
         Err(ProtocolError(format!(
             "round {}: the {} protocol cannot be judged by a panel",
             round.id,
-            self.name()
+            self.kind()
         )))
     }
 }

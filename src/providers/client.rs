@@ -14,10 +14,11 @@ use super::gemini::Gemini;
 use super::http::{self, ApiKey, HttpTarget};
 use super::limits::Limits;
 use super::openai_chat::OpenAiChat;
-use super::retry::{self, Attempt, Attempter, RetryPolicy};
+use super::retry::{self, Attempter, RetryPolicy};
 use super::simulated::SimulatedProfile;
 use super::types::{CallEvent, ChatRequest, Completion};
 use crate::config::{ModelConfig, ModelsConfig, ProviderKind};
+use crate::domain::Attempt;
 
 /// A model could not be set up for calling; the user must change the configuration or the
 /// environment (exit code 2).

@@ -1,34 +1,11 @@
 //! Provider failures and their classification: retryable (the same request may succeed
 //! later) or final (retrying cannot help).
 
+use crate::domain::ErrorKind;
 use std::time::Duration;
 
 use reqwest::header::HeaderMap;
 use serde_json::Value;
-
-/// What kind of failure a call met.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum ErrorKind {
-    /// The server answered with an error status.
-    Http,
-    /// No connection, or the connection broke.
-    Connection,
-    /// The server went silent for longer than the read timeout.
-    Timeout,
-    /// An error frame arrived inside a successful (200) stream.
-    StreamError,
-    /// The stream ended before the model said it had finished.
-    Truncated,
-    /// The server sent something that is not the wire format.
-    Malformed,
-    /// The provider withheld the answer (safety block, refusal with no text).
-    Refused,
-    /// The model spent its whole token budget without answering.
-    EmptyLength,
-    /// A simulated model's injected transient failure.
-    Simulated,
-}
 
 /// A failed attempt, with enough detail to decide on a retry and to tell the user.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]

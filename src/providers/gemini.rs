@@ -5,10 +5,11 @@
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
+use super::ProviderError;
 use super::http::{self, HttpTarget, SseDecoder};
 use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
-use super::{ErrorKind, ProviderError};
 use crate::config::ModelConfig;
+use crate::domain::ErrorKind;
 
 /// A model reached through the Gemini API.
 #[derive(Debug)]

@@ -8,8 +8,9 @@ use futures_util::StreamExt;
 use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 
+use super::ProviderError;
 use super::types::{Completion, FinishReason, Usage};
-use super::{ErrorKind, ProviderError};
+use crate::domain::ErrorKind;
 
 /// Error bodies longer than this are cut before parsing; they are only read for a message.
 const MAX_ERROR_BODY: usize = 64 * 1024;

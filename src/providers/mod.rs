@@ -17,7 +17,7 @@ mod simulated;
 mod types;
 
 pub use client::{CallFailure, CallOutcome, ModelClient, ModelRegistry, SetupError};
-pub use error::{ErrorKind, ProviderError};
-pub use retry::{Attempt, RetryPolicy};
+pub use error::ProviderError;
+pub use retry::RetryPolicy;
 pub use simulated::SimulatedProfile;
 pub use types::{CallEvent, CallTag, ChatRequest, Completion, FinishReason, Role, Turn, Usage};

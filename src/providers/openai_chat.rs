@@ -4,10 +4,11 @@
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
+use super::ProviderError;
 use super::http::{self, HttpTarget, SseDecoder};
 use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
-use super::{ErrorKind, ProviderError};
 use crate::config::{ModelConfig, ProviderKind};
+use crate::domain::ErrorKind;
 
 /// A model reached through `POST {base}/chat/completions`.
 #[derive(Debug)]

@@ -9,11 +9,11 @@
 use std::time::{Duration, Instant};
 
 use backon::BackoffBuilder;
-use serde::{Deserialize, Serialize};
 
+use super::ProviderError;
 use super::types::{CallEvent, ChatRequest, Completion};
-use super::{ErrorKind, ProviderError};
 use crate::config::RetryConfig;
+use crate::domain::Attempt;
 
 /// When and how often to try again.
 #[derive(Debug, Clone, PartialEq)]
@@ -84,31 +84,6 @@ impl RetryPolicy {
             None => Decision::Retry(backoff.unwrap_or(self.max_backoff)),
         }
     }
-}
-
-/// One attempt of a call, as stored on the phase.
-#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
-pub struct Attempt {
-    /// 1 for the first attempt.
-    pub number: u32,
-    /// From sending the request to the end of the answer or the failure.
-    pub latency_ms: u64,
-    /// Why it failed; absent for the attempt that succeeded.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error: Option<String>,
-    /// The failure's kind; absent on success.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub error_kind: Option<ErrorKind>,
-    /// The wait before the next attempt, when there was one.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub wait_ms: Option<u64>,
-    /// Streamed characters thrown away because the attempt failed part-way.
-    #[serde(default, skip_serializing_if = "is_zero")]
-    pub discarded_chars: usize,
-}
-
-fn is_zero(n: &usize) -> bool {
-    *n == 0
 }
 
 /// Something that can make one attempt at a request.

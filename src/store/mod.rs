@@ -18,7 +18,7 @@ use serde::de::DeserializeOwned;
 use crate::domain::{IdError, Round, check_file_id};
 
 pub use filter::{Role, RoundFilter};
-pub use record::{ScheduledRound, TournamentRecord, TournamentStatus};
+pub use record::{TournamentRecord, TournamentStatus};
 
 /// A store operation that failed; names the file.
 #[derive(Debug, thiserror::Error)]
@@ -268,7 +268,6 @@ mod tests {
     pub(crate) fn round(id: &str, a: &str, b: &str, dilemma: &str, status: RoundStatus) -> Round {
         Round {
             id: id.into(),
-            protocol: "ethics_bowl".into(),
             dilemma_id: dilemma.into(),
             repetition: 1,
             team_a_model: a.into(),
@@ -281,8 +280,7 @@ mod tests {
             status,
             error: None,
             panel: None,
-            qa: None,
-            structured: None,
+            record: crate::domain::RoundRecord::EthicsBowl,
             timestamp: "2026-01-01T00:00:00Z".into(),
         }
     }

@@ -4,6 +4,7 @@
 use serde::{Deserialize, Serialize};
 
 use crate::config::{ModelConfig, TournamentConfig};
+use crate::domain::{ProtocolKind, ScheduledRound};
 
 /// How a run ended, or that it is still going.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,36 +20,13 @@ pub enum TournamentStatus {
     BudgetReached,
 }
 
-/// One round of the schedule.
-#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
-pub struct ScheduledRound {
-    /// The round's id (its file name).
-    pub round_id: String,
-    /// The dilemma.
-    pub dilemma_id: String,
-    /// Which repetition (1-based).
-    pub repetition: u32,
-    /// Team A.
-    pub team_a: String,
-    /// Team B.
-    pub team_b: String,
-    /// Its judges.
-    pub judges: Vec<String>,
-    /// The question-answer format (debate, consultancy or a baseline).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub format: Option<crate::domain::QaFormat>,
-    /// How the debaters compare with the judge (question-answer rounds).
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub relation: Option<String>,
-}
-
 /// The manifest.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct TournamentRecord {
     /// The tournament's id (its folder's name).
     pub id: String,
     /// The protocol played.
-    pub protocol: String,
+    pub protocol: ProtocolKind,
     /// How the run stands.
     pub status: TournamentStatus,
     /// When the first run started (RFC 3339).

@@ -85,11 +85,7 @@ impl RoundState {
         let j = aggregate
             .as_ref()
             .or_else(|| self.judgments.iter().find(|j| j.is_usable()))?;
-        if let Some(v) = &j.structured {
-            // A structured debate: Pro's total minus Con's (each 1–10).
-            return Some(v.pro_total? - v.con_total?);
-        }
-        Some(j.team_a_scores.total()? - j.team_b_scores.total()?)
+        j.margin()
     }
 
     /// Whether the judge chose the correct answer (question-answer rounds with a usable
@@ -497,12 +493,6 @@ impl App {
             .iter()
             .map(|r| crate::domain::Round {
                 id: r.view.round_id.clone(),
-                protocol: if r.view.qa.is_some() {
-                    "qa_debate"
-                } else {
-                    "ethics_bowl"
-                }
-                .into(),
                 dilemma_id: r.view.dilemma_id.clone(),
                 repetition: r.view.repetition,
                 team_a_model: r.view.team_a.clone(),
@@ -524,12 +514,15 @@ impl App {
                 status: r.status,
                 error: None,
                 panel: r.panel.clone(),
-                qa: r.view.qa.as_deref().cloned(),
-                structured: r.view.structured.as_deref().cloned(),
+                record: match (&r.view.qa, &r.view.structured) {
+                    (Some(qa), _) => crate::domain::RoundRecord::QaDebate(qa.clone()),
+                    (None, Some(s)) => crate::domain::RoundRecord::StructuredDebate(s.clone()),
+                    (None, None) => crate::domain::RoundRecord::EthicsBowl,
+                },
                 timestamp: String::new(),
             })
             .map(|mut round| {
-                crate::protocols::stored(&round.protocol).after_phase(&mut round);
+                crate::protocols::stored(round.kind()).after_phase(&mut round);
                 round
             })
             .collect()

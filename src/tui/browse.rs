@@ -28,8 +28,8 @@ pub fn browse(name: &str, rounds: &[Round], now: Instant) -> App {
             },
             status: r.status,
             finished: true,
-            qa: r.qa.clone().map(Box::new),
-            structured: r.structured.clone().map(Box::new),
+            qa: r.qa().cloned().map(Box::new),
+            structured: r.structured().cloned().map(Box::new),
         })
         .collect();
     update(
@@ -67,7 +67,7 @@ pub fn browse(name: &str, rounds: &[Round], now: Instant) -> App {
                 }),
             );
         }
-        for request in crate::protocols::stored(&r.protocol).review_requests(r) {
+        for request in crate::protocols::stored(r.kind()).review_requests(r) {
             update(
                 &mut app,
                 Msg::Engine(EngineEvent::ReplyNeedsReview {

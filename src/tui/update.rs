@@ -970,10 +970,10 @@ mod tests {
         Box::new(Judgment {
             judge_model: "j".into(),
             persona_id: None,
-            team_a_scores: Default::default(),
-            team_b_scores: Default::default(),
-            choice: None,
-            structured: None,
+            reading: crate::domain::Reading::Rubric {
+                team_a: Default::default(),
+                team_b: Default::default(),
+            },
             team_a_justification: String::new(),
             team_b_justification: String::new(),
             overall_analysis: String::new(),

@@ -9,12 +9,15 @@ pub mod prompts;
 
 use std::collections::HashMap;
 
-use crate::domain::{Criterion, Dilemma, Judgment, PhaseType, Round};
+use crate::domain::{
+    Criterion, Dilemma, Judgment, PhaseType, ProtocolKind, Reading, Round, RoundRecord,
+    ScheduledRound,
+};
 use crate::providers::ChatRequest;
 
 use super::judging::parse_judgment;
 use super::panel::Rubric;
-use super::{Protocol, ProtocolError, Step};
+use super::{Protocol, ProtocolError, Step, blank_round};
 
 /// Options of the Ethics Bowl beyond the spec (each in the tournament config).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -74,8 +77,12 @@ fn text_of(round: &Round, phase: PhaseType) -> Result<&str, ProtocolError> {
 }
 
 impl Protocol for EthicsBowl {
-    fn name(&self) -> &'static str {
-        "ethics_bowl"
+    fn kind(&self) -> ProtocolKind {
+        ProtocolKind::EthicsBowl
+    }
+
+    fn new_round(&self, scheduled: &ScheduledRound) -> Result<Round, ProtocolError> {
+        Ok(blank_round(scheduled, RoundRecord::EthicsBowl))
     }
 
     fn steps(&self, round: &Round) -> Vec<Step> {
@@ -204,10 +211,10 @@ pub fn judgment_from_text(judge_model: &str, raw: &str) -> Judgment {
         judge_model: judge_model.to_string(),
         persona_id: None,
         parse_status: parsed.status(),
-        team_a_scores: parsed.team_a,
-        team_b_scores: parsed.team_b,
-        choice: None,
-        structured: None,
+        reading: Reading::Rubric {
+            team_a: parsed.team_a,
+            team_b: parsed.team_b,
+        },
         team_a_justification: parsed.team_a_justification,
         team_b_justification: parsed.team_b_justification,
         overall_analysis: parsed.overall_analysis,

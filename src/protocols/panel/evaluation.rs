@@ -4,7 +4,7 @@
 
 use serde_json::Value;
 
-use crate::domain::{Criterion, Evaluation, Finding, Judgment, Team};
+use crate::domain::{Criterion, Evaluation, Finding, Judgment, Scores, Team};
 use crate::protocols::judging::json_objects;
 
 /// The Ethics Bowl's scores keyed by dimension (`team_a.consistency`, …).
@@ -12,7 +12,7 @@ pub fn dimension_scores(judgment: &Judgment) -> std::collections::BTreeMap<Strin
     let mut out = std::collections::BTreeMap::new();
     for (team, prefix) in [(Team::A, "team_a"), (Team::B, "team_b")] {
         for c in Criterion::ALL {
-            if let Some(v) = judgment.scores(team).get(c) {
+            if let Some(v) = judgment.scores(team).and_then(|s| s.get(c)) {
                 out.insert(format!("{prefix}.{}", c.key()), v);
             }
         }
@@ -104,8 +104,8 @@ pub fn read_evaluation(
         text_field(&objects, &["verdict", "winner"]).and_then(|v| normalise_verdict(&v, verdicts));
     if verdict.is_none() {
         match (
-            judgment.team_a_scores.total(),
-            judgment.team_b_scores.total(),
+            judgment.scores(Team::A).and_then(Scores::total),
+            judgment.scores(Team::B).and_then(Scores::total),
         ) {
             (Some(a), Some(b)) => {
                 verdict = Some(

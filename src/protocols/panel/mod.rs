@@ -145,7 +145,7 @@ impl Panel {
         let rubric = protocol.panel_rubric().ok_or_else(|| {
             ProtocolError(format!(
                 "the {} protocol cannot be judged by a panel",
-                protocol.name()
+                protocol.kind()
             ))
         })?;
         let seats = self.seats();
@@ -309,7 +309,7 @@ impl Panel {
         let brief = PanelBrief {
             material: protocol.panel_material(round)?,
             rubric: protocol.panel_rubric().ok_or_else(|| {
-                ProtocolError(format!("the {} protocol has no rubric", protocol.name()))
+                ProtocolError(format!("the {} protocol has no rubric", protocol.kind()))
             })?,
         };
         let user = if seat.deliberation_round == 0 {
@@ -425,7 +425,7 @@ impl Panel {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Criterion, RoundStatus};
+    use crate::domain::{Criterion, RoundStatus, Scores, Team};
     use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
 
     const EXCHANGE: [PhaseType; 4] = [
@@ -577,7 +577,14 @@ mod tests {
         assert!(pending(&p, &r).is_empty());
         p.apply(&mut r, &protocol(), &EXCHANGE).unwrap();
         assert_eq!(r.judge_model, "panel");
-        assert_eq!(r.scores.as_ref().unwrap().team_a_scores.total(), Some(49.0));
+        assert_eq!(
+            r.scores
+                .as_ref()
+                .unwrap()
+                .scores(Team::A)
+                .and_then(Scores::total),
+            Some(49.0)
+        );
         assert_eq!(r.judgments.len(), 3);
         assert_eq!(r.settled_status(), RoundStatus::Complete);
     }

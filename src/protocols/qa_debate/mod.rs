@@ -13,12 +13,12 @@ pub mod verdict;
 
 use std::collections::HashMap;
 
+use crate::domain::ScheduledRound;
 use crate::domain::{
-    DebaterRecord, Judgment, ParseStatus, PhaseType, QaItem, QaSetup, Round, SampledItem, Scores,
-    Team, Turn,
+    DebaterRecord, Judgment, ParseStatus, PhaseType, ProtocolKind, QaItem, QaSetup, Reading, Round,
+    RoundRecord, SampledItem, Team, Turn,
 };
 use crate::providers::ChatRequest;
-use crate::store::ScheduledRound;
 
 use super::{PhaseRef, Protocol, ProtocolError, Step, blank_round};
 use quotes::{GameText, show_argument};
@@ -62,7 +62,7 @@ impl QaDebate {
 }
 
 fn setup_of(round: &Round) -> Result<&QaSetup, ProtocolError> {
-    round.qa.as_ref().ok_or_else(|| {
+    round.qa().ok_or_else(|| {
         ProtocolError(format!(
             "round {}: no question-answer setup in the round file",
             round.id
@@ -111,8 +111,8 @@ pub fn transcript(round: &Round, setup: &QaSetup, before: Option<u32>) -> String
 }
 
 impl Protocol for QaDebate {
-    fn name(&self) -> &'static str {
-        "qa_debate"
+    fn kind(&self) -> ProtocolKind {
+        ProtocolKind::QaDebate
     }
 
     fn new_round(&self, s: &ScheduledRound) -> Result<Round, ProtocolError> {
@@ -128,28 +128,29 @@ impl Protocol for QaDebate {
                 s.round_id
             ))
         })?;
-        let mut round = blank_round(s, self.name());
-        round.qa = Some(QaSetup {
-            item_id: item.id.clone(),
-            level: item.level.clone(),
-            format,
-            question: item.question.clone(),
-            facts: item.facts.clone(),
-            rules: item.rules.clone(),
-            preferences: item.preferences.clone(),
-            label: item.label,
-            assignment: sampled.assignment,
-            debate_rounds: self.rules.debate_rounds,
-            word_limit: self.rules.word_limit,
-            relation: s.relation.clone(),
-            debater_a: DebaterRecord::default(),
-            debater_b: DebaterRecord::default(),
-        });
-        Ok(round)
+        Ok(blank_round(
+            s,
+            RoundRecord::QaDebate(Box::new(QaSetup {
+                item_id: item.id.clone(),
+                level: item.level.clone(),
+                format,
+                question: item.question.clone(),
+                facts: item.facts.clone(),
+                rules: item.rules.clone(),
+                preferences: item.preferences.clone(),
+                label: item.label,
+                assignment: sampled.assignment,
+                debate_rounds: self.rules.debate_rounds,
+                word_limit: self.rules.word_limit,
+                relation: s.relation.clone(),
+                debater_a: DebaterRecord::default(),
+                debater_b: DebaterRecord::default(),
+            })),
+        ))
     }
 
     fn steps(&self, round: &Round) -> Vec<Step> {
-        let Some(setup) = &round.qa else {
+        let Some(setup) = round.qa() else {
             return Vec::new();
         };
         let mut steps = Vec::new();
@@ -220,10 +221,7 @@ impl Protocol for QaDebate {
         Judgment {
             judge_model: judge_model.to_string(),
             persona_id: None,
-            team_a_scores: Scores::default(),
-            team_b_scores: Scores::default(),
-            choice: read.choice(),
-            structured: None,
+            reading: Reading::Choice(read.choice()),
             team_a_justification: String::new(),
             team_b_justification: String::new(),
             overall_analysis: String::new(),
@@ -235,13 +233,18 @@ impl Protocol for QaDebate {
     }
 
     fn after_phase(&self, round: &mut Round) {
-        let Some(setup) = round.qa.as_mut() else {
+        let Round {
+            phases,
+            record: RoundRecord::QaDebate(setup),
+            ..
+        } = round
+        else {
             return;
         };
         let game = GameText::new(&setup.facts, &setup.rules, &setup.preferences);
         setup.debater_a = DebaterRecord::default();
         setup.debater_b = DebaterRecord::default();
-        for phase in &round.phases {
+        for phase in phases.iter() {
             let Some(turn) = phase.turn else { continue };
             let shown = show_argument(&phase.response, setup.word_limit as usize, &game);
             let record = setup.debater_mut(turn.side);
@@ -256,7 +259,10 @@ impl Protocol for QaDebate {
 /// judgment has no usable choice).
 pub fn judge_correct(setup: &QaSetup, judgment: &Judgment) -> Option<bool> {
     let correct = setup.assignment.correct_side?;
-    let choice = judgment.choice.filter(|_| judgment.is_usable())?;
+    let choice = judgment
+        .choice()
+        .copied()
+        .filter(|_| judgment.is_usable())?;
     Some(choice.side == correct)
 }
 
@@ -357,7 +363,7 @@ mod tests {
         );
         assert!(req.system.contains("Debater ") && req.system.contains("under 20 words"));
         p.after_phase(&mut round);
-        let setup = round.qa.as_ref().unwrap();
+        let setup = round.qa().unwrap();
         assert_eq!(
             (
                 setup.debater_b.verified_quotes,
@@ -407,7 +413,7 @@ mod tests {
             .unwrap();
         let j = p.judge(&round, "j", "Answer: B\nConfidence: 70");
         assert_eq!(j.parse_status, ParseStatus::Parsed);
-        let setup = round.qa.as_ref().unwrap();
+        let setup = round.qa().unwrap();
         assert_eq!(setup.assignment, sampled.assignment);
         assert_eq!(judge_correct(setup, &j), Some(true));
         let partial = p.judge(&round, "j", "Answer: A");

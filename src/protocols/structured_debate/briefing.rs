@@ -22,8 +22,8 @@ pub fn standing_label(s: Option<Standing>) -> &'static str {
 
 /// The briefing from one judge's verdict, when the round and the judgment have what it needs.
 pub fn briefing(round: &Round, judgment: &Judgment) -> Option<String> {
-    let setup = round.structured.as_ref()?;
-    let verdict = judgment.structured.as_deref()?;
+    let setup = round.structured()?;
+    let verdict = judgment.verdict()?;
     let mut s = String::new();
     let _ = writeln!(s, "# Decision briefing: {}\n", setup.topic.proposition);
     if let Some(c) = &setup.topic.context {

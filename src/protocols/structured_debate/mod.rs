@@ -14,12 +14,12 @@ pub mod prompts;
 
 use std::collections::HashMap;
 
+use crate::domain::ScheduledRound;
 use crate::domain::{
-    Judgment, ParseStatus, Phase, PhaseType, ReplyFallback, Round, ScoreWeights, Scores, Side,
-    SideRecord, StructuredSetup, Topic, Turn,
+    Judgment, ParseStatus, Phase, PhaseType, ProtocolKind, Reading, ReplyFallback, Round,
+    RoundRecord, ScoreWeights, Side, SideRecord, StructuredSetup, Topic, Turn,
 };
 use crate::providers::{ChatRequest, Role, Turn as ChatTurn};
-use crate::store::ScheduledRound;
 
 use super::{PhaseRef, Protocol, ProtocolError, ReviewRequest, Step, blank_round};
 
@@ -133,8 +133,7 @@ fn settle<'a>(round: &'a Round, stage: PhaseType, side: Side) -> Settled<'a> {
         return Settled::Pending;
     };
     let corrected = round
-        .structured
-        .as_ref()
+        .structured()
         .and_then(|s| s.fallbacks.iter().find(|f| f.key == reply_key(stage, side)))
         .and_then(|f| f.corrected_text.as_deref());
     match (corrected, readable(stage, &second.response, side)) {
@@ -158,7 +157,7 @@ fn settled_ref(round: &Round, stage: PhaseType, side: Side) -> PhaseRef {
 }
 
 fn setup_of(round: &Round) -> Result<&StructuredSetup, ProtocolError> {
-    round.structured.as_ref().ok_or_else(|| {
+    round.structured().ok_or_else(|| {
         ProtocolError(format!(
             "round {}: no structured-debate setup in the round file",
             round.id
@@ -214,8 +213,8 @@ impl StructuredDebate {
 }
 
 impl Protocol for StructuredDebate {
-    fn name(&self) -> &'static str {
-        "structured_debate"
+    fn kind(&self) -> ProtocolKind {
+        ProtocolKind::StructuredDebate
     }
 
     fn new_round(&self, s: &ScheduledRound) -> Result<Round, ProtocolError> {
@@ -225,16 +224,17 @@ impl Protocol for StructuredDebate {
                 s.round_id, s.dilemma_id
             ))
         })?;
-        let mut round = blank_round(s, self.name());
-        round.structured = Some(StructuredSetup {
-            topic: topic.clone(),
-            closing_word_limit: self.rules.closing_word_limit,
-            weights: self.rules.weights,
-            pro: SideRecord::default(),
-            con: SideRecord::default(),
-            fallbacks: Vec::new(),
-        });
-        Ok(round)
+        Ok(blank_round(
+            s,
+            RoundRecord::StructuredDebate(Box::new(StructuredSetup {
+                topic: topic.clone(),
+                closing_word_limit: self.rules.closing_word_limit,
+                weights: self.rules.weights,
+                pro: SideRecord::default(),
+                con: SideRecord::default(),
+                fallbacks: Vec::new(),
+            })),
+        ))
     }
 
     fn steps(&self, round: &Round) -> Vec<Step> {
@@ -308,7 +308,7 @@ impl Protocol for StructuredDebate {
     }
 
     fn judge(&self, round: &Round, judge_model: &str, raw: &str) -> Judgment {
-        let (verdict, problems, status) = match round.structured.as_ref() {
+        let (verdict, problems, status) = match round.structured() {
             Some(setup) => {
                 let ids = argument_ids(setup);
                 let (verdict, problems) = parse::parse_verdict(raw, &ids);
@@ -346,10 +346,7 @@ impl Protocol for StructuredDebate {
         Judgment {
             judge_model: judge_model.to_string(),
             persona_id: None,
-            team_a_scores: Scores::default(),
-            team_b_scores: Scores::default(),
-            choice: None,
-            structured: verdict,
+            reading: Reading::Verdict(verdict),
             team_a_justification: String::new(),
             team_b_justification: String::new(),
             overall_analysis: String::new(),
@@ -361,7 +358,7 @@ impl Protocol for StructuredDebate {
     }
 
     fn after_phase(&self, round: &mut Round) {
-        let Some(mut setup) = round.structured.clone() else {
+        let Some(mut setup) = round.structured().cloned() else {
             return;
         };
         let corrected: Vec<ReplyFallback> = setup
@@ -446,13 +443,13 @@ impl Protocol for StructuredDebate {
                 }
             }
         }
-        round.structured = Some(setup);
+        round.record = RoundRecord::StructuredDebate(Box::new(setup));
     }
 
     fn review_requests(&self, round: &Round) -> Vec<ReviewRequest> {
         round
-            .structured
-            .iter()
+            .structured()
+            .into_iter()
             .flat_map(|s| &s.fallbacks)
             .filter(|f| f.corrected_text.is_none())
             .map(|f| ReviewRequest {
@@ -470,8 +467,7 @@ impl Protocol for StructuredDebate {
         let (stage, side) =
             parse_reply_key(key).ok_or_else(|| format!("\"{key}\" names no reply"))?;
         let setup = round
-            .structured
-            .as_mut()
+            .structured_mut()
             .ok_or("the round has no structured-debate setup")?;
         let fallback = setup
             .fallbacks

@@ -101,7 +101,7 @@ fn an_unreadable_reply_gets_one_correction_and_later_stages_wait_for_it() {
     );
     answer(&p, &mut r, PhaseType::Opening, Side::Pro, 1, OPENING_PRO);
     assert_eq!(ready(&p, &r).len(), 2, "both cross-examinations");
-    assert_eq!(r.structured.as_ref().unwrap().pro.arguments.len(), 2);
+    assert_eq!(r.structured().unwrap().pro.arguments.len(), 2);
     // Cross-examination prompts list the other side's arguments, and the schema names them.
     let cross = p
         .steps(&r)
@@ -158,7 +158,7 @@ fn skipped_arguments_and_long_closings_are_violations() {
         0,
         r#"{"concessions": [], "unrebutted_arguments": [], "final_position": "Stay with the monolith.", "position_shifted": false}"#,
     );
-    let s = r.structured.as_ref().unwrap();
+    let s = r.structured().unwrap();
     assert_eq!(s.con.violations, ["did not answer PRO-2"]);
     assert_eq!(
         s.pro.violations,
@@ -189,7 +189,7 @@ fn the_judges_totals_are_ignored_and_recomputed_from_the_weights() {
     ], "key_insight": "k", "unresolved_questions": ["u"], "recommendation": "r", "pro_total": 10, "con_total": 1}"#;
     let j = p.judge(&r, "j", raw);
     assert_eq!(j.parse_status, ParseStatus::Parsed);
-    let v = j.structured.unwrap();
+    let v = j.verdict().unwrap();
     // PRO-1: 0.4×6 + 0.3×8 + 0.2×5 + 0.1×10 = 6.8; PRO-2: 4.0 → 5.4. CON-1: 7.0.
     assert!(
         (v.pro_total.unwrap() - 5.4).abs() < 1e-9,
@@ -224,7 +224,7 @@ fn a_reply_unreadable_twice_is_kept_as_text_and_waits_for_a_person() {
         "still prose, sorry",
     );
     answer(&p, &mut r, PhaseType::Opening, Side::Con, 0, OPENING_CON);
-    let s = r.structured.as_ref().unwrap();
+    let s = r.structured().unwrap();
     assert_eq!(s.pro.arguments.len(), 1, "kept as one argument");
     assert_eq!(s.pro.arguments[0].reasoning, "still prose, sorry");
     assert_eq!(s.fallbacks[0].key, "pro.opening");
@@ -240,11 +240,11 @@ fn a_reply_unreadable_twice_is_kept_as_text_and_waits_for_a_person() {
     );
     p.correct_reply(&mut r, "pro.opening", OPENING_PRO).unwrap();
     assert!(p.review_requests(&r).is_empty());
-    assert_eq!(r.structured.as_ref().unwrap().pro.arguments.len(), 2);
+    assert_eq!(r.structured().unwrap().pro.arguments.len(), 2);
     assert_eq!(r.settled_status(), RoundStatus::Complete);
     // The correction survives the next rebuild.
     p.after_phase(&mut r);
-    assert_eq!(r.structured.as_ref().unwrap().pro.arguments.len(), 2);
+    assert_eq!(r.structured().unwrap().pro.arguments.len(), 2);
     assert!(p.review_requests(&r).is_empty());
 }
 

@@ -19,9 +19,10 @@ use rand::seq::SliceRandom;
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+use super::ProviderError;
 use super::types::{ChatRequest, Completion, FinishReason, Usage};
-use super::{ErrorKind, ProviderError};
 use crate::config::SimulatedParams;
+use crate::domain::ErrorKind;
 
 /// The seven judging criteria, in the rubric's order, with the sentence a debater strong on
 /// each criterion writes and the cue a simulated judge looks for. `{x}` is a piece of the

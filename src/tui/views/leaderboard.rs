@@ -9,7 +9,7 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders, Row, Table};
 
-use crate::domain::{Side, Team};
+use crate::domain::{Scores, Side, Team};
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
 
@@ -41,7 +41,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let mut by_model: BTreeMap<&str, Tally> = BTreeMap::new();
     for r in &app.rounds {
         for j in r.judgments.iter().filter(|j| j.is_usable()) {
-            if let (Some(a), Some(b)) = (j.team_a_scores.total(), j.team_b_scores.total()) {
+            if let (Some(a), Some(b)) = (
+                j.scores(Team::A).and_then(Scores::total),
+                j.scores(Team::B).and_then(Scores::total),
+            ) {
                 by_model
                     .entry(&r.view.team_a)
                     .or_default()
@@ -109,7 +112,7 @@ fn render_qa(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         let Some(choice) = r
             .judgments
             .iter()
-            .find_map(|j| j.choice.filter(|_| j.is_usable()))
+            .find_map(|j| j.choice().copied().filter(|_| j.is_usable()))
         else {
             continue;
         };
@@ -174,7 +177,7 @@ fn render_structured(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme
             .judgments
             .iter()
             .filter(|j| j.is_usable())
-            .find_map(|j| j.structured.as_deref())
+            .find_map(|j| j.verdict())
         else {
             continue;
         };

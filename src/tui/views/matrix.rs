@@ -45,7 +45,7 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
         let confidence = round
             .judgments
             .iter()
-            .find_map(|j| j.choice.and_then(|c| c.confidence))
+            .find_map(|j| j.choice().and_then(|c| c.confidence))
             .map(|c| format!("{c:.0}"))
             .unwrap_or_default();
         return match (round.status, round.qa_correct()) {

@@ -181,7 +181,7 @@ pub fn render_outcome(
         lines.push(Line::styled("No judgment yet.", Style::new().fg(theme.dim)));
     }
     for j in &round.judgments {
-        let verdict = match (j.choice, round.qa_correct()) {
+        let verdict = match (j.choice(), round.qa_correct()) {
             (Some(c), correct) if j.is_usable() => {
                 let (word, colour) = match correct {
                     Some(true) => ("correct", theme.complete),

@@ -7,7 +7,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Tabs, Wrap};
 
-use crate::domain::{Criterion, Judgment, PhaseType, Side, Team};
+use crate::domain::{Criterion, Judgment, PhaseType, Scores, Side, Team};
 use crate::tui::app::{App, RoundState};
 use crate::tui::theme::Theme;
 
@@ -265,15 +265,15 @@ fn render_judgment(frame: &mut Frame<'_>, area: Rect, j: &Judgment, theme: &Them
         .map(|c| {
             Row::new([
                 Cell::from(c.label()),
-                Cell::from(fmt(j.team_a_scores.get(*c))),
-                Cell::from(fmt(j.team_b_scores.get(*c))),
+                Cell::from(fmt(j.scores(Team::A).and_then(|s| s.get(*c)))),
+                Cell::from(fmt(j.scores(Team::B).and_then(|s| s.get(*c)))),
             ])
         })
         .chain(std::iter::once(
             Row::new([
                 Cell::from("Total"),
-                Cell::from(fmt(j.team_a_scores.total())),
-                Cell::from(fmt(j.team_b_scores.total())),
+                Cell::from(fmt(j.scores(Team::A).and_then(Scores::total))),
+                Cell::from(fmt(j.scores(Team::B).and_then(Scores::total))),
             ])
             .style(Style::new().add_modifier(Modifier::BOLD)),
         ));

@@ -152,8 +152,8 @@ pub fn render_verdict(
     theme: &Theme,
 ) {
     let bold = Style::new().add_modifier(Modifier::BOLD);
-    let judgment = round.judgments.iter().find(|j| j.structured.is_some());
-    let Some(verdict) = judgment.and_then(|j| j.structured.as_deref()) else {
+    let judgment = round.judgments.iter().find(|j| j.verdict().is_some());
+    let Some(verdict) = judgment.and_then(|j| j.verdict()) else {
         let mut lines = vec![Line::styled(setup.topic.proposition.clone(), bold)];
         lines.push(Line::styled(
             match round.judgments.first() {

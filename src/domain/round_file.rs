@@ -1,0 +1,175 @@
+//! A round as its file holds it. The file keeps the spec's field names (`id`,
+//! `dilemma_id`, `team_a_model`, `team_b_model`, `judge_model`, `phases`, `scores`,
+//! `timestamp`), names its protocol as a string and its protocol's record under that
+//! protocol's key (`qa`, `structured`), and carries a schema version. Reading checks that
+//! the three agree, so a file cannot be read as the wrong protocol.
+
+use std::borrow::Cow;
+
+use serde::{Deserialize, Serialize};
+
+use super::{
+    Judgment, PanelRecord, Phase, ProtocolKind, QaSetup, Round, RoundError, RoundRecord,
+    RoundStatus, StructuredSetup,
+};
+
+/// The schema written today. 1: files before the version was written (read the same way);
+/// 2: the version is written and the protocol name must be one this build knows.
+pub const ROUND_SCHEMA_VERSION: u32 = 2;
+
+#[derive(Serialize, Deserialize)]
+struct RoundFile<'a> {
+    #[serde(default = "first_schema")]
+    schema_version: u32,
+    id: Cow<'a, str>,
+    #[serde(default = "ethics_bowl")]
+    protocol: Cow<'a, str>,
+    dilemma_id: Cow<'a, str>,
+    #[serde(default = "one")]
+    repetition: u32,
+    team_a_model: Cow<'a, str>,
+    team_b_model: Cow<'a, str>,
+    #[serde(default)]
+    judge_model: Cow<'a, str>,
+    #[serde(default)]
+    judge_models: Cow<'a, [String]>,
+    #[serde(default)]
+    phases: Cow<'a, [Phase]>,
+    #[serde(default)]
+    scores: Option<Cow<'a, Judgment>>,
+    #[serde(default)]
+    judgments: Cow<'a, [Judgment]>,
+    status: RoundStatus,
+    #[serde(default)]
+    error: Option<Cow<'a, RoundError>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    panel: Option<Cow<'a, PanelRecord>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    qa: Option<Cow<'a, QaSetup>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    structured: Option<Cow<'a, StructuredSetup>>,
+    timestamp: Cow<'a, str>,
+}
+
+fn first_schema() -> u32 {
+    1
+}
+fn ethics_bowl() -> Cow<'static, str> {
+    Cow::Borrowed(ProtocolKind::EthicsBowl.as_str())
+}
+fn one() -> u32 {
+    1
+}
+
+impl Serialize for Round {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        let (qa, structured) = match &self.record {
+            RoundRecord::EthicsBowl => (None, None),
+            RoundRecord::QaDebate(setup) => (Some(Cow::Borrowed(&**setup)), None),
+            RoundRecord::StructuredDebate(setup) => (None, Some(Cow::Borrowed(&**setup))),
+        };
+        RoundFile {
+            schema_version: ROUND_SCHEMA_VERSION,
+            id: Cow::Borrowed(&self.id),
+            protocol: Cow::Borrowed(self.kind().as_str()),
+            dilemma_id: Cow::Borrowed(&self.dilemma_id),
+            repetition: self.repetition,
+            team_a_model: Cow::Borrowed(&self.team_a_model),
+            team_b_model: Cow::Borrowed(&self.team_b_model),
+            judge_model: Cow::Borrowed(&self.judge_model),
+            judge_models: Cow::Borrowed(&self.judge_models),
+            phases: Cow::Borrowed(&self.phases),
+            scores: self.scores.as_ref().map(Cow::Borrowed),
+            judgments: Cow::Borrowed(&self.judgments),
+            status: self.status,
+            error: self.error.as_ref().map(Cow::Borrowed),
+            panel: self.panel.as_ref().map(Cow::Borrowed),
+            qa,
+            structured,
+            timestamp: Cow::Borrowed(&self.timestamp),
+        }
+        .serialize(serializer)
+    }
+}
+
+impl<'de> Deserialize<'de> for Round {
+    fn deserialize<D: serde::Deserializer<'de>>(deserializer: D) -> Result<Self, D::Error> {
+        let file = RoundFile::deserialize(deserializer)?;
+        Round::try_from(file).map_err(serde::de::Error::custom)
+    }
+}
+
+impl TryFrom<RoundFile<'_>> for Round {
+    type Error = String;
+
+    fn try_from(f: RoundFile<'_>) -> Result<Self, String> {
+        if f.schema_version > ROUND_SCHEMA_VERSION {
+            return Err(format!(
+                "schema version {} is newer than this build reads ({ROUND_SCHEMA_VERSION}): \
+                 use a newer ethics-bowl",
+                f.schema_version
+            ));
+        }
+        let kind: ProtocolKind = f.protocol.parse().map_err(|e| format!("{e}"))?;
+        let record = match (kind, f.qa, f.structured) {
+            (ProtocolKind::EthicsBowl, None, None) => RoundRecord::EthicsBowl,
+            (ProtocolKind::QaDebate, Some(qa), None) => {
+                RoundRecord::QaDebate(Box::new(qa.into_owned()))
+            }
+            (ProtocolKind::StructuredDebate, None, Some(s)) => {
+                RoundRecord::StructuredDebate(Box::new(s.into_owned()))
+            }
+            (kind, qa, structured) => {
+                let held: Vec<&str> = [qa.map(|_| "qa"), structured.map(|_| "structured")]
+                    .into_iter()
+                    .flatten()
+                    .collect();
+                return Err(format!(
+                    "a {kind} round must hold {} and holds {}",
+                    match kind {
+                        ProtocolKind::EthicsBowl => "no protocol record",
+                        ProtocolKind::QaDebate => "exactly a \"qa\" record",
+                        ProtocolKind::StructuredDebate => "exactly a \"structured\" record",
+                    },
+                    if held.is_empty() {
+                        "none".to_string()
+                    } else {
+                        held.join(" and ")
+                    }
+                ));
+            }
+        };
+        let fit = |j: Judgment| -> Result<Judgment, String> {
+            let judge = j.judge_key().to_string();
+            Ok(Judgment {
+                reading: j
+                    .reading
+                    .fit(kind)
+                    .map_err(|e| format!("judge {judge}: {e}"))?,
+                ..j
+            })
+        };
+        Ok(Round {
+            id: f.id.into_owned(),
+            dilemma_id: f.dilemma_id.into_owned(),
+            repetition: f.repetition,
+            team_a_model: f.team_a_model.into_owned(),
+            team_b_model: f.team_b_model.into_owned(),
+            judge_model: f.judge_model.into_owned(),
+            judge_models: f.judge_models.into_owned(),
+            phases: f.phases.into_owned(),
+            scores: f.scores.map(|j| fit(j.into_owned())).transpose()?,
+            judgments: f
+                .judgments
+                .into_owned()
+                .into_iter()
+                .map(fit)
+                .collect::<Result<_, _>>()?,
+            status: f.status,
+            error: f.error.map(Cow::into_owned),
+            panel: f.panel.map(Cow::into_owned),
+            record,
+            timestamp: f.timestamp.into_owned(),
+        })
+    }
+}
