@@ -69,5 +69,22 @@ pub fn stored_rounds(
     for e in &errors {
         eprintln!("warning: {e}");
     }
+    mention_set_aside(&store);
     Ok((store, rounds))
+}
+
+/// Says on stderr which round files earlier runs set aside as unreadable, so a listing or
+/// report never leaves them out silently.
+pub fn mention_set_aside(store: &ethics_bowl::store::Store) {
+    let files = store.set_aside_files();
+    if !files.is_empty() {
+        eprintln!(
+            "note: {} unreadable round file{} set aside by earlier runs (not counted here):",
+            files.len(),
+            if files.len() == 1 { "" } else { "s" }
+        );
+        for f in files {
+            eprintln!("  {}", f.display());
+        }
+    }
 }

@@ -3,7 +3,7 @@
 use std::path::Path;
 
 use ethics_bowl::domain::{ProtocolKind, Round, RoundRecord, RoundStatus, Scores, Team};
-use ethics_bowl::store::{Role, RoundFilter, Store};
+use ethics_bowl::store::{FilterValues, Role, RoundFilter, Store};
 
 use crate::cli::{RoleArg, StatusArg};
 
@@ -39,6 +39,32 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
         .map_err(|e| super::UsageError(e.to_string()))?;
     for e in &errors {
         eprintln!("warning: {e}");
+    }
+    super::mention_set_aside(&store);
+    if rounds.is_empty() && filter != RoundFilter::default() {
+        let (all, _) = store
+            .load_rounds(&RoundFilter::default())
+            .map_err(|e| super::UsageError(e.to_string()))?;
+        let values = FilterValues::of(&all);
+        let unknown = values.unknown(&filter);
+        if !unknown.is_empty() {
+            let named: Vec<String> = unknown
+                .iter()
+                .map(|(flag, value)| format!("{flag} {value}"))
+                .collect();
+            return Err(super::UsageError(format!(
+                "no round in {} has {}; the folder holds\n{}",
+                dir.display(),
+                named.join(" or "),
+                values.describe()
+            ))
+            .into());
+        }
+        eprintln!(
+            "no round matches these filters together ({} rounds in the folder); it holds\n{}",
+            all.len(),
+            values.describe()
+        );
     }
     if args.json {
         println!("{}", serde_json::to_string_pretty(&rounds)?);

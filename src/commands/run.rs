@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 use ethics_bowl::analysis::Summary;
 use ethics_bowl::domain::{ParseStatus, RoundStatus};
 use ethics_bowl::engine::{self, EngineCommand, EngineEvent};
+use ethics_bowl::sanitize::sanitize;
 use ethics_bowl::store::{Store, TournamentStatus};
 use ethics_bowl::tui::{App, Mode};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -160,6 +161,9 @@ pub async fn run(
                 bar.println(format!(
                     "budget reached: ${spent_usd:.4} of ${budget_usd:.2}; no new calls"
                 ));
+            }
+            EngineEvent::Warning { message } => {
+                bar.println(format!("warning: {}", sanitize(&message)));
             }
             _ => {}
         }

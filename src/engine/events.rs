@@ -163,6 +163,11 @@ pub enum EngineEvent {
         /// The budget.
         budget_usd: f64,
     },
+    /// Something a person should know that stops nothing (a damaged round file set aside).
+    Warning {
+        /// What happened, naming the file or round.
+        message: String,
+    },
     /// A command could not be carried out.
     CommandRefused {
         /// Why.

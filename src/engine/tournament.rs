@@ -116,7 +116,21 @@ pub async fn run(
     events: mpsc::UnboundedSender<EngineEvent>,
     commands: &mut mpsc::UnboundedReceiver<EngineCommand>,
 ) -> Result<RunReport, EngineError> {
-    let store = Store::create(&prepared.dir)?;
+    let (store, set_aside) = Store::open_for_run(&prepared.dir)?;
+    let set_aside: Vec<String> = set_aside
+        .iter()
+        .map(|s| {
+            format!(
+                "{} could not be read ({}); moved to {}, and its round is played again",
+                s.from.display(),
+                s.reason,
+                s.to.display()
+            )
+        })
+        .collect();
+    for message in &set_aside {
+        tracing::warn!("{message}");
+    }
     let previous = store.load_tournament()?;
     let judge_models = prepared.config.judge_models();
     let used: HashSet<&String> = prepared.config.models.iter().chain(&judge_models).collect();
@@ -143,6 +157,7 @@ pub async fn run(
             .warnings
             .iter()
             .chain(&prepared.input_warnings)
+            .chain(&set_aside)
             .cloned()
             .collect(),
         qa_sample: prepared.qa_sample.clone(),
@@ -196,6 +211,9 @@ pub async fn run(
         tournament_id: prepared.id.clone(),
         rounds: views,
     });
+    for message in set_aside {
+        ctx.control.emit(EngineEvent::Warning { message });
+    }
 
     // Rounds start in schedule order as room frees up (the schedule interleaves models, so
     // rounds running together spread over providers).

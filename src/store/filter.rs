@@ -46,3 +46,109 @@ impl RoundFilter {
             && self.status.is_none_or(|s| r.status == s)
     }
 }
+
+/// The values a results folder holds for each filter, to tell someone whose filter matched
+/// nothing what they could have asked for.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct FilterValues {
+    /// Models that played.
+    pub models: std::collections::BTreeSet<String>,
+    /// Dilemmas (or items, or topics).
+    pub dilemmas: std::collections::BTreeSet<String>,
+    /// Judges.
+    pub judges: std::collections::BTreeSet<String>,
+    /// Round statuses present.
+    pub statuses: std::collections::BTreeSet<&'static str>,
+}
+
+impl FilterValues {
+    /// The values in these rounds.
+    pub fn of(rounds: &[Round]) -> Self {
+        let mut v = Self::default();
+        for r in rounds {
+            v.models.insert(r.team_a_model.clone());
+            v.models.insert(r.team_b_model.clone());
+            v.dilemmas.insert(r.dilemma_id.clone());
+            v.judges.extend(r.judge_models.iter().cloned());
+            v.judges
+                .extend(r.judgments.iter().map(|j| j.judge_model.clone()));
+            v.statuses.insert(r.status.as_str());
+        }
+        v.models.retain(|m| !m.is_empty());
+        v.judges.retain(|j| !j.is_empty());
+        v
+    }
+
+    /// The filter's values that no round holds at all, as `(flag, value)`: such a filter
+    /// is a mistake rather than an empty answer.
+    pub fn unknown<'a>(&self, filter: &'a RoundFilter) -> Vec<(&'static str, &'a str)> {
+        let mut out = Vec::new();
+        if let Some(m) = filter
+            .model
+            .as_deref()
+            .filter(|m| !self.models.contains(*m))
+        {
+            out.push(("--model", m));
+        }
+        if let Some(d) = filter
+            .dilemma
+            .as_deref()
+            .filter(|d| !self.dilemmas.contains(*d))
+        {
+            out.push(("--dilemma", d));
+        }
+        if let Some(j) = filter
+            .judge
+            .as_deref()
+            .filter(|j| !self.judges.contains(*j))
+        {
+            out.push(("--judge", j));
+        }
+        out
+    }
+
+    /// One line per kind of value, for a message.
+    pub fn describe(&self) -> String {
+        let list = |set: &std::collections::BTreeSet<String>| {
+            set.iter()
+                .map(String::as_str)
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        format!(
+            "models: {}\ndilemmas: {}\njudges: {}\nstatuses: {}",
+            list(&self.models),
+            list(&self.dilemmas),
+            list(&self.judges),
+            self.statuses.iter().copied().collect::<Vec<_>>().join(", ")
+        )
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::tests::round;
+
+    #[test]
+    fn values_present_and_unknown_filter_values() {
+        let rounds = [
+            round("r1", "a", "b", "d1", RoundStatus::Complete),
+            round("r2", "b", "c", "d2", RoundStatus::NeedsReview),
+        ];
+        let v = FilterValues::of(&rounds);
+        assert_eq!(v.models.len(), 3);
+        assert!(v.statuses.contains("needs_review"));
+        let filter = RoundFilter {
+            model: Some("a".into()),
+            judge: Some("nobody".into()),
+            dilemma: Some("d9".into()),
+            ..RoundFilter::default()
+        };
+        assert_eq!(
+            v.unknown(&filter),
+            vec![("--dilemma", "d9"), ("--judge", "nobody")]
+        );
+        assert!(v.describe().contains("dilemmas: d1, d2"));
+    }
+}

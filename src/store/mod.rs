@@ -17,7 +17,7 @@ use serde::de::DeserializeOwned;
 
 use crate::domain::{IdError, Round, check_file_id};
 
-pub use filter::{Role, RoundFilter};
+pub use filter::{FilterValues, Role, RoundFilter};
 pub use record::{TournamentRecord, TournamentStatus};
 
 /// A store operation that failed; names the file.
@@ -44,7 +44,33 @@ pub enum StoreError {
     /// An id that cannot be a file name.
     #[error(transparent)]
     BadId(#[from] IdError),
+    /// A folder given as results that holds none.
+    #[error(
+        "{}: not a results folder (no tournament.json and no round files); pass the folder \
+         `ethics-bowl run` wrote, e.g. results/<tournament>",
+        path.display()
+    )]
+    NotResults {
+        /// The folder.
+        path: PathBuf,
+    },
 }
+
+/// A round file that could not be read, moved out of the way so the round can be played
+/// again; never deleted.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct SetAside {
+    /// Where it was.
+    pub from: PathBuf,
+    /// Where it is now (`rounds/.unreadable/<file>`).
+    pub to: PathBuf,
+    /// Why it could not be read.
+    pub reason: String,
+}
+
+/// Temporary files older than this are left by a process that died mid-write (a live
+/// writer's temporary file exists for milliseconds).
+const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(60);
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     move |source| StoreError::Io {
@@ -73,7 +99,8 @@ impl Store {
         Ok(Self::at(dir))
     }
 
-    /// Opens an existing results folder for reading (ours, or the predecessor's).
+    /// Opens an existing results folder for reading (ours, or the predecessor's, which has
+    /// round files but no `tournament.json`); any other folder is refused.
     pub fn open(dir: &Path) -> Result<Self, StoreError> {
         if !dir.is_dir() {
             return Err(StoreError::Io {
@@ -81,7 +108,85 @@ impl Store {
                 source: std::io::Error::new(std::io::ErrorKind::NotFound, "no such results folder"),
             });
         }
-        Ok(Self::at(dir))
+        let store = Self::at(dir);
+        if dir.join("tournament.json").is_file() || !store.round_files()?.is_empty() {
+            Ok(store)
+        } else {
+            Err(StoreError::NotResults {
+                path: dir.to_path_buf(),
+            })
+        }
+    }
+
+    /// Opens (creating if needed) a tournament's folder for a run, after tidying what a
+    /// killed run may have left: stale temporary files are removed, and round files that
+    /// cannot be read are set aside (returned, for the run to report) so that their rounds
+    /// are played again.
+    pub fn open_for_run(dir: &Path) -> Result<(Self, Vec<SetAside>), StoreError> {
+        let store = Self::create(dir)?;
+        store.remove_stale_temporaries()?;
+        let mut set_aside = Vec::new();
+        for path in store.round_files()? {
+            if let Err(e) = read_round(&path) {
+                set_aside.push(store.set_aside(&path, e.to_string())?);
+            }
+        }
+        Ok((store, set_aside))
+    }
+
+    /// Moves an unreadable round file to `rounds/.unreadable/`, keeping its name (with a
+    /// number added when that name is taken).
+    fn set_aside(&self, path: &Path, reason: String) -> Result<SetAside, StoreError> {
+        let folder = self.rounds_dir().join(".unreadable");
+        std::fs::create_dir_all(&folder).map_err(io(&folder))?;
+        let name = path.file_name().unwrap_or_default().to_string_lossy();
+        let mut to = folder.join(name.as_ref());
+        let mut n = 1;
+        while to.exists() {
+            to = folder.join(format!("{name}.{n}"));
+            n += 1;
+        }
+        std::fs::rename(path, &to).map_err(io(path))?;
+        Ok(SetAside {
+            from: path.to_path_buf(),
+            to,
+            reason,
+        })
+    }
+
+    /// Removes `.tmp-*` files that a killed process left beside the files it was writing.
+    fn remove_stale_temporaries(&self) -> Result<(), StoreError> {
+        for dir in [
+            self.dir.clone(),
+            self.dir.join("rounds"),
+            self.dir.join("briefings"),
+        ] {
+            let Ok(entries) = std::fs::read_dir(&dir) else {
+                continue;
+            };
+            for entry in entries.flatten() {
+                let stale = entry
+                    .metadata()
+                    .and_then(|m| m.modified())
+                    .ok()
+                    .and_then(|t| t.elapsed().ok())
+                    .is_some_and(|age| age > STALE_TEMPORARY);
+                if stale && entry.file_name().to_string_lossy().starts_with(".tmp-") {
+                    let path = entry.path();
+                    std::fs::remove_file(&path).map_err(io(&path))?;
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// Files set aside as unreadable by earlier runs, for listings to mention.
+    pub fn set_aside_files(&self) -> Vec<PathBuf> {
+        let mut files: Vec<PathBuf> = std::fs::read_dir(self.rounds_dir().join(".unreadable"))
+            .map(|entries| entries.flatten().map(|e| e.path()).collect())
+            .unwrap_or_default();
+        files.sort();
+        files
     }
 
     fn at(dir: &Path) -> Self {
@@ -154,6 +259,23 @@ impl Store {
         &self,
         filter: &RoundFilter,
     ) -> Result<(Vec<Round>, Vec<StoreError>), StoreError> {
+        let paths = self.round_files()?;
+        let mut rounds = Vec::new();
+        let mut errors = Vec::new();
+        for path in paths {
+            match read_round(&path) {
+                Ok(r) if filter.matches(&r) => rounds.push(r),
+                Ok(_) => {}
+                Err(e) => errors.push(e),
+            }
+        }
+        rounds.sort_by(|a, b| a.id.cmp(&b.id));
+        Ok((rounds, errors))
+    }
+
+    /// The round files, sorted by name (hidden files and the other files a results folder
+    /// holds left out).
+    fn round_files(&self) -> Result<Vec<PathBuf>, StoreError> {
         let dir = self.rounds_dir();
         let mut paths: Vec<PathBuf> = std::fs::read_dir(&dir)
             .map_err(io(&dir))?
@@ -172,17 +294,7 @@ impl Store {
             })
             .collect();
         paths.sort();
-        let mut rounds = Vec::new();
-        let mut errors = Vec::new();
-        for path in paths {
-            match read_round(&path) {
-                Ok(r) if filter.matches(&r) => rounds.push(r),
-                Ok(_) => {}
-                Err(e) => errors.push(e),
-            }
-        }
-        rounds.sort_by(|a, b| a.id.cmp(&b.id));
-        Ok((rounds, errors))
+        Ok(paths)
     }
 
     /// Writes the tournament manifest.
@@ -247,10 +359,14 @@ pub fn write_json_atomic(path: &Path, value: &impl Serialize) -> Result<(), Stor
 /// a syscall per token), then `fsync`, then the rename.
 fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     let dir = path.parent().unwrap_or(Path::new("."));
-    let mut temp = tempfile::Builder::new()
-        .prefix(".tmp-")
-        .tempfile_in(dir)
-        .map_err(io(dir))?;
+    let mut builder = tempfile::Builder::new();
+    builder.prefix(".tmp-");
+    // Asked for as 0666, which the process's umask then narrows as for any new file (0644
+    // under the usual 022), so collaborators can read results; tempfile's own default is
+    // 0600 whatever the umask.
+    #[cfg(unix)]
+    builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
+    let mut temp = builder.tempfile_in(dir).map_err(io(dir))?;
     temp.write_all(bytes).map_err(io(path))?;
     temp.as_file().sync_all().map_err(io(path))?;
     temp.persist(path).map_err(|e| StoreError::Io {
@@ -261,7 +377,7 @@ fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::domain::RoundStatus;
 
@@ -387,6 +503,88 @@ mod tests {
             "the stray temporary file is not read as a round"
         );
         assert!(errors.is_empty());
+    }
+
+    #[test]
+    fn a_run_sets_aside_unreadable_round_files_and_removes_stale_temporaries() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::create(dir.path()).unwrap();
+        store
+            .save_round(&round("good", "a", "b", "d", RoundStatus::Complete))
+            .unwrap();
+        let bad = dir.path().join("rounds/bad.json");
+        std::fs::write(&bad, "{\"id\": \"bad\", \"phases\": [").unwrap();
+        let stale = dir.path().join("rounds/.tmp-abc123");
+        let fresh = dir.path().join("rounds/.tmp-def456");
+        for t in [&stale, &fresh] {
+            std::fs::write(t, "partial").unwrap();
+        }
+        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
+        std::fs::File::options()
+            .write(true)
+            .open(&stale)
+            .unwrap()
+            .set_modified(old)
+            .unwrap();
+
+        let (store, set_aside) = Store::open_for_run(dir.path()).unwrap();
+        assert_eq!(set_aside.len(), 1);
+        assert_eq!(set_aside[0].from, bad);
+        assert!(set_aside[0].to.ends_with("rounds/.unreadable/bad.json"));
+        assert!(
+            set_aside[0].reason.contains("bad.json"),
+            "{}",
+            set_aside[0].reason
+        );
+        assert!(
+            !bad.exists() && set_aside[0].to.exists(),
+            "moved, not deleted"
+        );
+        assert!(
+            !stale.exists(),
+            "a temporary file a killed run left is removed"
+        );
+        assert!(
+            fresh.exists(),
+            "a writer's fresh temporary file is left alone"
+        );
+        assert_eq!(store.set_aside_files(), vec![set_aside[0].to.clone()]);
+        let (rounds, errors) = store.load_rounds(&RoundFilter::default()).unwrap();
+        assert_eq!((rounds.len(), errors.len()), (1, 0));
+
+        // A second damaged file of the same name keeps the first one set aside.
+        std::fs::write(&bad, "not json").unwrap();
+        let (_, again) = Store::open_for_run(dir.path()).unwrap();
+        assert!(again[0].to.ends_with("rounds/.unreadable/bad.json.1"));
+    }
+
+    #[cfg(target_os = "linux")]
+    #[test]
+    fn written_files_follow_the_umask() {
+        use std::os::unix::fs::PermissionsExt;
+        let status = std::fs::read_to_string("/proc/self/status").unwrap();
+        let umask = status
+            .lines()
+            .find_map(|l| l.strip_prefix("Umask:"))
+            .map(|v| u32::from_str_radix(v.trim(), 8).unwrap())
+            .unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::create(dir.path()).unwrap();
+        store
+            .save_round(&round("r", "a", "b", "d", RoundStatus::Complete))
+            .unwrap();
+        let mode = std::fs::metadata(store.round_path("r").unwrap())
+            .unwrap()
+            .permissions()
+            .mode();
+        assert_eq!(mode & 0o777, 0o666 & !umask, "umask {umask:o}");
+    }
+
+    #[test]
+    fn a_folder_without_results_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let err = Store::open(dir.path()).unwrap_err();
+        assert!(err.to_string().contains("not a results folder"), "{err}");
     }
 
     #[test]

@@ -216,6 +216,9 @@ fn engine_event(app: &mut App, event: EngineEvent) {
                 "budget reached: ${spent_usd:.4} of ${budget_usd:.2}; no new calls"
             ));
         }
+        EngineEvent::Warning { message } => {
+            app.log_line(format!("warning: {}", sanitize(&message)))
+        }
         EngineEvent::CommandRefused { reason } => {
             let reason = sanitize(&reason);
             if let Some(editor) = &mut app.editor {

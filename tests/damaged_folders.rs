@@ -1,0 +1,122 @@
+//! Results folders as real use leaves them: a round file cut short by a crash, folders that
+//! are not results at all, filters that name nothing. Each is worked with or refused with a
+//! message that says what to do, never stopped on silently.
+
+mod support;
+
+use std::path::Path;
+use std::process::{Command, Output};
+
+use ethics_bowl::domain::RoundStatus;
+use ethics_bowl::store::{RoundFilter, Store};
+use support::tournament::{sim, write};
+
+fn bin() -> Command {
+    let mut c = Command::new(env!("CARGO_BIN_EXE_ethics-bowl"));
+    c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    c
+}
+
+fn output(c: &mut Command) -> (Output, String, String) {
+    let out = c.output().expect("runs");
+    (
+        out.clone(),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+const ONE_DILEMMA: &str = "models = [\"sim-alpha\", \"sim-beta\"]\njudges = [\"sim-gamma\"]\ndilemmas = [\"borrowed_voice\"]\nmax_concurrency = 4\n";
+
+fn three_models() -> String {
+    [
+        sim("sim-alpha", 0.8, 5000.0, 0.0),
+        sim("sim-beta", 0.6, 5000.0, 0.0),
+        sim("sim-gamma", 0.7, 5000.0, 0.0),
+    ]
+    .concat()
+}
+
+#[test]
+fn resume_sets_a_truncated_round_file_aside_and_plays_its_round_again() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(dir.path(), &three_models(), ONE_DILEMMA);
+    let results = dir.path().join("results/test");
+    let (out, _, stderr) = output(bin().args(["run", "--headless"]).arg(&config));
+    assert!(out.status.success(), "{stderr}");
+
+    let victim = results.join("rounds/borrowed_voice__sim-alpha__vs__sim-beta__r1.json");
+    let text = std::fs::read_to_string(&victim).unwrap();
+    std::fs::write(&victim, &text[..text.len() / 2]).unwrap();
+
+    let (out, _, stderr) = output(bin().args(["run", "--headless", "--resume"]).arg(&results));
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("borrowed_voice__sim-alpha__vs__sim-beta__r1.json could not be read"),
+        "{stderr}"
+    );
+    assert!(stderr.contains(".unreadable"), "{stderr}");
+    let kept = results.join("rounds/.unreadable/borrowed_voice__sim-alpha__vs__sim-beta__r1.json");
+    assert_eq!(
+        std::fs::read_to_string(&kept).unwrap(),
+        text[..text.len() / 2]
+    );
+    let store = Store::open(&results).unwrap();
+    let (rounds, errors) = store.load_rounds(&RoundFilter::default()).unwrap();
+    assert!(errors.is_empty(), "{errors:?}");
+    assert_eq!(rounds.len(), 2);
+    assert!(rounds.iter().all(|r| r.status != RoundStatus::Incomplete));
+
+    let (out, _, stderr) = output(bin().arg("rounds").arg(&results));
+    assert!(out.status.success());
+    assert!(
+        stderr.contains("1 unreadable round file set aside") && stderr.contains(".unreadable"),
+        "{stderr}"
+    );
+}
+
+#[test]
+fn a_folder_that_holds_no_results_is_refused_with_exit_2() {
+    let dir = tempfile::tempdir().unwrap();
+    for command in ["rounds", "report"] {
+        let (out, _, stderr) = output(bin().arg(command).arg(dir.path()));
+        assert_eq!(out.status.code(), Some(2), "{command}: {stderr}");
+        assert!(
+            stderr.contains("not a results folder"),
+            "{command}: {stderr}"
+        );
+    }
+}
+
+#[test]
+fn a_filter_naming_nothing_in_the_folder_is_an_error_that_lists_what_is_there() {
+    let results =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/stored-v0/ethics_bowl");
+    let (out, stdout, stderr) = output(
+        bin()
+            .arg("rounds")
+            .arg(&results)
+            .args(["--judge", "no-such-judge"]),
+    );
+    assert_eq!(out.status.code(), Some(2), "{stdout}{stderr}");
+    assert!(stderr.contains("--judge no-such-judge"), "{stderr}");
+    assert!(
+        stderr.contains("judges: sim-alpha, sim-beta, sim-gamma"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("statuses:"), "{stderr}");
+
+    // Values that exist but match nothing together: an empty answer, said so.
+    let (out, stdout, stderr) = output(bin().arg("rounds").arg(&results).args([
+        "--model",
+        "sim-gamma",
+        "--dilemma",
+        "borrowed_voice",
+    ]));
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("no round matches these filters together"),
+        "{stderr}"
+    );
+    assert!(stdout.contains("0 rounds"), "{stdout}");
+}
