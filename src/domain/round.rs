@@ -69,6 +69,23 @@ impl PhaseType {
         }
     }
 
+    /// The protocol whose debaters answer this phase; none for judging phases, which any
+    /// protocol's judging strategy may use. Reading a round file checks its phases by it.
+    pub fn protocol(self) -> Option<ProtocolKind> {
+        match self {
+            Self::Presentation
+            | Self::Response
+            | Self::Rebuttal
+            | Self::ConsistencyTest
+            | Self::ConsistencyTestB => Some(ProtocolKind::EthicsBowl),
+            Self::Argument => Some(ProtocolKind::QaDebate),
+            Self::Opening | Self::CrossExamination | Self::Closing => {
+                Some(ProtocolKind::StructuredDebate)
+            }
+            Self::Judgment | Self::PanelEvaluation | Self::Deliberation => None,
+        }
+    }
+
     /// Whether a judge (single or panel) answers this phase rather than a debater.
     pub fn is_judging(self) -> bool {
         matches!(

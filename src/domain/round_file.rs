@@ -139,6 +139,19 @@ impl TryFrom<RoundFile<'_>> for Round {
                 ));
             }
         };
+        if let Some(p) = f
+            .phases
+            .iter()
+            .find(|p| p.phase_type.protocol().is_some_and(|owner| owner != kind))
+        {
+            return Err(format!(
+                "a {kind} round holds a \"{}\" phase, which only {} rounds have",
+                p.phase_type.as_str(),
+                p.phase_type
+                    .protocol()
+                    .map_or("judging", ProtocolKind::as_str)
+            ));
+        }
         let fit = |j: Judgment| -> Result<Judgment, String> {
             let judge = j.judge_key().to_string();
             Ok(Judgment {
@@ -171,5 +184,77 @@ impl TryFrom<RoundFile<'_>> for Round {
             record,
             timestamp: f.timestamp.into_owned(),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn ethics_bowl_file() -> serde_json::Value {
+        serde_json::json!({
+            "id": "d__a__vs__b__r1",
+            "dilemma_id": "d",
+            "team_a_model": "a",
+            "team_b_model": "b",
+            "judge_model": "j",
+            "phases": [{"phase_type": "presentation", "model_id": "a", "prompt": "p",
+                        "response": "r", "timestamp": "t"}],
+            "scores": null,
+            "judgments": [{"judge_model": "j", "parse_status": "failed", "raw_response": "?"}],
+            "status": "needs_review",
+            "timestamp": "t"
+        })
+    }
+
+    #[test]
+    fn a_file_without_version_or_protocol_is_an_ethics_bowl_round_and_gains_both() {
+        let round: Round = serde_json::from_value(ethics_bowl_file()).unwrap();
+        assert_eq!(round.kind(), ProtocolKind::EthicsBowl);
+        assert!(matches!(
+            round.judgments[0].reading,
+            crate::domain::Reading::Rubric { .. }
+        ));
+        let written = serde_json::to_value(&round).unwrap();
+        assert_eq!(written["schema_version"], ROUND_SCHEMA_VERSION);
+        assert_eq!(written["protocol"], "ethics_bowl");
+    }
+
+    #[test]
+    fn phases_and_records_of_another_protocol_are_refused() {
+        let mut file = ethics_bowl_file();
+        file["protocol"] = "structured_debate".into();
+        let err = serde_json::from_value::<Round>(file.clone()).unwrap_err();
+        assert!(
+            err.to_string().contains("exactly a \"structured\" record"),
+            "{err}"
+        );
+
+        file["protocol"] = "ethics_bowl".into();
+        file["phases"][0]["phase_type"] = "opening".into();
+        let err = serde_json::from_value::<Round>(file.clone()).unwrap_err();
+        assert!(
+            err.to_string().contains("holds a \"opening\" phase"),
+            "{err}"
+        );
+
+        file["phases"][0]["phase_type"] = "presentation".into();
+        file["schema_version"] = 99.into();
+        let err = serde_json::from_value::<Round>(file).unwrap_err();
+        assert!(err.to_string().contains("newer than this build"), "{err}");
+    }
+
+    #[test]
+    fn an_unread_judgment_takes_its_rounds_rubric() {
+        let judgment = crate::domain::Reading::empty(ProtocolKind::EthicsBowl);
+        assert_eq!(
+            judgment.fit(ProtocolKind::QaDebate),
+            Ok(crate::domain::Reading::Choice(None))
+        );
+        let read = crate::domain::Reading::Choice(Some(crate::domain::QaChoice {
+            side: crate::domain::Team::A,
+            confidence: Some(70.0),
+        }));
+        assert!(read.fit(ProtocolKind::EthicsBowl).is_err());
     }
 }
