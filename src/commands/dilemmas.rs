@@ -12,6 +12,17 @@ pub fn run(file: &Path, as_json: bool) -> anyhow::Result<()> {
     for w in &loaded.warnings {
         eprintln!("warning: {w}");
     }
+    if !loaded.front_matter.is_empty() {
+        eprintln!(
+            "skipped before the first dilemma (front matter, not dilemmas): {}",
+            loaded
+                .front_matter
+                .iter()
+                .map(|t| format!("\"{t}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        );
+    }
     if as_json {
         println!("{}", serde_json::to_string_pretty(&loaded.dilemmas)?);
         return Ok(());

@@ -72,6 +72,9 @@ pub struct LoadedDilemmas {
     pub dilemmas: Vec<Dilemma>,
     /// Missing optional sections, unrecognised labels that look misspelt.
     pub warnings: Vec<String>,
+    /// The parts before the first dilemma that were skipped as the document's front matter
+    /// (its title, contents, introduction), by heading: shown by `dilemmas`, not warned of.
+    pub front_matter: Vec<String>,
 }
 
 /// Reads a dilemma document by its extension (`.docx` or `.md`).
@@ -336,6 +339,31 @@ fn split_inline_list(text: &str) -> Vec<String> {
     vec![t.to_string()]
 }
 
+/// What marks a part of a document as a dilemma rather than front or back matter.
+#[derive(Default)]
+struct Signs {
+    category_line: bool,
+    subtitle: bool,
+    labels: HashSet<usize>,
+}
+
+impl Signs {
+    fn note(&mut self, b: &Block, role: &Role) {
+        match role {
+            Role::Category(..) if b.kind == BlockKind::Subtitle => self.subtitle = true,
+            Role::Category(..) => self.category_line = true,
+            Role::Label(section, _) => {
+                self.labels.insert(*section as usize);
+            }
+            Role::Title(_) | Role::Text => {}
+        }
+    }
+
+    fn is_dilemma(&self) -> bool {
+        self.category_line || self.labels.len() >= 2 || (self.subtitle && !self.labels.is_empty())
+    }
+}
+
 /// A dilemma being read.
 #[derive(Default)]
 struct Draft {
@@ -400,9 +428,12 @@ impl Draft {
 
 /// The dilemmas in a document's blocks.
 pub fn recognise(blocks: &[Block], path: &Path) -> Result<LoadedDilemmas, DilemmaError> {
-    // Split at titles; a segment that holds neither a category line nor a section label is
-    // not a dilemma: before the first dilemma it is a cover page, after one it is part of it.
-    let mut segments: Vec<(String, Option<u8>, Vec<&Block>, bool)> = Vec::new();
+    // Split at titles. A segment looks like a dilemma when it has a "Category:" line, two
+    // of the dilemma's section labels, or a subtitle (Word's Subtitle style, a category)
+    // and one label: a document's own title, subtitle, contents and introduction do not.
+    // Before the first dilemma such a segment is front matter, skipped with a note; after
+    // one, it is part of it (or, at a title's level, back matter; below).
+    let mut segments: Vec<(String, Option<u8>, Vec<&Block>, Signs)> = Vec::new();
     let mut headings = Vec::new();
     for b in blocks {
         let role = role_of(b);
@@ -415,12 +446,12 @@ pub fn recognise(blocks: &[Block], path: &Path) -> Result<LoadedDilemmas, Dilemm
                     BlockKind::Heading(level) => Some(level),
                     _ => None,
                 };
-                segments.push((title, level, Vec::new(), false));
+                segments.push((title, level, Vec::new(), Signs::default()));
             }
             Role::Category(..) | Role::Label(..) => {
                 if let Some(last) = segments.last_mut() {
                     last.2.push(b);
-                    last.3 = true;
+                    last.3.note(b, &role);
                 }
             }
             Role::Text => {
@@ -438,8 +469,9 @@ pub fn recognise(blocks: &[Block], path: &Path) -> Result<LoadedDilemmas, Dilemm
     let mut title_level: Option<u8> = None;
     let mut skipping = false;
     let mut warnings = Vec::new();
-    for (title, level, bs, is_dilemma) in segments {
-        if is_dilemma {
+    let mut front_matter = Vec::new();
+    for (title, level, bs, signs) in segments {
+        if signs.is_dilemma() {
             title_level = level;
             skipping = false;
             merged.push((title, bs.into_iter().cloned().collect()));
@@ -453,6 +485,10 @@ pub fn recognise(blocks: &[Block], path: &Path) -> Result<LoadedDilemmas, Dilemm
             skipping = true;
         }
         if skipping {
+            continue;
+        }
+        if merged.is_empty() {
+            front_matter.push(title);
             continue;
         }
         if let Some(last) = merged.last_mut() {
@@ -484,7 +520,11 @@ pub fn recognise(blocks: &[Block], path: &Path) -> Result<LoadedDilemmas, Dilemm
         }
         dilemmas.push(d);
     }
-    Ok(LoadedDilemmas { dilemmas, warnings })
+    Ok(LoadedDilemmas {
+        dilemmas,
+        warnings,
+        front_matter,
+    })
 }
 
 fn build(
@@ -695,6 +735,51 @@ mod tests {
             "{:?}",
             l.warnings
         );
+    }
+
+    #[test]
+    fn a_documents_title_subtitle_contents_and_introduction_are_skipped_as_front_matter() {
+        let block = |kind, text: &str| Block::new(kind, text, false, None);
+        let h = BlockKind::Heading;
+        let blocks = [
+            block(h(1), "Ethics Bowl Casebook"),
+            block(BlockKind::Subtitle, "Regional round, spring 2026"),
+            block(h(1), "Contents"),
+            block(BlockKind::Paragraph, "Dilemma 1: The Veto ........ 3"),
+            block(h(1), "Introduction"),
+            block(
+                BlockKind::Paragraph,
+                "Each case below has a scenario and questions.",
+            ),
+            block(h(1), "Dilemma 1: The Veto"),
+            block(BlockKind::Subtitle, "Collective choice"),
+            block(h(2), "Core Scenario"),
+            block(BlockKind::Paragraph, "A council may veto a vote."),
+            block(h(2), "Consistency Case"),
+            block(BlockKind::Paragraph, "A jury that may overrule itself."),
+        ];
+        let l = recognise(&blocks, Path::new("casebook.docx")).unwrap();
+        assert_eq!(l.dilemmas.len(), 1);
+        assert_eq!(l.dilemmas[0].title, "The Veto");
+        assert_eq!(l.dilemmas[0].category, "Collective choice");
+        assert_eq!(
+            l.front_matter,
+            vec!["Ethics Bowl Casebook", "Contents", "Introduction"]
+        );
+        assert!(
+            l.warnings.iter().all(|w| w.contains("the list is empty")),
+            "{:?}",
+            l.warnings
+        );
+        // A part that does look like a dilemma and lacks a part is still an error.
+        let mut broken = blocks.to_vec();
+        broken.truncate(10);
+        broken.push(block(h(2), "Questions"));
+        broken.push(block(BlockKind::Paragraph, "Who decides?"));
+        let e = recognise(&broken, Path::new("casebook.docx"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("\"The Veto\" has no consistency case"), "{e}");
     }
 
     #[test]
