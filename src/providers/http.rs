@@ -109,6 +109,25 @@ pub(crate) async fn read_json(
     Ok((value, id))
 }
 
+/// How an answer ended: the provider's own word for it, and what that means here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Finish {
+    /// The meaning, by the wire format's table.
+    pub reason: FinishReason,
+    /// The word the provider sent (`stop`, `end_turn`, `STOP`, …).
+    pub raw: String,
+}
+
+impl Finish {
+    /// The provider's word, classified by the wire format's `table`.
+    pub(crate) fn classify(raw: &str, table: fn(&str) -> FinishReason) -> Self {
+        Self {
+            reason: table(raw),
+            raw: raw.to_string(),
+        }
+    }
+}
+
 /// One wire format's view of an SSE stream.
 pub(crate) trait SseDecoder {
     /// Takes one event (its `event:` name, possibly empty, and its joined `data:`), and
@@ -117,7 +136,7 @@ pub(crate) trait SseDecoder {
     /// True once the format's own end marker has arrived (`[DONE]`, `message_stop`).
     fn ended(&self) -> bool;
     /// What the stream said, once it is over: text so far, finish reason if any, usage.
-    fn into_parts(self) -> (String, Option<FinishReason>, Option<Usage>);
+    fn into_parts(self) -> (String, Option<Finish>, Option<Usage>);
 }
 
 /// Streams an SSE body through a decoder, passing text on as it arrives. A stream that ends
@@ -158,18 +177,21 @@ pub(crate) async fn read_sse<D: SseDecoder>(
 /// a retryable failure that says to raise `max_tokens`; an empty refusal is final.
 pub(crate) fn finalize(
     text: String,
-    finish_reason: FinishReason,
+    finish: Finish,
     usage: Option<Usage>,
     request_id: Option<String>,
     max_tokens: u32,
 ) -> Result<Completion, ProviderError> {
     if text.trim().is_empty() {
-        match &finish_reason {
+        match &finish.reason {
             FinishReason::Length => return Err(ProviderError::empty_length(max_tokens)),
             FinishReason::ContentFilter | FinishReason::Refusal => {
                 return Err(ProviderError::new(
                     ErrorKind::Refused,
-                    format!("the provider withheld the answer (finish reason {finish_reason:?})"),
+                    format!(
+                        "the provider withheld the answer (finish reason {})",
+                        finish.raw
+                    ),
                     false,
                 ));
             }
@@ -179,7 +201,8 @@ pub(crate) fn finalize(
     Ok(Completion {
         text,
         usage,
-        finish_reason,
+        finish_reason: finish.reason,
+        provider_finish_reason: finish.raw,
         request_id,
     })
 }
@@ -249,14 +272,25 @@ mod tests {
         assert!(!format!("{value:?}").contains("DEADBEEF"));
     }
 
+    fn finish(reason: FinishReason, raw: &str) -> Finish {
+        Finish {
+            reason,
+            raw: raw.into(),
+        }
+    }
+
     #[test]
     fn empty_answers_are_failures_by_finish_reason() {
-        let e = finalize(String::new(), FinishReason::Length, None, None, 64).unwrap_err();
+        let length = || finish(FinishReason::Length, "length");
+        let e = finalize(String::new(), length(), None, None, 64).unwrap_err();
         assert_eq!(e.kind, ErrorKind::EmptyLength);
         assert!(e.retryable && e.message.contains("raise max_tokens"));
-        let e = finalize(" ".into(), FinishReason::ContentFilter, None, None, 64).unwrap_err();
+        let filtered = finish(FinishReason::ContentFilter, "SAFETY");
+        let e = finalize(" ".into(), filtered, None, None, 64).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Refused);
         assert!(!e.retryable);
-        assert!(finalize("ok".into(), FinishReason::Length, None, None, 64).is_ok());
+        assert!(e.message.contains("finish reason SAFETY"), "{}", e.message);
+        let c = finalize("ok".into(), length(), None, None, 64).unwrap();
+        assert_eq!(c.provider_finish_reason, "length");
     }
 }

@@ -4,7 +4,7 @@
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
-use super::http::{self, HttpTarget, SseDecoder};
+use super::http::{self, Finish, HttpTarget, SseDecoder};
 use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
 use super::{ErrorKind, ProviderError};
 use crate::config::{ModelConfig, ProviderKind};
@@ -129,7 +129,7 @@ pub(crate) fn parse_body(
     let finish = choice
         .get("finish_reason")
         .and_then(Value::as_str)
-        .map(finish_reason)
+        .map(|f| Finish::classify(f, finish_reason))
         .ok_or_else(|| ProviderError::malformed("no finish_reason in the response"))?;
     http::finalize(text, finish, usage(value), id, max_tokens)
 }
@@ -139,7 +139,7 @@ pub(crate) fn parse_body(
 pub(crate) struct Decoder {
     text: String,
     refusal: String,
-    finish: Option<FinishReason>,
+    finish: Option<Finish>,
     usage: Option<Usage>,
     done: bool,
 }
@@ -173,7 +173,7 @@ impl SseDecoder for Decoder {
                 self.refusal.push_str(r);
             }
             if let Some(f) = choice.get("finish_reason").and_then(Value::as_str) {
-                self.finish = Some(finish_reason(f));
+                self.finish = Some(Finish::classify(f, finish_reason));
             }
         }
         self.text.push_str(&out);
@@ -184,11 +184,12 @@ impl SseDecoder for Decoder {
         self.done
     }
 
-    fn into_parts(self) -> (String, Option<FinishReason>, Option<Usage>) {
+    fn into_parts(self) -> (String, Option<Finish>, Option<Usage>) {
         let finish = match self.finish {
-            Some(_) if self.text.is_empty() && !self.refusal.is_empty() => {
-                Some(FinishReason::Refusal)
-            }
+            Some(f) if self.text.is_empty() && !self.refusal.is_empty() => Some(Finish {
+                reason: FinishReason::Refusal,
+                ..f
+            }),
             other => other,
         };
         (self.text, finish, self.usage)
@@ -253,7 +254,10 @@ mod tests {
         assert!(d.ended());
         let (full, finish, usage) = d.into_parts();
         assert_eq!((text.as_str(), full.as_str()), ("Hello", "Hello"));
-        assert_eq!(finish, Some(FinishReason::Stop));
+        assert_eq!(
+            finish.map(|f| (f.reason, f.raw)),
+            Some((FinishReason::Stop, "stop".into()))
+        );
         assert_eq!(
             usage,
             Some(Usage {
