@@ -10,6 +10,7 @@ use serde_json::Value;
 
 use super::types::{Completion, FinishReason, Usage};
 use super::{ErrorKind, ProviderError};
+use crate::redact::Redactor;
 
 /// Error bodies longer than this are cut before parsing; they are only read for a message.
 const MAX_ERROR_BODY: usize = 64 * 1024;
@@ -231,6 +232,8 @@ pub(crate) struct HttpTarget {
     pub key: Option<ApiKey>,
     /// The model's configuration (model id, sampling, limits).
     pub config: std::sync::Arc<crate::config::ModelConfig>,
+    /// Every key the registry loaded, to be removed from what comes back.
+    pub redactor: Redactor,
 }
 
 /// Reads a non-streamed body into a completion (one per wire format).
@@ -239,7 +242,47 @@ pub(crate) type BodyParser = fn(&Value, Option<String>, u32) -> Result<Completio
 /// One attempt against an HTTP model: send the body, then stream the answer through the
 /// format's decoder, or, for models configured with `stream = false`, parse the whole body
 /// and pass its text on as a single delta.
+///
+/// Every loaded key is redacted here, from the streamed text, the completion and the error
+/// alike. This is the one place every HTTP attempt's result passes through before anything
+/// stores, logs or prints it (the retry loop, round files, the UI and `ask` only ever see
+/// what leaves this function), so a server that quotes the request's headers back cannot
+/// make any later copy hold a key.
 pub(crate) async fn exchange<D: SseDecoder + Default>(
+    target: &HttpTarget,
+    url: &str,
+    headers: HeaderMap,
+    body: &Value,
+    parse_body: BodyParser,
+    on_delta: &mut (dyn FnMut(&str) + Send),
+) -> Result<Completion, ProviderError> {
+    let mut stream = target.redactor.stream();
+    let result = {
+        let mut clean_delta = |text: &str| {
+            let clean = stream.push(text);
+            if !clean.is_empty() {
+                on_delta(&clean);
+            }
+        };
+        unredacted_exchange::<D>(target, url, headers, body, parse_body, &mut clean_delta).await
+    };
+    let tail = stream.finish();
+    if !tail.is_empty() {
+        on_delta(&tail);
+    }
+    let r = &target.redactor;
+    match result {
+        Ok(mut c) => {
+            c.text = r.redact_string(c.text);
+            c.provider_finish_reason = r.redact_string(c.provider_finish_reason);
+            c.request_id = c.request_id.map(|id| r.redact_string(id));
+            Ok(c)
+        }
+        Err(e) => Err(e.redacted(r)),
+    }
+}
+
+async fn unredacted_exchange<D: SseDecoder + Default>(
     target: &HttpTarget,
     url: &str,
     headers: HeaderMap,
