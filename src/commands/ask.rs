@@ -1,13 +1,13 @@
 //! `ethics-bowl ask MODEL PROMPT`: one streamed answer to stdout, then usage, latency and
 //! attempts to stderr.
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 
 use ethics_bowl::providers::{CallEvent, ChatRequest, ModelRegistry};
 use ethics_bowl::sanitize::Sanitizer;
 
-use super::{UsageError, load_models};
+use super::{UsageError, load_models, read_input};
 
 /// Streams the answer as it arrives.
 pub async fn run(
@@ -17,9 +17,7 @@ pub async fn run(
     prompt: &str,
 ) -> anyhow::Result<()> {
     let prompt = if prompt == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text)?;
-        text
+        read_input(Path::new("-"))?
     } else {
         prompt.to_string()
     };

@@ -21,6 +21,14 @@ pub enum ConfigError {
         /// The parser's message, which gives the line and column.
         message: String,
     },
+    /// The file is not UTF-8 text.
+    #[error("{} is not UTF-8 (byte {byte}); save it as UTF-8 text", path.display())]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+        /// The offset of the first byte that is not UTF-8, counted from 0.
+        byte: usize,
+    },
     /// One entry of the file is wrong.
     #[error("{}: {entry}: {message}\n  fix: {fix}", path.display())]
     Invalid {
