@@ -75,3 +75,45 @@ fn a_file_that_is_not_utf8_is_named_with_its_first_bad_byte() {
         "{stderr}"
     );
 }
+
+#[test]
+fn a_value_of_the_wrong_type_is_named_by_file_and_key_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = dir.path().join("models.toml");
+    let entry = |name: &str, extra: &str| {
+        format!("[[models]]\nname = \"{name}\"\nprovider = \"simulated\"\nmodel = \"m\"\n{extra}")
+    };
+    let text = [
+        entry("a", ""),
+        entry("b", ""),
+        entry("c", "temperature = \"warm\"\n"),
+    ]
+    .concat();
+    std::fs::write(&models, text).unwrap();
+    let (out, stderr) = run(&["models", "--config"], &models);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}, models[2].temperature: expected a number, found a string (line 13, model \"c\")",
+            models.display()
+        )),
+        "{stderr}"
+    );
+
+    let tournament = dir.path().join("tournament.toml");
+    std::fs::write(
+        &tournament,
+        "name = \"t\"\nmodels_file = \"models.toml\"\nmodels = [\"a\", \"b\"]\nrepetitions = \"twice\"\n",
+    )
+    .unwrap();
+    let (out, stderr) = run(&["run", "--headless"], &tournament);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains(&format!(
+            "{}, repetitions: expected a whole number from 0 to 4294967295, found a string (line 4)",
+            tournament.display()
+        )),
+        "{stderr}"
+    );
+    assert!(!stderr.contains("the file (line"), "{stderr}");
+}

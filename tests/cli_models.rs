@@ -93,15 +93,19 @@ fn configuration_errors_exit_2_naming_file_model_and_key() {
     let cases: [(&str, &[&str]); 6] = [
         (
             "[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\ntemprature = 1\n",
-            &["model \"a\"", "key \"temprature\"", "unknown field"],
+            &["model \"a\"", ", models[0].temprature: unknown field"],
         ),
         (
             "[[models]]\nname = \"a\"\nprovider = \"openai\"\n",
-            &["model \"a\"", "key \"model\"", "missing field"],
+            &["model \"a\"", ", models[0].model: is missing"],
         ),
         (
             "[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\nmax_tokens = \"many\"\n",
-            &["model \"a\"", "invalid type"],
+            &[
+                "model \"a\"",
+                ", models[0].max_tokens: expected a whole number",
+                "found a string",
+            ],
         ),
         (
             "[[models]]\nname = \"a\"\nprovider = \"open-ai\"\nmodel = \"m\"\n",

@@ -207,7 +207,7 @@ fn bad_tournament_configurations_exit_2_and_write_nothing() {
     let cases: [(&str, &[&str]); 5] = [
         (
             "models = [\"sim-alpha\", \"sim-beta\"]\njudges = [\"sim-gamma\"]\nrepetition = 2\n",
-            &["tournament.toml", "key \"repetition\"", "unknown field"],
+            &["tournament.toml, repetition: unknown field", "(line 7)"],
         ),
         (
             "models = [\"sim-alpha\", \"nobody\"]\njudges = [\"sim-gamma\"]\n",

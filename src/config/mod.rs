@@ -6,6 +6,7 @@ mod panel;
 mod qa;
 mod structured;
 mod tournament;
+mod typed;
 
 pub use error::ConfigError;
 pub use models::{
