@@ -6,8 +6,9 @@
 //! Matching is by value, not by shape, so a key of any form is caught. One rule guards
 //! against values so short that replacing them would garble ordinary text:
 //! - 12 characters or more: every occurrence is replaced;
-//! - 4 to 11 characters: replaced where the value stands alone, not where it is part of a
-//!   longer word or token (a letter, digit, `-` or `_` right before or after it);
+//! - 4 to 11 characters: replaced where no letter or digit touches it (`Bearer hunter2`,
+//!   `req-hunter2`), not inside a longer word (`hunter22`), so that a key such as `test`
+//!   leaves the word `testing` alone;
 //! - 1 to 3 characters (placeholders such as `x` for local servers that want some key):
 //!   never replaced; such a value guards nothing, and replacing every `x` would ruin the text.
 //!
@@ -66,9 +67,9 @@ enum Step<'a> {
     Wait,
 }
 
-/// Characters that make a short value part of a longer token when they touch it.
+/// Characters that make a short value part of a longer word when they touch it.
 fn is_word(c: char) -> bool {
-    c.is_alphanumeric() || c == '-' || c == '_'
+    c.is_alphanumeric()
 }
 
 impl Redactor {
@@ -283,8 +284,8 @@ mod tests {
     fn short_keys_go_only_where_they_stand_alone() {
         let r = redactor();
         assert_eq!(
-            r.redact("x-api-key: hunter2\r\nBearer hunter2."),
-            "x-api-key: [redacted LOCAL_KEY]\r\nBearer [redacted LOCAL_KEY]."
+            r.redact("x-api-key: hunter2\r\nBearer hunter2. req-hunter2_x"),
+            "x-api-key: [redacted LOCAL_KEY]\r\nBearer [redacted LOCAL_KEY]. req-[redacted LOCAL_KEY]_x"
         );
         assert_eq!(r.redact("hunter22 and xhunter2"), "hunter22 and xhunter2");
         assert!(matches!(r.redact("nothing here"), Cow::Borrowed(_)));
