@@ -9,6 +9,7 @@ pub mod engine;
 pub mod inputs;
 pub mod protocols;
 pub mod providers;
+pub mod redact;
 pub mod sanitize;
 pub mod store;
 pub mod tui;

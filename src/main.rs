@@ -3,6 +3,7 @@
 
 mod cli;
 mod commands;
+mod logging;
 
 use std::process::ExitCode;
 
@@ -35,8 +36,8 @@ fn main() -> ExitCode {
         .log_file
         .clone()
         .or_else(|| ui.then(commands::default_log_file).flatten());
-    if let Err(e) = init_logging(log_file.as_deref()) {
-        eprintln!("error: {e:#}");
+    if let Err(e) = logging::init(log_file.as_deref()) {
+        eprintln!("error: {e}");
         return ExitCode::from(2);
     }
     let runtime = match tokio::runtime::Runtime::new() {
@@ -49,7 +50,9 @@ fn main() -> ExitCode {
     match runtime.block_on(dispatch(cli.command)) {
         Ok(()) => ExitCode::SUCCESS,
         Err(e) => {
-            eprintln!("error: {}", message(&e));
+            // The provider layer keeps keys out of every error; this is a second guard.
+            let redactor = ethics_bowl::redact::remembered();
+            eprintln!("error: {}", redactor.redact(&message(&e)));
             ExitCode::from(exit_code(&e))
         }
     }
@@ -186,32 +189,4 @@ fn exit_code(e: &anyhow::Error) -> u8 {
             || c.is::<DilemmaError>()
     });
     if usage { 2 } else { 1 }
-}
-
-/// Log lines go to stderr, or to a file when asked (never to stdout, which carries answers
-/// and, later, the terminal UI). `ETHICS_BOWL_LOG` sets the filter (default `warn`).
-fn init_logging(file: Option<&std::path::Path>) -> anyhow::Result<()> {
-    use tracing_subscriber::EnvFilter;
-    let filter =
-        EnvFilter::try_from_env("ETHICS_BOWL_LOG").unwrap_or_else(|_| EnvFilter::new("warn"));
-    let builder = tracing_subscriber::fmt()
-        .with_env_filter(filter)
-        .with_target(false);
-    match file {
-        Some(path) => {
-            let f = std::fs::OpenOptions::new()
-                .create(true)
-                .append(true)
-                .open(path)
-                .map_err(|e| {
-                    UsageError(format!("cannot open the log file {}: {e}", path.display()))
-                })?;
-            builder
-                .with_ansi(false)
-                .with_writer(std::sync::Mutex::new(f))
-                .init();
-        }
-        None => builder.with_writer(std::io::stderr).init(),
-    }
-    Ok(())
 }

@@ -1,5 +1,7 @@
 //! Untrusted text (anything a model wrote) made safe for a terminal: escape sequences
-//! (CSI, OSC, DCS and the rest) and control characters are dropped; newlines and tabs stay.
+//! (CSI, OSC, DCS and the rest), control characters (C0 and C1) and the bidirectional
+//! overrides and isolates (U+202A–U+202E, U+2066–U+2069, which can make text display in
+//! an order other than the one it has) are dropped; newlines and tabs stay.
 //!
 //! Written here rather than taken from a crate because answers arrive as stream deltas, so a
 //! sequence may be split across two pieces: the state must carry over between calls, and C1
@@ -41,7 +43,7 @@ impl Sanitizer {
                 (State::Text, '\u{9b}') => State::Csi,
                 (State::Text, '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}') => State::Str,
                 (State::Text, c) => {
-                    if c == '\n' || c == '\t' || !c.is_control() {
+                    if c == '\n' || c == '\t' || !(c.is_control() || is_bidi_control(c)) {
                         out.push(c);
                     }
                     State::Text
@@ -64,6 +66,12 @@ impl Sanitizer {
     }
 }
 
+/// Embedding, override and isolate controls: they reorder how the text around them is
+/// shown.
+fn is_bidi_control(c: char) -> bool {
+    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+}
+
 /// Filters a whole text at once.
 pub fn sanitize(input: &str) -> String {
     Sanitizer::new().push(input)
@@ -82,6 +90,10 @@ mod tests {
         assert_eq!(sanitize("tab\there\nline\r\u{8}\u{0}"), "tab\there\nline");
         assert_eq!(sanitize("c1\u{9b}2Jcsi"), "c1csi");
         assert_eq!(sanitize("\u{1b}(Bcharset"), "charset");
+        assert_eq!(
+            sanitize("abc\u{202e}fed\u{202c} \u{2066}x\u{2069}"),
+            "abcfed x"
+        );
         assert_eq!(
             sanitize("smart \u{201c}quotes\u{201d} stay"),
             "smart \u{201c}quotes\u{201d} stay"
@@ -102,7 +114,7 @@ mod tests {
         #[test]
         fn output_never_holds_escapes_or_controls(input in any::<String>()) {
             let out = sanitize(&input);
-            prop_assert!(out.chars().all(|c| c == '\n' || c == '\t' || !c.is_control()));
+            prop_assert!(out.chars().all(|c| c == '\n' || c == '\t' || !(c.is_control() || is_bidi_control(c))));
         }
 
         #[test]

@@ -93,15 +93,19 @@ fn configuration_errors_exit_2_naming_file_model_and_key() {
     let cases: [(&str, &[&str]); 6] = [
         (
             "[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\ntemprature = 1\n",
-            &["model \"a\"", "key \"temprature\"", "unknown field"],
+            &["model \"a\"", ", models[0].temprature: unknown field"],
         ),
         (
             "[[models]]\nname = \"a\"\nprovider = \"openai\"\n",
-            &["model \"a\"", "key \"model\"", "missing field"],
+            &["model \"a\"", ", models[0].model: is missing"],
         ),
         (
             "[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\nmax_tokens = \"many\"\n",
-            &["model \"a\"", "invalid type"],
+            &[
+                "model \"a\"",
+                ", models[0].max_tokens: expected a whole number",
+                "found a string",
+            ],
         ),
         (
             "[[models]]\nname = \"a\"\nprovider = \"open-ai\"\nmodel = \"m\"\n",
@@ -207,6 +211,51 @@ async fn a_failed_call_exits_1_with_the_provider_message_and_no_key_even_in_trac
         "the key leaked into stderr/logs"
     );
     assert!(!text(&out.stdout).contains(FAKE_KEY));
+}
+
+#[tokio::test]
+async fn piped_ask_writes_only_the_final_answer_after_a_mid_stream_failure() {
+    let server = MockServer::start().await;
+    let partial = serde_json::json!({"choices": [{"index": 0, "delta": {"content": "A first try that breaks "}, "finish_reason": null}]});
+    // The first attempt streams some text, then the body ends with no finish reason.
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .insert_header("content-type", "text/event-stream")
+                .set_body_string(support::sse(&[("", &partial.to_string())])),
+        )
+        .up_to_n_times(1)
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    let answer = "The final answer,\nbyte for byte: \u{202e}kept\u{202c}.";
+    Mock::given(method("POST"))
+        .respond_with(support::openai_answer(answer))
+        .mount(&server)
+        .await;
+    let f = config_file(&format!(
+        "[retry]\ninitial_backoff_ms = 1\nmax_backoff_ms = 2\n\
+         [[models]]\nname = \"remote\"\nprovider = \"openai-compatible\"\nmodel = \"x\"\nbase_url = \"{}/v1\"\n",
+        server.uri()
+    ));
+    let path = f.path().to_path_buf();
+    let out = tokio::task::spawn_blocking(move || {
+        bin()
+            .args(["ask", "remote", "hi", "--config"])
+            .arg(path)
+            .output()
+            .expect("runs")
+    })
+    .await
+    .expect("joins");
+    let stderr = text(&out.stderr);
+    assert!(out.status.success(), "{stderr}");
+    assert_eq!(text(&out.stdout), answer, "stdout is exactly the answer");
+    assert!(
+        stderr.contains("attempt 1 failed part-way; its partial text is discarded"),
+        "{stderr}"
+    );
+    assert!(stderr.contains("2 attempts; finish stop"), "{stderr}");
 }
 
 #[test]

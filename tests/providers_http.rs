@@ -7,7 +7,7 @@ mod support;
 use ethics_bowl::domain::ErrorKind;
 use ethics_bowl::providers::{FinishReason, Usage};
 use serde_json::Value;
-use support::{FAKE_KEY, call, call_with, models, sse, stalling_server};
+use support::{EchoHeaders, FAKE_KEY, call, call_with, models, sse, stalling_server};
 use wiremock::matchers::{body_partial_json, header, method, path};
 use wiremock::{Mock, MockServer, ResponseTemplate};
 
@@ -602,26 +602,72 @@ async fn empty_answer_with_length_is_a_retryable_failure_that_says_what_to_do() 
 
 #[tokio::test]
 async fn the_key_never_appears_in_errors_or_debug_output() {
+    for f in ALL {
+        for status in [401, 500] {
+            // A hostile gateway quoting the request's headers in its error.
+            let server = MockServer::start().await;
+            Mock::given(method("POST"))
+                .respond_with(EchoHeaders(status))
+                .mount(&server)
+                .await;
+            let config = f.config(&server, "");
+            let registry =
+                ethics_bowl::providers::ModelRegistry::build_with_env(&config, ["m"], |_| {
+                    Some(FAKE_KEY.to_string())
+                })
+                .expect("builds");
+            let client = registry.get("m").expect("m");
+            let debug = format!("{client:?} {registry:?} {config:?}");
+            assert!(!debug.contains(FAKE_KEY), "Debug leaks the key: {debug}");
+            let failure = call(&config, "hello").await.result.expect_err("fails");
+            let shown = format!("{failure} {failure:?}");
+            assert!(!shown.contains(FAKE_KEY), "{f:?} {status}: {shown}");
+            assert!(
+                failure.error.message.contains("[redacted TEST_KEY]"),
+                "{f:?} {status}: the echo is kept, without the key: {}",
+                failure.error.message
+            );
+            assert_eq!(
+                failure.error.request_id.as_deref(),
+                Some(match f {
+                    Format::OpenAi => "req-Bearer [redacted TEST_KEY]",
+                    _ => "req-[redacted TEST_KEY]",
+                })
+            );
+            assert_eq!(failure.attempts.len(), if status == 500 { 3 } else { 1 });
+            for attempt in &failure.attempts {
+                let error = attempt.error.as_deref().unwrap_or_default();
+                assert!(!error.contains(FAKE_KEY), "{error}");
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn a_key_streamed_back_in_an_answer_is_redacted_even_across_pieces() {
+    let (head, tail) = FAKE_KEY.split_at(9);
+    let frame = |text: &str, finish: Value| {
+        serde_json::json!({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": finish}]})
+            .to_string()
+    };
+    let body = sse(&[
+        ("", &frame("You sent ", Value::Null)),
+        ("", &frame(head, Value::Null)),
+        ("", &frame(tail, Value::Null)),
+        ("", &frame(" as your key.", Value::from("stop"))),
+        ("", "[DONE]"),
+    ]);
     let server = MockServer::start().await;
-    // A hostile server echoing the request's headers into its error message.
     Mock::given(method("POST"))
-        .respond_with(ResponseTemplate::new(401).set_body_json(serde_json::json!({"error":{"message":"Incorrect API key provided","type":"invalid_request_error"}})))
+        .respond_with(sse_response(body))
         .mount(&server)
         .await;
-    for f in ALL {
-        let config = f.config(&server, "");
-        let registry =
-            ethics_bowl::providers::ModelRegistry::build_with_env(&config, ["m"], |_| {
-                Some(FAKE_KEY.to_string())
-            })
-            .expect("builds");
-        let client = registry.get("m").expect("m");
-        let debug = format!("{client:?} {registry:?} {config:?}");
-        assert!(!debug.contains(FAKE_KEY), "Debug leaks the key: {debug}");
-        let failure = call(&config, "hello").await.result.expect_err("401");
-        assert!(!failure.to_string().contains(FAKE_KEY));
-        assert!(!format!("{failure:?}").contains(FAKE_KEY));
-    }
+    let recorded = call(&Format::OpenAi.config(&server, ""), "hello").await;
+    let expected = "You sent [redacted TEST_KEY] as your key.";
+    assert_eq!(recorded.streamed, expected);
+    let outcome = recorded.result.expect("answers");
+    assert_eq!(outcome.completion.text, expected);
+    assert_eq!(outcome.completion.provider_finish_reason, "stop");
 }
 
 /// Structured output: the schema goes on the wire in each format's own way, and Anthropic's

@@ -1,15 +1,21 @@
-//! `ethics-bowl ask MODEL PROMPT`: one streamed answer to stdout, then usage, latency and
-//! attempts to stderr.
+//! `ethics-bowl ask MODEL PROMPT`: one answer to stdout, then usage, latency and attempts to
+//! stderr.
+//!
+//! On a terminal the answer streams as it arrives, sanitised as the UI does it, and an
+//! attempt that fails part-way is marked where its text stops. Anywhere else (a pipe, a
+//! file) stdout receives exactly the final answer's text, written once the call has
+//! succeeded, so that a script never reads the text of a discarded attempt; discarded
+//! attempts are reported on stderr instead.
 
-use std::io::{Read, Write};
+use std::io::{IsTerminal, Write};
 use std::path::Path;
 
 use ethics_bowl::providers::{CallEvent, ChatRequest, ModelRegistry};
-use ethics_bowl::sanitize::Sanitizer;
+use ethics_bowl::sanitize::{Sanitizer, sanitize};
 
-use super::{UsageError, load_models};
+use super::{UsageError, load_models, read_input};
 
-/// Streams the answer as it arrives.
+/// Calls the model once and writes its answer.
 pub async fn run(
     config: Option<&Path>,
     model: &str,
@@ -17,9 +23,7 @@ pub async fn run(
     prompt: &str,
 ) -> anyhow::Result<()> {
     let prompt = if prompt == "-" {
-        let mut text = String::new();
-        std::io::stdin().read_to_string(&mut text)?;
-        text
+        read_input(Path::new("-"))?
     } else {
         prompt.to_string()
     };
@@ -35,44 +39,14 @@ pub async fn run(
         .get(model)
         .ok_or_else(|| UsageError(format!("model \"{model}\" was not set up")))?;
     let request = ChatRequest::new(system, prompt);
-    let mut stdout = std::io::stdout();
-    let mut clean = Sanitizer::new();
-    let mut write_failed = None;
+    let live = std::io::stdout().is_terminal();
+    let mut answer = AnswerWriter::new(std::io::stdout(), std::io::stderr(), live);
     let result = client
-        .complete(&request, &mut |event| match event {
-            CallEvent::Delta(text) => {
-                let text = clean.push(text);
-                if let Err(e) = stdout
-                    .write_all(text.as_bytes())
-                    .and_then(|()| stdout.flush())
-                {
-                    write_failed.get_or_insert(e);
-                }
-            }
-            CallEvent::RetryScheduled {
-                attempt,
-                wait,
-                error,
-                discarded_chars,
-            } => {
-                if discarded_chars > 0 {
-                    let _ = writeln!(
-                        stdout,
-                        "\n[attempt {attempt} failed part-way; its text above is discarded]"
-                    );
-                }
-                eprintln!(
-                    "attempt {attempt} failed: {error}; retrying in {:.1} s",
-                    wait.as_secs_f64()
-                );
-            }
-        })
+        .complete(&request, &mut |event| answer.event(event))
         .await;
-    if let Some(e) = write_failed {
-        return Err(e.into());
-    }
+    answer.written()?;
     let outcome = result?;
-    writeln!(stdout)?;
+    answer.finish(&outcome.completion.text)?;
     let c = &outcome.completion;
     let usage = c
         .usage
@@ -87,12 +61,156 @@ pub async fn run(
         .as_deref()
         .map(|id| format!(", request id {id}"))
         .unwrap_or_default();
-    eprintln!(
-        "[{model}: {usage}{cost}; {:.2} s; {} attempt{}; finish {:?}{id}]",
+    let summary = format!(
+        "[{model}: {usage}{cost}; {:.2} s; {} attempt{}; finish {}{id}]",
         outcome.latency.as_secs_f64(),
         outcome.attempts.len(),
         if outcome.attempts.len() == 1 { "" } else { "s" },
-        c.finish_reason,
+        c.provider_finish_reason,
     );
+    eprintln!("{}", sanitize(&summary));
     Ok(())
+}
+
+/// Where the answer goes: streamed to a terminal, or written whole once it is final.
+enum Mode {
+    /// Each piece as it arrives, through the terminal filter.
+    Live(Sanitizer),
+    /// Nothing until the call succeeds, then exactly the final text.
+    Whole,
+}
+
+/// Writes the answer to `out` and notes about failed attempts to `err`, as the mode says.
+struct AnswerWriter<O, E> {
+    out: O,
+    err: E,
+    mode: Mode,
+    /// The first failed write to `out`; the call goes on, the command then fails with it.
+    write_failed: Option<std::io::Error>,
+}
+
+impl<O: Write, E: Write> AnswerWriter<O, E> {
+    fn new(out: O, err: E, live: bool) -> Self {
+        let mode = if live {
+            Mode::Live(Sanitizer::new())
+        } else {
+            Mode::Whole
+        };
+        Self {
+            out,
+            err,
+            mode,
+            write_failed: None,
+        }
+    }
+
+    /// Handles one event of the call.
+    fn event(&mut self, event: CallEvent<'_>) {
+        match event {
+            CallEvent::Delta(text) => {
+                if let Mode::Live(filter) = &mut self.mode {
+                    let text = filter.push(text);
+                    let written = self
+                        .out
+                        .write_all(text.as_bytes())
+                        .and_then(|()| self.out.flush());
+                    if let Err(e) = written {
+                        self.write_failed.get_or_insert(e);
+                    }
+                }
+            }
+            CallEvent::RetryScheduled {
+                attempt,
+                wait,
+                error,
+                discarded_chars,
+            } => {
+                if discarded_chars > 0 {
+                    match self.mode {
+                        Mode::Live(_) => {
+                            let _ = writeln!(
+                                self.out,
+                                "\n[attempt {attempt} failed part-way; its text above is discarded]"
+                            );
+                        }
+                        Mode::Whole => {
+                            let _ = writeln!(
+                                self.err,
+                                "attempt {attempt} failed part-way; its partial text is discarded \
+                                 (stdout gets only the final answer)"
+                            );
+                        }
+                    }
+                }
+                let _ = writeln!(
+                    self.err,
+                    "attempt {attempt} failed: {}; retrying in {:.1} s",
+                    sanitize(&error.to_string()),
+                    wait.as_secs_f64()
+                );
+            }
+        }
+    }
+
+    /// The first error met while streaming to `out`, if any.
+    fn written(&mut self) -> std::io::Result<()> {
+        self.write_failed.take().map_or(Ok(()), Err)
+    }
+
+    /// The call succeeded with `text`: on a terminal, end the streamed line; elsewhere,
+    /// write the answer, exactly.
+    fn finish(&mut self, text: &str) -> std::io::Result<()> {
+        match self.mode {
+            Mode::Live(_) => writeln!(self.out)?,
+            Mode::Whole => self.out.write_all(text.as_bytes())?,
+        }
+        self.out.flush()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ethics_bowl::domain::ErrorKind;
+    use ethics_bowl::providers::ProviderError;
+    use std::time::Duration;
+
+    /// Streams "Hel", fails part-way, streams the final answer, finishes.
+    fn play(live: bool, answer: &str) -> (String, String) {
+        let mut w = AnswerWriter::new(Vec::new(), Vec::new(), live);
+        let error = ProviderError::new(ErrorKind::Truncated, "cut", true);
+        w.event(CallEvent::Delta("Hel"));
+        w.event(CallEvent::RetryScheduled {
+            attempt: 1,
+            wait: Duration::from_millis(100),
+            error: &error,
+            discarded_chars: 3,
+        });
+        w.event(CallEvent::Delta(answer));
+        w.written().unwrap();
+        w.finish(answer).unwrap();
+        (
+            String::from_utf8(w.out).unwrap(),
+            String::from_utf8(w.err).unwrap(),
+        )
+    }
+
+    #[test]
+    fn elsewhere_stdout_is_exactly_the_final_answer() {
+        let answer = "Hello \u{202e}world\u{1b}[2J";
+        let (out, err) = play(false, answer);
+        assert_eq!(out, answer);
+        assert!(err.contains("attempt 1 failed part-way"), "{err}");
+        assert!(err.contains("attempt 1 failed: truncated: cut"), "{err}");
+    }
+
+    #[test]
+    fn on_a_terminal_the_stream_is_live_and_sanitised() {
+        let (out, err) = play(true, "Hello \u{202e}world\u{9b}2J");
+        assert_eq!(
+            out,
+            "Hel\n[attempt 1 failed part-way; its text above is discarded]\nHello world\n"
+        );
+        assert!(!err.contains("part-way"), "{err}");
+    }
 }

@@ -1,6 +1,5 @@
 //! `ethics-bowl judgment parse FILE [--json]`: what the parser reads from a judge's answer.
 
-use std::io::Read;
 use std::path::Path;
 
 use ethics_bowl::domain::{Criterion, ParseStatus, Scores};
@@ -9,14 +8,7 @@ use serde_json::{Map, Value, json};
 
 /// Parses the file (or stdin for `-`) and prints the result.
 pub fn parse(file: &Path, as_json: bool) -> anyhow::Result<()> {
-    let text = if file == Path::new("-") {
-        let mut t = String::new();
-        std::io::stdin().read_to_string(&mut t)?;
-        t
-    } else {
-        std::fs::read_to_string(file)
-            .map_err(|e| super::UsageError(format!("{}: cannot read: {e}", file.display())))?
-    };
+    let text = super::read_input(file)?;
     let p = parse_judgment(&text);
     let status = match p.status() {
         ParseStatus::Parsed => "complete",

@@ -11,6 +11,7 @@ pub mod report;
 pub mod rounds;
 pub mod run;
 
+use std::io::Read;
 use std::path::{Path, PathBuf};
 
 use ethics_bowl::config::ModelsConfig;
@@ -19,6 +20,30 @@ use ethics_bowl::config::ModelsConfig;
 #[derive(Debug, thiserror::Error)]
 #[error("{0}")]
 pub struct UsageError(pub String);
+
+/// Reads a text input: the file, or stdin for `-`. Bytes that are not UTF-8 are refused
+/// with the source's name and the offset of the first bad byte (counted from 0), so the
+/// user knows what to fix and where.
+pub fn read_input(path: &Path) -> Result<String, UsageError> {
+    let (name, bytes) = if path == Path::new("-") {
+        let mut bytes = Vec::new();
+        std::io::stdin()
+            .read_to_end(&mut bytes)
+            .map_err(|e| UsageError(format!("cannot read stdin: {e}")))?;
+        ("stdin".to_string(), bytes)
+    } else {
+        let name = path.display().to_string();
+        let bytes =
+            std::fs::read(path).map_err(|e| UsageError(format!("{name}: cannot read: {e}")))?;
+        (name, bytes)
+    };
+    String::from_utf8(bytes).map_err(|e| {
+        UsageError(format!(
+            "{name} is not UTF-8 (byte {}); save it as UTF-8 text",
+            e.utf8_error().valid_up_to()
+        ))
+    })
+}
 
 /// The models file to use: the one given, else the user's own, else the sample.
 pub fn models_path(given: Option<&Path>) -> PathBuf {

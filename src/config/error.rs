@@ -21,6 +21,29 @@ pub enum ConfigError {
         /// The parser's message, which gives the line and column.
         message: String,
     },
+    /// The file is not UTF-8 text.
+    #[error("{} is not UTF-8 (byte {byte}); save it as UTF-8 text", path.display())]
+    NotUtf8 {
+        /// The file.
+        path: PathBuf,
+        /// The offset of the first byte that is not UTF-8, counted from 0.
+        byte: usize,
+    },
+    /// A value does not fit its key's type or shape, or a key is unknown or missing; named
+    /// by the key's path, e.g. `models[2].temperature`.
+    #[error("{}, {key}: {message}{}\n  fix: {fix}", path.display(), in_parentheses(context))]
+    Key {
+        /// The file.
+        path: PathBuf,
+        /// The key's path from the top of the file (`models[2].temperature`).
+        key: String,
+        /// What is wrong (`expected a number, found a string`).
+        message: String,
+        /// Where: the line, and the entry when known; may be empty.
+        context: String,
+        /// What to do about it.
+        fix: String,
+    },
     /// One entry of the file is wrong.
     #[error("{}: {entry}: {message}\n  fix: {fix}", path.display())]
     Invalid {
@@ -49,5 +72,14 @@ impl ConfigError {
             message: message.into(),
             fix: fix.into(),
         }
+    }
+}
+
+/// ` (text)`, or nothing for empty text.
+fn in_parentheses(text: &str) -> String {
+    if text.is_empty() {
+        String::new()
+    } else {
+        format!(" ({text})")
     }
 }

@@ -6,6 +6,7 @@ mod panel;
 mod qa;
 mod structured;
 mod tournament;
+mod typed;
 
 pub use error::ConfigError;
 pub use models::{
@@ -17,10 +18,15 @@ pub use qa::{QaConfig, QaDataset};
 pub use structured::{StructuredConfig, TopicsFile};
 pub use tournament::{JudgingMode, Pairings, Selection, TournamentConfig};
 
-/// Reads a configuration file, naming it when that fails.
+/// Reads a configuration file, naming it (and the first byte that is not UTF-8) when that
+/// fails.
 fn read_file(path: &std::path::Path) -> Result<String, ConfigError> {
-    std::fs::read_to_string(path).map_err(|source| ConfigError::Read {
+    let bytes = std::fs::read(path).map_err(|source| ConfigError::Read {
         path: path.to_path_buf(),
         source,
+    })?;
+    String::from_utf8(bytes).map_err(|e| ConfigError::NotUtf8 {
+        path: path.to_path_buf(),
+        byte: e.utf8_error().valid_up_to(),
     })
 }

@@ -1,8 +1,10 @@
 //! The models file (`models.toml`): which models exist, which provider serves each, and the
 //! limits and retry policy that wrap every call.
 //!
-//! Parsing goes in two steps so that every error can name its entry: the file is read as a
-//! TOML table, then each `[[models]]` entry is deserialised on its own and checked.
+//! Parsing goes in steps so that every error can name its entry and key: the file is read
+//! as a TOML table and each `[[models]]` entry is looked over for what needs a message of its
+//! own (a literal key, an unknown provider); then the whole file is deserialised, with type
+//! errors named by key path and line; then each model is checked.
 
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
@@ -350,6 +352,18 @@ pub struct ModelsConfig {
 }
 
 const TOP_LEVEL_KEYS: [&str; 3] = ["models", "retry", "limits"];
+/// What to do about a value of the wrong type or an unknown key.
+const FIX: &str = "compare with sample-config/models.toml; the README lists every key";
+
+/// The file's typed shape; unknown top-level keys are refused before it is read.
+#[derive(Deserialize)]
+struct FileShape {
+    models: Vec<ModelConfig>,
+    #[serde(default)]
+    retry: RetryConfig,
+    #[serde(default)]
+    limits: LimitsConfig,
+}
 /// Keys that would hold a secret in the file itself; refused outright.
 const LITERAL_KEY_FIELDS: [&str; 5] = ["api_key", "apikey", "key", "token", "secret"];
 
@@ -377,8 +391,6 @@ impl ModelsConfig {
                 ));
             }
         }
-        let retry = section::<RetryConfig>(&table, "retry", path)?;
-        let limits = section::<LimitsConfig>(&table, "limits", path)?;
         let entries = match table.get("models") {
             Some(toml::Value::Array(items)) => items.as_slice(),
             Some(_) => {
@@ -398,10 +410,17 @@ impl ModelsConfig {
                 ));
             }
         };
-        let mut models = Vec::with_capacity(entries.len());
-        let mut seen: HashMap<String, usize> = HashMap::new();
         for (index, entry) in entries.iter().enumerate() {
-            let model = parse_model(entry, index, path)?;
+            look_over_entry(entry, index, path)?;
+        }
+        let FileShape {
+            models,
+            retry,
+            limits,
+        } = super::typed::from_str(text, path, |key| entry_of(entries, key), FIX)?;
+        let mut seen: HashMap<String, usize> = HashMap::new();
+        for (index, model) in models.iter().enumerate() {
+            check_model(model, &entry_label(Some(&model.name), index), path)?;
             if let Some(first) = seen.insert(model.name.clone(), index) {
                 return Err(ConfigError::invalid(
                     path,
@@ -414,7 +433,6 @@ impl ModelsConfig {
                     "give every model a distinct name",
                 ));
             }
-            models.push(model);
         }
         check_limits(&retry, &limits, path)?;
         Ok(Self {
@@ -436,21 +454,18 @@ impl ModelsConfig {
     }
 }
 
-fn section<T: for<'de> Deserialize<'de> + Default>(
-    table: &toml::Table,
-    key: &str,
-    path: &Path,
-) -> Result<T, ConfigError> {
-    match table.get(key) {
-        None => Ok(T::default()),
-        Some(value) => value.clone().try_into().map_err(|e: toml::de::Error| {
-            ConfigError::invalid(
-                path,
-                format!("[{key}]"),
-                clean_serde_message(&e),
-                format!("see the [{key}] section of sample-config/models.toml"),
-            )
-        }),
+/// The model a key path inside `models[i]` belongs to, for the error message.
+fn entry_of(entries: &[toml::Value], key: &serde_path_to_error::Path) -> Option<String> {
+    let mut segments = key.iter();
+    match (segments.next(), segments.next()) {
+        (
+            Some(serde_path_to_error::Segment::Map { key }),
+            Some(serde_path_to_error::Segment::Seq { index }),
+        ) if key == "models" => {
+            let name = entries.get(*index)?.get("name")?.as_str()?;
+            Some(format!("model \"{name}\""))
+        }
+        _ => None,
     }
 }
 
@@ -461,7 +476,9 @@ fn entry_label(name: Option<&str>, index: usize) -> String {
     }
 }
 
-fn parse_model(entry: &toml::Value, index: usize, path: &Path) -> Result<ModelConfig, ConfigError> {
+/// The checks made on an entry before it is deserialised, for mistakes that deserve their own
+/// message: not a table, a literal key, a key in place of a variable name, an unknown provider.
+fn look_over_entry(entry: &toml::Value, index: usize, path: &Path) -> Result<(), ConfigError> {
     let toml::Value::Table(table) = entry else {
         return Err(ConfigError::invalid(
             path,
@@ -507,18 +524,7 @@ fn parse_model(entry: &toml::Value, index: usize, path: &Path) -> Result<ModelCo
             format!("use one of: {}", known.join(", ")),
         ));
     }
-    let model: ModelConfig = entry.clone().try_into().map_err(|e: toml::de::Error| {
-        let message = clean_serde_message(&e);
-        let key = key_in_message(&message).map(|k| format!(", key \"{k}\""));
-        ConfigError::invalid(
-            path,
-            format!("{label}{}", key.unwrap_or_default()),
-            message,
-            "compare with sample-config/models.toml; the README lists every key",
-        )
-    })?;
-    check_model(&model, &label, path)?;
-    Ok(model)
+    Ok(())
 }
 
 fn check_model(m: &ModelConfig, label: &str, path: &Path) -> Result<(), ConfigError> {
@@ -713,19 +719,6 @@ fn is_env_var_name(value: &str) -> bool {
     shaped && (upper || value.len() < 30)
 }
 
-/// serde's message without toml's trailing newline and source excerpt.
-fn clean_serde_message(e: &toml::de::Error) -> String {
-    e.message().trim().to_string()
-}
-
-/// The field a serde message is about: "unknown field `x`", "missing field `x`".
-fn key_in_message(message: &str) -> Option<&str> {
-    let start = message.find('`')? + 1;
-    let len = message[start..].find('`')?;
-    let key = &message[start..start + len];
-    (message.contains("field") && !key.contains(' ')).then_some(key)
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -794,25 +787,48 @@ mod tests {
             model = "x"
             tempreature = 0.5
         "#);
-        assert!(e.contains("models.toml"), "{e}");
-        assert!(e.contains("model \"gpt\" (entry 1)"), "{e}");
-        assert!(e.contains("key \"tempreature\""), "{e}");
+        assert!(
+            e.starts_with("models.toml, models[0].tempreature: unknown field"),
+            "{e}"
+        );
+        assert!(e.contains("(line 6, model \"gpt\")"), "{e}");
         assert!(e.contains("fix:"), "{e}");
     }
 
     #[test]
     fn missing_field_is_named() {
         let e = err("[[models]]\nname = \"a\"\nprovider = \"openai\"\n");
-        assert!(e.contains("key \"model\"") && e.contains("missing"), "{e}");
+        assert!(
+            e.starts_with("models.toml, models[0].model: is missing") && e.contains("model \"a\""),
+            "{e}"
+        );
     }
 
     #[test]
-    fn malformed_field_is_named() {
+    fn malformed_field_is_named_by_its_path() {
         let e = err(
             "[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\nmax_tokens = \"lots\"\n",
         );
         assert!(e.contains("model \"a\""), "{e}");
-        assert!(e.contains("invalid type"), "{e}");
+        assert!(
+            e.contains("models[0].max_tokens: expected a whole number"),
+            "{e}"
+        );
+        let third = "[[models]]\nname = \"a\"\nprovider = \"simulated\"\nmodel = \"m\"\n\
+                     [[models]]\nname = \"b\"\nprovider = \"simulated\"\nmodel = \"m\"\n\
+                     [[models]]\nname = \"c\"\nprovider = \"openai\"\nmodel = \"m\"\ntemperature = \"warm\"\n";
+        assert_eq!(
+            err(third),
+            "models.toml, models[2].temperature: expected a number, found a string (line 13, model \"c\")\n  \
+             fix: compare with sample-config/models.toml; the README lists every key"
+        );
+        let e = err(
+            "[retry]\nmax_attempts = true\n[[models]]\nname=\"a\"\nprovider=\"simulated\"\nmodel=\"m\"\n",
+        );
+        assert!(
+            e.starts_with("models.toml, retry.max_attempts: expected a whole number from 0 to 4294967295, found true (line 2)"),
+            "{e}"
+        );
     }
 
     #[test]
@@ -892,7 +908,7 @@ mod tests {
     fn top_level_and_sections() {
         assert!(err("[[model]]\nname = \"a\"\n").contains("unknown top-level key"));
         assert!(err("").contains("no models"));
-        assert!(err("[retry]\nmax_attemps = 2\n[[models]]\nname=\"a\"\nprovider=\"simulated\"\nmodel=\"m\"\n").contains("[retry]"));
+        assert!(err("[retry]\nmax_attemps = 2\n[[models]]\nname=\"a\"\nprovider=\"simulated\"\nmodel=\"m\"\n").contains("retry.max_attemps"));
         assert!(err("not toml = = 1").contains("models.toml"));
     }
 

@@ -144,32 +144,12 @@ impl TournamentConfig {
 
     /// Parses the text of a tournament file; `path` is used in messages.
     pub fn parse(text: &str, path: &Path) -> Result<Self, ConfigError> {
-        let config: Self = toml::from_str(text).map_err(|e: toml::de::Error| {
-            let message = e.message().trim().to_string();
-            let key = message
-                .split('`')
-                .nth(1)
-                .filter(|_| message.contains("field"))
-                .map(|k| format!("key \"{k}\""))
-                .unwrap_or_else(|| "the file".into());
-            let line = e
-                .span()
-                .map(|s| {
-                    text.as_bytes()[..s.start.min(text.len())]
-                        .iter()
-                        .filter(|b| **b == b'\n')
-                        .count()
-                        + 1
-                })
-                .map(|l| format!(" (line {l})"))
-                .unwrap_or_default();
-            ConfigError::invalid(
-                path,
-                format!("{key}{line}"),
-                message,
-                "compare with sample-config/tournament.toml; the README lists every key",
-            )
-        })?;
+        let config: Self = super::typed::from_str(
+            text,
+            path,
+            |_| None,
+            "compare with sample-config/tournament.toml; the README lists every key",
+        )?;
         config.check(path)?;
         Ok(config)
     }
@@ -387,7 +367,19 @@ mod tests {
                 .unwrap_err()
                 .to_string();
         assert!(
-            e.contains("t.toml") && e.contains("key \"selfdebates\"") && e.contains("line 5"),
+            e.starts_with("t.toml, selfdebates: unknown field") && e.contains("(line 5)"),
+            "{e}"
+        );
+        let e = TournamentConfig::parse(
+            &format!("{BASE}repetitions = \"twice\"\n"),
+            Path::new("t.toml"),
+        )
+        .unwrap_err()
+        .to_string();
+        assert!(
+            e.starts_with(
+                "t.toml, repetitions: expected a whole number from 0 to 4294967295, found a string (line 5)"
+            ),
             "{e}"
         );
         let e = TournamentConfig::parse(&format!("{BASE}repetitions = 0\n"), Path::new("t.toml"))

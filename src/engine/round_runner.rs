@@ -311,7 +311,7 @@ fn record_phase(
         input_tokens: usage.map(|u| u.input_tokens),
         output_tokens: usage.map(|u| u.output_tokens),
         cost_usd: outcome.cost_usd,
-        finish_reason: Some(format!("{:?}", outcome.completion.finish_reason).to_lowercase()),
+        finish_reason: Some(outcome.completion.provider_finish_reason.clone()),
         ..phase_of(step, request)
     };
     let single_judgment = (step.phase_type == PhaseType::Judgment && step.seat.is_none())

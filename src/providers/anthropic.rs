@@ -4,7 +4,7 @@ use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 
 use super::ProviderError;
-use super::http::{self, HttpTarget, SseDecoder};
+use super::http::{self, Finish, HttpTarget, SseDecoder};
 use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
 use crate::config::ModelConfig;
 
@@ -128,7 +128,7 @@ pub(crate) fn parse_body(
     let finish = value
         .get("stop_reason")
         .and_then(Value::as_str)
-        .map(stop_reason)
+        .map(|r| Finish::classify(r, stop_reason))
         .ok_or_else(|| ProviderError::malformed("no stop_reason in the response"))?;
     let usage = value.get("usage").map(|u| Usage {
         input_tokens: http::tokens(u.get("input_tokens")),
@@ -142,7 +142,7 @@ pub(crate) fn parse_body(
 #[derive(Debug, Default)]
 pub(crate) struct Decoder {
     text: String,
-    finish: Option<FinishReason>,
+    finish: Option<Finish>,
     usage: Usage,
     saw_usage: bool,
     stopped: bool,
@@ -187,7 +187,7 @@ impl SseDecoder for Decoder {
                     .and_then(|d| d.get("stop_reason"))
                     .and_then(Value::as_str)
                 {
-                    self.finish = Some(stop_reason(r));
+                    self.finish = Some(Finish::classify(r, stop_reason));
                 }
                 if let Some(u) = frame.get("usage") {
                     if let Some(out) = u.get("output_tokens").and_then(Value::as_u64) {
@@ -213,7 +213,7 @@ impl SseDecoder for Decoder {
         self.stopped
     }
 
-    fn into_parts(self) -> (String, Option<FinishReason>, Option<Usage>) {
+    fn into_parts(self) -> (String, Option<Finish>, Option<Usage>) {
         // Without message_stop the stream was cut, whatever stop_reason said before.
         let finish = if self.stopped { self.finish } else { None };
         (self.text, finish, self.saw_usage.then_some(self.usage))
@@ -226,7 +226,7 @@ mod tests {
 
     fn feed_all(
         frames: &[(&str, &str)],
-    ) -> Result<(String, Option<FinishReason>, Option<Usage>), ProviderError> {
+    ) -> Result<(String, Option<Finish>, Option<Usage>), ProviderError> {
         let mut d = Decoder::default();
         for (event, data) in frames {
             d.feed(event, data)?;
@@ -247,7 +247,10 @@ mod tests {
         ])
         .unwrap();
         assert_eq!(text, "Hi");
-        assert_eq!(finish, Some(FinishReason::Stop));
+        assert_eq!(
+            finish.map(|f| (f.reason, f.raw)),
+            Some((FinishReason::Stop, "end_turn".into()))
+        );
         assert_eq!(
             usage,
             Some(Usage {

@@ -19,6 +19,7 @@ use super::simulated::SimulatedProfile;
 use super::types::{CallEvent, ChatRequest, Completion};
 use crate::config::{ModelConfig, ModelsConfig, ProviderKind};
 use crate::domain::Attempt;
+use crate::redact::{self, Redactor};
 
 /// A model could not be set up for calling; the user must change the configuration or the
 /// environment (exit code 2).
@@ -164,7 +165,8 @@ pub struct ModelRegistry {
 
 impl ModelRegistry {
     /// Sets up clients for `names`, reading each key from the environment now, so a
-    /// missing key stops the run before any call is made.
+    /// missing key stops the run before any call is made. Every key read is redacted from
+    /// whatever the clients return (see [`crate::redact`]).
     pub fn build<'a>(
         config: &ModelsConfig,
         names: impl IntoIterator<Item = &'a str>,
@@ -180,9 +182,11 @@ impl ModelRegistry {
     ) -> Result<Self, SetupError> {
         let overall = Arc::new(Semaphore::new(config.limits.max_concurrency as usize));
         let policy = RetryPolicy::from(&config.retry);
-        let mut clients = HashMap::new();
+        // Every key first, so that each model's redactor knows all of them: a gateway
+        // shared by two models may echo either key.
+        let mut planned: Vec<(&ModelConfig, Option<(&str, String)>)> = Vec::new();
         for name in names {
-            if clients.contains_key(name) {
+            if planned.iter().any(|(m, _)| m.name == name) {
                 continue;
             }
             let model = config.get(name).ok_or_else(|| SetupError::UnknownModel {
@@ -190,9 +194,20 @@ impl ModelRegistry {
                 file: config.path.display().to_string(),
                 known: config.names().join(", "),
             })?;
+            planned.push((model, read_key(model, config, &env)?));
+        }
+        let redactor = Redactor::new(
+            planned
+                .iter()
+                .filter_map(|(_, key)| key.as_ref().map(|(var, value)| (*var, value.as_str()))),
+        );
+        redact::remember(&redactor);
+        let mut clients = HashMap::new();
+        for (model, key) in planned {
+            let key = key.map(|(_, value)| ApiKey::new(value));
             let client = ModelClient {
                 config: Arc::new(model.clone()),
-                backend: backend(model, config, &env)?,
+                backend: backend(model, key, &redactor)?,
                 limits: Limits::new(
                     model.max_concurrency,
                     model.requests_per_minute,
@@ -200,7 +215,7 @@ impl ModelRegistry {
                 ),
                 policy: policy.clone(),
             };
-            clients.insert(name.to_string(), Arc::new(client));
+            clients.insert(model.name.clone(), Arc::new(client));
         }
         Ok(Self { clients })
     }
@@ -211,29 +226,39 @@ impl ModelRegistry {
     }
 }
 
-fn backend(
-    model: &ModelConfig,
+/// The model's key variable and its value, when the model needs one; a missing or blank
+/// variable is an error.
+fn read_key<'m>(
+    model: &'m ModelConfig,
     config: &ModelsConfig,
     env: &impl Fn(&str) -> Option<String>,
+) -> Result<Option<(&'m str, String)>, SetupError> {
+    if model.provider == ProviderKind::Simulated {
+        return Ok(None);
+    }
+    let Some(var) = model.key_env() else {
+        return Ok(None);
+    };
+    match env(var).filter(|v| !v.trim().is_empty()) {
+        Some(value) => Ok(Some((var, value))),
+        None => Err(SetupError::MissingKey {
+            model: model.name.clone(),
+            var: var.to_string(),
+            file: config.path.display().to_string(),
+        }),
+    }
+}
+
+fn backend(
+    model: &ModelConfig,
+    key: Option<ApiKey>,
+    redactor: &Redactor,
 ) -> Result<Backend, SetupError> {
     if model.provider == ProviderKind::Simulated {
         let profile =
             SimulatedProfile::new(&model.name, model.simulated.clone().unwrap_or_default());
         return Ok(Backend::Simulated(profile, model.max_tokens));
     }
-    let key = match model.key_env() {
-        Some(var) => match env(var).filter(|v| !v.trim().is_empty()) {
-            Some(value) => Some(ApiKey::new(value)),
-            None => {
-                return Err(SetupError::MissingKey {
-                    model: model.name.clone(),
-                    var: var.to_string(),
-                    file: config.path.display().to_string(),
-                });
-            }
-        },
-        None => None,
-    };
     let client = http::build_client(model.read_timeout()).map_err(|e| SetupError::Http {
         model: model.name.clone(),
         message: e.to_string(),
@@ -243,6 +268,7 @@ fn backend(
         base_url: model.effective_base_url().unwrap_or_default().to_string(),
         key,
         config: Arc::new(model.clone()),
+        redactor: redactor.clone(),
     };
     Ok(match model.provider {
         ProviderKind::Anthropic => Backend::Anthropic(Anthropic { target }),

@@ -41,6 +41,17 @@ impl ProviderError {
         }
     }
 
+    /// The same error with every key `redactor` knows removed from the text the server
+    /// sent (message, code and request id); see [`crate::redact`].
+    pub(crate) fn redacted(self, redactor: &crate::redact::Redactor) -> Self {
+        Self {
+            message: redactor.redact_string(self.message),
+            code: self.code.map(|c| redactor.redact_string(c)),
+            request_id: self.request_id.map(|id| redactor.redact_string(id)),
+            ..self
+        }
+    }
+
     fn describe(&self) -> String {
         let mut s = match (self.kind, self.status) {
             (ErrorKind::Http, Some(status)) => format!("HTTP {status}"),

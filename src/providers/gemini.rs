@@ -6,7 +6,7 @@ use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
 use super::ProviderError;
-use super::http::{self, HttpTarget, SseDecoder};
+use super::http::{self, Finish, HttpTarget, SseDecoder};
 use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
 use crate::config::ModelConfig;
 use crate::domain::ErrorKind;
@@ -122,7 +122,7 @@ fn finish_reason(s: &str) -> FinishReason {
 /// What one response object (a whole body, or one SSE frame) carries.
 struct Frame {
     text: String,
-    finish: Option<FinishReason>,
+    finish: Option<Finish>,
     usage: Option<Usage>,
 }
 
@@ -160,7 +160,7 @@ fn read_frame(value: &Value) -> Result<Frame, ProviderError> {
     let finish = candidate
         .and_then(|c| c.get("finishReason"))
         .and_then(Value::as_str)
-        .map(finish_reason);
+        .map(|f| Finish::classify(f, finish_reason));
     let usage = value.get("usageMetadata").map(|u| Usage {
         input_tokens: http::tokens(u.get("promptTokenCount")),
         output_tokens: http::tokens(u.get("candidatesTokenCount"))
@@ -196,7 +196,7 @@ pub(crate) fn parse_body(
 #[derive(Debug, Default)]
 pub(crate) struct Decoder {
     text: String,
-    finish: Option<FinishReason>,
+    finish: Option<Finish>,
     usage: Option<Usage>,
 }
 
@@ -217,7 +217,7 @@ impl SseDecoder for Decoder {
         false
     }
 
-    fn into_parts(self) -> (String, Option<FinishReason>, Option<Usage>) {
+    fn into_parts(self) -> (String, Option<Finish>, Option<Usage>) {
         (self.text, self.finish, self.usage)
     }
 }
@@ -233,7 +233,10 @@ mod tests {
         d.feed("", r#"{"candidates":[{"content":{"parts":[{"text":"done"}],"role":"model"},"index":0,"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":2,"candidatesTokenCount":10,"thoughtsTokenCount":5}}"#).unwrap();
         let (text, finish, usage) = d.into_parts();
         assert_eq!(text, "Hello! done");
-        assert_eq!(finish, Some(FinishReason::Stop));
+        assert_eq!(
+            finish.map(|f| (f.reason, f.raw)),
+            Some((FinishReason::Stop, "STOP".into()))
+        );
         assert_eq!(
             usage,
             Some(Usage {
@@ -268,6 +271,7 @@ mod tests {
         let c = parse_body(&v, None, 100).unwrap();
         assert_eq!(c.text, "ab");
         assert_eq!(c.finish_reason, FinishReason::Length);
+        assert_eq!(c.provider_finish_reason, "MAX_TOKENS");
         assert_eq!(c.request_id.as_deref(), Some("r1"));
     }
 }

@@ -11,6 +11,7 @@ use serde_json::Value;
 use super::ProviderError;
 use super::types::{Completion, FinishReason, Usage};
 use crate::domain::ErrorKind;
+use crate::redact::Redactor;
 
 /// Error bodies longer than this are cut before parsing; they are only read for a message.
 const MAX_ERROR_BODY: usize = 64 * 1024;
@@ -110,6 +111,25 @@ pub(crate) async fn read_json(
     Ok((value, id))
 }
 
+/// How an answer ended: the provider's own word for it, and what that means here.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub(crate) struct Finish {
+    /// The meaning, by the wire format's table.
+    pub reason: FinishReason,
+    /// The word the provider sent (`stop`, `end_turn`, `STOP`, …).
+    pub raw: String,
+}
+
+impl Finish {
+    /// The provider's word, classified by the wire format's `table`.
+    pub(crate) fn classify(raw: &str, table: fn(&str) -> FinishReason) -> Self {
+        Self {
+            reason: table(raw),
+            raw: raw.to_string(),
+        }
+    }
+}
+
 /// One wire format's view of an SSE stream.
 pub(crate) trait SseDecoder {
     /// Takes one event (its `event:` name, possibly empty, and its joined `data:`), and
@@ -118,7 +138,7 @@ pub(crate) trait SseDecoder {
     /// True once the format's own end marker has arrived (`[DONE]`, `message_stop`).
     fn ended(&self) -> bool;
     /// What the stream said, once it is over: text so far, finish reason if any, usage.
-    fn into_parts(self) -> (String, Option<FinishReason>, Option<Usage>);
+    fn into_parts(self) -> (String, Option<Finish>, Option<Usage>);
 }
 
 /// Streams an SSE body through a decoder, passing text on as it arrives. A stream that ends
@@ -159,18 +179,21 @@ pub(crate) async fn read_sse<D: SseDecoder>(
 /// a retryable failure that says to raise `max_tokens`; an empty refusal is final.
 pub(crate) fn finalize(
     text: String,
-    finish_reason: FinishReason,
+    finish: Finish,
     usage: Option<Usage>,
     request_id: Option<String>,
     max_tokens: u32,
 ) -> Result<Completion, ProviderError> {
     if text.trim().is_empty() {
-        match &finish_reason {
+        match &finish.reason {
             FinishReason::Length => return Err(ProviderError::empty_length(max_tokens)),
             FinishReason::ContentFilter | FinishReason::Refusal => {
                 return Err(ProviderError::new(
                     ErrorKind::Refused,
-                    format!("the provider withheld the answer (finish reason {finish_reason:?})"),
+                    format!(
+                        "the provider withheld the answer (finish reason {})",
+                        finish.raw
+                    ),
                     false,
                 ));
             }
@@ -180,7 +203,8 @@ pub(crate) fn finalize(
     Ok(Completion {
         text,
         usage,
-        finish_reason,
+        finish_reason: finish.reason,
+        provider_finish_reason: finish.raw,
         request_id,
     })
 }
@@ -209,6 +233,8 @@ pub(crate) struct HttpTarget {
     pub key: Option<ApiKey>,
     /// The model's configuration (model id, sampling, limits).
     pub config: std::sync::Arc<crate::config::ModelConfig>,
+    /// Every key the registry loaded, to be removed from what comes back.
+    pub redactor: Redactor,
 }
 
 /// Reads a non-streamed body into a completion (one per wire format).
@@ -217,7 +243,47 @@ pub(crate) type BodyParser = fn(&Value, Option<String>, u32) -> Result<Completio
 /// One attempt against an HTTP model: send the body, then stream the answer through the
 /// format's decoder, or, for models configured with `stream = false`, parse the whole body
 /// and pass its text on as a single delta.
+///
+/// Every loaded key is redacted here, from the streamed text, the completion and the error
+/// alike. This is the one place every HTTP attempt's result passes through before anything
+/// stores, logs or prints it (the retry loop, round files, the UI and `ask` only ever see
+/// what leaves this function), so a server that quotes the request's headers back cannot
+/// make any later copy hold a key.
 pub(crate) async fn exchange<D: SseDecoder + Default>(
+    target: &HttpTarget,
+    url: &str,
+    headers: HeaderMap,
+    body: &Value,
+    parse_body: BodyParser,
+    on_delta: &mut (dyn FnMut(&str) + Send),
+) -> Result<Completion, ProviderError> {
+    let mut stream = target.redactor.stream();
+    let result = {
+        let mut clean_delta = |text: &str| {
+            let clean = stream.push(text);
+            if !clean.is_empty() {
+                on_delta(&clean);
+            }
+        };
+        unredacted_exchange::<D>(target, url, headers, body, parse_body, &mut clean_delta).await
+    };
+    let tail = stream.finish();
+    if !tail.is_empty() {
+        on_delta(&tail);
+    }
+    let r = &target.redactor;
+    match result {
+        Ok(mut c) => {
+            c.text = r.redact_string(c.text);
+            c.provider_finish_reason = r.redact_string(c.provider_finish_reason);
+            c.request_id = c.request_id.map(|id| r.redact_string(id));
+            Ok(c)
+        }
+        Err(e) => Err(e.redacted(r)),
+    }
+}
+
+async fn unredacted_exchange<D: SseDecoder + Default>(
     target: &HttpTarget,
     url: &str,
     headers: HeaderMap,
@@ -250,14 +316,25 @@ mod tests {
         assert!(!format!("{value:?}").contains("DEADBEEF"));
     }
 
+    fn finish(reason: FinishReason, raw: &str) -> Finish {
+        Finish {
+            reason,
+            raw: raw.into(),
+        }
+    }
+
     #[test]
     fn empty_answers_are_failures_by_finish_reason() {
-        let e = finalize(String::new(), FinishReason::Length, None, None, 64).unwrap_err();
+        let length = || finish(FinishReason::Length, "length");
+        let e = finalize(String::new(), length(), None, None, 64).unwrap_err();
         assert_eq!(e.kind, ErrorKind::EmptyLength);
         assert!(e.retryable && e.message.contains("raise max_tokens"));
-        let e = finalize(" ".into(), FinishReason::ContentFilter, None, None, 64).unwrap_err();
+        let filtered = finish(FinishReason::ContentFilter, "SAFETY");
+        let e = finalize(" ".into(), filtered, None, None, 64).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Refused);
         assert!(!e.retryable);
-        assert!(finalize("ok".into(), FinishReason::Length, None, None, 64).is_ok());
+        assert!(e.message.contains("finish reason SAFETY"), "{}", e.message);
+        let c = finalize("ok".into(), length(), None, None, 64).unwrap();
+        assert_eq!(c.provider_finish_reason, "length");
     }
 }

@@ -5,7 +5,7 @@ use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
 use super::ProviderError;
-use super::http::{self, HttpTarget, SseDecoder};
+use super::http::{self, Finish, HttpTarget, SseDecoder};
 use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
 use crate::config::{ModelConfig, ProviderKind};
 use crate::domain::ErrorKind;
@@ -130,7 +130,7 @@ pub(crate) fn parse_body(
     let finish = choice
         .get("finish_reason")
         .and_then(Value::as_str)
-        .map(finish_reason)
+        .map(|f| Finish::classify(f, finish_reason))
         .ok_or_else(|| ProviderError::malformed("no finish_reason in the response"))?;
     http::finalize(text, finish, usage(value), id, max_tokens)
 }
@@ -140,7 +140,7 @@ pub(crate) fn parse_body(
 pub(crate) struct Decoder {
     text: String,
     refusal: String,
-    finish: Option<FinishReason>,
+    finish: Option<Finish>,
     usage: Option<Usage>,
     done: bool,
 }
@@ -174,7 +174,7 @@ impl SseDecoder for Decoder {
                 self.refusal.push_str(r);
             }
             if let Some(f) = choice.get("finish_reason").and_then(Value::as_str) {
-                self.finish = Some(finish_reason(f));
+                self.finish = Some(Finish::classify(f, finish_reason));
             }
         }
         self.text.push_str(&out);
@@ -185,11 +185,12 @@ impl SseDecoder for Decoder {
         self.done
     }
 
-    fn into_parts(self) -> (String, Option<FinishReason>, Option<Usage>) {
+    fn into_parts(self) -> (String, Option<Finish>, Option<Usage>) {
         let finish = match self.finish {
-            Some(_) if self.text.is_empty() && !self.refusal.is_empty() => {
-                Some(FinishReason::Refusal)
-            }
+            Some(f) if self.text.is_empty() && !self.refusal.is_empty() => Some(Finish {
+                reason: FinishReason::Refusal,
+                ..f
+            }),
             other => other,
         };
         (self.text, finish, self.usage)
@@ -254,7 +255,10 @@ mod tests {
         assert!(d.ended());
         let (full, finish, usage) = d.into_parts();
         assert_eq!((text.as_str(), full.as_str()), ("Hello", "Hello"));
-        assert_eq!(finish, Some(FinishReason::Stop));
+        assert_eq!(
+            finish.map(|f| (f.reason, f.raw)),
+            Some((FinishReason::Stop, "stop".into()))
+        );
         assert_eq!(
             usage,
             Some(Usage {

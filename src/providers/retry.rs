@@ -200,6 +200,7 @@ mod tests {
                 text: text.to_string(),
                 usage: None,
                 finish_reason: FinishReason::Stop,
+                provider_finish_reason: "stop".into(),
                 request_id: None,
             })
         }

@@ -138,6 +138,9 @@ pub struct Completion {
     pub usage: Option<Usage>,
     /// Why the model stopped.
     pub finish_reason: FinishReason,
+    /// The finish reason as the provider spelled it (`stop`, `end_turn`, `STOP`, …), for
+    /// showing to people, who know their provider's words rather than ours.
+    pub provider_finish_reason: String,
     /// The provider's request id, for support tickets.
     pub request_id: Option<String>,
 }

@@ -129,6 +129,42 @@ pub async fn answering(responder: impl wiremock::Respond + 'static) -> wiremock:
     server
 }
 
+/// A hostile gateway: answers every request with `status`, quoting the request's headers in
+/// its error message and body, and the key-bearing header's value in its error type, its
+/// body's request id and its `x-request-id` header.
+pub struct EchoHeaders(pub u16);
+
+impl wiremock::Respond for EchoHeaders {
+    fn respond(&self, request: &wiremock::Request) -> wiremock::ResponseTemplate {
+        let value = |name: &str| {
+            request
+                .headers
+                .get(name)
+                .and_then(|v| v.to_str().ok())
+                .map(str::to_string)
+        };
+        let quoted: Vec<String> = request
+            .headers
+            .iter()
+            .map(|(name, v)| format!("{name}: {}", v.to_str().unwrap_or("?")))
+            .collect();
+        let secret = ["authorization", "x-api-key", "x-goog-api-key"]
+            .iter()
+            .find_map(|h| value(h))
+            .unwrap_or_default();
+        wiremock::ResponseTemplate::new(self.0)
+            .insert_header("x-request-id", format!("req-{secret}").as_str())
+            .set_body_json(serde_json::json!({
+                "error": {
+                    "message": format!("rejected; you sent:\n{}", quoted.join("\n")),
+                    "type": secret,
+                },
+                "request_id": secret,
+                "headers": quoted,
+            }))
+    }
+}
+
 /// A whole streamed OpenAI chat answer of `text`, as a test server sends it.
 pub fn openai_answer(text: &str) -> wiremock::ResponseTemplate {
     let chunk = |delta: serde_json::Value, finish: serde_json::Value| {

@@ -113,11 +113,12 @@ impl SimulatedProfile {
         let text = self.answer(req, &key);
         let words: Vec<&str> = text.split_inclusive(' ').collect();
         let output_tokens = (words.len() as u64 * 4).div_ceil(3);
-        let (text, finish_reason) = if output_tokens > u64::from(max_tokens) {
+        let (text, finish_reason, provider_finish_reason) = if output_tokens > u64::from(max_tokens)
+        {
             let keep = (max_tokens as usize * 3 / 4).min(words.len());
-            (words[..keep].concat(), FinishReason::Length)
+            (words[..keep].concat(), FinishReason::Length, "length")
         } else {
-            (text.clone(), FinishReason::Stop)
+            (text.clone(), FinishReason::Stop, "stop")
         };
         self.stream(&text, on_delta).await;
         let input_chars = req.system.len() + req.turns.iter().map(|t| t.text.len()).sum::<usize>();
@@ -128,6 +129,7 @@ impl SimulatedProfile {
             }),
             text,
             finish_reason,
+            provider_finish_reason: provider_finish_reason.to_string(),
             request_id: None,
         })
     }

@@ -1,0 +1,386 @@
+//! Secrets the tool loaded (the API keys read from the variables that `models.toml` names)
+//! removed from text before it is stored, logged or printed: a gateway that quotes
+//! `Authorization: Bearer sk-…` back in an error body ends up as
+//! `Authorization: Bearer [redacted OPENAI_API_KEY]` in round files, logs and messages.
+//!
+//! Matching is by value, not by shape, so a key of any form is caught. One rule guards
+//! against values so short that replacing them would garble ordinary text:
+//! - 12 characters or more: every occurrence is replaced;
+//! - 4 to 11 characters: replaced where no letter or digit touches it (`Bearer hunter2`,
+//!   `req-hunter2`), not inside a longer word (`hunter22`), so that a key such as `test`
+//!   leaves the word `testing` alone;
+//! - 1 to 3 characters (placeholders such as `x` for local servers that want some key):
+//!   never replaced; such a value guards nothing, and replacing every `x` would ruin the text.
+//!
+//! The provider layer builds one [`Redactor`] from the keys it loads and applies it where
+//! each attempt's result and error are made, so every later copy is clean. The keys are also
+//! [`remember`]ed for the whole process, so that the log writer can apply them once more as a
+//! safety net.
+
+use std::borrow::Cow;
+use std::sync::{Arc, LazyLock, PoisonError, RwLock};
+
+/// Values shorter than this (in characters) are never replaced.
+const MIN_CHARS: usize = 4;
+/// Values at least this long (in characters) are replaced wherever they occur; shorter ones
+/// only where they stand alone.
+const ANYWHERE_CHARS: usize = 12;
+
+/// One secret: the variable it came from (named in the replacement) and its value.
+#[derive(Clone, PartialEq, Eq)]
+struct Secret {
+    name: String,
+    value: String,
+    /// Only replaced where no word character touches it.
+    standalone_only: bool,
+}
+
+impl Secret {
+    fn replacement(&self) -> String {
+        format!("[redacted {}]", self.name)
+    }
+}
+
+/// Replaces known secret values in text. Cheap to clone; its `Debug` shows only the
+/// variables' names.
+#[derive(Clone, Default)]
+pub struct Redactor {
+    /// Longest value first, so that a key that starts with another key is replaced whole.
+    secrets: Arc<[Secret]>,
+}
+
+impl std::fmt::Debug for Redactor {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list()
+            .entries(self.secrets.iter().map(|s| &s.name))
+            .finish()
+    }
+}
+
+/// What the scanner does at one position of the text.
+enum Step<'a> {
+    /// No secret starts here: keep this character.
+    Keep(char),
+    /// This secret starts here: replace it.
+    Replace(&'a Secret),
+    /// A secret may start here, but the text so far ends too soon to tell.
+    Wait,
+}
+
+/// Characters that make a short value part of a longer word when they touch it.
+fn is_word(c: char) -> bool {
+    c.is_alphanumeric()
+}
+
+impl Redactor {
+    /// A redactor for `(variable name, value)` pairs. Values are trimmed; values of fewer
+    /// than four characters are left out (see the module's rule), and a value given twice
+    /// keeps its first name.
+    pub fn new<'a>(secrets: impl IntoIterator<Item = (&'a str, &'a str)>) -> Self {
+        let mut list: Vec<Secret> = Vec::new();
+        for (name, value) in secrets {
+            let value = value.trim();
+            let chars = value.chars().count();
+            if chars < MIN_CHARS || list.iter().any(|s| s.value == value) {
+                continue;
+            }
+            list.push(Secret {
+                name: name.to_string(),
+                value: value.to_string(),
+                standalone_only: chars < ANYWHERE_CHARS,
+            });
+        }
+        Self::from_list(list)
+    }
+
+    fn from_list(mut list: Vec<Secret>) -> Self {
+        list.sort_by_key(|s| std::cmp::Reverse(s.value.len()));
+        Self {
+            secrets: list.into(),
+        }
+    }
+
+    /// True when there is nothing to replace.
+    pub fn is_empty(&self) -> bool {
+        self.secrets.is_empty()
+    }
+
+    /// Both redactors' secrets in one.
+    pub fn merged(&self, other: &Redactor) -> Redactor {
+        let mut list = self.secrets.to_vec();
+        for s in other.secrets.iter() {
+            if !list.iter().any(|t| t.value == s.value) {
+                list.push(s.clone());
+            }
+        }
+        Self::from_list(list)
+    }
+
+    /// The text with every secret replaced; borrowed when there was none.
+    pub fn redact<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        if !self.secrets.iter().any(|s| text.contains(&s.value)) {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len());
+        self.scan(text, None, true, &mut out);
+        Cow::Owned(out)
+    }
+
+    /// [`Redactor::redact`] for an owned string.
+    pub fn redact_string(&self, text: String) -> String {
+        match self.redact(&text) {
+            Cow::Borrowed(_) => text,
+            Cow::Owned(clean) => clean,
+        }
+    }
+
+    /// A filter for one stream of text arriving in pieces.
+    pub fn stream(&self) -> StreamRedactor {
+        StreamRedactor {
+            redactor: self.clone(),
+            pending: String::new(),
+            prev: None,
+        }
+    }
+
+    /// Decides what happens at the start of `rest`; `prev` is the character before it, and
+    /// `at_end` says that no more text follows.
+    fn step(&self, rest: &str, prev: Option<char>, at_end: bool) -> Step<'_> {
+        for secret in self.secrets.iter() {
+            if secret.standalone_only && prev.is_some_and(is_word) {
+                continue;
+            }
+            if let Some(after) = rest.strip_prefix(secret.value.as_str()) {
+                match after.chars().next() {
+                    Some(next) if secret.standalone_only && is_word(next) => continue,
+                    None if secret.standalone_only && !at_end => return Step::Wait,
+                    _ => return Step::Replace(secret),
+                }
+            }
+            if !at_end && rest.len() < secret.value.len() && secret.value.starts_with(rest) {
+                return Step::Wait;
+            }
+        }
+        match rest.chars().next() {
+            Some(c) => Step::Keep(c),
+            None => Step::Wait,
+        }
+    }
+
+    /// Writes the redacted form of `text` to `out`, stopping where the rest could still turn
+    /// out to be a secret (never when `at_end`). Returns the bytes consumed and the last
+    /// character consumed.
+    fn scan(
+        &self,
+        text: &str,
+        mut prev: Option<char>,
+        at_end: bool,
+        out: &mut String,
+    ) -> (usize, Option<char>) {
+        let mut at = 0;
+        while at < text.len() {
+            match self.step(&text[at..], prev, at_end) {
+                Step::Keep(c) => {
+                    out.push(c);
+                    prev = Some(c);
+                    at += c.len_utf8();
+                }
+                Step::Replace(secret) => {
+                    out.push_str(&secret.replacement());
+                    prev = secret.value.chars().last();
+                    at += secret.value.len();
+                }
+                Step::Wait => break,
+            }
+        }
+        (at, prev)
+    }
+}
+
+/// A [`Redactor`] over text that arrives in pieces (a streamed answer): a secret split
+/// across two pieces is still replaced. Only a tail that could still become a secret is
+/// held back, so ordinary text passes through at once. The pieces it returns, joined, equal
+/// [`Redactor::redact`] of the whole text.
+#[derive(Debug)]
+pub struct StreamRedactor {
+    redactor: Redactor,
+    pending: String,
+    prev: Option<char>,
+}
+
+impl StreamRedactor {
+    /// Takes the next piece; returns the text that is now safe to pass on.
+    pub fn push(&mut self, piece: &str) -> String {
+        if self.redactor.is_empty() {
+            return piece.to_string();
+        }
+        self.pending.push_str(piece);
+        let mut out = String::with_capacity(self.pending.len());
+        let (used, prev) = self
+            .redactor
+            .scan(&self.pending, self.prev, false, &mut out);
+        self.pending.drain(..used);
+        self.prev = prev;
+        out
+    }
+
+    /// The stream is over: returns what was held back, redacted.
+    pub fn finish(&mut self) -> String {
+        let mut out = String::with_capacity(self.pending.len());
+        let (used, prev) = self.redactor.scan(&self.pending, self.prev, true, &mut out);
+        self.pending.drain(..used);
+        self.prev = prev;
+        out
+    }
+}
+
+/// Every secret loaded so far in this process.
+static LOADED: LazyLock<RwLock<Redactor>> = LazyLock::new(Default::default);
+
+/// Adds a redactor's secrets to those the whole process knows (see [`remembered`]).
+pub fn remember(redactor: &Redactor) {
+    if redactor.is_empty() {
+        return;
+    }
+    let mut loaded = LOADED.write().unwrap_or_else(PoisonError::into_inner);
+    *loaded = loaded.merged(redactor);
+}
+
+/// Every secret [`remember`]ed so far: for places that print text but never see the
+/// provider layer's own redactor, such as the log writer.
+pub fn remembered() -> Redactor {
+    LOADED
+        .read()
+        .unwrap_or_else(PoisonError::into_inner)
+        .clone()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+
+    const LONG: &str = "sk-proj-ABCDEFGHIJKLMNOP0123456789";
+
+    fn redactor() -> Redactor {
+        Redactor::new([("OPENAI_API_KEY", LONG), ("LOCAL_KEY", "hunter2")])
+    }
+
+    #[test]
+    fn long_keys_go_wherever_they_are() {
+        let r = redactor();
+        let body = format!(
+            r#"{{"error":"bad key","headers":{{"authorization":"Bearer {LONG}"}},"id":"req-{LONG}x"}}"#
+        );
+        let clean = r.redact(&body);
+        assert!(!clean.contains(LONG), "{clean}");
+        assert_eq!(
+            clean,
+            r#"{"error":"bad key","headers":{"authorization":"Bearer [redacted OPENAI_API_KEY]"},"id":"req-[redacted OPENAI_API_KEY]x"}"#
+        );
+    }
+
+    #[test]
+    fn short_keys_go_only_where_they_stand_alone() {
+        let r = redactor();
+        assert_eq!(
+            r.redact("x-api-key: hunter2\r\nBearer hunter2. req-hunter2_x"),
+            "x-api-key: [redacted LOCAL_KEY]\r\nBearer [redacted LOCAL_KEY]. req-[redacted LOCAL_KEY]_x"
+        );
+        assert_eq!(r.redact("hunter22 and xhunter2"), "hunter22 and xhunter2");
+        assert!(matches!(r.redact("nothing here"), Cow::Borrowed(_)));
+    }
+
+    #[test]
+    fn tiny_values_are_never_replaced() {
+        let r = Redactor::new([("A", "x"), ("B", "abc"), ("C", "   ")]);
+        assert!(r.is_empty());
+        assert_eq!(r.redact("x abc"), "x abc");
+        assert_eq!(format!("{r:?}"), "[]");
+    }
+
+    #[test]
+    fn a_key_that_begins_another_leaves_no_tail() {
+        let r = Redactor::new([("SHORT", "abcdefghijklmn"), ("LONG", "abcdefghijklmnopq")]);
+        assert_eq!(r.redact("abcdefghijklmnopq"), "[redacted LONG]");
+        let mut s = r.stream();
+        let out = s.push("abcdefghijklmn") + &s.push("opq") + &s.finish();
+        assert_eq!(out, "[redacted LONG]");
+    }
+
+    #[test]
+    fn a_key_split_across_pieces_is_replaced_and_other_text_is_not_held() {
+        let r = redactor();
+        let mut s = r.stream();
+        assert_eq!(s.push("Hello "), "Hello ");
+        assert_eq!(s.push(&LONG[..5]), "");
+        assert_eq!(s.push(&LONG[5..]), "[redacted OPENAI_API_KEY]");
+        assert_eq!(s.push(" and hunter2"), " and ");
+        assert_eq!(s.push("!"), "[redacted LOCAL_KEY]!");
+        assert_eq!(s.push(" sk-"), " ");
+        assert_eq!(s.finish(), "sk-");
+    }
+
+    #[test]
+    fn debug_names_variables_only_and_merging_keeps_both() {
+        let r = redactor();
+        let debug = format!("{r:?}");
+        assert!(
+            debug.contains("OPENAI_API_KEY") && !debug.contains(LONG),
+            "{debug}"
+        );
+        let other = Redactor::new([("OTHER", "0123456789abcdef")]);
+        let both = r.merged(&other);
+        assert_eq!(both.redact("0123456789abcdef"), "[redacted OTHER]");
+        assert_eq!(both.redact(LONG), "[redacted OPENAI_API_KEY]");
+    }
+
+    #[test]
+    fn remembered_keys_accumulate() {
+        remember(&Redactor::new([(
+            "PROCESS_TEST_KEY",
+            "remembered-0123456789",
+        )]));
+        assert_eq!(
+            remembered().redact("x remembered-0123456789"),
+            "x [redacted PROCESS_TEST_KEY]"
+        );
+    }
+
+    proptest! {
+        #[test]
+        fn pieces_joined_equal_the_whole(
+            parts in prop::collection::vec(
+                prop_oneof![
+                    Just(LONG.to_string()),
+                    Just(LONG[..7].to_string()),
+                    Just("hunter2".to_string()),
+                    Just("hunt".to_string()),
+                    Just(" ".to_string()),
+                    "[a-z0-9 -]{0,6}",
+                    any::<String>(),
+                ],
+                0..12,
+            ),
+            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..6),
+        ) {
+            let r = redactor();
+            let text: String = parts.concat();
+            let chars: Vec<char> = text.chars().collect();
+            let mut points: Vec<usize> = cuts.iter().map(|c| c.index(chars.len() + 1)).collect();
+            points.sort_unstable();
+            let mut s = r.stream();
+            let mut joined = String::new();
+            let mut from = 0;
+            for to in points.into_iter().chain([chars.len()]) {
+                let piece: String = chars[from..to].iter().collect();
+                joined.push_str(&s.push(&piece));
+                from = to;
+            }
+            joined.push_str(&s.finish());
+            let whole = r.redact(&text);
+            prop_assert_eq!(&joined, &*whole);
+            prop_assert!(!whole.contains(LONG));
+        }
+    }
+}
