@@ -10,6 +10,7 @@ pub mod inputs;
 pub mod protocols;
 pub mod providers;
 pub mod redact;
+pub mod safe_json;
 pub mod sanitize;
 pub mod store;
 pub mod tui;

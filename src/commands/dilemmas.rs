@@ -24,7 +24,10 @@ pub fn run(file: &Path, as_json: bool) -> anyhow::Result<()> {
         );
     }
     if as_json {
-        println!("{}", serde_json::to_string_pretty(&loaded.dilemmas)?);
+        println!(
+            "{}",
+            ethics_bowl::safe_json::to_string_pretty(&loaded.dilemmas)?
+        );
         return Ok(());
     }
     for d in &loaded.dilemmas {

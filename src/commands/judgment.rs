@@ -32,7 +32,7 @@ pub fn parse(file: &Path, as_json: bool) -> anyhow::Result<()> {
             "overall_analysis": p.overall_analysis,
             "problems": p.problems,
         });
-        println!("{}", serde_json::to_string_pretty(&out)?);
+        println!("{}", ethics_bowl::safe_json::to_string_pretty(&out)?);
         return Ok(());
     }
     println!("status: {status}");

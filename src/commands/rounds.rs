@@ -67,7 +67,7 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
         );
     }
     if args.json {
-        println!("{}", serde_json::to_string_pretty(&rounds)?);
+        println!("{}", ethics_bowl::safe_json::to_string_pretty(&rounds)?);
         return Ok(());
     }
     let kind = rounds.first().map_or(ProtocolKind::EthicsBowl, Round::kind);

@@ -341,7 +341,7 @@ fn read_json<T: DeserializeOwned>(path: &Path, what: &'static str) -> Result<T, 
 }
 
 fn encode(path: &Path, value: &impl Serialize) -> Result<Vec<u8>, StoreError> {
-    let mut bytes = serde_json::to_vec_pretty(value).map_err(|e| StoreError::Io {
+    let mut bytes = crate::safe_json::to_vec_pretty(value).map_err(|e| StoreError::Io {
         path: path.to_path_buf(),
         source: e.into(),
     })?;

@@ -1,0 +1,126 @@
+//! JSON as the tool writes it, to files and to stdout: pretty, and with every C1 control
+//! (U+0080–U+009F), bidirectional control (U+061C, U+200E, U+200F, U+202A–U+202E,
+//! U+2066–U+2069) and line or paragraph separator (U+2028, U+2029) written as a `\u` escape.
+//! serde_json escapes only C0 controls, so model text holding a C1 CSI or a right-to-left
+//! override would otherwise reach a terminal that `cat`s a round file or pipes `--json`
+//! output. The escapes are lossless: a reader decodes exactly the text the model wrote.
+
+use std::io;
+
+use serde::Serialize;
+use serde_json::ser::{Formatter, PrettyFormatter};
+
+/// Whether a character must not appear raw in JSON the tool writes.
+fn must_escape(c: char) -> bool {
+    matches!(c,
+        '\u{80}'..='\u{9f}'
+        | '\u{61c}'
+        | '\u{200e}'
+        | '\u{200f}'
+        | '\u{2028}'
+        | '\u{2029}'
+        | '\u{202a}'..='\u{202e}'
+        | '\u{2066}'..='\u{2069}')
+}
+
+/// serde_json's pretty layout with the extra escapes above.
+struct Escaping(PrettyFormatter<'static>);
+
+impl Formatter for Escaping {
+    fn write_string_fragment<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        fragment: &str,
+    ) -> io::Result<()> {
+        let mut start = 0;
+        for (i, c) in fragment.char_indices() {
+            if must_escape(c) {
+                writer.write_all(&fragment.as_bytes()[start..i])?;
+                write!(writer, "\\u{:04x}", u32::from(c))?;
+                start = i + c.len_utf8();
+            }
+        }
+        writer.write_all(&fragment.as_bytes()[start..])
+    }
+
+    fn begin_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_array(w)
+    }
+    fn end_array<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_array(w)
+    }
+    fn begin_array_value<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_array_value(w, first)
+    }
+    fn end_array_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_array_value(w)
+    }
+    fn begin_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_object(w)
+    }
+    fn end_object<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_object(w)
+    }
+    fn begin_object_key<W: ?Sized + io::Write>(
+        &mut self,
+        w: &mut W,
+        first: bool,
+    ) -> io::Result<()> {
+        self.0.begin_object_key(w, first)
+    }
+    fn begin_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.begin_object_value(w)
+    }
+    fn end_object_value<W: ?Sized + io::Write>(&mut self, w: &mut W) -> io::Result<()> {
+        self.0.end_object_value(w)
+    }
+}
+
+/// Pretty JSON with the escapes above, as bytes.
+pub fn to_vec_pretty(value: &impl Serialize) -> serde_json::Result<Vec<u8>> {
+    let mut out = Vec::with_capacity(4096);
+    let mut ser =
+        serde_json::Serializer::with_formatter(&mut out, Escaping(PrettyFormatter::new()));
+    value.serialize(&mut ser)?;
+    Ok(out)
+}
+
+/// Pretty JSON with the escapes above, as text.
+pub fn to_string_pretty(value: &impl Serialize) -> serde_json::Result<String> {
+    let bytes = to_vec_pretty(value)?;
+    // The serializer writes only UTF-8 (whole strings, and ASCII escapes and layout).
+    String::from_utf8(bytes).map_err(|e| serde_json::Error::io(io::Error::other(e)))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn c1_and_bidi_controls_are_escaped_and_read_back_exactly() {
+        let text =
+            "a\u{9b}31m b\u{202e}evil\u{202c} c\u{2066}d\u{2069} \u{1b}[2J é ünï 中文 \u{85}";
+        let json = to_string_pretty(&serde_json::json!({ "text": text })).unwrap();
+        assert!(
+            json.chars()
+                .all(|c| !must_escape(c) && (c == '\n' || !c.is_control())),
+            "{json:?}"
+        );
+        assert!(json.contains("\\u009b") && json.contains("\\u202e") && json.contains("\\u001b"));
+        assert!(
+            json.contains("é ünï 中文"),
+            "other text stays as it is: {json}"
+        );
+        let back: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(back["text"], text);
+        assert_eq!(
+            serde_json::to_string_pretty(&serde_json::json!({ "a": [1, {"b": null}] })).unwrap(),
+            to_string_pretty(&serde_json::json!({ "a": [1, {"b": null}] })).unwrap(),
+            "the layout is serde_json's pretty one"
+        );
+    }
+}
