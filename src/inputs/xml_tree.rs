@@ -86,9 +86,12 @@ pub struct Element<'t> {
 }
 
 impl Tree {
-    /// Parses `bytes` as UTF-8 (a UTF-8 or UTF-16 byte-order mark is honoured).
+    /// Parses `bytes` as UTF-8 (a UTF-8 or UTF-16 byte-order mark is honoured). Positions
+    /// in errors count the bytes of the part, mark included (for UTF-16, of its text as
+    /// UTF-8).
     pub fn parse_bytes(bytes: &[u8]) -> Result<Tree, XmlError> {
-        Tree::parse(&decode(bytes)?)
+        let (text, mark) = decode(bytes)?;
+        Tree::parse(&text).map_err(|e| e.shifted(mark))
     }
 
     /// Parses one XML text into a tree, or says where and why it cannot.
@@ -205,8 +208,21 @@ impl<'t> Element<'t> {
     }
 }
 
-/// The text of a part's bytes: UTF-8, with or without a byte-order mark, or UTF-16 with one.
-fn decode(bytes: &[u8]) -> Result<String, XmlError> {
+impl XmlError {
+    /// The same error with its position moved `by` bytes on.
+    fn shifted(self, by: usize) -> XmlError {
+        match self {
+            XmlError::CutOff { at } => XmlError::CutOff { at: at + by },
+            XmlError::Malformed { at, why } => XmlError::Malformed { at: at + by, why },
+            XmlError::TooDeep { at } => XmlError::TooDeep { at: at + by },
+            XmlError::NotText { at } => XmlError::NotText { at: at + by },
+        }
+    }
+}
+
+/// The text of a part's bytes (UTF-8, with or without a byte-order mark, or UTF-16 with
+/// one) and the length of its mark.
+fn decode(bytes: &[u8]) -> Result<(String, usize), XmlError> {
     let utf16 = |rest: &[u8], unit: fn([u8; 2]) -> u16| {
         let pairs = rest.chunks_exact(2);
         if !pairs.remainder().is_empty() {
@@ -227,10 +243,10 @@ fn decode(bytes: &[u8]) -> Result<String, XmlError> {
         Ok(text)
     };
     match bytes {
-        [0xef, 0xbb, 0xbf, rest @ ..] => utf8(rest, 3),
-        [0xff, 0xfe, rest @ ..] => utf16(rest, u16::from_le_bytes),
-        [0xfe, 0xff, rest @ ..] => utf16(rest, u16::from_be_bytes),
-        _ => utf8(bytes, 0),
+        [0xef, 0xbb, 0xbf, rest @ ..] => Ok((utf8(rest, 3)?, 3)),
+        [0xff, 0xfe, rest @ ..] => Ok((utf16(rest, u16::from_le_bytes)?, 2)),
+        [0xfe, 0xff, rest @ ..] => Ok((utf16(rest, u16::from_be_bytes)?, 2)),
+        _ => Ok((utf8(bytes, 0)?, 0)),
     }
 }
 
@@ -513,6 +529,10 @@ mod tests {
     #[test]
     fn bytes_are_utf8_or_utf16_with_a_mark() {
         assert!(Tree::parse_bytes(b"\xef\xbb\xbf<a/>").is_ok());
+        assert_eq!(
+            Tree::parse_bytes(b"\xef\xbb\xbf<a>").unwrap_err(),
+            XmlError::CutOff { at: 6 }
+        );
         let utf16: Vec<u8> = [0xff, 0xfe]
             .into_iter()
             .chain("<a>é</a>".encode_utf16().flat_map(u16::to_le_bytes))
