@@ -4,6 +4,7 @@
 mod cli;
 mod commands;
 mod logging;
+mod panics;
 
 use std::process::ExitCode;
 
@@ -17,7 +18,6 @@ use cli::{Cli, Command, DilemmasAction, JudgmentAction};
 use commands::UsageError;
 
 fn main() -> ExitCode {
-    end_quietly_when_the_reader_goes();
     let cli = match Cli::try_parse() {
         Ok(cli) => cli,
         Err(e) => {
@@ -25,6 +25,7 @@ fn main() -> ExitCode {
             return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
         }
     };
+    panics::install(cli.log_file.clone());
     // While the terminal UI owns the screen, log lines go to a file.
     let ui = match &cli.command {
         None => commands::run::can_show_ui(),
@@ -47,35 +48,23 @@ fn main() -> ExitCode {
             return ExitCode::from(1);
         }
     };
-    match runtime.block_on(dispatch(cli.command)) {
-        Ok(()) => ExitCode::SUCCESS,
-        Err(e) => {
+    // A panic's report has gone to the log file (see `panics`); the user gets one line.
+    let outcome = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+        runtime.block_on(dispatch(cli.command))
+    }));
+    match outcome {
+        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Err(e)) => {
             // The provider layer keeps keys out of every error; this is a second guard.
             let redactor = ethics_bowl::redact::remembered();
             eprintln!("error: {}", redactor.redact(&message(&e)));
             ExitCode::from(exit_code(&e))
         }
-    }
-}
-
-/// `ethics-bowl rounds DIR | head` closes standard output early. Rust ignores SIGPIPE, so
-/// the next `println!` panics; that panic only means the reader has gone, so the process
-/// ends quietly, as Unix tools do. Every other panic goes to the usual hook.
-fn end_quietly_when_the_reader_goes() {
-    let default = std::panic::take_hook();
-    std::panic::set_hook(Box::new(move |info| {
-        let message = info
-            .payload()
-            .downcast_ref::<String>()
-            .map(String::as_str)
-            .unwrap_or_default();
-        if message.starts_with("failed printing to stdout")
-            && (message.contains("Broken pipe") || message.contains("os error 32"))
-        {
-            std::process::exit(0);
+        Err(_) => {
+            eprintln!("error: {}", panics::stopped(log_file.as_deref()));
+            ExitCode::from(101)
         }
-        default(info);
-    }));
+    }
 }
 
 /// The error and its causes, each cause once: many of our errors already quote their

@@ -5,6 +5,7 @@ use std::collections::{BTreeMap, HashSet};
 use std::path::{Path, PathBuf};
 
 use super::blocks::{Block, BlockKind};
+use super::docx_error::DocxError;
 use super::{docx, markdown};
 use crate::domain::{Dilemma, slug};
 
@@ -26,6 +27,14 @@ pub enum DilemmaError {
         path: PathBuf,
         /// What is wrong and what to do.
         message: String,
+    },
+    /// A Word document that cannot be read: not one, or damaged.
+    #[error("{}: {source}", path.display())]
+    Word {
+        /// The file.
+        path: PathBuf,
+        /// What is wrong with it.
+        source: DocxError,
     },
     /// No dilemma was recognised.
     #[error(
@@ -97,12 +106,9 @@ pub fn load_dilemmas(path: &Path) -> Result<LoadedDilemmas, DilemmaError> {
                 path: path.to_path_buf(),
                 source,
             })?;
-            docx::blocks(&bytes).map_err(|why| DilemmaError::Format {
+            docx::blocks(&bytes).map_err(|source| DilemmaError::Word {
                 path: path.to_path_buf(),
-                message: format!(
-                    "not a Word document that can be read ({why}); save it from Word, LibreOffice or \
-                     Google Docs as .docx, or use the Markdown source"
-                ),
+                source,
             })?
         }
         _ => {
