@@ -14,7 +14,7 @@ use serde::Serialize;
 
 use super::ratings::{Rating, rate_pairs};
 use super::stats::{mean, pearson};
-use crate::domain::{Judgment, QaFormat, QaSetup, Round, Team};
+use crate::domain::{Judgment, ProtocolKind, QaFormat, QaSetup, Round, Team};
 
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -254,7 +254,10 @@ pub fn accuracy_by_format(rounds: &[Round]) -> BTreeMap<QaFormat, Proportion> {
 
 /// The figures, when any round is a question-answer round.
 pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
-    let qa_rounds = rounds.iter().filter(|r| r.qa().is_some()).count();
+    let qa_rounds = rounds
+        .iter()
+        .filter(|r| r.kind() == ProtocolKind::QaDebate)
+        .count();
     if qa_rounds == 0 {
         return None;
     }
@@ -409,7 +412,7 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
 
 fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> {
     let mut models: Vec<String> = Vec::new();
-    for r in rounds.iter().filter(|r| r.qa().is_some()) {
+    for r in rounds.iter().filter(|r| r.kind() == ProtocolKind::QaDebate) {
         for m in [&r.team_a_model, &r.team_b_model] {
             if !m.is_empty() && !models.contains(m) {
                 models.push(m.clone());

@@ -10,7 +10,9 @@ use serde::Serialize;
 
 use super::qa::Proportion;
 use super::stats::mean;
-use crate::domain::{Fallacy, ResponseType, Round, Side, Standing, StructuredVerdict};
+use crate::domain::{
+    Fallacy, ResponseType, Round, Side, Standing, StructuredSetup, StructuredVerdict,
+};
 
 /// A mean with the number of observations behind it.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Serialize)]
@@ -108,7 +110,10 @@ fn model_of(round: &Round, side: Side) -> &str {
 
 /// The figures, when any round is a structured-debate round.
 pub fn structured_figures(rounds: &[Round]) -> Option<StructuredFigures> {
-    let ours: Vec<&Round> = rounds.iter().filter(|r| r.structured().is_some()).collect();
+    let ours: Vec<(&Round, &StructuredSetup)> = rounds
+        .iter()
+        .filter_map(|r| Some((r, r.structured()?)))
+        .collect();
     if ours.is_empty() {
         return None;
     }
@@ -118,10 +123,7 @@ pub fn structured_figures(rounds: &[Round]) -> Option<StructuredFigures> {
     let (mut pro_all, mut con_all) = (Vec::new(), Vec::new());
     let mut awaiting_review = 0;
     let (mut corrected_replies, mut fallback_replies, mut violations) = (0, 0, 0);
-    for round in &ours {
-        let Some(setup) = round.structured() else {
-            continue;
-        };
+    for &(round, setup) in &ours {
         awaiting_review += round.judgments.iter().filter(|j| !j.is_usable()).count();
         corrected_replies += round
             .phases

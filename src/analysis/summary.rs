@@ -8,7 +8,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::tables::{Cell, dilemma_difficulty, model_comparison};
-use crate::domain::{Round, RoundStatus, Scores, Team};
+use crate::domain::{Reading, Round, RoundStatus};
 
 /// A model in one role.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -88,20 +88,20 @@ pub fn summarize(rounds: &[Round]) -> Summary {
             }
         }
         for j in r.judgments.iter().filter(|j| j.is_usable()) {
-            if j.choice().is_some() || j.verdict().is_some() {
-                s.judgments += 1; // a question-answer choice, or a structured-debate trace
+            match &j.reading {
+                Reading::Rubric { team_a, team_b } => {
+                    if let (Some(a), Some(b)) = (team_a.total(), team_b.total()) {
+                        s.judgments += 1;
+                        margins
+                            .entry((r.team_a_model.clone(), r.team_b_model.clone()))
+                            .or_default()
+                            .push(a - b);
+                    }
+                }
+                // A question-answer choice, or a structured-debate trace.
+                Reading::Choice(Some(_)) | Reading::Verdict(Some(_)) => s.judgments += 1,
+                Reading::Choice(None) | Reading::Verdict(None) => {}
             }
-            let (Some(a), Some(b)) = (
-                j.scores(Team::A).and_then(Scores::total),
-                j.scores(Team::B).and_then(Scores::total),
-            ) else {
-                continue;
-            };
-            s.judgments += 1;
-            margins
-                .entry((r.team_a_model.clone(), r.team_b_model.clone()))
-                .or_default()
-                .push(a - b);
         }
     }
     for row in model_comparison(rounds) {
@@ -169,7 +169,7 @@ pub fn summarize(rounds: &[Round]) -> Summary {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Judgment, ParseStatus};
+    use crate::domain::{Judgment, ParseStatus, Scores};
 
     fn round(a: &str, b: &str, d: &str, sa: f64, sb: f64, status: ParseStatus) -> Round {
         let j = Judgment {

@@ -2,7 +2,10 @@
 
 use std::path::Path;
 
+use ethics_bowl::analysis::qa::QaFigures;
+use ethics_bowl::analysis::structured::StructuredFigures;
 use ethics_bowl::analysis::{Format, analyse, qa_share, write_report};
+use ethics_bowl::domain::ProtocolKind;
 
 use super::UsageError;
 use crate::cli::FormatArg;
@@ -41,49 +44,68 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
     for path in write_report(&analysis, &target, &formats)? {
         println!("wrote {}", path.display());
     }
-    if let Some(f) = &analysis.structured {
-        let a = &f.side;
-        println!(
-            "\nstructured debate: {} judgments; Pro won {}, Con {}, {} ties (Pro's share of decided: {})",
-            a.judgments,
-            a.pro_wins,
-            a.con_wins,
-            a.ties,
-            qa_share(&a.pro_share)
-        );
-        for m in &f.models {
-            println!(
-                "  {:<18} win rate {:>4}  total as Pro {}  as Con {}",
-                m.model,
-                m.win_rate
-                    .map_or("–".into(), |w| format!("{:.0}%", w * 100.0)),
-                m.pro_total.mean.map_or("–".into(), |v| format!("{v:.2}")),
-                m.con_total.mean.map_or("–".into(), |v| format!("{v:.2}"))
-            );
-        }
-    }
-    if let Some(q) = &analysis.qa {
-        println!("\njudge accuracy (95% Wilson interval, n):");
-        for (format, p) in &q.by_format {
-            println!("  {:<12} {}", format.as_str(), qa_share(p));
-        }
-        for l in &q.lifts {
-            let points =
-                |v: Option<f64>| v.map_or("–".into(), |v| format!("{:+.0} pts", v * 100.0));
-            println!(
-                "  judge {} on {}: debate minus naive {}, expert minus debate {}",
-                l.judge,
-                l.level,
-                points(l.lift_over_naive),
-                points(l.gap_to_expert)
-            );
-        }
-        if q.awaiting_review > 0 {
-            println!(
-                "  ({} judgments await review and are not counted)",
-                q.awaiting_review
-            );
+    for kind in ProtocolKind::ALL {
+        match kind {
+            // Its tables are in the report's files only.
+            ProtocolKind::EthicsBowl => {}
+            ProtocolKind::QaDebate => {
+                if let Some(q) = &analysis.qa {
+                    print_qa(q);
+                }
+            }
+            ProtocolKind::StructuredDebate => {
+                if let Some(f) = &analysis.structured {
+                    print_structured(f);
+                }
+            }
         }
     }
     Ok(())
+}
+
+/// The structured debate's totals: the side advantage and each model's win rate.
+fn print_structured(f: &StructuredFigures) {
+    let a = &f.side;
+    println!(
+        "\nstructured debate: {} judgments; Pro won {}, Con {}, {} ties (Pro's share of decided: {})",
+        a.judgments,
+        a.pro_wins,
+        a.con_wins,
+        a.ties,
+        qa_share(&a.pro_share)
+    );
+    for m in &f.models {
+        println!(
+            "  {:<18} win rate {:>4}  total as Pro {}  as Con {}",
+            m.model,
+            m.win_rate
+                .map_or("–".into(), |w| format!("{:.0}%", w * 100.0)),
+            m.pro_total.mean.map_or("–".into(), |v| format!("{v:.2}")),
+            m.con_total.mean.map_or("–".into(), |v| format!("{v:.2}"))
+        );
+    }
+}
+
+/// The question-answer debate's judge accuracy, per format and per judge.
+fn print_qa(q: &QaFigures) {
+    println!("\njudge accuracy (95% Wilson interval, n):");
+    for (format, p) in &q.by_format {
+        println!("  {:<12} {}", format.as_str(), qa_share(p));
+    }
+    for l in &q.lifts {
+        let points = |v: Option<f64>| v.map_or("–".into(), |v| format!("{:+.0} pts", v * 100.0));
+        println!(
+            "  judge {} on {}: debate minus naive {}, expert minus debate {}",
+            l.judge,
+            l.level,
+            points(l.lift_over_naive),
+            points(l.gap_to_expert)
+        );
+    }
+    if q.awaiting_review > 0 {
+        println!(
+            "  ({} judgments await review and are not counted)",
+            q.awaiting_review
+        );
+    }
 }

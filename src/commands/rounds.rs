@@ -70,7 +70,13 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
         println!("{}", ethics_bowl::safe_json::to_string_pretty(&rounds)?);
         return Ok(());
     }
-    let kind = rounds.first().map_or(ProtocolKind::EthicsBowl, Round::kind);
+    // The columns are the tournament's protocol's; a folder without a tournament record is
+    // the Python predecessor's, which played the Ethics Bowl.
+    let kind = store
+        .load_tournament()
+        .ok()
+        .flatten()
+        .map_or(ProtocolKind::EthicsBowl, |t| t.protocol);
     let (a, b) = match kind {
         ProtocolKind::EthicsBowl => ("A", "B"),
         ProtocolKind::QaDebate => ("chose", "judge"),

@@ -5,7 +5,7 @@
 use std::path::{Path, PathBuf};
 
 use ethics_bowl::analysis::Summary;
-use ethics_bowl::domain::{ParseStatus, RoundStatus};
+use ethics_bowl::domain::{ParseStatus, ProtocolKind, RoundStatus};
 use ethics_bowl::engine::{self, EngineCommand, EngineEvent};
 use ethics_bowl::sanitize::sanitize;
 use ethics_bowl::store::{Store, TournamentStatus};
@@ -48,6 +48,7 @@ pub async fn run(
         eprintln!("warning: {w}");
     }
     let dir = prepared.dir.clone();
+    let protocol = prepared.config.protocol;
     let (events_tx, mut events) = mpsc::unbounded_channel();
     let (commands, mut commands_rx) = mpsc::unbounded_channel();
     let name = prepared.id.clone();
@@ -73,7 +74,7 @@ pub async fn run(
         ethics_bowl::tui::terminal::run(app, theme, events, commands).await?;
         // Quitting while calls were in flight cancelled them; otherwise the run is over.
         let report = engine.await??;
-        print_summary(&report.summary, &dir);
+        print_summary(&report.summary, protocol, &dir);
         return match report.status {
             TournamentStatus::Cancelled => Err(Interrupted(dir).into()),
             _ => Ok(()),
@@ -170,7 +171,7 @@ pub async fn run(
     }
     bar.finish_and_clear();
     let report = engine.await??;
-    print_summary(&report.summary, &dir);
+    print_summary(&report.summary, protocol, &dir);
     match report.status {
         TournamentStatus::Cancelled => Err(Interrupted(dir).into()),
         TournamentStatus::BudgetReached => {
@@ -186,7 +187,7 @@ pub async fn run(
 
 use ethics_bowl::analysis::qa_share as share;
 
-fn print_summary(s: &Summary, dir: &Path) {
+fn print_summary(s: &Summary, protocol: ProtocolKind, dir: &Path) {
     println!(
         "\n{} rounds: {} complete, {} need review, {} incomplete; {} judgments; {} in / {} out tokens; ${:.4}",
         s.rounds,
@@ -198,62 +199,64 @@ fn print_summary(s: &Summary, dir: &Path) {
         s.tokens.1,
         s.cost_usd
     );
-    if !s.structured_wins.is_empty() {
-        println!("\n{:<18} {:>10} {:>10}", "model", "judgments", "win rate");
-        for (model, (wins, n)) in &s.structured_wins {
-            let rate = if *n == 0 {
-                "-".to_string()
-            } else {
-                format!("{:.0}%", wins * 100.0 / *n as f64)
-            };
-            println!("{model:<18} {n:>10} {rate:>10}");
+    match protocol {
+        ProtocolKind::StructuredDebate => {
+            println!("\n{:<18} {:>10} {:>10}", "model", "judgments", "win rate");
+            for (model, (wins, n)) in &s.structured_wins {
+                let rate = if *n == 0 {
+                    "-".to_string()
+                } else {
+                    format!("{:.0}%", wins * 100.0 / *n as f64)
+                };
+                println!("{model:<18} {n:>10} {rate:>10}");
+            }
+            println!("\nresults: {}", dir.display());
+            println!(
+                "report:  ethics-bowl report {} (decision briefings in report/briefings/)",
+                dir.display()
+            );
         }
-        println!("\nresults: {}", dir.display());
-        println!(
-            "report:  ethics-bowl report {} (decision briefings in report/briefings/)",
-            dir.display()
-        );
-        return;
-    }
-    if !s.qa_accuracy.is_empty() {
-        println!(
-            "\n{:<14} {:>30}",
-            "judge accuracy", "95% Wilson interval, n"
-        );
-        for (format, p) in &s.qa_accuracy {
-            println!("{:<14} {:>30}", format.as_str(), share(p));
+        ProtocolKind::QaDebate => {
+            println!(
+                "\n{:<14} {:>30}",
+                "judge accuracy", "95% Wilson interval, n"
+            );
+            for (format, p) in &s.qa_accuracy {
+                println!("{:<14} {:>30}", format.as_str(), share(p));
+            }
+            println!("\nresults: {}", dir.display());
+            println!("report:  ethics-bowl report {}", dir.display());
         }
-        println!("\nresults: {}", dir.display());
-        println!("report:  ethics-bowl report {}", dir.display());
-        return;
-    }
-    println!(
-        "\n{:<18} {:>5} {:>10} {:>12} {:>12}",
-        "model", "n", "mean /70", "presenting", "responding"
-    );
-    let mean = |m: Option<f64>| m.map_or("-".into(), |v| format!("{v:.1}"));
-    let mut rows: Vec<_> = s.models.iter().collect();
-    rows.sort_by(|a, b| {
-        b.1.total
-            .mean
-            .unwrap_or(0.0)
-            .total_cmp(&a.1.total.mean.unwrap_or(0.0))
-    });
-    for (name, m) in rows {
-        println!(
-            "{:<18} {:>5} {:>10} {:>12} {:>12}",
-            name,
-            m.total.n,
-            mean(m.total.mean),
-            mean(m.presenting.as_ref().and_then(|r| r.total.mean)),
-            mean(m.responding.as_ref().and_then(|r| r.total.mean))
-        );
-    }
-    println!("\nresults: {}", dir.display());
-    if s.needs_review > 0 {
-        println!(
-            "rounds to review: ethics-bowl rounds {} --status needs-review",
-            dir.display()
-        );
+        ProtocolKind::EthicsBowl => {
+            println!(
+                "\n{:<18} {:>5} {:>10} {:>12} {:>12}",
+                "model", "n", "mean /70", "presenting", "responding"
+            );
+            let mean = |m: Option<f64>| m.map_or("-".into(), |v| format!("{v:.1}"));
+            let mut rows: Vec<_> = s.models.iter().collect();
+            rows.sort_by(|a, b| {
+                b.1.total
+                    .mean
+                    .unwrap_or(0.0)
+                    .total_cmp(&a.1.total.mean.unwrap_or(0.0))
+            });
+            for (name, m) in rows {
+                println!(
+                    "{:<18} {:>5} {:>10} {:>12} {:>12}",
+                    name,
+                    m.total.n,
+                    mean(m.total.mean),
+                    mean(m.presenting.as_ref().and_then(|r| r.total.mean)),
+                    mean(m.responding.as_ref().and_then(|r| r.total.mean))
+                );
+            }
+            println!("\nresults: {}", dir.display());
+            if s.needs_review > 0 {
+                println!(
+                    "rounds to review: ethics-bowl rounds {} --status needs-review",
+                    dir.display()
+                );
+            }
+        }
     }
 }

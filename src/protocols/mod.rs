@@ -4,6 +4,7 @@
 
 pub mod ethics_bowl;
 pub mod judging;
+pub mod lenient_json;
 pub mod panel;
 pub mod qa_debate;
 pub mod structured_debate;

@@ -1,6 +1,9 @@
-//! Reading judges' answers, for every protocol that scores teams on the seven criteria.
+//! Reading judges' answers: the Ethics Bowl's rubric (the seven criteria for each team), and
+//! the 1–10 scores every rubric on that scale shares. The JSON in an answer is found by
+//! [`crate::protocols::lenient_json`].
 
-mod parser;
+mod rubric;
+mod score;
 
-pub(crate) use parser::score_value;
-pub use parser::{ParsedJudgment, json_objects, parse_judgment};
+pub use rubric::{ParsedJudgment, parse_judgment};
+pub(crate) use score::score_value;

@@ -5,7 +5,7 @@
 use serde_json::Value;
 
 use crate::domain::{Criterion, Evaluation, Finding, Judgment, Scores, Team};
-use crate::protocols::judging::json_objects;
+use crate::protocols::lenient_json;
 
 /// The Ethics Bowl's scores keyed by dimension (`team_a.consistency`, …).
 pub fn dimension_scores(judgment: &Judgment) -> std::collections::BTreeMap<String, f64> {
@@ -98,7 +98,7 @@ pub fn read_evaluation(
     judgment: &Judgment,
     verdicts: &[String],
 ) -> (Evaluation, Vec<String>) {
-    let objects = json_objects(raw);
+    let objects = lenient_json::objects(raw);
     let mut problems = Vec::new();
     let mut verdict =
         text_field(&objects, &["verdict", "winner"]).and_then(|v| normalise_verdict(&v, verdicts));

@@ -8,7 +8,8 @@ use crate::domain::{
     ArgumentAssessment, Closing, CrossResponse, DebateArgument, Fallacy, ResponseType, Side,
     Standing, StructuredVerdict,
 };
-use crate::protocols::judging::{json_objects, score_value};
+use crate::protocols::judging::score_value;
+use crate::protocols::lenient_json;
 
 /// The text of a field, whatever JSON type the model used for it.
 fn text(v: &Value, key: &str) -> String {
@@ -40,7 +41,7 @@ fn strings(v: &Value, key: &str) -> Vec<String> {
 /// The elements of the list under `key` in the reply, or, for a bare array, the objects that
 /// carry `marker`.
 fn list(raw: &str, key: &str, marker: &str) -> Result<Vec<Value>, String> {
-    let objects = json_objects(raw);
+    let objects = lenient_json::objects(raw);
     if let Some(items) = objects
         .iter()
         .find_map(|o| o.get(key).and_then(Value::as_array))
@@ -165,7 +166,7 @@ pub fn parse_cross(
 
 /// A closing statement, and its length in words.
 pub fn parse_closing(raw: &str) -> Result<(Closing, usize), String> {
-    let object = json_objects(raw)
+    let object = lenient_json::objects(raw)
         .into_iter()
         .find(|o| o.get("final_position").is_some())
         .ok_or("no JSON object with \"final_position\" was found")?;
@@ -258,7 +259,7 @@ pub fn parse_verdict(
     raw: &str,
     argument_ids: &[String],
 ) -> (Option<StructuredVerdict>, Vec<String>) {
-    let objects = json_objects(raw);
+    let objects = lenient_json::objects(raw);
     let Some(object) = objects.iter().find(|o| o.get("assessments").is_some()) else {
         return (
             None,

@@ -1,12 +1,13 @@
-//! The structured debate's part of the report: Markdown tables and a tidy CSV of
-//! [`StructuredFigures`].
+//! The structured debate's part of the report: side advantage, win rates, standings,
+//! concessions and fallacies ([`StructuredFigures`]) as Markdown tables and a tidy CSV, and
+//! each judged round's decision briefing.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::qa_report::share;
-use super::report::{ReportError, num, write_csv};
-use super::structured::{Mean, StructuredFigures};
+use super::files::{Format, ReportError, create_dir, fail, num, write_csv, write_file};
+use super::markdown::share;
+use crate::analysis::structured::{Mean, StructuredFigures};
 use crate::domain::{Fallacy, Standing};
 
 fn mean(m: &Mean) -> String {
@@ -90,8 +91,32 @@ pub fn markdown(s: &mut String, f: &StructuredFigures) {
     );
 }
 
+/// The section's files in the formats asked for: the CSV, and with the Markdown report the
+/// decision briefings (round id, Markdown) in `briefings/`.
+pub(super) fn files(
+    f: &StructuredFigures,
+    briefings: &[(String, String)],
+    out: &Path,
+    formats: &[Format],
+) -> Result<Vec<PathBuf>, ReportError> {
+    let mut written = Vec::new();
+    if formats.contains(&Format::Csv) {
+        written.extend(write_csvs(f, out)?);
+    }
+    if formats.contains(&Format::Markdown) && !briefings.is_empty() {
+        let dir = out.join("briefings");
+        create_dir(&dir)?;
+        for (round_id, text) in briefings {
+            crate::domain::check_file_id(round_id).map_err(|e| fail(&dir)(&e))?;
+            write_file(dir.join(format!("{round_id}.md")), text)?;
+        }
+        written.push(dir);
+    }
+    Ok(written)
+}
+
 /// `structured_models.csv`: one row per model.
-pub fn write_csvs(f: &StructuredFigures, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
+fn write_csvs(f: &StructuredFigures, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
     let mut header = vec![
         "model",
         "judgments",

@@ -1,26 +1,14 @@
-//! The question-answer debate's part of the report: Markdown tables and tidy CSVs of
-//! [`QaFigures`].
+//! The question-answer debate's part of the report: judge accuracy against the baselines,
+//! debaters and calibration ([`QaFigures`]) as Markdown tables, tidy CSVs and a chart.
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::qa::{Proportion, QaFigures};
-use super::report::{ReportError, num, write_csv};
+use super::files::{Format, ReportError, num, write_csv, write_file};
+use super::markdown::share;
+use crate::analysis::charts;
+use crate::analysis::qa::{Proportion, QaFigures};
 use crate::domain::QaFormat;
-
-/// `62% [48–74%] (n=40)`.
-pub fn share(p: &Proportion) -> String {
-    match (p.share, p.low, p.high) {
-        (Some(s), Some(l), Some(h)) => format!(
-            "{:.0}% [{:.0}–{:.0}%] (n={})",
-            s * 100.0,
-            l * 100.0,
-            h * 100.0,
-            p.n
-        ),
-        _ => "–".into(),
-    }
-}
 
 fn points(v: Option<f64>) -> String {
     v.map_or("–".into(), |v| format!("{:+.0} pts", v * 100.0))
@@ -195,8 +183,27 @@ fn proportion_cells(p: &Proportion) -> [String; 5] {
     ]
 }
 
+/// The section's files in the formats asked for: the CSVs, and the accuracy chart.
+pub(super) fn files(
+    q: &QaFigures,
+    out: &Path,
+    formats: &[Format],
+) -> Result<Vec<PathBuf>, ReportError> {
+    let mut written = Vec::new();
+    if formats.contains(&Format::Csv) {
+        written.extend(write_csvs(q, out)?);
+    }
+    if formats.contains(&Format::Svg) {
+        written.push(write_file(
+            out.join("qa_accuracy.svg"),
+            charts::accuracy_chart(q),
+        )?);
+    }
+    Ok(written)
+}
+
 /// `qa_accuracy.csv` (one row per configuration) and `qa_debaters.csv`.
-pub fn write_csvs(q: &QaFigures, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
+fn write_csvs(q: &QaFigures, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
     let rows = q
         .configurations
         .iter()

@@ -1,8 +1,9 @@
-//! The judgment parser: the requested JSON first, then what real models actually send.
+//! The Ethics Bowl's rubric reader: a judge's fourteen scores, from the requested JSON first,
+//! then from what real models actually send.
 //!
 //! Readers, tried in turn, best result kept:
-//! 1. JSON objects anywhere in the text (in code fences, after a preamble or a `<thinking>`
-//!    block), after removing comments and trailing commas; keys are matched loosely
+//! 1. JSON objects anywhere in the text, read by [`lenient_json`] (code fences, a preamble,
+//!    `<thinking>` blocks, comments and trailing commas); keys are matched loosely
 //!    (`Team A`, `team_a`, `teamA`; `Principle Articulation`), scores may be numbers or
 //!    strings such as `"8/10"` or `"8 out of 10"`, criteria may be an array of
 //!    `{criterion, score}`.
@@ -15,7 +16,9 @@
 
 use serde_json::Value;
 
+use super::score::{score_text, score_value};
 use crate::domain::{Criterion, ParseStatus, Scores, Team};
+use crate::protocols::lenient_json::{self, strip_thinking};
 
 /// What the parser read from a judge's answer.
 #[derive(Debug, Clone, PartialEq, Default)]
@@ -157,53 +160,15 @@ pub fn parse_judgment(text: &str) -> ParsedJudgment {
     best
 }
 
-/// Every JSON object in an answer (outside thinking blocks), read leniently (comments and
-/// trailing commas allowed), outermost first; for the fields a protocol adds to its format.
-pub fn json_objects(text: &str) -> Vec<Value> {
-    let visible = strip_thinking(text);
-    json_candidates(&visible)
-        .iter()
-        .filter_map(|(_, candidate)| serde_json::from_str(&relax_json(candidate)).ok())
-        .collect()
-}
-
-/// Removes `<thinking>…</thinking>` and `<think>…</think>` blocks (an unclosed one runs to
-/// the end).
-fn strip_thinking(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let mut rest = text;
-    loop {
-        let lower = rest.to_ascii_lowercase();
-        let open = ["<thinking>", "<think>"]
-            .iter()
-            .filter_map(|tag| lower.find(tag).map(|i| (i, *tag)))
-            .min_by_key(|(i, _)| *i);
-        let Some((start, tag)) = open else {
-            out.push_str(rest);
-            return out;
-        };
-        out.push_str(&rest[..start]);
-        let close = tag.replace('<', "</");
-        match lower[start..].find(&close) {
-            Some(end) => rest = &rest[start + end + close.len()..],
-            None => return out,
-        }
-    }
-}
-
 // ---------------------------------------------------------------------------------------
 // JSON
 
 fn json_readings(text: &str) -> Vec<ParsedJudgment> {
-    json_candidates(text)
-        .iter()
-        .filter_map(|(start, candidate)| {
-            let value = serde_json::from_str::<Value>(&relax_json(candidate)).ok()?;
-            Some((team_before(&text[..*start]), value))
-        })
-        .map(|(team, value)| {
+    lenient_json::objects_at(text)
+        .into_iter()
+        .map(|(start, value)| {
             let mut reading = ParsedJudgment::default();
-            walk(&value, team, &mut reading);
+            walk(&value, team_before(&text[..start]), &mut reading);
             reading
         })
         .filter(|r| r.count() > 0)
@@ -228,108 +193,6 @@ fn team_before(prefix: &str) -> Option<Team> {
         (None, Some(_)) => Some(Team::B),
         (None, None) => None,
     }
-}
-
-/// Balanced `{…}` spans outside of strings, outermost first, with where each starts.
-fn json_candidates(text: &str) -> Vec<(usize, &str)> {
-    // Each unmatched `{` costs a scan to the end; a few dozen tries is plenty for a real
-    // answer and keeps hostile input linear.
-    const MAX_TRIES: usize = 64;
-    let mut spans = Vec::new();
-    let bytes = text.as_bytes();
-    let (mut i, mut tries) = (0, 0);
-    while i < bytes.len() && tries < MAX_TRIES {
-        if bytes[i] == b'{' {
-            tries += 1;
-        }
-        if bytes[i] == b'{'
-            && let Some(end) = matching_brace(&bytes[i..])
-        {
-            spans.push((i, &text[i..i + end + 1]));
-            i += end + 1;
-            continue;
-        }
-        i += 1;
-    }
-    spans
-}
-
-/// The index of the `}` closing the `{` at 0, skipping strings.
-fn matching_brace(bytes: &[u8]) -> Option<usize> {
-    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
-    for (i, &b) in bytes.iter().enumerate() {
-        if in_string {
-            match (escaped, b) {
-                (true, _) => escaped = false,
-                (false, b'\\') => escaped = true,
-                (false, b'"') => in_string = false,
-                _ => {}
-            }
-            continue;
-        }
-        match b {
-            b'"' => in_string = true,
-            b'{' => depth += 1,
-            b'}' => {
-                depth = depth.checked_sub(1)?;
-                if depth == 0 {
-                    return Some(i);
-                }
-            }
-            _ => {}
-        }
-    }
-    None
-}
-
-/// Removes `//` and `/* */` comments and trailing commas, outside strings.
-fn relax_json(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    let chars: Vec<char> = text.chars().collect();
-    let (mut i, mut in_string, mut escaped) = (0, false, false);
-    while i < chars.len() {
-        let c = chars[i];
-        if in_string {
-            out.push(c);
-            match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
-            }
-            i += 1;
-            continue;
-        }
-        match (c, chars.get(i + 1)) {
-            ('"', _) => {
-                in_string = true;
-                out.push(c);
-            }
-            ('/', Some('/')) => {
-                while i < chars.len() && chars[i] != '\n' {
-                    i += 1;
-                }
-                continue;
-            }
-            ('/', Some('*')) => {
-                i += 2;
-                while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
-                    i += 1;
-                }
-                i += 2;
-                continue;
-            }
-            (',', _) => {
-                let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
-                if !matches!(next, Some('}') | Some(']')) {
-                    out.push(c);
-                }
-            }
-            _ => out.push(c),
-        }
-        i += 1;
-    }
-    out
 }
 
 /// Letters and digits only, lower-cased: `Team A` → `teama`, `principle_articulation` →
@@ -427,56 +290,6 @@ fn walk(value: &Value, team: Option<Team>, out: &mut ParsedJudgment) {
             }
         }
         _ => {}
-    }
-}
-
-/// A 1–10 score as a judge wrote it: a number, or text such as `8/10` or `8 out of 10`.
-pub(crate) fn score_value(v: &Value) -> Result<f64, String> {
-    match v {
-        Value::Number(n) => n
-            .as_f64()
-            .ok_or_else(|| "not a number".into())
-            .and_then(check_range),
-        Value::String(s) => score_text(s),
-        Value::Null => Err("no score given".into()),
-        other => Err(format!("{other} is not a score")),
-    }
-}
-
-fn check_range(v: f64) -> Result<f64, String> {
-    if (1.0..=10.0).contains(&v) {
-        Ok(v)
-    } else {
-        Err(format!("{v} is outside 1–10"))
-    }
-}
-
-/// `8`, `8.5`, `8/10`, `8 / 10`, `8 out of 10`, `**8**`; a scale other than 10 is refused.
-fn score_text(s: &str) -> Result<f64, String> {
-    let t = s
-        .trim()
-        .trim_matches(|c: char| c == '*' || c == '_' || c == '`')
-        .trim();
-    let end = t
-        .char_indices()
-        .find(|(_, c)| !(c.is_ascii_digit() || *c == '.'))
-        .map_or(t.len(), |(i, _)| i);
-    let number = t[..end].trim_end_matches('.');
-    let value: f64 = number
-        .parse()
-        .map_err(|_| format!("{s:?} is not a score"))?;
-    let rest = t[end..].trim_start().trim_start_matches('*').trim_start();
-    let scale = rest
-        .strip_prefix('/')
-        .or_else(|| rest.strip_prefix("out of"))
-        .map(|r| {
-            let r = r.trim_start();
-            let e = r.find(|c: char| !c.is_ascii_digit()).unwrap_or(r.len());
-            r[..e].parse::<u32>().ok()
-        });
-    match scale {
-        Some(Some(10)) | None => check_range(value),
-        Some(_) => Err(format!("{s:?} is not on a 1–10 scale")),
     }
 }
 
@@ -863,18 +676,6 @@ mod tests {
         let p = parse_judgment(cut);
         assert_eq!(p.team_a.count(), 7);
         assert_eq!(p.status(), ParseStatus::Partial);
-    }
-
-    #[test]
-    fn score_text_forms() {
-        assert_eq!(score_text("8/10"), Ok(8.0));
-        assert_eq!(score_text("8 / 10"), Ok(8.0));
-        assert_eq!(score_text("8 out of 10"), Ok(8.0));
-        assert_eq!(score_text("**7.5**"), Ok(7.5));
-        assert_eq!(score_text("9."), Ok(9.0));
-        assert!(score_text("0").is_err());
-        assert!(score_text("eight").is_err());
-        assert!(score_text("3/5").is_err());
     }
 
     proptest! {

@@ -1,0 +1,124 @@
+//! What the report says: the [`Analysis`] of a results folder, each protocol's figures
+//! computed from that protocol's rounds.
+
+use std::borrow::Cow;
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::analysis::bias::{BiasChecks, bias_checks};
+use crate::analysis::panels::{PanelFigures, panel_figures};
+use crate::analysis::qa::{QaFigures, qa_figures};
+use crate::analysis::ratings::{Ratings, ratings};
+use crate::analysis::structured::{StructuredFigures, structured_figures};
+use crate::analysis::tables::{
+    ConsistencyRow, DilemmaDifficulty, FrameworkUsage, JudgeAgreement, ModelRole, consistency,
+    dilemma_difficulty, framework_usage, judge_agreement, model_comparison,
+};
+use crate::domain::{ProtocolKind, Round, RoundStatus};
+use crate::protocols::structured_debate::briefing::briefing;
+
+/// Everything the report says, as `analysis.json` holds it.
+#[derive(Debug, Clone, Serialize)]
+pub struct Analysis {
+    /// Rounds read.
+    pub rounds: usize,
+    /// Rounds with every phase run and every judgment usable.
+    pub complete_rounds: usize,
+    /// Model comparison by role.
+    pub model_comparison: Vec<ModelRole>,
+    /// Dilemma difficulty, hardest first.
+    pub dilemma_difficulty: Vec<DilemmaDifficulty>,
+    /// Every consistency test, with flags.
+    pub consistency: Vec<ConsistencyRow>,
+    /// Framework usage by model.
+    pub framework_usage: Vec<FrameworkUsage>,
+    /// Judge agreement.
+    pub judge_agreement: JudgeAgreement,
+    /// Bradley–Terry ratings with bootstrap intervals.
+    pub ratings: Ratings,
+    /// Position, self-preference and length bias; score distributions.
+    pub bias: BiasChecks,
+    /// Judge panels: convergence, agreement before and after, judges' movement.
+    pub panels: Option<PanelFigures>,
+    /// Ethics Bowl rounds among them (the tables above cover only these).
+    pub ethics_bowl_rounds: usize,
+    /// Question-answer debates: judge accuracy against the baselines, debaters, calibration.
+    pub qa: Option<QaFigures>,
+    /// Structured debates: win rates and side totals by side, fallacies, standings,
+    /// concessions, side advantage.
+    pub structured: Option<StructuredFigures>,
+    /// Each judged structured-debate round's decision briefing (round id, Markdown).
+    #[serde(skip)]
+    pub briefings: Vec<(String, String)>,
+}
+
+/// Rounds split by the protocol that ran them, each part in the order given.
+struct ByProtocol<'a> {
+    ethics_bowl: Cow<'a, [Round]>,
+    qa_debate: Cow<'a, [Round]>,
+    structured_debate: Cow<'a, [Round]>,
+}
+
+impl<'a> ByProtocol<'a> {
+    fn split(rounds: &'a [Round]) -> Self {
+        let (mut ethics_bowl, mut qa_debate, mut structured_debate) = (vec![], vec![], vec![]);
+        for (i, round) in rounds.iter().enumerate() {
+            match round.kind() {
+                ProtocolKind::EthicsBowl => ethics_bowl.push(i),
+                ProtocolKind::QaDebate => qa_debate.push(i),
+                ProtocolKind::StructuredDebate => structured_debate.push(i),
+            }
+        }
+        // A tournament plays one protocol: its part is then the whole slice, not a copy.
+        let part = |indices: Vec<usize>| -> Cow<'a, [Round]> {
+            if indices.len() == rounds.len() {
+                Cow::Borrowed(rounds)
+            } else {
+                Cow::Owned(indices.into_iter().map(|i| rounds[i].clone()).collect())
+            }
+        };
+        Self {
+            ethics_bowl: part(ethics_bowl),
+            qa_debate: part(qa_debate),
+            structured_debate: part(structured_debate),
+        }
+    }
+}
+
+/// Analyses rounds (finished so far: incomplete rounds count only where they have data).
+/// `provider_of` names each model's provider, for the same-provider preference check.
+pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Analysis {
+    let by = ByProtocol::split(rounds);
+    let ethics: &[Round] = &by.ethics_bowl;
+    Analysis {
+        rounds: rounds.len(),
+        complete_rounds: rounds
+            .iter()
+            .filter(|r| r.status == RoundStatus::Complete)
+            .count(),
+        model_comparison: model_comparison(ethics),
+        dilemma_difficulty: dilemma_difficulty(ethics),
+        consistency: consistency(ethics),
+        framework_usage: framework_usage(ethics),
+        judge_agreement: judge_agreement(ethics),
+        ratings: ratings(ethics),
+        bias: bias_checks(ethics, provider_of),
+        panels: panel_figures(ethics),
+        ethics_bowl_rounds: ethics.len(),
+        qa: qa_figures(&by.qa_debate),
+        structured: structured_figures(&by.structured_debate),
+        briefings: briefings(&by.structured_debate),
+    }
+}
+
+/// Each judged structured-debate round's decision briefing, from its first usable judgment.
+fn briefings(rounds: &[Round]) -> Vec<(String, String)> {
+    rounds
+        .iter()
+        .filter_map(|r| {
+            let judgment = r.judgments.iter().find(|j| j.is_usable())?;
+            Some((r.id.clone(), briefing(r, judgment)?))
+        })
+        .collect()
+}

@@ -1,0 +1,78 @@
+//! Writing the report's files: which formats, an error that names the file, tidy CSVs and
+//! any other file.
+
+use std::path::{Path, PathBuf};
+
+/// Which files to write.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Format {
+    /// `report.md`.
+    Markdown,
+    /// One CSV per table.
+    Csv,
+    /// `analysis.json`.
+    Json,
+    /// SVG charts.
+    Svg,
+}
+
+/// A report could not be written.
+#[derive(Debug, thiserror::Error)]
+#[error("{}: {message}", path.display())]
+pub struct ReportError {
+    /// The file.
+    pub path: PathBuf,
+    /// What failed.
+    pub message: String,
+}
+
+/// Turns an error into one that names the file.
+pub(super) fn fail(path: &Path) -> impl Fn(&dyn std::fmt::Display) -> ReportError + '_ {
+    move |e| ReportError {
+        path: path.to_path_buf(),
+        message: e.to_string(),
+    }
+}
+
+/// Creates a folder (and its parents).
+pub(super) fn create_dir(dir: &Path) -> Result<(), ReportError> {
+    std::fs::create_dir_all(dir).map_err(|e| fail(dir)(&e))
+}
+
+/// Writes a file and returns its path.
+pub(super) fn write_file(
+    path: PathBuf,
+    contents: impl AsRef<[u8]>,
+) -> Result<PathBuf, ReportError> {
+    std::fs::write(&path, contents).map_err(|e| fail(&path)(&e))?;
+    Ok(path)
+}
+
+/// Writes a value as pretty-printed JSON.
+pub(super) fn write_json(
+    path: PathBuf,
+    value: &impl serde::Serialize,
+) -> Result<PathBuf, ReportError> {
+    let json = serde_json::to_string_pretty(value).map_err(|e| fail(&path)(&e))?;
+    write_file(path, json)
+}
+
+/// Writes a tidy CSV: the header, then one row per observation.
+pub(super) fn write_csv(
+    path: PathBuf,
+    header: &[&str],
+    rows: Vec<Vec<String>>,
+) -> Result<PathBuf, ReportError> {
+    let mut w = csv::Writer::from_path(&path).map_err(|e| fail(&path)(&e))?;
+    w.write_record(header).map_err(|e| fail(&path)(&e))?;
+    for r in rows {
+        w.write_record(&r).map_err(|e| fail(&path)(&e))?;
+    }
+    w.flush().map_err(|e| fail(&path)(&e))?;
+    Ok(path)
+}
+
+/// A number in a CSV cell: empty when there is none.
+pub(super) fn num(v: Option<f64>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
+}

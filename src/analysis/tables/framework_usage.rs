@@ -1,0 +1,209 @@
+//! Framework usage: which moral frameworks each model's own phases use, and which the judges
+//! name when justifying its scores.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use super::usable;
+use crate::domain::{PhaseType, Round};
+
+/// The moral frameworks and the words that signal each, in one table. A phrase counts once
+/// per occurrence, case-insensitive; stems (`kant`, `maximi`) cover their forms, and no
+/// entry contains another, so nothing is counted twice.
+pub const FRAMEWORKS: [(&str, &[&str]); 7] = [
+    (
+        "consequentialist",
+        &[
+            "consequentialis",
+            "utilitarian",
+            "outcome",
+            "welfare",
+            "maximi",
+            "greatest good",
+            "expected value",
+            "harm reduction",
+        ],
+    ),
+    (
+        "deontological",
+        &[
+            "deontolog",
+            "kant",
+            "duty",
+            "duties",
+            "rights",
+            "categorical imperative",
+            "dignity",
+            "means to an end",
+        ],
+    ),
+    (
+        "virtue",
+        &[
+            "virtue",
+            "character",
+            "aristotel",
+            "flourishing",
+            "practical wisdom",
+            "phronesis",
+        ],
+    ),
+    (
+        "contractualist",
+        &[
+            "contractualis",
+            "contractarian",
+            "scanlon",
+            "rawls",
+            "veil of ignorance",
+            "reasonably reject",
+            "social contract",
+        ],
+    ),
+    (
+        "care",
+        &[
+            "care ethics",
+            "ethics of care",
+            "relational",
+            "caring",
+            "vulnerab",
+            "dependency",
+        ],
+    ),
+    (
+        "precautionary",
+        &[
+            "precaution",
+            "moral uncertainty",
+            "err on the side",
+            "risk of wrongly",
+        ],
+    ),
+    (
+        "autonomy",
+        &[
+            "autonomy",
+            "consent",
+            "self-determination",
+            "informed choice",
+        ],
+    ),
+];
+
+/// One model's use of the frameworks.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct FrameworkUsage {
+    /// The model.
+    pub model: String,
+    /// Keyword hits per framework in its own phases.
+    pub hits: BTreeMap<&'static str, usize>,
+    /// Frameworks judges named when justifying its scores.
+    pub judges_named: BTreeMap<&'static str, usize>,
+    /// Each framework's share of all its hits (own phases and judges' remarks together).
+    pub share: BTreeMap<&'static str, f64>,
+    /// The framework with the largest share, if any was used.
+    pub dominant: Option<&'static str>,
+}
+
+fn count_frameworks(text: &str, into: &mut BTreeMap<&'static str, usize>) {
+    let lower = text.to_lowercase();
+    for (name, words) in FRAMEWORKS {
+        let n: usize = words.iter().map(|w| lower.matches(w).count()).sum();
+        *into.entry(name).or_default() += n;
+    }
+}
+
+/// Framework usage per model.
+pub fn framework_usage(rounds: &[Round]) -> Vec<FrameworkUsage> {
+    let mut hits: BTreeMap<String, BTreeMap<&'static str, usize>> = BTreeMap::new();
+    let mut named: BTreeMap<String, BTreeMap<&'static str, usize>> = BTreeMap::new();
+    for r in rounds {
+        for p in r
+            .phases
+            .iter()
+            .filter(|p| p.phase_type != PhaseType::Judgment)
+        {
+            count_frameworks(&p.response, hits.entry(p.model_id.clone()).or_default());
+        }
+        for j in usable(r) {
+            count_frameworks(
+                &j.team_a_justification,
+                named.entry(r.team_a_model.clone()).or_default(),
+            );
+            count_frameworks(
+                &j.team_b_justification,
+                named.entry(r.team_b_model.clone()).or_default(),
+            );
+        }
+    }
+    hits.into_iter()
+        .map(|(model, own)| {
+            let judged = named.remove(&model).unwrap_or_default();
+            let total: usize = own.values().chain(judged.values()).sum();
+            let share: BTreeMap<&'static str, f64> = FRAMEWORKS
+                .iter()
+                .map(|(f, _)| {
+                    let n = own.get(f).copied().unwrap_or(0) + judged.get(f).copied().unwrap_or(0);
+                    (
+                        *f,
+                        if total == 0 {
+                            0.0
+                        } else {
+                            n as f64 / total as f64
+                        },
+                    )
+                })
+                .collect();
+            let dominant = share
+                .iter()
+                .filter(|(_, s)| **s > 0.0)
+                .max_by(|a, b| a.1.total_cmp(b.1))
+                .map(|(f, _)| *f);
+            FrameworkUsage {
+                model,
+                hits: own,
+                judges_named: judged,
+                share,
+                dominant,
+            }
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::tables::fixtures::{judgment, phase, round};
+    use crate::domain::Scores;
+
+    #[test]
+    fn framework_counts_on_crafted_text() {
+        let mut r = round(
+            "r1",
+            "d",
+            "x",
+            "y",
+            vec![judgment("j", Scores::uniform(8.0), Scores::uniform(8.0))],
+        );
+        r.phases.push(phase(
+            PhaseType::Presentation,
+            "x",
+            "A utilitarian view maximises welfare; a Kantian view stresses duty.",
+        ));
+        let t = framework_usage(&[r]);
+        let x = t.iter().find(|f| f.model == "x").unwrap();
+        assert_eq!(
+            x.hits["consequentialist"], 3,
+            "utilitarian, maximi, welfare"
+        );
+        assert_eq!(x.hits["deontological"], 2, "kant(ian), duty");
+        assert_eq!(
+            x.judges_named["consequentialist"], 2,
+            "utilitarian, outcome"
+        );
+        assert_eq!(x.dominant, Some("consequentialist"));
+        assert!((x.share.values().sum::<f64>() - 1.0).abs() < 1e-9);
+    }
+}

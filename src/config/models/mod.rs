@@ -1,0 +1,14 @@
+//! The models file (`models.toml`): which models exist, which provider serves each, and the
+//! limits and retry policy that wrap every call. The types are in `types`, reading the file in
+//! `load`, the checks on what it says in `validate`.
+
+mod load;
+#[cfg(test)]
+mod tests;
+mod types;
+mod validate;
+
+pub use types::{
+    LimitsConfig, ModelConfig, ModelsConfig, Price, ProviderKind, ReasoningEffort, RetryConfig,
+    SimulatedParams,
+};

@@ -1,0 +1,193 @@
+//! Reading JSON out of what models actually send: objects anywhere in the text (in code
+//! fences, after a preamble, outside `<thinking>` blocks), with comments and trailing commas
+//! allowed. Every protocol reads its replies through it: the Ethics Bowl's rubric reader,
+//! the structured debate's replies and verdicts, and panel evaluations. It never panics,
+//! whatever the input, and stays linear on hostile input.
+
+use serde_json::Value;
+
+/// Every JSON object in an answer (outside thinking blocks), read leniently (comments and
+/// trailing commas allowed), outermost first.
+pub fn objects(text: &str) -> Vec<Value> {
+    objects_at(&strip_thinking(text))
+        .into_iter()
+        .map(|(_, value)| value)
+        .collect()
+}
+
+/// Every JSON object in `text` read leniently, outermost first, with the byte offset where
+/// each starts (thinking blocks are not removed: strip them first with
+/// [`strip_thinking`] when the offsets must refer to the visible text).
+pub fn objects_at(text: &str) -> Vec<(usize, Value)> {
+    candidates(text)
+        .into_iter()
+        .filter_map(|(start, candidate)| {
+            serde_json::from_str(&relax(candidate))
+                .ok()
+                .map(|value| (start, value))
+        })
+        .collect()
+}
+
+/// Removes `<thinking>…</thinking>` and `<think>…</think>` blocks (an unclosed one runs to
+/// the end).
+pub fn strip_thinking(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let lower = rest.to_ascii_lowercase();
+        let open = ["<thinking>", "<think>"]
+            .iter()
+            .filter_map(|tag| lower.find(tag).map(|i| (i, *tag)))
+            .min_by_key(|(i, _)| *i);
+        let Some((start, tag)) = open else {
+            out.push_str(rest);
+            return out;
+        };
+        out.push_str(&rest[..start]);
+        let close = tag.replace('<', "</");
+        match lower[start..].find(&close) {
+            Some(end) => rest = &rest[start + end + close.len()..],
+            None => return out,
+        }
+    }
+}
+
+/// Balanced `{…}` spans outside of strings, outermost first, with where each starts.
+fn candidates(text: &str) -> Vec<(usize, &str)> {
+    // Each unmatched `{` costs a scan to the end; a few dozen tries is plenty for a real
+    // answer and keeps hostile input linear.
+    const MAX_TRIES: usize = 64;
+    let mut spans = Vec::new();
+    let bytes = text.as_bytes();
+    let (mut i, mut tries) = (0, 0);
+    while i < bytes.len() && tries < MAX_TRIES {
+        if bytes[i] == b'{' {
+            tries += 1;
+        }
+        if bytes[i] == b'{'
+            && let Some(end) = matching_brace(&bytes[i..])
+        {
+            spans.push((i, &text[i..i + end + 1]));
+            i += end + 1;
+            continue;
+        }
+        i += 1;
+    }
+    spans
+}
+
+/// The index of the `}` closing the `{` at 0, skipping strings.
+fn matching_brace(bytes: &[u8]) -> Option<usize> {
+    let (mut depth, mut in_string, mut escaped) = (0usize, false, false);
+    for (i, &b) in bytes.iter().enumerate() {
+        if in_string {
+            match (escaped, b) {
+                (true, _) => escaped = false,
+                (false, b'\\') => escaped = true,
+                (false, b'"') => in_string = false,
+                _ => {}
+            }
+            continue;
+        }
+        match b {
+            b'"' => in_string = true,
+            b'{' => depth += 1,
+            b'}' => {
+                depth = depth.checked_sub(1)?;
+                if depth == 0 {
+                    return Some(i);
+                }
+            }
+            _ => {}
+        }
+    }
+    None
+}
+
+/// Removes `//` and `/* */` comments and trailing commas, outside strings.
+fn relax(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let chars: Vec<char> = text.chars().collect();
+    let (mut i, mut in_string, mut escaped) = (0, false, false);
+    while i < chars.len() {
+        let c = chars[i];
+        if in_string {
+            out.push(c);
+            match (escaped, c) {
+                (true, _) => escaped = false,
+                (false, '\\') => escaped = true,
+                (false, '"') => in_string = false,
+                _ => {}
+            }
+            i += 1;
+            continue;
+        }
+        match (c, chars.get(i + 1)) {
+            ('"', _) => {
+                in_string = true;
+                out.push(c);
+            }
+            ('/', Some('/')) => {
+                while i < chars.len() && chars[i] != '\n' {
+                    i += 1;
+                }
+                continue;
+            }
+            ('/', Some('*')) => {
+                i += 2;
+                while i + 1 < chars.len() && !(chars[i] == '*' && chars[i + 1] == '/') {
+                    i += 1;
+                }
+                i += 2;
+                continue;
+            }
+            (',', _) => {
+                let next = chars[i + 1..].iter().find(|c| !c.is_whitespace());
+                if !matches!(next, Some('}') | Some(']')) {
+                    out.push(c);
+                }
+            }
+            _ => out.push(c),
+        }
+        i += 1;
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use serde_json::json;
+
+    #[test]
+    fn objects_in_fences_after_a_preamble_and_outside_thinking() {
+        let text = "<thinking>maybe {\"a\": 0}</thinking>\nHere it is:\n```json\n{\"a\": 1}\n```\nand {\"b\": [2]}";
+        assert_eq!(objects(text), vec![json!({"a": 1}), json!({"b": [2]})]);
+        assert_eq!(strip_thinking("x<THINK>y</think>z<thinking>open"), "xz");
+    }
+
+    #[test]
+    fn comments_and_trailing_commas_outside_strings() {
+        let text = "{\n  // a comment\n  \"a\": \"x, }\", /* another */ \"b\": [1, 2,],\n}";
+        assert_eq!(objects(text), vec![json!({"a": "x, }", "b": [1, 2]})]);
+    }
+
+    #[test]
+    fn braces_in_strings_and_unbalanced_text() {
+        let text = "{ unclosed {\"a\": \"}{\"} and {\"b\": 1}";
+        assert_eq!(
+            objects_at(text),
+            vec![(11, json!({"a": "}{"})), (27, json!({"b": 1}))]
+        );
+        assert!(objects("no json here").is_empty());
+    }
+
+    proptest! {
+        #[test]
+        fn never_panics(text in any::<String>()) {
+            let _ = objects(&text);
+        }
+    }
+}
