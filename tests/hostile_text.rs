@@ -90,3 +90,47 @@ fn judgment_parse_json_holds_no_raw_controls() {
         raw_controls(&stdout)
     );
 }
+
+#[test]
+fn report_files_hold_no_raw_controls() {
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/stored-v0/ethics_bowl/rounds/borrowed_voice__sim-alpha__vs__sim-beta__r1.json");
+    let mut round: Round =
+        serde_json::from_str(&std::fs::read_to_string(fixture).unwrap()).unwrap();
+    round.phases[0].response =
+        format!("Analysis.\nGuiding principle: {HOSTILE}\nTentative conclusion: {HOSTILE}");
+    round.judgments[0].overall_analysis = HOSTILE.to_string();
+    let dir = tempfile::tempdir().unwrap();
+    let store = Store::create(dir.path()).unwrap();
+    store.save_round(&round).unwrap();
+    let out = dir.path().join("report");
+    let done = bin()
+        .arg("report")
+        .arg(dir.path())
+        .arg("--out")
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(done.status.success());
+    let mut checked = 0;
+    for entry in std::fs::read_dir(&out).unwrap() {
+        let path = entry.unwrap().path();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            raw_controls(&text).is_empty(),
+            "{}: {:?}",
+            path.display(),
+            raw_controls(&text)
+        );
+        checked += 1;
+    }
+    assert!(
+        checked >= 4,
+        "report.md, analysis.json and the CSVs were written"
+    );
+    let consistency = std::fs::read_to_string(out.join("consistency.csv")).unwrap();
+    assert!(
+        consistency.contains("txt.exe"),
+        "the principle is quoted: {consistency}"
+    );
+}

@@ -214,12 +214,14 @@ impl Store {
     }
 
     /// Writes a round's decision briefing (`briefings/<id>.md`, structured debates)
-    /// atomically.
+    /// atomically, with escape sequences and control characters taken out of the model text
+    /// it quotes (it is for people and terminals; the round file keeps the exact text).
     pub fn save_briefing(&self, id: &str, markdown: &str) -> Result<(), StoreError> {
         check_file_id(id)?;
         let dir = self.dir.join("briefings");
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-        write_bytes_atomic(&dir.join(format!("{id}.md")), markdown.as_bytes())
+        let text = crate::sanitize::sanitize(markdown);
+        write_bytes_atomic(&dir.join(format!("{id}.md")), text.as_bytes())
     }
 
     /// Writes a round file atomically.

@@ -48,13 +48,20 @@ pub(super) fn write_file(
     Ok(path)
 }
 
-/// Writes a value as pretty-printed JSON.
+/// Writes a value as pretty-printed JSON, model text's controls escaped (see `safe_json`).
 pub(super) fn write_json(
     path: PathBuf,
     value: &impl serde::Serialize,
 ) -> Result<PathBuf, ReportError> {
-    let json = serde_json::to_string_pretty(value).map_err(|e| fail(&path)(&e))?;
+    let json = crate::safe_json::to_vec_pretty(value).map_err(|e| fail(&path)(&e))?;
     write_file(path, json)
+}
+
+/// Writes text for people to read (Markdown) with escape sequences, control characters and
+/// bidirectional controls taken out: tables quote model text (principles, conclusions), and
+/// these files are `cat`ed to terminals and pasted into documents.
+pub(super) fn write_text(path: PathBuf, text: &str) -> Result<PathBuf, ReportError> {
+    write_file(path, crate::sanitize::sanitize(text))
 }
 
 /// Writes a tidy CSV: the header, then one row per observation.
@@ -66,7 +73,9 @@ pub(super) fn write_csv(
     let mut w = csv::Writer::from_path(&path).map_err(|e| fail(&path)(&e))?;
     w.write_record(header).map_err(|e| fail(&path)(&e))?;
     for r in rows {
-        w.write_record(&r).map_err(|e| fail(&path)(&e))?;
+        // Cells may quote model text: shown in spreadsheets and terminals, so sanitised.
+        let cells = r.iter().map(|cell| crate::sanitize::sanitize(cell));
+        w.write_record(cells).map_err(|e| fail(&path)(&e))?;
     }
     w.flush().map_err(|e| fail(&path)(&e))?;
     Ok(path)

@@ -70,7 +70,7 @@ pub fn write_report(
         }
     }
     if formats.contains(&Format::Markdown) {
-        written.push(files::write_file(out.join("report.md"), report)?);
+        written.push(files::write_text(out.join("report.md"), &report)?);
     }
     Ok(written)
 }

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::files::{Format, ReportError, create_dir, fail, num, write_csv, write_file};
+use super::files::{Format, ReportError, create_dir, fail, num, write_csv, write_text};
 use super::markdown::share;
 use crate::analysis::structured::{Mean, StructuredFigures};
 use crate::domain::{Fallacy, Standing};
@@ -108,7 +108,7 @@ pub(super) fn files(
         create_dir(&dir)?;
         for (round_id, text) in briefings {
             crate::domain::check_file_id(round_id).map_err(|e| fail(&dir)(&e))?;
-            write_file(dir.join(format!("{round_id}.md")), text)?;
+            write_text(dir.join(format!("{round_id}.md")), text)?;
         }
         written.push(dir);
     }
