@@ -12,6 +12,7 @@ use crate::analysis::{Summary, summarize};
 use crate::config::JudgingMode;
 use crate::domain::{Round, RoundStatus, now_rfc3339};
 use crate::protocols::panel::Panel;
+use crate::protocols::strategy::JudgingStrategy;
 use crate::store::{RoundFilter, Store, StoreError, TournamentRecord, TournamentStatus};
 
 use super::control::Control;
@@ -152,9 +153,13 @@ pub async fn run(
     let protocol = Arc::clone(&prepared.protocol);
     let ctx = Arc::new(RoundContext {
         protocol: Arc::clone(&protocol),
-        panel: match (prepared.config.judging, &prepared.config.panel) {
-            (JudgingMode::Panel, Some(config)) => Some(Panel::new(config.clone())),
-            _ => None,
+        judging: match (prepared.config.judging, &prepared.config.panel) {
+            (JudgingMode::Panel, Some(config)) => {
+                JudgingStrategy::Panel(Panel::new(config.clone()))
+            }
+            (JudgingMode::Panel, None) | (JudgingMode::All | JudgingMode::Rotate, _) => {
+                JudgingStrategy::Single
+            }
         },
         registry: prepared.registry,
         store: store.clone(),
