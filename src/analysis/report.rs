@@ -62,7 +62,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
     let briefings = rounds
         .iter()
         .filter_map(|r| {
-            let judgment = r.judgments.iter().find(|j| j.is_usable())?;
+            let judgment = crate::protocols::structured_debate::briefing::briefing_judgment(r)?;
             Some((
                 r.id.clone(),
                 crate::protocols::structured_debate::briefing::briefing(r, judgment)?,

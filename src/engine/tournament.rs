@@ -40,7 +40,8 @@ pub struct EngineError(#[from] pub StoreError);
 /// Writes the decision briefing of a judged structured-debate round beside its file (a
 /// failure is logged: the round file, which holds everything, is already stored).
 fn save_briefing(store: &Store, round: &Round) {
-    let Some(judgment) = round.judgments.iter().find(|j| j.is_usable()) else {
+    let Some(judgment) = crate::protocols::structured_debate::briefing::briefing_judgment(round)
+    else {
         return;
     };
     if let Some(text) = crate::protocols::structured_debate::briefing::briefing(round, judgment)

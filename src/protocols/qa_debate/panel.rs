@@ -133,7 +133,8 @@ impl PanelJudged for QaDebate {
     }
 
     /// The verdict and confidence are the judge's choice (its confidence read as 0–1, as
-    /// the panel compares confidences); the scores come from the answer's JSON.
+    /// the panel compares confidences); the scores come from the answer's JSON (missing
+    /// ones are said so when the answer was otherwise read).
     fn panel_evaluation(
         &self,
         round: &Round,
@@ -144,7 +145,7 @@ impl PanelJudged for QaDebate {
         let common = common_fields(&objects);
         let choice = judgment.choice();
         let mut problems = Vec::new();
-        let scores = match round.qa() {
+        let scores = match round.qa().filter(|_| choice.is_some()) {
             Some(setup) => {
                 let scores = dimension_scores(setup, &objects);
                 let expected = scored(setup).len() * DIMENSIONS.len();
