@@ -37,13 +37,11 @@ impl Rubric {
     }
 }
 
-/// A score as judges and people read it: `8`, or `6.5` for half points.
+/// A score as judges and people read it: `8`, `6.5` for half points, `5.25` for a mean (at
+/// most two decimals).
 pub(crate) fn show_score(v: f64) -> String {
-    if v.fract() == 0.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
+    let s = format!("{v:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
 }
 
 /// What a judge panel needs from a protocol: the rubric its judges score, the exchange they

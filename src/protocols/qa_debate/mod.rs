@@ -22,6 +22,7 @@ use crate::domain::{
 use crate::providers::ChatRequest;
 
 use super::{PhaseRef, Protocol, ProtocolError, Step, blank_round};
+pub use panel::verdict_of;
 use quotes::{GameText, show_argument};
 
 /// The debate's rules from the tournament's `[qa]` table.

@@ -38,8 +38,8 @@ fn scored(setup: &QaSetup) -> &'static [(Team, &'static str)] {
     }
 }
 
-/// The verdict key for a side.
-fn verdict_of(side: Team) -> &'static str {
+/// A side as a panel's verdict names it (`A`, `B`).
+pub fn verdict_of(side: Team) -> &'static str {
     match side {
         Team::A => "A",
         Team::B => "B",

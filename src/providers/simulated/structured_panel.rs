@@ -1,7 +1,8 @@
 //! The simulated judge on a structured-debate panel. It traces every argument as the single
 //! simulated judge does, with a persona's lean: a tilt of every score (−1 to +1) and a
 //! temper for standings (a strict judge calls an unsettled argument refuted, a lenient one
-//! calls a partly upheld one upheld), so judges on one panel can disagree. Deliberating, it
+//! calls a partly upheld one upheld; a weaker judge misplaces a standing by one step more
+//! often), so judges on one panel can disagree. Deliberating, it
 //! shifts each side's scores so that their means move the `deliberation_pull` share of the
 //! way to the other judges' means, takes the others' majority standing on a disputed
 //! argument when pull × their share reaches one half, and moves its confidence likewise. Its
@@ -62,6 +63,7 @@ impl SimulatedProfile {
         let temper = [Temper::Strict, Temper::Even, Temper::Lenient][lean.random_range(0..3)];
         let mut rng = rng_for(&[&self.name, persona, round_id, &seed, "structured-panel"]);
         let mut assessments = trace(prompt, &mut rng);
+        let doubt = ((1.0 - self.params.quality) * 0.5).clamp(0.0, 1.0);
         for a in &mut assessments {
             for score in SCORES {
                 if let Some(v) = number(a, score) {
@@ -72,6 +74,14 @@ impl SimulatedProfile {
             let called = match (temper, standing) {
                 (Temper::Strict, "UNCERTAIN") => "REFUTED",
                 (Temper::Lenient, "PARTIALLY_UPHELD") => "UPHELD",
+                (_, other) => other,
+            };
+            // A weaker judge misjudges a standing by one step more often.
+            let called = match (rng.random_bool(doubt), called) {
+                (true, "UPHELD") => "PARTIALLY_UPHELD",
+                (true, "PARTIALLY_UPHELD") => "UPHELD",
+                (true, "UNCERTAIN") => "REFUTED",
+                (true, "REFUTED") => "UNCERTAIN",
                 (_, other) => other,
             }
             .to_string();
@@ -136,10 +146,12 @@ impl SimulatedProfile {
                 else {
                     continue;
                 };
+                // The prompt shows scores to two decimals: a difference below that is none.
                 let held = ctx
                     .own
                     .as_ref()
                     .and_then(|o| o.scores.get(&key).copied())
+                    .filter(|held| (held - base).abs() >= 0.01)
                     .unwrap_or(base);
                 let shift = toward(held, target, pull) - base;
                 for a in assessments
