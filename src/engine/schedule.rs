@@ -358,6 +358,34 @@ mod tests {
     }
 
     #[test]
+    fn a_qa_panel_is_one_judge_related_through_all_its_models() {
+        let c = TournamentConfig::parse(
+            "name = \"q\"\nprotocol = \"qa_debate\"\nmodels = [\"big\", \"mid\"]\njudging = \"panel\"\n\
+             [qa]\ndatasets = [{ file = \"x.json\" }]\nstrength_order = [\"big\", \"mid\", \"small\"]\nbaselines = [\"naive\"]\n\
+             [panel]\n[[panel.judges]]\npersona_id = \"x\"\nmodel = \"small\"\npersona = \"p\"\n\
+             [[panel.judges]]\npersona_id = \"y\"\nmodel = \"mid\"\npersona = \"p\"\n",
+            Path::new("t.toml"),
+        )
+        .unwrap();
+        let qa = c.qa.clone().unwrap();
+        let s = build_qa(&c, &qa, &["i1".into()]);
+        let rounds: Vec<(&str, Option<&str>)> = s
+            .rounds
+            .iter()
+            .map(|r| (r.round_id.as_str(), r.relation.as_deref()))
+            .collect();
+        assert_eq!(
+            rounds,
+            [
+                ("i1__naive__judge__panel__r1", None),
+                ("i1__debate__big__vs__mid__judge__panel__r1", Some("mixed")),
+                ("i1__debate__mid__vs__big__judge__panel__r1", Some("mixed")),
+            ]
+        );
+        assert!(s.rounds.iter().all(|r| r.judges == ["small", "mid"]));
+    }
+
+    #[test]
     fn judging_all_gives_every_judge() {
         let s = build(&config("judging = \"all\"\n"), &["d".into()]).unwrap();
         assert!(s.rounds.iter().all(|r| r.judges.len() == 3));
