@@ -452,3 +452,56 @@ async fn a_round_stopped_mid_deliberation_resumes_where_it_stopped() {
         assert_eq!(others.len(), rounds.len());
     }
 }
+
+#[tokio::test]
+async fn a_hand_correction_of_an_unreadable_judge_enters_the_panel() {
+    for protocol in BOTH {
+        let dir = tempfile::tempdir().unwrap();
+        let unreadable = judge("garbled", 0.5, 0.0).replace(
+            "malformed_judgment_rate = 0.0",
+            "malformed_judgment_rate = 1.0",
+        );
+        let judges = [judge("p", 0.5, 0.0), judge("q", 0.5, 0.0), unreadable];
+        let config = protocol.write(
+            dir.path(),
+            &judges,
+            &panel(
+                &[("x", "p", 1.0), ("y", "q", 1.0), ("z", "garbled", 1.0)],
+                0,
+                0.999,
+            ),
+        );
+        let (report, _) = run_collecting(&config, None).await;
+        // A round whose debaters' replies all read, so only the judge waits for review.
+        let round = stored_rounds(&report)
+            .into_iter()
+            .find(|r| r.structured().is_none_or(|s| !s.needs_review()))
+            .expect("a round with readable replies");
+        assert_eq!(round.status, RoundStatus::NeedsReview, "{protocol:?}");
+        assert!(record(&round).needs_review());
+        assert_eq!(record(&round).aggregate.as_ref().unwrap().judges, 2);
+        // A person writes z's answer (here: x's, which reads in full).
+        let text = round
+            .judgments
+            .iter()
+            .find(|j| j.judge_key() == "x")
+            .unwrap()
+            .raw_response
+            .clone();
+        let store = Store::open(&report.dir).unwrap();
+        let (corrected, judgment) =
+            engine::apply_correction(&store, &round.id, "z", &engine::Correction::Text(text))
+                .expect("the correction reads");
+        assert_eq!(judgment.reading.kind(), protocol.kind());
+        let r = record(&corrected);
+        assert!(!r.needs_review(), "{protocol:?}");
+        assert_eq!(r.latest("z").unwrap().outcome, SeatOutcome::CorrectedByHand);
+        assert_eq!(r.aggregate.as_ref().unwrap().judges, 3);
+        assert_eq!(corrected.status, RoundStatus::Complete, "{protocol:?}");
+        // Stored as shown (floats compared loosely: a JSON round trip may move the last digit).
+        let stored = store.load_round(&round.id).unwrap().unwrap();
+        assert_eq!(stored.judgments, corrected.judgments);
+        assert_eq!(stored.status, corrected.status);
+        assert_eq!(record(&stored).latest("z"), r.latest("z"));
+    }
+}
