@@ -143,10 +143,12 @@ impl Panel {
         answers
     }
 
-    /// One judge's stored answer read as the panel sees it, given the position it held.
+    /// One judge's stored answer read as the panel sees it (a verdict the rubric does not
+    /// have is dropped, and said so).
     fn read(
         protocol: &dyn Protocol,
         round: &Round,
+        rubric: &Rubric,
         seat: &PanelSeat,
         answer: &Answer<'_>,
     ) -> (SeatOutcome, Option<InForce>, Vec<String>) {
@@ -161,8 +163,14 @@ impl Panel {
             .corrected_text
             .as_deref()
             .unwrap_or(&answer.phase.response);
-        let (evaluation, mut problems) = protocol.panel_evaluation(round, &judgment, text);
+        let (mut evaluation, mut problems) = protocol.panel_evaluation(round, &judgment, text);
         problems.splice(0..0, judgment.problems.iter().cloned());
+        if let Some(v) = evaluation.verdict.take_if(|v| !rubric.verdicts.contains(v)) {
+            problems.push(format!(
+                "verdict \"{v}\" is not one of {}",
+                rubric.verdicts.join(", ")
+            ));
+        }
         let outcome = match judgment.parse_status {
             ParseStatus::Parsed => SeatOutcome::Evaluated,
             ParseStatus::CorrectedByHand => SeatOutcome::CorrectedByHand,
@@ -203,7 +211,7 @@ impl Panel {
                     pending = true;
                     continue;
                 };
-                let (outcome, read, problems) = Self::read(protocol, round, seat, answer);
+                let (outcome, read, problems) = Self::read(protocol, round, &rubric, seat, answer);
                 match (outcome, read) {
                     (SeatOutcome::Failed, _) => {
                         failed.push(id);
