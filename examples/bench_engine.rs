@@ -31,6 +31,7 @@ use ethics_bowl::domain::Phase;
 use ethics_bowl::domain::ScheduledRound;
 use ethics_bowl::engine::{self, EngineEvent};
 use ethics_bowl::protocols::Step;
+use ethics_bowl::protocols::strategy::JudgingStrategy;
 use futures_util::StreamExt;
 use http_body_util::{BodyExt, Full};
 use serde_json::Value;
@@ -328,7 +329,10 @@ async fn floor(rounds: usize) {
                 let mut calls = futures_util::stream::FuturesUnordered::new();
                 let mut started: Vec<Step> = Vec::new();
                 loop {
-                    for step in protocol.steps(&round) {
+                    let steps = JudgingStrategy::Single
+                        .steps(protocol.as_ref(), &round)
+                        .expect("steps");
+                    for step in steps {
                         if !started.contains(&step) && step.is_ready(&round) {
                             let request = protocol.request(&step, &round).expect("request");
                             let client = registry.get(&step.model).expect("client");

@@ -143,22 +143,32 @@ impl QaConfig {
         None
     }
 
-    /// How debaters compare with a judge: `self_play` when all are the judge's model,
-    /// `stronger`/`weaker` when all rank above/below it, `mixed` otherwise.
-    pub fn relation(&self, debaters: &[&str], judge: &str) -> &'static str {
+    /// How debaters compare with their judges (one judge, or a panel's models):
+    /// `self_play` when every debater and judge is one model, `stronger`/`weaker` when every
+    /// debater ranks above/below every judge, `mixed` otherwise.
+    pub fn relation(&self, debaters: &[&str], judges: &[&str]) -> &'static str {
         let rank = |m: &str| self.strength_order.iter().position(|s| s == m);
-        if debaters.iter().all(|d| *d == judge) {
+        if debaters
+            .iter()
+            .chain(judges)
+            .all(|m| Some(m) == judges.first())
+        {
             return "self_play";
         }
-        let (Some(j), Some(ranks)) = (
-            rank(judge),
+        let (Some(debater_ranks), Some(judge_ranks)) = (
             debaters.iter().map(|d| rank(d)).collect::<Option<Vec<_>>>(),
+            judges.iter().map(|j| rank(j)).collect::<Option<Vec<_>>>(),
         ) else {
             return "mixed";
         };
-        if ranks.iter().all(|r| *r < j) {
+        let (Some(best_judge), Some(worst_judge)) =
+            (judge_ranks.iter().min(), judge_ranks.iter().max())
+        else {
+            return "mixed";
+        };
+        if debater_ranks.iter().all(|r| r < best_judge) {
             "stronger"
-        } else if ranks.iter().all(|r| *r > j) {
+        } else if debater_ranks.iter().all(|r| r > worst_judge) {
             "weaker"
         } else {
             "mixed"
@@ -180,11 +190,15 @@ mod tests {
     #[test]
     fn relations_follow_the_strength_order() {
         let c = config();
-        assert_eq!(c.relation(&["mid", "mid"], "mid"), "self_play");
-        assert_eq!(c.relation(&["big", "big"], "small"), "stronger");
-        assert_eq!(c.relation(&["small", "mid"], "big"), "weaker");
-        assert_eq!(c.relation(&["big", "small"], "mid"), "mixed");
-        assert_eq!(c.relation(&["mid"], "small"), "stronger");
+        assert_eq!(c.relation(&["mid", "mid"], &["mid"]), "self_play");
+        assert_eq!(c.relation(&["big", "big"], &["small"]), "stronger");
+        assert_eq!(c.relation(&["small", "mid"], &["big"]), "weaker");
+        assert_eq!(c.relation(&["big", "small"], &["mid"]), "mixed");
+        assert_eq!(c.relation(&["mid"], &["small"]), "stronger");
+        // A panel: against every judge's model.
+        assert_eq!(c.relation(&["big"], &["mid", "small"]), "stronger");
+        assert_eq!(c.relation(&["mid"], &["mid", "small"]), "mixed");
+        assert_eq!(c.relation(&["small", "small"], &["big", "mid"]), "weaker");
     }
 
     #[test]

@@ -214,13 +214,6 @@ impl TournamentConfig {
                     "add [structured] with topics_file (see sample-config/structured-debate.toml)",
                 );
             }
-            (ProtocolKind::StructuredDebate, Some(_)) if self.judging == JudgingMode::Panel => {
-                return bad(
-                    "judging",
-                    "\"panel\" is not available for structured debates".into(),
-                    "use judging = \"rotate\" or \"all\"",
-                );
-            }
             (ProtocolKind::StructuredDebate, Some(s)) => {
                 if let Some((key, message, fix)) = s.problem() {
                     return bad(&key, message, &fix);
@@ -258,16 +251,7 @@ impl TournamentConfig {
                 );
             }
             (ProtocolKind::QaDebate, Some(qa)) => {
-                if self.judging == JudgingMode::Panel {
-                    return bad(
-                        "judging",
-                        "\"panel\" is not available for question-answer debates: each \
-                         configuration names one judge"
-                            .into(),
-                        "remove judging (every judge in judges gets its own configurations)",
-                    );
-                }
-                if let Some((key, message, fix)) = qa.problem(&self.models, &self.judges) {
+                if let Some((key, message, fix)) = qa.problem(&self.models, &self.judge_models()) {
                     return bad(&key, message, &fix);
                 }
             }

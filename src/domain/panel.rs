@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 
 use serde::{Deserialize, Serialize};
 
-use super::{Criterion, Judgment, ParseStatus, Reading, Scores};
+use super::Judgment;
 
 /// One judge of the panel.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -38,6 +38,10 @@ pub struct Evaluation {
     pub verdict: Option<String>,
     /// How sure the judge is, from 0 to 1.
     pub confidence: Option<f64>,
+    /// Calls the judge makes by name rather than by score, keyed as the rubric names them
+    /// (a structured debate's `PRO-1.standing` → `UPHELD`).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
     /// Findings tied to dimensions.
     #[serde(default)]
     pub findings: Vec<Finding>,
@@ -93,10 +97,10 @@ pub struct Agreement {
 /// What the judges disagree on.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 pub struct Disagreement {
-    /// The dimension's key, or `verdict` for a verdict split.
+    /// The dimension's key, `verdict` for a verdict split, or a label's key.
     pub subject: String,
-    /// From 0 to 1: for a dimension, its gap ÷ the scale's range; for a verdict, the share of
-    /// judges off the majority ÷ the largest share possible.
+    /// From 0 to 1: for a dimension, its gap ÷ the scale's range; for a verdict or a label,
+    /// the share of judges off the majority ÷ the largest share possible.
     pub severity: f64,
     /// Each judge's position on it (`philosopher: 8`, `coach: team_b`).
     pub positions: Vec<(String, String)>,
@@ -121,8 +125,12 @@ pub struct PanelRound {
 pub struct Aggregate {
     /// Weighted mean score per dimension.
     pub scores: BTreeMap<String, f64>,
-    /// The verdict with the largest total weight (`tie` when two are level).
+    /// The verdict with the largest total weight (see `protocols::panel::aggregate` for a
+    /// level vote).
     pub verdict: Option<String>,
+    /// Per label, the value with the largest total weight (absent when the vote is level).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub labels: BTreeMap<String, String>,
     /// Weighted mean confidence.
     pub confidence: Option<f64>,
     /// How many judges it covers.
@@ -166,6 +174,10 @@ pub struct PanelRecord {
     pub final_agreement: Option<f64>,
     /// The weighted aggregate of the evaluations in force after the last round.
     pub aggregate: Option<Aggregate>,
+    /// The aggregate read as a judgment in the protocol's own shape (judge `panel`): what the
+    /// round's `scores` holds. Stored once, as `scores`, and restored from it on load.
+    #[serde(skip)]
+    pub verdict: Option<Judgment>,
 }
 
 impl PanelRecord {
@@ -185,47 +197,10 @@ impl PanelRecord {
             .find_map(|r| r.evaluations.iter().find(|e| e.persona_id == persona_id))
     }
 
-    /// The aggregate as a judgment in the Ethics Bowl's shape (judge `panel`), so a reader
-    /// of `scores` sees the panel's verdict.
+    /// The panel's verdict as a judgment in its protocol's shape (judge `panel`), once the
+    /// panel has finished, so a reader of `scores` sees the panel's verdict.
     pub fn aggregate_judgment(&self) -> Option<Judgment> {
-        let aggregate = self.aggregate.as_ref()?;
-        let scores = |team: &str| {
-            let mut s = Scores::default();
-            for c in Criterion::ALL {
-                s.set(
-                    c,
-                    aggregate
-                        .scores
-                        .get(&format!("{team}.{}", c.key()))
-                        .copied(),
-                );
-            }
-            s
-        };
-        Some(Judgment {
-            judge_model: "panel".into(),
-            persona_id: None,
-            reading: Reading::Rubric {
-                team_a: scores("team_a"),
-                team_b: scores("team_b"),
-            },
-            team_a_justification: String::new(),
-            team_b_justification: String::new(),
-            overall_analysis: format!(
-                "Weighted aggregate of {} judge(s); verdict {}; {}.",
-                aggregate.judges,
-                aggregate.verdict.as_deref().unwrap_or("none"),
-                if self.converged {
-                    "the panel converged"
-                } else {
-                    "the panel did not converge"
-                }
-            ),
-            parse_status: ParseStatus::Parsed,
-            problems: Vec::new(),
-            raw_response: String::new(),
-            corrected_text: None,
-        })
+        self.verdict.clone()
     }
 
     /// Deliberation rounds held (rounds after the independent one).

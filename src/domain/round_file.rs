@@ -162,6 +162,12 @@ impl TryFrom<RoundFile<'_>> for Round {
                 ..j
             })
         };
+        let scores = f.scores.map(|j| fit(j.into_owned())).transpose()?;
+        // A panel's verdict is stored once, as `scores`.
+        let panel = f.panel.map(|p| PanelRecord {
+            verdict: scores.clone(),
+            ..p.into_owned()
+        });
         Ok(Round {
             id: f.id.into_owned(),
             dilemma_id: f.dilemma_id.into_owned(),
@@ -171,7 +177,7 @@ impl TryFrom<RoundFile<'_>> for Round {
             judge_model: f.judge_model.into_owned(),
             judge_models: f.judge_models.into_owned(),
             phases: f.phases.into_owned(),
-            scores: f.scores.map(|j| fit(j.into_owned())).transpose()?,
+            scores,
             judgments: f
                 .judgments
                 .into_owned()
@@ -180,7 +186,7 @@ impl TryFrom<RoundFile<'_>> for Round {
                 .collect::<Result<_, _>>()?,
             status: f.status,
             error: f.error.map(Cow::into_owned),
-            panel: f.panel.map(Cow::into_owned),
+            panel,
             record,
             timestamp: f.timestamp.into_owned(),
         })

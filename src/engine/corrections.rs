@@ -2,9 +2,7 @@
 //! marked `corrected_by_hand`, the judge's original text kept beside it; a debater's reply
 //! that could not be read gets its corrected text stored beside the original.
 
-use crate::domain::PhaseType;
 use crate::domain::{Judgment, ParseStatus, Reading, Round};
-use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
 use crate::protocols::panel::Panel;
 use crate::store::Store;
 
@@ -117,15 +115,9 @@ fn correct_judgment(
     round.put_judgment(corrected.clone());
     if let Some(record) = &round.panel {
         // The correction stands for this judge's latest answer: the aggregate moves with it.
-        let protocol = EthicsBowl::new([], EthicsBowlOptions::default());
-        let exchange: Vec<PhaseType> = round
-            .phases
-            .iter()
-            .map(|p| p.phase_type)
-            .filter(|p| !p.is_judging())
-            .collect();
+        let protocol = crate::protocols::stored(round.kind());
         Panel::of_record(record)
-            .apply(&mut round, &protocol, &exchange)
+            .apply(&mut round, protocol.as_ref())
             .map_err(|e| e.to_string())?;
     }
     if round.status != crate::domain::RoundStatus::Incomplete {

@@ -1,7 +1,9 @@
 //! Re-judging stored exchanges (`ethics-bowl rejudge`): new judges, single or a panel, score
-//! transcripts already on disk without the debaters being called again. Added judgments go
-//! beside the earlier ones under their own judge ids, each stored as it arrives, so a
-//! stopped re-judging resumes like a run. Works on the Python predecessor's folders too.
+//! transcripts already on disk without the debaters being called again, for every protocol
+//! (each protocol's judges read what its rounds store; only the Ethics Bowl needs its
+//! dilemma document). Added judgments go beside the earlier ones under their own judge ids,
+//! each stored as it arrives, so a stopped re-judging resumes like a run. Works on the Python
+//! predecessor's folders too.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -11,12 +13,13 @@ use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
 use crate::config::{ConfigError, JudgingMode, ModelsConfig, PanelConfig, TournamentConfig};
-use crate::domain::{Judgment, PhaseType, ProtocolKind, Round, RoundStatus, ScheduledRound};
+use crate::domain::{ProtocolKind, Round, RoundStatus};
 use crate::inputs::load_dilemmas;
 use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
-use crate::protocols::panel::{Panel, Rubric};
-use crate::protocols::{Protocol, ProtocolError, Step};
-use crate::providers::{ChatRequest, ModelRegistry};
+use crate::protocols::panel::Panel;
+use crate::protocols::strategy::JudgingStrategy;
+use crate::protocols::{Protocol, stored};
+use crate::providers::ModelRegistry;
 use crate::store::{RoundFilter, Store, StoreError};
 
 use super::control::Control;
@@ -32,7 +35,8 @@ pub struct JudgingConfig {
     /// The models file, relative to this file.
     #[serde(default = "models_file")]
     pub models_file: PathBuf,
-    /// The dilemma document, relative to this file; by default the one the tournament used.
+    /// The dilemma document, relative to this file; by default the one the tournament used
+    /// (Ethics Bowl rounds only).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dilemma_file: Option<PathBuf>,
     /// `"all"` (each judge alone; `"single"` means the same) or `"panel"`.
@@ -65,54 +69,6 @@ fn concurrency() -> u32 {
     8
 }
 
-/// A protocol that makes only the new judges' calls on exchanges already on disk.
-#[derive(Debug)]
-struct JudgesOnly {
-    inner: EthicsBowl,
-    judges: Vec<String>,
-}
-
-/// The debater phases every judge reads (Team B's consistency test is used when present).
-const EXCHANGE: [PhaseType; 4] = [
-    PhaseType::Presentation,
-    PhaseType::Response,
-    PhaseType::Rebuttal,
-    PhaseType::ConsistencyTest,
-];
-
-impl Protocol for JudgesOnly {
-    fn kind(&self) -> ProtocolKind {
-        self.inner.kind()
-    }
-    fn new_round(&self, scheduled: &ScheduledRound) -> Result<Round, ProtocolError> {
-        self.inner.new_round(scheduled)
-    }
-    /// A judge that already has a judgment of this exchange (the original judge, say) is
-    /// not asked again: its judgment is never overwritten.
-    fn steps(&self, round: &Round) -> Vec<Step> {
-        self.judges
-            .iter()
-            .filter(|j| {
-                round.phase(PhaseType::Judgment, Some(j)).is_some()
-                    || !round.judgments.iter().any(|x| x.judge_key() == j.as_str())
-            })
-            .map(|j| Step::new(PhaseType::Judgment, j, &EXCHANGE))
-            .collect()
-    }
-    fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError> {
-        self.inner.request(step, round)
-    }
-    fn judge(&self, round: &Round, judge_model: &str, raw: &str) -> Judgment {
-        self.inner.judge(round, judge_model, raw)
-    }
-    fn panel_rubric(&self) -> Option<Rubric> {
-        self.inner.panel_rubric()
-    }
-    fn panel_material(&self, round: &Round) -> Result<String, ProtocolError> {
-        self.inner.panel_material(round)
-    }
-}
-
 /// A checked re-judging, ready to run.
 pub struct RejudgePlan {
     /// Where the judgments are stored.
@@ -121,7 +77,7 @@ pub struct RejudgePlan {
     pub rounds: Vec<Round>,
     /// Rounds left alone, with why.
     pub skipped: Vec<(String, String)>,
-    ctx_parts: (Arc<dyn Protocol>, Option<Panel>, ModelRegistry),
+    ctx_parts: (Arc<dyn Protocol>, JudgingStrategy, ModelRegistry),
     concurrency: usize,
 }
 
@@ -164,12 +120,15 @@ pub fn prepare_rejudge(
             "compare with sample-config/rejudge-panel.toml",
         ))
     })?;
-    let (panel, judges) = match (config.judging, &config.panel) {
+    let (strategy, judges) = match (config.judging, &config.panel) {
         (JudgingMode::Panel, Some(panel)) => {
             if let Some((key, message, fix)) = panel.problem() {
                 return Err(invalid(config_path, &key, message, &fix));
             }
-            (Some(Panel::new(panel.clone())), panel.models())
+            (
+                JudgingStrategy::Panel(Panel::new(panel.clone())),
+                panel.models(),
+            )
         }
         (JudgingMode::Panel, None) => {
             return Err(invalid(
@@ -195,7 +154,10 @@ pub fn prepare_rejudge(
                 "list the judging models, or use judging = \"panel\"",
             ));
         }
-        (JudgingMode::All, _) => (None, config.judges.clone()),
+        (JudgingMode::All, _) => (
+            JudgingStrategy::Added(config.judges.clone()),
+            config.judges.clone(),
+        ),
     };
     let models_path = TournamentConfig::resolve(config_path, &config.models_file);
     let models = ModelsConfig::load(&models_path)?;
@@ -217,34 +179,15 @@ pub fn prepare_rejudge(
     }
     let registry = ModelRegistry::build(&models, judges.iter().map(String::as_str))?;
     let source = Store::open(results)?;
-    let document = match &config.dilemma_file {
-        Some(file) => TournamentConfig::resolve(config_path, file),
-        None => match source.load_tournament()? {
-            Some(record) => {
-                TournamentConfig::resolve(&record.config_file, &record.config.dilemma_file)
-            }
-            None => {
-                return Err(invalid(
-                    config_path,
-                    "dilemma_file",
-                    format!(
-                        "{} has no tournament.json to say which dilemmas it played",
-                        results.display()
-                    ),
-                    "name the dilemma document: dilemma_file = \"…\"",
-                ));
-            }
-        },
-    };
-    let dilemmas = load_dilemmas(&document)?.dilemmas;
-    let (stored, errors) = source.load_rounds(&RoundFilter::default())?;
+    let (stored_rounds, errors) = source.load_rounds(&RoundFilter::default())?;
     if let Some(e) = errors.into_iter().next() {
         return Err(PrepareError::Resume(e));
     }
+    let protocol = protocol_of(&source, &stored_rounds, &config, config_path, results)?;
     let store = match out {
         Some(out) => {
             let store = Store::create(out)?;
-            for round in &stored {
+            for round in &stored_rounds {
                 if store.load_round(&round.id)?.is_none() {
                     store.save_round(round)?;
                 }
@@ -255,38 +198,11 @@ pub fn prepare_rejudge(
     };
     let mut rounds = Vec::new();
     let mut skipped = Vec::new();
-    for stored_round in stored {
+    for stored_round in stored_rounds {
         let mut round = store.load_round(&stored_round.id)?.unwrap_or(stored_round);
-        let missing: Vec<&str> = EXCHANGE
-            .iter()
-            .filter(|p| round.phase(**p, None).is_none())
-            .map(|p| p.as_str())
-            .collect();
-        if !missing.is_empty() {
-            skipped.push((round.id.clone(), format!("no {}", missing.join(", "))));
+        if let Some(why) = not_judgeable(protocol.as_ref(), &round, &config) {
+            skipped.push((round.id.clone(), why));
             continue;
-        }
-        if !dilemmas.iter().any(|d| d.id == round.dilemma_id) {
-            skipped.push((
-                round.id.clone(),
-                format!(
-                    "dilemma \"{}\" is not in {}",
-                    round.dilemma_id,
-                    document.display()
-                ),
-            ));
-            continue;
-        }
-        if let (Some(existing), Some(panel)) = (&round.panel, &config.panel) {
-            let same = existing
-                .judges
-                .iter()
-                .map(|s| &s.persona_id)
-                .eq(panel.judges.iter().map(|j| &j.persona_id));
-            if !same {
-                skipped.push((round.id.clone(), "already judged by another panel".into()));
-                continue;
-            }
         }
         for judge in &judges {
             if !round.judge_models.contains(judge) {
@@ -296,23 +212,113 @@ pub fn prepare_rejudge(
         round.error = None;
         rounds.push(round);
     }
-    let protocol = JudgesOnly {
-        inner: EthicsBowl::new(
-            dilemmas,
-            EthicsBowlOptions {
-                consistency_test_both_teams: false,
-                judge_sees_model_names: config.judge_sees_model_names,
-            },
-        ),
-        judges: if panel.is_some() { Vec::new() } else { judges },
-    };
     Ok(RejudgePlan {
         store,
         rounds,
         skipped,
-        ctx_parts: (Arc::new(protocol), panel, registry),
+        ctx_parts: (protocol, strategy, registry),
         concurrency: config.max_concurrency.max(1) as usize,
     })
+}
+
+/// The protocol the folder's rounds were played in, able to build its judges' requests: the
+/// Ethics Bowl with its dilemma document (the judging file's, or the tournament's); the
+/// others read everything from the rounds themselves. A folder mixing protocols is refused.
+fn protocol_of(
+    source: &Store,
+    rounds: &[Round],
+    config: &JudgingConfig,
+    config_path: &Path,
+    results: &Path,
+) -> Result<Arc<dyn Protocol>, PrepareError> {
+    let mut kinds: Vec<ProtocolKind> = rounds.iter().map(Round::kind).collect();
+    kinds.sort_by_key(|k| k.to_string());
+    kinds.dedup();
+    let kind = match kinds.as_slice() {
+        [] => return Ok(Arc::from(stored(ProtocolKind::EthicsBowl))),
+        [kind] => *kind,
+        several => {
+            let names: Vec<String> = several.iter().map(ToString::to_string).collect();
+            return Err(PrepareError::Resume(StoreError::Io {
+                path: results.to_path_buf(),
+                source: std::io::Error::other(format!(
+                    "the folder holds rounds of several protocols ({}); re-judge one \
+                     tournament's folder at a time",
+                    names.join(", ")
+                )),
+            }));
+        }
+    };
+    match kind {
+        ProtocolKind::EthicsBowl => {
+            let document = match &config.dilemma_file {
+                Some(file) => TournamentConfig::resolve(config_path, file),
+                None => match source.load_tournament()? {
+                    Some(record) => {
+                        TournamentConfig::resolve(&record.config_file, &record.config.dilemma_file)
+                    }
+                    None => {
+                        return Err(invalid(
+                            config_path,
+                            "dilemma_file",
+                            format!(
+                                "{} has no tournament.json to say which dilemmas it played",
+                                results.display()
+                            ),
+                            "name the dilemma document: dilemma_file = \"…\"",
+                        ));
+                    }
+                },
+            };
+            Ok(Arc::new(EthicsBowl::new(
+                load_dilemmas(&document)?.dilemmas,
+                EthicsBowlOptions {
+                    consistency_test_both_teams: false,
+                    judge_sees_model_names: config.judge_sees_model_names,
+                },
+            )))
+        }
+        ProtocolKind::QaDebate | ProtocolKind::StructuredDebate => Ok(Arc::from(stored(kind))),
+    }
+}
+
+/// Why a stored round cannot be judged as it is, if it cannot: its exchange is not complete,
+/// its dilemma is not loaded, or another panel judged it.
+fn not_judgeable(protocol: &dyn Protocol, round: &Round, config: &JudgingConfig) -> Option<String> {
+    let mut missing: Vec<&str> = Vec::new();
+    let unfinished = protocol
+        .debate_steps(round)
+        .into_iter()
+        .filter(|s| !s.is_done(round))
+        .map(|s| s.phase_type);
+    let unread = protocol
+        .judged_after(round)
+        .into_iter()
+        .filter(|r| !r.is_in(round))
+        .map(|r| r.phase_type);
+    for phase in unfinished.chain(unread) {
+        if !missing.contains(&phase.as_str()) {
+            missing.push(phase.as_str());
+        }
+    }
+    if !missing.is_empty() {
+        return Some(format!("no {}", missing.join(", ")));
+    }
+    // What judges read can be built (the Ethics Bowl's dilemma is loaded).
+    if let Err(e) = protocol.panel_material(round) {
+        return Some(e.to_string());
+    }
+    if let (Some(existing), Some(panel)) = (&round.panel, &config.panel) {
+        let same = existing
+            .judges
+            .iter()
+            .map(|s| &s.persona_id)
+            .eq(panel.judges.iter().map(|j| &j.persona_id));
+        if !same {
+            return Some("already judged by another panel".into());
+        }
+    }
+    None
 }
 
 /// Runs the new judges over the planned rounds; events go to `events`.
@@ -320,10 +326,10 @@ pub async fn rejudge(
     plan: RejudgePlan,
     events: mpsc::UnboundedSender<EngineEvent>,
 ) -> Result<RejudgeReport, EngineError> {
-    let (protocol, panel, registry) = plan.ctx_parts;
+    let (protocol, judging, registry) = plan.ctx_parts;
     let ctx = Arc::new(RoundContext {
         protocol,
-        panel,
+        judging,
         registry,
         store: plan.store.clone(),
         control: Control::new(None, events),

@@ -11,7 +11,7 @@ use tokio::time::Instant;
 
 use crate::domain::{Phase, PhaseType, Round, RoundError, RoundStatus, now_rfc3339};
 
-use crate::protocols::panel::Panel;
+use crate::protocols::strategy::JudgingStrategy;
 use crate::protocols::{Protocol, Step};
 use crate::providers::{CallEvent, CallFailure, CallOutcome, ChatRequest, ModelRegistry};
 use crate::store::Store;
@@ -23,8 +23,8 @@ use super::round_writer::{RoundEvents, RoundWriter};
 /// What a round task needs.
 pub(crate) struct RoundContext {
     pub protocol: Arc<dyn Protocol>,
-    /// The judge panel, when a panel judges (it replaces the protocol's single judges).
-    pub panel: Option<Panel>,
+    /// Who judges the round's exchange, and how.
+    pub judging: JudgingStrategy,
     pub registry: ModelRegistry,
     pub store: Store,
     pub control: Control,
@@ -37,29 +37,12 @@ const DELTA_INTERVAL: Duration = Duration::from_millis(33);
 
 type CallResult = (Step, ChatRequest, Result<CallOutcome, CallFailure>);
 
-/// The phases judges read: every debater phase of the protocol.
-fn exchange_phases(ctx: &RoundContext, round: &Round) -> Vec<PhaseType> {
-    ctx.protocol
-        .steps(round)
-        .iter()
-        .map(|s| s.phase_type)
-        .filter(|p| !p.is_judging())
-        .collect()
-}
-
-/// Every call of the round as things stand: the protocol's, with the panel's in place of
-/// single judges when a panel judges (its deliberation rounds appear as they become due).
+/// Every call of the round as things stand: the protocol's debaters', then the judges' by
+/// the judging strategy (a panel's deliberation rounds appear as they become due).
 fn steps_of(ctx: &RoundContext, round: &Round) -> Result<Vec<Step>, String> {
-    let mut steps = ctx.protocol.steps(round);
-    if let Some(panel) = &ctx.panel {
-        steps.retain(|s| !s.phase_type.is_judging());
-        let exchange = exchange_phases(ctx, round);
-        let (_, panel_steps) = panel
-            .settle(round, ctx.protocol.as_ref(), &exchange)
-            .map_err(|e| e.to_string())?;
-        steps.extend(panel_steps);
-    }
-    Ok(steps)
+    ctx.judging
+        .steps(ctx.protocol.as_ref(), round)
+        .map_err(|e| e.to_string())
 }
 
 /// On resume, a panel none of whose judges answered is asked again from the start.
@@ -211,16 +194,10 @@ fn start_call(
     round: &Round,
     step: &Step,
 ) -> Result<impl Future<Output = CallResult> + Send + 'static, String> {
-    let request = match (&ctx.panel, &step.seat) {
-        (Some(panel), Some(_)) => panel.request(
-            step,
-            round,
-            ctx.protocol.as_ref(),
-            &exchange_phases(ctx, round),
-        ),
-        _ => ctx.protocol.request(step, round),
-    }
-    .map_err(|e| e.to_string())?;
+    let request = ctx
+        .judging
+        .request(ctx.protocol.as_ref(), step, round)
+        .map_err(|e| e.to_string())?;
     let client = ctx
         .registry
         .get(&step.model)
@@ -314,8 +291,6 @@ fn record_phase(
         finish_reason: Some(outcome.completion.provider_finish_reason.clone()),
         ..phase_of(step, request)
     };
-    let single_judgment = (step.phase_type == PhaseType::Judgment && step.seat.is_none())
-        .then(|| ctx.protocol.judge(round, &step.model, &phase.response));
     round.phases.push(phase.clone());
     let waiting: Vec<String> = ctx
         .protocol
@@ -338,13 +313,7 @@ fn record_phase(
             });
         }
     }
-    let mut judgments: Vec<_> = single_judgment.into_iter().collect();
-    if let Some(j) = judgments.first() {
-        round.put_judgment(j.clone());
-    }
-    if step.seat.is_some() {
-        judgments.extend(settle_panel(ctx, round, &mut events));
-    }
+    let judgments = record_judging(ctx, round, step, &mut events);
     save_with_judgments(ctx, writer, round, events, judgments);
 }
 
@@ -389,23 +358,23 @@ fn record_failed_seat(
         model: step.speaker(),
         error: failure.to_string(),
     }];
-    let judgments = settle_panel(ctx, round, &mut events);
+    let judgments = record_judging(ctx, round, step, &mut events);
     save_with_judgments(ctx, writer, round, events, judgments);
 }
 
-/// Updates the round's panel record from its phases and announces the new record.
-fn settle_panel(
+/// Brings the round's judgments up to date with a finished call (a single judge's
+/// judgment, or the panel's record) and announces a changed panel record.
+fn record_judging(
     ctx: &RoundContext,
     round: &mut Round,
+    step: &Step,
     events: &mut Vec<EngineEvent>,
 ) -> Vec<crate::domain::Judgment> {
-    let Some(panel) = &ctx.panel else {
-        return Vec::new();
-    };
-    let exchange = exchange_phases(ctx, round);
-    match panel.apply(round, ctx.protocol.as_ref(), &exchange) {
+    match ctx.judging.record(ctx.protocol.as_ref(), round, step) {
         Ok(changed) => {
-            if let Some(record) = &round.panel {
+            if step.seat.is_some()
+                && let Some(record) = &round.panel
+            {
                 events.push(EngineEvent::PanelUpdated {
                     round_id: round.id.clone(),
                     panel: Box::new(record.clone()),
@@ -414,7 +383,7 @@ fn settle_panel(
             changed
         }
         Err(e) => {
-            tracing::warn!(round = %round.id, error = %e, "panel could not be settled");
+            tracing::warn!(round = %round.id, error = %e, "judging could not be recorded");
             Vec::new()
         }
     }

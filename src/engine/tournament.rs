@@ -12,6 +12,7 @@ use crate::analysis::{Summary, summarize};
 use crate::config::JudgingMode;
 use crate::domain::{Round, RoundStatus, now_rfc3339};
 use crate::protocols::panel::Panel;
+use crate::protocols::strategy::JudgingStrategy;
 use crate::store::{RoundFilter, Store, StoreError, TournamentRecord, TournamentStatus};
 
 use super::control::Control;
@@ -39,7 +40,8 @@ pub struct EngineError(#[from] pub StoreError);
 /// Writes the decision briefing of a judged structured-debate round beside its file (a
 /// failure is logged: the round file, which holds everything, is already stored).
 fn save_briefing(store: &Store, round: &Round) {
-    let Some(judgment) = round.judgments.iter().find(|j| j.is_usable()) else {
+    let Some(judgment) = crate::protocols::structured_debate::briefing::briefing_judgment(round)
+    else {
         return;
     };
     if let Some(text) = crate::protocols::structured_debate::briefing::briefing(round, judgment)
@@ -167,9 +169,13 @@ pub async fn run(
     let protocol = Arc::clone(&prepared.protocol);
     let ctx = Arc::new(RoundContext {
         protocol: Arc::clone(&protocol),
-        panel: match (prepared.config.judging, &prepared.config.panel) {
-            (JudgingMode::Panel, Some(config)) => Some(Panel::new(config.clone())),
-            _ => None,
+        judging: match (prepared.config.judging, &prepared.config.panel) {
+            (JudgingMode::Panel, Some(config)) => {
+                JudgingStrategy::Panel(Panel::new(config.clone()))
+            }
+            (JudgingMode::Panel, None) | (JudgingMode::All | JudgingMode::Rotate, _) => {
+                JudgingStrategy::Single
+            }
         },
         registry: prepared.registry,
         store: store.clone(),

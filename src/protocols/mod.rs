@@ -7,6 +7,7 @@ pub mod judging;
 pub mod lenient_json;
 pub mod panel;
 pub mod qa_debate;
+pub mod strategy;
 pub mod structured_debate;
 
 use crate::domain::{
@@ -47,6 +48,11 @@ impl PhaseRef {
     fn matches(&self, phase: &Phase) -> bool {
         phase.phase_type == self.phase_type && self.turn.is_none_or(|t| phase.turn == Some(t))
     }
+
+    /// Whether the round holds the phase referred to.
+    pub fn is_in(&self, round: &Round) -> bool {
+        round.phases.iter().any(|p| self.matches(p))
+    }
 }
 
 /// One call a round makes.
@@ -77,18 +83,6 @@ impl Step {
         }
     }
 
-    /// One judgment per judge of the round, each waiting for `after`.
-    pub fn judgments(round: &Round, after: &[PhaseRef]) -> Vec<Step> {
-        round
-            .judge_models
-            .iter()
-            .map(|judge| Step {
-                depends_on: after.to_vec(),
-                ..Step::new(PhaseType::Judgment, judge, &[])
-            })
-            .collect()
-    }
-
     /// Whether this stored phase is this step's answer.
     pub fn matches(&self, phase: &Phase) -> bool {
         phase.phase_type == self.phase_type
@@ -105,9 +99,7 @@ impl Step {
 
     /// Whether every phase it needs has finished.
     pub fn is_ready(&self, round: &Round) -> bool {
-        self.depends_on
-            .iter()
-            .all(|r| round.phases.iter().any(|p| r.matches(p)))
+        self.depends_on.iter().all(|r| r.is_in(round))
     }
 
     /// Who makes the call, as people see it (see [`Phase::speaker`]).
@@ -173,15 +165,21 @@ pub fn stored(kind: ProtocolKind) -> Box<dyn Protocol> {
     }
 }
 
-/// A debate format, as the engine sees it.
-pub trait Protocol: Send + Sync + std::fmt::Debug {
+/// A debate format, as the engine sees it. How it is judged (single judges or a panel) is a
+/// strategy apart (see [`strategy`]); the protocol says what its judges read and, through
+/// [`panel::PanelJudged`], what a panel scores.
+pub trait Protocol: panel::PanelJudged + Send + Sync + std::fmt::Debug {
     /// Which protocol this is (stored on every round).
     fn kind(&self) -> ProtocolKind;
     /// A scheduled round before any call, with what this protocol records about it.
     fn new_round(&self, scheduled: &ScheduledRound) -> Result<Round, ProtocolError>;
-    /// Every call of the round, with its dependencies.
-    fn steps(&self, round: &Round) -> Vec<Step>;
-    /// The request for one step, given the phases finished so far.
+    /// Every debater's call of the round, with its dependencies (judges come from the
+    /// judging strategy).
+    fn debate_steps(&self, round: &Round) -> Vec<Step>;
+    /// The phases a judge reads: every judging call waits for them.
+    fn judged_after(&self, round: &Round) -> Vec<PhaseRef>;
+    /// The request for one step (a debater's, or a single judge's), given the phases
+    /// finished so far.
     fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError>;
     /// A judge's answer read into a judgment (raw text kept, status set).
     fn judge(&self, round: &Round, judge_model: &str, raw: &str) -> Judgment;
@@ -198,17 +196,5 @@ pub trait Protocol: Send + Sync + std::fmt::Debug {
             "the {} protocol has no reply \"{key}\" to correct",
             self.kind()
         ))
-    }
-    /// What a judge panel scores, when this protocol can be judged by one.
-    fn panel_rubric(&self) -> Option<panel::Rubric> {
-        None
-    }
-    /// The exchange as panel judges read it (every phase they need must have run).
-    fn panel_material(&self, round: &Round) -> Result<String, ProtocolError> {
-        Err(ProtocolError(format!(
-            "round {}: the {} protocol cannot be judged by a panel",
-            round.id,
-            self.kind()
-        )))
     }
 }

@@ -117,7 +117,7 @@ fn briefings(rounds: &[Round]) -> Vec<(String, String)> {
     rounds
         .iter()
         .filter_map(|r| {
-            let judgment = r.judgments.iter().find(|j| j.is_usable())?;
+            let judgment = crate::protocols::structured_debate::briefing::briefing_judgment(r)?;
             Some((r.id.clone(), briefing(r, judgment)?))
         })
         .collect()

@@ -5,19 +5,18 @@
 //! presentation, so it runs while the response and rebuttal are under way; Team B's
 //! consistency test needs only the response; every judgment waits for all of them.
 
+mod panel;
 pub mod prompts;
 
 use std::collections::HashMap;
 
 use crate::domain::{
-    Criterion, Dilemma, Judgment, PhaseType, ProtocolKind, Reading, Round, RoundRecord,
-    ScheduledRound,
+    Dilemma, Judgment, PhaseType, ProtocolKind, Reading, Round, RoundRecord, ScheduledRound,
 };
 use crate::providers::ChatRequest;
 
 use super::judging::parse_judgment;
-use super::panel::Rubric;
-use super::{Protocol, ProtocolError, Step, blank_round};
+use super::{PhaseRef, Protocol, ProtocolError, Step, blank_round};
 
 /// Options of the Ethics Bowl beyond the spec (each in the tournament config).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -85,7 +84,7 @@ impl Protocol for EthicsBowl {
         Ok(blank_round(scheduled, RoundRecord::EthicsBowl))
     }
 
-    fn steps(&self, round: &Round) -> Vec<Step> {
+    fn debate_steps(&self, round: &Round) -> Vec<Step> {
         use PhaseType::*;
         let step = Step::new;
         let (a, b) = (round.team_a_model.as_str(), round.team_b_model.as_str());
@@ -95,15 +94,19 @@ impl Protocol for EthicsBowl {
             step(Rebuttal, a, &[Presentation, Response]),
             step(ConsistencyTest, a, &[Presentation]),
         ];
-        let mut before_judging = vec![Presentation, Response, Rebuttal, ConsistencyTest];
         if self.options.consistency_test_both_teams {
             steps.push(step(ConsistencyTestB, b, &[Response]));
-            before_judging.push(ConsistencyTestB);
-        }
-        for judge in &round.judge_models {
-            steps.push(step(Judgment, judge, &before_judging));
         }
         steps
+    }
+
+    fn judged_after(&self, _round: &Round) -> Vec<PhaseRef> {
+        use PhaseType::*;
+        let mut after = vec![Presentation, Response, Rebuttal, ConsistencyTest];
+        if self.options.consistency_test_both_teams {
+            after.push(ConsistencyTestB);
+        }
+        after.into_iter().map(PhaseRef::from).collect()
     }
 
     fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError> {
@@ -148,34 +151,6 @@ impl Protocol for EthicsBowl {
 
     fn judge(&self, _round: &Round, judge_model: &str, raw: &str) -> Judgment {
         judgment_from_text(judge_model, raw)
-    }
-
-    fn panel_rubric(&self) -> Option<Rubric> {
-        Some(Rubric {
-            dimensions: ["team_a", "team_b"]
-                .iter()
-                .flat_map(|t| {
-                    Criterion::ALL
-                        .iter()
-                        .map(move |c| format!("{t}.{}", c.key()))
-                })
-                .collect(),
-            scale: (1.0, 10.0),
-            verdicts: vec!["team_a".into(), "team_b".into(), "tie".into()],
-            criteria: prompts::criteria_list(),
-            score_fields: prompts::score_fields(),
-        })
-    }
-
-    fn panel_material(&self, round: &Round) -> Result<String, ProtocolError> {
-        let d = self.dilemma(round)?;
-        Ok(format!(
-            "This is an Ethics Bowl round on \"{}\": Team A presented, Team B responded, Team A \
-             rebutted, and each took a consistency test on a parallel case. Dimension keys are \
-             the team and the criterion (team_a.consistency, team_b.consistency, …).\n\n{}",
-            d.title,
-            prompts::exchange_for_judges(&self.brief(round, d)?)
-        ))
     }
 }
 

@@ -3,7 +3,9 @@
 //! Agreement is 0.6 × verdict agreement (the share of judges on the most common verdict)
 //! plus 0.4 × dimension agreement (per dimension, 1 − range ÷ the scale's range, floored at
 //! 0, averaged over the dimensions at least two judges scored). The scale's range comes
-//! from the rubric (1–10 gives 9), never a constant.
+//! from the rubric (1–10 gives 9), never a constant. Labels (calls made by name, such as an
+//! argument's standing) do not enter the agreement: they are listed as disputes, so judges
+//! deliberate on them, and the aggregate settles each by weighted majority.
 
 use std::collections::BTreeMap;
 
@@ -17,11 +19,15 @@ const DIMENSION_WEIGHT: f64 = 0.4;
 /// One judge's evaluation, named.
 pub type Position<'a> = (&'a str, &'a Evaluation);
 
-/// The verdicts given, with how many judges gave each, most common first (ties by name).
-fn verdict_counts(positions: &[Position<'_>]) -> Vec<(String, usize)> {
+/// The values given for one call (the verdict, or a label), with how many judges gave each,
+/// most common first (ties by name).
+fn counts(
+    positions: &[Position<'_>],
+    value: impl Fn(&Evaluation) -> Option<&String>,
+) -> Vec<(String, usize)> {
     let mut counts: BTreeMap<&str, usize> = BTreeMap::new();
     for (_, e) in positions {
-        if let Some(v) = &e.verdict {
+        if let Some(v) = value(e) {
             *counts.entry(v).or_default() += 1;
         }
     }
@@ -31,6 +37,34 @@ fn verdict_counts(positions: &[Position<'_>]) -> Vec<(String, usize)> {
         .collect();
     out.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(&b.0)));
     out
+}
+
+fn verdict_counts(positions: &[Position<'_>]) -> Vec<(String, usize)> {
+    counts(positions, |e| e.verdict.as_ref())
+}
+
+/// A split over named values: severity is the share off the majority ÷ the largest share
+/// possible; none when everyone who answered agrees.
+fn split(
+    subject: &str,
+    positions: &[Position<'_>],
+    value: impl Fn(&Evaluation) -> Option<&String> + Copy,
+) -> Option<Disagreement> {
+    let counts = counts(positions, value);
+    if counts.len() < 2 {
+        return None;
+    }
+    let n: usize = counts.iter().map(|c| c.1).sum();
+    let off = 1.0 - counts[0].1 as f64 / n as f64;
+    let max_off = 1.0 - 1.0 / n as f64;
+    Some(Disagreement {
+        subject: subject.to_string(),
+        severity: (off / max_off).min(1.0),
+        positions: positions
+            .iter()
+            .filter_map(|(who, e)| value(e).map(|v| (who.to_string(), v.clone())))
+            .collect(),
+    })
 }
 
 /// Each dimension scored by at least two judges, with the scores given.
@@ -86,29 +120,16 @@ pub fn agreement(positions: &[Position<'_>], rubric: &Rubric) -> Option<Agreemen
     })
 }
 
-/// What the judges disagree on, most severe first: a verdict split (severity: the share off
-/// the majority ÷ the largest such share possible) and each dimension whose gap reaches
-/// `gap_threshold` (severity: gap ÷ the scale's range).
+/// What the judges disagree on, most severe first: a verdict split and each label split
+/// (severity: the share off the majority ÷ the largest such share possible) and each
+/// dimension whose gap reaches `gap_threshold` (severity: gap ÷ the scale's range).
 pub fn disagreements(
     positions: &[Position<'_>],
     rubric: &Rubric,
     gap_threshold: f64,
 ) -> Vec<Disagreement> {
     let mut out = Vec::new();
-    let counts = verdict_counts(positions);
-    if counts.len() > 1 {
-        let n: usize = counts.iter().map(|c| c.1).sum();
-        let off = 1.0 - counts[0].1 as f64 / n as f64;
-        let max_off = 1.0 - 1.0 / n as f64;
-        out.push(Disagreement {
-            subject: "verdict".into(),
-            severity: (off / max_off).min(1.0),
-            positions: positions
-                .iter()
-                .filter_map(|(who, e)| e.verdict.as_ref().map(|v| (who.to_string(), v.clone())))
-                .collect(),
-        });
-    }
+    out.extend(split("verdict", positions, |e| e.verdict.as_ref()));
     let span = rubric.scale_span();
     for (dimension, scores) in shared_dimensions(positions, rubric) {
         let gap = range(&scores);
@@ -123,18 +144,64 @@ pub fn disagreements(
             });
         }
     }
+    for label in &rubric.labels {
+        out.extend(split(label, positions, |e| e.labels.get(label)));
+    }
     // Stable: equal severities keep the rubric's order, the verdict first.
     out.sort_by(|a, b| b.severity.total_cmp(&a.severity));
     out
 }
 
-/// The weighted aggregate of these evaluations, weights normalised over the judges given.
-pub fn aggregate(positions: &[(&PanelSeat, &Evaluation)]) -> Option<Aggregate> {
+/// The value with the largest total weight; a level vote gives `level` when there is one,
+/// else the value with the larger weighted confidence, else none.
+fn weighted_vote(votes: &[(&str, f64, f64)], level: Option<&str>) -> Option<String> {
+    let mut weights: BTreeMap<&str, (f64, f64)> = BTreeMap::new();
+    for (value, weight, confidence) in votes {
+        let slot = weights.entry(value).or_default();
+        slot.0 += weight;
+        slot.1 += weight * confidence;
+    }
+    let mut ranked: Vec<(&str, (f64, f64))> = weights.into_iter().collect();
+    ranked.sort_by(|a, b| b.1.0.total_cmp(&a.1.0));
+    match ranked.as_slice() {
+        [] => None,
+        [(v, _)] => Some(v.to_string()),
+        [(v, (w, c)), (v2, (w2, c2)), ..] => {
+            if (w - w2).abs() >= 1e-9 {
+                Some(v.to_string())
+            } else if let Some(level) = level {
+                Some(level.to_string())
+            } else if (c - c2).abs() >= 1e-9 {
+                Some(if c > c2 { v } else { v2 }.to_string())
+            } else {
+                None
+            }
+        }
+    }
+}
+
+/// Each judge's value for one call, with its weight and confidence.
+fn votes<'a>(
+    positions: &[(&PanelSeat, &'a Evaluation)],
+    value: impl Fn(&'a Evaluation) -> Option<&'a String>,
+) -> Vec<(&'a str, f64, f64)> {
+    positions
+        .iter()
+        .filter_map(|(seat, e)| {
+            value(e).map(|v| (v.as_str(), seat.weight, e.confidence.unwrap_or(0.0)))
+        })
+        .collect()
+}
+
+/// The weighted aggregate of these evaluations, weights normalised over the judges given:
+/// weighted mean scores, the verdict and each label by weighted vote (see
+/// [`Rubric::level_verdict`] for a level verdict vote; a level label vote leaves the label
+/// out), and the weighted mean confidence.
+pub fn aggregate(positions: &[(&PanelSeat, &Evaluation)], rubric: &Rubric) -> Option<Aggregate> {
     if positions.is_empty() {
         return None;
     }
     let mut sums: BTreeMap<String, (f64, f64)> = BTreeMap::new();
-    let mut verdicts: BTreeMap<&str, f64> = BTreeMap::new();
     let (mut confidence, mut confidence_weight) = (0.0, 0.0);
     for (seat, e) in positions {
         for (d, v) in &e.scores {
@@ -142,31 +209,30 @@ pub fn aggregate(positions: &[(&PanelSeat, &Evaluation)]) -> Option<Aggregate> {
             slot.0 += seat.weight * v;
             slot.1 += seat.weight;
         }
-        if let Some(v) = &e.verdict {
-            *verdicts.entry(v).or_default() += seat.weight;
-        }
         if let Some(c) = e.confidence {
             confidence += seat.weight * c;
             confidence_weight += seat.weight;
         }
     }
-    let mut ranked: Vec<(&str, f64)> = verdicts.into_iter().collect();
-    ranked.sort_by(|a, b| b.1.total_cmp(&a.1));
-    let verdict = match ranked.as_slice() {
-        [] => None,
-        [(v, _)] => Some(v.to_string()),
-        [(v, w), (_, w2), ..] => Some(if (w - w2).abs() < 1e-9 {
-            "tie".to_string()
-        } else {
-            v.to_string()
-        }),
-    };
+    let verdict = weighted_vote(
+        &votes(positions, |e| e.verdict.as_ref()),
+        rubric.level_verdict.as_deref(),
+    );
+    let labels = rubric
+        .labels
+        .iter()
+        .filter_map(|label| {
+            let value = weighted_vote(&votes(positions, |e| e.labels.get(label)), None)?;
+            Some((label.clone(), value))
+        })
+        .collect();
     Some(Aggregate {
         scores: sums
             .into_iter()
             .map(|(d, (sum, weight))| (d, sum / weight))
             .collect(),
         verdict,
+        labels,
         confidence: (confidence_weight > 0.0).then(|| confidence / confidence_weight),
         judges: positions.len(),
     })
@@ -181,8 +247,11 @@ mod tests {
             dimensions: vec!["a".into(), "b".into()],
             scale: (1.0, 10.0),
             verdicts: vec!["team_a".into(), "team_b".into(), "tie".into()],
+            level_verdict: Some("tie".into()),
+            labels: vec!["x.standing".into()],
             criteria: String::new(),
-            score_fields: String::new(),
+            instructions: String::new(),
+            answer_fields: String::new(),
         }
     }
 
@@ -271,12 +340,79 @@ mod tests {
         };
         let (s1, s2) = (seat(1.0), seat(3.0));
         let (e1, e2) = (eval("team_a", 4.0, 8.0), eval("team_b", 8.0, 4.0));
-        let a = aggregate(&[(&s1, &e1), (&s2, &e2)]).unwrap();
+        let a = aggregate(&[(&s1, &e1), (&s2, &e2)], &rubric()).unwrap();
         assert!(close(a.scores["a"], 7.0) && close(a.scores["b"], 5.0));
         assert_eq!(a.verdict.as_deref(), Some("team_b"));
         assert_eq!(a.judges, 2);
-        let level = aggregate(&[(&s1, &e1), (&s1, &e2)]).unwrap();
+        let level = aggregate(&[(&s1, &e1), (&s1, &e2)], &rubric()).unwrap();
         assert_eq!(level.verdict.as_deref(), Some("tie"));
-        assert!(aggregate(&[]).is_none());
+        assert!(aggregate(&[], &rubric()).is_none());
+    }
+
+    #[test]
+    fn without_a_tie_verdict_confidence_breaks_a_level_vote() {
+        let r = Rubric {
+            verdicts: vec!["A".into(), "B".into()],
+            level_verdict: None,
+            ..rubric()
+        };
+        let seat = PanelSeat {
+            persona_id: "p".into(),
+            model: "m".into(),
+            weight: 1.0,
+        };
+        let sure = Evaluation {
+            confidence: Some(0.9),
+            ..eval("B", 5.0, 5.0)
+        };
+        let a = aggregate(&[(&seat, &eval("A", 5.0, 5.0)), (&seat, &sure)], &r).unwrap();
+        assert_eq!(a.verdict.as_deref(), Some("B"));
+        let even = aggregate(
+            &[(&seat, &eval("A", 5.0, 5.0)), (&seat, &eval("B", 5.0, 5.0))],
+            &r,
+        );
+        assert_eq!(
+            even.unwrap().verdict,
+            None,
+            "a level vote at level confidence"
+        );
+    }
+
+    #[test]
+    fn labels_are_disputed_and_settled_by_weighted_majority() {
+        let labelled = |v: &str, standing: &str| Evaluation {
+            labels: [("x.standing".to_string(), standing.to_string())].into(),
+            ..eval(v, 5.0, 5.0)
+        };
+        let (e1, e2, e3) = (
+            labelled("team_a", "UPHELD"),
+            labelled("team_a", "REFUTED"),
+            labelled("team_a", "REFUTED"),
+        );
+        let d = disagreements(&[("x", &e1), ("y", &e2), ("z", &e3)], &rubric(), 1.5);
+        assert_eq!(d.len(), 1);
+        assert_eq!(d[0].subject, "x.standing");
+        assert!(close(d[0].severity, 0.5));
+        let agreement = agreement(&[("x", &e1), ("y", &e2)], &rubric()).unwrap();
+        assert!(
+            close(agreement.overall, 1.0),
+            "labels stay out of the agreement"
+        );
+        let heavy = PanelSeat {
+            persona_id: "p".into(),
+            model: "m".into(),
+            weight: 3.0,
+        };
+        let light = PanelSeat {
+            weight: 1.0,
+            ..heavy.clone()
+        };
+        let a = aggregate(&[(&heavy, &e1), (&light, &e2), (&light, &e3)], &rubric()).unwrap();
+        assert_eq!(a.labels["x.standing"], "UPHELD");
+        let level = aggregate(&[(&light, &e1), (&light, &e2)], &rubric()).unwrap();
+        assert!(
+            level.labels.is_empty(),
+            "a level label vote settles nothing"
+        );
     }
 }

@@ -1,27 +1,25 @@
-//! Reads a panel judge's answer: the scores through the protocol's own judgment parser (so
-//! every shape it accepts works here too), then the verdict, confidence, findings and
-//! rationale from the answer's JSON.
+//! What every panel answer holds beside the protocol's own reading: a confidence, findings
+//! tied to dimensions, and a rationale, read from the answer's JSON (in code fences, after a
+//! preamble, with comments: whatever the lenient reader accepts). Each protocol reads its
+//! scores and verdict itself (see [`super::PanelJudged::panel_evaluation`]).
 
 use serde_json::Value;
 
-use crate::domain::{Criterion, Evaluation, Finding, Judgment, Scores, Team};
-use crate::protocols::lenient_json;
+use crate::domain::Finding;
 
-/// The Ethics Bowl's scores keyed by dimension (`team_a.consistency`, …).
-pub fn dimension_scores(judgment: &Judgment) -> std::collections::BTreeMap<String, f64> {
-    let mut out = std::collections::BTreeMap::new();
-    for (team, prefix) in [(Team::A, "team_a"), (Team::B, "team_b")] {
-        for c in Criterion::ALL {
-            if let Some(v) = judgment.scores(team).and_then(|s| s.get(c)) {
-                out.insert(format!("{prefix}.{}", c.key()), v);
-            }
-        }
-    }
-    out
+/// The parts of a panel answer every protocol shares.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct CommonFields {
+    /// The judge's confidence from 0 to 1 (percentages are read as such), when valid.
+    pub confidence: Option<f64>,
+    /// Findings tied to dimensions.
+    pub findings: Vec<Finding>,
+    /// The judge's reasons.
+    pub rationale: String,
 }
 
 /// The first string among these keys, in any object of the answer.
-fn text_field(objects: &[Value], keys: &[&str]) -> Option<String> {
+pub fn text_field(objects: &[Value], keys: &[&str]) -> Option<String> {
     objects.iter().find_map(|o| {
         keys.iter()
             .find_map(|k| o.get(*k).and_then(Value::as_str))
@@ -29,26 +27,7 @@ fn text_field(objects: &[Value], keys: &[&str]) -> Option<String> {
     })
 }
 
-/// A verdict as the rubric names it, from what judges write (`Team A`, `team_b`, `draw`).
-fn normalise_verdict(raw: &str, verdicts: &[String]) -> Option<String> {
-    let compact: String = raw
-        .chars()
-        .filter(|c| c.is_alphanumeric())
-        .flat_map(char::to_lowercase)
-        .collect();
-    let compact = match compact.as_str() {
-        "a" => "teama".to_string(),
-        "b" => "teamb".to_string(),
-        "draw" | "even" | "equal" => "tie".to_string(),
-        _ => compact,
-    };
-    verdicts
-        .iter()
-        .find(|v| v.replace('_', "") == compact)
-        .cloned()
-}
-
-/// A confidence from 0 to 1 (percentages are read as such).
+/// A confidence from 0 to 1 (a number above 1 and up to 100 is a percentage).
 fn confidence(objects: &[Value]) -> Option<f64> {
     let raw = objects.iter().find_map(|o| o.get("confidence"))?;
     let v = match raw {
@@ -91,99 +70,38 @@ fn findings(objects: &[Value]) -> Vec<Finding> {
         .collect()
 }
 
-/// The evaluation in a judge's answer, given the protocol's reading of its scores. A
-/// missing verdict is inferred from the totals when every score is there (and said so).
-pub fn read_evaluation(
-    raw: &str,
-    judgment: &Judgment,
-    verdicts: &[String],
-) -> (Evaluation, Vec<String>) {
-    let objects = lenient_json::objects(raw);
-    let mut problems = Vec::new();
-    let mut verdict =
-        text_field(&objects, &["verdict", "winner"]).and_then(|v| normalise_verdict(&v, verdicts));
-    if verdict.is_none() {
-        match (
-            judgment.scores(Team::A).and_then(Scores::total),
-            judgment.scores(Team::B).and_then(Scores::total),
-        ) {
-            (Some(a), Some(b)) => {
-                verdict = Some(
-                    if a > b {
-                        "team_a"
-                    } else if b > a {
-                        "team_b"
-                    } else {
-                        "tie"
-                    }
-                    .to_string(),
-                );
-                problems.push("no verdict given; inferred from the totals".to_string());
-            }
-            _ => problems.push("no verdict given".to_string()),
-        }
+/// The shared parts of an answer's JSON objects.
+pub fn common_fields(objects: &[Value]) -> CommonFields {
+    CommonFields {
+        confidence: confidence(objects),
+        findings: findings(objects),
+        rationale: text_field(objects, &["rationale", "overall_analysis", "reasoning"])
+            .unwrap_or_default(),
     }
-    let confidence = confidence(&objects);
-    if confidence.is_none() {
-        problems.push("no confidence (0–1) given".to_string());
-    }
-    let rationale =
-        text_field(&objects, &["rationale", "overall_analysis", "reasoning"]).unwrap_or_default();
-    (
-        Evaluation {
-            scores: dimension_scores(judgment),
-            verdict,
-            confidence,
-            findings: findings(&objects),
-            rationale,
-        },
-        problems,
-    )
 }
+
+/// The problem to record when an answer gives no confidence.
+pub const NO_CONFIDENCE: &str = "no confidence (0–1) given";
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocols::ethics_bowl::judgment_from_text;
-
-    fn verdicts() -> Vec<String> {
-        vec!["team_a".into(), "team_b".into(), "tie".into()]
-    }
-
-    fn full(extra: &str) -> String {
-        let keys: Vec<String> = Criterion::ALL
-            .iter()
-            .map(|c| format!("\"{}\": 7", c.key()))
-            .collect();
-        format!(
-            "Here is my evaluation.\n```json\n{{\"team_a_scores\": {{{k}}}, \"team_b_scores\": {{{k}}}{extra}}}\n```",
-            k = keys.join(", ")
-        )
-    }
 
     #[test]
-    fn reads_every_field() {
-        let raw = full(
-            ", \"verdict\": \"Team B\", \"confidence\": \"70%\", \"key_findings\": [{\"dimension\": \"team_b.consistency\", \"finding\": \"held up\"}], \"rationale\": \"close\"",
+    fn reads_the_shared_fields() {
+        let raw = "Here it is.\n```json\n{\"confidence\": \"70%\", \"key_findings\": [{\"dimension\": \"team_b.consistency\", \"finding\": \"held up\"}, \"loose\"], \"rationale\": \"close\"}\n```";
+        let c = common_fields(&crate::protocols::lenient_json::objects(raw));
+        assert_eq!(c.confidence, Some(0.7));
+        assert_eq!(c.findings[0].dimension, "team_b.consistency");
+        assert_eq!(c.findings[1].dimension, "");
+        assert_eq!(c.rationale, "close");
+        let none = common_fields(&crate::protocols::lenient_json::objects(
+            "{\"confidence\": 140}",
+        ));
+        assert_eq!(none.confidence, None, "outside 0–100");
+        assert_eq!(
+            common_fields(&crate::protocols::lenient_json::objects("prose")),
+            CommonFields::default()
         );
-        let j = judgment_from_text("m", &raw);
-        let (e, problems) = read_evaluation(&raw, &j, &verdicts());
-        assert_eq!(e.scores.len(), 14);
-        assert_eq!(e.verdict.as_deref(), Some("team_b"));
-        assert_eq!(e.confidence, Some(0.7));
-        assert_eq!(e.findings[0].dimension, "team_b.consistency");
-        assert_eq!(e.rationale, "close");
-        assert!(problems.is_empty(), "{problems:?}");
-    }
-
-    #[test]
-    fn infers_a_missing_verdict_and_says_so() {
-        let raw = full("");
-        let j = judgment_from_text("m", &raw);
-        let (e, problems) = read_evaluation(&raw, &j, &verdicts());
-        assert_eq!(e.verdict.as_deref(), Some("tie"));
-        assert_eq!(problems.len(), 2, "{problems:?}");
-        let (e, _) = read_evaluation("nothing", &judgment_from_text("m", "nothing"), &verdicts());
-        assert!(e.verdict.is_none() && e.scores.is_empty());
     }
 }

@@ -1,5 +1,6 @@
 //! Judge panels that deliberate when they disagree (after the in-group debate of MAJ-EVAL,
-//! Chen et al. 2025), as a judging mode any protocol with a rubric can use.
+//! Chen et al. 2025): a judging strategy any protocol takes, since every protocol supplies
+//! its rubric and the material its judges read ([`PanelJudged`]).
 //!
 //! Each judge evaluates the exchange alone (round 0, concurrently). When the panel's
 //! agreement is below the threshold, every judge still in the panel sees the others'
@@ -11,52 +12,24 @@
 mod agreement;
 mod evaluation;
 mod prompts;
+mod rubric;
 
 use std::collections::HashMap;
 
 pub use agreement::{aggregate, agreement, disagreements};
-pub use evaluation::{dimension_scores, read_evaluation};
+pub use evaluation::{CommonFields, NO_CONFIDENCE, common_fields, text_field};
 pub use prompts::{DeliberationContext, OtherJudge, context_text};
+pub(crate) use rubric::show_score;
+pub use rubric::{PanelJudged, Rubric};
 
 use crate::config::{PanelConfig, PanelJudgeConfig};
 use crate::domain::{
-    Evaluation, Judgment, PanelRecord, PanelRound, PanelSeat, PanelState, ParseStatus, Phase,
-    PhaseType, Round, SeatOutcome, SeatResult,
+    Aggregate, Evaluation, Judgment, PanelRecord, PanelRound, PanelSeat, PanelState, ParseStatus,
+    Phase, PhaseType, ProtocolKind, Reading, Round, SeatOutcome, SeatResult,
 };
 use crate::providers::ChatRequest;
 
 use super::{Protocol, ProtocolError, Seat, Step};
-
-/// What a protocol's judges score: its dimensions, their scale and the verdicts.
-#[derive(Debug, Clone, PartialEq)]
-pub struct Rubric {
-    /// Dimension keys, in order (`team_a.principle_articulation`, …).
-    pub dimensions: Vec<String>,
-    /// The lowest and highest score (the agreement is normalised by their distance).
-    pub scale: (f64, f64),
-    /// The verdicts a judge may give (`team_a`, `team_b`, `tie`).
-    pub verdicts: Vec<String>,
-    /// The criteria described for judges.
-    pub criteria: String,
-    /// The JSON fields holding the scores, as the answer format shows them.
-    pub score_fields: String,
-}
-
-/// A score as judges and people read it: `8`, or `6.5` for half points.
-pub(crate) fn show_score(v: f64) -> String {
-    if v.fract() == 0.0 {
-        format!("{v:.0}")
-    } else {
-        format!("{v:.1}")
-    }
-}
-
-impl Rubric {
-    /// The scale's range (9 for 1–10).
-    pub fn scale_span(&self) -> f64 {
-        (self.scale.1 - self.scale.0).max(f64::MIN_POSITIVE)
-    }
-}
 
 /// What a panel judge reads: the exchange, and the rubric it scores.
 #[derive(Debug, Clone)]
@@ -77,6 +50,19 @@ pub struct Panel {
 struct Answer<'a> {
     phase: &'a Phase,
     corrected: Option<&'a Judgment>,
+}
+
+/// A judge's position in force: the panel's view of it and the protocol's judgment.
+type InForce = (Evaluation, Judgment);
+
+/// The prefix of a panel call's tag: the protocol's, so a provider can tell what it judges
+/// (the Ethics Bowl's panel calls keep the bare phase name they always had).
+fn tag_prefix(kind: ProtocolKind) -> &'static str {
+    match kind {
+        ProtocolKind::EthicsBowl => "",
+        ProtocolKind::QaDebate => "qa_",
+        ProtocolKind::StructuredDebate => "structured_",
+    }
 }
 
 impl Panel {
@@ -117,7 +103,7 @@ impl Panel {
             .collect()
     }
 
-    fn step(&self, seat: &PanelSeat, round: u32, exchange: &[PhaseType]) -> Step {
+    fn step(seat: &PanelSeat, round: u32, after: &[super::PhaseRef]) -> Step {
         Step {
             phase_type: if round == 0 {
                 PhaseType::PanelEvaluation
@@ -125,7 +111,7 @@ impl Panel {
                 PhaseType::Deliberation
             },
             model: seat.model.clone(),
-            depends_on: exchange.iter().map(|p| (*p).into()).collect(),
+            depends_on: after.to_vec(),
             turn: None,
             seat: Some(Seat {
                 judge_id: seat.persona_id.clone(),
@@ -134,22 +120,10 @@ impl Panel {
         }
     }
 
-    /// The panel's record from the round's stored panel phases, and every panel call the
-    /// round has made or must make next (`exchange`: the phases judges read).
-    pub fn settle(
-        &self,
-        round: &Round,
-        protocol: &dyn Protocol,
-        exchange: &[PhaseType],
-    ) -> Result<(PanelRecord, Vec<Step>), ProtocolError> {
-        let rubric = protocol.panel_rubric().ok_or_else(|| {
-            ProtocolError(format!(
-                "the {} protocol cannot be judged by a panel",
-                protocol.kind()
-            ))
-        })?;
-        let seats = self.seats();
-        let mut answers: HashMap<(&str, u32), Answer<'_>> = HashMap::new();
+    /// The stored answers of the round's panel phases, by judge and panel round, with a
+    /// person's correction where one stands for the answer.
+    fn answers(round: &Round) -> HashMap<(&str, u32), Answer<'_>> {
+        let mut answers = HashMap::new();
         for p in &round.phases {
             if let (Some(judge), Some(r)) = (&p.judge_id, p.deliberation_round) {
                 let corrected = round.judgments.iter().find(|j| {
@@ -166,56 +140,92 @@ impl Panel {
                 );
             }
         }
-        let mut current: HashMap<&str, Evaluation> = HashMap::new();
+        answers
+    }
+
+    /// One judge's stored answer read as the panel sees it (a verdict the rubric does not
+    /// have is dropped, and said so).
+    fn read(
+        protocol: &dyn Protocol,
+        round: &Round,
+        rubric: &Rubric,
+        seat: &PanelSeat,
+        answer: &Answer<'_>,
+    ) -> (SeatOutcome, Option<InForce>, Vec<String>) {
+        if let Some(error) = &answer.phase.error {
+            return (SeatOutcome::Failed, None, vec![error.clone()]);
+        }
+        let judgment = match answer.corrected {
+            Some(j) => j.clone(),
+            None => protocol.judge(round, &seat.model, &answer.phase.response),
+        };
+        let text = judgment
+            .corrected_text
+            .as_deref()
+            .unwrap_or(&answer.phase.response);
+        let (mut evaluation, mut problems) = protocol.panel_evaluation(round, &judgment, text);
+        problems.splice(0..0, judgment.problems.iter().cloned());
+        if let Some(v) = evaluation.verdict.take_if(|v| !rubric.verdicts.contains(v)) {
+            problems.push(format!(
+                "verdict \"{v}\" is not one of {}",
+                rubric.verdicts.join(", ")
+            ));
+        }
+        let outcome = match judgment.parse_status {
+            ParseStatus::Parsed => SeatOutcome::Evaluated,
+            ParseStatus::CorrectedByHand => SeatOutcome::CorrectedByHand,
+            ParseStatus::Partial => SeatOutcome::Partial,
+            ParseStatus::Failed => SeatOutcome::Unparsed,
+        };
+        let read = (outcome != SeatOutcome::Unparsed).then_some((evaluation, judgment));
+        (outcome, read, problems)
+    }
+
+    /// The panel's record from the round's stored panel phases, and every panel call the
+    /// round has made or must make next (each waits for what the protocol's judges read).
+    pub fn settle(
+        &self,
+        round: &Round,
+        protocol: &dyn Protocol,
+    ) -> Result<(PanelRecord, Vec<Step>), ProtocolError> {
+        let rubric = protocol.panel_rubric(round)?;
+        let after = protocol.judged_after(round);
+        let seats = self.seats();
+        let answers = Self::answers(round);
+        let mut current: HashMap<&str, InForce> = HashMap::new();
         let mut failed: Vec<&str> = Vec::new();
         let mut rounds: Vec<PanelRound> = Vec::new();
         let mut steps = Vec::new();
         let mut state = PanelState::Evaluating;
         for number in 0..=self.config.max_deliberation_rounds {
+            let mut results = Vec::new();
+            let mut pending = false;
             let asked: Vec<&PanelSeat> = seats
                 .iter()
                 .filter(|s| !failed.contains(&s.persona_id.as_str()))
                 .collect();
-            let mut results = Vec::new();
-            let mut pending = false;
-            for seat in &asked {
-                steps.push(self.step(seat, number, exchange));
-                let Some(answer) = answers.get(&(seat.persona_id.as_str(), number)) else {
+            for seat in asked {
+                steps.push(Self::step(seat, number, &after));
+                let id = seat.persona_id.as_str();
+                let Some(answer) = answers.get(&(id, number)) else {
                     pending = true;
                     continue;
                 };
-                let id = seat.persona_id.as_str();
-                if let Some(error) = &answer.phase.error {
-                    failed.push(id);
-                    current.remove(id);
-                    results.push(SeatResult {
-                        persona_id: id.to_string(),
-                        outcome: SeatOutcome::Failed,
-                        evaluation: None,
-                        problems: vec![error.clone()],
-                    });
-                    continue;
-                }
-                let judgment = match answer.corrected {
-                    Some(j) => j.clone(),
-                    None => protocol.judge(round, &seat.model, &answer.phase.response),
-                };
-                let (evaluation, mut problems) =
-                    read_evaluation(&answer.phase.response, &judgment, &rubric.verdicts);
-                problems.splice(0..0, judgment.problems.iter().cloned());
-                let outcome = match judgment.parse_status {
-                    ParseStatus::Parsed => SeatOutcome::Evaluated,
-                    ParseStatus::CorrectedByHand => SeatOutcome::CorrectedByHand,
-                    ParseStatus::Partial => SeatOutcome::Partial,
-                    ParseStatus::Failed => SeatOutcome::Unparsed,
-                };
-                if outcome != SeatOutcome::Unparsed {
-                    current.insert(id, evaluation);
+                let (outcome, read, problems) = Self::read(protocol, round, &rubric, seat, answer);
+                match (outcome, read) {
+                    (SeatOutcome::Failed, _) => {
+                        failed.push(id);
+                        current.remove(id);
+                    }
+                    (_, Some(read)) => {
+                        current.insert(id, read);
+                    }
+                    (_, None) => {}
                 }
                 results.push(SeatResult {
                     persona_id: id.to_string(),
                     outcome,
-                    evaluation: current.get(id).cloned(),
+                    evaluation: current.get(id).map(|(e, _)| e.clone()),
                     problems,
                 });
             }
@@ -224,7 +234,7 @@ impl Panel {
                 .filter_map(|s| {
                     current
                         .get(s.persona_id.as_str())
-                        .map(|e| (s.persona_id.as_str(), e))
+                        .map(|(e, _)| (s.persona_id.as_str(), e))
                 })
                 .collect();
             let agreement = agreement(&positions, &rubric);
@@ -261,10 +271,27 @@ impl Panel {
                 break;
             }
         }
+        let finished = state != PanelState::Evaluating;
         let weighted: Vec<(&PanelSeat, &Evaluation)> = seats
             .iter()
-            .filter_map(|s| current.get(s.persona_id.as_str()).map(|e| (s, e)))
+            .filter_map(|s| current.get(s.persona_id.as_str()).map(|(e, _)| (s, e)))
             .collect();
+        let aggregate = finished.then(|| aggregate(&weighted, &rubric)).flatten();
+        let verdict = aggregate.as_ref().map(|a| {
+            let finals: Vec<(f64, &Judgment)> = seats
+                .iter()
+                .filter_map(|s| {
+                    current
+                        .get(s.persona_id.as_str())
+                        .map(|(_, j)| (s.weight, j))
+                })
+                .collect();
+            Self::verdict(
+                protocol.panel_reading(round, a, &finals),
+                a,
+                state == PanelState::Converged,
+            )
+        });
         let record = PanelRecord {
             judges: seats.clone(),
             max_deliberation_rounds: self.config.max_deliberation_rounds,
@@ -272,20 +299,36 @@ impl Panel {
             dimension_disagreement_threshold: self.config.dimension_disagreement_threshold,
             initial_agreement: rounds
                 .first()
-                .filter(|_| rounds.len() > 1 || state != PanelState::Evaluating)
+                .filter(|_| rounds.len() > 1 || finished)
                 .and_then(|r| r.agreement)
                 .map(|a| a.overall),
-            final_agreement: (state != PanelState::Evaluating)
+            final_agreement: finished
                 .then(|| rounds.last().and_then(|r| r.agreement).map(|a| a.overall))
                 .flatten(),
             converged: state == PanelState::Converged,
-            aggregate: (state != PanelState::Evaluating)
-                .then(|| aggregate(&weighted))
-                .flatten(),
+            aggregate,
+            verdict,
             state,
             rounds,
         };
         Ok((record, steps))
+    }
+
+    /// The panel's verdict as a judgment (judge `panel`) holding the protocol's reading.
+    fn verdict(reading: Reading, aggregate: &Aggregate, converged: bool) -> Judgment {
+        Judgment {
+            overall_analysis: format!(
+                "Weighted aggregate of {} judge(s); verdict {}; {}.",
+                aggregate.judges,
+                aggregate.verdict.as_deref().unwrap_or("none"),
+                if converged {
+                    "the panel converged"
+                } else {
+                    "the panel did not converge"
+                }
+            ),
+            ..Judgment::new("panel", reading)
+        }
     }
 
     /// The request for one panel call, given the round's stored phases.
@@ -294,7 +337,6 @@ impl Panel {
         step: &Step,
         round: &Round,
         protocol: &dyn Protocol,
-        exchange: &[PhaseType],
     ) -> Result<ChatRequest, ProtocolError> {
         let seat = step
             .seat
@@ -308,14 +350,12 @@ impl Panel {
             .ok_or_else(|| ProtocolError(format!("no panel judge \"{}\"", seat.judge_id)))?;
         let brief = PanelBrief {
             material: protocol.panel_material(round)?,
-            rubric: protocol.panel_rubric().ok_or_else(|| {
-                ProtocolError(format!("the {} protocol has no rubric", protocol.kind()))
-            })?,
+            rubric: protocol.panel_rubric(round)?,
         };
         let user = if seat.deliberation_round == 0 {
             prompts::evaluation_prompt(&brief)
         } else {
-            let (record, _) = self.settle(round, protocol, exchange)?;
+            let (record, _) = self.settle(round, protocol)?;
             let previous = record
                 .rounds
                 .iter()
@@ -369,20 +409,24 @@ impl Panel {
         )
         .tagged(
             &round.id,
-            format!("{}/{}", step.phase_type.as_str(), seat.judge_id),
+            format!(
+                "{}{}/{}",
+                tag_prefix(protocol.kind()),
+                step.phase_type.as_str(),
+                seat.judge_id
+            ),
         ))
     }
 
     /// Brings the round's panel record and judgments up to date with its stored phases:
     /// each judge's latest answer becomes its judgment (so unreadable ones reach the review
-    /// queue), and `scores` holds the weighted aggregate. Returns the judgments that changed.
+    /// queue), and `scores` holds the panel's verdict. Returns the judgments that changed.
     pub fn apply(
         &self,
         round: &mut Round,
         protocol: &dyn Protocol,
-        exchange: &[PhaseType],
     ) -> Result<Vec<Judgment>, ProtocolError> {
-        let (record, _) = self.settle(round, protocol, exchange)?;
+        let (record, _) = self.settle(round, protocol)?;
         let mut changed = Vec::new();
         for seat in &record.judges {
             let latest = round
@@ -402,11 +446,8 @@ impl Panel {
             let mut judgment = protocol.judge(round, &seat.model, &phase.response);
             judgment.persona_id = Some(seat.persona_id.clone());
             if judgment.overall_analysis.is_empty() {
-                let rubric = protocol
-                    .panel_rubric()
-                    .map(|r| r.verdicts)
-                    .unwrap_or_default();
-                judgment.overall_analysis = read_evaluation(&phase.response, &judgment, &rubric)
+                judgment.overall_analysis = protocol
+                    .panel_evaluation(round, &judgment, &phase.response)
                     .0
                     .rationale;
             }
@@ -503,7 +544,7 @@ mod tests {
     }
 
     fn pending(panel: &Panel, round: &Round) -> Vec<(String, u32)> {
-        let (_, steps) = panel.settle(round, &protocol(), &EXCHANGE).unwrap();
+        let (_, steps) = panel.settle(round, &protocol()).unwrap();
         steps
             .iter()
             .filter(|s| !s.is_done(round))
@@ -527,7 +568,7 @@ mod tests {
         add(&mut r, "y", 0, &answer("team_a", 8.0, 5.0));
         assert_eq!(pending(&p, &r), vec![("z".to_string(), 0)]);
         add(&mut r, "z", 0, &answer("team_b", 4.0, 7.0));
-        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        let (record, _) = p.settle(&r, &protocol()).unwrap();
         // Verdicts 2–1 (0.6 × 2/3); Team A's dimensions 4 points apart, Team B's 2, of 9.
         let expected = 0.6 * 2.0 / 3.0 + 0.4 * ((1.0 - 4.0 / 9.0) + (1.0 - 2.0 / 9.0)) / 2.0;
         assert!((record.initial_agreement.unwrap() - expected).abs() < 1e-9);
@@ -538,7 +579,7 @@ mod tests {
         );
         // The deliberation prompt carries the others' positions.
         let step = p
-            .settle(&r, &protocol(), &EXCHANGE)
+            .settle(&r, &protocol())
             .unwrap()
             .1
             .into_iter()
@@ -560,7 +601,7 @@ mod tests {
             metadata: Default::default(),
         };
         let eb = EthicsBowl::new([dilemma], EthicsBowlOptions::default());
-        let req = p.request(&step, &r, &eb, &EXCHANGE).unwrap();
+        let req = p.request(&step, &r, &eb).unwrap();
         let text = req.last_user_text();
         assert!(
             text.contains("## Deliberation, round 1") && text.contains("#### x"),
@@ -570,12 +611,12 @@ mod tests {
         for judge in ["x", "y", "z"] {
             add(&mut r, judge, 1, &answer("team_a", 7.0, 5.0));
         }
-        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        let (record, _) = p.settle(&r, &protocol()).unwrap();
         assert_eq!(record.state, PanelState::Converged);
         assert!(record.converged && record.final_agreement == Some(1.0));
         assert_eq!(record.deliberation_rounds(), 1);
         assert!(pending(&p, &r).is_empty());
-        p.apply(&mut r, &protocol(), &EXCHANGE).unwrap();
+        p.apply(&mut r, &protocol()).unwrap();
         assert_eq!(r.judge_model, "panel");
         assert_eq!(
             r.scores
@@ -597,7 +638,7 @@ mod tests {
             add(&mut r, "x", n, &answer("team_a", 9.0, 3.0));
             add(&mut r, "y", n, &answer("team_b", 3.0, 9.0));
         }
-        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        let (record, _) = p.settle(&r, &protocol()).unwrap();
         assert_eq!(record.state, PanelState::RoundLimit);
         assert!(!record.converged);
         assert_eq!(record.rounds.len(), 3);
@@ -617,13 +658,13 @@ mod tests {
         add(&mut r, "y", 0, &answer("team_b", 3.0, 9.0));
         add(&mut r, "z", 0, "");
         r.phases.last_mut().unwrap().error = Some("503 after 3 attempts".into());
-        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        let (record, _) = p.settle(&r, &protocol()).unwrap();
         assert_eq!(record.rounds[0].agreement.unwrap().judges, 2);
         assert_eq!(record.rounds[0].evaluations[2].outcome, SeatOutcome::Failed);
         assert_eq!(pending(&p, &r), vec![("x".to_string(), 1), ("y".into(), 1)]);
         add(&mut r, "x", 1, &answer("team_a", 6.0, 6.0));
         add(&mut r, "y", 1, &answer("team_a", 6.0, 6.0));
-        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        let (record, _) = p.settle(&r, &protocol()).unwrap();
         assert!(record.converged);
         assert_eq!(record.aggregate.unwrap().judges, 2);
     }
@@ -635,7 +676,7 @@ mod tests {
         add(&mut r, "x", 0, &answer("team_a", 9.0, 3.0));
         add(&mut r, "y", 0, "");
         r.phases.last_mut().unwrap().error = Some("down".into());
-        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        let (record, _) = p.settle(&r, &protocol()).unwrap();
         assert_eq!(record.state, PanelState::TooFewJudges);
         assert!(pending(&p, &r).is_empty());
         assert_eq!(record.aggregate.unwrap().judges, 1);
@@ -649,7 +690,7 @@ mod tests {
         add(&mut r, "y", 0, &answer("team_b", 3.0, 9.0));
         add(&mut r, "x", 1, "I keep my view.");
         add(&mut r, "y", 1, &answer("team_b", 3.0, 9.0));
-        let (record, _) = p.settle(&r, &protocol(), &EXCHANGE).unwrap();
+        let (record, _) = p.settle(&r, &protocol()).unwrap();
         let x = &record.rounds[1].evaluations[0];
         assert_eq!(x.outcome, SeatOutcome::Unparsed);
         assert_eq!(
@@ -658,7 +699,7 @@ mod tests {
             "the previous evaluation stands"
         );
         assert!(record.needs_review());
-        p.apply(&mut r, &protocol(), &EXCHANGE).unwrap();
+        p.apply(&mut r, &protocol()).unwrap();
         assert_eq!(r.settled_status(), RoundStatus::NeedsReview);
         let x_judgment = r.judgments.iter().find(|j| j.judge_key() == "x").unwrap();
         assert_eq!(x_judgment.parse_status, ParseStatus::Failed);
@@ -668,7 +709,7 @@ mod tests {
         corrected.parse_status = ParseStatus::CorrectedByHand;
         corrected.raw_response = "I keep my view.".into();
         r.put_judgment(corrected);
-        p.apply(&mut r, &protocol(), &EXCHANGE).unwrap();
+        p.apply(&mut r, &protocol()).unwrap();
         let record = r.panel.as_ref().unwrap();
         assert!(!record.needs_review());
         assert_eq!(

@@ -17,31 +17,29 @@ pub fn system_prompt(judge: &PanelJudgeConfig, panel_size: usize) -> String {
     )
 }
 
-/// The answer format every panel judge uses.
+/// The answer format every panel judge uses: the protocol's fields, then findings and
+/// rationale.
 pub fn output_format(rubric: &Rubric) -> String {
-    let verdicts: Vec<String> = rubric.verdicts.iter().map(|v| format!("\"{v}\"")).collect();
     format!(
         "Answer with one JSON object and nothing else, in exactly this format:\n\
-         {{\n  \"verdict\": {verdicts},\n  \"confidence\": <0 to 1>,\n  {fields},\n  \
+         {{\n  {fields},\n  \
          \"key_findings\": [{{\"dimension\": \"<a dimension key, e.g. {example}>\", \"finding\": \"<what you found, citing the transcript>\"}}],\n  \
          \"rationale\": \"<your reasons>\"\n}}",
-        verdicts = verdicts.join(" | "),
-        fields = rubric.score_fields,
-        example = rubric.dimensions.first().map_or("", String::as_str),
+        fields = rubric.answer_fields,
+        example = rubric
+            .dimensions
+            .first()
+            .or(rubric.labels.first())
+            .map_or("verdict", String::as_str),
     )
 }
 
 /// Round 0: the judge evaluates alone.
 pub fn evaluation_prompt(brief: &PanelBrief) -> String {
     format!(
-        "## Your task: evaluate independently\n\n{material}\n\n\
-         Score each side from {lo} to {hi} on each criterion:\n{criteria}\n\n\
-         Then give your verdict (which side did better, or a tie), your confidence, findings \
-         tied to the dimensions they bear on, and your rationale.\n\n{format}",
+        "## Your task: evaluate independently\n\n{material}\n\n{instructions}\n\n{format}",
         material = brief.material,
-        lo = brief.rubric.scale.0,
-        hi = brief.rubric.scale.1,
-        criteria = brief.rubric.criteria,
+        instructions = brief.rubric.instructions,
         format = output_format(&brief.rubric),
     )
 }
@@ -70,15 +68,21 @@ pub struct DeliberationContext<'a> {
     pub others: Vec<OtherJudge<'a>>,
 }
 
-/// An evaluation in a few lines: verdict, confidence, scores, rationale.
+/// An evaluation in a few lines: verdict, confidence, scores, labels, rationale.
 fn position(e: &Evaluation) -> String {
     let scores: Vec<String> = e
         .scores
         .iter()
         .map(|(d, v)| format!("{d} {}", show_score(*v)))
         .collect();
+    let labels = if e.labels.is_empty() {
+        String::new()
+    } else {
+        let labels: Vec<String> = e.labels.iter().map(|(k, v)| format!("{k} {v}")).collect();
+        format!("\nCalls: {}", labels.join(", "))
+    };
     format!(
-        "Verdict: {}; confidence: {}\nScores: {}\nRationale: {}",
+        "Verdict: {}; confidence: {}\nScores: {}{labels}\nRationale: {}",
         e.verdict.as_deref().unwrap_or("none"),
         e.confidence
             .map_or("not given".into(), |c| format!("{c:.2}")),
@@ -190,6 +194,7 @@ mod tests {
                 },
             ],
             rationale: "B was steadier".into(),
+            ..Default::default()
         };
         let disputes = vec![
             Disagreement {

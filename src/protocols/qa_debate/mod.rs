@@ -7,6 +7,7 @@
 //! limit and its quotes checked (see [`quotes`]); the judge then picks A or B with a
 //! confidence (see [`verdict`]).
 
+mod panel;
 pub mod prompts;
 pub mod quotes;
 pub mod verdict;
@@ -21,6 +22,7 @@ use crate::domain::{
 use crate::providers::ChatRequest;
 
 use super::{PhaseRef, Protocol, ProtocolError, Step, blank_round};
+pub use panel::verdict_of;
 use quotes::{GameText, show_argument};
 
 /// The debate's rules from the tournament's `[qa]` table.
@@ -110,6 +112,20 @@ pub fn transcript(round: &Round, setup: &QaSetup, before: Option<u32>) -> String
     out.join("\n\n")
 }
 
+/// Every argument of one round of arguments (none for round 0).
+fn arguments_of(setup: &QaSetup, round: u32) -> Vec<PhaseRef> {
+    if round == 0 {
+        return Vec::new();
+    }
+    sides(setup)
+        .into_iter()
+        .map(|side| PhaseRef {
+            phase_type: PhaseType::Argument,
+            turn: Some(Turn::new(side, round)),
+        })
+        .collect()
+}
+
 impl Protocol for QaDebate {
     fn kind(&self) -> ProtocolKind {
         ProtocolKind::QaDebate
@@ -149,37 +165,33 @@ impl Protocol for QaDebate {
         ))
     }
 
-    fn steps(&self, round: &Round) -> Vec<Step> {
+    fn debate_steps(&self, round: &Round) -> Vec<Step> {
         let Some(setup) = round.qa() else {
             return Vec::new();
         };
         let mut steps = Vec::new();
-        let mut previous: Vec<PhaseRef> = Vec::new();
         for r in 1..=setup.debate_rounds {
-            let mut this_round = Vec::new();
             for side in sides(setup) {
-                let turn = Turn::new(side, r);
                 let model = match side {
                     Team::A => &round.team_a_model,
                     Team::B => &round.team_b_model,
                 };
                 steps.push(Step {
-                    turn: Some(turn),
-                    depends_on: previous.clone(),
+                    turn: Some(Turn::new(side, r)),
+                    depends_on: arguments_of(setup, r - 1),
                     ..Step::new(PhaseType::Argument, model, &[])
                 });
-                this_round.push(PhaseRef {
-                    phase_type: PhaseType::Argument,
-                    turn: Some(turn),
-                });
             }
-            if this_round.is_empty() {
-                break;
-            }
-            previous = this_round;
         }
-        steps.extend(Step::judgments(round, &previous));
         steps
+    }
+
+    /// The last round of arguments (nothing for the baselines).
+    fn judged_after(&self, round: &Round) -> Vec<PhaseRef> {
+        round
+            .qa()
+            .map(|setup| arguments_of(setup, setup.debate_rounds))
+            .unwrap_or_default()
     }
 
     fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError> {
@@ -330,7 +342,9 @@ mod tests {
             },
         );
         let mut round = p.new_round(&scheduled(QaFormat::Debate)).unwrap();
-        let steps = p.steps(&round);
+        let steps = crate::protocols::strategy::JudgingStrategy::Single
+            .steps(&p, &round)
+            .unwrap();
         assert_eq!(steps.len(), 5);
         let ready: Vec<_> = steps.iter().filter(|s| s.is_ready(&round)).collect();
         assert_eq!(ready.len(), 2, "both debaters open at once");
@@ -395,13 +409,21 @@ mod tests {
             (QaFormat::ExpertCot, true),
         ] {
             let round = p.new_round(&scheduled(format)).unwrap();
-            let steps = p.steps(&round);
+            let steps = crate::protocols::strategy::JudgingStrategy::Single
+                .steps(&p, &round)
+                .unwrap();
             assert_eq!(steps.len(), 1);
             let req = p.request(&steps[0], &round).unwrap();
             assert_eq!(req.last_user_text().contains("<game>"), sees, "{format:?}");
         }
         let round = p.new_round(&scheduled(QaFormat::Consultancy)).unwrap();
-        assert_eq!(p.steps(&round).len(), 4);
+        assert_eq!(
+            crate::protocols::strategy::JudgingStrategy::Single
+                .steps(&p, &round)
+                .unwrap()
+                .len(),
+            4
+        );
     }
 
     #[test]

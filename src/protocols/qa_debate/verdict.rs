@@ -1,9 +1,14 @@
 //! Reads a question-answer judge's choice and confidence from what models actually send:
 //! the requested `Answer: A` / `Confidence: 80` lines, with Markdown emphasis, brackets,
-//! "Debater A", a percentage or a 0–1 probability, or a JSON object with those keys.
-//! The last answer given wins (models reason first, then answer).
+//! "Debater A", a percentage or a 0–1 probability, or a JSON object with those keys (a
+//! panel judge's answer is one: its `answer` and `confidence` keys are read before any prose
+//! in its rationale). Otherwise the last answer given wins (models reason first, then
+//! answer).
+
+use serde_json::Value;
 
 use crate::domain::{QaChoice, Team};
+use crate::protocols::lenient_json;
 
 /// What was read, and what could not be.
 #[derive(Debug, Clone, PartialEq)]
@@ -98,21 +103,44 @@ fn confidence_in(value: &str) -> Result<f64, String> {
     }
 }
 
+/// The `answer` and the `confidence` (as text) of the reply's JSON objects, when it has them.
+fn json_keys(raw: &str) -> (Option<Team>, Option<String>) {
+    let objects = lenient_json::objects(raw);
+    let answer = objects
+        .iter()
+        .find_map(|o| o.get("answer").and_then(Value::as_str))
+        .and_then(side_in);
+    let confidence = objects
+        .iter()
+        .find_map(|o| o.get("confidence"))
+        .map(|v| match v {
+            Value::String(s) => s.clone(),
+            other => other.to_string(),
+        });
+    (answer, confidence)
+}
+
 /// Reads a judge's reply.
 pub fn read_verdict(raw: &str) -> ReadVerdict {
     let mut problems = Vec::new();
-    let side = after_last_key(raw, "answer").and_then(side_in).or_else(|| {
-        // A reply whose last non-empty line is just the letter.
-        raw.lines()
-            .rev()
-            .find(|l| !l.trim().is_empty())
-            .filter(|l| l.trim().len() <= 12)
-            .and_then(side_in)
-    });
+    let (json_answer, json_confidence) = json_keys(raw);
+    let side = json_answer
+        .or_else(|| after_last_key(raw, "answer").and_then(side_in))
+        .or_else(|| {
+            // A reply whose last non-empty line is just the letter.
+            raw.lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .filter(|l| l.trim().len() <= 12)
+                .and_then(side_in)
+        });
     if side.is_none() {
         problems.push("no answer (expected a line \"Answer: A\" or \"Answer: B\")".into());
     }
-    let confidence = match after_last_key(raw, "confidence") {
+    let confidence = match json_confidence
+        .as_deref()
+        .or_else(|| after_last_key(raw, "confidence"))
+    {
         Some(value) => match confidence_in(value) {
             Ok(c) => Some(c),
             Err(e) => {
@@ -178,6 +206,13 @@ mod tests {
             "the last answer wins"
         );
         assert_eq!(read("Thinking it over.\n\nB"), (Some(Team::B), None));
+        assert_eq!(
+            read(
+                "{\"answer\": \"A\", \"confidence\": 0.8, \"rationale\": \"The answer is B, says the liar.\"}"
+            ),
+            (Some(Team::A), Some(80.0)),
+            "a JSON answer's own keys come before its prose"
+        );
     }
 
     #[test]

@@ -20,6 +20,15 @@ pub fn standing_label(s: Option<Standing>) -> &'static str {
     }
 }
 
+/// The judgment a round's briefing is written from: the panel's trace when a panel judged,
+/// else the first usable judgment.
+pub fn briefing_judgment(round: &Round) -> Option<&Judgment> {
+    match &round.panel {
+        Some(_) => round.scores.as_ref(),
+        None => round.judgments.iter().find(|j| j.is_usable()),
+    }
+}
+
 /// The briefing from one judge's verdict, when the round and the judgment have what it needs.
 pub fn briefing(round: &Round, judgment: &Judgment) -> Option<String> {
     let setup = round.structured()?;

@@ -9,6 +9,7 @@
 //! rebuilt from the replies after every phase, so resume and corrections see one truth.
 
 pub mod briefing;
+mod panel;
 pub mod parse;
 pub mod prompts;
 
@@ -237,7 +238,7 @@ impl Protocol for StructuredDebate {
         ))
     }
 
-    fn steps(&self, round: &Round) -> Vec<Step> {
+    fn debate_steps(&self, round: &Round) -> Vec<Step> {
         let mut steps = Vec::new();
         let mut previous: Vec<PhaseRef> = Vec::new();
         for stage in STAGES {
@@ -264,8 +265,16 @@ impl Protocol for StructuredDebate {
             }
             previous = settled;
         }
-        steps.extend(Step::judgments(round, &previous));
         steps
+    }
+
+    /// Both sides' closing statements, as they settled (after a correction, when one was
+    /// needed).
+    fn judged_after(&self, round: &Round) -> Vec<PhaseRef> {
+        Side::BOTH
+            .into_iter()
+            .map(|side| settled_ref(round, PhaseType::Closing, side))
+            .collect()
     }
 
     fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError> {

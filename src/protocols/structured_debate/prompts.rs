@@ -172,8 +172,46 @@ pub fn judge_system() -> String {
     )
 }
 
+/// The judge's instructions, as a list: the four scores, the checklist, the standings.
+pub fn judge_criteria() -> String {
+    let fallacies: Vec<&str> = Fallacy::ALL.iter().map(|f| f.as_str()).collect();
+    format!(
+        "- logic: is the reasoning sound (1 riddled with gaps, 10 a flawless chain)\n\
+         - evidence: is the support strong (1 vague generalities, 10 each piece verifiable)\n\
+         - responsiveness: how it held up under cross-examination (1 evaded everything, 10 \
+         answered point by point)\n\
+         - honesty: does its side concede when warranted (1 sophistry, 10 fair)\n\
+         Check each argument against this fallacy checklist: {}. Give each a standing: \
+         UPHELD, PARTIALLY_UPHELD, REFUTED or UNCERTAIN, with a reason.",
+        fallacies.join(", ")
+    )
+}
+
+/// The argument ids of both sides, as the judge is asked to assess them.
+pub fn argument_list(setup: &StructuredSetup) -> String {
+    let ids: Vec<&str> = Side::BOTH
+        .iter()
+        .flat_map(|s| setup.side(*s).arguments.iter().map(|a| a.id.as_str()))
+        .collect();
+    ids.join(", ")
+}
+
 /// The whole debate for the judge, with the rule violations it should weigh.
 pub fn judge_prompt(setup: &StructuredSetup) -> String {
+    format!(
+        "{}\nAssess every argument ({}). Reply with: {{\"assessments\": [{{\"arg_id\": \"…\", \
+         \"logic\": 1-10, \"evidence\": 1-10, \"responsiveness\": 1-10, \"honesty\": 1-10, \
+         \"fallacies\": [\"…\"], \"standing\": \"UPHELD|PARTIALLY_UPHELD|REFUTED|UNCERTAIN\", \
+         \"reason\": \"…\"}}], \"key_insight\": \"…\", \"unresolved_questions\": [\"…\"], \
+         \"recommendation\": \"…\"}}",
+        debate_for_judges(setup),
+        argument_list(setup)
+    )
+}
+
+/// The debate as every judge reads it (single judges and panels): the topic, each side's
+/// arguments, answers and closing, and the rules each side broke.
+pub fn debate_for_judges(setup: &StructuredSetup) -> String {
     let mut out = format!("{}\n", topic_block(&setup.topic));
     for side in Side::BOTH {
         let r = setup.side(side);
@@ -197,17 +235,5 @@ pub fn judge_prompt(setup: &StructuredSetup) -> String {
             ));
         }
     }
-    let ids: Vec<&str> = Side::BOTH
-        .iter()
-        .flat_map(|s| setup.side(*s).arguments.iter().map(|a| a.id.as_str()))
-        .collect();
-    out.push_str(&format!(
-        "\nAssess every argument ({}). Reply with: {{\"assessments\": [{{\"arg_id\": \"…\", \
-         \"logic\": 1-10, \"evidence\": 1-10, \"responsiveness\": 1-10, \"honesty\": 1-10, \
-         \"fallacies\": [\"…\"], \"standing\": \"UPHELD|PARTIALLY_UPHELD|REFUTED|UNCERTAIN\", \
-         \"reason\": \"…\"}}], \"key_insight\": \"…\", \"unresolved_questions\": [\"…\"], \
-         \"recommendation\": \"…\"}}",
-        ids.join(", ")
-    ));
     out
 }

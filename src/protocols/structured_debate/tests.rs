@@ -45,8 +45,15 @@ fn answer(
     p.after_phase(round);
 }
 
+/// Every call of the round with single judges.
+fn steps(p: &StructuredDebate, round: &Round) -> Vec<crate::protocols::Step> {
+    crate::protocols::strategy::JudgingStrategy::Single
+        .steps(p, round)
+        .unwrap()
+}
+
 fn ready(p: &StructuredDebate, round: &Round) -> Vec<(PhaseType, Option<Turn>)> {
-    p.steps(round)
+    steps(p, round)
         .into_iter()
         .filter(|s| !s.is_done(round) && s.is_ready(round))
         .map(|s| (s.phase_type, s.turn))
@@ -58,7 +65,7 @@ fn an_unreadable_reply_gets_one_correction_and_later_stages_wait_for_it() {
     let p = protocol();
     let mut r = round(&p);
     assert_eq!(ready(&p, &r).len(), 2, "both openings at once");
-    let req = p.request(&p.steps(&r)[0], &r).unwrap();
+    let req = p.request(&steps(&p, &r)[0], &r).unwrap();
     assert!(
         req.schema
             .as_ref()
@@ -81,8 +88,7 @@ fn an_unreadable_reply_gets_one_correction_and_later_stages_wait_for_it() {
             Some(turn(PhaseType::Opening, Side::Pro, 1))
         )]
     );
-    let correction = p
-        .steps(&r)
+    let correction = steps(&p, &r)
         .into_iter()
         .find(|s| s.turn.is_some_and(|t| t.attempt == 1))
         .unwrap();
@@ -103,8 +109,7 @@ fn an_unreadable_reply_gets_one_correction_and_later_stages_wait_for_it() {
     assert_eq!(ready(&p, &r).len(), 2, "both cross-examinations");
     assert_eq!(r.structured().unwrap().pro.arguments.len(), 2);
     // Cross-examination prompts list the other side's arguments, and the schema names them.
-    let cross = p
-        .steps(&r)
+    let cross = steps(&p, &r)
         .into_iter()
         .find(|s| s.phase_type == PhaseType::CrossExamination && s.turn.unwrap().side == Team::B)
         .unwrap();
@@ -165,8 +170,7 @@ fn skipped_arguments_and_long_closings_are_violations() {
         ["the closing statement is 232 words, over the limit of 200"]
     );
     // The judge sees both.
-    let judge = p
-        .steps(&r)
+    let judge = steps(&p, &r)
         .into_iter()
         .find(|s| s.phase_type == PhaseType::Judgment)
         .unwrap();

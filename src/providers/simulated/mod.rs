@@ -8,10 +8,14 @@
 //! of the dilemma in its prompt. As a judge it scores each team by the evidence of those
 //! sentences in the transcript, and answers in broken or free-form text at its configured
 //! rate, so the manual-review path is exercised. The question-answer debate's behaviour is
-//! in [`qa`].
+//! in [`qa`], the structured debate's in [`structured`], and their panel judges in
+//! [`qa_panel`] and [`structured_panel`] (reading the deliberation prompt with [`panel`]).
 
+mod panel;
 mod qa;
+mod qa_panel;
 mod structured;
+mod structured_panel;
 
 use std::time::Duration;
 
@@ -187,6 +191,21 @@ impl SimulatedProfile {
                 self.structured_reply(phase, persona, &req.system, prompt, &mut rng)
             }
             "structured_judgment" => self.structured_judgment(prompt, &mut rng),
+            "qa_panel_evaluation" | "qa_deliberation" => self.qa_panel_judge(
+                prompt,
+                persona,
+                &req.tag.round_id,
+                phase == "qa_deliberation",
+                &mut rng,
+            ),
+            "structured_panel_evaluation" | "structured_deliberation" => self
+                .structured_panel_judge(
+                    prompt,
+                    persona,
+                    &req.tag.round_id,
+                    phase == "structured_deliberation",
+                    &mut rng,
+                ),
             _ => self.reply(prompt, &mut rng),
         }
     }

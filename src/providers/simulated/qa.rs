@@ -54,7 +54,7 @@ fn negated(text: &str) -> bool {
     n.contains(" not ") || n.contains("n't ") || n.contains(" no ")
 }
 
-fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
+pub(super) fn between<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
     text.find(start)
         .map(|i| &text[i + start.len()..])
         .map(|rest| rest.find(end).map_or(rest, |j| &rest[..j]))
@@ -148,8 +148,13 @@ fn flipped(sentence: &str) -> String {
     }
 }
 
+/// A fair coin between the two answers (0 for A).
+pub(super) fn coin(rng: &mut ChaCha8Rng) -> usize {
+    if rng.random_bool(0.5) { 0 } else { 1 }
+}
+
 /// Counts of verified and unverified quotes per debater in a transcript.
-fn quote_counts(transcript: &str) -> [(i32, i32); 2] {
+pub(super) fn quote_counts(transcript: &str) -> [(i32, i32); 2] {
     let mut counts = [(0, 0); 2];
     for part in transcript.split("\n\n").map(str::trim_start) {
         let side = if part.starts_with("Debater A") {
@@ -239,14 +244,22 @@ impl SimulatedProfile {
         )
     }
 
-    /// A judge's choice in any format.
-    pub(super) fn qa_judgment(&self, format: &str, prompt: &str, rng: &mut ChaCha8Rng) -> String {
+    /// Which answer a judge of this format picks (0 for A), how sure it is (0–100) and why,
+    /// before its noise: the evidence of the quotes in a debate or consultancy (an unverified
+    /// quote counts `scepticism` times against), its own reading as an expert, a guess
+    /// without the game.
+    pub(super) fn qa_pick(
+        &self,
+        format: &str,
+        prompt: &str,
+        scepticism: i32,
+        rng: &mut ChaCha8Rng,
+    ) -> (usize, i32, String) {
         let answers = [
             label_of(line_after(prompt, "Answer A:")),
             label_of(line_after(prompt, "Answer B:")),
         ];
-        let coin = |rng: &mut ChaCha8Rng| if rng.random_bool(0.5) { 0 } else { 1 };
-        let (pick, confidence, reasoning) = match format {
+        match format {
             "expert" | "expert_cot" => {
                 let game = between(prompt, "<game>", "</game>");
                 let reading = self.reading(game, line_after(prompt, "Question:"));
@@ -265,7 +278,7 @@ impl SimulatedProfile {
             }
             "debate" | "consultancy" => {
                 let [a, b] = quote_counts(between(prompt, "<transcript>", "</transcript>"));
-                let score = |(v, u): (i32, i32)| v - 2 * u;
+                let score = |(v, u): (i32, i32)| v - scepticism * u;
                 let diff = if format == "consultancy" {
                     score(a)
                 } else {
@@ -300,7 +313,12 @@ impl SimulatedProfile {
                 rng.random_range(50..=62),
                 "Without the game I can only guess.".into(),
             ),
-        };
+        }
+    }
+
+    /// A judge's choice in any format.
+    pub(super) fn qa_judgment(&self, format: &str, prompt: &str, rng: &mut ChaCha8Rng) -> String {
+        let (pick, confidence, reasoning) = self.qa_pick(format, prompt, 2, rng);
         let noise = ((1.0 - self.params.quality) * 0.3).clamp(0.0, 1.0);
         let pick = if rng.random_bool(noise) {
             coin(rng)

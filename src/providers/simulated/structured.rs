@@ -228,64 +228,7 @@ impl SimulatedProfile {
     /// A judge's trace of every argument, in the JSON asked for (broken at the malformed
     /// rate: prose, or assessments missing scores).
     pub(super) fn structured_judgment(&self, prompt: &str, rng: &mut ChaCha8Rng) -> String {
-        let mut assessments = Vec::new();
-        for (side, other) in [("PRO", "CON"), ("CON", "PRO")] {
-            let arguments = array_after(prompt, &format!("## {side}: opening arguments"));
-            let answers = array_after(
-                prompt,
-                &format!("## {other}: cross-examination of the other side"),
-            );
-            for a in &arguments {
-                let id = field(a, "id");
-                let text = format!("{} {}", field(a, "reasoning"), field(a, "claim"));
-                let fallacies: Vec<&str> = FALLACY_PHRASES
-                    .iter()
-                    .filter(|(phrase, _)| text.contains(phrase))
-                    .map(|(_, f)| *f)
-                    .collect();
-                let answer = answers
-                    .iter()
-                    .find(|r| field(r, "target_arg_id") == id)
-                    .map_or("unanswered", |r| field(r, "response_type"));
-                let has_evidence = !field(a, "evidence").is_empty();
-                let jitter = |rng: &mut ChaCha8Rng| rng.random_range(-1..=1);
-                let clamp = |v: i32| v.clamp(1, 10);
-                let logic = clamp(7 - 2 * fallacies.len() as i32 + jitter(rng));
-                let evidence = clamp(if has_evidence { 7 } else { 3 } + jitter(rng));
-                let responsiveness = clamp(
-                    match answer {
-                        "concede" | "unanswered" => 8,
-                        "partial" => 6,
-                        "challenge" => 5,
-                        _ => {
-                            if has_evidence {
-                                5
-                            } else {
-                                3
-                            }
-                        }
-                    } + jitter(rng),
-                );
-                let honesty = clamp(6 + jitter(rng));
-                let standing = match (answer, has_evidence) {
-                    ("concede" | "unanswered", _) => "UPHELD",
-                    ("partial", _) => "PARTIALLY_UPHELD",
-                    ("refute", false) => "REFUTED",
-                    _ => "UNCERTAIN",
-                };
-                assessments.push(json!({
-                    "arg_id": id, "logic": logic, "evidence": evidence, "responsiveness": responsiveness,
-                    "honesty": honesty, "fallacies": fallacies, "standing": standing,
-                    "reason": format!("{id} was {} in cross-examination{}.", match answer {
-                        "refute" => "refuted",
-                        "concede" => "conceded",
-                        "partial" => "partly conceded",
-                        "challenge" => "challenged",
-                        other => other,
-                    }, if has_evidence { "" } else { ", and it cites no evidence" }),
-                }));
-            }
-        }
+        let mut assessments = trace(prompt, rng);
         if rng.random_bool(self.params.malformed_judgment_rate) {
             return if rng.random_bool(0.5) {
                 "Both sides argued well; on the whole I found the case for the proposition slightly stronger, though several points remain open.".into()
@@ -296,26 +239,95 @@ impl SimulatedProfile {
                 json!({"assessments": assessments, "key_insight": "partial"}).to_string()
             };
         }
-        let upheld = |prefix: &str| {
-            assessments
-                .iter()
-                .filter(|a| {
-                    field(a, "arg_id").starts_with(prefix) && field(a, "standing") == "UPHELD"
-                })
-                .count()
-        };
-        let (pro, con) = (upheld("PRO"), upheld("CON"));
-        let recommendation = if pro >= con {
-            "Adopt the proposition, with the conceded risks managed explicitly."
-        } else {
-            "Do not adopt the proposition now; revisit when the open questions are answered."
-        };
-        serde_json::to_string_pretty(&json!({
-            "assessments": assessments,
-            "key_insight": format!("{pro} of Pro's arguments and {con} of Con's stood unchallenged or conceded; evidence decided most exchanges."),
-            "unresolved_questions": ["How large are the costs in this particular setting?", "What would the first year look like?"],
-            "recommendation": recommendation,
-        }))
-        .unwrap_or_default()
+        let mut verdict = summary(&assessments);
+        verdict["assessments"] = Value::Array(assessments);
+        serde_json::to_string_pretty(&verdict).unwrap_or_default()
     }
+}
+
+/// The key insight, open questions and recommendation a simulated judge draws from its
+/// trace: the side with more arguments upheld is recommended.
+pub(super) fn summary(assessments: &[Value]) -> Value {
+    let upheld = |prefix: &str| {
+        assessments
+            .iter()
+            .filter(|a| field(a, "arg_id").starts_with(prefix) && field(a, "standing") == "UPHELD")
+            .count()
+    };
+    let (pro, con) = (upheld("PRO"), upheld("CON"));
+    let recommendation = if pro >= con {
+        "Adopt the proposition, with the conceded risks managed explicitly."
+    } else {
+        "Do not adopt the proposition now; revisit when the open questions are answered."
+    };
+    json!({
+        "key_insight": format!("{pro} of Pro's arguments and {con} of Con's stood unchallenged or conceded; evidence decided most exchanges."),
+        "unresolved_questions": ["How large are the costs in this particular setting?", "What would the first year look like?"],
+        "recommendation": recommendation,
+    })
+}
+
+/// The simulated judge's assessment of every opening argument in a judge's prompt: evidence
+/// and fallacy phrases set the scores, the other side's answers set responsiveness and the
+/// standing, with a jitter of one point.
+pub(super) fn trace(prompt: &str, rng: &mut ChaCha8Rng) -> Vec<Value> {
+    let mut assessments = Vec::new();
+    for (side, other) in [("PRO", "CON"), ("CON", "PRO")] {
+        let arguments = array_after(prompt, &format!("## {side}: opening arguments"));
+        let answers = array_after(
+            prompt,
+            &format!("## {other}: cross-examination of the other side"),
+        );
+        for a in &arguments {
+            let id = field(a, "id");
+            let text = format!("{} {}", field(a, "reasoning"), field(a, "claim"));
+            let fallacies: Vec<&str> = FALLACY_PHRASES
+                .iter()
+                .filter(|(phrase, _)| text.contains(phrase))
+                .map(|(_, f)| *f)
+                .collect();
+            let answer = answers
+                .iter()
+                .find(|r| field(r, "target_arg_id") == id)
+                .map_or("unanswered", |r| field(r, "response_type"));
+            let has_evidence = !field(a, "evidence").is_empty();
+            let jitter = |rng: &mut ChaCha8Rng| rng.random_range(-1..=1);
+            let clamp = |v: i32| v.clamp(1, 10);
+            let logic = clamp(7 - 2 * fallacies.len() as i32 + jitter(rng));
+            let evidence = clamp(if has_evidence { 7 } else { 3 } + jitter(rng));
+            let responsiveness = clamp(
+                match answer {
+                    "concede" | "unanswered" => 8,
+                    "partial" => 6,
+                    "challenge" => 5,
+                    _ => {
+                        if has_evidence {
+                            5
+                        } else {
+                            3
+                        }
+                    }
+                } + jitter(rng),
+            );
+            let honesty = clamp(6 + jitter(rng));
+            let standing = match (answer, has_evidence) {
+                ("concede" | "unanswered", _) => "UPHELD",
+                ("partial", _) => "PARTIALLY_UPHELD",
+                ("refute", false) => "REFUTED",
+                _ => "UNCERTAIN",
+            };
+            assessments.push(json!({
+                "arg_id": id, "logic": logic, "evidence": evidence, "responsiveness": responsiveness,
+                "honesty": honesty, "fallacies": fallacies, "standing": standing,
+                "reason": format!("{id} was {} in cross-examination{}.", match answer {
+                    "refute" => "refuted",
+                    "concede" => "conceded",
+                    "partial" => "partly conceded",
+                    "challenge" => "challenged",
+                    other => other,
+                }, if has_evidence { "" } else { ", and it cites no evidence" }),
+            }));
+        }
+    }
+    assessments
 }

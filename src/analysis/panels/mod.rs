@@ -1,15 +1,26 @@
 //! Judge panels across a tournament: how often they converged, how many deliberation rounds
-//! they needed, how much agreement rose, and which judges moved toward the others (a judge
-//! that always yields is as telling as one that never does).
+//! they needed, how much agreement rose, Krippendorff's alpha over the judges' scores before
+//! and after, and which judges moved toward the others (a judge that always yields is as
+//! telling as one that never does). These figures hold for every protocol, since they are
+//! computed over the panel's evaluations; each protocol adds its own ([`qa`]: the accuracy of
+//! the panel and of each judge; [`structured`]: how far judges agree on each argument's
+//! standing). [`panel_section`] gathers a protocol's figures for the report, and
+//! [`PanelSection::markdown`] and [`PanelSection::tables`] write them.
+
+mod markdown;
+pub mod qa;
+pub mod structured;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::domain::{Evaluation, PanelRecord, PanelState, Round};
+use crate::domain::{Evaluation, PanelRecord, PanelState, ProtocolKind, Round};
 
 use super::stats::{krippendorff_interval, mean};
 use super::tables::Cell;
+
+pub use markdown::Table;
 
 /// One panel judge across the tournament.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -56,7 +67,10 @@ pub struct PanelFigures {
 }
 
 /// Each judge's evaluation after round 0 and after the last round.
-fn first_and_last(panel: &PanelRecord, persona: &str) -> (Option<Evaluation>, Option<Evaluation>) {
+pub(super) fn first_and_last(
+    panel: &PanelRecord,
+    persona: &str,
+) -> (Option<Evaluation>, Option<Evaluation>) {
     let in_round = |n: usize| {
         panel.rounds[..=n]
             .iter()
@@ -181,5 +195,51 @@ pub fn panel_figures(rounds: &[Round]) -> Option<PanelFigures> {
                 },
             )
             .collect(),
+    })
+}
+
+/// What a protocol's panels add to the figures every panel has.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+#[serde(tag = "protocol", rename_all = "snake_case")]
+pub enum ProtocolPanelFigures {
+    /// The Ethics Bowl's panels are described by the shared figures alone.
+    EthicsBowl,
+    /// The accuracy of the panel's answer and of each judge's, before and after deliberation.
+    QaDebate(qa::QaPanelAccuracy),
+    /// How far judges agree on each argument's standing, before and after deliberation.
+    StructuredDebate(structured::StandingFigures),
+}
+
+/// A protocol's judge panels, as the report shows them.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PanelSection {
+    /// The protocol.
+    pub protocol: ProtocolKind,
+    /// Convergence, rounds needed, agreement rise, alpha before and after, movement.
+    pub figures: PanelFigures,
+    /// The protocol's own figures.
+    pub own: ProtocolPanelFigures,
+}
+
+/// The panel section of a protocol's report, over its rounds among `rounds` (`None` when no
+/// round of that protocol has a finished panel).
+pub fn panel_section(rounds: &[Round], protocol: ProtocolKind) -> Option<PanelSection> {
+    let ours: Vec<Round> = rounds
+        .iter()
+        .filter(|r| r.kind() == protocol)
+        .cloned()
+        .collect();
+    let figures = panel_figures(&ours)?;
+    let own = match protocol {
+        ProtocolKind::EthicsBowl => ProtocolPanelFigures::EthicsBowl,
+        ProtocolKind::QaDebate => ProtocolPanelFigures::QaDebate(qa::panel_accuracy(&ours)),
+        ProtocolKind::StructuredDebate => {
+            ProtocolPanelFigures::StructuredDebate(structured::standing_figures(&ours))
+        }
+    };
+    Some(PanelSection {
+        protocol,
+        figures,
+        own,
     })
 }

@@ -1,0 +1,72 @@
+//! What a protocol gives a judge panel: the rubric its judges score (dimensions, scale,
+//! verdicts, labels) and the part of the protocol a panel calls ([`PanelJudged`]), so the
+//! panel itself never knows which protocol it judges.
+
+use crate::domain::{Aggregate, Evaluation, Judgment, Reading, Round};
+use crate::protocols::ProtocolError;
+
+/// What a protocol's panel judges score in one round: its dimensions, their scale, the
+/// verdicts, the labels voted on by name, and how all of it is asked for.
+#[derive(Debug, Clone, PartialEq)]
+pub struct Rubric {
+    /// Dimension keys, in order (`team_a.principle_articulation`, `debater_b.quote_use`, …).
+    pub dimensions: Vec<String>,
+    /// The lowest and highest score (the agreement is normalised by their distance).
+    pub scale: (f64, f64),
+    /// The verdicts a judge may give (`team_a`, `team_b`, `tie`; `A`, `B`; …).
+    pub verdicts: Vec<String>,
+    /// What a level weighted vote gives, when the rubric has such a verdict (`tie`); without
+    /// one, the judges' confidence breaks the tie.
+    pub level_verdict: Option<String>,
+    /// Keys of the calls judges make by name and the panel settles by weighted majority
+    /// (a structured debate's `PRO-1.standing`).
+    pub labels: Vec<String>,
+    /// The criteria, as listed to judges.
+    pub criteria: String,
+    /// What a judge does after reading the exchange, the criteria included.
+    pub instructions: String,
+    /// The protocol's fields of the answer's JSON object (verdict, confidence, scores), as
+    /// the answer format shows them; the panel adds findings and rationale.
+    pub answer_fields: String,
+}
+
+impl Rubric {
+    /// The scale's range (9 for 1–10).
+    pub fn scale_span(&self) -> f64 {
+        (self.scale.1 - self.scale.0).max(f64::MIN_POSITIVE)
+    }
+}
+
+/// A score as judges and people read it: `8`, `6.5` for half points, `5.25` for a mean (at
+/// most two decimals).
+pub(crate) fn show_score(v: f64) -> String {
+    let s = format!("{v:.2}");
+    s.trim_end_matches('0').trim_end_matches('.').to_string()
+}
+
+/// What a judge panel needs from a protocol: the rubric its judges score, the exchange they
+/// read, how an answer compares with the others', and the panel's aggregate in the
+/// protocol's own shape. Every protocol implements it, so a panel judges any of them.
+pub trait PanelJudged {
+    /// What a panel judge scores in this round.
+    fn panel_rubric(&self, round: &Round) -> Result<Rubric, ProtocolError>;
+    /// The exchange as panel judges read it (every phase they need must have run).
+    fn panel_material(&self, round: &Round) -> Result<String, ProtocolError>;
+    /// A panel judge's answer as the panel compares it: `judgment` is the protocol's reading
+    /// of `text` (a person's correction of it, when corrected). Returns what could not be
+    /// read beside the judgment's own problems.
+    fn panel_evaluation(
+        &self,
+        round: &Round,
+        judgment: &Judgment,
+        text: &str,
+    ) -> (Evaluation, Vec<String>);
+    /// The panel's verdict as this protocol reads a judgment, from the weighted aggregate and
+    /// each judge's final judgment with its weight.
+    fn panel_reading(
+        &self,
+        round: &Round,
+        aggregate: &Aggregate,
+        finals: &[(f64, &Judgment)],
+    ) -> Reading;
+}
