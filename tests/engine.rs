@@ -57,10 +57,11 @@ async fn phases_run_in_dependency_order() {
             |e| matches!(e, EngineEvent::PhaseStarted { phase_type, .. } if *phase_type == p),
         )
     };
+    // A phase has completed when the round is first stored with it.
     let completed = |p: PhaseType| {
         position(
             &events,
-            |e| matches!(e, EngineEvent::PhaseCompleted { phase, .. } if phase.phase_type == p),
+            |e| matches!(e, EngineEvent::RoundStored { round } if round.phase(p, None).is_some()),
         )
     };
     assert!(
@@ -171,7 +172,7 @@ async fn unparseable_judgments_flag_the_round_and_a_correction_clears_it() {
         ParseStatus::Partial | ParseStatus::Failed
     ));
     assert!(!j.raw_response.is_empty());
-    assert!(events.iter().any(|e| matches!(e, EngineEvent::JudgmentRecorded { judgment, .. } if judgment.parse_status != ParseStatus::Parsed)));
+    assert!(events.iter().any(|e| matches!(e, EngineEvent::RoundStored { round } if round.judgments.iter().any(|j| j.parse_status != ParseStatus::Parsed))));
     let lines: Vec<String> = ethics_bowl::domain::Criterion::ALL
         .iter()
         .map(|c| format!("\"{}\": 7", c.key()))
@@ -267,9 +268,11 @@ async fn phases_are_stored_before_announced_and_a_cancelled_run_resumes_without_
     let handle = tokio::spawn(async move { engine::run(prepared, tx, &mut crx).await });
     let mut finished = 0;
     while let Some(e) = rx.recv().await {
-        if let EngineEvent::PhaseCompleted { round_id, phase } = &e {
-            let on_disk = store.load_round(round_id).unwrap().unwrap();
-            assert!(on_disk.phases.contains(phase), "announced before stored");
+        if let EngineEvent::RoundStored { round } = &e {
+            let on_disk = store.load_round(&round.id).unwrap().unwrap();
+            for phase in &round.phases {
+                assert!(on_disk.phases.contains(phase), "announced before stored");
+            }
         }
         if matches!(e, EngineEvent::RoundFinished { .. }) {
             finished += 1;

@@ -186,9 +186,9 @@ fn open_shows_every_stored_round() {
         let app = ethics_bowl::tui::browse(name, &rounds, std::time::Instant::now());
         assert_eq!(app.rounds.len(), rounds.len(), "{name}");
         for (state, round) in app.rounds.iter().zip(&rounds) {
-            assert_eq!(state.status, round.status, "{name} {}", round.id);
+            assert_eq!(state.status(), round.status, "{name} {}", round.id);
             assert_eq!(
-                state.judgments.len(),
+                state.stored.judgments.len(),
                 round.judgments.len(),
                 "{name} {}",
                 round.id

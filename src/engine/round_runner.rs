@@ -1,7 +1,7 @@
 //! Runs one round: each step starts as soon as the phases it quotes have finished, calls run
-//! concurrently, every finished phase is stored before it is announced (see
-//! [`RoundWriter`]), and a step that
-//! fails after its retries leaves the round incomplete with what finished kept.
+//! concurrently, every finished phase is stored and then announced as the stored round (see
+//! [`RoundWriter`]), and a step that fails after its retries leaves the round incomplete
+//! with what finished kept.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -141,8 +141,6 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
     drop(running); // abandons calls still under way (cancelled runs)
     let finished = |round: &Round| EngineEvent::RoundFinished {
         round_id: round.id.clone(),
-        status: round.status,
-        error: round.error.as_ref().map(|e| e.message.clone()),
     };
     let status = status_of(&steps, &round);
     if let Some(error) = panel_without_judges(&round, status) {
@@ -289,7 +287,7 @@ fn phase_of(step: &Step, request: &ChatRequest) -> Phase {
     }
 }
 
-/// Stores a finished phase (and a judgment parsed from it), then announces it.
+/// Stores a finished phase (and a judgment parsed from it); the writer announces it.
 fn record_phase(
     ctx: &RoundContext,
     writer: &RoundWriter,
@@ -299,11 +297,7 @@ fn record_phase(
     outcome: CallOutcome,
 ) {
     let usage = outcome.completion.usage;
-    ctx.control.record_call(
-        usage.map_or(0, |u| u.input_tokens),
-        usage.map_or(0, |u| u.output_tokens),
-        outcome.cost_usd,
-    );
+    ctx.control.record_call(outcome.cost_usd);
     let phase = Phase {
         response: outcome.completion.text,
         latency_ms: Some(outcome.latency.as_millis() as u64),
@@ -316,53 +310,25 @@ fn record_phase(
     };
     let single_judgment = (step.phase_type == PhaseType::Judgment && step.seat.is_none())
         .then(|| ctx.protocol.judge(round, &step.model, &phase.response));
-    round.phases.push(phase.clone());
-    let waiting: Vec<String> = ctx
-        .protocol
-        .review_requests(round)
-        .into_iter()
-        .map(|r| r.key)
-        .collect();
+    round.phases.push(phase);
     ctx.protocol.after_phase(round);
-    let mut events = vec![EngineEvent::PhaseCompleted {
-        round_id: round.id.clone(),
-        phase: Box::new(phase),
-    }];
-    for r in ctx.protocol.review_requests(round) {
-        if !waiting.contains(&r.key) {
-            events.push(EngineEvent::ReplyNeedsReview {
-                round_id: round.id.clone(),
-                key: r.key,
-                raw: r.raw,
-                problems: r.problems,
-            });
-        }
-    }
-    let mut judgments: Vec<_> = single_judgment.into_iter().collect();
-    if let Some(j) = judgments.first() {
-        round.put_judgment(j.clone());
+    if let Some(j) = single_judgment {
+        round.put_judgment(j);
     }
     if step.seat.is_some() {
-        judgments.extend(settle_panel(ctx, round, &mut events));
+        settle_panel(ctx, round);
     }
-    save_with_judgments(ctx, writer, round, events, judgments);
+    save_settled(ctx, writer, round, Vec::new());
 }
 
-/// Announces the judgments after the events so far and stores the round with its status
-/// (the last phase's snapshot carries the round's final status).
-fn save_with_judgments(
+/// Stores the round with its status (the last phase's snapshot carries the round's final
+/// status), followed by `events`.
+fn save_settled(
     ctx: &RoundContext,
     writer: &RoundWriter,
     round: &mut Round,
-    mut events: Vec<EngineEvent>,
-    judgments: Vec<crate::domain::Judgment>,
+    events: Vec<EngineEvent>,
 ) {
-    for j in judgments {
-        events.push(EngineEvent::JudgmentRecorded {
-            round_id: round.id.clone(),
-            judgment: Box::new(j),
-        });
-    }
     let steps = steps_of(ctx, round).unwrap_or_default();
     round.status = status_of(&steps, round);
     writer.save(round, events);
@@ -383,39 +349,24 @@ fn record_failed_seat(
         attempts: failure.attempts.clone(),
         ..phase_of(step, request)
     });
-    let mut events = vec![EngineEvent::PhaseFailed {
+    settle_panel(ctx, round);
+    let failed = EngineEvent::PhaseFailed {
         round_id: round.id.clone(),
         phase_type: step.phase_type,
         model: step.speaker(),
         error: failure.to_string(),
-    }];
-    let judgments = settle_panel(ctx, round, &mut events);
-    save_with_judgments(ctx, writer, round, events, judgments);
+    };
+    save_settled(ctx, writer, round, vec![failed]);
 }
 
-/// Updates the round's panel record from its phases and announces the new record.
-fn settle_panel(
-    ctx: &RoundContext,
-    round: &mut Round,
-    events: &mut Vec<EngineEvent>,
-) -> Vec<crate::domain::Judgment> {
+/// Updates the round's panel record (and the judgments read from its judges) from its
+/// phases.
+fn settle_panel(ctx: &RoundContext, round: &mut Round) {
     let Some(panel) = &ctx.panel else {
-        return Vec::new();
+        return;
     };
     let exchange = exchange_phases(ctx, round);
-    match panel.apply(round, ctx.protocol.as_ref(), &exchange) {
-        Ok(changed) => {
-            if let Some(record) = &round.panel {
-                events.push(EngineEvent::PanelUpdated {
-                    round_id: round.id.clone(),
-                    panel: Box::new(record.clone()),
-                });
-            }
-            changed
-        }
-        Err(e) => {
-            tracing::warn!(round = %round.id, error = %e, "panel could not be settled");
-            Vec::new()
-        }
+    if let Err(e) = panel.apply(round, ctx.protocol.as_ref(), &exchange) {
+        tracing::warn!(round = %round.id, error = %e, "panel could not be settled");
     }
 }
