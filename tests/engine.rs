@@ -349,3 +349,59 @@ async fn the_budget_stops_new_calls() {
     );
     assert!(report.summary.incomplete > 0, "rounds left to resume");
 }
+
+#[tokio::test]
+async fn calls_that_finish_while_paused_are_stored_at_once_and_no_call_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("a", 0.8, 400.0, 0.0),
+        sim("b", 0.5, 400.0, 0.0),
+        sim("j", 0.5, 400.0, 0.0),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\"]\npairings = [[\"a\", \"b\"]]\n",
+    );
+    let prepared = engine::prepare(&config, None).unwrap();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (commands, mut crx) = mpsc::unbounded_channel();
+    let handle = tokio::spawn(async move { engine::run(prepared, tx, &mut crx).await });
+    // Pause once the response and the consistency test run side by side.
+    let mut in_flight: Vec<PhaseType> = Vec::new();
+    let mut paused = false;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let e = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .expect("the calls under way are stored while paused")
+            .expect("the run goes on");
+        match e {
+            EngineEvent::PhaseStarted { phase_type, .. } => {
+                assert!(!paused, "no call starts while paused");
+                in_flight.push(phase_type);
+                if in_flight.contains(&PhaseType::Response)
+                    && in_flight.contains(&PhaseType::ConsistencyTest)
+                {
+                    commands.send(EngineCommand::Pause).unwrap();
+                }
+            }
+            EngineEvent::Paused => paused = true,
+            EngineEvent::RoundStored { round }
+                if paused
+                    && [PhaseType::Response, PhaseType::ConsistencyTest]
+                        .iter()
+                        .all(|p| round.phase(*p, None).is_some()) =>
+            {
+                break;
+            }
+            _ => {}
+        }
+    }
+    commands.send(EngineCommand::Cancel).unwrap();
+    drop(commands);
+    while rx.recv().await.is_some() {}
+    let report = handle.await.unwrap().unwrap();
+    assert_eq!(report.status, TournamentStatus::Cancelled);
+}

@@ -96,36 +96,46 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
                 break;
             }
         }
-        if !stopped && round.error.is_none() {
-            for step in steps
+        let next_step = if stopped || round.error.is_some() {
+            None
+        } else {
+            steps
                 .iter()
-                .filter(|s| !s.is_done(&round) && s.is_ready(&round))
-            {
-                if started.contains(step) {
+                .find(|s| !s.is_done(&round) && s.is_ready(&round) && !started.contains(s))
+                .cloned()
+        };
+        let joined = match next_step {
+            // Waiting until a call may start (the run may be paused), a call that finishes
+            // meanwhile is recorded at once.
+            Some(step) => tokio::select! {
+                may = ctx.control.may_start_call() => {
+                    if !may {
+                        stopped = true;
+                        continue;
+                    }
+                    match start_call(&ctx, writer.events(), &round, &step) {
+                        Ok(task) => {
+                            started.push(step);
+                            running.spawn(task);
+                        }
+                        Err(message) => {
+                            fail(&writer, &mut round, &step, message);
+                            unsaved = false;
+                        }
+                    }
                     continue;
                 }
-                if !ctx.control.may_start_call().await {
-                    stopped = true;
-                    break;
-                }
-                match start_call(&ctx, writer.events(), &round, step) {
-                    Ok(task) => {
-                        started.push(step.clone());
-                        running.spawn(task);
-                    }
-                    Err(message) => {
-                        fail(&writer, &mut round, step, message);
-                        unsaved = false;
-                        break;
-                    }
-                }
+                Some(joined) = running.join_next() => joined,
+            },
+            None => {
+                let next = tokio::select! {
+                    _ = ctx.control.cancel.cancelled() => None,
+                    next = running.join_next() => next,
+                };
+                let Some(joined) = next else { break };
+                joined
             }
-        }
-        let next = tokio::select! {
-            _ = ctx.control.cancel.cancelled() => None,
-            next = running.join_next() => next,
         };
-        let Some(joined) = next else { break };
         let Ok((step, request, result)) = joined else {
             continue;
         };
