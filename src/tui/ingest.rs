@@ -12,7 +12,7 @@ use super::app::App;
 
 /// A stored round with every string a model could have written sanitised (the same round
 /// when nothing needed it).
-pub(crate) fn clean(round: Arc<Round>) -> Result<Arc<Round>, String> {
+fn clean(round: Arc<Round>) -> Result<Arc<Round>, String> {
     match sanitized(&*round) {
         Ok(None) => Ok(round),
         Ok(Some(clean)) => Ok(Arc::new(clean)),

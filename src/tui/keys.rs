@@ -118,6 +118,8 @@ pub enum Table {
     Analysis,
     /// The leaderboard and the log.
     Plain,
+    /// Quitting while calls are in flight, asked to confirm.
+    Confirm,
 }
 
 const ARROWS: &[(Key, Action)] = &[
@@ -383,6 +385,13 @@ const ANALYSIS: &[Binding] = &[
 
 const PLAIN: &[Binding] = &[BACK];
 
+const CONFIRM: &[Binding] = &[Binding {
+    label: "q / y",
+    help: "stop the run and quit (any other key stays)",
+    footer: None,
+    keys: &[(ch('q'), Action::Quit), (ch('y'), Action::Quit)],
+}];
+
 /// The rows of a table.
 pub fn bindings(table: Table) -> &'static [Binding] {
     match table {
@@ -394,6 +403,7 @@ pub fn bindings(table: Table) -> &'static [Binding] {
         Table::Fields => FIELDS,
         Table::Analysis => ANALYSIS,
         Table::Plain => PLAIN,
+        Table::Confirm => CONFIRM,
     }
 }
 
@@ -437,7 +447,7 @@ pub fn footer(table: Table) -> String {
 mod tests {
     use super::*;
 
-    const ALL: [Table; 8] = [
+    const ALL: [Table; 9] = [
         Table::Global,
         Table::Matrix,
         Table::Round,
@@ -446,6 +456,7 @@ mod tests {
         Table::Fields,
         Table::Analysis,
         Table::Plain,
+        Table::Confirm,
     ];
 
     #[test]
@@ -455,7 +466,10 @@ mod tests {
                 .iter()
                 .flat_map(|b| b.keys.iter().map(|(k, _)| *k))
                 .collect();
-            if !matches!(table, Table::Global | Table::Editor | Table::Fields) {
+            if !matches!(
+                table,
+                Table::Global | Table::Editor | Table::Fields | Table::Confirm
+            ) {
                 keys.extend(GLOBAL.iter().flat_map(|b| b.keys.iter().map(|(k, _)| *k)));
             }
             for (i, k) in keys.iter().enumerate() {

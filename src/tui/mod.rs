@@ -6,7 +6,7 @@
 pub mod app;
 mod browse;
 mod ingest;
-pub mod keys;
+mod keys;
 mod round_state;
 pub mod terminal;
 pub mod theme;

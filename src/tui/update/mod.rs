@@ -95,7 +95,7 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     }
     if app.confirm_quit {
         app.confirm_quit = false;
-        if global == Some(Action::Quit) || key.code == crossterm::event::KeyCode::Char('y') {
+        if keys::action(Table::Confirm, &key) == Some(Action::Quit) {
             return vec![Effect::Command(EngineCommand::Cancel), Effect::Quit];
         }
         return Vec::new();
