@@ -106,9 +106,7 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
             error,
         } => {
             if let Some(i) = round(app, &round_id) {
-                app.rounds[i]
-                    .live
-                    .retain(|p| p.phase_type != phase_type || p.speaker != model);
+                app.rounds[i].end_call(phase_type, &model);
             }
             app.log_line(format!(
                 "failed {} {} ({}): {}",

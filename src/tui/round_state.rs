@@ -10,15 +10,17 @@ use std::time::Instant;
 
 use crate::domain::{PanelRecord, PhaseType, Round, RoundStatus, Team, Turn};
 use crate::engine::{UsageTotals, WaitingKind, is_stored_call, waiting};
-use crate::sanitize::Sanitizer;
+use crate::sanitize::{Sanitizer, sanitize};
 
 /// A call under way: what it has streamed so far.
 #[derive(Debug, Clone)]
 pub struct LivePhase {
     /// Which phase.
     pub phase_type: PhaseType,
-    /// Who is called (see [`crate::domain::speaker`]).
+    /// Who is called (see [`crate::domain::speaker`]), sanitised as the stored phase's is.
     pub speaker: String,
+    /// Who is called, as the engine's events name it.
+    key: String,
     /// Its text so far (sanitised).
     pub text: String,
     /// Attempts that failed so far.
@@ -100,16 +102,14 @@ pub struct RoundState {
 impl RoundState {
     /// A round as stored (or set up), its text already sanitised.
     pub(crate) fn new(stored: Arc<Round>, on_disk: bool) -> Self {
-        let mut state = Self {
-            stored: Arc::clone(&stored),
+        Self {
+            review: review_items(&stored),
+            usage: UsageTotals::of(&stored),
+            stored,
             on_disk,
             live: Vec::new(),
-            review: Vec::new(),
-            usage: UsageTotals::default(),
             retry_until: None,
-        };
-        state.store(stored);
-        state
+        }
     }
 
     /// Takes the round as newly stored (sanitised): calls it holds are no longer under
@@ -117,16 +117,7 @@ impl RoundState {
     pub(crate) fn store(&mut self, round: Arc<Round>) {
         self.live
             .retain(|p| !is_stored_call(&round, p.phase_type, &p.speaker));
-        self.review = waiting(&round)
-            .into_iter()
-            .map(|w| ReviewItem {
-                round_id: round.id.clone(),
-                judge: w.key,
-                kind: w.kind,
-                problems: w.problems,
-                raw: w.raw,
-            })
-            .collect();
+        self.review = review_items(&round);
         self.usage = UsageTotals::of(&round);
         self.stored = round;
     }
@@ -210,18 +201,20 @@ impl RoundState {
         stored.chain(live)
     }
 
-    /// The call under way for this phase and speaker, begun when missing.
+    /// The call under way for this phase and speaker (as the engine names it), begun when
+    /// missing.
     pub(crate) fn live_mut(&mut self, phase_type: PhaseType, speaker: &str) -> &mut LivePhase {
         let at = match self
             .live
             .iter()
-            .position(|p| p.phase_type == phase_type && p.speaker == speaker)
+            .position(|p| p.phase_type == phase_type && p.key == speaker)
         {
             Some(at) => at,
             None => {
                 self.live.push(LivePhase {
                     phase_type,
-                    speaker: speaker.to_string(),
+                    speaker: sanitize(speaker),
+                    key: speaker.to_string(),
                     text: String::new(),
                     retries: 0,
                     filter: Sanitizer::new(),
@@ -231,4 +224,24 @@ impl RoundState {
         };
         &mut self.live[at]
     }
+
+    /// Ends a call under way (it failed after its retries).
+    pub(crate) fn end_call(&mut self, phase_type: PhaseType, speaker: &str) {
+        self.live
+            .retain(|p| p.phase_type != phase_type || p.key != speaker);
+    }
+}
+
+/// The review items of a stored round (its text already sanitised).
+fn review_items(round: &Round) -> Vec<ReviewItem> {
+    waiting(round)
+        .into_iter()
+        .map(|w| ReviewItem {
+            round_id: round.id.clone(),
+            judge: w.key,
+            kind: w.kind,
+            problems: w.problems,
+            raw: w.raw,
+        })
+        .collect()
 }
