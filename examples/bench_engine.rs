@@ -201,7 +201,7 @@ async fn run_engine(
     let (mut calls, mut deltas) = (0, 0);
     while let Some(e) = rx.recv().await {
         match e {
-            EngineEvent::PhaseCompleted { .. } => calls += 1,
+            EngineEvent::PhaseStarted { .. } => calls += 1,
             EngineEvent::TextDelta { .. } => deltas += 1,
             _ => {}
         }

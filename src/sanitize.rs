@@ -1,11 +1,17 @@
 //! Untrusted text (anything a model wrote) made safe for a terminal: escape sequences
-//! (CSI, OSC, DCS and the rest), control characters (C0 and C1) and the bidirectional
-//! overrides and isolates (U+202A–U+202E, U+2066–U+2069, which can make text display in
-//! an order other than the one it has) are dropped; newlines and tabs stay.
+//! (CSI, OSC, DCS and the rest), control characters and bidirectional-text controls (which
+//! can make a line display in another order than it reads) are dropped; newlines and tabs
+//! stay.
 //!
 //! Written here rather than taken from a crate because answers arrive as stream deltas, so a
 //! sequence may be split across two pieces: the state must carry over between calls, and C1
-//! controls (U+0080–U+009F, e.g. a one-character CSI) must go too.
+//! controls (U+0080–U+009F, e.g. a one-character CSI) must go too. [`sanitized`] does the
+//! same to every string of a whole value (a stored round), so nothing a model wrote is
+//! missed when a field is added.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::Value;
 
 /// Where the filter is inside an escape sequence.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
@@ -43,7 +49,7 @@ impl Sanitizer {
                 (State::Text, '\u{9b}') => State::Csi,
                 (State::Text, '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}') => State::Str,
                 (State::Text, c) => {
-                    if c == '\n' || c == '\t' || !(c.is_control() || is_bidi_control(c)) {
+                    if kept(c) {
                         out.push(c);
                     }
                     State::Text
@@ -66,15 +72,69 @@ impl Sanitizer {
     }
 }
 
-/// Embedding, override and isolate controls: they reorder how the text around them is
-/// shown.
+/// The characters that change the display order of text around them (embeddings,
+/// overrides, isolates and the directional marks).
 fn is_bidi_control(c: char) -> bool {
-    matches!(c, '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}')
+    matches!(
+        c,
+        '\u{061c}' | '\u{200e}' | '\u{200f}' | '\u{202a}'..='\u{202e}' | '\u{2066}'..='\u{2069}'
+    )
+}
+
+/// Whether a character outside an escape sequence is kept.
+fn kept(c: char) -> bool {
+    c == '\n' || c == '\t' || !(c.is_control() || is_bidi_control(c))
+}
+
+/// Whether a text holds nothing the filter would drop.
+fn is_clean(input: &str) -> bool {
+    input.chars().all(kept)
 }
 
 /// Filters a whole text at once.
 pub fn sanitize(input: &str) -> String {
     Sanitizer::new().push(input)
+}
+
+/// Sanitises every string in a JSON value (map keys too); true when one changed.
+fn sanitize_value(value: &mut Value) -> bool {
+    match value {
+        Value::String(s) if !is_clean(s) => {
+            *s = sanitize(s);
+            true
+        }
+        Value::Array(items) => items
+            .iter_mut()
+            .fold(false, |changed, v| sanitize_value(v) | changed),
+        Value::Object(map) => {
+            let mut changed = map
+                .values_mut()
+                .fold(false, |changed, v| sanitize_value(v) | changed);
+            if map.keys().any(|k| !is_clean(k)) {
+                *map = std::mem::take(map)
+                    .into_iter()
+                    .map(|(k, v)| (sanitize(&k), v))
+                    .collect();
+                changed = true;
+            }
+            changed
+        }
+        Value::Null | Value::Bool(_) | Value::Number(_) | Value::String(_) => false,
+    }
+}
+
+/// `value` with every string in it sanitised, walked through its serde form so that every
+/// field, including ones added later, is covered; `None` when nothing needed it (the caller
+/// keeps the value it has).
+pub fn sanitized<T: Serialize + DeserializeOwned>(
+    value: &T,
+) -> Result<Option<T>, serde_json::Error> {
+    let mut tree = serde_json::to_value(value)?;
+    if sanitize_value(&mut tree) {
+        serde_json::from_value(tree).map(Some)
+    } else {
+        Ok(None)
+    }
 }
 
 #[cfg(test)]
@@ -101,6 +161,25 @@ mod tests {
     }
 
     #[test]
+    fn bidirectional_controls_are_dropped() {
+        assert_eq!(
+            sanitize("admin\u{202e}txt.exe\u{2066}x\u{2069}\u{200f}"),
+            "admintxt.exex"
+        );
+    }
+
+    #[test]
+    fn every_string_of_a_value_is_sanitised_keys_included() {
+        let mut map = std::collections::BTreeMap::new();
+        map.insert("key\u{1b}[31m".to_string(), vec!["a\u{202e}b".to_string()]);
+        map.insert("plain".to_string(), vec!["fine".to_string()]);
+        let clean = sanitized(&map).unwrap().expect("changed");
+        assert_eq!(clean["key"], ["ab"]);
+        assert_eq!(clean["plain"], ["fine"]);
+        assert!(sanitized(&clean).unwrap().is_none(), "clean stays as it is");
+    }
+
+    #[test]
     fn sequences_split_across_pieces_are_still_removed() {
         let mut s = Sanitizer::new();
         let out: String = ["ok \u{1b}", "]0;pw", "ned\u{7}", "\u{1b}[", "2J", " done"]
@@ -114,7 +193,7 @@ mod tests {
         #[test]
         fn output_never_holds_escapes_or_controls(input in any::<String>()) {
             let out = sanitize(&input);
-            prop_assert!(out.chars().all(|c| c == '\n' || c == '\t' || !(c.is_control() || is_bidi_control(c))));
+            prop_assert!(is_clean(&out));
         }
 
         #[test]

@@ -57,10 +57,11 @@ async fn phases_run_in_dependency_order() {
             |e| matches!(e, EngineEvent::PhaseStarted { phase_type, .. } if *phase_type == p),
         )
     };
+    // A phase has completed when the round is first stored with it.
     let completed = |p: PhaseType| {
         position(
             &events,
-            |e| matches!(e, EngineEvent::PhaseCompleted { phase, .. } if phase.phase_type == p),
+            |e| matches!(e, EngineEvent::RoundStored { round } if round.phase(p, None).is_some()),
         )
     };
     assert!(
@@ -171,7 +172,7 @@ async fn unparseable_judgments_flag_the_round_and_a_correction_clears_it() {
         ParseStatus::Partial | ParseStatus::Failed
     ));
     assert!(!j.raw_response.is_empty());
-    assert!(events.iter().any(|e| matches!(e, EngineEvent::JudgmentRecorded { judgment, .. } if judgment.parse_status != ParseStatus::Parsed)));
+    assert!(events.iter().any(|e| matches!(e, EngineEvent::RoundStored { round } if round.judgments.iter().any(|j| j.parse_status != ParseStatus::Parsed))));
     let lines: Vec<String> = ethics_bowl::domain::Criterion::ALL
         .iter()
         .map(|c| format!("\"{}\": 7", c.key()))
@@ -267,9 +268,11 @@ async fn phases_are_stored_before_announced_and_a_cancelled_run_resumes_without_
     let handle = tokio::spawn(async move { engine::run(prepared, tx, &mut crx).await });
     let mut finished = 0;
     while let Some(e) = rx.recv().await {
-        if let EngineEvent::PhaseCompleted { round_id, phase } = &e {
-            let on_disk = store.load_round(round_id).unwrap().unwrap();
-            assert!(on_disk.phases.contains(phase), "announced before stored");
+        if let EngineEvent::RoundStored { round } = &e {
+            let on_disk = store.load_round(&round.id).unwrap().unwrap();
+            for phase in &round.phases {
+                assert!(on_disk.phases.contains(phase), "announced before stored");
+            }
         }
         if matches!(e, EngineEvent::RoundFinished { .. }) {
             finished += 1;
@@ -345,4 +348,60 @@ async fn the_budget_stops_new_calls() {
         report.summary.cost_usd
     );
     assert!(report.summary.incomplete > 0, "rounds left to resume");
+}
+
+#[tokio::test]
+async fn calls_that_finish_while_paused_are_stored_at_once_and_no_call_starts() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("a", 0.8, 400.0, 0.0),
+        sim("b", 0.5, 400.0, 0.0),
+        sim("j", 0.5, 400.0, 0.0),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\"]\npairings = [[\"a\", \"b\"]]\n",
+    );
+    let prepared = engine::prepare(&config, None).unwrap();
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (commands, mut crx) = mpsc::unbounded_channel();
+    let handle = tokio::spawn(async move { engine::run(prepared, tx, &mut crx).await });
+    // Pause once the response and the consistency test run side by side.
+    let mut in_flight: Vec<PhaseType> = Vec::new();
+    let mut paused = false;
+    let deadline = tokio::time::Instant::now() + std::time::Duration::from_secs(30);
+    loop {
+        let e = tokio::time::timeout_at(deadline, rx.recv())
+            .await
+            .expect("the calls under way are stored while paused")
+            .expect("the run goes on");
+        match e {
+            EngineEvent::PhaseStarted { phase_type, .. } => {
+                assert!(!paused, "no call starts while paused");
+                in_flight.push(phase_type);
+                if in_flight.contains(&PhaseType::Response)
+                    && in_flight.contains(&PhaseType::ConsistencyTest)
+                {
+                    commands.send(EngineCommand::Pause).unwrap();
+                }
+            }
+            EngineEvent::Paused => paused = true,
+            EngineEvent::RoundStored { round }
+                if paused
+                    && [PhaseType::Response, PhaseType::ConsistencyTest]
+                        .iter()
+                        .all(|p| round.phase(*p, None).is_some()) =>
+            {
+                break;
+            }
+            _ => {}
+        }
+    }
+    commands.send(EngineCommand::Cancel).unwrap();
+    drop(commands);
+    while rx.recv().await.is_some() {}
+    let report = handle.await.unwrap().unwrap();
+    assert_eq!(report.status, TournamentStatus::Cancelled);
 }

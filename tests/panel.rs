@@ -115,12 +115,20 @@ async fn judges_deliberate_toward_each_other_and_a_failing_judge_is_left_out() {
     assert!(
         deliberation.prompt.contains("#### y") && deliberation.system_prompt.contains("The x.")
     );
-    // Every panel change is announced, after it is stored.
-    let updates = events
+    // The panel's record reaches consumers with the stored round, the last as stored.
+    let announced: Vec<_> = events
         .iter()
-        .filter(|e| matches!(e, EngineEvent::PanelUpdated { .. }))
-        .count();
-    assert!(updates >= 5, "{updates}");
+        .filter_map(|e| match e {
+            EngineEvent::RoundStored { round: r } if r.id == round.id => r.panel.as_ref(),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(
+        announced.last(),
+        Some(&record),
+        "{} announced",
+        announced.len()
+    );
 }
 
 #[tokio::test]

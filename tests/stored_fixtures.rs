@@ -58,6 +58,48 @@ fn round_files(dir: &Path) -> Vec<(PathBuf, String)> {
     files
 }
 
+/// Whether two JSON values are equal, numbers to 12 significant digits: a panel's agreement
+/// is recomputed from its judges' stored answers, and the last binary digit of a sum may
+/// differ from the one written before.
+fn same_json(a: &serde_json::Value, b: &serde_json::Value) -> bool {
+    first_difference(a, b, "").is_empty()
+}
+
+/// Where two JSON values first differ (empty when they do not), for the message.
+fn first_difference(a: &serde_json::Value, b: &serde_json::Value, at: &str) -> String {
+    use serde_json::Value;
+    match (a, b) {
+        (Value::Number(x), Value::Number(y)) => {
+            let (x, y) = (
+                x.as_f64().unwrap_or(f64::NAN),
+                y.as_f64().unwrap_or(f64::NAN),
+            );
+            if (x - y).abs() <= 1e-12 * x.abs().max(y.abs()).max(1.0) {
+                String::new()
+            } else {
+                format!("{at}: {x} against {y}")
+            }
+        }
+        (Value::Array(x), Value::Array(y)) if x.len() == y.len() => x
+            .iter()
+            .zip(y)
+            .enumerate()
+            .map(|(i, (p, q))| first_difference(p, q, &format!("{at}[{i}]")))
+            .find(|d| !d.is_empty())
+            .unwrap_or_default(),
+        (Value::Object(x), Value::Object(y)) if x.len() == y.len() => x
+            .iter()
+            .map(|(k, p)| match y.get(k) {
+                Some(q) => first_difference(p, q, &format!("{at}/{k}")),
+                None => format!("{at}/{k}: missing"),
+            })
+            .find(|d| !d.is_empty())
+            .unwrap_or_default(),
+        _ if a == b => String::new(),
+        _ => format!("{at}: {a} against {b}"),
+    }
+}
+
 fn without_schema_version(mut v: serde_json::Value) -> serde_json::Value {
     match &mut v {
         serde_json::Value::Object(map) => {
@@ -151,7 +193,12 @@ fn rounds_lists_them_as_before() {
                 .unwrap();
         let before: serde_json::Value =
             serde_json::from_str(&expected(name, "rounds.json")).unwrap();
-        assert_eq!(without_schema_version(json), before, "{name}");
+        let now = without_schema_version(json);
+        assert!(
+            same_json(&now, &before),
+            "{name}: {}",
+            first_difference(&now, &before, "")
+        );
     }
 }
 
@@ -186,9 +233,9 @@ fn open_shows_every_stored_round() {
         let app = ethics_bowl::tui::browse(name, &rounds, std::time::Instant::now());
         assert_eq!(app.rounds.len(), rounds.len(), "{name}");
         for (state, round) in app.rounds.iter().zip(&rounds) {
-            assert_eq!(state.status, round.status, "{name} {}", round.id);
+            assert_eq!(state.status(), round.status, "{name} {}", round.id);
             assert_eq!(
-                state.judgments.len(),
+                state.stored.judgments.len(),
                 round.judgments.len(),
                 "{name} {}",
                 round.id

@@ -1,6 +1,8 @@
 //! The real binary in a real terminal (tmux): start a tournament, wait for the matrix, open
 //! a round, open the review queue, fix a judgment, quit; then check that the round file holds
-//! the corrected judgment and that the terminal was given back.
+//! the corrected judgment and that the terminal was given back. And a resumed run: quit
+//! mid-run, start again, and check that what the first session stored shows (margins, every
+//! item waiting for review, the header saying the run was resumed).
 //!
 //! Without tmux the test says so and passes, except under CI (`CI=true`), where `.ci/run`
 //! installs it.
@@ -11,6 +13,9 @@ use std::path::Path;
 use std::process::Command;
 use std::time::{Duration, Instant};
 
+use ethics_bowl::domain::{Round, RoundStatus};
+use ethics_bowl::engine::waiting;
+use ethics_bowl::store::{RoundFilter, Store};
 use support::tournament::{sim, write};
 
 struct Tmux {
@@ -18,6 +23,25 @@ struct Tmux {
 }
 
 impl Tmux {
+    /// A tmux server of its own (tests run side by side) running `command` at 120×40.
+    fn start(name: &str, command: &str) -> Self {
+        let tmux = Tmux {
+            socket: format!("eb-{name}-{}", std::process::id()),
+        };
+        tmux.cmd(&[
+            "new-session",
+            "-d",
+            "-s",
+            "e2e",
+            "-x",
+            "120",
+            "-y",
+            "40",
+            command,
+        ]);
+        tmux
+    }
+
     fn cmd(&self, args: &[&str]) -> String {
         let out = Command::new("tmux")
             .arg("-L")
@@ -40,15 +64,19 @@ impl Tmux {
     }
     /// Polls the screen until `needle` shows (or fails after a generous deadline).
     fn wait_for(&self, needle: &str) -> String {
+        self.wait_until(needle, |screen| screen.contains(needle))
+    }
+    /// Polls the screen until `ready` holds for it (`what` names it in the failure).
+    fn wait_until(&self, what: &str, ready: impl Fn(&str) -> bool) -> String {
         let deadline = Instant::now() + Duration::from_secs(60);
         loop {
             let screen = self.screen();
-            if screen.contains(needle) {
+            if ready(&screen) {
                 return screen;
             }
             assert!(
                 Instant::now() < deadline,
-                "waited for {needle:?}; the screen shows:\n{screen}"
+                "waited for {what}; the screen shows:\n{screen}"
             );
             std::thread::sleep(Duration::from_millis(50));
         }
@@ -102,20 +130,7 @@ fn run_watch_review_fix_and_quit_in_a_real_terminal() {
         config.display(),
         done_file.display()
     );
-    let tmux = Tmux {
-        socket: format!("eb-e2e-{}", std::process::id()),
-    };
-    tmux.cmd(&[
-        "new-session",
-        "-d",
-        "-s",
-        "e2e",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        &command,
-    ]);
+    let tmux = Tmux::start("e2e", &command);
 
     tmux.wait_for("Team A vs Team B");
     tmux.keys(&["Enter"]);
@@ -158,16 +173,7 @@ fn run_watch_review_fix_and_quit_in_a_real_terminal() {
     tmux.keys(&["C-s"]);
     tmux.wait_for("Review queue");
     tmux.keys(&["q"]);
-    let deadline = Instant::now() + Duration::from_secs(30);
-    while !done_file.exists() {
-        assert!(
-            Instant::now() < deadline,
-            "the program did not exit:\n{}",
-            tmux.screen()
-        );
-        std::thread::sleep(Duration::from_millis(50));
-    }
-    assert_eq!(std::fs::read_to_string(&done_file).unwrap().trim(), "0");
+    assert_eq!(wait_exit(&tmux, &done_file), "0");
     let after = tmux.screen();
     assert!(
         after.contains("rounds:") && after.contains("results:"),
@@ -201,4 +207,149 @@ fn run_watch_review_fix_and_quit_in_a_real_terminal() {
             .unwrap()
             .contains("Consistency: 7")
     );
+}
+
+/// Waits until the command wrote its exit code to `file`; returns it.
+fn wait_exit(tmux: &Tmux, file: &Path) -> String {
+    let deadline = Instant::now() + Duration::from_secs(30);
+    while !file.exists() {
+        assert!(
+            Instant::now() < deadline,
+            "the program did not exit:\n{}",
+            tmux.screen()
+        );
+        std::thread::sleep(Duration::from_millis(50));
+    }
+    // The shell may have created the file and not yet written it.
+    std::thread::sleep(Duration::from_millis(100));
+    std::fs::read_to_string(file).unwrap().trim().to_string()
+}
+
+/// Every round stored so far.
+fn stored(results: &Path) -> Vec<Round> {
+    let (rounds, errors) = Store::open(results)
+        .unwrap()
+        .load_rounds(&RoundFilter::default())
+        .unwrap();
+    assert!(errors.is_empty(), "{errors:?}");
+    rounds
+}
+
+/// The matrix's rows (a pairing and its cells).
+fn matrix_rows(screen: &str) -> impl Iterator<Item = &str> {
+    screen.lines().filter(|l| l.contains(" vs "))
+}
+
+/// The matrix cells showing a finished round: `✓` with its margin, and bare `✓`.
+fn done_cells(screen: &str) -> (usize, usize) {
+    let mut with_margin = 0;
+    let mut bare = 0;
+    for cell in matrix_rows(screen).flat_map(|row| row.split('✓').skip(1)) {
+        match cell.chars().next() {
+            Some('+' | '-') => with_margin += 1,
+            _ => bare += 1,
+        }
+    }
+    (with_margin, bare)
+}
+
+/// The matrix cells of rounds waiting for review.
+fn review_cells(screen: &str) -> usize {
+    matrix_rows(screen)
+        .map(|row| row.matches("?rev").count())
+        .sum()
+}
+
+#[test]
+fn a_resumed_run_shows_what_the_first_session_stored() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("sim-alpha", 0.85, 400.0, 0.4),
+        sim("sim-beta", 0.6, 400.0, 0.4),
+        sim("sim-gamma", 0.4, 400.0, 0.4),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"sim-alpha\", \"sim-beta\", \"sim-gamma\"]\njudges = [\"sim-alpha\", \"sim-beta\", \"sim-gamma\"]\nmax_concurrency = 3\ndilemmas = [\"borrowed_voice\", \"quiet_majority\"]\n",
+    );
+    let results = dir.path().join("results/test");
+    let (first_exit, go, second_exit) = (
+        dir.path().join("first-exit"),
+        dir.path().join("go"),
+        dir.path().join("second-exit"),
+    );
+    let run = format!(
+        "{} --log-file {} run {}",
+        env!("CARGO_BIN_EXE_ethics-bowl"),
+        dir.path().join("log.txt").display(),
+        config.display()
+    );
+    // The same command twice; the second waits until the test has read the store.
+    let command = format!(
+        "cd {}; {run}; echo $? > {}; while [ ! -f {} ]; do sleep 0.05; done; {run}; echo $? > {}; sleep 30",
+        env!("CARGO_MANIFEST_DIR"),
+        first_exit.display(),
+        go.display(),
+        second_exit.display()
+    );
+    let tmux = Tmux::start("resume", &command);
+
+    // The first session: quit (and confirm) once two rounds have finished.
+    tmux.wait_until("two finished rounds", |screen| {
+        done_cells(screen).0 + review_cells(screen) >= 2
+    });
+    tmux.keys(&["q"]);
+    tmux.wait_for("press q again");
+    tmux.keys(&["q"]);
+    assert_eq!(wait_exit(&tmux, &first_exit), "130", "stopped, to resume");
+    let first = stored(&results);
+    let at_rest = first
+        .iter()
+        .filter(|r| r.status != RoundStatus::Incomplete)
+        .count();
+    assert!(at_rest >= 2 && first.len() < 12, "stopped part-way");
+    std::fs::write(&go, "").unwrap();
+
+    // The second session says it was resumed, from what is stored.
+    let header = format!("resumed: {} stored, {} to run", first.len(), 12 - at_rest);
+    tmux.wait_for(&header);
+    // Paused with no call in flight, the store holds still while the screen is read.
+    tmux.keys(&["p"]);
+    let screen = tmux.wait_until("paused with no call in flight", |screen| {
+        let calls = screen.split("│ calls ").nth(1).unwrap_or("");
+        screen.contains("PAUSED") && !calls.split('│').next().unwrap_or("▶").contains('▶')
+    });
+    let now = stored(&results);
+    assert!(screen.contains(&header), "{screen}");
+    // Every finished round shows its margin (a margin of 0 shows as +0).
+    let complete = now
+        .iter()
+        .filter(|r| r.status == RoundStatus::Complete)
+        .count();
+    assert_eq!(
+        done_cells(&screen),
+        (complete, 0),
+        "finished rounds show their margins:\n{screen}"
+    );
+    let needs_review = now
+        .iter()
+        .filter(|r| r.status == RoundStatus::NeedsReview)
+        .count();
+    assert_eq!(review_cells(&screen), needs_review, "{screen}");
+    // The queue holds every flagged item, whichever session flagged it.
+    let flagged: usize = now.iter().map(|r| waiting(r).len()).sum();
+    assert!(flagged > 0, "the simulated judges left something to review");
+    tmux.keys(&["v"]);
+    let queue = tmux.wait_for("Review queue");
+    assert!(
+        queue.contains(&format!("Review queue · {flagged} waiting")),
+        "{flagged} flagged in the store:\n{queue}"
+    );
+    tmux.keys(&["Escape", "q"]);
+    assert_eq!(wait_exit(&tmux, &second_exit), "130");
 }

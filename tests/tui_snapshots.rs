@@ -6,10 +6,13 @@
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use std::sync::Arc;
+
 use ethics_bowl::domain::{
-    Criterion, Judgment, ParseStatus, Phase, PhaseType, ProtocolKind, Reading, RoundStatus, Scores,
+    Attempt, Criterion, Judgment, ParseStatus, Phase, PhaseType, ProtocolKind, Reading, Round,
+    RoundError, RoundRecord, ScheduledRound, Scores,
 };
-use ethics_bowl::engine::{EngineEvent, RoundView, UsageTotals};
+use ethics_bowl::engine::{EngineEvent, ScheduledState};
 use ethics_bowl::tui::{App, Mode, Msg, Theme, update, views};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -75,6 +78,79 @@ fn phase(p: PhaseType, model: &str, text: &str) -> Phase {
     }
 }
 
+fn blank(d: &str, a: &str, b: &str) -> Round {
+    ethics_bowl::protocols::blank_round(
+        &ScheduledRound {
+            round_id: id(d, a, b),
+            dilemma_id: d.into(),
+            repetition: 1,
+            team_a: a.into(),
+            team_b: b.into(),
+            judges: vec!["judge".into()],
+            format: None,
+            relation: None,
+        },
+        RoundRecord::EthicsBowl,
+    )
+}
+
+/// The five exchange phases and the judge's, as stored with their usage (one retried).
+fn exchange(round: &mut Round) {
+    for (n, p) in [
+        PhaseType::Presentation,
+        PhaseType::Response,
+        PhaseType::Rebuttal,
+        PhaseType::ConsistencyTest,
+        PhaseType::ConsistencyTestB,
+        PhaseType::Judgment,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let model = match p {
+            PhaseType::Response | PhaseType::ConsistencyTestB => round.team_b_model.clone(),
+            PhaseType::Judgment => "judge".to_string(),
+            _ => round.team_a_model.clone(),
+        };
+        let attempts = if n == 1 {
+            vec![attempt(1, Some("HTTP 429")), attempt(2, None)]
+        } else {
+            Vec::new()
+        };
+        round.phases.push(Phase {
+            input_tokens: Some(2763),
+            output_tokens: Some(776),
+            cost_usd: Some(0.0123),
+            attempts,
+            ..phase(p, &model, "…")
+        });
+    }
+}
+
+fn attempt(number: u32, error: Option<&str>) -> Attempt {
+    Attempt {
+        number,
+        latency_ms: 900,
+        error: error.map(str::to_string),
+        error_kind: None,
+        wait_ms: None,
+        discarded_chars: 0,
+    }
+}
+
+fn send(app: &mut App, e: EngineEvent) {
+    update(app, Msg::Engine(e));
+}
+
+fn store(app: &mut App, round: Round) {
+    send(
+        app,
+        EngineEvent::RoundStored {
+            round: Arc::new(round),
+        },
+    );
+}
+
 /// A tournament part-way through, with every kind of cell.
 fn mid_tournament() -> App {
     let t0 = Instant::now();
@@ -83,24 +159,14 @@ fn mid_tournament() -> App {
     for d in DILEMMAS {
         for a in MODELS {
             for b in MODELS.iter().filter(|b| **b != a) {
-                rounds.push(RoundView {
-                    round_id: id(d, a, b),
-                    dilemma_id: d.into(),
-                    repetition: 1,
-                    team_a: a.into(),
-                    team_b: (*b).into(),
-                    judges: vec!["judge".into()],
-                    status: RoundStatus::Incomplete,
-                    finished: false,
-                    qa: None,
-                    structured: None,
+                rounds.push(ScheduledState {
+                    round: Arc::new(blank(d, a, b)),
+                    stored: false,
+                    to_run: true,
                 });
             }
         }
     }
-    let send = |app: &mut App, e: EngineEvent| {
-        update(app, Msg::Engine(e));
-    };
     send(
         &mut app,
         EngineEvent::Started {
@@ -111,37 +177,28 @@ fn mid_tournament() -> App {
     // The first dilemma finished: margins, one needing review, one stopped by an error.
     for (i, a) in MODELS.iter().enumerate() {
         for (k, b) in MODELS.iter().filter(|b| *b != a).enumerate() {
-            let rid = id(DILEMMAS[0], a, b);
-            let (status, parse) = match (i, k) {
-                (1, 1) => (RoundStatus::NeedsReview, ParseStatus::Failed),
-                _ => (RoundStatus::Complete, ParseStatus::Parsed),
-            };
+            let mut round = blank(DILEMMAS[0], a, b);
             if (i, k) == (3, 2) {
-                send(
-                    &mut app,
-                    EngineEvent::RoundFinished {
-                        round_id: rid,
-                        status: RoundStatus::Incomplete,
-                        error: Some("model \"grok\": HTTP 503 (after 3 attempts)".into()),
-                    },
-                );
-                continue;
+                round.phases.push(phase(PhaseType::Presentation, a, "…"));
+                round.error = Some(RoundError {
+                    phase_type: PhaseType::Response,
+                    model_id: (*b).into(),
+                    message: "model \"grok\": HTTP 503 (after 3 attempts)".into(),
+                    timestamp: String::new(),
+                });
+            } else {
+                let parse = if (i, k) == (1, 1) {
+                    ParseStatus::Failed
+                } else {
+                    ParseStatus::Parsed
+                };
+                exchange(&mut round);
+                round.put_judgment(judgment(6.0 + i as f64, 5.0 + k as f64, parse));
+                round.status = round.settled_status();
             }
-            send(
-                &mut app,
-                EngineEvent::JudgmentRecorded {
-                    round_id: rid.clone(),
-                    judgment: Box::new(judgment(6.0 + i as f64, 5.0 + k as f64, parse)),
-                },
-            );
-            send(
-                &mut app,
-                EngineEvent::RoundFinished {
-                    round_id: rid,
-                    status,
-                    error: None,
-                },
-            );
+            let round_id = round.id.clone();
+            store(&mut app, round);
+            send(&mut app, EngineEvent::RoundFinished { round_id });
         }
     }
     update(&mut app, Msg::Tick(t0 + Duration::from_secs(95)));
@@ -160,17 +217,13 @@ fn mid_tournament() -> App {
             },
         );
         if n == 1 {
-            send(
-                &mut app,
-                EngineEvent::PhaseCompleted {
-                    round_id: rid.clone(),
-                    phase: Box::new(phase(
-                        PhaseType::Presentation,
-                        a,
-                        "The central tension is consent.",
-                    )),
-                },
-            );
+            let mut round = blank(DILEMMAS[1], a, b);
+            round.phases.push(phase(
+                PhaseType::Presentation,
+                a,
+                "The central tension is consent.",
+            ));
+            store(&mut app, round);
             send(
                 &mut app,
                 EngineEvent::PhaseStarted {
@@ -202,15 +255,6 @@ fn mid_tournament() -> App {
             );
         }
     }
-    send(
-        &mut app,
-        EngineEvent::Usage(UsageTotals {
-            input_tokens: 182_340,
-            output_tokens: 51_208,
-            cost_usd: 0.8123,
-            calls: 77,
-        }),
-    );
     update(&mut app, Msg::Tick(t0 + Duration::from_secs(97)));
     app
 }
@@ -259,17 +303,14 @@ fn too_small_shows_a_message() {
 fn transcript_with_a_hostile_answer_renders_harmless_text() {
     let mut app = mid_tournament();
     let rid = id(DILEMMAS[0], "claude", "gpt");
-    update(
-        &mut app,
-        Msg::Engine(EngineEvent::PhaseCompleted {
-            round_id: rid.clone(),
-            phase: Box::new(phase(
-                PhaseType::Presentation,
-                "claude",
-                "Before \u{1b}]0;pwned\u{7}\u{1b}[2J after.\nGuiding principle: consent matters.",
-            )),
-        }),
-    );
+    // The round under the cursor, stored with a hostile presentation as its only phase.
+    let mut round = Round::clone(&app.rounds[app.index[&rid]].stored);
+    round.phases = vec![phase(
+        PhaseType::Presentation,
+        "claude",
+        "Before \u{1b}]0;pwned\u{7}\u{1b}[2J after.\nGuiding principle: consent matters.",
+    )];
+    store(&mut app, round);
     update(
         &mut app,
         Msg::Engine(EngineEvent::PhaseStarted {
@@ -417,9 +458,9 @@ fn analysis_screen_tables() {
     let round = app.selected().expect("a round");
     assert_eq!(
         if model.role == "presenting" {
-            &round.view.team_a
+            &round.stored.team_a_model
         } else {
-            &round.view.team_b
+            &round.stored.team_b_model
         },
         &model.model
     );

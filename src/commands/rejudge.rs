@@ -2,8 +2,7 @@
 
 use std::path::Path;
 
-use ethics_bowl::domain::ParseStatus;
-use ethics_bowl::engine::{self, EngineEvent};
+use ethics_bowl::engine::{self, Change, EngineEvent, Progress};
 use tokio::sync::mpsc;
 
 /// Judges the stored exchanges of `dir` with the judges of `config`.
@@ -20,29 +19,27 @@ pub async fn run(dir: &Path, config: &Path, out: Option<&Path>) -> anyhow::Resul
     );
     let (tx, mut events) = mpsc::unbounded_channel();
     let printer = tokio::spawn(async move {
+        let mut progress = Progress::default();
         while let Some(event) = events.recv().await {
-            match event {
-                EngineEvent::JudgmentRecorded { round_id, judgment }
-                    if !matches!(
-                        judgment.parse_status,
-                        ParseStatus::Parsed | ParseStatus::CorrectedByHand
-                    ) =>
-                {
-                    eprintln!(
-                        "review: {round_id}: {} could not be fully parsed",
-                        judgment.judge_key()
-                    );
+            for change in progress.apply(&event) {
+                match change {
+                    Change::NowWaiting { round_id, item } => {
+                        eprintln!("review: {round_id}: {} could not be fully parsed", item.key)
+                    }
+                    Change::RoundFinished(round) => {
+                        eprintln!("{}: {}", round.status.as_str(), round.id)
+                    }
+                    Change::Started { .. } => {}
                 }
-                EngineEvent::PhaseFailed {
-                    round_id,
-                    model,
-                    error,
-                    ..
-                } => eprintln!("failed: {round_id}: {model}: {error}"),
-                EngineEvent::RoundFinished {
-                    round_id, status, ..
-                } => eprintln!("{}: {round_id}", status.as_str()),
-                _ => {}
+            }
+            if let EngineEvent::PhaseFailed {
+                round_id,
+                model,
+                error,
+                ..
+            } = event
+            {
+                eprintln!("failed: {round_id}: {model}: {error}");
             }
         }
     });

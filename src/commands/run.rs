@@ -5,8 +5,8 @@
 use std::path::{Path, PathBuf};
 
 use ethics_bowl::analysis::Summary;
-use ethics_bowl::domain::{ParseStatus, ProtocolKind, RoundStatus};
-use ethics_bowl::engine::{self, EngineCommand, EngineEvent};
+use ethics_bowl::domain::{ProtocolKind, RoundStatus};
+use ethics_bowl::engine::{self, Change, EngineCommand, EngineEvent, Progress, WaitingKind};
 use ethics_bowl::sanitize::sanitize;
 use ethics_bowl::store::{Store, TournamentStatus};
 use ethics_bowl::tui::{App, Mode};
@@ -97,25 +97,62 @@ pub async fn run(
         )
         .unwrap_or_else(|_| ProgressStyle::default_bar()),
     );
-    let mut in_flight = 0i64;
-    let mut review = 0usize;
+    let mut progress = Progress::default();
+    let status_line = |progress: &Progress| {
+        let t = progress.totals();
+        format!(
+            "{} calls in flight, {} in / {} out tokens, ${:.4}, {} to review",
+            progress.under_way(),
+            t.input_tokens,
+            t.output_tokens,
+            t.cost_usd,
+            progress.waiting()
+        )
+    };
     while let Some(event) = events.recv().await {
-        match event {
-            EngineEvent::Started {
-                tournament_id,
-                rounds,
-            } => {
-                let done = rounds.iter().filter(|r| r.finished).count();
-                bar.set_length(rounds.len() as u64);
-                bar.set_position(done as u64);
-                bar.println(format!(
-                    "tournament {tournament_id}: {} rounds, {done} already stored, results in {}",
-                    rounds.len(),
-                    dir.display()
-                ));
+        for change in progress.apply(&event) {
+            match change {
+                Change::Started {
+                    rounds,
+                    stored,
+                    finished,
+                    waiting,
+                } => {
+                    bar.set_length(rounds as u64);
+                    bar.set_position(finished as u64);
+                    let resumed = if stored > 0 {
+                        format!(
+                            " (resumed: {stored} stored, {} to run, {waiting} waiting for review)",
+                            rounds - finished
+                        )
+                    } else {
+                        String::new()
+                    };
+                    bar.println(format!(
+                        "tournament {name}: {rounds} rounds{resumed}, results in {}",
+                        dir.display()
+                    ));
+                }
+                Change::NowWaiting { round_id, item } => bar.println(match item.kind {
+                    WaitingKind::Judgment(_) => {
+                        format!("review: {round_id}: {} could not be fully parsed", item.key)
+                    }
+                    WaitingKind::Reply => {
+                        format!(
+                            "review: {round_id}: the {} reply could not be read",
+                            item.key
+                        )
+                    }
+                }),
+                Change::RoundFinished(round) => {
+                    bar.inc(1);
+                    if let (RoundStatus::Incomplete, Some(e)) = (round.status, &round.error) {
+                        bar.println(format!("incomplete: {}: {}", round.id, e.message));
+                    }
+                }
             }
-            EngineEvent::PhaseStarted { .. } => in_flight += 1,
-            EngineEvent::PhaseCompleted { .. } | EngineEvent::PhaseFailed { .. } => in_flight -= 1,
+        }
+        match event {
             EngineEvent::RetryScheduled {
                 round_id,
                 phase_type,
@@ -128,33 +165,6 @@ pub async fn run(
                 phase_type.as_str(),
                 wait.as_secs_f64()
             )),
-            EngineEvent::JudgmentRecorded { round_id, judgment }
-                if judgment.parse_status != ParseStatus::Parsed
-                    && judgment.parse_status != ParseStatus::CorrectedByHand =>
-            {
-                review += 1;
-                bar.println(format!(
-                    "review: {round_id}: {} could not be fully parsed",
-                    judgment.judge_key()
-                ));
-            }
-            EngineEvent::RoundFinished {
-                round_id,
-                status,
-                error,
-            } => {
-                bar.inc(1);
-                if let (RoundStatus::Incomplete, Some(e)) = (status, error) {
-                    bar.println(format!("incomplete: {round_id}: {e}"));
-                }
-            }
-            EngineEvent::Usage(t) => bar.set_message(format!(
-                "{} calls in flight, {} in / {} out tokens, ${:.4}, {review} to review",
-                in_flight.max(0),
-                t.input_tokens,
-                t.output_tokens,
-                t.cost_usd
-            )),
             EngineEvent::BudgetReached {
                 spent_usd,
                 budget_usd,
@@ -166,6 +176,9 @@ pub async fn run(
             EngineEvent::Warning { message } => {
                 bar.println(format!("warning: {}", sanitize(&message)));
             }
+            EngineEvent::PhaseStarted { .. }
+            | EngineEvent::PhaseFailed { .. }
+            | EngineEvent::RoundStored { .. } => bar.set_message(status_line(&progress)),
             _ => {}
         }
     }

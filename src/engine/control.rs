@@ -1,5 +1,5 @@
-//! What every round task shares: the stop signal, the pause switch, the budget and the
-//! running totals, and the event sender.
+//! What every round task shares: the stop signal, the pause switch, the budget and what
+//! this run has spent, and the event sender.
 
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
@@ -7,7 +7,14 @@ use std::sync::atomic::{AtomicBool, Ordering};
 use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
-use super::events::{EngineEvent, UsageTotals};
+use super::events::EngineEvent;
+
+/// What this run's calls have cost, for the budget.
+#[derive(Debug, Clone, Copy, Default)]
+struct Spent {
+    cost_usd: f64,
+    calls: u64,
+}
 
 /// Shared control state of one run.
 #[derive(Debug)]
@@ -16,7 +23,7 @@ pub(crate) struct Control {
     paused: watch::Sender<bool>,
     budget_usd: Option<f64>,
     budget_hit: AtomicBool,
-    totals: Mutex<UsageTotals>,
+    spent: Mutex<Spent>,
     events: mpsc::UnboundedSender<EngineEvent>,
 }
 
@@ -27,7 +34,7 @@ impl Control {
             paused: watch::Sender::new(false),
             budget_usd,
             budget_hit: AtomicBool::new(false),
-            totals: Mutex::new(UsageTotals::default()),
+            spent: Mutex::new(Spent::default()),
             events,
         }
     }
@@ -59,17 +66,17 @@ impl Control {
             return false;
         }
         if let Some(budget) = self.budget_usd {
-            let totals = self.totals();
+            let spent = self.spent();
             // The next call is assumed to cost what calls have cost on average.
-            let next = if totals.calls == 0 {
+            let next = if spent.calls == 0 {
                 0.0
             } else {
-                totals.cost_usd / totals.calls as f64
+                spent.cost_usd / spent.calls as f64
             };
-            if totals.cost_usd + next > budget {
+            if spent.cost_usd + next > budget {
                 if !self.budget_hit.swap(true, Ordering::SeqCst) {
                     self.emit(EngineEvent::BudgetReached {
-                        spent_usd: totals.cost_usd,
+                        spent_usd: spent.cost_usd,
                         budget_usd: budget,
                     });
                 }
@@ -83,26 +90,20 @@ impl Control {
         self.budget_hit.load(Ordering::SeqCst)
     }
 
-    pub fn totals(&self) -> UsageTotals {
+    fn spent(&self) -> Spent {
         *self
-            .totals
+            .spent
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner())
     }
 
-    /// Adds a finished call to the totals and announces them.
-    pub fn record_call(&self, input: u64, output: u64, cost: Option<f64>) {
-        let totals = {
-            let mut t = self
-                .totals
-                .lock()
-                .unwrap_or_else(|poisoned| poisoned.into_inner());
-            t.input_tokens += input;
-            t.output_tokens += output;
-            t.cost_usd += cost.unwrap_or(0.0);
-            t.calls += 1;
-            *t
-        };
-        self.emit(EngineEvent::Usage(totals));
+    /// Adds a finished call's cost to what this run has spent.
+    pub fn record_call(&self, cost: Option<f64>) {
+        let mut spent = self
+            .spent
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        spent.cost_usd += cost.unwrap_or(0.0);
+        spent.calls += 1;
     }
 }

@@ -8,14 +8,6 @@ use crate::store::Store;
 
 use super::events::Correction;
 
-/// What a correction changed.
-pub(crate) enum Applied {
-    /// A judge's judgment, as corrected.
-    Judgment(Round, Box<Judgment>),
-    /// A debater's reply that waited for review.
-    Reply(Round),
-}
-
 fn load(store: &Store, round_id: &str) -> Result<Round, String> {
     store
         .load_round(round_id)
@@ -24,20 +16,20 @@ fn load(store: &Store, round_id: &str) -> Result<Round, String> {
 }
 
 /// Applies a correction from the review queue, where `key` names a judge or a debater's
-/// reply waiting for review, and stores it; the error says why it was refused.
+/// reply waiting for review, and stores it; returns the round as stored, or why it was
+/// refused.
 pub(crate) fn apply(
     store: &Store,
     round_id: &str,
     key: &str,
     correction: &Correction,
-) -> Result<Applied, String> {
+) -> Result<Round, String> {
     let round = load(store, round_id)?;
     let waiting = crate::protocols::stored(round.kind()).review_requests(&round);
     if waiting.iter().any(|r| r.key == key) {
-        correct_reply(store, round, key, correction).map(Applied::Reply)
+        correct_reply(store, round, key, correction)
     } else {
-        correct_judgment(store, round, key, correction)
-            .map(|(r, j)| Applied::Judgment(r, Box::new(j)))
+        correct_judgment(store, round, key, correction).map(|(round, _)| round)
     }
 }
 

@@ -1,58 +1,35 @@
 //! What the engine tells its consumers (the headless runner, the terminal UI) and what they
-//! may ask of it. Every event about stored data is sent after the data is on disk.
+//! may ask of it. Stored data reaches them only as the stored round, sent after it is on
+//! disk, so a consumer's state is the store's plus what is under way.
 
+use std::sync::Arc;
 use std::time::Duration;
 
-use crate::domain::{Judgment, PanelRecord, Phase, PhaseType, RoundStatus, Scores};
+use crate::domain::{PhaseType, Round, Scores};
 use crate::store::TournamentStatus;
 
-/// A round as the consumers first see it.
+/// A round of the schedule as the run starts.
 #[derive(Debug, Clone, PartialEq)]
-pub struct RoundView {
-    /// The round's id.
-    pub round_id: String,
-    /// The dilemma.
-    pub dilemma_id: String,
-    /// Which repetition.
-    pub repetition: u32,
-    /// Team A.
-    pub team_a: String,
-    /// Team B.
-    pub team_b: String,
-    /// Its judges.
-    pub judges: Vec<String>,
-    /// Where it stands on disk: `Complete` and `NeedsReview` rounds are not run again.
-    pub status: RoundStatus,
-    /// Whether the round already has all its phases (a resumed, finished round).
-    pub finished: bool,
-    /// The item and the answers handed out, for question-answer rounds.
-    pub qa: Option<Box<crate::domain::QaSetup>>,
-    /// The topic, for structured-debate rounds.
-    pub structured: Option<Box<crate::domain::StructuredSetup>>,
+pub struct ScheduledState {
+    /// The round as it stands: as stored, or as set up when it has no file yet.
+    pub round: Arc<Round>,
+    /// Whether it was read from its file (a resumed run).
+    pub stored: bool,
+    /// Whether this run will run it (it has not finished).
+    pub to_run: bool,
 }
 
-/// Running totals of the calls made in this run.
-#[derive(Debug, Clone, Copy, Default, PartialEq)]
-pub struct UsageTotals {
-    /// Prompt tokens.
-    pub input_tokens: u64,
-    /// Answer tokens.
-    pub output_tokens: u64,
-    /// Estimated dollars (models with prices only).
-    pub cost_usd: f64,
-    /// Calls finished.
-    pub calls: u64,
-}
-
-/// Something the engine did.
+/// Something the engine did. What is stored arrives whole, as [`EngineEvent::RoundStored`]
+/// after every write; the other events say what is under way (calls, streamed text, retries)
+/// and are not stored.
 #[derive(Debug, Clone, PartialEq)]
 pub enum EngineEvent {
-    /// The run began: every round of the schedule, with what is already on disk.
+    /// The run began: every round of the schedule as it stands, stored or new.
     Started {
         /// The tournament's id.
         tournament_id: String,
         /// The schedule.
-        rounds: Vec<RoundView>,
+        rounds: Vec<ScheduledState>,
     },
     /// A call began.
     PhaseStarted {
@@ -60,7 +37,7 @@ pub enum EngineEvent {
         round_id: String,
         /// The phase.
         phase_type: PhaseType,
-        /// The model called.
+        /// Who is called (see [`crate::domain::speaker`]; the stored phase has the same).
         model: String,
     },
     /// Answer text arrived (coalesced: several provider deltas per event).
@@ -90,14 +67,8 @@ pub enum EngineEvent {
         /// Why it failed.
         error: String,
     },
-    /// A phase finished and is stored.
-    PhaseCompleted {
-        /// The round.
-        round_id: String,
-        /// The stored phase.
-        phase: Box<Phase>,
-    },
-    /// A phase failed after its retries; the round is stored as incomplete.
+    /// A call failed after its retries (a panel goes on without that judge; otherwise the
+    /// round stops, stored as incomplete).
     PhaseFailed {
         /// The round.
         round_id: String,
@@ -108,50 +79,18 @@ pub enum EngineEvent {
         /// The error.
         error: String,
     },
-    /// A judgment was parsed (or corrected) and stored.
-    JudgmentRecorded {
-        /// The round.
-        round_id: String,
-        /// The judgment; check `parse_status` for review.
-        judgment: Box<Judgment>,
+    /// The round as it now is on disk: sent after every write of its file (a finished
+    /// phase, a judgment, a panel's change, a correction), with everything stored so far.
+    RoundStored {
+        /// The round as written.
+        round: Arc<Round>,
     },
-    /// A debater's reply could not be read and waits for a person (stored).
-    ReplyNeedsReview {
-        /// The round.
-        round_id: String,
-        /// Which reply (`pro.opening`).
-        key: String,
-        /// The reply as given (raw model text; sanitise before display).
-        raw: String,
-        /// Why it waits.
-        problems: Vec<String>,
-    },
-    /// A person's correction of a reply was stored; it no longer waits.
-    ReplyReviewed {
-        /// The round.
-        round_id: String,
-        /// Which reply.
-        key: String,
-    },
-    /// A judge panel's record changed (an evaluation arrived, a judge failed, a
-    /// deliberation round began or ended), stored.
-    PanelUpdated {
-        /// The round.
-        round_id: String,
-        /// The panel's record as stored.
-        panel: Box<PanelRecord>,
-    },
-    /// A round reached its final state for this run, stored.
+    /// This run has stopped working on a round (finished, stopped by an error, or
+    /// cancelled); its last [`EngineEvent::RoundStored`] holds its state.
     RoundFinished {
         /// The round.
         round_id: String,
-        /// Its status.
-        status: RoundStatus,
-        /// What stopped it, when incomplete.
-        error: Option<String>,
     },
-    /// Totals after a call finished.
-    Usage(UsageTotals),
     /// New calls are on hold.
     Paused,
     /// New calls may start again.
@@ -178,6 +117,15 @@ pub enum EngineEvent {
         /// How it ended.
         status: TournamentStatus,
     },
+}
+
+/// Whether the call a [`EngineEvent::PhaseStarted`] announced (`phase_type`, `speaker`) is
+/// among the round's stored phases: how a consumer knows a call under way has ended.
+pub fn is_stored_call(round: &Round, phase_type: PhaseType, speaker: &str) -> bool {
+    round
+        .phases
+        .iter()
+        .any(|p| p.phase_type == phase_type && p.speaker() == speaker)
 }
 
 /// A person's correction of a judgment.

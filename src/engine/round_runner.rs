@@ -1,7 +1,7 @@
 //! Runs one round: each step starts as soon as the phases it quotes have finished, calls run
-//! concurrently, every finished phase is stored before it is announced (see
-//! [`RoundWriter`]), and a step that
-//! fails after its retries leaves the round incomplete with what finished kept.
+//! concurrently, every finished phase is stored and then announced as the stored round (see
+//! [`RoundWriter`]), and a step that fails after its retries leaves the round incomplete
+//! with what finished kept.
 
 use std::sync::Arc;
 use std::time::Duration;
@@ -79,36 +79,46 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
                 break;
             }
         }
-        if !stopped && round.error.is_none() {
-            for step in steps
+        let next_step = if stopped || round.error.is_some() {
+            None
+        } else {
+            steps
                 .iter()
-                .filter(|s| !s.is_done(&round) && s.is_ready(&round))
-            {
-                if started.contains(step) {
+                .find(|s| !s.is_done(&round) && s.is_ready(&round) && !started.contains(s))
+                .cloned()
+        };
+        let joined = match next_step {
+            // Waiting until a call may start (the run may be paused), a call that finishes
+            // meanwhile is recorded at once.
+            Some(step) => tokio::select! {
+                may = ctx.control.may_start_call() => {
+                    if !may {
+                        stopped = true;
+                        continue;
+                    }
+                    match start_call(&ctx, writer.events(), &round, &step) {
+                        Ok(task) => {
+                            started.push(step);
+                            running.spawn(task);
+                        }
+                        Err(message) => {
+                            fail(&writer, &mut round, &step, message);
+                            unsaved = false;
+                        }
+                    }
                     continue;
                 }
-                if !ctx.control.may_start_call().await {
-                    stopped = true;
-                    break;
-                }
-                match start_call(&ctx, writer.events(), &round, step) {
-                    Ok(task) => {
-                        started.push(step.clone());
-                        running.spawn(task);
-                    }
-                    Err(message) => {
-                        fail(&writer, &mut round, step, message);
-                        unsaved = false;
-                        break;
-                    }
-                }
+                Some(joined) = running.join_next() => joined,
+            },
+            None => {
+                let next = tokio::select! {
+                    _ = ctx.control.cancel.cancelled() => None,
+                    next = running.join_next() => next,
+                };
+                let Some(joined) = next else { break };
+                joined
             }
-        }
-        let next = tokio::select! {
-            _ = ctx.control.cancel.cancelled() => None,
-            next = running.join_next() => next,
         };
-        let Some(joined) = next else { break };
         let Ok((step, request, result)) = joined else {
             continue;
         };
@@ -124,8 +134,6 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
     drop(running); // abandons calls still under way (cancelled runs)
     let finished = |round: &Round| EngineEvent::RoundFinished {
         round_id: round.id.clone(),
-        status: round.status,
-        error: round.error.as_ref().map(|e| e.message.clone()),
     };
     let status = status_of(&steps, &round);
     if let Some(error) = panel_without_judges(&round, status) {
@@ -266,7 +274,7 @@ fn phase_of(step: &Step, request: &ChatRequest) -> Phase {
     }
 }
 
-/// Stores a finished phase (and a judgment parsed from it), then announces it.
+/// Stores a finished phase (and a judgment parsed from it); the writer announces it.
 fn record_phase(
     ctx: &RoundContext,
     writer: &RoundWriter,
@@ -276,11 +284,7 @@ fn record_phase(
     outcome: CallOutcome,
 ) {
     let usage = outcome.completion.usage;
-    ctx.control.record_call(
-        usage.map_or(0, |u| u.input_tokens),
-        usage.map_or(0, |u| u.output_tokens),
-        outcome.cost_usd,
-    );
+    ctx.control.record_call(outcome.cost_usd);
     let phase = Phase {
         response: outcome.completion.text,
         latency_ms: Some(outcome.latency.as_millis() as u64),
@@ -291,47 +295,20 @@ fn record_phase(
         finish_reason: Some(outcome.completion.provider_finish_reason.clone()),
         ..phase_of(step, request)
     };
-    round.phases.push(phase.clone());
-    let waiting: Vec<String> = ctx
-        .protocol
-        .review_requests(round)
-        .into_iter()
-        .map(|r| r.key)
-        .collect();
+    round.phases.push(phase);
     ctx.protocol.after_phase(round);
-    let mut events = vec![EngineEvent::PhaseCompleted {
-        round_id: round.id.clone(),
-        phase: Box::new(phase),
-    }];
-    for r in ctx.protocol.review_requests(round) {
-        if !waiting.contains(&r.key) {
-            events.push(EngineEvent::ReplyNeedsReview {
-                round_id: round.id.clone(),
-                key: r.key,
-                raw: r.raw,
-                problems: r.problems,
-            });
-        }
-    }
-    let judgments = record_judging(ctx, round, step, &mut events);
-    save_with_judgments(ctx, writer, round, events, judgments);
+    record_judging(ctx, round, step);
+    save_settled(ctx, writer, round, Vec::new());
 }
 
-/// Announces the judgments after the events so far and stores the round with its status
-/// (the last phase's snapshot carries the round's final status).
-fn save_with_judgments(
+/// Stores the round with its status (the last phase's snapshot carries the round's final
+/// status), followed by `events`.
+fn save_settled(
     ctx: &RoundContext,
     writer: &RoundWriter,
     round: &mut Round,
-    mut events: Vec<EngineEvent>,
-    judgments: Vec<crate::domain::Judgment>,
+    events: Vec<EngineEvent>,
 ) {
-    for j in judgments {
-        events.push(EngineEvent::JudgmentRecorded {
-            round_id: round.id.clone(),
-            judgment: Box::new(j),
-        });
-    }
     let steps = steps_of(ctx, round).unwrap_or_default();
     round.status = status_of(&steps, round);
     writer.save(round, events);
@@ -352,39 +329,20 @@ fn record_failed_seat(
         attempts: failure.attempts.clone(),
         ..phase_of(step, request)
     });
-    let mut events = vec![EngineEvent::PhaseFailed {
+    let failed = EngineEvent::PhaseFailed {
         round_id: round.id.clone(),
         phase_type: step.phase_type,
         model: step.speaker(),
         error: failure.to_string(),
-    }];
-    let judgments = record_judging(ctx, round, step, &mut events);
-    save_with_judgments(ctx, writer, round, events, judgments);
+    };
+    record_judging(ctx, round, step);
+    save_settled(ctx, writer, round, vec![failed]);
 }
 
-/// Brings the round's judgments up to date with a finished call (a single judge's
-/// judgment, or the panel's record) and announces a changed panel record.
-fn record_judging(
-    ctx: &RoundContext,
-    round: &mut Round,
-    step: &Step,
-    events: &mut Vec<EngineEvent>,
-) -> Vec<crate::domain::Judgment> {
-    match ctx.judging.record(ctx.protocol.as_ref(), round, step) {
-        Ok(changed) => {
-            if step.seat.is_some()
-                && let Some(record) = &round.panel
-            {
-                events.push(EngineEvent::PanelUpdated {
-                    round_id: round.id.clone(),
-                    panel: Box::new(record.clone()),
-                });
-            }
-            changed
-        }
-        Err(e) => {
-            tracing::warn!(round = %round.id, error = %e, "judging could not be recorded");
-            Vec::new()
-        }
+/// Brings the round's judgments up to date with a finished call: a single judge's
+/// judgment, or the panel's record and the judgments read from its judges.
+fn record_judging(ctx: &RoundContext, round: &mut Round, step: &Step) {
+    if let Err(e) = ctx.judging.record(ctx.protocol.as_ref(), round, step) {
+        tracing::warn!(round = %round.id, error = %e, "judging could not be recorded");
     }
 }

@@ -1,9 +1,10 @@
 //! One round's writer: it stores the round's snapshots and sends the round's events, all in
-//! the order they were made. An event that follows a snapshot is sent only once that
-//! snapshot is on disk, so consumers see causes before effects and nothing is announced
-//! before it is stored; meanwhile the round runner goes on (the next phase may already be
-//! calling). When writes fall behind, the newest snapshot is written once, since it holds
-//! every earlier one.
+//! the order they were made. Each write is announced by [`EngineEvent::RoundStored`] with
+//! the round as written, sent once the file is in place, and an event that follows a
+//! snapshot is sent only after it; so consumers see causes before effects and nothing is
+//! announced before it is stored, while the round runner goes on (the next phase may already
+//! be calling). When writes fall behind, the newest snapshot is written (and announced) once,
+//! since it holds every earlier one.
 
 use std::sync::Arc;
 
@@ -17,8 +18,8 @@ use super::round_runner::RoundContext;
 
 /// What the writer is given, in order.
 enum Item {
-    /// Store this snapshot before sending anything that follows it.
-    Snapshot(Box<Round>),
+    /// Store this snapshot, then announce it, before sending anything that follows it.
+    Snapshot(Arc<Round>),
     /// Send this event.
     Event(EngineEvent),
 }
@@ -58,9 +59,13 @@ impl RoundWriter {
                     ctx.control.cancel.cancel();
                     batch.truncate(at);
                 }
-                for item in batch.drain(..) {
-                    if let Item::Event(event) = item {
-                        ctx.control.emit(event);
+                for (at, item) in batch.drain(..).enumerate() {
+                    match item {
+                        Item::Event(event) => ctx.control.emit(event),
+                        Item::Snapshot(round) if Some(at) == newest => {
+                            ctx.control.emit(EngineEvent::RoundStored { round });
+                        }
+                        Item::Snapshot(_) => {}
                     }
                 }
             }
@@ -76,9 +81,9 @@ impl RoundWriter {
         self.events.clone()
     }
 
-    /// Queues a snapshot and the events that announce it.
+    /// Queues a snapshot and the events that follow it.
     pub fn save(&self, round: &Round, events: Vec<EngineEvent>) {
-        let _ = self.events.0.send(Item::Snapshot(Box::new(round.clone())));
+        let _ = self.events.0.send(Item::Snapshot(Arc::new(round.clone())));
         for event in events {
             self.events.emit(event);
         }

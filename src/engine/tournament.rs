@@ -16,8 +16,8 @@ use crate::protocols::strategy::JudgingStrategy;
 use crate::store::{RoundFilter, Store, StoreError, TournamentRecord, TournamentStatus};
 
 use super::control::Control;
-use super::corrections::{Applied, apply};
-use super::events::{Correction, EngineCommand, EngineEvent, RoundView};
+use super::corrections::apply;
+use super::events::{Correction, EngineCommand, EngineEvent, ScheduledState};
 use super::prepare::Prepared;
 use super::round_runner::{RoundContext, run_round};
 
@@ -51,39 +51,21 @@ fn save_briefing(store: &Store, round: &Round) {
     }
 }
 
-/// Stores a correction and says what changed (or why it was refused).
+/// Stores a correction and announces the round as stored (or says why it was refused).
 fn correction_events(
     store: &Store,
-    round_id: String,
+    round_id: &str,
     judge: &str,
     correction: &Correction,
-) -> Vec<EngineEvent> {
-    let (round, announced) = match apply(store, &round_id, judge, correction) {
-        Ok(Applied::Reply(round)) => (
-            round,
-            EngineEvent::ReplyReviewed {
-                round_id: round_id.clone(),
-                key: judge.to_string(),
-            },
-        ),
-        Ok(Applied::Judgment(round, judgment)) => (
-            round,
-            EngineEvent::JudgmentRecorded {
-                round_id: round_id.clone(),
-                judgment,
-            },
-        ),
-        Err(reason) => return vec![EngineEvent::CommandRefused { reason }],
+) -> EngineEvent {
+    let round = match apply(store, round_id, judge, correction) {
+        Ok(round) => round,
+        Err(reason) => return EngineEvent::CommandRefused { reason },
     };
     save_briefing(store, &round);
-    vec![
-        announced,
-        EngineEvent::RoundFinished {
-            round_id,
-            status: round.status,
-            error: None,
-        },
-    ]
+    EngineEvent::RoundStored {
+        round: Arc::new(round),
+    }
 }
 
 /// After a run, or over stored results (`ethics-bowl open`): stores the corrections the
@@ -100,14 +82,12 @@ pub async fn serve_corrections(
                 round_id,
                 judge,
                 correction,
-            } => correction_events(&store, round_id, &judge, &correction),
-            _ => vec![EngineEvent::CommandRefused {
+            } => correction_events(&store, &round_id, &judge, &correction),
+            _ => EngineEvent::CommandRefused {
                 reason: "no tournament is running".into(),
-            }],
+            },
         };
-        for event in out {
-            let _ = events.send(event);
-        }
+        let _ = events.send(out);
     }
 }
 
@@ -184,38 +164,31 @@ pub async fn run(
 
     // What is on disk decides what runs: finished rounds are kept as they are.
     let mut to_run = Vec::new();
-    let mut views = Vec::new();
+    let mut schedule = Vec::new();
     for s in &prepared.schedule.rounds {
-        let round = match store.load_round(&s.round_id)? {
-            Some(round) => round,
+        let (round, stored) = match store.load_round(&s.round_id)? {
+            Some(round) => (round, true),
             None => match protocol.new_round(s) {
-                Ok(round) => round,
+                Ok(round) => (round, false),
                 Err(e) => {
                     tracing::error!(round = %s.round_id, error = %e, "round cannot be set up");
                     continue;
                 }
             },
         };
-        let finished = round.status != RoundStatus::Incomplete;
-        views.push(RoundView {
-            round_id: s.round_id.clone(),
-            dilemma_id: s.dilemma_id.clone(),
-            repetition: s.repetition,
-            team_a: s.team_a.clone(),
-            team_b: s.team_b.clone(),
-            judges: s.judges.clone(),
-            status: round.status,
-            finished,
-            qa: round.qa().cloned().map(Box::new),
-            structured: round.structured().cloned().map(Box::new),
-        });
-        if !finished {
-            to_run.push(round);
+        let unfinished = round.status == RoundStatus::Incomplete;
+        if unfinished {
+            to_run.push(round.clone());
         }
+        schedule.push(ScheduledState {
+            round: Arc::new(round),
+            stored,
+            to_run: unfinished,
+        });
     }
     ctx.control.emit(EngineEvent::Started {
         tournament_id: prepared.id.clone(),
-        rounds: views,
+        rounds: schedule,
     });
     for message in set_aside {
         ctx.control.emit(EngineEvent::Warning { message });
@@ -256,9 +229,7 @@ pub async fn run(
                     if running.contains(&round_id) {
                         ctx.control.emit(EngineEvent::CommandRefused { reason: format!("round {round_id} is still running") });
                     } else {
-                        for event in correction_events(&store, round_id, &judge, &correction) {
-                            ctx.control.emit(event);
-                        }
+                        ctx.control.emit(correction_events(&store, &round_id, &judge, &correction));
                     }
                 }
             },

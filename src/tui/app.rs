@@ -1,143 +1,34 @@
-//! The UI's state: a plain struct that `update` changes and the views read. Model text is
-//! sanitised once, as it enters; each transcript is held once, here.
+//! The UI's state: a plain struct that `update` changes and the views read. It starts from
+//! the store (every round of the schedule as stored, or as set up when it has no file yet)
+//! and follows the engine's events; model text is sanitised once, as it enters.
 
 use std::collections::HashMap;
 use std::time::{Duration, Instant};
 
 use ratatui_textarea::TextArea;
 
-use crate::domain::{Judgment, PanelRecord, ParseStatus, PhaseType, RoundStatus};
-use crate::engine::{RoundView, UsageTotals};
-use crate::sanitize::Sanitizer;
+use crate::domain::{ProtocolKind, Round, RoundStatus};
+use crate::engine::{ScheduledState, UsageTotals};
 use crate::store::TournamentStatus;
 
-/// One phase as the transcript shows it.
-#[derive(Debug, Clone)]
-pub struct PhaseView {
-    /// Which phase.
-    pub phase_type: PhaseType,
-    /// The model answering.
-    pub model: String,
-    /// Its text so far (sanitised).
-    pub text: String,
-    /// The prompt it was given (sanitised), once finished.
-    pub prompt: Option<String>,
-    /// How long it took, once finished.
-    pub latency_ms: Option<u64>,
-    /// Whether it has finished.
-    pub done: bool,
-    /// The debater and round of arguments, for question-answer arguments (known once the
-    /// phase has finished).
-    pub turn: Option<crate::domain::Turn>,
-    /// Filters the stream, which may split an escape sequence between two pieces.
-    pub(crate) filter: Sanitizer,
-}
-
-impl PhaseView {
-    /// The debater (A or B) of a debate turn: from its turn once finished, from its
-    /// speaker label (see [`crate::domain::speaker`]) while it streams.
-    pub fn team(&self) -> Option<crate::domain::Team> {
-        use crate::domain::Team;
-        self.turn.map(|t| t.side).or_else(|| {
-            if self.model.contains("· debater A") {
-                Some(Team::A)
-            } else if self.model.contains("· debater B") {
-                Some(Team::B)
-            } else {
-                None
-            }
-        })
-    }
-}
-
-/// One round of the matrix.
-#[derive(Debug, Clone)]
-pub struct RoundState {
-    /// The schedule's view of it.
-    pub view: RoundView,
-    /// Where it stands.
-    pub status: RoundStatus,
-    /// Phases, in the order they started.
-    pub phases: Vec<PhaseView>,
-    /// Judgments, one per judge.
-    pub judgments: Vec<Judgment>,
-    /// The judge panel's record, when a panel judges.
-    pub panel: Option<PanelRecord>,
-    /// When a retry is due, while one is waiting.
-    pub retry_until: Option<Instant>,
-    /// What stopped it.
-    pub error: Option<String>,
-}
-
-impl RoundState {
-    /// The phase running now, if any.
-    pub fn running(&self) -> Option<&PhaseView> {
-        self.phases.iter().rev().find(|p| !p.done)
-    }
-
-    /// Team A's total minus Team B's, from the panel's aggregate or the first usable
-    /// judgment.
-    pub fn margin(&self) -> Option<f64> {
-        let aggregate = self
-            .panel
-            .as_ref()
-            .and_then(PanelRecord::aggregate_judgment);
-        let j = aggregate
-            .as_ref()
-            .or_else(|| self.judgments.iter().find(|j| j.is_usable()))?;
-        j.margin()
-    }
-
-    /// Whether the judge chose the correct answer (question-answer rounds with a usable
-    /// judgment and one correct answer).
-    pub fn qa_correct(&self) -> Option<bool> {
-        let setup = self.view.qa.as_deref()?;
-        self.judgments
-            .iter()
-            .find_map(|j| crate::protocols::qa_debate::judge_correct(setup, j))
-    }
-
-    /// The phase view for this phase and model, created when missing.
-    pub(crate) fn phase_mut(&mut self, phase_type: PhaseType, model: &str) -> &mut PhaseView {
-        let at = match self
-            .phases
-            .iter()
-            .position(|p| p.phase_type == phase_type && p.model == model)
-        {
-            Some(at) => at,
-            None => {
-                self.phases.push(PhaseView {
-                    phase_type,
-                    model: model.to_string(),
-                    text: String::new(),
-                    prompt: None,
-                    latency_ms: None,
-                    done: false,
-                    turn: None,
-                    filter: Sanitizer::new(),
-                });
-                self.phases.len() - 1
-            }
-        };
-        &mut self.phases[at]
-    }
-}
+pub use super::round_state::{Entry, LivePhase, ReviewItem, RoundState};
 
 /// A round's matrix row: its pairing, or for question-answer rounds its configuration and
 /// judge.
-fn row_key(view: &RoundView) -> (String, String) {
-    match view.qa.as_deref() {
+fn row_key(round: &RoundState) -> (String, String) {
+    let r = &round.stored;
+    match r.qa() {
         Some(setup) => {
             let who = match setup.format {
                 crate::domain::QaFormat::Debate => {
-                    format!("debate {} v {}", view.team_a, view.team_b)
+                    format!("debate {} v {}", r.team_a_model, r.team_b_model)
                 }
-                crate::domain::QaFormat::Consultancy => format!("consult {}", view.team_a),
+                crate::domain::QaFormat::Consultancy => format!("consult {}", r.team_a_model),
                 other => other.as_str().to_string(),
             };
-            (who, view.judges.join(", "))
+            (who, round.judges().join(", "))
         }
-        None => (view.team_a.clone(), view.team_b.clone()),
+        None => (r.team_a_model.clone(), r.team_b_model.clone()),
     }
 }
 
@@ -183,21 +74,6 @@ pub struct AnalysisView {
     pub tab: usize,
     /// The selected line of the tab's list.
     pub selected: usize,
-}
-
-/// A judgment waiting for a person.
-#[derive(Debug, Clone, PartialEq)]
-pub struct ReviewItem {
-    /// The round.
-    pub round_id: String,
-    /// The judge.
-    pub judge: String,
-    /// How the parser read it.
-    pub status: ParseStatus,
-    /// What it could not read.
-    pub problems: Vec<String>,
-    /// The judge's own text (sanitised).
-    pub raw: String,
 }
 
 /// What a review item is, for the editor.
@@ -269,6 +145,16 @@ pub struct LogLine {
     pub text: String,
 }
 
+/// What the schedule held as the run started: how many rounds were read from the store and
+/// how many this run runs.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Resume {
+    /// Rounds read from their files.
+    pub stored: usize,
+    /// Rounds this run runs (not finished before).
+    pub to_run: usize,
+}
+
 /// The whole UI state.
 #[derive(Debug, Clone)]
 pub struct App {
@@ -300,21 +186,25 @@ pub struct App {
     pub show_prompts: bool,
     /// Warnings and errors, newest last.
     pub log: Vec<LogLine>,
-    /// When the run started (first event).
+    /// When the run started (its first event).
     pub started: Option<Instant>,
+    /// When the run ended: the clock stops there.
+    pub ended: Option<Instant>,
     /// The latest tick.
     pub now: Instant,
-    /// Totals from the engine.
+    /// What every round's stored phases used (earlier sessions included).
     pub totals: UsageTotals,
+    /// What the schedule held as the run started.
+    pub resume: Resume,
+    /// Rounds this run has finished working on (for the remaining time).
+    pub finished_this_run: usize,
     /// New calls are on hold.
     pub paused: bool,
     /// How the run ended, once it has.
     pub finished: Option<TournamentStatus>,
     /// `q` was pressed while calls are in flight: the next `q` or `y` quits.
     pub confirm_quit: bool,
-    /// Judgments waiting for a person, oldest first.
-    pub review: Vec<ReviewItem>,
-    /// The selected review item.
+    /// The selected review item (see [`App::review_items`]).
     pub review_cursor: usize,
     /// The review item being edited.
     pub editor: Option<Editor>,
@@ -343,12 +233,14 @@ impl App {
             show_prompts: false,
             log: Vec::new(),
             started: None,
+            ended: None,
             now,
             totals: UsageTotals::default(),
+            resume: Resume::default(),
+            finished_this_run: 0,
             paused: false,
             finished: None,
             confirm_quit: false,
-            review: Vec::new(),
             review_cursor: 0,
             editor: None,
             analysis: None,
@@ -356,16 +248,22 @@ impl App {
         }
     }
 
-    /// Lays out the matrix from the schedule.
-    pub fn set_schedule(&mut self, rounds: Vec<RoundView>) {
+    /// Lays out the matrix from the schedule, each round as it stands (already sanitised).
+    pub(crate) fn set_schedule(&mut self, rounds: Vec<ScheduledState>) {
         self.rounds.clear();
         self.index.clear();
         self.rows.clear();
         self.columns.clear();
         self.cells.clear();
-        for view in rounds {
-            let row_key = row_key(&view);
-            let col_key = (view.dilemma_id.clone(), view.repetition);
+        self.resume = Resume::default();
+        for s in &rounds {
+            self.resume.stored += usize::from(s.stored);
+            self.resume.to_run += usize::from(s.to_run);
+        }
+        for s in rounds {
+            let round = RoundState::new(s.round, s.stored);
+            let row_key = row_key(&round);
+            let col_key = (round.stored.dilemma_id.clone(), round.stored.repetition);
             let row = self
                 .rows
                 .iter()
@@ -382,30 +280,31 @@ impl App {
                     self.columns.push(col_key);
                     self.columns.len() - 1
                 });
-            self.index.insert(view.round_id.clone(), self.rounds.len());
+            self.index.insert(round.id().to_string(), self.rounds.len());
             self.cells.insert((row, col), self.rounds.len());
-            self.rounds.push(RoundState {
-                status: view.status,
-                view,
-                phases: Vec::new(),
-                judgments: Vec::new(),
-                panel: None,
-                retry_until: None,
-                error: None,
-            });
+            self.rounds.push(round);
         }
+        self.refresh_totals();
+    }
+
+    /// Sums the rounds' usage again (after a round was stored).
+    pub(crate) fn refresh_totals(&mut self) {
+        self.totals = self.rounds.iter().map(|r| r.usage).sum();
+    }
+
+    /// The tournament's protocol (from its first round).
+    pub fn kind(&self) -> Option<ProtocolKind> {
+        self.rounds.first().map(|r| r.stored.kind())
     }
 
     /// Whether the tournament is a structured debate (Team A argues Pro).
     pub fn is_structured(&self) -> bool {
-        self.rounds
-            .first()
-            .is_some_and(|r| r.view.structured.is_some())
+        self.kind() == Some(ProtocolKind::StructuredDebate)
     }
 
     /// Whether the tournament is a question-answer debate (rows are configurations).
     pub fn is_qa(&self) -> bool {
-        self.rounds.first().is_some_and(|r| r.view.qa.is_some())
+        self.kind() == Some(ProtocolKind::QaDebate)
     }
 
     /// Judge accuracy per format over the judgments received so far.
@@ -415,7 +314,7 @@ impl App {
         let mut hits: std::collections::BTreeMap<crate::domain::QaFormat, (usize, usize)> =
             Default::default();
         for r in &self.rounds {
-            if let (Some(setup), Some(correct)) = (&r.view.qa, r.qa_correct()) {
+            if let (Some(setup), Some(correct)) = (r.stored.qa(), r.qa_correct()) {
                 let slot = hits.entry(setup.format).or_default();
                 slot.0 += usize::from(correct);
                 slot.1 += 1;
@@ -431,13 +330,30 @@ impl App {
         self.cells.get(&self.cursor).map(|i| &self.rounds[*i])
     }
 
+    /// The review queue: what waits for a person in every stored round, in schedule order.
+    pub fn review_items(&self) -> impl Iterator<Item = &ReviewItem> {
+        self.rounds.iter().flat_map(|r| &r.review)
+    }
+
+    /// How many items wait for a person.
+    pub fn review_len(&self) -> usize {
+        self.rounds.iter().map(|r| r.review.len()).sum()
+    }
+
     /// Calls under way.
     pub fn in_flight(&self) -> usize {
-        self.rounds
+        self.rounds.iter().map(|r| r.live.len()).sum()
+    }
+
+    /// Failed attempts tried again: the stored phases' and those of calls under way.
+    pub fn retries(&self) -> u64 {
+        let live: u64 = self
+            .rounds
             .iter()
-            .flat_map(|r| &r.phases)
-            .filter(|p| !p.done)
-            .count()
+            .flat_map(|r| &r.live)
+            .map(|p| u64::from(p.retries))
+            .sum();
+        self.totals.retries + live
     }
 
     /// Retries waiting, and the longest remaining wait.
@@ -452,25 +368,26 @@ impl App {
         (waits.len(), waits.iter().max().copied().unwrap_or_default())
     }
 
-    /// Time since the run started.
+    /// Time since the run started, up to its end.
     pub fn elapsed(&self) -> Duration {
+        let until = self.ended.unwrap_or(self.now);
         self.started
-            .map_or(Duration::ZERO, |s| self.now.saturating_duration_since(s))
+            .map_or(Duration::ZERO, |s| until.saturating_duration_since(s))
     }
 
     /// Counts of rounds by state: done, running, queued, incomplete, needing review.
     pub fn counts(&self) -> [usize; 5] {
         let mut c = [0; 5];
         for r in &self.rounds {
-            let i = match r.status {
+            let i = match r.status() {
                 RoundStatus::Complete => 0,
                 RoundStatus::NeedsReview => 4,
                 RoundStatus::Incomplete
-                    if r.running().is_some() || r.retry_until.is_some_and(|t| t > self.now) =>
+                    if r.is_running() || r.retry_until.is_some_and(|t| t > self.now) =>
                 {
                     1
                 }
-                RoundStatus::Incomplete if r.error.is_some() => 3,
+                RoundStatus::Incomplete if r.error().is_some() => 3,
                 RoundStatus::Incomplete => 2,
             };
             c[i] += 1;
@@ -478,59 +395,26 @@ impl App {
         c
     }
 
-    /// Remaining time, from the pace of finished rounds so far.
+    /// Remaining time, from the pace of the rounds this run has finished.
     pub fn eta(&self) -> Option<Duration> {
-        let [done, _, _, stopped, review] = self.counts();
-        let finished = done + review + stopped;
-        let left = self.rounds.len().saturating_sub(finished);
-        (finished > 0 && left > 0).then(|| self.elapsed().mul_f64(left as f64 / finished as f64))
+        let done = self.finished_this_run;
+        let left = self.resume.to_run.saturating_sub(done);
+        (self.finished.is_none() && done > 0 && left > 0)
+            .then(|| self.elapsed().mul_f64(left as f64 / done as f64))
     }
 
-    /// The rounds as the store would hold them, for the analysis (phases and judgments as
-    /// received; finished phases only).
-    pub fn rounds_for_analysis(&self) -> Vec<crate::domain::Round> {
+    /// The stored rounds, as the analysis (and `report`) reads them.
+    pub fn stored_rounds(&self) -> Vec<Round> {
         self.rounds
             .iter()
-            .map(|r| crate::domain::Round {
-                id: r.view.round_id.clone(),
-                dilemma_id: r.view.dilemma_id.clone(),
-                repetition: r.view.repetition,
-                team_a_model: r.view.team_a.clone(),
-                team_b_model: r.view.team_b.clone(),
-                judge_model: r.view.judges.first().cloned().unwrap_or_default(),
-                judge_models: r.view.judges.clone(),
-                phases: r
-                    .phases
-                    .iter()
-                    .filter(|p| p.done)
-                    .map(|p| crate::domain::Phase {
-                        latency_ms: p.latency_ms,
-                        turn: p.turn,
-                        ..crate::domain::Phase::new(p.phase_type, &p.model, &p.text)
-                    })
-                    .collect(),
-                scores: r.judgments.first().cloned(),
-                judgments: r.judgments.clone(),
-                status: r.status,
-                error: None,
-                panel: r.panel.clone(),
-                record: match (&r.view.qa, &r.view.structured) {
-                    (Some(qa), _) => crate::domain::RoundRecord::QaDebate(qa.clone()),
-                    (None, Some(s)) => crate::domain::RoundRecord::StructuredDebate(s.clone()),
-                    (None, None) => crate::domain::RoundRecord::EthicsBowl,
-                },
-                timestamp: String::new(),
-            })
-            .map(|mut round| {
-                crate::protocols::stored(round.kind()).after_phase(&mut round);
-                round
-            })
+            .filter(|r| r.on_disk)
+            .map(|r| Round::clone(&r.stored))
             .collect()
     }
 
     /// Recomputes the analysis now.
     pub(crate) fn refresh_analysis(&mut self) {
-        let analysis = crate::analysis::analyse(&self.rounds_for_analysis(), &Default::default());
+        let analysis = crate::analysis::analyse(&self.stored_rounds(), &Default::default());
         match &mut self.analysis {
             Some(view) => {
                 view.analysis = analysis;

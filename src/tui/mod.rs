@@ -1,9 +1,13 @@
-//! The terminal UI: an Elm-style loop. Engine events, keys and ticks become [`Msg`]s; a pure
-//! [`update`] changes the [`App`] state and returns effects (commands for the engine, quit);
-//! views render frames from the state. It never calls a provider or writes a file.
+//! The terminal UI: an Elm-style loop. Its state starts from the store (every round as
+//! stored); engine events, keys and ticks become [`Msg`]s; a pure [`update`] changes the
+//! [`App`] state and returns effects (commands for the engine, quit); views render frames
+//! from the state. It never calls a provider or writes a file.
 
 pub mod app;
 mod browse;
+mod ingest;
+mod keys;
+mod round_state;
 pub mod terminal;
 pub mod theme;
 pub mod update;

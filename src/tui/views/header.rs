@@ -1,4 +1,6 @@
-//! The header, always visible: the run's name, time, counts, calls, retries, tokens, cost.
+//! The header, always visible: the run's name, time, whether it was resumed, counts, calls,
+//! retries, tokens and cost (the last four over every stored round, earlier sessions
+//! included).
 
 use std::time::Duration;
 
@@ -33,8 +35,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         (_, None, true) => "PAUSED".to_string(),
         (_, None, false) => "live".to_string(),
     };
-    let cost = if app.totals.cost_usd > 0.0 {
-        format!(" · cost ~${:.4}", app.totals.cost_usd)
+    let t = app.totals;
+    let cost = if t.cost_usd > 0.0 {
+        format!(" · cost ~${:.4}", t.cost_usd)
     } else {
         String::new()
     };
@@ -42,6 +45,15 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .eta()
         .map(|d| format!(" · ETA {}", clock(d)))
         .unwrap_or_default();
+    // A resumed run says so until it ends: the totals include earlier sessions.
+    let resumed = if app.mode == Mode::Live && app.finished.is_none() && app.resume.stored > 0 {
+        format!(
+            " · resumed: {} stored, {} to run",
+            app.resume.stored, app.resume.to_run
+        )
+    } else {
+        String::new()
+    };
     let first = Line::from(vec![
         Span::styled(
             "ethics-bowl ",
@@ -52,14 +64,17 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             Mode::Live => format!(" · {state} · elapsed {}{eta}{cost}", clock(app.elapsed())),
             Mode::Browse => format!(" · {state}{cost}"),
         }),
+        Span::styled(resumed, Style::new().fg(theme.accent)),
     ]);
-    let (retries, longest) = app.retries_waiting();
-    let retry = if retries > 0 {
-        format!("{retries} (longest {:.0} s)", longest.as_secs_f64().ceil())
-    } else {
-        "0".into()
+    // Calls under way (▶) and retries waiting (⟳), as the matrix marks them.
+    let live = match app.in_flight() {
+        0 => String::new(),
+        n => format!(" ▶{n}"),
     };
-    let t = app.totals;
+    let waiting = match app.retries_waiting().0 {
+        0 => String::new(),
+        n => format!(" ⟳{n}"),
+    };
     let second = Line::from(vec![
         Span::styled(format!("✓{done} done "), Style::new().fg(theme.complete)),
         Span::styled(
@@ -73,8 +88,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         ),
         Span::styled(format!("?{review} review"), Style::new().fg(theme.review)),
         Span::raw(format!(
-            " │ calls {} │ retries {retry} │ tokens {} in/{} out",
-            app.in_flight(),
+            " │ calls {}{live} │ retries {}{waiting} │ tokens {} in/{} out",
+            t.calls,
+            app.retries(),
             short(t.input_tokens),
             short(t.output_tokens)
         )),

@@ -1,4 +1,5 @@
-//! The help overlay: every key of the current screen.
+//! The help overlay: every key of the current screen, then the keys that work everywhere,
+//! read from the same tables the key handlers use.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -7,80 +8,38 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph};
 
 use crate::tui::app::{App, Screen};
+use crate::tui::keys::{self, Table};
 use crate::tui::theme::Theme;
 
-/// The keys of a screen, as (key, what it does).
-pub fn keys(screen: Screen) -> &'static [(&'static str, &'static str)] {
-    match screen {
-        Screen::Matrix => &[
-            ("← ↓ ↑ → / h j k l", "move the cursor"),
-            ("Enter", "open the round under the cursor"),
-            ("v", "review queue (judgments to fix)"),
-            ("a", "analysis tables (as in the report)"),
-            ("s", "leaderboard"),
-            ("g", "log"),
-            ("p", "pause / resume new calls"),
-            ("r", "retry an incomplete round"),
-            ("?", "this help"),
-            ("q", "quit (asks first while calls are in flight)"),
-        ],
-        Screen::Round { .. } => &[
-            ("Tab", "transcript / scores"),
-            ("↑ ↓ / k j", "scroll a line"),
-            ("PgUp PgDn", "scroll a page"),
-            ("Home", "top (stops following)"),
-            ("End / f", "follow the stream"),
-            ("P", "show or hide prompts"),
-            ("Esc", "back to the matrix"),
-            ("q", "quit"),
-        ],
-        Screen::Review => &[
-            ("↑ ↓ / k j", "choose a judgment"),
-            (
-                "Enter",
-                "edit it: the judge's text beside what the parser reads",
-            ),
-            (
-                "Tab",
-                "in the editor: type the fourteen scores instead of fixing the text",
-            ),
-            (
-                "Tab",
-                "in the editor: type the fourteen scores instead of fixing the text",
-            ),
-            ("Ctrl-S", "save (once every score is read)"),
-            (
-                "Esc",
-                "leave the editor (twice to discard edits) / back to the matrix",
-            ),
-        ],
-        Screen::Analysis => &[
-            ("Tab / ← →", "next or previous table"),
-            ("↑ ↓", "choose a dilemma or a flagged test"),
-            (
-                "Enter",
-                "open it (the matrix column, or the round's transcript)",
-            ),
-            ("Esc", "back to the matrix"),
-        ],
-        Screen::Leaderboard | Screen::Log => &[("Esc", "back to the matrix"), ("q", "quit")],
+/// The tables the help lists for a screen, each with what its rows are prefixed with.
+fn sections(screen: Screen) -> Vec<(Table, &'static str)> {
+    let own = keys::screen_table(screen);
+    let mut sections = vec![(own, "")];
+    if own == Table::Review {
+        sections.push((Table::Editor, "in the editor: "));
+        sections.push((Table::Fields, "typing scores: "));
     }
+    sections.push((Table::Global, ""));
+    sections
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let keys = keys(app.screen);
-    let width = 60.min(area.width);
-    let height = (keys.len() as u16 + 4).min(area.height);
+    let mut lines: Vec<Line<'_>> = sections(app.screen)
+        .into_iter()
+        .flat_map(|(table, prefix)| {
+            keys::bindings(table)
+                .iter()
+                .map(move |b| Line::raw(format!("{:<20} {prefix}{}", b.label, b.help)))
+        })
+        .collect();
+    let width = 84.min(area.width);
+    let height = (lines.len() as u16 + 3).min(area.height);
     let popup = Rect::new(
         area.x + (area.width - width) / 2,
         area.y + (area.height - height) / 2,
         width,
         height,
     );
-    let mut lines: Vec<Line<'_>> = keys
-        .iter()
-        .map(|(k, what)| Line::raw(format!("{k:<20} {what}")))
-        .collect();
     lines.push(Line::styled(
         "any key closes this",
         Style::new().fg(theme.dim),

@@ -39,19 +39,19 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         return render_structured(frame, area, app, theme);
     }
     let mut by_model: BTreeMap<&str, Tally> = BTreeMap::new();
-    for r in &app.rounds {
+    for r in app.rounds.iter().map(|r| &r.stored) {
         for j in r.judgments.iter().filter(|j| j.is_usable()) {
             if let (Some(a), Some(b)) = (
                 j.scores(Team::A).and_then(Scores::total),
                 j.scores(Team::B).and_then(Scores::total),
             ) {
                 by_model
-                    .entry(&r.view.team_a)
+                    .entry(&r.team_a_model)
                     .or_default()
                     .presenting
                     .push(a);
                 by_model
-                    .entry(&r.view.team_b)
+                    .entry(&r.team_b_model)
                     .or_default()
                     .responding
                     .push(b);
@@ -105,8 +105,8 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
 /// held the correct answer and when it held the incorrect one.
 fn render_qa(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let mut wins: BTreeMap<&str, [(usize, usize); 2]> = BTreeMap::new();
-    for r in &app.rounds {
-        let Some(setup) = r.view.qa.as_deref() else {
+    for r in app.rounds.iter().map(|r| &r.stored) {
+        let Some(setup) = r.qa() else {
             continue;
         };
         let Some(choice) = r
@@ -117,8 +117,8 @@ fn render_qa(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             continue;
         };
         let sides: &[(Team, &String)] = match setup.format.debaters() {
-            2 => &[(Team::A, &r.view.team_a), (Team::B, &r.view.team_b)],
-            1 => &[(Team::A, &r.view.team_a)],
+            2 => &[(Team::A, &r.team_a_model), (Team::B, &r.team_b_model)],
+            1 => &[(Team::A, &r.team_a_model)],
             _ => &[],
         };
         for (side, model) in sides {
@@ -172,7 +172,7 @@ fn render_structured(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme
         con: Vec<f64>,
     }
     let mut by_model: BTreeMap<&str, Record> = BTreeMap::new();
-    for r in &app.rounds {
+    for r in app.rounds.iter().map(|r| &r.stored) {
         let Some(v) = r
             .judgments
             .iter()
@@ -183,8 +183,8 @@ fn render_structured(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme
         };
         let winner = v.winner();
         for (side, model, total) in [
-            (Side::Pro, &r.view.team_a, v.pro_total),
-            (Side::Con, &r.view.team_b, v.con_total),
+            (Side::Pro, &r.team_a_model, v.pro_total),
+            (Side::Con, &r.team_b_model, v.con_total),
         ] {
             let rec = by_model.entry(model.as_str()).or_default();
             rec.n += 1;

@@ -9,7 +9,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
 
-use crate::domain::RoundStatus;
+use crate::domain::{ProtocolKind, RoundStatus};
 use crate::tui::app::{App, RoundState};
 use crate::tui::theme::Theme;
 
@@ -24,7 +24,7 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
         );
     }
     let mut running: Vec<char> = Vec::new();
-    for p in round.phases.iter().filter(|p| !p.done) {
+    for p in &round.live {
         let letter = p.phase_type.letter();
         if !running.contains(&letter) {
             running.push(letter);
@@ -32,23 +32,22 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
     }
     if running.contains(&'D') {
         // A panel deliberating: which round.
-        let n = round
-            .panel
-            .as_ref()
-            .map_or(1, |p| p.deliberation_rounds().max(1));
+        let n = round.panel().map_or(1, |p| p.deliberation_rounds().max(1));
         return (format!("▶D{n}"), theme.running);
     }
     if !running.is_empty() {
         return (format!("▶{}", String::from_iter(running)), theme.running);
     }
-    if round.view.qa.is_some() && round.status != RoundStatus::Incomplete {
+    let kind = round.stored.kind();
+    if kind == ProtocolKind::QaDebate && round.status() != RoundStatus::Incomplete {
         let confidence = round
+            .stored
             .judgments
             .iter()
             .find_map(|j| j.choice().and_then(|c| c.confidence))
             .map(|c| format!("{c:.0}"))
             .unwrap_or_default();
-        return match (round.status, round.qa_correct()) {
+        return match (round.status(), round.qa_correct()) {
             (RoundStatus::NeedsReview, _) => ("?rev".into(), theme.review),
             (_, Some(true)) => (format!("✓{confidence}"), theme.complete),
             (_, Some(false)) => (format!("✗{confidence}"), theme.incomplete),
@@ -58,18 +57,18 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
     let margin = round
         .margin()
         .map(|m| {
-            if round.view.structured.is_some() {
+            if kind == ProtocolKind::StructuredDebate {
                 format!("{m:+.1}")
             } else {
                 format!("{m:+.0}")
             }
         })
         .unwrap_or_default();
-    match round.status {
+    match round.status() {
         RoundStatus::Complete => (format!("✓{margin}"), theme.complete),
         RoundStatus::NeedsReview => ("?rev".into(), theme.review),
-        RoundStatus::Incomplete if round.error.is_some() => ("✗err".into(), theme.incomplete),
-        RoundStatus::Incomplete if !round.phases.is_empty() => ("…".into(), theme.queued),
+        RoundStatus::Incomplete if round.error().is_some() => ("✗err".into(), theme.incomplete),
+        RoundStatus::Incomplete if !round.stored.phases.is_empty() => ("…".into(), theme.queued),
         RoundStatus::Incomplete => ("·".into(), theme.queued),
     }
 }
@@ -165,7 +164,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .chain(cols.iter().map(|_| Constraint::Length(CELL)))
         .collect();
     let title = match app.selected() {
-        Some(r) => format!(" Progress · {} ", r.view.round_id),
+        Some(r) => format!(" Progress · {} ", r.id()),
         None => " Progress ".to_string(),
     };
     let table = Table::new(rows, widths).header(header).block(

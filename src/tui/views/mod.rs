@@ -21,6 +21,7 @@ use ratatui::style::Style;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::app::{App, Screen};
+use super::keys::{self, Table};
 use super::theme::Theme;
 
 /// The smallest terminal the layout fits.
@@ -68,23 +69,12 @@ fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let text = if app.confirm_quit {
         "Calls are in flight: press q again to stop and quit (everything finished is stored; rerun the same command to resume), any other key to stay.".to_string()
     } else {
-        let keys = match app.screen {
-            Screen::Matrix => {
-                "arrows/hjkl move · Enter open · v review · a analysis · s scores · g log · p pause · r retry · ? help · q quit"
-            }
-            Screen::Review if app.editor.is_some() => {
-                "type to edit · Tab type the 14 scores instead · Ctrl-S save · Esc leave (twice to discard edits)"
-            }
-            Screen::Review => "↑↓ choose · Enter edit · Esc back · ? help · q quit",
-            Screen::Analysis => {
-                "Tab/←→ tables · ↑↓ choose · Enter open · Esc back · ? help · q quit"
-            }
-            Screen::Round { .. } => {
-                "Tab transcript/scores · ↑↓ PgUp PgDn Home End scroll · f follow · P prompts · Esc back · ? help"
-            }
-            Screen::Leaderboard | Screen::Log => "Esc back · ? help · q quit",
+        let table = match &app.editor {
+            Some(editor) if editor.fields.is_some() => Table::Fields,
+            Some(_) => Table::Editor,
+            None => keys::screen_table(app.screen),
         };
-        keys.to_string()
+        keys::footer(table)
     };
     frame.render_widget(Paragraph::new(text).style(Style::new().fg(theme.dim)), area);
 }

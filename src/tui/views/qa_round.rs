@@ -10,11 +10,11 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use crate::domain::{PhaseType, QaSetup, Team};
 use crate::protocols::qa_debate::quotes::{GameText, ShownArgument, show_argument};
-use crate::tui::app::{PhaseView, RoundState};
+use crate::tui::app::{Entry, RoundState};
 use crate::tui::theme::Theme;
 
-/// The debater of an argument (see [`PhaseView::team`]).
-pub fn side_of(p: &PhaseView) -> Option<Team> {
+/// The debater of an argument (see [`Entry::team`]).
+pub fn side_of(p: &Entry<'_>) -> Option<Team> {
     if p.phase_type != PhaseType::Argument {
         return None;
     }
@@ -65,7 +65,7 @@ fn quote_spans(line: &str, theme: &Theme) -> Line<'static> {
 }
 
 /// An argument as the judge saw it (once finished), thinking folded away.
-pub fn argument_lines(p: &PhaseView, setup: &QaSetup, theme: &Theme) -> Vec<Line<'static>> {
+pub fn argument_lines(p: &Entry<'_>, setup: &QaSetup, theme: &Theme) -> Vec<Line<'static>> {
     let folded = |words: usize, more: &str| {
         Line::styled(
             format!("▸ thinking{more} ({words} words, hidden from the judge and the opponent)"),
@@ -82,12 +82,12 @@ pub fn argument_lines(p: &PhaseView, setup: &QaSetup, theme: &Theme) -> Vec<Line
                 let visible = p
                     .text
                     .split_once("</thinking>")
-                    .map_or(p.text.as_str(), |(_, after)| after);
+                    .map_or(p.text, |(_, after)| after);
                 visible.lines().map(|l| Line::raw(l.to_string())).collect()
             }
         };
     }
-    let s = shown(&p.text, setup);
+    let s = shown(p.text, setup);
     let mut lines = Vec::new();
     if !s.thinking.is_empty() {
         lines.push(folded(s.thinking.split_whitespace().count(), ""));
@@ -136,8 +136,8 @@ pub fn render_outcome(
         Line::raw(""),
     ];
     for (side, colour, model) in [
-        (Team::A, theme.team_a, &round.view.team_a),
-        (Team::B, theme.team_b, &round.view.team_b),
+        (Team::A, theme.team_a, &round.stored.team_a_model),
+        (Team::B, theme.team_b, &round.stored.team_b_model),
     ] {
         let correct = setup.assignment.correct_side == Some(side);
         let who = if model.is_empty() {
@@ -155,18 +155,15 @@ pub fn render_outcome(
         ]));
     }
     lines.push(Line::raw(""));
-    for (side, colour) in [(Team::A, theme.team_a), (Team::B, theme.team_b)] {
-        let (mut verified, mut unverified, mut cuts) = (0, 0, 0);
-        for p in round
-            .phases
-            .iter()
-            .filter(|p| p.done && side_of(p) == Some(side))
-        {
-            let s = shown(&p.text, setup);
-            verified += s.verified;
-            unverified += s.unverified;
-            cuts += u32::from(s.cut);
-        }
+    for (side, colour, record) in [
+        (Team::A, theme.team_a, &setup.debater_a),
+        (Team::B, theme.team_b, &setup.debater_b),
+    ] {
+        let (verified, unverified, cuts) = (
+            record.verified_quotes,
+            record.unverified_quotes,
+            record.word_limit_violations,
+        );
         if verified + unverified + cuts > 0 {
             lines.push(Line::styled(
                 format!(
@@ -177,10 +174,11 @@ pub fn render_outcome(
         }
     }
     lines.push(Line::raw(""));
-    if round.judgments.is_empty() {
+    let judgments = &round.stored.judgments;
+    if judgments.is_empty() {
         lines.push(Line::styled("No judgment yet.", Style::new().fg(theme.dim)));
     }
-    for j in &round.judgments {
+    for j in judgments {
         let verdict = match (j.choice(), round.qa_correct()) {
             (Some(c), correct) if j.is_usable() => {
                 let (word, colour) = match correct {
@@ -207,7 +205,7 @@ pub fn render_outcome(
             verdict,
         ]));
         lines.extend(
-            crate::sanitize::sanitize(&j.raw_response)
+            j.raw_response
                 .lines()
                 .map(|l| Line::styled(l.to_string(), Style::new().fg(theme.dim))),
         );

@@ -10,6 +10,7 @@ use ratatui::widgets::{
 };
 
 use crate::domain::{Criterion, ParseStatus};
+use crate::engine::WaitingKind;
 use crate::protocols::judging::parse_judgment;
 use crate::tui::app::{App, Editor, ScoreFields};
 use crate::tui::theme::Theme;
@@ -25,8 +26,8 @@ fn render_queue(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let block = Block::new()
         .borders(Borders::ALL)
         .border_style(Style::new().fg(theme.border))
-        .title(format!(" Review queue · {} waiting ", app.review.len()));
-    if app.review.is_empty() {
+        .title(format!(" Review queue · {} waiting ", app.review_len()));
+    if app.review_len() == 0 {
         frame.render_widget(
             Paragraph::new("Every judgment is readable. Nothing to review.")
                 .style(Style::new().fg(theme.dim))
@@ -36,17 +37,21 @@ fn render_queue(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     let items: Vec<ListItem<'_>> = app
-        .review
-        .iter()
+        .review_items()
         .map(|item| {
-            let status = match item.status {
-                ParseStatus::Failed => "no scores read",
-                _ => "some scores read",
+            let status = match item.kind {
+                WaitingKind::Judgment(ParseStatus::Failed) => "no scores read",
+                WaitingKind::Judgment(_) => "some scores read",
+                WaitingKind::Reply => "reply not readable",
             };
             let why = item.problems.first().map(String::as_str).unwrap_or("");
+            let what = match item.kind {
+                WaitingKind::Judgment(_) => "judge",
+                WaitingKind::Reply => "reply",
+            };
             ListItem::new(vec![
                 Line::from(format!(
-                    "{} · judge {} · {status}",
+                    "{} · {what} {} · {status}",
                     item.round_id, item.judge
                 )),
                 Line::styled(format!("    {why}"), Style::new().fg(theme.dim)),

@@ -7,24 +7,19 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Tabs, Wrap};
 
-use crate::domain::{Criterion, Judgment, PhaseType, Scores, Side, Team};
+use crate::domain::{
+    Criterion, Judgment, PhaseType, ProtocolKind, RoundRecord, Scores, Side, Team,
+};
 use crate::tui::app::{App, RoundState};
 use crate::tui::theme::Theme;
 
-fn role(
-    round: &RoundState,
-    phase: PhaseType,
-    theme: &Theme,
-) -> (&'static str, ratatui::style::Color) {
+fn role(phase: PhaseType, theme: &Theme) -> (&'static str, ratatui::style::Color) {
     match phase {
         PhaseType::Presentation | PhaseType::Rebuttal | PhaseType::ConsistencyTest => {
             ("Team A", theme.team_a)
         }
         PhaseType::Response | PhaseType::ConsistencyTestB => ("Team B", theme.team_b),
-        PhaseType::Judgment => {
-            let _ = round;
-            ("Judge", theme.accent)
-        }
+        PhaseType::Judgment => ("Judge", theme.accent),
         PhaseType::PanelEvaluation | PhaseType::Deliberation => ("Panel", theme.accent),
         PhaseType::Argument => ("Debater", theme.team_a),
         PhaseType::Opening | PhaseType::CrossExamination | PhaseType::Closing => {
@@ -58,7 +53,8 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, score
         Constraint::Min(3),
     ])
     .areas(area);
-    let judges = match &round.panel {
+    let stored = &round.stored;
+    let judges = match round.panel() {
         Some(panel) => {
             let seats: Vec<String> = panel
                 .judges
@@ -67,39 +63,33 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, score
                 .collect();
             format!("panel: {}", seats.join(", "))
         }
-        None => format!("judge: {}", round.view.judges.join(", ")),
+        None => format!("judge: {}", round.judges().join(", ")),
     };
     frame.render_widget(
         Paragraph::new(Line::from(vec![
-            Span::styled(
-                round.view.round_id.clone(),
-                Style::new().add_modifier(Modifier::BOLD),
-            ),
+            Span::styled(stored.id.clone(), Style::new().add_modifier(Modifier::BOLD)),
             Span::raw("  "),
             Span::styled(
-                format!("A: {}", round.view.team_a),
+                format!("A: {}", stored.team_a_model),
                 Style::new().fg(theme.team_a),
             ),
             Span::raw("  "),
             Span::styled(
-                format!("B: {}", round.view.team_b),
+                format!("B: {}", stored.team_b_model),
                 Style::new().fg(theme.team_b),
             ),
             Span::styled(
-                format!("  {judges}  status: {}", round.status.as_str()),
+                format!("  {judges}  status: {}", round.status().as_str()),
                 Style::new().fg(theme.dim),
             ),
         ])),
         title,
     );
     frame.render_widget(
-        Tabs::new(
-            if round.view.qa.is_some() || round.view.structured.is_some() {
-                ["Transcript", "Verdict"]
-            } else {
-                ["Transcript", "Scores"]
-            },
-        )
+        Tabs::new(match stored.kind() {
+            ProtocolKind::QaDebate | ProtocolKind::StructuredDebate => ["Transcript", "Verdict"],
+            ProtocolKind::EthicsBowl => ["Transcript", "Scores"],
+        })
         .select(usize::from(scores))
         .highlight_style(Style::new().fg(theme.accent).add_modifier(Modifier::BOLD)),
         tabs,
@@ -119,23 +109,26 @@ fn render_transcript(
     theme: &Theme,
 ) {
     let mut lines: Vec<Line<'_>> = Vec::new();
-    if let Some(e) = &round.error {
+    if let Some(e) = round.error() {
         lines.push(Line::styled(
             format!("stopped: {e}"),
             Style::new().fg(theme.incomplete),
         ));
         lines.push(Line::raw(""));
     }
-    for p in &round.phases {
+    let qa = round.stored.qa();
+    let mut empty = true;
+    for p in round.transcript() {
+        empty = false;
         let (who, colour) = match (
-            super::qa_round::side_of(p),
-            super::structured_round::side_of(p),
+            super::qa_round::side_of(&p),
+            super::structured_round::side_of(&p),
         ) {
             (Some(Team::A), _) => ("Debater A", theme.team_a),
             (Some(Team::B), _) => ("Debater B", theme.team_b),
             (_, Some(Side::Pro)) => ("Pro", theme.team_a),
             (_, Some(Side::Con)) => ("Con", theme.team_b),
-            _ => role(round, p.phase_type, theme),
+            _ => role(p.phase_type, theme),
         };
         let timing = match (p.done, p.latency_ms) {
             (true, Some(ms)) => format!("{:.1} s", ms as f64 / 1000.0),
@@ -148,12 +141,12 @@ fn render_transcript(
                 Style::new().fg(colour).add_modifier(Modifier::BOLD),
             ),
             Span::styled(
-                format!("· {} ({who}) · {timing}", p.model),
+                format!("· {} ({who}) · {timing}", p.speaker),
                 Style::new().fg(theme.dim),
             ),
         ]));
         if app.show_prompts
-            && let Some(prompt) = &p.prompt
+            && let Some(prompt) = p.prompt
         {
             lines.push(Line::styled(
                 "prompt:",
@@ -162,25 +155,32 @@ fn render_transcript(
             lines.extend(
                 prompt
                     .lines()
-                    .map(|l| Line::styled(l, Style::new().fg(theme.dim))),
+                    .map(|l| Line::styled(l.to_string(), Style::new().fg(theme.dim))),
             );
             lines.push(Line::styled(
                 "answer:",
                 Style::new().fg(theme.dim).add_modifier(Modifier::ITALIC),
             ));
         }
-        match (&round.view.qa, p.phase_type) {
-            (Some(setup), PhaseType::Argument) => {
-                lines.extend(super::qa_round::argument_lines(p, setup, theme));
+        if let Some(e) = p.error {
+            lines.push(Line::styled(
+                format!("failed: {e}"),
+                Style::new().fg(theme.incomplete),
+            ));
+        } else {
+            match (qa, p.phase_type) {
+                (Some(setup), PhaseType::Argument) => {
+                    lines.extend(super::qa_round::argument_lines(&p, setup, theme));
+                }
+                _ if let Some(side) = super::structured_round::side_of(&p) => {
+                    lines.extend(super::structured_round::reply_lines(&p, side, theme));
+                }
+                _ => lines.extend(p.text.lines().map(|l| Line::raw(l.to_string()))),
             }
-            _ if let Some(side) = super::structured_round::side_of(p) => {
-                lines.extend(super::structured_round::reply_lines(p, side, theme));
-            }
-            _ => lines.extend(p.text.lines().map(Line::raw)),
         }
         lines.push(Line::raw(""));
     }
-    if round.phases.is_empty() {
+    if empty {
         lines.push(Line::styled(
             "No phase has started yet.",
             Style::new().fg(theme.dim),
@@ -217,15 +217,18 @@ fn fmt(v: Option<f64>) -> String {
 }
 
 fn render_scores(frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
-    if let Some(setup) = &round.view.qa {
-        super::qa_round::render_outcome(frame, area, round, setup, theme);
-        return;
+    match &round.stored.record {
+        RoundRecord::QaDebate(setup) => {
+            super::qa_round::render_outcome(frame, area, round, setup, theme);
+            return;
+        }
+        RoundRecord::StructuredDebate(setup) => {
+            super::structured_round::render_verdict(frame, area, round, setup, theme);
+            return;
+        }
+        RoundRecord::EthicsBowl => {}
     }
-    if let Some(setup) = &round.view.structured {
-        super::structured_round::render_verdict(frame, area, round, setup, theme);
-        return;
-    }
-    if let Some(panel) = &round.panel {
+    if let Some(panel) = round.panel() {
         let height = (panel.judges.len() as u16 + 7).min(area.height);
         let [panel_area, rest] =
             Layout::vertical([Constraint::Length(height), Constraint::Min(0)]).areas(area);
@@ -237,22 +240,18 @@ fn render_scores(frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &
 }
 
 fn render_judgments(frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
-    if round.judgments.is_empty() {
+    let judgments = &round.stored.judgments;
+    if judgments.is_empty() {
         frame.render_widget(
             Paragraph::new("No judgment yet.").style(Style::new().fg(theme.dim)),
             area,
         );
         return;
     }
-    let per = area.height / round.judgments.len().max(1) as u16;
-    let areas = Layout::vertical(
-        round
-            .judgments
-            .iter()
-            .map(|_| Constraint::Length(per.max(12))),
-    )
-    .split(area);
-    for (j, a) in round.judgments.iter().zip(areas.iter()) {
+    let per = area.height / judgments.len().max(1) as u16;
+    let areas =
+        Layout::vertical(judgments.iter().map(|_| Constraint::Length(per.max(12)))).split(area);
+    for (j, a) in judgments.iter().zip(areas.iter()) {
         render_judgment(frame, *a, j, theme);
     }
 }
@@ -308,11 +307,7 @@ fn render_judgment(frame: &mut Frame<'_>, area: Rect, j: &Judgment, theme: &Them
             title,
             Style::new().fg(colour).add_modifier(Modifier::BOLD),
         ));
-        lines.extend(
-            crate::sanitize::sanitize(text)
-                .lines()
-                .map(|l| Line::raw(l.to_string())),
-        );
+        lines.extend(text.lines().map(Line::raw));
     }
     for p in &j.problems {
         lines.push(Line::styled(

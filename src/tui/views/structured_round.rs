@@ -11,11 +11,11 @@ use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 use crate::domain::{PhaseType, Side, Standing, StructuredSetup};
 use crate::protocols::structured_debate::briefing::standing_label;
 use crate::protocols::structured_debate::parse;
-use crate::tui::app::{PhaseView, RoundState};
+use crate::tui::app::{Entry, RoundState};
 use crate::tui::theme::Theme;
 
-/// The side of a reply (see [`PhaseView::team`]).
-pub fn side_of(p: &PhaseView) -> Option<Side> {
+/// The side of a reply (see [`Entry::team`]).
+pub fn side_of(p: &Entry<'_>) -> Option<Side> {
     if !matches!(
         p.phase_type,
         PhaseType::Opening | PhaseType::CrossExamination | PhaseType::Closing
@@ -27,7 +27,7 @@ pub fn side_of(p: &PhaseView) -> Option<Side> {
 
 /// A finished reply as what it says; the raw text while it streams or when it is not the
 /// JSON asked for.
-pub fn reply_lines(p: &PhaseView, side: Side, theme: &Theme) -> Vec<Line<'static>> {
+pub fn reply_lines(p: &Entry<'_>, side: Side, theme: &Theme) -> Vec<Line<'static>> {
     let raw = || p.text.lines().map(|l| Line::raw(l.to_string())).collect();
     if !p.done {
         return raw();
@@ -39,7 +39,7 @@ pub fn reply_lines(p: &PhaseView, side: Side, theme: &Theme) -> Vec<Line<'static
         lines.push(Line::styled("(the reply to a correction prompt)", dim));
     }
     match p.phase_type {
-        PhaseType::Opening => match parse::parse_opening(&p.text, side) {
+        PhaseType::Opening => match parse::parse_opening(p.text, side) {
             Ok((arguments, warnings)) => {
                 for a in arguments {
                     lines.push(Line::from(vec![
@@ -71,7 +71,7 @@ pub fn reply_lines(p: &PhaseView, side: Side, theme: &Theme) -> Vec<Line<'static
                 lines.extend(raw());
             }
         },
-        PhaseType::CrossExamination => match parse::parse_cross(&p.text, &[]) {
+        PhaseType::CrossExamination => match parse::parse_cross(p.text, &[]) {
             Ok((responses, _)) => {
                 for r in responses {
                     lines.push(Line::from(vec![
@@ -95,7 +95,7 @@ pub fn reply_lines(p: &PhaseView, side: Side, theme: &Theme) -> Vec<Line<'static
                 lines.extend(raw());
             }
         },
-        _ => match parse::parse_closing(&p.text) {
+        _ => match parse::parse_closing(p.text) {
             Ok((c, words)) => {
                 for x in &c.concessions {
                     lines.push(Line::raw(format!("concedes: {x}")));
@@ -152,11 +152,12 @@ pub fn render_verdict(
     theme: &Theme,
 ) {
     let bold = Style::new().add_modifier(Modifier::BOLD);
-    let judgment = round.judgments.iter().find(|j| j.verdict().is_some());
+    let judgments = &round.stored.judgments;
+    let judgment = judgments.iter().find(|j| j.verdict().is_some());
     let Some(verdict) = judgment.and_then(|j| j.verdict()) else {
         let mut lines = vec![Line::styled(setup.topic.proposition.clone(), bold)];
         lines.push(Line::styled(
-            match round.judgments.first() {
+            match judgments.first() {
                 Some(j) => format!("the verdict is not readable: {}", j.problems.join("; ")),
                 None => "No verdict yet.".into(),
             },
@@ -175,12 +176,12 @@ pub fn render_verdict(
         Line::styled(setup.topic.proposition.clone(), bold),
         Line::from(vec![
             Span::styled(
-                format!("Pro {} ", round.view.team_a),
+                format!("Pro {} ", round.stored.team_a_model),
                 Style::new().fg(theme.team_a),
             ),
             Span::raw(total(verdict.pro_total)),
             Span::styled(
-                format!("   Con {} ", round.view.team_b),
+                format!("   Con {} ", round.stored.team_b_model),
                 Style::new().fg(theme.team_b),
             ),
             Span::raw(total(verdict.con_total)),

@@ -1,0 +1,98 @@
+//! What stored rounds used, summed from their phases: the totals the terminal UI's header
+//! and the headless runner's progress line show. Summed from the store rather than counted
+//! from this run's calls, they cover every session of a resumed tournament.
+
+use std::iter::Sum;
+
+use crate::domain::Round;
+
+/// Tokens, cost, calls and retries of stored phases.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct UsageTotals {
+    /// Prompt tokens.
+    pub input_tokens: u64,
+    /// Answer tokens.
+    pub output_tokens: u64,
+    /// Estimated dollars (models with prices only).
+    pub cost_usd: f64,
+    /// Calls that answered.
+    pub calls: u64,
+    /// Failed attempts that were tried again (from each phase's attempts).
+    pub retries: u64,
+}
+
+impl UsageTotals {
+    /// What one round's stored phases used.
+    pub fn of(round: &Round) -> Self {
+        let mut t = Self::default();
+        for p in &round.phases {
+            t.input_tokens += p.input_tokens.unwrap_or(0);
+            t.output_tokens += p.output_tokens.unwrap_or(0);
+            t.cost_usd += p.cost_usd.unwrap_or(0.0);
+            t.calls += u64::from(p.error.is_none());
+            t.retries += p.attempts.len().saturating_sub(1) as u64;
+        }
+        t
+    }
+}
+
+impl Sum for UsageTotals {
+    fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
+        iter.fold(Self::default(), |a, b| Self {
+            input_tokens: a.input_tokens + b.input_tokens,
+            output_tokens: a.output_tokens + b.output_tokens,
+            cost_usd: a.cost_usd + b.cost_usd,
+            calls: a.calls + b.calls,
+            retries: a.retries + b.retries,
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Attempt, Phase, PhaseType, RoundRecord, ScheduledRound};
+
+    #[test]
+    fn phases_are_summed_and_failed_attempts_count_as_retries() {
+        let s = ScheduledRound {
+            round_id: "r".into(),
+            dilemma_id: "d".into(),
+            repetition: 1,
+            team_a: "a".into(),
+            team_b: "b".into(),
+            judges: vec!["j".into()],
+            format: None,
+            relation: None,
+        };
+        let mut round = crate::protocols::blank_round(&s, RoundRecord::EthicsBowl);
+        let attempt = |number, error: Option<&str>| Attempt {
+            number,
+            latency_ms: 10,
+            error: error.map(str::to_string),
+            error_kind: None,
+            wait_ms: None,
+            discarded_chars: 0,
+        };
+        round.phases.push(Phase {
+            input_tokens: Some(100),
+            output_tokens: Some(20),
+            cost_usd: Some(0.5),
+            attempts: vec![attempt(1, Some("HTTP 503")), attempt(2, None)],
+            ..Phase::new(PhaseType::Presentation, "a", "text")
+        });
+        round.phases.push(Phase {
+            error: Some("down".into()),
+            attempts: vec![attempt(1, Some("down")), attempt(2, Some("down"))],
+            ..Phase::new(PhaseType::PanelEvaluation, "j", "")
+        });
+        let t: UsageTotals = [UsageTotals::of(&round), UsageTotals::of(&round)]
+            .into_iter()
+            .sum();
+        assert_eq!(
+            (t.input_tokens, t.output_tokens, t.calls, t.retries),
+            (200, 40, 2, 4)
+        );
+        assert!((t.cost_usd - 1.0).abs() < 1e-12);
+    }
+}

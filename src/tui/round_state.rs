@@ -1,0 +1,247 @@
+//! One round as the UI holds it: the round as last stored, its model text sanitised, and the
+//! calls under way, streaming. Every view reads what is stored (phases, judgments, the
+//! panel's record, the protocol's records such as quote counts and the argument trace) from
+//! the stored round, so a round finished in an earlier session shows exactly as one
+//! finished a moment ago; only text not yet stored comes from the live calls.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+use std::time::Instant;
+
+use crate::domain::{PanelRecord, PhaseType, Round, RoundStatus, Team, Turn};
+use crate::engine::{UsageTotals, WaitingKind, is_stored_call, waiting};
+use crate::sanitize::{Sanitizer, sanitize};
+
+/// A call under way: what it has streamed so far.
+#[derive(Debug, Clone)]
+pub struct LivePhase {
+    /// Which phase.
+    pub phase_type: PhaseType,
+    /// Who is called (see [`crate::domain::speaker`]), sanitised as the stored phase's is.
+    pub speaker: String,
+    /// Who is called, as the engine's events name it.
+    key: String,
+    /// Its text so far (sanitised).
+    pub text: String,
+    /// Attempts that failed so far.
+    pub retries: u32,
+    /// Filters the stream, which may split an escape sequence between two pieces.
+    pub(crate) filter: Sanitizer,
+}
+
+/// An item of the review queue: something in a stored round that waits for a person.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReviewItem {
+    /// The round.
+    pub round_id: String,
+    /// The judge, or the reply (`pro.opening`): what a correction names.
+    pub judge: String,
+    /// A judgment read this far, or a debater's reply.
+    pub kind: WaitingKind,
+    /// What could not be read (sanitised).
+    pub problems: Vec<String>,
+    /// The model's own text (sanitised).
+    pub raw: String,
+}
+
+/// One phase of the transcript, stored or streaming.
+#[derive(Debug, Clone)]
+pub struct Entry<'a> {
+    /// Which phase.
+    pub phase_type: PhaseType,
+    /// Who answered (see [`crate::domain::speaker`]).
+    pub speaker: Cow<'a, str>,
+    /// The answer, or the text so far.
+    pub text: &'a str,
+    /// The prompt, once stored.
+    pub prompt: Option<&'a str>,
+    /// How long it took, once stored.
+    pub latency_ms: Option<u64>,
+    /// Whether it is stored (not streaming).
+    pub done: bool,
+    /// The debater and round, for debate turns (once stored).
+    pub turn: Option<Turn>,
+    /// Why it failed, for a panel judge's call that failed.
+    pub error: Option<&'a str>,
+}
+
+impl Entry<'_> {
+    /// The debater (A or B) of a debate turn: from its turn once stored, from its speaker
+    /// label (see [`crate::domain::speaker`]) while it streams.
+    pub fn team(&self) -> Option<Team> {
+        self.turn.map(|t| t.side).or_else(|| {
+            if self.speaker.contains("· debater A") {
+                Some(Team::A)
+            } else if self.speaker.contains("· debater B") {
+                Some(Team::B)
+            } else {
+                None
+            }
+        })
+    }
+}
+
+/// One round of the matrix.
+#[derive(Debug, Clone)]
+pub struct RoundState {
+    /// The round as last stored (as set up, for a round with no file yet), model text
+    /// sanitised.
+    pub stored: Arc<Round>,
+    /// Whether `stored` is on disk (a round not yet begun has no file).
+    pub on_disk: bool,
+    /// Calls under way, in the order they started.
+    pub live: Vec<LivePhase>,
+    /// What waits for a person in the stored round.
+    pub review: Vec<ReviewItem>,
+    /// What the stored phases used.
+    pub usage: UsageTotals,
+    /// When a retry is due, while one is waiting.
+    pub retry_until: Option<Instant>,
+}
+
+impl RoundState {
+    /// A round as stored (or set up), its text already sanitised.
+    pub(crate) fn new(stored: Arc<Round>, on_disk: bool) -> Self {
+        Self {
+            review: review_items(&stored),
+            usage: UsageTotals::of(&stored),
+            stored,
+            on_disk,
+            live: Vec::new(),
+            retry_until: None,
+        }
+    }
+
+    /// Takes the round as newly stored (sanitised): calls it holds are no longer under
+    /// way, and the review items and usage follow it.
+    pub(crate) fn store(&mut self, round: Arc<Round>) {
+        self.live
+            .retain(|p| !is_stored_call(&round, p.phase_type, &p.speaker));
+        self.review = review_items(&round);
+        self.usage = UsageTotals::of(&round);
+        self.stored = round;
+    }
+
+    /// The round's id.
+    pub fn id(&self) -> &str {
+        &self.stored.id
+    }
+
+    /// Where it stands on disk.
+    pub fn status(&self) -> RoundStatus {
+        self.stored.status
+    }
+
+    /// What stopped it, if it stopped.
+    pub fn error(&self) -> Option<&str> {
+        self.stored.error.as_ref().map(|e| e.message.as_str())
+    }
+
+    /// Its judges, in order.
+    pub fn judges(&self) -> Cow<'_, [String]> {
+        if self.stored.judge_models.is_empty() {
+            Cow::Owned(vec![self.stored.judge_model.clone()])
+        } else {
+            Cow::Borrowed(&self.stored.judge_models)
+        }
+    }
+
+    /// The judge panel's record, when a panel judges.
+    pub fn panel(&self) -> Option<&PanelRecord> {
+        self.stored.panel.as_ref()
+    }
+
+    /// Whether a call of the round is under way.
+    pub fn is_running(&self) -> bool {
+        !self.live.is_empty()
+    }
+
+    /// Team A's total minus Team B's (Pro's minus Con's), from the panel's aggregate or the
+    /// first usable judgment.
+    pub fn margin(&self) -> Option<f64> {
+        let aggregate = self.panel().and_then(PanelRecord::aggregate_judgment);
+        let j = aggregate
+            .as_ref()
+            .or_else(|| self.stored.judgments.iter().find(|j| j.is_usable()))?;
+        j.margin()
+    }
+
+    /// Whether the judge chose the correct answer (question-answer rounds with a usable
+    /// judgment and one correct answer).
+    pub fn qa_correct(&self) -> Option<bool> {
+        let setup = self.stored.qa()?;
+        self.stored
+            .judgments
+            .iter()
+            .find_map(|j| crate::protocols::qa_debate::judge_correct(setup, j))
+    }
+
+    /// The transcript: stored phases in the order they finished, then the calls under way.
+    pub fn transcript(&self) -> impl Iterator<Item = Entry<'_>> {
+        let stored = self.stored.phases.iter().map(|p| Entry {
+            phase_type: p.phase_type,
+            speaker: Cow::Owned(p.speaker()),
+            text: &p.response,
+            prompt: Some(&p.prompt),
+            latency_ms: p.latency_ms,
+            done: true,
+            turn: p.turn,
+            error: p.error.as_deref(),
+        });
+        let live = self.live.iter().map(|p| Entry {
+            phase_type: p.phase_type,
+            speaker: Cow::Borrowed(&p.speaker),
+            text: &p.text,
+            prompt: None,
+            latency_ms: None,
+            done: false,
+            turn: None,
+            error: None,
+        });
+        stored.chain(live)
+    }
+
+    /// The call under way for this phase and speaker (as the engine names it), begun when
+    /// missing.
+    pub(crate) fn live_mut(&mut self, phase_type: PhaseType, speaker: &str) -> &mut LivePhase {
+        let at = match self
+            .live
+            .iter()
+            .position(|p| p.phase_type == phase_type && p.key == speaker)
+        {
+            Some(at) => at,
+            None => {
+                self.live.push(LivePhase {
+                    phase_type,
+                    speaker: sanitize(speaker),
+                    key: speaker.to_string(),
+                    text: String::new(),
+                    retries: 0,
+                    filter: Sanitizer::new(),
+                });
+                self.live.len() - 1
+            }
+        };
+        &mut self.live[at]
+    }
+
+    /// Ends a call under way (it failed after its retries).
+    pub(crate) fn end_call(&mut self, phase_type: PhaseType, speaker: &str) {
+        self.live
+            .retain(|p| p.phase_type != phase_type || p.key != speaker);
+    }
+}
+
+/// The review items of a stored round (its text already sanitised).
+fn review_items(round: &Round) -> Vec<ReviewItem> {
+    waiting(round)
+        .into_iter()
+        .map(|w| ReviewItem {
+            round_id: round.id.clone(),
+            judge: w.key,
+            kind: w.kind,
+            problems: w.problems,
+            raw: w.raw,
+        })
+        .collect()
+}

@@ -1,0 +1,54 @@
+//! Keys on the progress matrix: move, open a round, go to another screen, pause, retry.
+
+use crate::domain::RoundStatus;
+use crate::engine::EngineCommand;
+use crate::tui::app::{App, Mode, Screen};
+use crate::tui::keys::Action;
+
+use super::Effect;
+
+pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
+    let (rows, cols) = (app.rows.len(), app.columns.len());
+    let (r, c) = app.cursor;
+    match action {
+        Action::Up => app.cursor.0 = r.saturating_sub(1),
+        Action::Down => app.cursor.0 = (r + 1).min(rows.saturating_sub(1)),
+        Action::Left => app.cursor.1 = c.saturating_sub(1),
+        Action::Right => app.cursor.1 = (c + 1).min(cols.saturating_sub(1)),
+        Action::Open if app.selected().is_some() => {
+            app.screen = Screen::Round { scores: false };
+            app.scroll = 0;
+            app.follow = true;
+        }
+        Action::Leaderboard => app.screen = Screen::Leaderboard,
+        Action::Log => app.screen = Screen::Log,
+        Action::Review => app.screen = Screen::Review,
+        Action::Analysis => {
+            if app.analysis.as_ref().is_none_or(|v| v.stale) {
+                app.refresh_analysis();
+            }
+            app.screen = Screen::Analysis;
+        }
+        Action::Pause if app.mode == Mode::Live && app.finished.is_none() => {
+            let command = if app.paused {
+                EngineCommand::Resume
+            } else {
+                EngineCommand::Pause
+            };
+            return vec![Effect::Command(command)];
+        }
+        Action::Retry if app.mode == Mode::Live => {
+            if let Some(round) = app.selected()
+                && round.status() == RoundStatus::Incomplete
+                && round.error().is_some()
+                && !round.is_running()
+            {
+                return vec![Effect::Command(EngineCommand::RetryRound(
+                    round.id().to_string(),
+                ))];
+            }
+        }
+        _ => {}
+    }
+    Vec::new()
+}

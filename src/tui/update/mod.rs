@@ -1,0 +1,139 @@
+//! The one place the UI's state changes: `update(app, msg)` takes an engine event, a key or
+//! a tick and returns what the driver must do (send the engine a command, quit). It does no
+//! I/O, so every behaviour is a plain unit test. Engine events go to [`super::ingest`]; keys
+//! are looked up in [`super::keys`] and handled by the showing screen's module.
+
+mod analysis;
+mod editor;
+mod matrix;
+mod review;
+mod round;
+#[cfg(test)]
+mod tests;
+
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyEvent, KeyEventKind};
+
+use crate::engine::{EngineCommand, EngineEvent};
+
+use super::app::{App, Mode, Screen};
+use super::keys::{self, Action, Table};
+
+pub use analysis::{AnalysisTarget, analysis_targets};
+
+/// Something the UI reacts to.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// From the engine.
+    Engine(EngineEvent),
+    /// From the keyboard.
+    Key(KeyEvent),
+    /// The clock moved (drives elapsed time and retry countdowns).
+    Tick(Instant),
+}
+
+/// What the driver must do after an update.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Send this to the engine.
+    Command(EngineCommand),
+    /// Leave the UI.
+    Quit,
+}
+
+/// Applies one message.
+pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    match msg {
+        Msg::Engine(event) => {
+            super::ingest::apply(app, event);
+            app.dirty = true;
+            Vec::new()
+        }
+        Msg::Key(key) if key.kind == KeyEventKind::Press => {
+            app.dirty = true;
+            key_press(app, key)
+        }
+        Msg::Key(_) => Vec::new(),
+        Msg::Tick(now) => {
+            tick(app, now);
+            Vec::new()
+        }
+    }
+}
+
+fn tick(app: &mut App, now: Instant) {
+    let before = (app.elapsed().as_secs(), app.retries_waiting().0);
+    app.now = now;
+    // The Analysis screen follows the rounds, at most once a second.
+    if app.screen == Screen::Analysis
+        && app.analysis.as_ref().is_some_and(|v| {
+            v.stale && now.saturating_duration_since(v.computed) >= Duration::from_secs(1)
+        })
+    {
+        app.refresh_analysis();
+        app.dirty = true;
+    }
+    // Redraw when a visible clock changed: elapsed seconds or a retry countdown.
+    if before != (app.elapsed().as_secs(), app.retries_waiting().0) || app.retries_waiting().0 > 0 {
+        app.dirty = true;
+    }
+}
+
+fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    let global = keys::action(Table::Global, &key);
+    if global == Some(Action::ForceQuit) {
+        return quit(app, true);
+    }
+    // The editor takes every other key (text may contain `q` and `?`).
+    if app.editor.is_some() {
+        return editor::key(app, key);
+    }
+    if app.help {
+        app.help = false;
+        return Vec::new();
+    }
+    if app.confirm_quit {
+        app.confirm_quit = false;
+        if keys::action(Table::Confirm, &key) == Some(Action::Quit) {
+            return vec![Effect::Command(EngineCommand::Cancel), Effect::Quit];
+        }
+        return Vec::new();
+    }
+    match global {
+        Some(Action::Help) => {
+            app.help = true;
+            return Vec::new();
+        }
+        Some(Action::Quit) => return quit(app, false),
+        _ => {}
+    }
+    let Some(action) = keys::action(keys::screen_table(app.screen), &key) else {
+        return Vec::new();
+    };
+    match app.screen {
+        Screen::Matrix => matrix::act(app, action),
+        Screen::Round { scores } => round::act(app, action, scores),
+        Screen::Review => review::act(app, action),
+        Screen::Analysis => analysis::act(app, action),
+        Screen::Leaderboard | Screen::Log => {
+            if action == Action::Back {
+                app.screen = Screen::Matrix;
+            }
+            Vec::new()
+        }
+    }
+}
+
+fn quit(app: &mut App, force: bool) -> Vec<Effect> {
+    let live = app.mode == Mode::Live && app.finished.is_none();
+    if live && app.in_flight() > 0 && !force {
+        app.confirm_quit = true;
+        return Vec::new();
+    }
+    if live {
+        vec![Effect::Command(EngineCommand::Cancel), Effect::Quit]
+    } else {
+        vec![Effect::Quit]
+    }
+}

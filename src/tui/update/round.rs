@@ -1,0 +1,38 @@
+//! Keys in a round: switch between transcript and scores, scroll, follow the stream, show
+//! prompts.
+
+use crate::tui::app::{App, Screen};
+use crate::tui::keys::Action;
+
+use super::Effect;
+
+/// Lines a page scrolls.
+const PAGE: usize = 20;
+
+pub(super) fn act(app: &mut App, action: Action, scores: bool) -> Vec<Effect> {
+    match action {
+        Action::Back => app.screen = Screen::Matrix,
+        Action::SwitchTab => {
+            app.screen = Screen::Round { scores: !scores };
+            app.scroll = 0;
+        }
+        Action::Up => {
+            app.scroll = app.scroll.saturating_sub(1);
+            app.follow = false;
+        }
+        Action::Down => app.scroll += 1,
+        Action::PageUp => {
+            app.scroll = app.scroll.saturating_sub(PAGE);
+            app.follow = false;
+        }
+        Action::PageDown => app.scroll += PAGE,
+        Action::Top => {
+            app.scroll = 0;
+            app.follow = false;
+        }
+        Action::Follow => app.follow = true,
+        Action::Prompts => app.show_prompts = !app.show_prompts,
+        _ => {}
+    }
+    Vec::new()
+}

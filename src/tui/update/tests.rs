@@ -1,0 +1,740 @@
+use std::sync::Arc;
+use std::time::{Duration, Instant};
+
+use crossterm::event::{KeyCode, KeyEvent, KeyEventKind, KeyEventState, KeyModifiers};
+use ratatui_textarea::TextArea;
+
+use super::*;
+use crate::domain::{
+    Attempt, Criterion, Judgment, ParseStatus, Phase, PhaseType, ProtocolKind, Reading,
+    ReplyFallback, Round, RoundError, RoundRecord, RoundStatus, ScheduledRound, Scores,
+    StructuredSetup, Topic,
+};
+use crate::engine::{Correction, ScheduledState};
+use crate::tui::app::ReviewKind;
+
+fn blank(id: &str, a: &str, b: &str, d: &str) -> Round {
+    let s = ScheduledRound {
+        round_id: id.into(),
+        dilemma_id: d.into(),
+        repetition: 1,
+        team_a: a.into(),
+        team_b: b.into(),
+        judges: vec!["j".into()],
+        format: None,
+        relation: None,
+    };
+    crate::protocols::blank_round(&s, RoundRecord::EthicsBowl)
+}
+
+fn schedule(rounds: Vec<(Round, bool)>) -> EngineEvent {
+    EngineEvent::Started {
+        tournament_id: "t".into(),
+        rounds: rounds
+            .into_iter()
+            .map(|(round, stored)| ScheduledState {
+                to_run: round.status == RoundStatus::Incomplete,
+                round: Arc::new(round),
+                stored,
+            })
+            .collect(),
+    }
+}
+
+fn four() -> Vec<Round> {
+    vec![
+        blank("r1", "a", "b", "d1"),
+        blank("r2", "a", "b", "d2"),
+        blank("r3", "b", "a", "d1"),
+        blank("r4", "b", "a", "d2"),
+    ]
+}
+
+fn app() -> App {
+    let mut app = App::new("t", Mode::Live, Instant::now());
+    update(
+        &mut app,
+        Msg::Engine(schedule(four().into_iter().map(|r| (r, false)).collect())),
+    );
+    app
+}
+
+fn key(app: &mut App, code: KeyCode) -> Vec<Effect> {
+    update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)))
+}
+
+fn ctrl_s(app: &mut App) -> Vec<Effect> {
+    update(
+        app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL)),
+    )
+}
+
+fn event(app: &mut App, e: EngineEvent) {
+    update(app, Msg::Engine(e));
+}
+
+fn started(app: &mut App, round: &str, phase_type: PhaseType) {
+    event(
+        app,
+        EngineEvent::PhaseStarted {
+            round_id: round.into(),
+            phase_type,
+            model: "a".into(),
+        },
+    );
+}
+
+fn delta(app: &mut App, round: &str, text: &str) {
+    event(
+        app,
+        EngineEvent::TextDelta {
+            round_id: round.into(),
+            phase_type: PhaseType::Presentation,
+            model: "a".into(),
+            text: text.into(),
+        },
+    );
+}
+
+fn stored(app: &mut App, round: Round) {
+    event(
+        app,
+        EngineEvent::RoundStored {
+            round: Arc::new(round),
+        },
+    );
+}
+
+fn judgment(judge: &str, status: ParseStatus, a: f64, b: f64) -> Judgment {
+    let reading = if status == ParseStatus::Failed {
+        Reading::empty(ProtocolKind::EthicsBowl)
+    } else {
+        Reading::Rubric {
+            team_a: Scores::uniform(a),
+            team_b: Scores::uniform(b),
+        }
+    };
+    Judgment {
+        parse_status: status,
+        problems: if status == ParseStatus::Parsed {
+            Vec::new()
+        } else {
+            vec!["Team A missing: consistency".into()]
+        },
+        raw_response: "Team A did well.".into(),
+        ..Judgment::new(judge, reading)
+    }
+}
+
+fn attempt(number: u32, error: Option<&str>) -> Attempt {
+    Attempt {
+        number,
+        latency_ms: 10,
+        error: error.map(str::to_string),
+        error_kind: None,
+        wait_ms: None,
+        discarded_chars: 0,
+    }
+}
+
+/// A finished round with its phases' usage and one judgment.
+fn finished(mut round: Round, j: Judgment) -> Round {
+    for p in [PhaseType::Presentation, PhaseType::Judgment] {
+        round.phases.push(Phase {
+            input_tokens: Some(1000),
+            output_tokens: Some(200),
+            cost_usd: Some(0.01),
+            attempts: vec![attempt(1, Some("HTTP 503")), attempt(2, None)],
+            ..Phase::new(p, "a", "text")
+        });
+    }
+    round.put_judgment(j);
+    round.status = round.settled_status();
+    round
+}
+
+#[test]
+fn the_schedule_becomes_a_matrix() {
+    let app = app();
+    assert_eq!(
+        app.rows,
+        vec![
+            ("a".to_string(), "b".to_string()),
+            ("b".to_string(), "a".to_string())
+        ]
+    );
+    assert_eq!(app.columns.len(), 2);
+    assert_eq!(app.cells[&(1, 1)], 3);
+    assert_eq!(
+        app.resume,
+        crate::tui::app::Resume {
+            stored: 0,
+            to_run: 4
+        }
+    );
+}
+
+#[test]
+fn the_cursor_moves_and_stops_at_the_edges() {
+    let mut app = app();
+    key(&mut app, KeyCode::Right);
+    key(&mut app, KeyCode::Char('l'));
+    key(&mut app, KeyCode::Char('j'));
+    key(&mut app, KeyCode::Down);
+    assert_eq!(app.cursor, (1, 1));
+    key(&mut app, KeyCode::Up);
+    key(&mut app, KeyCode::Char('h'));
+    key(&mut app, KeyCode::Left);
+    assert_eq!(app.cursor, (0, 0));
+    let release = KeyEvent {
+        code: KeyCode::Down,
+        modifiers: KeyModifiers::NONE,
+        kind: KeyEventKind::Release,
+        state: KeyEventState::NONE,
+    };
+    update(&mut app, Msg::Key(release));
+    assert_eq!(app.cursor, (0, 0), "key releases are ignored");
+}
+
+#[test]
+fn enter_opens_the_round_and_scrolling_up_stops_following() {
+    let mut app = app();
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.screen, Screen::Round { scores: false });
+    assert!(app.follow);
+    key(&mut app, KeyCode::PageDown);
+    assert!(app.follow, "scrolling down keeps following");
+    key(&mut app, KeyCode::Up);
+    assert!(!app.follow);
+    key(&mut app, KeyCode::End);
+    assert!(app.follow);
+    key(&mut app, KeyCode::Tab);
+    assert_eq!(app.screen, Screen::Round { scores: true });
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.screen, Screen::Matrix);
+}
+
+#[test]
+fn streamed_text_is_sanitised_even_when_a_sequence_is_split() {
+    let mut app = app();
+    started(&mut app, "r1", PhaseType::Presentation);
+    delta(&mut app, "r1", "safe \u{1b}]0;pw");
+    delta(&mut app, "r1", "ned\u{7}\u{1b}[2Jtext\u{202e}");
+    let p = &app.rounds[0].live[0];
+    assert_eq!(p.text, "safe text");
+    assert_eq!(app.in_flight(), 1);
+}
+
+#[test]
+fn a_retry_voids_the_streamed_text_and_shows_its_wait() {
+    let mut app = app();
+    started(&mut app, "r1", PhaseType::Presentation);
+    delta(&mut app, "r1", "half an answer");
+    event(
+        &mut app,
+        EngineEvent::RetryScheduled {
+            round_id: "r1".into(),
+            phase_type: PhaseType::Presentation,
+            model: "a".into(),
+            attempt: 1,
+            wait: Duration::from_secs(5),
+            error: "HTTP 503".into(),
+        },
+    );
+    assert_eq!(app.rounds[0].live[0].text, "");
+    assert_eq!(app.retries_waiting().0, 1);
+    assert_eq!(app.retries(), 1, "a call under way counts its retries");
+    assert!(app.log.last().unwrap().text.contains("HTTP 503"));
+    let later = app.now + Duration::from_secs(6);
+    update(&mut app, Msg::Tick(later));
+    assert_eq!(app.retries_waiting().0, 0);
+}
+
+#[test]
+fn a_stored_round_replaces_the_stream_with_the_stored_text() {
+    let mut app = app();
+    started(&mut app, "r1", PhaseType::Presentation);
+    started(&mut app, "r1", PhaseType::ConsistencyTest);
+    delta(&mut app, "r1", "partial");
+    let mut round = blank("r1", "a", "b", "d1");
+    round.phases.push(Phase {
+        prompt: "the prompt".into(),
+        latency_ms: Some(1200),
+        ..Phase::new(PhaseType::Presentation, "a", "the whole \u{1b}[31manswer")
+    });
+    stored(&mut app, round);
+    let r = &app.rounds[0];
+    let transcript: Vec<_> = r.transcript().collect();
+    assert_eq!(
+        transcript.len(),
+        2,
+        "the stored phase, then the call under way"
+    );
+    assert_eq!(
+        (
+            transcript[0].text,
+            transcript[0].done,
+            transcript[0].latency_ms
+        ),
+        ("the whole answer", true, Some(1200))
+    );
+    assert_eq!(
+        (transcript[1].phase_type, transcript[1].done),
+        (PhaseType::ConsistencyTest, false)
+    );
+    assert_eq!(app.in_flight(), 1);
+    assert!(r.on_disk);
+}
+
+#[test]
+fn pause_retry_and_quit_produce_the_right_commands() {
+    let mut app = app();
+    assert_eq!(
+        key(&mut app, KeyCode::Char('p')),
+        vec![Effect::Command(EngineCommand::Pause)]
+    );
+    event(&mut app, EngineEvent::Paused);
+    assert_eq!(
+        key(&mut app, KeyCode::Char('p')),
+        vec![Effect::Command(EngineCommand::Resume)]
+    );
+    let mut round = blank("r1", "a", "b", "d1");
+    round.error = Some(RoundError {
+        phase_type: PhaseType::Presentation,
+        model_id: "a".into(),
+        message: "HTTP 500".into(),
+        timestamp: String::new(),
+    });
+    stored(&mut app, round);
+    event(
+        &mut app,
+        EngineEvent::RoundFinished {
+            round_id: "r1".into(),
+        },
+    );
+    assert_eq!(
+        key(&mut app, KeyCode::Char('r')),
+        vec![Effect::Command(EngineCommand::RetryRound("r1".into()))]
+    );
+    started(&mut app, "r2", PhaseType::Presentation);
+    assert!(
+        key(&mut app, KeyCode::Char('q')).is_empty(),
+        "asks first while calls are in flight"
+    );
+    assert!(app.confirm_quit);
+    assert!(
+        key(&mut app, KeyCode::Char('x')).is_empty(),
+        "any other key stays"
+    );
+    key(&mut app, KeyCode::Char('q'));
+    assert_eq!(
+        key(&mut app, KeyCode::Char('q')),
+        vec![Effect::Command(EngineCommand::Cancel), Effect::Quit]
+    );
+}
+
+#[test]
+fn the_review_queue_fills_edits_saves_and_empties() {
+    let mut app = app();
+    let flagged = |id, status| {
+        let mut r = blank(id, "a", "b", "d1");
+        r.put_judgment(judgment("j", status, 6.0, 6.0));
+        r
+    };
+    stored(&mut app, flagged("r1", ParseStatus::Failed));
+    stored(&mut app, flagged("r2", ParseStatus::Partial));
+    assert_eq!(
+        app.review_items()
+            .map(|r| r.round_id.as_str())
+            .collect::<Vec<_>>(),
+        ["r1", "r2"],
+        "in schedule order"
+    );
+    key(&mut app, KeyCode::Char('v'));
+    key(&mut app, KeyCode::Enter);
+    assert!(app.editor.is_some());
+    // Saving text that still lacks scores is refused in place.
+    assert!(ctrl_s(&mut app).is_empty());
+    assert!(
+        app.editor
+            .as_ref()
+            .unwrap()
+            .message
+            .as_deref()
+            .unwrap()
+            .starts_with("not saved")
+    );
+    // Esc with edits asks first; q is text in the editor, not quit.
+    key(&mut app, KeyCode::Char('q'));
+    assert!(app.editor.as_ref().unwrap().text().contains('q'));
+    key(&mut app, KeyCode::Esc);
+    assert!(app.editor.as_ref().unwrap().confirm_discard);
+    key(&mut app, KeyCode::Char('x'));
+    assert!(app.editor.is_some() && !app.editor.as_ref().unwrap().confirm_discard);
+    // Replace the text with a complete judgment and save.
+    let editor = app.editor.as_mut().unwrap();
+    let lines: Vec<String> = Criterion::ALL
+        .iter()
+        .map(|c| format!("\"{}\": 6", c.key()))
+        .collect();
+    let json = format!(
+        "{{\"team_a_scores\": {{{0}}}, \"team_b_scores\": {{{0}}}}}",
+        lines.join(", ")
+    );
+    editor.textarea = TextArea::new(vec![json.clone()]);
+    assert_eq!(
+        ctrl_s(&mut app),
+        vec![Effect::Command(EngineCommand::ApplyCorrection {
+            round_id: "r1".into(),
+            judge: "j".into(),
+            correction: Box::new(Correction::Text(json))
+        })]
+    );
+    // The engine stores it and sends the round: the item leaves the queue, the editor closes.
+    stored(&mut app, flagged("r1", ParseStatus::CorrectedByHand));
+    assert_eq!(app.review_len(), 1);
+    assert!(app.editor.is_none());
+    assert!(app.log.last().unwrap().text.starts_with("corrected r1"));
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Esc);
+    assert!(app.editor.is_none(), "no edits: one Esc leaves");
+}
+
+#[test]
+fn the_fourteen_fields_can_be_typed_directly() {
+    let mut app = app();
+    let mut r = blank("r1", "a", "b", "d1");
+    r.put_judgment(judgment("j", ParseStatus::Failed, 0.0, 0.0));
+    stored(&mut app, r);
+    key(&mut app, KeyCode::Char('v'));
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Tab);
+    assert!(app.editor.as_ref().unwrap().fields.is_some());
+    for _ in 0..7 {
+        key(&mut app, KeyCode::Char('8'));
+        key(&mut app, KeyCode::Right);
+        key(&mut app, KeyCode::Char('9'));
+        key(&mut app, KeyCode::Left);
+        key(&mut app, KeyCode::Down);
+    }
+    let fields = app.editor.as_ref().unwrap().fields.clone().unwrap();
+    assert_eq!(fields.values[6], ["8".to_string(), "9".to_string()]);
+    let effects = ctrl_s(&mut app);
+    let Some(Effect::Command(EngineCommand::ApplyCorrection { correction, .. })) = effects.first()
+    else {
+        panic!("{effects:?}")
+    };
+    let Correction::Scores { team_a, team_b } = correction.as_ref() else {
+        panic!("scores")
+    };
+    assert_eq!((team_a.total(), team_b.total()), (Some(56.0), Some(63.0)));
+    // An empty or out-of-range field is refused and the cursor goes to it.
+    app.editor.as_mut().unwrap().fields.as_mut().unwrap().values[2][1] = "11".into();
+    assert!(ctrl_s(&mut app).is_empty());
+    assert_eq!(
+        app.editor.as_ref().unwrap().fields.as_ref().unwrap().cursor,
+        (2, 1)
+    );
+}
+
+#[test]
+fn help_opens_and_any_key_closes_it() {
+    let mut app = app();
+    key(&mut app, KeyCode::Char('?'));
+    assert!(app.help);
+    key(&mut app, KeyCode::Down);
+    assert!(!app.help);
+    assert_eq!(app.cursor, (0, 0), "the closing key does nothing else");
+}
+
+fn structured_setup() -> StructuredSetup {
+    StructuredSetup {
+        topic: Topic {
+            id: "t".into(),
+            proposition: "p".into(),
+            context: None,
+        },
+        closing_word_limit: 200,
+        weights: Default::default(),
+        pro: Default::default(),
+        con: Default::default(),
+        fallbacks: Vec::new(),
+    }
+}
+
+#[test]
+fn an_unreadable_reply_joins_the_queue_and_a_stored_correction_clears_it() {
+    let mut app = app();
+    let mut round = blank("r2", "a", "b", "d2");
+    let mut setup = structured_setup();
+    setup.fallbacks.push(ReplyFallback {
+        key: "pro.opening".into(),
+        error: "not the JSON asked for".into(),
+        raw: "prose \u{1b}[31mred".into(),
+        corrected_text: None,
+    });
+    round.record = RoundRecord::StructuredDebate(Box::new(setup.clone()));
+    stored(&mut app, round.clone());
+    let items: Vec<_> = app.review_items().collect();
+    assert_eq!(items.len(), 1);
+    assert_eq!(items[0].raw, "prose red", "model text is sanitised");
+    key(&mut app, KeyCode::Char('v'));
+    key(&mut app, KeyCode::Enter);
+    let editor = app.editor.as_mut().unwrap();
+    assert_eq!(editor.kind, ReviewKind::Other);
+    editor.textarea = TextArea::new(vec!["{\"arguments\": []}".into()]);
+    assert_eq!(
+        ctrl_s(&mut app),
+        vec![Effect::Command(EngineCommand::ApplyCorrection {
+            round_id: "r2".into(),
+            judge: "pro.opening".into(),
+            correction: Box::new(Correction::Text("{\"arguments\": []}".into()))
+        })],
+        "the engine, which knows the round, checks it"
+    );
+    setup.fallbacks[0].corrected_text = Some("{\"arguments\": []}".into());
+    round.record = RoundRecord::StructuredDebate(Box::new(setup));
+    stored(&mut app, round);
+    assert!(app.review_len() == 0 && app.editor.is_none());
+}
+
+/// A resumed run: two rounds finished in an earlier session (one with a judgment to review),
+/// one stopped part-way, one new.
+fn resumed() -> App {
+    let [r1, r2, r3, r4] = <[Round; 4]>::try_from(four()).unwrap();
+    let r1 = finished(r1, judgment("j", ParseStatus::Parsed, 8.0, 6.0));
+    let r2 = finished(r2, judgment("j", ParseStatus::Partial, 7.0, 7.0));
+    let mut r3 = r3;
+    r3.phases.push(Phase {
+        input_tokens: Some(500),
+        output_tokens: Some(100),
+        ..Phase::new(PhaseType::Presentation, "b", "stored before the stop")
+    });
+    let mut app = App::new("t", Mode::Live, Instant::now());
+    update(
+        &mut app,
+        Msg::Engine(schedule(vec![
+            (r1, true),
+            (r2, true),
+            (r3, true),
+            (r4, false),
+        ])),
+    );
+    app
+}
+
+#[test]
+fn a_resumed_run_starts_from_what_is_stored() {
+    let mut app = resumed();
+    assert_eq!(
+        app.resume,
+        crate::tui::app::Resume {
+            stored: 3,
+            to_run: 2
+        }
+    );
+    // Margins, judgments and transcripts of earlier sessions.
+    assert_eq!(app.rounds[0].margin(), Some(14.0));
+    assert_eq!(app.rounds[0].status(), RoundStatus::Complete);
+    assert_eq!(app.rounds[0].transcript().count(), 2);
+    assert_eq!(
+        app.rounds[2].transcript().next().unwrap().text,
+        "stored before the stop"
+    );
+    // The review queue holds what was flagged before.
+    let queue: Vec<_> = app
+        .review_items()
+        .map(|i| (i.round_id.as_str(), i.judge.as_str()))
+        .collect();
+    assert_eq!(queue, [("r2", "j")]);
+    // The totals cover the stored phases: two rounds of two phases, and r3's one.
+    assert_eq!(
+        (
+            app.totals.input_tokens,
+            app.totals.calls,
+            app.totals.retries
+        ),
+        (4500, 5, 4)
+    );
+    assert!((app.totals.cost_usd - 0.04).abs() < 1e-9);
+    // Analysis reads only what is on disk: r4 has no file yet.
+    assert_eq!(app.stored_rounds().len(), 3);
+    key(&mut app, KeyCode::Char('a'));
+    assert_eq!(app.analysis.as_ref().unwrap().analysis.rounds, 3);
+    // The run goes on: r3 finishes; totals follow the store, not this session's calls.
+    let r3 = finished(
+        blank("r3", "b", "a", "d1"),
+        judgment("j", ParseStatus::Parsed, 5.0, 7.0),
+    );
+    stored(&mut app, r3);
+    event(
+        &mut app,
+        EngineEvent::RoundFinished {
+            round_id: "r3".into(),
+        },
+    );
+    assert_eq!(app.rounds[2].margin(), Some(-14.0));
+    assert_eq!(app.totals.calls, 6);
+    assert!(app.analysis.as_ref().unwrap().stale);
+    assert_eq!(app.finished_this_run, 1);
+}
+
+#[test]
+fn the_clock_stops_and_the_remaining_time_is_this_runs_pace() {
+    let mut app = resumed();
+    let t0 = app.now;
+    update(&mut app, Msg::Tick(t0 + Duration::from_secs(10)));
+    assert_eq!(app.eta(), None, "nothing finished in this run yet");
+    event(
+        &mut app,
+        EngineEvent::RoundFinished {
+            round_id: "r3".into(),
+        },
+    );
+    assert_eq!(
+        app.eta(),
+        Some(Duration::from_secs(10)),
+        "one of two done in 10 s: the stored rounds do not count"
+    );
+    event(
+        &mut app,
+        EngineEvent::Finished {
+            status: crate::store::TournamentStatus::Finished,
+        },
+    );
+    update(&mut app, Msg::Tick(t0 + Duration::from_secs(60)));
+    assert_eq!(app.elapsed(), Duration::from_secs(10));
+    assert_eq!(app.eta(), None);
+}
+
+#[test]
+fn browsing_builds_the_same_state_as_a_run_starts_from() {
+    let live = resumed();
+    let rounds = live.stored_rounds();
+    let browsed = crate::tui::browse("t", &rounds, Instant::now());
+    assert_eq!(browsed.rounds.len(), 3);
+    for (b, l) in browsed.rounds.iter().zip(&live.rounds) {
+        assert_eq!(b.stored, l.stored);
+        assert_eq!(b.review, l.review);
+        assert_eq!(b.margin(), l.margin());
+    }
+    assert_eq!(browsed.review_len(), live.review_len());
+}
+
+/// Every string in a value (through its serde form).
+fn strings(value: &serde_json::Value, out: &mut Vec<String>) {
+    match value {
+        serde_json::Value::String(s) => out.push(s.clone()),
+        serde_json::Value::Array(items) => items.iter().for_each(|v| strings(v, out)),
+        serde_json::Value::Object(map) => {
+            for (k, v) in map {
+                out.push(k.clone());
+                strings(v, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+#[test]
+fn every_string_of_a_stored_round_is_sanitised_as_it_enters() {
+    use crate::domain::{
+        ArgumentAssessment, DebateArgument, Evaluation, PanelRecord, PanelRound, PanelSeat,
+        PanelState, SeatOutcome, SeatResult, Standing, StructuredVerdict,
+    };
+    let hostile = |s: &str| format!("{s}\u{1b}]0;pwned\u{7}\u{1b}[2J\u{202e}\u{2066}!");
+    let mut round = blank("r1", "a", "b", "d1");
+    let mut setup = structured_setup();
+    setup.pro.arguments.push(DebateArgument {
+        id: "PRO-1".into(),
+        claim: hostile("claim"),
+        reasoning: hostile("reasoning"),
+        evidence: hostile("evidence"),
+    });
+    round.record = RoundRecord::StructuredDebate(Box::new(setup));
+    round.phases.push(Phase::new(
+        PhaseType::Opening,
+        "a",
+        &hostile("{\"arguments\": []}"),
+    ));
+    let verdict = StructuredVerdict {
+        assessments: vec![ArgumentAssessment {
+            arg_id: "PRO-1".into(),
+            logic: Some(7.0),
+            evidence: Some(7.0),
+            responsiveness: Some(7.0),
+            honesty: Some(7.0),
+            fallacies: Vec::new(),
+            standing: Some(Standing::Upheld),
+            reason: hostile("reason"),
+        }],
+        key_insight: hostile("insight"),
+        unresolved_questions: vec![hostile("question")],
+        recommendation: hostile("recommendation"),
+        pro_total: Some(7.0),
+        con_total: Some(5.0),
+    };
+    round.put_judgment(Judgment {
+        raw_response: hostile("judge text"),
+        overall_analysis: hostile("analysis"),
+        problems: vec![hostile("problem")],
+        ..Judgment::new("j", Reading::Verdict(Some(Box::new(verdict))))
+    });
+    let mut scores = std::collections::BTreeMap::new();
+    scores.insert(hostile("team_a.logic"), 7.0);
+    round.panel = Some(PanelRecord {
+        judges: vec![PanelSeat {
+            persona_id: "x".into(),
+            model: "j".into(),
+            weight: 1.0,
+        }],
+        max_deliberation_rounds: 1,
+        convergence_threshold: 0.8,
+        dimension_disagreement_threshold: 2.0,
+        rounds: vec![PanelRound {
+            number: 0,
+            evaluations: vec![SeatResult {
+                persona_id: "x".into(),
+                outcome: SeatOutcome::Evaluated,
+                evaluation: Some(Evaluation {
+                    scores,
+                    verdict: Some("pro".into()),
+                    confidence: Some(0.8),
+                    findings: Vec::new(),
+                    rationale: hostile("rationale"),
+                    labels: std::iter::once((hostile("PRO-1.standing"), hostile("UPHELD")))
+                        .collect(),
+                }),
+                problems: Vec::new(),
+            }],
+            agreement: None,
+            disagreements: Vec::new(),
+        }],
+        state: PanelState::Converged,
+        verdict: None,
+        converged: true,
+        initial_agreement: None,
+        final_agreement: None,
+        aggregate: None,
+    });
+    let mut app = app();
+    stored(&mut app, round.clone());
+    let shown = serde_json::to_value(&*app.rounds[0].stored).unwrap();
+    let mut all = Vec::new();
+    strings(&shown, &mut all);
+    assert!(all.iter().any(|s| s == "rationale!"), "{all:?}");
+    for s in &all {
+        assert_eq!(*s, crate::sanitize::sanitize(s), "not sanitised: {s:?}");
+    }
+    let verdict = app.rounds[0].stored.judgments[0].verdict().unwrap();
+    assert_eq!(verdict.key_insight, "insight!");
+    assert_eq!(
+        app.rounds[0].stored.structured().unwrap().pro.arguments[0].claim,
+        "claim!"
+    );
+    // The review queue and the start of a run take the same path.
+    let mut started = App::new("t", Mode::Live, Instant::now());
+    event(&mut started, schedule(vec![(round, true)]));
+    assert_eq!(started.rounds[0].stored, app.rounds[0].stored);
+}
