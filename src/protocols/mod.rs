@@ -7,6 +7,7 @@ pub mod judging;
 pub mod lenient_json;
 pub mod panel;
 pub mod qa_debate;
+pub mod quoting;
 pub mod strategy;
 pub mod structured_debate;
 

@@ -4,6 +4,13 @@
 //! parser, the simulated judge and a human reader all rely on that layout.
 
 use crate::domain::{Criterion, Dilemma};
+use crate::protocols::quoting::{QUOTE_NOTE, quoted};
+
+/// A team's text as another model reads it (see `quoting`): the Ethics Bowl's structure is
+/// its headings, which a quote cannot stand at the start of a line to imitate.
+fn team_text(text: &str) -> String {
+    quoted(text, &[])
+}
 
 /// The one system prompt for every phase: what an Ethics Bowl is and what it rewards.
 pub const SYSTEM_PROMPT: &str = "\
@@ -74,7 +81,7 @@ pub fn response_prompt(d: &Dilemma, presentation: &str) -> String {
          # {title}\n\n\
          ## The case\n{scenario}\n\n\
          ## Asymmetric features worth attention\n{asymmetric}\n\n\
-         ## The presenting team's analysis\n{presentation}\n\n\
+         ## The presenting team's analysis\n{QUOTE_NOTE}\n\n{presentation}\n\n\
          In your response:\n\
          1. Say where you agree and why.\n\
          2. Identify stakeholders, considerations or frameworks they missed.\n\
@@ -83,6 +90,7 @@ pub fn response_prompt(d: &Dilemma, presentation: &str) -> String {
         title = d.title,
         scenario = d.core_scenario,
         asymmetric = bullets(&d.asymmetric_features),
+        presentation = team_text(presentation),
     )
 }
 
@@ -91,6 +99,7 @@ pub fn rebuttal_prompt(d: &Dilemma, presentation: &str, response: &str) -> Strin
     format!(
         "## Your role: presenting team, rebuttal\n\n\
          The responding team has engaged with your analysis of \"{title}\". Answer them.\n\n\
+         {QUOTE_NOTE}\n\n\
          ## Your original presentation\n{presentation}\n\n\
          ## The responding team's response\n{response}\n\n\
          In your rebuttal:\n\
@@ -98,6 +107,8 @@ pub fn rebuttal_prompt(d: &Dilemma, presentation: &str, response: &str) -> Strin
          2. Defend what still stands, with reasons.\n\
          3. State your refined position.",
         title = d.title,
+        presentation = team_text(presentation),
+        response = team_text(response),
     )
 }
 
@@ -129,7 +140,10 @@ pub fn consistency_prompt(d: &Dilemma, own_text: &str) -> String {
         (Some(p), Some(c)) => format!("Your guiding principle: {p}\nYour conclusion: {c}"),
         (Some(p), None) => format!("Your guiding principle: {p}"),
         (None, Some(c)) => format!("Your conclusion: {c}"),
-        (None, None) => format!("Your earlier analysis, in full:\n{own_text}"),
+        (None, None) => format!(
+            "Your earlier analysis, in full ({QUOTE_NOTE}):\n{}",
+            team_text(own_text)
+        ),
     };
     format!(
         "## Consistency test\n\n\
@@ -182,13 +196,15 @@ pub fn exchange_for_judges(b: &JudgeBrief<'_>) -> String {
         .consistency_b
         .map(|text| {
             format!(
-                "\n=== TEAM B ({}) CONSISTENCY TEST ===\n{text}\n",
-                b.team_b_name
+                "\n=== TEAM B ({}) CONSISTENCY TEST ===\n{}\n",
+                b.team_b_name,
+                team_text(text)
             )
         })
         .unwrap_or_default();
     format!(
-        "## The case: {title}\n{scenario}\n\n\
+        "{QUOTE_NOTE}\n\n\
+         ## The case: {title}\n{scenario}\n\n\
          === TEAM A ({a}) PRESENTATION ===\n{presentation}\n\n\
          === TEAM B ({b_name}) RESPONSE ===\n{response}\n\n\
          === TEAM A ({a}) REBUTTAL ===\n{rebuttal}\n\n\
@@ -198,10 +214,10 @@ pub fn exchange_for_judges(b: &JudgeBrief<'_>) -> String {
         scenario = b.dilemma.core_scenario,
         a = b.team_a_name,
         b_name = b.team_b_name,
-        presentation = b.presentation,
-        response = b.response,
-        rebuttal = b.rebuttal,
-        consistency_a = b.consistency_a,
+        presentation = team_text(b.presentation),
+        response = team_text(b.response),
+        rebuttal = team_text(b.rebuttal),
+        consistency_a = team_text(b.consistency_a),
     )
 }
 
@@ -273,7 +289,8 @@ mod tests {
         assert!(p.contains("Your conclusion: share the data."));
         assert!(!p.contains("Long analysis."));
         let p = consistency_prompt(&dilemma(), "No labels at all.");
-        assert!(p.contains("Your earlier analysis, in full:\nNo labels at all."));
+        assert!(p.contains("Your earlier analysis, in full"), "{p}");
+        assert!(p.contains("\n│ No labels at all."), "{p}");
         assert!(p.contains("A parallel case."));
     }
 

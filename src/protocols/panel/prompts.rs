@@ -4,6 +4,7 @@
 
 use crate::config::PanelJudgeConfig;
 use crate::domain::{Agreement, Disagreement, Evaluation};
+use crate::protocols::quoting::quoted;
 
 use super::{PanelBrief, Rubric, show_score};
 
@@ -88,9 +89,10 @@ fn position(e: &Evaluation) -> String {
             .map_or("not given".into(), |c| format!("{c:.2}")),
         scores.join(", "),
         if e.rationale.is_empty() {
-            "(none given)"
+            "(none given)".to_string()
         } else {
-            e.rationale.as_str()
+            // Quoted (see `quoting`): a judge's reasons cannot add a heading or a judge.
+            format!("\n{}", quoted(&e.rationale, &[]))
         }
     )
 }
@@ -137,7 +139,7 @@ pub fn context_text(c: &DeliberationContext<'_>) -> String {
             .findings
             .iter()
             .filter(|f| c.disagreements.iter().any(|d| d.subject == f.dimension))
-            .map(|f| format!("- {}: {}", f.dimension, f.finding))
+            .map(|f| format!("- {}:\n{}", f.dimension, quoted(&f.finding, &[])))
             .collect();
         if !relevant.is_empty() {
             out.push_str(&format!(
@@ -233,7 +235,7 @@ mod tests {
         );
         assert!(text.contains("2. team_a.consistency (severity 0.44): me: 8; coach: 4"));
         assert!(text.contains("#### coach\nVerdict: team_b; confidence: 0.60"));
-        assert!(text.contains("- team_a.consistency: contradicted itself"));
+        assert!(text.contains("- team_a.consistency:\n│ contradicted itself"));
         assert!(
             !text.contains("not disputed"),
             "only findings on disputed dimensions"

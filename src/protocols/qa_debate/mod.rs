@@ -90,8 +90,12 @@ fn sides(setup: &QaSetup) -> Vec<Team> {
     }
 }
 
+/// The tags of the debate's own structure, which a quoted argument may not write.
+const STRUCTURE_TAGS: &[&str] = &["transcript", "argument", "thinking", "quote"];
+
 /// The arguments of rounds before `before` (all when `None`), as the judge and debaters see
-/// them: for each round, the first speaker then the second.
+/// them: for each round, the first speaker then the second, each argument under its
+/// speaker's line and quoted.
 pub fn transcript(round: &Round, setup: &QaSetup, before: Option<u32>) -> String {
     let game = GameText::new(&setup.facts, &setup.rules, &setup.preferences);
     let last = before.map_or(setup.debate_rounds, |b| b.saturating_sub(1));
@@ -101,10 +105,12 @@ pub fn transcript(round: &Round, setup: &QaSetup, before: Option<u32>) -> String
             let turn = Turn::new(side, r);
             if let Some(p) = round.phases.iter().find(|p| p.turn == Some(turn)) {
                 let shown = show_argument(&p.response, setup.word_limit as usize, &game);
+                // The argument is quoted (see `quoting`): it can neither end the transcript
+                // nor add a speaker line; the verification tags in it are the checker's.
                 out.push(format!(
-                    "{} (round {r}): {}",
+                    "{} (round {r}):\n{}",
                     prompts::debater_name(side),
-                    shown.text
+                    crate::protocols::quoting::quoted(&shown.text, STRUCTURE_TAGS)
                 ));
             }
         }

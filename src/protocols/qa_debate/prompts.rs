@@ -3,6 +3,7 @@
 //! marked verified or unverified.
 
 use crate::domain::{QaFormat, QaSetup, Team};
+use crate::protocols::quoting::QUOTE_NOTE;
 
 /// How a debater is named to everyone.
 pub fn debater_name(side: Team) -> &'static str {
@@ -86,7 +87,7 @@ pub fn debater_prompt(setup: &QaSetup, side: Team, round: u32, transcript: &str)
     let so_far = if transcript.is_empty() {
         "Nothing has been argued yet.".to_string()
     } else {
-        format!("<transcript>\n{transcript}\n</transcript>")
+        format!("{QUOTE_NOTE}\n\n<transcript>\n{transcript}\n</transcript>")
     };
     format!(
         "{}\n\n{}\n\nYou are {} and your answer is {}.\n\n{so_far}\n\nNow give your argument \
@@ -157,7 +158,7 @@ pub fn judge_prompt(setup: &QaSetup, transcript: &str) -> String {
     out.push_str(&question_block(setup));
     if setup.format.debaters() > 0 {
         out.push_str(&format!(
-            "\n\n<transcript>\n{transcript}\n</transcript>\n\nWhich answer is correct?"
+            "\n\n{QUOTE_NOTE}\n\n<transcript>\n{transcript}\n</transcript>\n\nWhich answer is correct?"
         ));
     } else {
         out.push_str("\n\nWhich answer is correct?");

@@ -164,9 +164,14 @@ pub fn show_argument(raw: &str, word_limit: usize, game: &GameText) -> ShownArgu
     } else {
         arguments.join("\n\n")
     };
-    let body = ["v_quote", "u_quote"].iter().fold(body, |b, tag| {
-        b.replace(&format!("<{tag}>"), "<quote>")
-            .replace(&format!("</{tag}>"), "</quote>")
+    // Only the checker below writes verification tags: any the debater wrote, in any
+    // letter case or with attributes, become plain quotes to be checked like the others.
+    let body = crate::protocols::quoting::rewrite_tags(&body, &["v_quote", "u_quote"], |tag| {
+        if tag.starts_with("</") {
+            "</quote>".to_string()
+        } else {
+            "<quote>".to_string()
+        }
     });
     let words = body.split_whitespace().count();
     let cut = words > word_limit;
