@@ -289,6 +289,23 @@ async fn stubborn_judges_hit_the_round_limit_and_the_report_says_so() {
             files.iter().all(|f| f.ends_with(".csv")) && files.len() == 2,
             "{files:?}"
         );
+        // The written report carries the section and its tables.
+        let out = dir.path().join("report");
+        let analysis = ethics_bowl::analysis::analyse(&rounds, &Default::default());
+        ethics_bowl::analysis::write_report(
+            &analysis,
+            &out,
+            &[
+                ethics_bowl::analysis::Format::Markdown,
+                ethics_bowl::analysis::Format::Csv,
+            ],
+        )
+        .unwrap();
+        let report = std::fs::read_to_string(out.join("report.md")).unwrap();
+        assert!(report.contains(&markdown), "{protocol:?}: {report}");
+        for f in &files {
+            assert!(out.join(f).is_file(), "{protocol:?}: {f}");
+        }
     }
 }
 

@@ -7,6 +7,7 @@ pub mod panels;
 pub mod qa;
 pub mod ratings;
 mod report;
+mod show;
 pub mod stats;
 pub mod structured;
 mod summary;

@@ -275,14 +275,14 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
             .entry((
                 format,
                 debaters_label(j.round, format),
-                j.judgment.judge_model.clone(),
+                j.judgment.judge_key().to_string(),
                 j.setup.level.clone(),
                 j.setup.relation.clone(),
             ))
             .or_default()
             .add(hit(j));
         per_judge
-            .entry((j.judgment.judge_model.clone(), j.setup.level.clone()))
+            .entry((j.judgment.judge_key().to_string(), j.setup.level.clone()))
             .or_default()
             .entry(format)
             .or_default()

@@ -6,8 +6,7 @@ use std::fmt::Write as _;
 use serde::Serialize;
 
 use crate::analysis::qa::Proportion;
-use crate::analysis::qa_share;
-use crate::analysis::tables::Cell;
+use crate::analysis::show::{cell, num, opt, share as qa_share};
 use crate::domain::ProtocolKind;
 
 use super::qa::QaPanelAccuracy;
@@ -23,22 +22,6 @@ pub struct Table {
     pub header: Vec<String>,
     /// Rows, as text.
     pub rows: Vec<Vec<String>>,
-}
-
-fn cell(c: &Cell) -> String {
-    match (c.mean, c.insufficient) {
-        (None, _) => "–".into(),
-        (Some(m), false) => format!("{m:.2} (n={})", c.n),
-        (Some(m), true) => format!("{m:.2} (n={}, too few)", c.n),
-    }
-}
-
-fn opt(v: Option<f64>) -> String {
-    v.map_or("–".into(), |v| format!("{v:.3}"))
-}
-
-fn num(v: Option<f64>) -> String {
-    v.map(|v| v.to_string()).unwrap_or_default()
 }
 
 fn file_prefix(protocol: ProtocolKind) -> &'static str {

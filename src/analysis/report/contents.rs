@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::analysis::bias::{BiasChecks, bias_checks};
-use crate::analysis::panels::{PanelFigures, panel_figures};
+use crate::analysis::panels::{PanelFigures, PanelSection, panel_figures, panel_section};
 use crate::analysis::qa::{QaFigures, qa_figures};
 use crate::analysis::ratings::{Ratings, ratings};
 use crate::analysis::structured::{StructuredFigures, structured_figures};
@@ -48,6 +48,14 @@ pub struct Analysis {
     /// Structured debates: win rates and side totals by side, fallacies, standings,
     /// concessions, side advantage.
     pub structured: Option<StructuredFigures>,
+    /// Judge panels of the question-answer debates: the shared figures, and the accuracy of
+    /// the panel's answer and of each judge's before and after deliberation.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qa_panels: Option<PanelSection>,
+    /// Judge panels of the structured debates: the shared figures, and how far judges agree
+    /// on each argument's standing.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structured_panels: Option<PanelSection>,
     /// Each judged structured-debate round's decision briefing (round id, Markdown).
     #[serde(skip)]
     pub briefings: Vec<(String, String)>,
@@ -108,6 +116,8 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         ethics_bowl_rounds: ethics.len(),
         qa: qa_figures(&by.qa_debate),
         structured: structured_figures(&by.structured_debate),
+        qa_panels: panel_section(&by.qa_debate, ProtocolKind::QaDebate),
+        structured_panels: panel_section(&by.structured_debate, ProtocolKind::StructuredDebate),
         briefings: briefings(&by.structured_debate),
     }
 }

@@ -6,12 +6,12 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::contents::Analysis;
-use super::files::{Format, ReportError, num, write_csv, write_file};
-use super::markdown::{cell, opt};
+use super::files::{Format, ReportError, write_csv, write_file};
 use super::panels;
 use crate::analysis::bias::{Difference, Distribution};
 use crate::analysis::charts;
 use crate::analysis::ratings::DRAW_MARGIN;
+use crate::analysis::show::{cell, num, opt};
 use crate::analysis::tables::{ConsistencyRow, FRAMEWORKS, LOW_CONSISTENCY};
 use crate::domain::Criterion;
 
@@ -230,7 +230,7 @@ pub(super) fn markdown(s: &mut String, a: &Analysis) {
         }
     }
     if let Some(p) = &a.panels {
-        panels::markdown(s, p);
+        s.push_str(&panels::ethics_bowl(p).markdown());
     }
 }
 
@@ -409,7 +409,7 @@ fn write_csvs(a: &Analysis, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
         }
     }
     if let Some(p) = &a.panels {
-        files.push(panels::judges_csv(p, out)?);
+        files.extend(panels::tables(&panels::ethics_bowl(p), out)?);
     }
     files.push(write_csv(
         out.join("judge_agreement.csv"),

@@ -80,8 +80,3 @@ pub(super) fn write_csv(
     w.flush().map_err(|e| fail(&path)(&e))?;
     Ok(path)
 }
-
-/// A number in a CSV cell: empty when there is none.
-pub(super) fn num(v: Option<f64>) -> String {
-    v.map(|v| v.to_string()).unwrap_or_default()
-}

@@ -5,13 +5,12 @@
 //! [`contents`] computes what the report says; each protocol's sections and files are its own
 //! module (`ethics_bowl`, `qa_debate`, `structured_debate`, with `panels` for judge panels),
 //! chosen here by an exhaustive `match` on the protocol kind; what they share sits below them
-//! (`markdown`: how a figure is shown, `files`: how a file is written) and imports none of
-//! them.
+//! (`analysis::show`: how a figure is shown, `files`: how a file is written) and imports none
+//! of them.
 
 mod contents;
 mod ethics_bowl;
 mod files;
-mod markdown;
 mod panels;
 mod qa_debate;
 mod structured_debate;
@@ -22,9 +21,9 @@ use std::path::{Path, PathBuf};
 use crate::analysis::tables::MIN_N;
 use crate::domain::ProtocolKind;
 
+pub use crate::analysis::show::share;
 pub use contents::{Analysis, analyse};
 pub use files::{Format, ReportError};
-pub use markdown::share;
 pub use qa_debate::markdown as qa_markdown;
 pub use structured_debate::markdown as structured_markdown;
 
@@ -60,11 +59,17 @@ pub fn write_report(
                     qa_debate::markdown(&mut report, q);
                     written.extend(qa_debate::files(q, out, formats)?);
                 }
+                if let Some(p) = &a.qa_panels {
+                    written.extend(panels::section(&mut report, p, out, formats)?);
+                }
             }
             ProtocolKind::StructuredDebate => {
                 if let Some(f) = &a.structured {
                     structured_debate::markdown(&mut report, f);
                     written.extend(structured_debate::files(f, &a.briefings, out, formats)?);
+                }
+                if let Some(p) = &a.structured_panels {
+                    written.extend(panels::section(&mut report, p, out, formats)?);
                 }
             }
         }

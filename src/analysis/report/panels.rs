@@ -1,97 +1,48 @@
-//! The judge panels' section of the report: convergence, rounds needed, agreement before and
-//! after deliberation, and each judge's movement toward the others, in Markdown and as
-//! `panel_judges.csv`.
+//! The judge panels' section of the report, for every protocol: the Markdown and the tables
+//! of `analysis::panels::PanelSection` (convergence, rounds needed, agreement before and
+//! after deliberation, each judge's movement, and the protocol's own figures), written into
+//! `report.md` and as CSV files.
 
-use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::files::{ReportError, num, write_csv};
-use super::markdown::{cell, opt};
-use crate::analysis::panels::PanelFigures;
+use super::Format;
+use super::files::{ReportError, write_csv};
+use crate::analysis::panels::{PanelFigures, PanelSection, ProtocolPanelFigures};
+use crate::domain::ProtocolKind;
 
-/// Appends the section to a report.
-pub(super) fn markdown(s: &mut String, p: &PanelFigures) {
-    let _ = writeln!(s, "\n## Judge panels\n");
-    let needed: Vec<String> = p
-        .rounds_needed
-        .iter()
-        .map(|(rounds, n)| format!("{n} after {rounds}"))
-        .collect();
-    let _ = writeln!(
-        s,
-        "{} panels: {} converged, {} hit the deliberation limit; deliberation rounds held: {}.\n",
-        p.panels,
-        p.converged,
-        p.round_limit,
-        needed.join(", ")
-    );
-    let _ = writeln!(s, "| agreement | mean |");
-    let _ = writeln!(s, "|---|---|");
-    let _ = writeln!(
-        s,
-        "| after independent evaluation | {} |",
-        cell(&p.initial_agreement)
-    );
-    let _ = writeln!(s, "| after the last round | {} |", cell(&p.final_agreement));
-    let _ = writeln!(
-        s,
-        "| rise, panels that deliberated | {} |",
-        cell(&p.agreement_rise)
-    );
-    let _ = writeln!(
-        s,
-        "\nKrippendorff's alpha (interval) over the panel judges' scores: {} before deliberation, {} after \
-         (compare the judge-agreement alpha above, which is computed over final judgments).\n",
-        opt(p.alpha_initial),
-        opt(p.alpha_final)
-    );
-    if !p.judges.is_empty() {
-        let _ = writeln!(
-            s,
-            "| judge | model | deliberations | toward the others (points) | moved (points) | verdict changes |"
-        );
-        let _ = writeln!(s, "|---|---|---|---|---|---|");
-        for j in &p.judges {
-            let _ = writeln!(
-                s,
-                "| {} | {} | {} | {} | {} | {} |",
-                j.persona_id,
-                j.model,
-                j.deliberations,
-                cell(&j.toward_others),
-                cell(&j.moved),
-                j.verdict_changes
-            );
-        }
+/// The Ethics Bowl's panel section: the shared figures alone.
+pub(super) fn ethics_bowl(figures: &PanelFigures) -> PanelSection {
+    PanelSection {
+        protocol: ProtocolKind::EthicsBowl,
+        figures: figures.clone(),
+        own: ProtocolPanelFigures::EthicsBowl,
     }
 }
 
-/// `panel_judges.csv`: one row per panel judge.
-pub(super) fn judges_csv(p: &PanelFigures, out: &Path) -> Result<PathBuf, ReportError> {
-    let rows = p
-        .judges
-        .iter()
-        .map(|j| {
-            vec![
-                j.persona_id.clone(),
-                j.model.clone(),
-                j.deliberations.to_string(),
-                num(j.toward_others.mean),
-                num(j.moved.mean),
-                j.verdict_changes.to_string(),
-            ]
+/// Writes a section's tables as CSV files; returns their paths.
+pub(super) fn tables(section: &PanelSection, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
+    section
+        .tables()
+        .into_iter()
+        .map(|t| {
+            let header: Vec<&str> = t.header.iter().map(String::as_str).collect();
+            write_csv(out.join(&t.file), &header, t.rows)
         })
-        .collect();
-    write_csv(
-        out.join("panel_judges.csv"),
-        &[
-            "persona_id",
-            "model",
-            "deliberations",
-            "toward_others",
-            "moved",
-            "verdict_changes",
-        ],
-        rows,
-    )
+        .collect()
+}
+
+/// Appends a protocol's panel section to the report and, when CSV is asked for, writes its
+/// tables; returns the files written.
+pub(super) fn section(
+    s: &mut String,
+    section: &PanelSection,
+    out: &Path,
+    formats: &[Format],
+) -> Result<Vec<PathBuf>, ReportError> {
+    s.push_str(&section.markdown());
+    if formats.contains(&Format::Csv) {
+        tables(section, out)
+    } else {
+        Ok(Vec::new())
+    }
 }

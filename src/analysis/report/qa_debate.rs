@@ -4,10 +4,10 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::files::{Format, ReportError, num, write_csv, write_file};
-use super::markdown::share;
+use super::files::{Format, ReportError, write_csv, write_file};
 use crate::analysis::charts;
 use crate::analysis::qa::{Proportion, QaFigures};
+use crate::analysis::show::{num, share};
 use crate::domain::QaFormat;
 
 fn points(v: Option<f64>) -> String {

@@ -5,8 +5,8 @@
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
-use super::files::{Format, ReportError, create_dir, fail, num, write_csv, write_text};
-use super::markdown::share;
+use super::files::{Format, ReportError, create_dir, fail, write_csv, write_text};
+use crate::analysis::show::{num, share};
 use crate::analysis::structured::{Mean, StructuredFigures};
 use crate::domain::{Fallacy, Standing};
 

@@ -1,10 +1,11 @@
-//! How the report's Markdown tables show a figure, the same in every protocol's section.
+//! How a figure is shown in the report's tables (Markdown and CSV), the same in every
+//! protocol's section and in the judge panels'.
 
 use crate::analysis::qa::Proportion;
 use crate::analysis::tables::Cell;
 
 /// A mean with its n: `7.50 (n=12)`, `7.50 (n=2, too few)`, or `–` without data.
-pub(super) fn cell(c: &Cell) -> String {
+pub(crate) fn cell(c: &Cell) -> String {
     match (c.mean, c.insufficient) {
         (None, _) => "–".into(),
         (Some(m), false) => format!("{m:.2} (n={})", c.n),
@@ -13,7 +14,7 @@ pub(super) fn cell(c: &Cell) -> String {
 }
 
 /// A figure to three decimals, or `–`.
-pub(super) fn opt(v: Option<f64>) -> String {
+pub(crate) fn opt(v: Option<f64>) -> String {
     v.map_or("–".into(), |v| format!("{v:.3}"))
 }
 
@@ -29,4 +30,9 @@ pub fn share(p: &Proportion) -> String {
         ),
         _ => "–".into(),
     }
+}
+
+/// A number in a CSV cell: empty when there is none.
+pub(crate) fn num(v: Option<f64>) -> String {
+    v.map(|v| v.to_string()).unwrap_or_default()
 }
