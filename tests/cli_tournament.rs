@@ -401,6 +401,19 @@ fn ctrl_c_stops_and_says_how_to_resume() {
         stderr.contains("Resume with: ethics-bowl run --resume"),
         "{stderr}"
     );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(results.join("summary.json")).unwrap())
+            .unwrap();
+    let not_started = summary["not_started"].as_u64().unwrap();
+    assert_eq!(
+        summary["rounds"], 42,
+        "every round of the schedule is counted"
+    );
+    assert!(not_started > 0, "rounds never begun are counted: {summary}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(&format!("{not_started} not started")),
+        "the printed summary names them"
+    );
     let record: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(results.join("tournament.json")).unwrap())
             .unwrap();

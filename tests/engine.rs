@@ -405,3 +405,59 @@ async fn calls_that_finish_while_paused_are_stored_at_once_and_no_call_starts() 
     let report = handle.await.unwrap().unwrap();
     assert_eq!(report.status, TournamentStatus::Cancelled);
 }
+
+#[tokio::test]
+async fn a_correction_through_the_command_channel_rewrites_the_summary_to_agree_with_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("a", 0.8, 0.0, 0.0),
+        sim("b", 0.5, 0.0, 0.0),
+        sim("j", 0.5, 0.0, 1.0),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\"]\npairings = [[\"a\", \"b\"]]\n",
+    );
+    let (report, _) = run(&config, vec![]).await;
+    assert_eq!(
+        (report.summary.complete, report.summary.needs_review),
+        (0, 1)
+    );
+    let store = Store::open(&report.dir).unwrap();
+    let scores: Vec<String> = ethics_bowl::domain::Criterion::ALL
+        .iter()
+        .map(|c| format!("\"{}\": 7", c.key()))
+        .collect();
+    let fixed = format!(
+        "{{\"team_a_scores\": {{{0}}}, \"team_b_scores\": {{{0}}}}}",
+        scores.join(", ")
+    );
+    let (events, mut stored) = mpsc::unbounded_channel();
+    let (commands, mut commands_rx) = mpsc::unbounded_channel();
+    commands
+        .send(EngineCommand::ApplyCorrection {
+            round_id: "borrowed_voice__a__vs__b__r1".into(),
+            judge: "j".into(),
+            correction: Box::new(Correction::Text(fixed)),
+        })
+        .unwrap();
+    drop(commands);
+    engine::serve_corrections(store.clone(), events, &mut commands_rx).await;
+    assert!(matches!(
+        stored.try_recv(),
+        Ok(EngineEvent::RoundStored { .. })
+    ));
+
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.dir.join("summary.json")).unwrap())
+            .unwrap();
+    let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+    let analysis = ethics_bowl::analysis::analyse(&rounds, &Default::default());
+    assert_eq!(summary["complete"], 1);
+    assert_eq!(summary["needs_review"], 0);
+    assert_eq!(summary["complete"], analysis.complete_rounds);
+    assert_eq!(summary["rounds"], analysis.rounds);
+    assert_eq!(summary["judgments"], 1);
+}

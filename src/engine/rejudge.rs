@@ -26,6 +26,7 @@ use super::control::Control;
 use super::events::EngineEvent;
 use super::prepare::PrepareError;
 use super::round_runner::{RoundContext, run_round};
+use super::summary_file::refresh_summary;
 use super::tournament::EngineError;
 
 /// The judging file (`JUDGING.toml`): who judges, and where the models and dilemmas are.
@@ -357,6 +358,7 @@ pub async fn rejudge(
             }
         }
     }
+    refresh_summary(&plan.store)?;
     Ok(RejudgeReport {
         rounds: total,
         need_attention,
