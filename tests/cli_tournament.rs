@@ -258,8 +258,12 @@ fn judgment_parse_prints_json_with_the_spec_keys() {
         "Scores:\n| Criterion | Team A | Team B |\n|---|---|---|\n| Consistency | 8 | 6/10 |\n",
     )
     .unwrap();
-    let (out, stdout, _) = output(bin().args(["judgment", "parse", "--json"]).arg(&file));
-    assert!(out.status.success());
+    let (out, stdout, stderr) = output(bin().args(["judgment", "parse", "--json"]).arg(&file));
+    assert_eq!(out.status.code(), Some(1), "a partial reading exits 1");
+    assert!(
+        stderr.contains("not every score was read (partial): 2 of 14 scores read"),
+        "{stderr}"
+    );
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["status"], "partial");
     assert_eq!(v["team_a_scores"]["consistency"], 8.0);
@@ -272,8 +276,25 @@ fn judgment_parse_prints_json_with_the_spec_keys() {
             .iter()
             .any(|p| p.as_str().unwrap().contains("missing"))
     );
-    let (_, stdout, _) = output(bin().args(["judgment", "parse"]).arg(&file));
+    let (out, stdout, _) = output(bin().args(["judgment", "parse"]).arg(&file));
     assert!(stdout.starts_with("status: partial"), "{stdout}");
+    assert_eq!(out.status.code(), Some(1));
+
+    let scores: Vec<String> = ethics_bowl::domain::Criterion::ALL
+        .iter()
+        .map(|c| format!("\"{}\": 7", c.key()))
+        .collect();
+    std::fs::write(
+        &file,
+        format!(
+            "{{\"team_a_scores\": {{{0}}}, \"team_b_scores\": {{{0}}}}}",
+            scores.join(", ")
+        ),
+    )
+    .unwrap();
+    let (out, stdout, stderr) = output(bin().args(["judgment", "parse"]).arg(&file));
+    assert!(out.status.success(), "all fourteen read: {stdout}{stderr}");
+    assert!(stdout.starts_with("status: complete"), "{stdout}");
 }
 
 #[test]
