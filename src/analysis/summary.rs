@@ -351,6 +351,24 @@ mod tests {
     }
 
     #[test]
+    fn a_model_without_a_price_makes_the_cost_partial_and_is_named() {
+        let mut r = round("a", "b", "d1", 8.0, 6.0, ParseStatus::Parsed);
+        let priced = crate::domain::Phase {
+            cost_usd: Some(0.25),
+            ..crate::domain::Phase::new(crate::domain::PhaseType::Presentation, "a", "x")
+        };
+        let unpriced = crate::domain::Phase::new(crate::domain::PhaseType::Response, "b", "y");
+        r.phases = vec![priced, unpriced];
+        let s = summarize(&[r]);
+        assert!(s.cost_is_partial);
+        assert_eq!(s.unpriced_models, ["b"]);
+        assert_eq!(s.cost_usd_by_model["a"], Some(0.25));
+        assert_eq!(s.cost_usd_by_model["b"], None);
+        let json = serde_json::to_value(&s).unwrap();
+        assert!(json["cost_usd_by_model"]["b"].is_null());
+    }
+
+    #[test]
     fn the_summary_and_the_report_agree() {
         let rounds = vec![
             round("a", "b", "d1", 8.0, 6.0, ParseStatus::Parsed),

@@ -89,6 +89,8 @@ pub struct RejudgeReport {
     pub rounds: usize,
     /// Of those, how many still need review or are incomplete.
     pub need_attention: usize,
+    /// The folder's summary, rewritten from its rounds afterwards.
+    pub summary: crate::analysis::Summary,
 }
 
 fn invalid(path: &Path, key: &str, message: String, fix: &str) -> PrepareError {
@@ -358,9 +360,10 @@ pub async fn rejudge(
             }
         }
     }
-    refresh_summary(&plan.store)?;
+    let summary = refresh_summary(&plan.store)?;
     Ok(RejudgeReport {
         rounds: total,
         need_attention,
+        summary,
     })
 }
