@@ -170,7 +170,10 @@ pub async fn follow(
         if let Some(line) = event_line(&event) {
             say(Say::Line(line));
         }
-        say(Say::Status(status(&progress, &tally, start.elapsed())));
+        // Streamed text changes no count; the status is summed afresh only when one may change.
+        if !matches!(event, EngineEvent::TextDelta { .. }) {
+            say(Say::Status(status(&progress, &tally, start.elapsed())));
+        }
     }
 }
 
