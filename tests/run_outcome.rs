@@ -14,6 +14,11 @@ fn bin() -> Command {
     c.current_dir(env!("CARGO_MANIFEST_DIR"));
     c.env_remove("ETHICS_BOWL_LOG");
     c.env("EB_TEST_KEY", "sk-test-0123456789");
+    // `run` logs to the default log file: keep it out of the user's data folder.
+    c.env(
+        "XDG_DATA_HOME",
+        std::env::temp_dir().join("ethics-bowl-test-data"),
+    );
     c
 }
 
@@ -100,6 +105,23 @@ async fn a_run_whose_every_call_is_refused_exits_1_naming_each_failure() {
     ] {
         assert!(logged.contains(part), "{part} in the log:\n{logged}");
     }
+
+    // Resumed without --log-file: the same exit code, and the default log file has the
+    // failures.
+    let data = dir.path().join("data");
+    let mut resume = bin();
+    resume
+        .env("XDG_DATA_HOME", &data)
+        .args(["run", "--headless", "--resume"])
+        .arg(&results);
+    let out = output(resume).await;
+    assert_eq!(out.status.code(), Some(1));
+    let logged = std::fs::read_to_string(data.join("ethics-bowl/ethics-bowl.log"))
+        .expect("the default log file is written");
+    assert!(
+        logged.contains("phase failed") && logged.contains("Incorrect API key provided"),
+        "{logged}"
+    );
 
     // `rounds` shows what stopped each incomplete round.
     let mut rounds = bin();
