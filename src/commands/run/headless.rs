@@ -86,6 +86,7 @@ impl Output {
 /// The run as counted so far, for the status line and the ETA.
 #[derive(Debug, Default)]
 struct Tally {
+    /// Rounds of the tournament.
     rounds: usize,
     /// Rounds not to be run (finished before this run).
     kept: usize,
@@ -272,6 +273,40 @@ mod tests {
         assert!(
             matches!(ticks[0], Say::Tick(line) if line.contains("0 complete") && line.contains("ETA –"))
         );
+    }
+
+    #[test]
+    fn retries_and_failures_get_a_line_and_streamed_text_none() {
+        use ethics_bowl::domain::PhaseType;
+        let retry = EngineEvent::RetryScheduled {
+            round_id: "r".into(),
+            phase_type: PhaseType::Presentation,
+            model: "m".into(),
+            attempt: 1,
+            wait: Duration::from_millis(1500),
+            error: "HTTP 503: busy".into(),
+        };
+        assert_eq!(
+            event_line(&retry).as_deref(),
+            Some("retry: r presentation by m: attempt 1 failed (HTTP 503: busy); next in 1.5 s")
+        );
+        let failed = EngineEvent::PhaseFailed {
+            round_id: "r".into(),
+            phase_type: PhaseType::Presentation,
+            model: "m".into(),
+            error: "HTTP 401: no".into(),
+        };
+        assert_eq!(
+            event_line(&failed).as_deref(),
+            Some("call failed: r presentation by m: HTTP 401: no")
+        );
+        let text = EngineEvent::TextDelta {
+            round_id: "r".into(),
+            phase_type: PhaseType::Presentation,
+            model: "m".into(),
+            text: "x".into(),
+        };
+        assert_eq!(event_line(&text), None);
     }
 
     #[test]
