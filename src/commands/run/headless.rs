@@ -105,6 +105,8 @@ pub async fn follow(
 ) {
     let start = Instant::now();
     let mut tick = tokio::time::interval_at(start + interval, interval);
+    // After a stall, one status line, not a burst of them.
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut progress = Progress::default();
     let mut tally = Tally::default();
     loop {
