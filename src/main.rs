@@ -33,10 +33,13 @@ fn main() -> ExitCode {
         Some(Command::Open { .. }) => commands::run::can_show_ui(),
         _ => false,
     };
+    // A run, headless too, logs to the default file: its stderr carries the progress lines,
+    // which already say what failed.
+    let run = matches!(cli.command, None | Some(Command::Run { .. }));
     let log_file = cli
         .log_file
         .clone()
-        .or_else(|| ui.then(commands::default_log_file).flatten());
+        .or_else(|| (ui || run).then(commands::default_log_file).flatten());
     if let Err(e) = logging::init(log_file.as_deref()) {
         eprintln!("error: {e}");
         return ExitCode::from(2);
@@ -57,7 +60,12 @@ fn main() -> ExitCode {
         Ok(Err(e)) => {
             // The provider layer keeps keys out of every error; this is a second guard.
             let redactor = ethics_bowl::redact::remembered();
-            eprintln!("error: {}", redactor.redact(&message(&e)));
+            let text = redactor.redact(&message(&e)).into_owned();
+            // Into the log file too; on stderr the line below says it once.
+            if log_file.is_some() {
+                tracing::error!("{text}");
+            }
+            eprintln!("error: {text}");
             ExitCode::from(exit_code(&e))
         }
         Err(_) => {

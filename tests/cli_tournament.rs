@@ -15,6 +15,11 @@ use support::tournament::{sim, write};
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_ethics-bowl"));
     c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    // `run` logs to the default log file: keep it out of the user's data folder.
+    c.env(
+        "XDG_DATA_HOME",
+        std::env::temp_dir().join("ethics-bowl-test-data"),
+    );
     c
 }
 
@@ -258,8 +263,12 @@ fn judgment_parse_prints_json_with_the_spec_keys() {
         "Scores:\n| Criterion | Team A | Team B |\n|---|---|---|\n| Consistency | 8 | 6/10 |\n",
     )
     .unwrap();
-    let (out, stdout, _) = output(bin().args(["judgment", "parse", "--json"]).arg(&file));
-    assert!(out.status.success());
+    let (out, stdout, stderr) = output(bin().args(["judgment", "parse", "--json"]).arg(&file));
+    assert_eq!(out.status.code(), Some(1), "a partial reading exits 1");
+    assert!(
+        stderr.contains("not every score was read (partial): 2 of 14 scores read"),
+        "{stderr}"
+    );
     let v: serde_json::Value = serde_json::from_str(&stdout).unwrap();
     assert_eq!(v["status"], "partial");
     assert_eq!(v["team_a_scores"]["consistency"], 8.0);
@@ -272,8 +281,25 @@ fn judgment_parse_prints_json_with_the_spec_keys() {
             .iter()
             .any(|p| p.as_str().unwrap().contains("missing"))
     );
-    let (_, stdout, _) = output(bin().args(["judgment", "parse"]).arg(&file));
+    let (out, stdout, _) = output(bin().args(["judgment", "parse"]).arg(&file));
     assert!(stdout.starts_with("status: partial"), "{stdout}");
+    assert_eq!(out.status.code(), Some(1));
+
+    let scores: Vec<String> = ethics_bowl::domain::Criterion::ALL
+        .iter()
+        .map(|c| format!("\"{}\": 7", c.key()))
+        .collect();
+    std::fs::write(
+        &file,
+        format!(
+            "{{\"team_a_scores\": {{{0}}}, \"team_b_scores\": {{{0}}}}}",
+            scores.join(", ")
+        ),
+    )
+    .unwrap();
+    let (out, stdout, stderr) = output(bin().args(["judgment", "parse"]).arg(&file));
+    assert!(out.status.success(), "all fourteen read: {stdout}{stderr}");
+    assert!(stdout.starts_with("status: complete"), "{stdout}");
 }
 
 #[test]
@@ -400,6 +426,19 @@ fn ctrl_c_stops_and_says_how_to_resume() {
     assert!(
         stderr.contains("Resume with: ethics-bowl run --resume"),
         "{stderr}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(results.join("summary.json")).unwrap())
+            .unwrap();
+    let not_started = summary["not_started"].as_u64().unwrap();
+    assert_eq!(
+        summary["rounds"], 42,
+        "every round of the schedule is counted"
+    );
+    assert!(not_started > 0, "rounds never begun are counted: {summary}");
+    assert!(
+        String::from_utf8_lossy(&out.stdout).contains(&format!("{not_started} not started")),
+        "the printed summary names them"
     );
     let record: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(results.join("tournament.json")).unwrap())

@@ -14,6 +14,11 @@ use support::tournament::{sim, write};
 fn bin() -> Command {
     let mut c = Command::new(env!("CARGO_BIN_EXE_ethics-bowl"));
     c.current_dir(env!("CARGO_MANIFEST_DIR"));
+    // `run` logs to the default log file: keep it out of the user's data folder.
+    c.env(
+        "XDG_DATA_HOME",
+        std::env::temp_dir().join("ethics-bowl-test-data"),
+    );
     c
 }
 

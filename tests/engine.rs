@@ -405,3 +405,126 @@ async fn calls_that_finish_while_paused_are_stored_at_once_and_no_call_starts() 
     let report = handle.await.unwrap().unwrap();
     assert_eq!(report.status, TournamentStatus::Cancelled);
 }
+
+#[tokio::test]
+async fn a_correction_through_the_command_channel_rewrites_the_summary_to_agree_with_report() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("a", 0.8, 0.0, 0.0),
+        sim("b", 0.5, 0.0, 0.0),
+        sim("j", 0.5, 0.0, 1.0),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\"]\npairings = [[\"a\", \"b\"]]\n",
+    );
+    let (report, _) = run(&config, vec![]).await;
+    assert_eq!(
+        (report.summary.complete, report.summary.needs_review),
+        (0, 1)
+    );
+    let store = Store::open(&report.dir).unwrap();
+    let scores: Vec<String> = ethics_bowl::domain::Criterion::ALL
+        .iter()
+        .map(|c| format!("\"{}\": 7", c.key()))
+        .collect();
+    let fixed = format!(
+        "{{\"team_a_scores\": {{{0}}}, \"team_b_scores\": {{{0}}}}}",
+        scores.join(", ")
+    );
+    let (events, mut stored) = mpsc::unbounded_channel();
+    let (commands, mut commands_rx) = mpsc::unbounded_channel();
+    commands
+        .send(EngineCommand::ApplyCorrection {
+            round_id: "borrowed_voice__a__vs__b__r1".into(),
+            judge: "j".into(),
+            correction: Box::new(Correction::Text(fixed)),
+        })
+        .unwrap();
+    drop(commands);
+    engine::serve_corrections(store.clone(), events, &mut commands_rx).await;
+    assert!(matches!(
+        stored.try_recv(),
+        Ok(EngineEvent::RoundStored { .. })
+    ));
+
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.dir.join("summary.json")).unwrap())
+            .unwrap();
+    let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+    let analysis = ethics_bowl::analysis::analyse(&rounds, &Default::default());
+    assert_eq!(summary["complete"], 1);
+    assert_eq!(summary["needs_review"], 0);
+    assert_eq!(summary["complete"], analysis.complete_rounds);
+    assert_eq!(summary["rounds"], analysis.rounds);
+    assert_eq!(summary["judgments"], 1);
+}
+
+// The models stream at a set rate: tokio's paused clock runs it at once, and the correction
+// sent when the first round finishes arrives while the second is still running.
+#[tokio::test(start_paused = true)]
+async fn a_correction_sent_while_the_run_goes_on_is_in_the_summary_at_its_end() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("a", 0.8, 50.0, 0.0),
+        sim("b", 0.5, 50.0, 0.0),
+        sim("j", 0.5, 50.0, 1.0),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\"]\npairings = [[\"a\", \"b\"], [\"b\", \"a\"]]\nmax_concurrency = 1\n",
+    );
+    let prepared = engine::prepare(&config, None).expect("prepares");
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (commands, mut commands_rx) = mpsc::unbounded_channel();
+    let engine = tokio::spawn(async move { engine::run(prepared, tx, &mut commands_rx).await });
+    let scores: Vec<String> = ethics_bowl::domain::Criterion::ALL
+        .iter()
+        .map(|c| format!("\"{}\": 7", c.key()))
+        .collect();
+    let fixed = format!(
+        "{{\"team_a_scores\": {{{0}}}, \"team_b_scores\": {{{0}}}}}",
+        scores.join(", ")
+    );
+    let mut corrected = None;
+    while let Some(event) = rx.recv().await {
+        match event {
+            EngineEvent::RoundFinished { round_id } if corrected.is_none() => {
+                commands
+                    .send(EngineCommand::ApplyCorrection {
+                        round_id: round_id.clone(),
+                        judge: "j".into(),
+                        correction: Box::new(Correction::Text(fixed.clone())),
+                    })
+                    .unwrap();
+                corrected = Some(round_id);
+            }
+            EngineEvent::CommandRefused { reason } => panic!("refused: {reason}"),
+            _ => {}
+        }
+    }
+    let report = engine.await.unwrap().expect("runs");
+    let corrected = corrected.expect("a round finished");
+    let store = Store::open(&report.dir).unwrap();
+    let round = store.load_round(&corrected).unwrap().unwrap();
+    assert_eq!(
+        round.status,
+        RoundStatus::Complete,
+        "the correction is stored"
+    );
+    assert_eq!(
+        (report.summary.complete, report.summary.needs_review),
+        (1, 1)
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(report.dir.join("summary.json")).unwrap())
+            .unwrap();
+    let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+    let analysis = ethics_bowl::analysis::analyse(&rounds, &Default::default());
+    assert_eq!(summary["complete"], analysis.complete_rounds);
+    assert_eq!(summary["needs_review"], 1);
+}

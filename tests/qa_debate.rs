@@ -136,6 +136,26 @@ async fn a_simulated_tournament_runs_debates_consultancies_and_baselines() {
     );
     let report = run(&config).await;
     assert_eq!(report.status, TournamentStatus::Finished);
+    // The summary holds what this protocol measures, with no empty model key from the
+    // baselines (which have no Team B), and says the cost leaves out the unpriced models.
+    let s = &report.summary;
+    assert!(
+        s.models.is_empty() && s.matrix.is_empty(),
+        "no Ethics Bowl tables"
+    );
+    assert!(s.qa_accuracy.contains_key(&QaFormat::Debate));
+    let by_judge = &s.qa_accuracy_by_judge["small"];
+    assert_eq!(by_judge.len(), s.qa_accuracy.len());
+    assert_eq!(
+        by_judge.values().map(|p| p.n).sum::<usize>(),
+        s.qa_accuracy.values().map(|p| p.n).sum::<usize>(),
+        "one judge: its accuracy is the whole's"
+    );
+    assert!(s.cost_is_partial);
+    assert_eq!(s.unpriced_models, ["big", "small"]);
+    let json = std::fs::read_to_string(report.dir.join("summary.json")).unwrap();
+    assert!(!json.contains("\"\":"), "no empty key: {json}");
+    assert!(json.contains("\"big\": null"), "{json}");
     let rounds = stored_rounds(&report);
     // Per item: 3 baselines, 2 consultancies, 4 debates (big v big, big v small, small v big,
     // small v small).

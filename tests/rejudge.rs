@@ -119,6 +119,18 @@ async fn rejudge_fixtures(body: &str, check: impl Fn(ProtocolKind, &Round, &Roun
         let judged = rounds(&out);
         assert_eq!(report.rounds, original.len(), "{name}");
         assert_eq!(judged.len(), original.len());
+        let summary: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(out.join("summary.json")).unwrap())
+                .unwrap();
+        let complete = judged
+            .iter()
+            .filter(|r| r.status == ethics_bowl::domain::RoundStatus::Complete)
+            .count();
+        assert_eq!(
+            summary["complete"], complete,
+            "{name}: summary.json follows"
+        );
+        assert_eq!(report.summary.complete, complete);
         for old in &original {
             let new = judged.iter().find(|r| r.id == old.id).unwrap();
             assert_eq!(new.kind(), kind);

@@ -44,6 +44,19 @@ async fn the_sample_tournament_runs_every_stage_both_ways_and_reports() {
     )
     .await;
     assert_eq!(report.status, TournamentStatus::Finished);
+    let s = &report.summary;
+    assert!(s.models.is_empty(), "no Ethics Bowl tables");
+    assert_eq!(s.structured_models.len(), 3);
+    let sides = s.structured_sides.as_ref().expect("Pro against Con");
+    assert_eq!(
+        sides.pro_wins + sides.con_wins + sides.ties,
+        sides.judgments
+    );
+    assert!(
+        s.structured_models
+            .values()
+            .all(|m| m.pro_total.n > 0 && m.con_total.n > 0)
+    );
     let rounds = stored_rounds(&report);
     // Four topics, every ordered pair of three models: each pair on each topic both ways.
     assert_eq!(rounds.len(), 4 * 6);

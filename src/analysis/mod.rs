@@ -17,4 +17,4 @@ pub use report::{
     Analysis, Format, ReportError, analyse, qa_markdown, share as qa_share, structured_markdown,
     write_report,
 };
-pub use summary::{ModelSummary, RoleSummary, Summary, summarize};
+pub use summary::{ModelSummary, RoleSummary, StructuredSummary, Summary, Unfinished, summarize};

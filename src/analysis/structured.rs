@@ -235,15 +235,3 @@ pub fn structured_figures(rounds: &[Round]) -> Option<StructuredFigures> {
         },
     })
 }
-
-/// Win rate and judgments per model, for a run's summary.
-pub fn win_rates(rounds: &[Round]) -> BTreeMap<String, (f64, usize)> {
-    structured_figures(rounds)
-        .map(|f| {
-            f.models
-                .into_iter()
-                .map(|m| (m.model, (m.wins, m.judgments)))
-                .collect()
-        })
-        .unwrap_or_default()
-}

@@ -7,8 +7,21 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::qa::{Proportion, QaFigures, qa_figures};
+use super::structured::{Mean, SideAdvantage, structured_figures};
 use super::tables::{Cell, dilemma_difficulty, model_comparison};
-use crate::domain::{Reading, Round, RoundStatus};
+use crate::domain::{ProtocolKind, QaFormat, Reading, Round, RoundError, RoundStatus};
+
+/// An incomplete round and what stopped it, so the end of a run and a script reading
+/// `summary.json` can say why without opening round files.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Unfinished {
+    /// The round.
+    pub round_id: String,
+    /// The failure that stopped it; none when it was stopped before a call failed (Ctrl-C,
+    /// the budget).
+    pub error: Option<RoundError>,
+}
 
 /// A model in one role.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -33,42 +46,135 @@ pub struct ModelSummary {
 /// The whole summary.
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct Summary {
-    /// Rounds in the store.
+    /// Rounds of the tournament: stored, plus those not started.
     pub rounds: usize,
     /// Rounds complete.
     pub complete: usize,
     /// Rounds whose judgments need review.
     pub needs_review: usize,
-    /// Rounds not finished.
+    /// Rounds started but not finished.
     pub incomplete: usize,
+    /// Rounds of the schedule with nothing stored yet.
+    pub not_started: usize,
+    /// Each incomplete round and what stopped it.
+    pub unfinished: Vec<Unfinished>,
     /// Usable judgments.
     pub judgments: usize,
     /// Prompt and answer tokens of every stored phase.
     pub tokens: (u64, u64),
     /// Estimated dollars of every stored phase with prices.
     pub cost_usd: f64,
-    /// The same, by the model that answered (debating and judging).
-    pub cost_usd_by_model: BTreeMap<String, f64>,
-    /// By model.
+    /// Whether `cost_usd` leaves out models without prices (see `unpriced_models`).
+    pub cost_is_partial: bool,
+    /// Models that answered but have no price, so their calls are not in `cost_usd`.
+    pub unpriced_models: Vec<String>,
+    /// The same, by the model that answered (debating and judging); `null` for a model
+    /// without a price.
+    pub cost_usd_by_model: BTreeMap<String, Option<f64>>,
+    /// Ethics Bowl: by model.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub models: BTreeMap<String, ModelSummary>,
-    /// Mean team total by dilemma.
+    /// Ethics Bowl: mean team total by dilemma.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub dilemmas: BTreeMap<String, Cell>,
-    /// Team A's margin (A total − B total) by Team A then Team B.
+    /// Ethics Bowl: Team A's margin (A total − B total) by Team A then Team B.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub matrix: BTreeMap<String, BTreeMap<String, Cell>>,
-    /// Question-answer judge accuracy by format (debate and each baseline).
+    /// Question-answer: judge accuracy by format (debate and each baseline), with its
+    /// Wilson 95% interval.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub qa_accuracy: BTreeMap<crate::domain::QaFormat, super::qa::Proportion>,
-    /// Structured-debate wins (a tie is half) and judgments, by model.
+    pub qa_accuracy: BTreeMap<QaFormat, Proportion>,
+    /// Question-answer: the same for each judge, over every level.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
-    pub structured_wins: BTreeMap<String, (f64, usize)>,
+    pub qa_accuracy_by_judge: BTreeMap<String, BTreeMap<QaFormat, Proportion>>,
+    /// Structured debate: wins and totals by side, by model.
+    #[serde(skip_serializing_if = "BTreeMap::is_empty")]
+    pub structured_models: BTreeMap<String, StructuredSummary>,
+    /// Structured debate: Pro against Con over the tournament.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub structured_sides: Option<SideAdvantage>,
+}
+
+/// A structured-debate model: what its row of the report says, without the argument
+/// details.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct StructuredSummary {
+    /// Judgments of its debates.
+    pub judgments: usize,
+    /// Wins (a tie is half).
+    pub wins: f64,
+    /// wins / judgments.
+    pub win_rate: Option<f64>,
+    /// Its side total when it argued Pro.
+    pub pro_total: Mean,
+    /// Its side total when it argued Con.
+    pub con_total: Mean,
+}
+
+/// Question-answer accuracy by judge, summed over levels from the report's per-judge rows.
+fn qa_by_judge(figures: &QaFigures) -> BTreeMap<String, BTreeMap<QaFormat, Proportion>> {
+    let mut counts: BTreeMap<String, BTreeMap<QaFormat, (usize, usize)>> = BTreeMap::new();
+    for lift in &figures.lifts {
+        for (format, p) in &lift.formats {
+            let c = counts
+                .entry(lift.judge.clone())
+                .or_default()
+                .entry(*format)
+                .or_default();
+            c.0 += p.hits;
+            c.1 += p.n;
+        }
+    }
+    counts
+        .into_iter()
+        .map(|(judge, formats)| {
+            let formats = formats
+                .into_iter()
+                .map(|(f, (hits, n))| (f, Proportion::new(hits, n)))
+                .collect();
+            (judge, formats)
+        })
+        .collect()
+}
+
+/// The structured-debate part, from the report's own figures.
+fn structured_parts(
+    rounds: &[Round],
+) -> (BTreeMap<String, StructuredSummary>, Option<SideAdvantage>) {
+    let Some(f) = structured_figures(rounds) else {
+        return (BTreeMap::new(), None);
+    };
+    let models = f
+        .models
+        .into_iter()
+        .filter(|m| !m.model.is_empty())
+        .map(|m| {
+            (
+                m.model,
+                StructuredSummary {
+                    judgments: m.judgments,
+                    wins: m.wins,
+                    win_rate: m.win_rate,
+                    pro_total: m.pro_total,
+                    con_total: m.con_total,
+                },
+            )
+        })
+        .collect();
+    (models, Some(f.side))
 }
 
 /// Summarises rounds.
 pub fn summarize(rounds: &[Round]) -> Summary {
+    let (structured_models, structured_sides) = structured_parts(rounds);
     let mut s = Summary {
         rounds: rounds.len(),
         qa_accuracy: super::qa::accuracy_by_format(rounds),
-        structured_wins: super::structured::win_rates(rounds),
+        qa_accuracy_by_judge: qa_figures(rounds)
+            .map(|f| qa_by_judge(&f))
+            .unwrap_or_default(),
+        structured_models,
+        structured_sides,
         ..Summary::default()
     };
     let mut margins: BTreeMap<(String, String), Vec<f64>> = BTreeMap::new();
@@ -76,15 +182,22 @@ pub fn summarize(rounds: &[Round]) -> Summary {
         match r.status {
             RoundStatus::Complete => s.complete += 1,
             RoundStatus::NeedsReview => s.needs_review += 1,
-            RoundStatus::Incomplete => s.incomplete += 1,
+            RoundStatus::Incomplete => {
+                s.incomplete += 1;
+                s.unfinished.push(Unfinished {
+                    round_id: r.id.clone(),
+                    error: r.error.clone(),
+                });
+            }
         }
         let (i, o) = r.tokens();
         s.tokens.0 += i;
         s.tokens.1 += o;
         s.cost_usd += r.cost_usd();
-        for p in &r.phases {
+        for p in r.phases.iter().filter(|p| p.error.is_none()) {
+            let entry = s.cost_usd_by_model.entry(p.model_id.clone()).or_default();
             if let Some(c) = p.cost_usd {
-                *s.cost_usd_by_model.entry(p.model_id.clone()).or_default() += c;
+                *entry = Some(entry.unwrap_or(0.0) + c);
             }
         }
         for j in r.judgments.iter().filter(|j| j.is_usable()) {
@@ -142,8 +255,16 @@ pub fn summarize(rounds: &[Round]) -> Summary {
             insufficient: n < super::tables::MIN_N,
         };
     }
-    for r in rounds {
-        for model in [&r.team_a_model, &r.team_b_model] {
+    let ethics_bowl = || {
+        rounds
+            .iter()
+            .filter(|r| r.kind() == ProtocolKind::EthicsBowl)
+    };
+    for r in ethics_bowl() {
+        for model in [&r.team_a_model, &r.team_b_model]
+            .into_iter()
+            .filter(|m| !m.is_empty())
+        {
             s.models.entry(model.clone()).or_insert(ModelSummary {
                 total: Cell::of(&[]),
                 presenting: None,
@@ -155,11 +276,18 @@ pub fn summarize(rounds: &[Round]) -> Summary {
         .into_iter()
         .map(|d| (d.dilemma_id, d.mean_total))
         .collect();
-    for r in rounds {
+    for r in ethics_bowl() {
         s.dilemmas
             .entry(r.dilemma_id.clone())
             .or_insert(Cell::of(&[]));
     }
+    s.unpriced_models = s
+        .cost_usd_by_model
+        .iter()
+        .filter(|(_, cost)| cost.is_none())
+        .map(|(model, _)| model.clone())
+        .collect();
+    s.cost_is_partial = !s.unpriced_models.is_empty();
     for ((a, b), values) in margins {
         s.matrix.entry(a).or_default().insert(b, Cell::of(&values));
     }
@@ -220,6 +348,24 @@ mod tests {
         assert_eq!(s.dilemmas["d2"].n, 0, "a partial judgment does not count");
         assert_eq!(s.matrix["a"]["b"].mean, Some(14.0));
         assert_eq!(s.matrix["b"]["a"].mean, Some(-14.0));
+    }
+
+    #[test]
+    fn a_model_without_a_price_makes_the_cost_partial_and_is_named() {
+        let mut r = round("a", "b", "d1", 8.0, 6.0, ParseStatus::Parsed);
+        let priced = crate::domain::Phase {
+            cost_usd: Some(0.25),
+            ..crate::domain::Phase::new(crate::domain::PhaseType::Presentation, "a", "x")
+        };
+        let unpriced = crate::domain::Phase::new(crate::domain::PhaseType::Response, "b", "y");
+        r.phases = vec![priced, unpriced];
+        let s = summarize(&[r]);
+        assert!(s.cost_is_partial);
+        assert_eq!(s.unpriced_models, ["b"]);
+        assert_eq!(s.cost_usd_by_model["a"], Some(0.25));
+        assert_eq!(s.cost_usd_by_model["b"], None);
+        let json = serde_json::to_value(&s).unwrap();
+        assert!(json["cost_usd_by_model"]["b"].is_null());
     }
 
     #[test]

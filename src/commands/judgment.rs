@@ -1,4 +1,5 @@
 //! `ethics-bowl judgment parse FILE [--json]`: what the parser reads from a judge's answer.
+//! Exits 1 unless all fourteen scores were read, so a script can tell.
 
 use std::path::Path;
 
@@ -6,7 +7,16 @@ use ethics_bowl::domain::{Criterion, ParseStatus, Scores};
 use ethics_bowl::protocols::judging::parse_judgment;
 use serde_json::{Map, Value, json};
 
-/// Parses the file (or stdin for `-`) and prints the result.
+/// The reading found fewer than all fourteen scores (exit code 1).
+#[derive(Debug, thiserror::Error)]
+#[error("not every score was read ({status}): {read} of 14 scores read")]
+pub struct IncompleteReading {
+    status: &'static str,
+    read: usize,
+}
+
+/// Parses the file (or stdin for `-`), prints the result, and fails unless every score was
+/// read.
 pub fn parse(file: &Path, as_json: bool) -> anyhow::Result<()> {
     let text = super::read_input(file)?;
     let p = parse_judgment(&text);
@@ -33,7 +43,7 @@ pub fn parse(file: &Path, as_json: bool) -> anyhow::Result<()> {
             "problems": p.problems,
         });
         println!("{}", ethics_bowl::safe_json::to_string_pretty(&out)?);
-        return Ok(());
+        return verdict(status, &p.team_a, &p.team_b);
     }
     println!("status: {status}");
     println!("{:<26} {:>7} {:>7}", "criterion", "Team A", "Team B");
@@ -55,5 +65,19 @@ pub fn parse(file: &Path, as_json: bool) -> anyhow::Result<()> {
     for problem in &p.problems {
         println!("problem: {problem}");
     }
-    Ok(())
+    verdict(status, &p.team_a, &p.team_b)
+}
+
+/// Success when all fourteen scores were read.
+fn verdict(status: &'static str, team_a: &Scores, team_b: &Scores) -> anyhow::Result<()> {
+    let read = Criterion::ALL
+        .iter()
+        .flat_map(|c| [team_a.get(*c), team_b.get(*c)])
+        .filter(Option::is_some)
+        .count();
+    if read == 2 * Criterion::ALL.len() && status == "complete" {
+        Ok(())
+    } else {
+        Err(IncompleteReading { status, read }.into())
+    }
 }

@@ -51,6 +51,11 @@ pub async fn run(dir: &Path, config: &Path, out: Option<&Path>) -> anyhow::Resul
         report.need_attention,
         target.display()
     );
+    let s = &report.summary;
+    println!(
+        "the folder now: {} rounds: {} complete, {} need review, {} incomplete, {} not started (summary.json rewritten)",
+        s.rounds, s.complete, s.needs_review, s.incomplete, s.not_started
+    );
     if report.need_attention > 0 {
         println!(
             "rerun the same command to retry what failed; review with: ethics-bowl open {}",

@@ -3,6 +3,7 @@
 use std::path::Path;
 
 use ethics_bowl::domain::{ProtocolKind, Round, RoundRecord, RoundStatus, Scores, Team};
+use ethics_bowl::sanitize::sanitize;
 use ethics_bowl::store::{FilterValues, Role, RoundFilter, Store};
 
 use crate::cli::{RoleArg, StatusArg};
@@ -93,6 +94,14 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
             b,
             r.judge_models.join(", ")
         );
+        if let (RoundStatus::Incomplete, Some(e)) = (r.status, &r.error) {
+            println!(
+                "    stopped: model {}, phase {}: {}",
+                sanitize(&e.model_id),
+                e.phase_type.as_str(),
+                sanitize(&e.message)
+            );
+        }
     }
     println!(
         "{} round{}",

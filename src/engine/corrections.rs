@@ -1,12 +1,14 @@
 //! Hand corrections from the review queue: the corrected judgment is stored in the round file
 //! marked `corrected_by_hand`, the judge's original text kept beside it; a debater's reply
-//! that could not be read gets its corrected text stored beside the original.
+//! that could not be read gets its corrected text stored beside the original. Each stored
+//! correction rewrites `summary.json`, so its counts follow.
 
 use crate::domain::{Judgment, ParseStatus, Reading, Round};
 use crate::protocols::panel::Panel;
 use crate::store::Store;
 
 use super::events::Correction;
+use super::summary_file::refresh_or_warn;
 
 fn load(store: &Store, round_id: &str) -> Result<Round, String> {
     store
@@ -116,6 +118,7 @@ fn correct_judgment(
         round.status = round.settled_status();
     }
     store.save_round(&round).map_err(|e| e.to_string())?;
+    refresh_or_warn(store);
     Ok((round, corrected))
 }
 
@@ -144,5 +147,6 @@ fn correct_reply(
         round.status = round.settled_status();
     }
     store.save_round(&round).map_err(|e| e.to_string())?;
+    refresh_or_warn(store);
     Ok(round)
 }

@@ -12,15 +12,17 @@ mod review;
 mod round_runner;
 mod round_writer;
 mod schedule;
+mod summary_file;
 mod tally;
 mod tournament;
 
 pub use corrections::{apply_correction, apply_reply_correction};
 pub use events::{Correction, EngineCommand, EngineEvent, ScheduledState, is_stored_call};
 pub use prepare::{PrepareError, Prepared, prepare, prepare_resume};
-pub use progress::{Change, Progress};
+pub use progress::{Change, Progress, RoundCounts};
 pub use rejudge::{JudgingConfig, RejudgePlan, RejudgeReport, prepare_rejudge, rejudge};
 pub use review::{Waiting, WaitingKind, waiting};
 pub use schedule::{Schedule, round_id};
+pub use summary_file::refresh_summary;
 pub use tally::UsageTotals;
 pub use tournament::{EngineError, RunReport, run, serve_corrections};

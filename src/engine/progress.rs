@@ -5,7 +5,7 @@
 use std::collections::{HashMap, HashSet};
 use std::sync::Arc;
 
-use crate::domain::{PhaseType, Round};
+use crate::domain::{PhaseType, Round, RoundStatus};
 
 use super::events::{EngineEvent, is_stored_call};
 use super::review::{Waiting, waiting};
@@ -34,6 +34,19 @@ pub enum Change {
     },
     /// This run stopped working on a round, as stored.
     RoundFinished(Arc<Round>),
+}
+
+/// Rounds by state, for a status line.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct RoundCounts {
+    /// Complete.
+    pub complete: usize,
+    /// Waiting for a person.
+    pub needs_review: usize,
+    /// Started, not finished.
+    pub incomplete: usize,
+    /// Nothing stored yet.
+    pub not_started: usize,
 }
 
 /// The run so far, as events told it.
@@ -130,6 +143,22 @@ impl Progress {
     /// Calls under way.
     pub fn under_way(&self) -> usize {
         self.under_way.values().map(HashSet::len).sum()
+    }
+
+    /// Rounds by state as last stored: how the status line counts them.
+    pub fn counts(&self) -> RoundCounts {
+        let mut c = RoundCounts::default();
+        for r in self.rounds.values() {
+            match r.status {
+                RoundStatus::Complete => c.complete += 1,
+                RoundStatus::NeedsReview => c.needs_review += 1,
+                RoundStatus::Incomplete if r.phases.is_empty() && r.error.is_none() => {
+                    c.not_started += 1
+                }
+                RoundStatus::Incomplete => c.incomplete += 1,
+            }
+        }
+        c
     }
 
     /// What every round's stored phases used.

@@ -26,6 +26,7 @@ use super::control::Control;
 use super::events::EngineEvent;
 use super::prepare::PrepareError;
 use super::round_runner::{RoundContext, run_round};
+use super::summary_file::refresh_summary;
 use super::tournament::EngineError;
 
 /// The judging file (`JUDGING.toml`): who judges, and where the models and dilemmas are.
@@ -88,6 +89,8 @@ pub struct RejudgeReport {
     pub rounds: usize,
     /// Of those, how many still need review or are incomplete.
     pub need_attention: usize,
+    /// The folder's summary, rewritten from its rounds afterwards.
+    pub summary: crate::analysis::Summary,
 }
 
 fn invalid(path: &Path, key: &str, message: String, fix: &str) -> PrepareError {
@@ -357,8 +360,10 @@ pub async fn rejudge(
             }
         }
     }
+    let summary = refresh_summary(&plan.store)?;
     Ok(RejudgeReport {
         rounds: total,
         need_attention,
+        summary,
     })
 }

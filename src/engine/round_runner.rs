@@ -178,7 +178,7 @@ fn status_of(steps: &[Step], round: &Round) -> RoundStatus {
 
 /// Records a step that failed after its retries: the round stops starting calls.
 fn fail(writer: &RoundWriter, round: &mut Round, step: &Step, message: String) {
-    tracing::debug!(round = %round.id, phase = step.phase_type.as_str(), model = %step.model, error = %message, "phase failed");
+    tracing::warn!(round = %round.id, phase = step.phase_type.as_str(), model = %step.model, error = %message, "phase failed after its retries; the round stops");
     round.error = Some(RoundError {
         phase_type: step.phase_type,
         model_id: step.model.clone(),
@@ -323,7 +323,7 @@ fn record_failed_seat(
     request: &ChatRequest,
     failure: CallFailure,
 ) {
-    tracing::debug!(round = %round.id, judge = %step.speaker(), error = %failure, "panel judge failed");
+    tracing::warn!(round = %round.id, judge = %step.speaker(), error = %failure, "panel judge failed after its retries; the panel goes on without it");
     round.phases.push(Phase {
         error: Some(failure.to_string()),
         attempts: failure.attempts.clone(),

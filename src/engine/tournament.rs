@@ -8,18 +8,19 @@ use std::sync::Arc;
 use tokio::sync::mpsc;
 use tokio::task::JoinSet;
 
-use crate::analysis::{Summary, summarize};
+use crate::analysis::Summary;
 use crate::config::JudgingMode;
 use crate::domain::{Round, RoundStatus, now_rfc3339};
 use crate::protocols::panel::Panel;
 use crate::protocols::strategy::JudgingStrategy;
-use crate::store::{RoundFilter, Store, StoreError, TournamentRecord, TournamentStatus};
+use crate::store::{Store, StoreError, TournamentRecord, TournamentStatus};
 
 use super::control::Control;
 use super::corrections::apply;
 use super::events::{Correction, EngineCommand, EngineEvent, ScheduledState};
 use super::prepare::Prepared;
 use super::round_runner::{RoundContext, run_round};
+use super::summary_file::refresh_summary;
 
 /// How a run ended.
 #[derive(Debug, Clone)]
@@ -243,19 +244,7 @@ pub async fn run(
         }
     }
 
-    let (rounds, _) = store.load_rounds(&RoundFilter::default())?;
-    let scheduled: HashSet<&String> = prepared
-        .schedule
-        .rounds
-        .iter()
-        .map(|r| &r.round_id)
-        .collect();
-    let ours: Vec<Round> = rounds
-        .into_iter()
-        .filter(|r| scheduled.contains(&r.id))
-        .collect();
-    let summary = summarize(&ours);
-    store.save_summary(&summary)?;
+    let summary = refresh_summary(&store)?;
     record.status = if ctx.control.cancel.is_cancelled() {
         TournamentStatus::Cancelled
     } else if ctx.control.budget_reached() {

@@ -1,0 +1,324 @@
+//! Headless progress on stderr, from the engine's events: a bar on a terminal; plain lines
+//! otherwise (a log file, CI, `nohup`), with a status line every [`STATUS_INTERVAL`]. Both
+//! get a line for each retry, review flag, failure and warning.
+
+use std::path::Path;
+use std::time::Duration;
+
+use ethics_bowl::engine::{Change, EngineEvent, Progress, WaitingKind};
+use ethics_bowl::sanitize::sanitize;
+use indicatif::{ProgressBar, ProgressStyle};
+use tokio::sync::mpsc;
+use tokio::time::Instant;
+
+/// How often plain-line progress says where the run stands.
+pub const STATUS_INTERVAL: Duration = Duration::from_secs(10);
+
+/// What the follower has to say; the output decides how (see [`Output`]).
+#[derive(Debug, Clone, PartialEq)]
+pub enum Say {
+    /// A line of its own: the start, a retry, a review flag, a failure, a warning.
+    Line(String),
+    /// A round finished: its line, and how many of all are done.
+    Finished {
+        /// The line.
+        line: String,
+        /// Rounds done, stored before included.
+        done: usize,
+        /// Rounds of the tournament.
+        of: usize,
+    },
+    /// Where the run stands (counts, tokens, cost, ETA) after an event.
+    Status(String),
+    /// The same, when the interval has passed.
+    Tick(String),
+}
+
+/// Where progress goes: the bar on a terminal, else plain lines on stderr.
+pub enum Output {
+    /// An indicatif bar; lines print above it.
+    Bar(ProgressBar),
+    /// Plain lines, for a file or pipe.
+    Lines,
+}
+
+impl Output {
+    /// The bar when stderr is a terminal, else plain lines.
+    pub fn for_stderr() -> Self {
+        use std::io::IsTerminal;
+        if !std::io::stderr().is_terminal() {
+            return Self::Lines;
+        }
+        let bar = ProgressBar::new(0);
+        bar.set_style(
+            ProgressStyle::with_template(
+                "{spinner} [{elapsed_precise}] {bar:30} {pos}/{len} rounds  {msg}",
+            )
+            .unwrap_or_else(|_| ProgressStyle::default_bar()),
+        );
+        Self::Bar(bar)
+    }
+
+    /// Shows one thing said.
+    pub fn show(&self, say: Say) {
+        match (self, say) {
+            (Self::Bar(bar), Say::Line(line)) => bar.println(line),
+            (Self::Bar(bar), Say::Finished { done, of, .. }) => {
+                bar.set_length(of as u64);
+                bar.set_position(done as u64);
+            }
+            (Self::Bar(bar), Say::Status(s) | Say::Tick(s)) => bar.set_message(s),
+            (Self::Lines, Say::Line(line) | Say::Finished { line, .. } | Say::Tick(line)) => {
+                eprintln!("{line}")
+            }
+            (Self::Lines, Say::Status(_)) => {}
+        }
+    }
+
+    /// Removes the bar before the summary prints.
+    pub fn finish(&self) {
+        if let Self::Bar(bar) = self {
+            bar.finish_and_clear();
+        }
+    }
+}
+
+/// The run as counted so far, for the status line and the ETA.
+#[derive(Debug, Default)]
+struct Tally {
+    /// Rounds of the tournament.
+    rounds: usize,
+    /// Rounds not to be run (finished before this run).
+    kept: usize,
+    /// Rounds this run has finished with.
+    done: usize,
+}
+
+/// Follows the events until the engine stops sending, saying what happened through `say`
+/// and the status every `interval`.
+pub async fn follow(
+    mut events: mpsc::UnboundedReceiver<EngineEvent>,
+    name: &str,
+    dir: &Path,
+    interval: Duration,
+    mut say: impl FnMut(Say),
+) {
+    let start = Instant::now();
+    let mut tick = tokio::time::interval_at(start + interval, interval);
+    // After a stall, one status line, not a burst of them.
+    tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+    let mut progress = Progress::default();
+    let mut tally = Tally::default();
+    loop {
+        let event = tokio::select! {
+            event = events.recv() => match event {
+                Some(event) => event,
+                None => break,
+            },
+            _ = tick.tick() => {
+                say(Say::Tick(status(&progress, &tally, start.elapsed())));
+                continue;
+            }
+        };
+        for change in progress.apply(&event) {
+            say(match change {
+                Change::Started {
+                    rounds,
+                    stored,
+                    finished,
+                    waiting,
+                } => {
+                    tally.rounds = rounds;
+                    tally.kept = finished;
+                    let resumed = if stored > 0 {
+                        format!(
+                            " (resumed: {stored} stored, {} to run, {waiting} waiting for review)",
+                            rounds - finished
+                        )
+                    } else {
+                        String::new()
+                    };
+                    Say::Line(format!(
+                        "tournament {name}: {rounds} rounds{resumed}, results in {}",
+                        dir.display()
+                    ))
+                }
+                Change::NowWaiting { round_id, item } => Say::Line(match item.kind {
+                    WaitingKind::Judgment(_) => {
+                        format!("review: {round_id}: {} could not be fully parsed", item.key)
+                    }
+                    WaitingKind::Reply => {
+                        format!(
+                            "review: {round_id}: the {} reply could not be read",
+                            item.key
+                        )
+                    }
+                }),
+                Change::RoundFinished(round) => {
+                    tally.done += 1;
+                    let done = tally.kept + tally.done;
+                    Say::Finished {
+                        line: format!(
+                            "round {done}/{}: {} {}",
+                            tally.rounds,
+                            round.id,
+                            round.status.as_str()
+                        ),
+                        done,
+                        of: tally.rounds,
+                    }
+                }
+            });
+        }
+        if let Some(line) = event_line(&event) {
+            say(Say::Line(line));
+        }
+        // Streamed text changes no count; the status is summed afresh only when one may change.
+        if !matches!(event, EngineEvent::TextDelta { .. }) {
+            say(Say::Status(status(&progress, &tally, start.elapsed())));
+        }
+    }
+}
+
+/// The line an event that is not a stored change deserves, if any.
+fn event_line(event: &EngineEvent) -> Option<String> {
+    Some(match event {
+        EngineEvent::RetryScheduled {
+            round_id,
+            phase_type,
+            model,
+            attempt,
+            wait,
+            error,
+        } => format!(
+            "retry: {round_id} {} by {}: attempt {attempt} failed ({}); next in {:.1} s",
+            phase_type.as_str(),
+            sanitize(model),
+            sanitize(error),
+            wait.as_secs_f64()
+        ),
+        EngineEvent::PhaseFailed {
+            round_id,
+            phase_type,
+            model,
+            error,
+        } => format!(
+            "call failed: {round_id} {} by {}: {}",
+            phase_type.as_str(),
+            sanitize(model),
+            sanitize(error)
+        ),
+        EngineEvent::BudgetReached {
+            spent_usd,
+            budget_usd,
+        } => format!("budget reached: ${spent_usd:.4} of ${budget_usd:.2}; no new calls"),
+        EngineEvent::Warning { message } => format!("warning: {}", sanitize(message)),
+        _ => return None,
+    })
+}
+
+/// One line: rounds by state, calls under way, tokens, cost, and the time left at this
+/// run's pace so far.
+fn status(progress: &Progress, tally: &Tally, elapsed: Duration) -> String {
+    let c = progress.counts();
+    let t = progress.totals();
+    let left = tally.rounds.saturating_sub(tally.kept + tally.done);
+    let eta = if tally.done == 0 {
+        "ETA –".to_string()
+    } else {
+        let secs = elapsed.as_secs_f64() * left as f64 / tally.done as f64;
+        format!("ETA {}", clock(Duration::from_secs_f64(secs)))
+    };
+    format!(
+        "status: {} complete, {} need review, {} incomplete, {} not started; {} calls in flight; {} in / {} out tokens; ${:.4}; {eta}",
+        c.complete,
+        c.needs_review,
+        c.incomplete,
+        c.not_started,
+        progress.under_way(),
+        t.input_tokens,
+        t.output_tokens,
+        t.cost_usd
+    )
+}
+
+/// `h:mm:ss`.
+fn clock(d: Duration) -> String {
+    let s = d.as_secs();
+    format!("{}:{:02}:{:02}", s / 3600, s / 60 % 60, s % 60)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use std::sync::{Arc, Mutex};
+
+    #[tokio::test(start_paused = true)]
+    async fn a_status_line_comes_every_interval_while_nothing_happens() {
+        let (tx, rx) = mpsc::unbounded_channel();
+        let said = Arc::new(Mutex::new(Vec::new()));
+        let sink = Arc::clone(&said);
+        let follower = tokio::spawn(async move {
+            follow(rx, "t", Path::new("results/t"), STATUS_INTERVAL, move |s| {
+                if let Ok(mut v) = sink.lock() {
+                    v.push(s);
+                }
+            })
+            .await
+        });
+        tokio::time::sleep(STATUS_INTERVAL * 3 + Duration::from_secs(1)).await;
+        drop(tx);
+        follower.await.unwrap();
+        let said = said.lock().unwrap();
+        let ticks: Vec<&Say> = said.iter().filter(|s| matches!(s, Say::Tick(_))).collect();
+        assert_eq!(ticks.len(), 3, "{said:?}");
+        assert!(
+            matches!(ticks[0], Say::Tick(line) if line.contains("0 complete") && line.contains("ETA –"))
+        );
+    }
+
+    #[test]
+    fn retries_and_failures_get_a_line_and_streamed_text_none() {
+        use ethics_bowl::domain::PhaseType;
+        let retry = EngineEvent::RetryScheduled {
+            round_id: "r".into(),
+            phase_type: PhaseType::Presentation,
+            model: "m".into(),
+            attempt: 1,
+            wait: Duration::from_millis(1500),
+            error: "HTTP 503: busy".into(),
+        };
+        assert_eq!(
+            event_line(&retry).as_deref(),
+            Some("retry: r presentation by m: attempt 1 failed (HTTP 503: busy); next in 1.5 s")
+        );
+        let failed = EngineEvent::PhaseFailed {
+            round_id: "r".into(),
+            phase_type: PhaseType::Presentation,
+            model: "m".into(),
+            error: "HTTP 401: no".into(),
+        };
+        assert_eq!(
+            event_line(&failed).as_deref(),
+            Some("call failed: r presentation by m: HTTP 401: no")
+        );
+        let text = EngineEvent::TextDelta {
+            round_id: "r".into(),
+            phase_type: PhaseType::Presentation,
+            model: "m".into(),
+            text: "x".into(),
+        };
+        assert_eq!(event_line(&text), None);
+    }
+
+    #[test]
+    fn the_eta_follows_this_runs_pace() {
+        let tally = Tally {
+            rounds: 10,
+            kept: 2,
+            done: 4,
+        };
+        let line = status(&Progress::default(), &tally, Duration::from_secs(60));
+        assert!(line.ends_with("ETA 0:01:00"), "{line}");
+    }
+}

@@ -1,0 +1,107 @@
+//! `ethics-bowl run`: a whole tournament, in the terminal UI or headless (progress on
+//! stderr: a bar on a terminal, plain lines otherwise), ending with a summary table and an
+//! exit code that says whether every round finished. Ctrl-C (or quitting the UI
+//! while calls are in flight) stops new calls and says how to resume.
+
+use std::path::Path;
+
+use ethics_bowl::engine::{self, EngineCommand};
+use ethics_bowl::store::{Store, TournamentStatus};
+use ethics_bowl::tui::{App, Mode};
+use tokio::sync::mpsc;
+
+mod headless;
+mod outcome;
+mod summary;
+
+pub use outcome::Interrupted;
+use outcome::outcome;
+use summary::print_summary;
+
+/// The sample tournament, run when no file is given.
+pub const SAMPLE: &str = "sample-config/tournament.toml";
+
+/// Whether a terminal UI can be shown: stdin and stdout are terminals.
+pub fn can_show_ui() -> bool {
+    use std::io::IsTerminal;
+    std::io::stdout().is_terminal() && std::io::stdin().is_terminal()
+}
+
+/// Runs the tournament: in the terminal UI with `ui` (holding the `--theme` given, if
+/// any), else headless.
+pub async fn run(
+    config: Option<&Path>,
+    out: Option<&Path>,
+    resume: Option<&Path>,
+    ui: Option<Option<String>>,
+) -> anyhow::Result<()> {
+    let prepared = match resume {
+        Some(dir) => engine::prepare_resume(dir)?,
+        None => engine::prepare(config.unwrap_or(Path::new(SAMPLE)), out)?,
+    };
+    for w in prepared
+        .schedule
+        .warnings
+        .iter()
+        .chain(&prepared.input_warnings)
+    {
+        eprintln!("warning: {w}");
+    }
+    let dir = prepared.dir.clone();
+    let protocol = prepared.config.protocol;
+    let (events_tx, events) = mpsc::unbounded_channel();
+    let (commands, mut commands_rx) = mpsc::unbounded_channel();
+    let name = prepared.id.clone();
+    if let Some(theme) = ui {
+        let theme_name = theme
+            .or_else(|| prepared.config.theme.clone())
+            .unwrap_or_else(|| "default".into());
+        let theme = super::theme(&theme_name)?;
+        let serve_events = events_tx.clone();
+        // After the rounds, the engine goes on storing the review queue's corrections
+        // until the UI closes.
+        let engine = tokio::spawn(async move {
+            let report = engine::run(prepared, events_tx, &mut commands_rx).await;
+            if let Ok(r) = &report
+                && r.status != TournamentStatus::Cancelled
+                && let Ok(store) = Store::open(&r.dir)
+            {
+                engine::serve_corrections(store, serve_events, &mut commands_rx).await;
+            }
+            report
+        });
+        let app = App::new(&name, Mode::Live, std::time::Instant::now());
+        ethics_bowl::tui::terminal::run(app, theme, events, commands).await?;
+        // Quitting while calls were in flight cancelled them; otherwise the run is over.
+        let report = engine.await??;
+        // Corrections made after the rounds rewrote the summary: print it as stored now.
+        let summary = match Store::open(&report.dir).and_then(|s| engine::refresh_summary(&s)) {
+            Ok(summary) => summary,
+            Err(e) => {
+                tracing::warn!(error = %e, "summary not read again");
+                report.summary
+            }
+        };
+        print_summary(&summary, protocol, &dir);
+        return outcome(report.status, &summary, &dir);
+    }
+    let engine =
+        tokio::spawn(async move { engine::run(prepared, events_tx, &mut commands_rx).await });
+    let stop = commands.clone();
+    tokio::spawn(async move {
+        if tokio::signal::ctrl_c().await.is_ok() {
+            eprintln!("\nstopping: no new calls; calls under way are abandoned…");
+            let _ = stop.send(EngineCommand::Cancel);
+        }
+    });
+
+    let output = headless::Output::for_stderr();
+    headless::follow(events, &name, &dir, headless::STATUS_INTERVAL, |say| {
+        output.show(say)
+    })
+    .await;
+    output.finish();
+    let report = engine.await??;
+    print_summary(&report.summary, protocol, &dir);
+    outcome(report.status, &report.summary, &dir)
+}

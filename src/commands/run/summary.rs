@@ -1,0 +1,119 @@
+//! The summary printed at the end of a run, from the same [`Summary`] as `summary.json`.
+
+use std::path::Path;
+
+use ethics_bowl::analysis::Summary;
+use ethics_bowl::analysis::qa_share as share;
+use ethics_bowl::domain::ProtocolKind;
+
+/// Prints the summary: every state's count, tokens and cost, then the protocol's table.
+pub fn print_summary(s: &Summary, protocol: ProtocolKind, dir: &Path) {
+    println!(
+        "\n{} rounds: {} complete, {} need review, {} incomplete, {} not started; {} judgments; {} in / {} out tokens; {}",
+        s.rounds,
+        s.complete,
+        s.needs_review,
+        s.incomplete,
+        s.not_started,
+        s.judgments,
+        s.tokens.0,
+        s.tokens.1,
+        cost(s)
+    );
+    match protocol {
+        ProtocolKind::StructuredDebate => {
+            if let Some(side) = &s.structured_sides {
+                println!(
+                    "\nPro won {}, Con {}, {} ties of {} judgments (Pro's share of decided: {})",
+                    side.pro_wins,
+                    side.con_wins,
+                    side.ties,
+                    side.judgments,
+                    share(&side.pro_share)
+                );
+            }
+            println!(
+                "\n{:<18} {:>10} {:>10} {:>12} {:>12}",
+                "model", "judgments", "win rate", "total as Pro", "as Con"
+            );
+            let mean = |m: Option<f64>| m.map_or("-".into(), |v| format!("{v:.2}"));
+            for (model, m) in &s.structured_models {
+                let rate = m
+                    .win_rate
+                    .map_or("-".to_string(), |w| format!("{:.0}%", w * 100.0));
+                println!(
+                    "{model:<18} {:>10} {rate:>10} {:>12} {:>12}",
+                    m.judgments,
+                    mean(m.pro_total.mean),
+                    mean(m.con_total.mean)
+                );
+            }
+            println!("\nresults: {}", dir.display());
+            println!(
+                "report:  ethics-bowl report {} (decision briefings in report/briefings/)",
+                dir.display()
+            );
+        }
+        ProtocolKind::QaDebate => {
+            println!(
+                "\n{:<14} {:>30}",
+                "judge accuracy", "95% Wilson interval, n"
+            );
+            for (format, p) in &s.qa_accuracy {
+                println!("{:<14} {:>30}", format.as_str(), share(p));
+            }
+            for (judge, formats) in &s.qa_accuracy_by_judge {
+                println!("\njudge {judge}");
+                for (format, p) in formats {
+                    println!("  {:<12} {:>30}", format.as_str(), share(p));
+                }
+            }
+            println!("\nresults: {}", dir.display());
+            println!("report:  ethics-bowl report {}", dir.display());
+        }
+        ProtocolKind::EthicsBowl => {
+            println!(
+                "\n{:<18} {:>5} {:>10} {:>12} {:>12}",
+                "model", "n", "mean /70", "presenting", "responding"
+            );
+            let mean = |m: Option<f64>| m.map_or("-".into(), |v| format!("{v:.1}"));
+            let mut rows: Vec<_> = s.models.iter().collect();
+            rows.sort_by(|a, b| {
+                b.1.total
+                    .mean
+                    .unwrap_or(0.0)
+                    .total_cmp(&a.1.total.mean.unwrap_or(0.0))
+            });
+            for (name, m) in rows {
+                println!(
+                    "{:<18} {:>5} {:>10} {:>12} {:>12}",
+                    name,
+                    m.total.n,
+                    mean(m.total.mean),
+                    mean(m.presenting.as_ref().and_then(|r| r.total.mean)),
+                    mean(m.responding.as_ref().and_then(|r| r.total.mean))
+                );
+            }
+            println!("\nresults: {}", dir.display());
+            if s.needs_review > 0 {
+                println!(
+                    "rounds to review: ethics-bowl rounds {} --status needs-review",
+                    dir.display()
+                );
+            }
+        }
+    }
+}
+
+/// The estimated cost, said to be partial when some models have no price.
+fn cost(s: &Summary) -> String {
+    if s.cost_is_partial {
+        format!(
+            "${:.4} (partial: no price for {})",
+            s.cost_usd,
+            s.unpriced_models.join(", ")
+        )
+    } else {
+        format!("${:.4}", s.cost_usd)
+    }
+}
