@@ -369,6 +369,28 @@ mod tests {
         );
     }
 
+    /// Providers know no protocol: protocols bring their behaviours to the fake.
+    #[test]
+    fn no_provider_imports_a_protocol() {
+        fn check(dir: &std::path::Path) {
+            for entry in std::fs::read_dir(dir).unwrap() {
+                let path = entry.unwrap().path();
+                if path.is_dir() {
+                    check(&path);
+                } else if path.extension().is_some_and(|e| e == "rs") {
+                    let text = std::fs::read_to_string(&path).unwrap();
+                    let needle = ["crate", "::protocols"].concat();
+                    assert!(
+                        !text.contains(&needle),
+                        "{} imports a protocol",
+                        path.display()
+                    );
+                }
+            }
+        }
+        check(&std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("src/providers"));
+    }
+
     #[tokio::test]
     async fn small_max_tokens_cuts_with_length() {
         let mut s = simulator("sim", SimulatedParams::default());
