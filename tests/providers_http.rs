@@ -611,11 +611,13 @@ async fn the_key_never_appears_in_errors_or_debug_output() {
                 .mount(&server)
                 .await;
             let config = f.config(&server, "");
-            let registry =
-                ethics_bowl::providers::ModelRegistry::build_with_env(&config, ["m"], |_| {
-                    Some(FAKE_KEY.to_string())
-                })
-                .expect("builds");
+            let registry = ethics_bowl::providers::ModelRegistry::build_with_env(
+                &config,
+                ["m"],
+                &Default::default(),
+                |_| Some(FAKE_KEY.to_string()),
+            )
+            .expect("builds");
             let client = registry.get("m").expect("m");
             let debug = format!("{client:?} {registry:?} {config:?}");
             assert!(!debug.contains(FAKE_KEY), "Debug leaks the key: {debug}");

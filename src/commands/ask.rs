@@ -34,7 +34,11 @@ pub async fn run(
         .into());
     }
     let models = load_models(config)?;
-    let registry = ModelRegistry::build(&models, [model])?;
+    let registry = ModelRegistry::build(
+        &models,
+        [model],
+        &ethics_bowl::protocols::simulated_behaviours(),
+    )?;
     let client = registry
         .get(model)
         .ok_or_else(|| UsageError(format!("model \"{model}\" was not set up")))?;

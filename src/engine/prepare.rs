@@ -123,7 +123,11 @@ pub fn prepare(config_path: &Path, output: Option<&Path>) -> Result<Prepared, Pr
         (ProtocolKind::StructuredDebate, _, Some(s)) => topic_inputs(config_path, &config, s)?,
         _ => dilemma_inputs(config_path, &config)?,
     };
-    let registry = ModelRegistry::build(&models, used.iter().copied())?;
+    let registry = ModelRegistry::build(
+        &models,
+        used.iter().copied(),
+        &crate::protocols::simulated_behaviours(),
+    )?;
     let base = output
         .map(Path::to_path_buf)
         .unwrap_or_else(|| config.output_dir.clone());

@@ -180,7 +180,11 @@ pub fn prepare_rejudge(
             ));
         }
     }
-    let registry = ModelRegistry::build(&models, judges.iter().map(String::as_str))?;
+    let registry = ModelRegistry::build(
+        &models,
+        judges.iter().map(String::as_str),
+        &crate::protocols::simulated_behaviours(),
+    )?;
     let source = Store::open(results)?;
     let (stored_rounds, errors) = source.load_rounds(&RoundFilter::default())?;
     if let Some(e) = errors.into_iter().next() {

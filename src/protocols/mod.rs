@@ -16,6 +16,7 @@ use crate::domain::{
     Turn, now_rfc3339, speaker,
 };
 use crate::providers::ChatRequest;
+use crate::providers::simulated::SimulatedBehaviours;
 
 /// A panel judge's place in a call: who, and in which deliberation round.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -164,6 +165,16 @@ pub fn stored(kind: ProtocolKind) -> Box<dyn Protocol> {
             ethics_bowl::EthicsBowlOptions::default(),
         )),
     }
+}
+
+/// What simulated models say in every protocol's calls (each protocol's `simulated`
+/// module), for the models of a run, `rejudge` and `ask` (see [`crate::providers::simulated`]).
+pub fn simulated_behaviours() -> SimulatedBehaviours {
+    SimulatedBehaviours::new(vec![
+        Box::new(ethics_bowl::simulated::Simulation),
+        Box::new(qa_debate::simulated::Simulation),
+        Box::new(structured_debate::simulated::Simulation),
+    ])
 }
 
 /// A debate format, as the engine sees it. How it is judged (single judges or a panel) is a

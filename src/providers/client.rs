@@ -15,7 +15,7 @@ use super::http::{self, ApiKey, HttpTarget};
 use super::limits::Limits;
 use super::openai_chat::OpenAiChat;
 use super::retry::{self, Attempter, RetryPolicy};
-use super::simulated::SimulatedProfile;
+use super::simulated::{SimulatedBehaviours, SimulatedModel, Simulator};
 use super::types::{CallEvent, ChatRequest, Completion};
 use crate::config::{ModelConfig, ModelsConfig, ProviderKind};
 use crate::domain::Attempt;
@@ -64,8 +64,8 @@ enum Backend {
     OpenAiChat(OpenAiChat),
     Anthropic(Anthropic),
     Gemini(Gemini),
-    /// A simulated model and its output-token cap.
-    Simulated(SimulatedProfile, u32),
+    /// A simulated model.
+    Simulated(Simulator),
 }
 
 impl Attempter for Backend {
@@ -79,9 +79,7 @@ impl Attempter for Backend {
             Backend::OpenAiChat(b) => b.attempt(req, on_delta).await,
             Backend::Anthropic(b) => b.attempt(req, on_delta).await,
             Backend::Gemini(b) => b.attempt(req, on_delta).await,
-            Backend::Simulated(p, max_tokens) => {
-                p.attempt(req, attempt, *max_tokens, on_delta).await
-            }
+            Backend::Simulated(s) => s.attempt(req, attempt, on_delta).await,
         }
     }
 }
@@ -166,18 +164,21 @@ pub struct ModelRegistry {
 impl ModelRegistry {
     /// Sets up clients for `names`, reading each key from the environment now, so a
     /// missing key stops the run before any call is made. Every key read is redacted from
-    /// whatever the clients return (see [`crate::redact`]).
+    /// whatever the clients return (see [`crate::redact`]). Simulated models answer with
+    /// `behaviours` (`protocols::simulated_behaviours()` for every protocol's).
     pub fn build<'a>(
         config: &ModelsConfig,
         names: impl IntoIterator<Item = &'a str>,
+        behaviours: &SimulatedBehaviours,
     ) -> Result<Self, SetupError> {
-        Self::build_with_env(config, names, |var| std::env::var(var).ok())
+        Self::build_with_env(config, names, behaviours, |var| std::env::var(var).ok())
     }
 
     /// As [`ModelRegistry::build`], reading variables through `env` (tests pass their own).
     pub fn build_with_env<'a>(
         config: &ModelsConfig,
         names: impl IntoIterator<Item = &'a str>,
+        behaviours: &SimulatedBehaviours,
         env: impl Fn(&str) -> Option<String>,
     ) -> Result<Self, SetupError> {
         let overall = Arc::new(Semaphore::new(config.limits.max_concurrency as usize));
@@ -207,7 +208,7 @@ impl ModelRegistry {
             let key = key.map(|(_, value)| ApiKey::new(value));
             let client = ModelClient {
                 config: Arc::new(model.clone()),
-                backend: backend(model, key, &redactor)?,
+                backend: backend(model, key, &redactor, behaviours)?,
                 limits: Limits::new(
                     model.max_concurrency,
                     model.requests_per_minute,
@@ -253,11 +254,15 @@ fn backend(
     model: &ModelConfig,
     key: Option<ApiKey>,
     redactor: &Redactor,
+    behaviours: &SimulatedBehaviours,
 ) -> Result<Backend, SetupError> {
     if model.provider == ProviderKind::Simulated {
-        let profile =
-            SimulatedProfile::new(&model.name, model.simulated.clone().unwrap_or_default());
-        return Ok(Backend::Simulated(profile, model.max_tokens));
+        let sim = SimulatedModel::new(&model.name, model.simulated.clone().unwrap_or_default());
+        return Ok(Backend::Simulated(Simulator::new(
+            sim,
+            behaviours.clone(),
+            model.max_tokens,
+        )));
     }
     let client = http::build_client(model.read_timeout()).map_err(|e| SetupError::Http {
         model: model.name.clone(),

@@ -3,7 +3,8 @@
 //! caps wrap them once, in [`ModelClient`], for every provider alike.
 //!
 //! Wire formats: OpenAI Chat Completions (also xAI, Qwen and every `openai-compatible`
-//! server), Anthropic Messages and Gemini; plus the offline `simulated` provider.
+//! server), Anthropic Messages and Gemini; plus the offline `simulated` provider, whose
+//! protocol-specific answers each protocol supplies as a [`SimulatedBehaviour`].
 
 mod anthropic;
 mod client;
@@ -13,11 +14,11 @@ mod http;
 mod limits;
 mod openai_chat;
 mod retry;
-mod simulated;
+pub mod simulated;
 mod types;
 
 pub use client::{CallFailure, CallOutcome, ModelClient, ModelRegistry, SetupError};
 pub use error::ProviderError;
 pub use retry::RetryPolicy;
-pub use simulated::SimulatedProfile;
+pub use simulated::{SimulatedBehaviour, SimulatedBehaviours, SimulatedModel};
 pub use types::{CallEvent, CallTag, ChatRequest, Completion, FinishReason, Role, Turn, Usage};

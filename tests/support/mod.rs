@@ -51,7 +51,7 @@ pub async fn call(config: &ModelsConfig, prompt: &str) -> Recorded {
 
 /// Calls model `m` once with the fake key and this request.
 pub async fn call_with(config: &ModelsConfig, request: ChatRequest) -> Recorded {
-    let registry = ModelRegistry::build_with_env(config, ["m"], |var| {
+    let registry = ModelRegistry::build_with_env(config, ["m"], &Default::default(), |var| {
         (var == "TEST_KEY").then(|| FAKE_KEY.to_string())
     })
     .expect("registry builds");

@@ -7,6 +7,7 @@
 
 mod panel;
 pub mod prompts;
+pub mod simulated;
 
 use std::collections::HashMap;
 

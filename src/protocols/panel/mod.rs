@@ -13,6 +13,7 @@ mod agreement;
 mod evaluation;
 mod prompts;
 mod rubric;
+pub(crate) mod simulated;
 
 use std::collections::HashMap;
 

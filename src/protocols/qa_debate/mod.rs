@@ -10,6 +10,7 @@
 mod panel;
 pub mod prompts;
 pub mod quotes;
+pub mod simulated;
 pub mod verdict;
 
 use std::collections::HashMap;

@@ -12,6 +12,7 @@ pub mod briefing;
 mod panel;
 pub mod parse;
 pub mod prompts;
+pub mod simulated;
 
 use std::collections::HashMap;
 

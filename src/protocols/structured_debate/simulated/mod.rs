@@ -5,13 +5,54 @@
 //! rest; it sometimes leaves one unanswered, closes over the word limit, or answers in prose
 //! instead of JSON, at its configured rates. As a judge it reads the debate from the prompt:
 //! evidence and fallacy phrases set the scores, the other side's answers set responsiveness
-//! and the standing.
+//! and the standing. Its panel judges are in [`panel`]; [`Simulation`] answers the
+//! protocol's calls for the simulated provider.
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
-use super::SimulatedProfile;
+use crate::providers::simulated::{Call, SimulatedBehaviour, SimulatedModel};
+
+mod panel;
+
+/// The structured debate's debaters and judges, single and on panels.
+#[derive(Debug, Clone, Copy)]
+pub struct Simulation;
+
+impl SimulatedBehaviour for Simulation {
+    fn answer(
+        &self,
+        model: &SimulatedModel,
+        call: &Call<'_>,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<String> {
+        Some(match call.phase {
+            "structured_opening" | "structured_cross_examination" | "structured_closing" => {
+                structured_reply(
+                    model,
+                    call.phase,
+                    call.persona,
+                    call.system,
+                    call.prompt,
+                    rng,
+                )
+            }
+            "structured_judgment" => structured_judgment(model, call.prompt, rng),
+            "structured_panel_evaluation" | "structured_deliberation" => {
+                panel::structured_panel_judge(
+                    model,
+                    call.prompt,
+                    call.persona,
+                    call.round_id,
+                    call.phase == "structured_deliberation",
+                    rng,
+                )
+            }
+            _ => return None,
+        })
+    }
+}
 
 /// (claim, reasoning, evidence) for each side.
 const PRO: [(&str, &str, &str); 5] = [
@@ -106,143 +147,145 @@ fn field<'a>(v: &'a Value, key: &str) -> &'a str {
     v.get(key).and_then(Value::as_str).unwrap_or_default()
 }
 
-impl SimulatedProfile {
-    /// A debater's reply in one stage; prose instead of JSON at the broken-JSON rate.
-    pub(super) fn structured_reply(
-        &self,
-        stage: &str,
-        persona: &str,
-        system: &str,
-        prompt: &str,
-        rng: &mut ChaCha8Rng,
-    ) -> String {
-        let pro = persona.starts_with("pro");
-        if rng.random_bool(self.params.broken_json_rate) {
-            return format!(
-                "I would rather explain in my own words: the case {} the proposition is strong, for reasons I will set out as we go.",
-                if pro { "for" } else { "against" }
+/// A debater's reply in one stage; prose instead of JSON at the broken-JSON rate.
+pub(super) fn structured_reply(
+    model: &SimulatedModel,
+    stage: &str,
+    persona: &str,
+    system: &str,
+    prompt: &str,
+    rng: &mut ChaCha8Rng,
+) -> String {
+    let pro = persona.starts_with("pro");
+    if rng.random_bool(model.params.broken_json_rate) {
+        return format!(
+            "I would rather explain in my own words: the case {} the proposition is strong, for reasons I will set out as we go.",
+            if pro { "for" } else { "against" }
+        );
+    }
+    let value = match stage {
+        "structured_opening" => opening(model, pro, system, rng),
+        "structured_cross_examination" => cross(model, prompt, rng),
+        _ => closing(model, prompt, rng),
+    };
+    serde_json::to_string_pretty(&value).unwrap_or_default()
+}
+
+fn opening(model: &SimulatedModel, pro: bool, system: &str, rng: &mut ChaCha8Rng) -> Value {
+    let stock = if pro { PRO } else { CON };
+    let prefix = if pro { "PRO" } else { "CON" };
+    let proposition = between(system, "Proposition: ", "\n").trim_end_matches('.');
+    let n = rng.random_range(3..=5);
+    let arguments: Vec<Value> = stock
+        .iter()
+        .take(n)
+        .enumerate()
+        .map(|(i, (claim, reasoning, evidence))| {
+            let mut reasoning = format!("{reasoning} This bears directly on whether {}.", proposition.to_lowercase());
+            if rng.random_bool((1.0 - model.params.quality) * 0.5) {
+                let (phrase, _) = FALLACY_PHRASES[rng.random_range(0..FALLACY_PHRASES.len())];
+                reasoning.push_str(&format!(" Besides, {phrase}."));
+            }
+            let evidence = if rng.random_bool(model.params.quality.clamp(0.05, 0.95)) {
+                (*evidence).to_string()
+            } else {
+                String::new()
+            };
+            json!({"id": format!("{prefix}-{}", i + 1), "claim": claim, "reasoning": reasoning, "evidence": evidence})
+        })
+        .collect();
+    json!({ "arguments": arguments })
+}
+
+fn cross(model: &SimulatedModel, prompt: &str, rng: &mut ChaCha8Rng) -> Value {
+    let theirs = array_after(prompt, "The other side's opening arguments:");
+    let skip = (rng.random_bool(model.params.skip_argument_rate) && theirs.len() > 1)
+        .then(|| rng.random_range(0..theirs.len()));
+    let responses: Vec<Value> = theirs
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| Some(*i) != skip)
+        .map(|(_, a)| {
+            let id = field(a, "id");
+            let weak = field(a, "evidence").is_empty();
+            let honest = rng.random_bool(model.params.quality.clamp(0.05, 0.95));
+            let kind = match (weak, honest) {
+                (true, _) => "refute",
+                (false, true) if rng.random_bool(0.3) => "concede",
+                (false, true) => "partial",
+                (false, false) => ["refute", "challenge"][rng.random_range(0..2)],
+            };
+            let reasoning = match kind {
+                "refute" => format!("{id} offers no evidence that survives scrutiny: the claim that {} does not follow.", field(a, "claim").to_lowercase()),
+                "concede" => format!("{id} is well supported; we accept it and weigh it against our own case."),
+                "partial" => format!("{id} holds in part, but its evidence covers only some of the situations at stake."),
+                _ => format!("{id} rests on assumptions that have not been shown to hold here."),
+            };
+            json!({"target_arg_id": id, "response_type": kind, "reasoning": reasoning, "follow_up_question": format!("What would change your mind about {id}?")})
+        })
+        .collect();
+    json!({ "responses": responses })
+}
+
+fn closing(model: &SimulatedModel, prompt: &str, rng: &mut ChaCha8Rng) -> Value {
+    let own_answers = array_after(prompt, "Your answers to theirs:");
+    let their_answers = array_after(prompt, "Their answers to your arguments:");
+    let concessions: Vec<String> = own_answers
+        .iter()
+        .filter(|r| matches!(field(r, "response_type"), "concede" | "partial"))
+        .map(|r| format!("We accept {} in whole or part.", field(r, "target_arg_id")))
+        .collect();
+    let unrebutted: Vec<String> = their_answers
+        .iter()
+        .filter(|r| {
+            matches!(
+                field(r, "response_type"),
+                "concede" | "partial" | "challenge"
+            )
+        })
+        .map(|r| field(r, "target_arg_id").to_string())
+        .collect();
+    let limit: usize = between(prompt, "In under ", " words")
+        .trim()
+        .parse()
+        .unwrap_or(200);
+    let mut position = "On balance our position stands: the arguments that survived cross-examination outweigh those that did not.".to_string();
+    if rng.random_bool(model.params.overlong_rate) {
+        while position.split_whitespace().count() <= limit {
+            position.push_str(
+                " We repeat, at length, that every consideration above points the same way.",
             );
         }
-        let value = match stage {
-            "structured_opening" => self.opening(pro, system, rng),
-            "structured_cross_examination" => self.cross(prompt, rng),
-            _ => self.closing(prompt, rng),
-        };
-        serde_json::to_string_pretty(&value).unwrap_or_default()
     }
+    json!({
+        "concessions": concessions,
+        "unrebutted_arguments": unrebutted,
+        "final_position": position,
+        "position_shifted": concessions.len() >= 2,
+    })
+}
 
-    fn opening(&self, pro: bool, system: &str, rng: &mut ChaCha8Rng) -> Value {
-        let stock = if pro { PRO } else { CON };
-        let prefix = if pro { "PRO" } else { "CON" };
-        let proposition = between(system, "Proposition: ", "\n").trim_end_matches('.');
-        let n = rng.random_range(3..=5);
-        let arguments: Vec<Value> = stock
-            .iter()
-            .take(n)
-            .enumerate()
-            .map(|(i, (claim, reasoning, evidence))| {
-                let mut reasoning = format!("{reasoning} This bears directly on whether {}.", proposition.to_lowercase());
-                if rng.random_bool((1.0 - self.params.quality) * 0.5) {
-                    let (phrase, _) = FALLACY_PHRASES[rng.random_range(0..FALLACY_PHRASES.len())];
-                    reasoning.push_str(&format!(" Besides, {phrase}."));
-                }
-                let evidence = if rng.random_bool(self.params.quality.clamp(0.05, 0.95)) {
-                    (*evidence).to_string()
-                } else {
-                    String::new()
-                };
-                json!({"id": format!("{prefix}-{}", i + 1), "claim": claim, "reasoning": reasoning, "evidence": evidence})
-            })
-            .collect();
-        json!({ "arguments": arguments })
-    }
-
-    fn cross(&self, prompt: &str, rng: &mut ChaCha8Rng) -> Value {
-        let theirs = array_after(prompt, "The other side's opening arguments:");
-        let skip = (rng.random_bool(self.params.skip_argument_rate) && theirs.len() > 1)
-            .then(|| rng.random_range(0..theirs.len()));
-        let responses: Vec<Value> = theirs
-            .iter()
-            .enumerate()
-            .filter(|(i, _)| Some(*i) != skip)
-            .map(|(_, a)| {
-                let id = field(a, "id");
-                let weak = field(a, "evidence").is_empty();
-                let honest = rng.random_bool(self.params.quality.clamp(0.05, 0.95));
-                let kind = match (weak, honest) {
-                    (true, _) => "refute",
-                    (false, true) if rng.random_bool(0.3) => "concede",
-                    (false, true) => "partial",
-                    (false, false) => ["refute", "challenge"][rng.random_range(0..2)],
-                };
-                let reasoning = match kind {
-                    "refute" => format!("{id} offers no evidence that survives scrutiny: the claim that {} does not follow.", field(a, "claim").to_lowercase()),
-                    "concede" => format!("{id} is well supported; we accept it and weigh it against our own case."),
-                    "partial" => format!("{id} holds in part, but its evidence covers only some of the situations at stake."),
-                    _ => format!("{id} rests on assumptions that have not been shown to hold here."),
-                };
-                json!({"target_arg_id": id, "response_type": kind, "reasoning": reasoning, "follow_up_question": format!("What would change your mind about {id}?")})
-            })
-            .collect();
-        json!({ "responses": responses })
-    }
-
-    fn closing(&self, prompt: &str, rng: &mut ChaCha8Rng) -> Value {
-        let own_answers = array_after(prompt, "Your answers to theirs:");
-        let their_answers = array_after(prompt, "Their answers to your arguments:");
-        let concessions: Vec<String> = own_answers
-            .iter()
-            .filter(|r| matches!(field(r, "response_type"), "concede" | "partial"))
-            .map(|r| format!("We accept {} in whole or part.", field(r, "target_arg_id")))
-            .collect();
-        let unrebutted: Vec<String> = their_answers
-            .iter()
-            .filter(|r| {
-                matches!(
-                    field(r, "response_type"),
-                    "concede" | "partial" | "challenge"
-                )
-            })
-            .map(|r| field(r, "target_arg_id").to_string())
-            .collect();
-        let limit: usize = between(prompt, "In under ", " words")
-            .trim()
-            .parse()
-            .unwrap_or(200);
-        let mut position = "On balance our position stands: the arguments that survived cross-examination outweigh those that did not.".to_string();
-        if rng.random_bool(self.params.overlong_rate) {
-            while position.split_whitespace().count() <= limit {
-                position.push_str(
-                    " We repeat, at length, that every consideration above points the same way.",
-                );
+/// A judge's trace of every argument, in the JSON asked for (broken at the malformed
+/// rate: prose, or assessments missing scores).
+pub(super) fn structured_judgment(
+    model: &SimulatedModel,
+    prompt: &str,
+    rng: &mut ChaCha8Rng,
+) -> String {
+    let mut assessments = trace(prompt, rng);
+    if rng.random_bool(model.params.malformed_judgment_rate) {
+        return if rng.random_bool(0.5) {
+            "Both sides argued well; on the whole I found the case for the proposition slightly stronger, though several points remain open.".into()
+        } else {
+            for a in assessments.iter_mut().skip(1) {
+                a["evidence"] = Value::Null;
             }
-        }
-        json!({
-            "concessions": concessions,
-            "unrebutted_arguments": unrebutted,
-            "final_position": position,
-            "position_shifted": concessions.len() >= 2,
-        })
+            json!({"assessments": assessments, "key_insight": "partial"}).to_string()
+        };
     }
-
-    /// A judge's trace of every argument, in the JSON asked for (broken at the malformed
-    /// rate: prose, or assessments missing scores).
-    pub(super) fn structured_judgment(&self, prompt: &str, rng: &mut ChaCha8Rng) -> String {
-        let mut assessments = trace(prompt, rng);
-        if rng.random_bool(self.params.malformed_judgment_rate) {
-            return if rng.random_bool(0.5) {
-                "Both sides argued well; on the whole I found the case for the proposition slightly stronger, though several points remain open.".into()
-            } else {
-                for a in assessments.iter_mut().skip(1) {
-                    a["evidence"] = Value::Null;
-                }
-                json!({"assessments": assessments, "key_insight": "partial"}).to_string()
-            };
-        }
-        let mut verdict = summary(&assessments);
-        verdict["assessments"] = Value::Array(assessments);
-        serde_json::to_string_pretty(&verdict).unwrap_or_default()
-    }
+    let mut verdict = summary(&assessments);
+    verdict["assessments"] = Value::Array(assessments);
+    serde_json::to_string_pretty(&verdict).unwrap_or_default()
 }
 
 /// The key insight, open questions and recommendation a simulated judge draws from its

@@ -5,14 +5,44 @@
 //! adds or removes noise). As a debater it quotes that sentence when its assigned answer
 //! agrees with its reading, and when it does not, it bluffs with an invented quote at the
 //! configured rate. As a judge it weighs verified against unverified quotes; as an expert
-//! it reads the game itself; as a naive judge it guesses.
+//! it reads the game itself; as a naive judge it guesses. Its panel judges are in
+//! [`panel`]; [`Simulation`] answers the protocol's calls for the simulated provider.
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use super::{SimulatedProfile, fnv1a, rng_for};
+use super::quotes::{normalise, split_rules, split_sentences};
 use crate::domain::Label;
-use crate::protocols::qa_debate::quotes::{normalise, split_rules, split_sentences};
+use crate::providers::simulated::{Call, SimulatedBehaviour, SimulatedModel, fnv1a, rng_for};
+
+mod panel;
+
+/// The question-answer debate's debaters, consultants and judges, single and on panels.
+#[derive(Debug, Clone, Copy)]
+pub struct Simulation;
+
+impl SimulatedBehaviour for Simulation {
+    fn answer(
+        &self,
+        model: &SimulatedModel,
+        call: &Call<'_>,
+        rng: &mut ChaCha8Rng,
+    ) -> Option<String> {
+        Some(match call.phase {
+            "qa_argument" => qa_argument(model, call.system, call.prompt, rng),
+            "qa_judgment" => qa_judgment(model, call.persona, call.prompt, rng),
+            "qa_panel_evaluation" | "qa_deliberation" => panel::qa_panel_judge(
+                model,
+                call.prompt,
+                call.persona,
+                call.round_id,
+                call.phase == "qa_deliberation",
+                rng,
+            ),
+            _ => return None,
+        })
+    }
+}
 
 const STOP: [&str; 24] = [
     "the",
@@ -170,175 +200,188 @@ pub(super) fn quote_counts(transcript: &str) -> [(i32, i32); 2] {
     counts
 }
 
-impl SimulatedProfile {
-    /// The model's reading, with noise that shrinks with quality. The noise is drawn from
-    /// the model and the item alone, so a model holds one belief about an item whichever
-    /// side it argues and in every round.
-    fn reading(&self, game: &str, question: &str) -> Reading {
-        let mut reading = read_game(game, question);
-        let item = format!(
-            "{:016x}",
-            fnv1a(format!("{game}\u{1f}{question}").as_bytes())
+/// The model's reading, with noise that shrinks with quality. The noise is drawn from
+/// the model and the item alone, so a model holds one belief about an item whichever
+/// side it argues and in every round.
+fn reading(model: &SimulatedModel, game: &str, question: &str) -> Reading {
+    let mut reading = read_game(game, question);
+    let item = format!(
+        "{:016x}",
+        fnv1a(format!("{game}\u{1f}{question}").as_bytes())
+    );
+    let mut rng = rng_for(&[
+        &model.name,
+        "reading",
+        &model.params.seed.to_string(),
+        &item,
+    ]);
+    if rng.random_bool(((1.0 - model.params.quality) * 0.5).clamp(0.0, 1.0)) {
+        reading.label = Label::ALL[rng.random_range(0..3)];
+    }
+    reading
+}
+
+/// A debater's or consultant's turn.
+pub(super) fn qa_argument(
+    model: &SimulatedModel,
+    system: &str,
+    prompt: &str,
+    rng: &mut ChaCha8Rng,
+) -> String {
+    let game = between(prompt, "<game>", "</game>");
+    let question = line_after(prompt, "Question:");
+    let mine = between(prompt, "and your answer is ", ".").trim();
+    let my_answer = line_after(prompt, &format!("Answer {mine}:"));
+    let my_label = label_of(my_answer).unwrap_or(Label::Unknown);
+    let limit: usize = between(system, "under ", " words")
+        .trim()
+        .parse()
+        .unwrap_or(150);
+    let reading = reading(model, game, question);
+    let honest = reading.label == my_label;
+    let best = reading.relevant.first().cloned().unwrap_or_default();
+    let mut quotes = Vec::new();
+    if honest {
+        for sentence in reading.relevant.iter().take(2) {
+            quotes.push(if rng.random_bool(model.params.invented_quote_rate) {
+                flipped(sentence)
+            } else {
+                quotable(sentence)
+            });
+        }
+    } else if rng.random_bool(model.params.bluff_rate) {
+        quotes.push(flipped(&best));
+    } else if let Some(weak) = reading.relevant.get(2).or(reading.relevant.last()) {
+        quotes.push(quotable(weak));
+    }
+    let opponent = if mine == "A" { "B" } else { "A" };
+    let transcript = between(prompt, "<transcript>", "</transcript>");
+    let [a, b] = quote_counts(transcript);
+    let their_unverified = if opponent == "A" { a.1 } else { b.1 };
+    let mut argument = format!("The answer is {my_answer}.");
+    for q in &quotes {
+        argument.push_str(&format!(
+            " The game says <quote>{q}</quote>, which settles it."
+        ));
+    }
+    if their_unverified > 0 {
+        argument.push_str(&format!(
+            " Debater {opponent} relies on {their_unverified} quote(s) that are not in the game; discount them."
+        ));
+    }
+    argument.push_str(" Nothing in the rules or preferences overturns this.");
+    if rng.random_bool(model.params.overlong_rate) {
+        let filler = " To repeat the point at length, every step of the reasoning above follows from the game as stated.";
+        while argument.split_whitespace().count() <= limit {
+            argument.push_str(filler);
+        }
+    }
+    format!(
+        "<thinking>My reading of the game is \"{}\"; I argue \"{}\".</thinking>\n<argument>{argument}</argument>",
+        reading.label.as_str(),
+        my_label.as_str()
+    )
+}
+
+/// Which answer a judge of this format picks (0 for A), how sure it is (0–100) and why,
+/// before its noise: the evidence of the quotes in a debate or consultancy (an unverified
+/// quote counts `scepticism` times against), its own reading as an expert, a guess
+/// without the game.
+pub(super) fn qa_pick(
+    model: &SimulatedModel,
+    format: &str,
+    prompt: &str,
+    scepticism: i32,
+    rng: &mut ChaCha8Rng,
+) -> (usize, i32, String) {
+    let answers = [
+        label_of(line_after(prompt, "Answer A:")),
+        label_of(line_after(prompt, "Answer B:")),
+    ];
+    match format {
+        "expert" | "expert_cot" => {
+            let game = between(prompt, "<game>", "</game>");
+            let reading = reading(model, game, line_after(prompt, "Question:"));
+            match answers.iter().position(|a| *a == Some(reading.label)) {
+                Some(side) => (
+                    side,
+                    rng.random_range(70..=88),
+                    format!("The game points to \"{}\".", reading.label.as_str()),
+                ),
+                None => (
+                    coin(rng),
+                    rng.random_range(50..=60),
+                    "Neither answer matches my reading; I guess.".into(),
+                ),
+            }
+        }
+        "debate" | "consultancy" => {
+            let [a, b] = quote_counts(between(prompt, "<transcript>", "</transcript>"));
+            let score = |(v, u): (i32, i32)| v - scepticism * u;
+            let diff = if format == "consultancy" {
+                score(a)
+            } else {
+                score(a) - score(b)
+            };
+            match diff.signum() {
+                1 => (
+                    0,
+                    (55 + 10 * diff).min(95),
+                    format!(
+                        "Debater A's evidence holds up better ({} verified, {} unverified quotes).",
+                        a.0, a.1
+                    ),
+                ),
+                -1 => (
+                    1,
+                    (55 - 10 * diff).min(95),
+                    format!(
+                        "Debater B's evidence holds up better ({} verified, {} unverified quotes).",
+                        b.0, b.1
+                    ),
+                ),
+                _ => (
+                    coin(rng),
+                    rng.random_range(50..=60),
+                    "The evidence is balanced; I lean one way.".into(),
+                ),
+            }
+        }
+        _ => (
+            coin(rng),
+            rng.random_range(50..=62),
+            "Without the game I can only guess.".into(),
+        ),
+    }
+}
+
+/// A judge's choice in any format.
+pub(super) fn qa_judgment(
+    model: &SimulatedModel,
+    format: &str,
+    prompt: &str,
+    rng: &mut ChaCha8Rng,
+) -> String {
+    let (pick, confidence, reasoning) = qa_pick(model, format, prompt, 2, rng);
+    let noise = ((1.0 - model.params.quality) * 0.3).clamp(0.0, 1.0);
+    let pick = if rng.random_bool(noise) {
+        coin(rng)
+    } else {
+        pick
+    };
+    let letter = ["A", "B"][pick];
+    if rng.random_bool(model.params.malformed_judgment_rate) {
+        return format!(
+            "{reasoning} On balance I side with the {} debater.",
+            ["first", "second"][pick]
         );
-        let mut rng = rng_for(&[&self.name, "reading", &self.params.seed.to_string(), &item]);
-        if rng.random_bool(((1.0 - self.params.quality) * 0.5).clamp(0.0, 1.0)) {
-            reading.label = Label::ALL[rng.random_range(0..3)];
-        }
-        reading
     }
-
-    /// A debater's or consultant's turn.
-    pub(super) fn qa_argument(&self, system: &str, prompt: &str, rng: &mut ChaCha8Rng) -> String {
-        let game = between(prompt, "<game>", "</game>");
-        let question = line_after(prompt, "Question:");
-        let mine = between(prompt, "and your answer is ", ".").trim();
-        let my_answer = line_after(prompt, &format!("Answer {mine}:"));
-        let my_label = label_of(my_answer).unwrap_or(Label::Unknown);
-        let limit: usize = between(system, "under ", " words")
-            .trim()
-            .parse()
-            .unwrap_or(150);
-        let reading = self.reading(game, question);
-        let honest = reading.label == my_label;
-        let best = reading.relevant.first().cloned().unwrap_or_default();
-        let mut quotes = Vec::new();
-        if honest {
-            for sentence in reading.relevant.iter().take(2) {
-                quotes.push(if rng.random_bool(self.params.invented_quote_rate) {
-                    flipped(sentence)
-                } else {
-                    quotable(sentence)
-                });
-            }
-        } else if rng.random_bool(self.params.bluff_rate) {
-            quotes.push(flipped(&best));
-        } else if let Some(weak) = reading.relevant.get(2).or(reading.relevant.last()) {
-            quotes.push(quotable(weak));
-        }
-        let opponent = if mine == "A" { "B" } else { "A" };
-        let transcript = between(prompt, "<transcript>", "</transcript>");
-        let [a, b] = quote_counts(transcript);
-        let their_unverified = if opponent == "A" { a.1 } else { b.1 };
-        let mut argument = format!("The answer is {my_answer}.");
-        for q in &quotes {
-            argument.push_str(&format!(
-                " The game says <quote>{q}</quote>, which settles it."
-            ));
-        }
-        if their_unverified > 0 {
-            argument.push_str(&format!(
-                " Debater {opponent} relies on {their_unverified} quote(s) that are not in the game; discount them."
-            ));
-        }
-        argument.push_str(" Nothing in the rules or preferences overturns this.");
-        if rng.random_bool(self.params.overlong_rate) {
-            let filler = " To repeat the point at length, every step of the reasoning above follows from the game as stated.";
-            while argument.split_whitespace().count() <= limit {
-                argument.push_str(filler);
-            }
-        }
-        format!(
-            "<thinking>My reading of the game is \"{}\"; I argue \"{}\".</thinking>\n<argument>{argument}</argument>",
-            reading.label.as_str(),
-            my_label.as_str()
-        )
-    }
-
-    /// Which answer a judge of this format picks (0 for A), how sure it is (0–100) and why,
-    /// before its noise: the evidence of the quotes in a debate or consultancy (an unverified
-    /// quote counts `scepticism` times against), its own reading as an expert, a guess
-    /// without the game.
-    pub(super) fn qa_pick(
-        &self,
-        format: &str,
-        prompt: &str,
-        scepticism: i32,
-        rng: &mut ChaCha8Rng,
-    ) -> (usize, i32, String) {
-        let answers = [
-            label_of(line_after(prompt, "Answer A:")),
-            label_of(line_after(prompt, "Answer B:")),
-        ];
-        match format {
-            "expert" | "expert_cot" => {
-                let game = between(prompt, "<game>", "</game>");
-                let reading = self.reading(game, line_after(prompt, "Question:"));
-                match answers.iter().position(|a| *a == Some(reading.label)) {
-                    Some(side) => (
-                        side,
-                        rng.random_range(70..=88),
-                        format!("The game points to \"{}\".", reading.label.as_str()),
-                    ),
-                    None => (
-                        coin(rng),
-                        rng.random_range(50..=60),
-                        "Neither answer matches my reading; I guess.".into(),
-                    ),
-                }
-            }
-            "debate" | "consultancy" => {
-                let [a, b] = quote_counts(between(prompt, "<transcript>", "</transcript>"));
-                let score = |(v, u): (i32, i32)| v - scepticism * u;
-                let diff = if format == "consultancy" {
-                    score(a)
-                } else {
-                    score(a) - score(b)
-                };
-                match diff.signum() {
-                    1 => (
-                        0,
-                        (55 + 10 * diff).min(95),
-                        format!(
-                            "Debater A's evidence holds up better ({} verified, {} unverified quotes).",
-                            a.0, a.1
-                        ),
-                    ),
-                    -1 => (
-                        1,
-                        (55 - 10 * diff).min(95),
-                        format!(
-                            "Debater B's evidence holds up better ({} verified, {} unverified quotes).",
-                            b.0, b.1
-                        ),
-                    ),
-                    _ => (
-                        coin(rng),
-                        rng.random_range(50..=60),
-                        "The evidence is balanced; I lean one way.".into(),
-                    ),
-                }
-            }
-            _ => (
-                coin(rng),
-                rng.random_range(50..=62),
-                "Without the game I can only guess.".into(),
-            ),
-        }
-    }
-
-    /// A judge's choice in any format.
-    pub(super) fn qa_judgment(&self, format: &str, prompt: &str, rng: &mut ChaCha8Rng) -> String {
-        let (pick, confidence, reasoning) = self.qa_pick(format, prompt, 2, rng);
-        let noise = ((1.0 - self.params.quality) * 0.3).clamp(0.0, 1.0);
-        let pick = if rng.random_bool(noise) {
-            coin(rng)
-        } else {
-            pick
-        };
-        let letter = ["A", "B"][pick];
-        if rng.random_bool(self.params.malformed_judgment_rate) {
-            return format!(
-                "{reasoning} On balance I side with the {} debater.",
-                ["first", "second"][pick]
-            );
-        }
-        let steps = if format == "expert_cot" {
-            "Step 1: find the facts the question turns on. Step 2: apply the rules and preferences to them.\n"
-        } else {
-            ""
-        };
-        format!("{steps}{reasoning}\nAnswer: {letter}\nConfidence: {confidence}")
-    }
+    let steps = if format == "expert_cot" {
+        "Step 1: find the facts the question turns on. Step 2: apply the rules and preferences to them.\n"
+    } else {
+        ""
+    };
+    format!("{steps}{reasoning}\nAnswer: {letter}\nConfidence: {confidence}")
 }
 
 #[cfg(test)]

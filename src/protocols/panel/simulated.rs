@@ -1,14 +1,35 @@
-//! What a simulated panel judge reads back from a deliberation prompt: its own position in
-//! force and the other judges' (verdict, confidence, scores, named calls), and how it moves
-//! toward them by its `deliberation_pull`. The question-answer and structured judges use it.
+//! What a simulated panel judge reads back from a deliberation prompt (written by
+//! [`super::prompts`]): its own position in force and the other judges' (verdict,
+//! confidence, scores, named calls), and how it moves toward them by its
+//! `deliberation_pull`. Every protocol's simulated panel judges use it.
 
 use std::collections::BTreeMap;
 
-use super::{score_line, section};
+/// The text between two headings (to the end when the second is missing).
+pub(crate) fn section<'a>(text: &'a str, start: &str, end: &str) -> &'a str {
+    let Some(from) = text.find(start) else {
+        return "";
+    };
+    let rest = &text[from + start.len()..];
+    &rest[..rest.find(end).unwrap_or(rest.len())]
+}
+
+/// The scores of a `Scores: team_a.consistency 7, …` line.
+pub(crate) fn score_line(line: &str) -> Option<Vec<(String, f64)>> {
+    let list = line.strip_prefix("Scores: ")?;
+    let pairs: Vec<(String, f64)> = list
+        .split(", ")
+        .filter_map(|pair| {
+            let (key, value) = pair.rsplit_once(' ')?;
+            Some((key.to_string(), value.parse().ok()?))
+        })
+        .collect();
+    (!pairs.is_empty()).then_some(pairs)
+}
 
 /// One judge's position as the deliberation prompt shows it.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(super) struct Position {
+pub(crate) struct Position {
     /// `Verdict: …`.
     pub verdict: Option<String>,
     /// `confidence: 0.72` (0–1).
@@ -21,7 +42,7 @@ pub(super) struct Position {
 
 /// The judge's own position and the others'.
 #[derive(Debug, Clone, Default, PartialEq)]
-pub(super) struct Context {
+pub(crate) struct Context {
     /// Its own evaluation in force, when the panel had one.
     pub own: Option<Position>,
     /// Each other judge's.
@@ -58,7 +79,7 @@ fn position(text: &str) -> Option<Position> {
 }
 
 /// The positions in a deliberation prompt.
-pub(super) fn context(prompt: &str) -> Context {
+pub(crate) fn context(prompt: &str) -> Context {
     let own = section(prompt, "### Your evaluation so far", "### The other judges");
     let others = section(
         prompt,
@@ -111,12 +132,12 @@ impl Context {
 
 /// A judge with this pull takes the others' majority call when pull × their share reaches
 /// one half (a judge with pull 0 never does).
-pub(super) fn yields(pull: f64, share: f64) -> bool {
+pub(crate) fn yields(pull: f64, share: f64) -> bool {
     pull * share >= 0.5
 }
 
 /// `mine` moved the pulled share of the way to `target`.
-pub(super) fn toward(mine: f64, target: f64, pull: f64) -> f64 {
+pub(crate) fn toward(mine: f64, target: f64, pull: f64) -> f64 {
     mine + pull * (target - mine)
 }
 
