@@ -1,17 +1,20 @@
-//! Views: functions from the state to a frame, one file per part of the screen.
+//! Views: functions from the state to a frame, one file per part of the screen. What each
+//! protocol shows its own way lives in its folder (`ethics_bowl/`, `qa_debate/`,
+//! `structured_debate/`) behind [`presentation::Presentation`].
 
-mod accuracy;
 mod analysis;
+mod ethics_bowl;
 mod header;
 mod help;
 mod leaderboard;
 mod log;
 mod matrix;
 mod panel;
-mod qa_round;
+pub(crate) mod presentation;
+mod qa_debate;
 mod review;
 mod round;
-mod structured_round;
+mod structured_debate;
 
 pub use matrix::cell;
 
