@@ -165,6 +165,8 @@ pub struct App {
     pub cursor: (usize, usize),
     /// The screen showing.
     pub screen: Screen,
+    /// The screen a round was opened from, where Esc returns (the matrix or Analysis).
+    pub round_opened_from: Screen,
     /// The help overlay is open.
     pub help: bool,
     /// Lines scrolled from the top in the round view.
@@ -217,6 +219,7 @@ impl App {
             cells: HashMap::new(),
             cursor: (0, 0),
             screen: Screen::Matrix,
+            round_opened_from: Screen::Matrix,
             help: false,
             scroll: 0,
             follow: true,

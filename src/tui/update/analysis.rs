@@ -68,6 +68,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
                 {
                     app.cursor = cell;
                     app.screen = Screen::Round { scores };
+                    app.round_opened_from = Screen::Analysis;
                     app.scroll = 0;
                     app.follow = false;
                 }

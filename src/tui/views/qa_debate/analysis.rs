@@ -84,7 +84,7 @@ fn rows(q: &QaFigures, tab: usize) -> Tab {
                     })
                     .collect(),
             ),
-            vec![18, 8, 13, 13, 13, 13, 13, 16, 14],
+            vec![12, 8, 12, 12, 12, 12, 12, 15, 13],
             " Debate against the baselines, per judge and level ".into(),
         ),
         2 => (

@@ -180,7 +180,7 @@ fn rows(f: &StructuredFigures, app: &App, tab: usize) -> Tab {
                         })
                         .collect(),
                 ),
-                vec![34, 5, 18, 60],
+                vec![38, 5, 12, 58],
                 format!(
                     " {} rule violations in {} replies · Enter: the transcript ",
                     f.violations,
