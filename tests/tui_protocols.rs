@@ -40,8 +40,8 @@ fn models() -> String {
 }
 
 /// A question-answer tournament over the sample items, one call at a time: debates, the
-/// naive and expert baselines; judged by `j1`, or by the panel.
-fn qa(dir: &Path, panel: bool) -> PathBuf {
+/// naive and expert baselines over `items` items; judged by `j1`, or by the panel.
+fn qa(dir: &Path, panel: bool, items: usize) -> PathBuf {
     let (judging, table) = if panel {
         ("judging = \"panel\"\n", PANEL)
     } else {
@@ -53,7 +53,7 @@ fn qa(dir: &Path, panel: bool) -> PathBuf {
          [qa]\ndatasets = [{{ file = \"{}\", level = \"Sample\" }}]\nsample_per_level = {}\nseed = 3\n\
          debate_rounds = 2\nbaselines = [\"naive\", \"expert\"]\nrelations = [\"mixed\"]\n{table}",
         manifest("sample-config/qa-sample.json").display(),
-        if panel { 1 } else { 6 }
+        items
     );
     write_tournament(dir, &models(), &body)
 }
@@ -110,7 +110,7 @@ fn analysis_tabs(app: &mut App, prefix: &str, tabs: &[&str]) {
 #[tokio::test]
 async fn the_question_answer_analysis_is_tables_with_its_own_tabs() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = live(&qa(dir.path(), false)).await;
+    let mut app = live(&qa(dir.path(), false, 6)).await;
     analysis_tabs(
         &mut app,
         "qa",
@@ -180,7 +180,7 @@ fn panel_verdict(app: &mut App) -> String {
 #[tokio::test]
 async fn a_question_answer_panel_round_shows_each_judges_choice_and_the_panels_answer() {
     let dir = tempfile::tempdir().unwrap();
-    let mut app = live(&qa(dir.path(), true)).await;
+    let mut app = live(&qa(dir.path(), true, 1)).await;
     let text = panel_verdict(&mut app);
     assert!(text.contains("Panel · "), "{text}");
     assert!(
@@ -217,4 +217,62 @@ async fn a_structured_panel_round_shows_each_judges_verdict_and_the_panels_total
         "the trace is the panel's: {text}"
     );
     insta::assert_snapshot!("structured_panel_verdict_120x40", draw(&app).backend());
+}
+
+/// The screen at `width`×`height` in the no-colour theme.
+fn draw_at(app: &App, width: u16, height: u16) -> ratatui::Terminal<ratatui::backend::TestBackend> {
+    let theme = ethics_bowl::tui::Theme::no_color();
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, height))
+        .expect("terminal");
+    terminal
+        .draw(|f| ethics_bowl::tui::views::render(f, app, &theme))
+        .expect("draws");
+    terminal
+}
+
+#[tokio::test]
+async fn at_80_by_24_nothing_is_cut_and_hidden_columns_are_marked() {
+    let dir = tempfile::tempdir().unwrap();
+    let mut app = live(&qa(dir.path(), false, 12)).await;
+    let matrix = draw_at(&app, 80, 24);
+    let text = matrix.backend().to_string();
+    // Status line and key hints wrap rather than being cut.
+    assert!(text.contains("tokens") && text.contains("out"), "{text}");
+    assert!(
+        text.contains("? help") || text.contains("?  help") || text.contains("help"),
+        "{text}"
+    );
+    assert!(text.contains("q quit"), "{text}");
+    // Twelve items, not all in sight: the rest are marked.
+    assert!(text.contains("more →"), "{text}");
+    assert!(
+        text.contains("… stopped part-way"),
+        "the legend names …: {text}"
+    );
+    insta::assert_snapshot!("qa_matrix_80x24", matrix.backend());
+
+    // A round's header wraps rather than ending at "judge: s".
+    press(&mut app, KeyCode::Enter);
+    let text = draw_at(&app, 80, 24).backend().to_string();
+    assert!(text.contains("status: complete"), "{text}");
+
+    // The help popup wraps its lines.
+    press(&mut app, KeyCode::Char('?'));
+    let text = draw_at(&app, 80, 24).backend().to_string();
+    let flat: String = text
+        .lines()
+        .map(|l| l.trim_matches(|c| c == '"' || c == '│' || c == ' '))
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(flat.contains("any key closes this"), "{text}");
+
+    // Browsing stored results offers no pause or retry.
+    let rounds = app.stored_rounds();
+    let browsing = ethics_bowl::tui::browse("t", &rounds, Instant::now());
+    let text = draw_at(&browsing, 120, 40).backend().to_string();
+    assert!(
+        !text.contains("p pause") && !text.contains("r retry"),
+        "{text}"
+    );
+    assert!(!draw_at(&app, 120, 40).backend().to_string().is_empty());
 }

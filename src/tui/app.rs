@@ -356,11 +356,12 @@ impl App {
         c
     }
 
-    /// Remaining time, from the pace of the rounds this run has finished.
+    /// Remaining time, from the pace of the rounds this run has finished; none while paused
+    /// (the pace says nothing then).
     pub fn eta(&self) -> Option<Duration> {
         let done = self.finished_this_run;
         let left = self.resume.to_run.saturating_sub(done);
-        (self.finished.is_none() && done > 0 && left > 0)
+        (self.finished.is_none() && !self.paused && done > 0 && left > 0)
             .then(|| self.elapsed().mul_f64(left as f64 / done as f64))
     }
 

@@ -818,3 +818,22 @@ fn esc_from_a_round_opened_in_analysis_returns_to_analysis() {
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.screen, Screen::Matrix);
 }
+
+#[test]
+fn no_remaining_time_is_shown_while_paused() {
+    let mut app = resumed();
+    let t0 = app.now;
+    update(&mut app, Msg::Tick(t0 + Duration::from_secs(10)));
+    event(
+        &mut app,
+        EngineEvent::RoundFinished {
+            round_id: "r3".into(),
+        },
+    );
+    assert!(app.eta().is_some());
+    event(&mut app, EngineEvent::Paused);
+    update(&mut app, Msg::Tick(t0 + Duration::from_secs(100)));
+    assert_eq!(app.eta(), None, "a paused run's pace says nothing");
+    event(&mut app, EngineEvent::Resumed);
+    assert!(app.eta().is_some());
+}

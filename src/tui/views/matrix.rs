@@ -8,7 +8,7 @@ use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 
 use super::presentation::presentation;
 use crate::domain::RoundStatus;
@@ -62,10 +62,12 @@ pub fn status_cell(
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let shown = presentation(app.protocol);
     let panel_height = shown.matrix_panel_height(app);
+    let legend_text = Paragraph::new(shown.legend(theme)).wrap(Wrap { trim: true });
+    let legend_height = (legend_text.line_count(area.width) as u16).clamp(1, 3);
     let [table_area, accuracy_area, legend] = Layout::vertical([
         Constraint::Min(3),
         Constraint::Length(panel_height),
-        Constraint::Length(1),
+        Constraint::Length(legend_height),
     ])
     .areas(area);
     shown.render_matrix_panel(frame, accuracy_area, app, theme);
@@ -128,10 +130,26 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         Block::new()
             .borders(Borders::ALL)
             .border_style(Style::new().fg(theme.border))
-            .title(title),
+            .title(title)
+            .title_top(Line::from(more(first, cols.len(), app.columns.len())).right_aligned()),
     );
     frame.render_widget(table, table_area);
-    frame.render_widget(Paragraph::new(shown.legend(theme)), legend);
+    frame.render_widget(legend_text, legend);
+}
+
+/// Says which way columns are hidden: `← more`, `more →`, both, or nothing.
+fn more(first: usize, shown: usize, total: usize) -> String {
+    let left = if first > 0 { " ← more" } else { "" };
+    let right = if first + shown < total {
+        " more →"
+    } else {
+        ""
+    };
+    if left.is_empty() && right.is_empty() {
+        String::new()
+    } else {
+        format!("{left}{right} ")
+    }
 }
 
 /// The legend most protocols share: `running` names the phase letters, `done` what follows
@@ -143,7 +161,21 @@ pub fn legend(theme: &Theme, running: &'static str, done: &'static str) -> Line<
         Span::styled("▶Dn deliberating  ", Style::new().fg(theme.running)),
         Span::styled("⟳ retry wait  ", Style::new().fg(theme.retrying)),
         Span::styled(done, Style::new().fg(theme.complete)),
+        Span::styled("… stopped part-way  ", Style::new().fg(theme.queued)),
         Span::styled("?rev review  ", Style::new().fg(theme.review)),
         Span::styled("✗err incomplete", Style::new().fg(theme.incomplete)),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::more;
+
+    #[test]
+    fn hidden_columns_are_marked_on_the_side_they_are_hidden() {
+        assert_eq!(more(0, 7, 7), "");
+        assert_eq!(more(0, 5, 7), " more → ");
+        assert_eq!(more(2, 5, 7), " ← more ");
+        assert_eq!(more(1, 5, 7), " ← more more → ");
+    }
 }

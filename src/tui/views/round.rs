@@ -46,12 +46,6 @@ fn phase_title(p: PhaseType) -> &'static str {
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, scores: bool) {
     let Some(round) = app.selected() else { return };
-    let [title, tabs, body] = Layout::vertical([
-        Constraint::Length(1),
-        Constraint::Length(1),
-        Constraint::Min(3),
-    ])
-    .areas(area);
     let stored = &round.stored;
     let shown = presentation(stored.kind());
     let judges = match round.panel() {
@@ -65,26 +59,44 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, score
         }
         None => format!("judge: {}", round.judges().join(", ")),
     };
-    frame.render_widget(
-        Paragraph::new(Line::from(vec![
-            Span::styled(stored.id.clone(), Style::new().add_modifier(Modifier::BOLD)),
-            Span::raw("  "),
-            Span::styled(
-                format!("A: {}", stored.team_a_model),
-                Style::new().fg(theme.team_a),
-            ),
-            Span::raw("  "),
-            Span::styled(
-                format!("B: {}", stored.team_b_model),
-                Style::new().fg(theme.team_b),
-            ),
-            Span::styled(
-                format!("  {judges}  status: {}", round.status().as_str()),
-                Style::new().fg(theme.dim),
-            ),
-        ])),
-        title,
-    );
+    let heading = Paragraph::new(Line::from(vec![
+        Span::styled(stored.id.clone(), Style::new().add_modifier(Modifier::BOLD)),
+        Span::raw("  "),
+        Span::styled(
+            format!("A: {}", stored.team_a_model),
+            Style::new().fg(theme.team_a),
+        ),
+        Span::raw("  "),
+        Span::styled(
+            format!("B: {}", stored.team_b_model),
+            Style::new().fg(theme.team_b),
+        ),
+        Span::styled(
+            format!("  {judges}  status: {}", round.status().as_str()),
+            Style::new().fg(theme.dim),
+        ),
+    ]))
+    .wrap(Wrap { trim: true });
+    // Why an incomplete round stopped, at the top of either tab.
+    let error = round.error().map(|e| {
+        Paragraph::new(format!("stopped: {e}"))
+            .wrap(Wrap { trim: true })
+            .style(Style::new().fg(theme.incomplete))
+    });
+    let error_height = error
+        .as_ref()
+        .map_or(0, |p| (p.line_count(area.width) as u16).min(3));
+    let [title, tabs, error_area, body] = Layout::vertical([
+        Constraint::Length((heading.line_count(area.width) as u16).clamp(1, 3)),
+        Constraint::Length(1),
+        Constraint::Length(error_height),
+        Constraint::Min(3),
+    ])
+    .areas(area);
+    frame.render_widget(heading, title);
+    if let Some(error) = error {
+        frame.render_widget(error, error_area);
+    }
     frame.render_widget(
         Tabs::new(["Transcript", shown.verdict_tab()])
             .select(usize::from(scores))
@@ -106,13 +118,6 @@ fn render_transcript(
     theme: &Theme,
 ) {
     let mut lines: Vec<Line<'_>> = Vec::new();
-    if let Some(e) = round.error() {
-        lines.push(Line::styled(
-            format!("stopped: {e}"),
-            Style::new().fg(theme.incomplete),
-        ));
-        lines.push(Line::raw(""));
-    }
     let shown = presentation(round.stored.kind());
     let mut empty = true;
     for p in round.transcript() {

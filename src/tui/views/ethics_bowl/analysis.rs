@@ -24,6 +24,28 @@ fn cell(c: &Cell) -> String {
     }
 }
 
+/// A criterion's column width in the Models table.
+const CRITERION_WIDTH: u16 = 9;
+
+/// A criterion's name as a column heading: one word a line, each cut to the column with `…`
+/// (`Stakeholder recognition` → `Stakehol…` over `recognit…`), so no criterion reads as
+/// another.
+fn header_label(label: &str, width: u16) -> String {
+    let width = usize::from(width);
+    label
+        .split(' ')
+        .map(|word| {
+            if word.chars().count() <= width {
+                word.to_string()
+            } else {
+                let cut: String = word.chars().take(width - 1).collect();
+                format!("{cut}…")
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
 /// The Ethics Bowl's Analysis tabs.
 pub const TABS: [&str; 5] = [
     "Models",
@@ -48,10 +70,11 @@ pub fn render(frame: &mut Frame<'_>, body: Rect, view: &AnalysisView, theme: &Th
                     .chain(
                         Criterion::ALL
                             .iter()
-                            .map(|c| c.label().split(' ').next().unwrap_or_default().to_string()),
+                            .map(|c| header_label(c.label(), CRITERION_WIDTH)),
                     )
                     .chain(["total".into()]),
             )
+            .height(2)
             .style(Style::new().fg(theme.dim));
             let rows = a.model_comparison.iter().map(|m| {
                 Row::new(
@@ -63,7 +86,11 @@ pub fn render(frame: &mut Frame<'_>, body: Rect, view: &AnalysisView, theme: &Th
             });
             let widths: Vec<Constraint> = [Constraint::Length(22), Constraint::Length(11)]
                 .into_iter()
-                .chain(Criterion::ALL.iter().map(|_| Constraint::Length(9)))
+                .chain(
+                    Criterion::ALL
+                        .iter()
+                        .map(|_| Constraint::Length(CRITERION_WIDTH)),
+                )
                 .chain([Constraint::Length(14)])
                 .collect();
             let mut state = TableState::default().with_selected(Some(view.selected));
@@ -326,5 +353,23 @@ pub fn targets(app: &App, view: &AnalysisView) -> Vec<AnalysisTarget> {
                 scores: false,
             })
             .collect(),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::header_label;
+
+    #[test]
+    fn criterion_headings_keep_every_word() {
+        assert_eq!(header_label("Consistency", 11), "Consistency");
+        assert_eq!(
+            header_label("Stakeholder recognition", 9),
+            "Stakehol…\nrecognit…"
+        );
+        assert_eq!(
+            header_label("Intellectual honesty", 9),
+            "Intellec…\nhonesty"
+        );
     }
 }
