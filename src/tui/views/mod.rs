@@ -73,10 +73,17 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     }
 }
 
+/// The footer, wrapping on a narrow terminal.
+fn footer(app: &App, theme: &Theme) -> Paragraph<'static> {
+    Paragraph::new(footer_text(app))
+        .wrap(Wrap { trim: true })
+        .style(Style::new().fg(theme.dim))
+}
+
 /// The key hints of what is showing, leaving out keys that would do nothing (pause and
 /// retry while browsing, score fields for a reading that has none).
-fn footer(app: &App, theme: &Theme) -> Paragraph<'static> {
-    let text = if app.confirm_quit {
+fn footer_text(app: &App) -> String {
+    if app.confirm_quit {
         "Calls are in flight: press q again to stop and quit (everything finished is stored; rerun the same command to resume), any other key to stay.".to_string()
     } else {
         let table = match &app.editor {
@@ -96,8 +103,45 @@ fn footer(app: &App, theme: &Theme) -> Paragraph<'static> {
             hidden.push(Action::ScoreFields);
         }
         keys::footer(table, &hidden)
-    };
-    Paragraph::new(text)
-        .wrap(Wrap { trim: true })
-        .style(Style::new().fg(theme.dim))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use ratatui_textarea::TextArea;
+
+    use super::footer_text;
+    use crate::tui::app::{App, Editor, Mode, ReviewKind};
+
+    fn editor(kind: ReviewKind) -> Editor {
+        Editor {
+            round_id: "r".into(),
+            judge: "j".into(),
+            textarea: TextArea::default(),
+            original: String::new(),
+            confirm_discard: false,
+            message: None,
+            fields: None,
+            kind,
+        }
+    }
+
+    #[test]
+    fn the_footer_offers_only_keys_that_do_something_here() {
+        let mut app = App::new("t", Mode::Live, Instant::now());
+        assert!(footer_text(&app).contains("p pause"));
+        app.mode = Mode::Browse;
+        let browsing = footer_text(&app);
+        assert!(!browsing.contains("p pause") && !browsing.contains("r retry"));
+        app.editor = Some(editor(ReviewKind::EthicsBowl));
+        assert!(footer_text(&app).contains("Tab type the 14 scores"));
+        app.editor = Some(editor(ReviewKind::QaVerdict));
+        let qa = footer_text(&app);
+        assert!(
+            !qa.contains("14 scores") && qa.contains("Ctrl-S save"),
+            "{qa}"
+        );
+    }
 }
