@@ -199,6 +199,22 @@ async fn a_question_answer_panel_round_shows_each_judges_choice_and_the_panels_a
         round.qa_correct(),
         ethics_bowl::protocols::qa_debate::judge_correct(setup, panel)
     );
+    // Each judge's choice is marked by itself: the panel's judges may differ.
+    for j in &round.stored.judgments {
+        let (Some(choice), Some(right)) = (
+            j.choice(),
+            ethics_bowl::protocols::qa_debate::judge_correct(setup, j),
+        ) else {
+            continue;
+        };
+        let word = if right { "correct" } else { "wrong" };
+        let line = format!("Judge {}: chose {:?}", j.judge_model, choice.side);
+        assert!(
+            text.lines()
+                .any(|l| l.contains(&line) && l.contains(&format!(": {word}"))),
+            "{line} … {word}:\n{text}"
+        );
+    }
     insta::assert_snapshot!("qa_panel_verdict_120x40", draw(&app).backend());
 }
 
