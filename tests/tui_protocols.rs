@@ -232,6 +232,7 @@ async fn a_structured_panel_round_shows_each_judges_verdict_and_the_panels_total
         text.contains("judge panel"),
         "the trace is the panel's: {text}"
     );
+    assert!(text.contains("U upheld"), "the cells' key: {text}");
     insta::assert_snapshot!("structured_panel_verdict_120x40", draw(&app).backend());
 }
 

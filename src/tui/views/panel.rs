@@ -128,11 +128,13 @@ fn render(
         .chain(panel.rounds.iter().map(|_| Constraint::Length(20)))
         .chain(std::iter::once(Constraint::Length(12)))
         .collect();
-    let table = Table::new(rows, widths).header(header).block(
-        Block::new()
-            .borders(Borders::ALL)
-            .border_style(Style::new().fg(theme.border))
-            .title(title(panel)),
-    );
+    let mut block = Block::new()
+        .borders(Borders::ALL)
+        .border_style(Style::new().fg(theme.border))
+        .title(title(panel));
+    if let Some(key) = shown.panel_key() {
+        block = block.title_bottom(key);
+    }
+    let table = Table::new(rows, widths).header(header).block(block);
     frame.render_widget(table, area);
 }

@@ -86,6 +86,11 @@ pub trait Presentation: Sync {
 
     /// The panel's aggregate, in the protocol's terms.
     fn panel_aggregate(&self, panel: &PanelRecord) -> String;
+
+    /// What the abbreviations of [`Self::panel_cell`] mean, when it uses any.
+    fn panel_key(&self) -> Option<&'static str> {
+        None
+    }
 }
 
 /// The presentation of a protocol: the one place the UI branches on the protocol kind.

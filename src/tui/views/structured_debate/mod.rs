@@ -149,6 +149,10 @@ impl Presentation for StructuredDebate {
         )
     }
 
+    fn panel_key(&self) -> Option<&'static str> {
+        Some(" arguments: U upheld · P partly upheld · R refuted · ? uncertain ")
+    }
+
     fn panel_aggregate(&self, panel: &PanelRecord) -> String {
         let Some(v) = panel.verdict.as_ref().and_then(|j| j.verdict()) else {
             return panel.aggregate.as_ref().map_or("–".into(), |a| {
