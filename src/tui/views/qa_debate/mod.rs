@@ -22,12 +22,13 @@ use crate::tui::update::AnalysisTarget;
 /// The question-answer debate's screens.
 pub struct QaDebate;
 
-/// `chose A 0.80`: the answer a panel judge chose and how sure they were.
+/// `chose A 80`: the answer a panel judge chose and how sure they were, on the 0–100 scale
+/// the matrix and the judges' own answers use (a panel stores 0–1).
 fn choice(verdict: Option<&str>, confidence: Option<f64>) -> String {
     format!(
         "chose {} {}",
         verdict.unwrap_or("?"),
-        super::panel::confidence(confidence)
+        confidence.map_or(String::new(), |c| format!("{:.0}", c * 100.0))
     )
 }
 
