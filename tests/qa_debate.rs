@@ -674,7 +674,12 @@ async fn the_terminal_ui_shows_configurations_verdicts_quotes_and_accuracy() {
     press(&mut app, KeyCode::Char('a'));
     let text = draw(&app).backend().to_string();
     assert!(
-        text.contains("Question-answer debate: judge accuracy") && text.contains("| naive judge |"),
+        text.contains("Accuracy") && text.contains("Baselines") && text.contains("Calibration"),
+        "the question-answer debate's own tabs: {text}"
+    );
+    assert!(
+        text.contains("Judge accuracy per configuration") && text.contains("naive"),
         "{text}"
     );
+    assert!(!text.contains("Dilemmas"), "no Ethics Bowl tab: {text}");
 }

@@ -12,24 +12,19 @@ use crate::engine::{ScheduledState, UsageTotals};
 use crate::store::TournamentStatus;
 
 pub use super::round_state::{Entry, LivePhase, ReviewItem, RoundState};
+use super::views::presentation::presentation;
 
-/// A round's matrix row: its pairing, or for question-answer rounds its configuration and
-/// judge.
-fn row_key(round: &RoundState) -> (String, String) {
-    let r = &round.stored;
-    match r.qa() {
-        Some(setup) => {
-            let who = match setup.format {
-                crate::domain::QaFormat::Debate => {
-                    format!("debate {} v {}", r.team_a_model, r.team_b_model)
-                }
-                crate::domain::QaFormat::Consultancy => format!("consult {}", r.team_a_model),
-                other => other.as_str().to_string(),
-            };
-            (who, round.judges().join(", "))
-        }
-        None => (r.team_a_model.clone(), r.team_b_model.clone()),
+/// The protocol a schedule runs: the kind most of its rounds have (a tournament runs one;
+/// an empty schedule shows as the Ethics Bowl's).
+fn schedule_protocol(rounds: &[ScheduledState]) -> ProtocolKind {
+    let mut counts: HashMap<ProtocolKind, usize> = HashMap::new();
+    for s in rounds {
+        *counts.entry(s.round.kind()).or_default() += 1;
     }
+    counts
+        .into_iter()
+        .max_by_key(|(kind, n)| (*n, *kind))
+        .map_or(ProtocolKind::EthicsBowl, |(kind, _)| kind)
 }
 
 /// Which screen is showing.
@@ -51,15 +46,6 @@ pub enum Screen {
     /// The analysis tables.
     Analysis,
 }
-
-/// The Analysis screen's tabs.
-pub const ANALYSIS_TABS: [&str; 5] = [
-    "Models",
-    "Ratings",
-    "Dilemmas",
-    "Judges",
-    "Consistency flags",
-];
 
 /// The Analysis screen's state: the results and where the user is in them.
 #[derive(Debug, Clone)]
@@ -162,6 +148,9 @@ pub struct App {
     pub name: String,
     /// Live or browsing.
     pub mode: Mode,
+    /// The protocol the schedule runs: which presentation the tournament-wide screens
+    /// (matrix, leaderboard, Analysis) use.
+    pub protocol: ProtocolKind,
     /// Every round, in schedule order.
     pub rounds: Vec<RoundState>,
     /// Round id → index.
@@ -176,6 +165,8 @@ pub struct App {
     pub cursor: (usize, usize),
     /// The screen showing.
     pub screen: Screen,
+    /// The screen a round was opened from, where Esc returns (the matrix or Analysis).
+    pub round_opened_from: Screen,
     /// The help overlay is open.
     pub help: bool,
     /// Lines scrolled from the top in the round view.
@@ -220,6 +211,7 @@ impl App {
         Self {
             name: name.to_string(),
             mode,
+            protocol: ProtocolKind::EthicsBowl,
             rounds: Vec::new(),
             index: HashMap::new(),
             rows: Vec::new(),
@@ -227,6 +219,7 @@ impl App {
             cells: HashMap::new(),
             cursor: (0, 0),
             screen: Screen::Matrix,
+            round_opened_from: Screen::Matrix,
             help: false,
             scroll: 0,
             follow: true,
@@ -260,9 +253,10 @@ impl App {
             self.resume.stored += usize::from(s.stored);
             self.resume.to_run += usize::from(s.to_run);
         }
+        self.protocol = schedule_protocol(&rounds);
         for s in rounds {
             let round = RoundState::new(s.round, s.stored);
-            let row_key = row_key(&round);
+            let row_key = presentation(round.stored.kind()).row_key(&round);
             let col_key = (round.stored.dilemma_id.clone(), round.stored.repetition);
             let row = self
                 .rows
@@ -290,39 +284,6 @@ impl App {
     /// Sums the rounds' usage again (after a round was stored).
     pub(crate) fn refresh_totals(&mut self) {
         self.totals = self.rounds.iter().map(|r| r.usage).sum();
-    }
-
-    /// The tournament's protocol (from its first round).
-    pub fn kind(&self) -> Option<ProtocolKind> {
-        self.rounds.first().map(|r| r.stored.kind())
-    }
-
-    /// Whether the tournament is a structured debate (Team A argues Pro).
-    pub fn is_structured(&self) -> bool {
-        self.kind() == Some(ProtocolKind::StructuredDebate)
-    }
-
-    /// Whether the tournament is a question-answer debate (rows are configurations).
-    pub fn is_qa(&self) -> bool {
-        self.kind() == Some(ProtocolKind::QaDebate)
-    }
-
-    /// Judge accuracy per format over the judgments received so far.
-    pub fn qa_accuracy(
-        &self,
-    ) -> std::collections::BTreeMap<crate::domain::QaFormat, crate::analysis::qa::Proportion> {
-        let mut hits: std::collections::BTreeMap<crate::domain::QaFormat, (usize, usize)> =
-            Default::default();
-        for r in &self.rounds {
-            if let (Some(setup), Some(correct)) = (r.stored.qa(), r.qa_correct()) {
-                let slot = hits.entry(setup.format).or_default();
-                slot.0 += usize::from(correct);
-                slot.1 += 1;
-            }
-        }
-        hits.into_iter()
-            .map(|(f, (h, n))| (f, crate::analysis::qa::Proportion::new(h, n)))
-            .collect()
     }
 
     /// The round under the cursor.
@@ -395,11 +356,12 @@ impl App {
         c
     }
 
-    /// Remaining time, from the pace of the rounds this run has finished.
+    /// Remaining time, from the pace of the rounds this run has finished; none while paused
+    /// (the pace says nothing then).
     pub fn eta(&self) -> Option<Duration> {
         let done = self.finished_this_run;
         let left = self.resume.to_run.saturating_sub(done);
-        (self.finished.is_none() && done > 0 && left > 0)
+        (self.finished.is_none() && !self.paused && done > 0 && left > 0)
             .then(|| self.elapsed().mul_f64(left as f64 / done as f64))
     }
 

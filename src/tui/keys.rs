@@ -429,8 +429,9 @@ pub fn action(table: Table, pressed: &KeyEvent) -> Option<Action> {
 }
 
 /// The footer's line for a table: its rows' short forms, then the global ones (except in
-/// the editor, where every other key is text).
-pub fn footer(table: Table) -> String {
+/// the editor, where every other key is text); rows whose keys do one of `hidden` are left
+/// out (they would do nothing here, such as pausing while browsing).
+pub fn footer(table: Table, hidden: &[Action]) -> String {
     let global = match table {
         Table::Editor | Table::Fields => &[][..],
         _ => GLOBAL,
@@ -438,6 +439,7 @@ pub fn footer(table: Table) -> String {
     bindings(table)
         .iter()
         .chain(global)
+        .filter(|b| !b.keys.iter().any(|(_, a)| hidden.contains(a)))
         .filter_map(|b| b.footer)
         .collect::<Vec<_>>()
         .join(" · ")

@@ -8,7 +8,7 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::domain::{PanelRecord, PhaseType, Round, RoundStatus, Team, Turn};
+use crate::domain::{Judgment, PanelRecord, PhaseType, QaChoice, Round, RoundStatus, Team, Turn};
 use crate::engine::{UsageTotals, WaitingKind, is_stored_call, waiting};
 use crate::sanitize::{Sanitizer, sanitize};
 
@@ -166,14 +166,28 @@ impl RoundState {
         j.margin()
     }
 
-    /// Whether the judge chose the correct answer (question-answer rounds with a usable
-    /// judgment and one correct answer).
+    /// The answer chosen in a question-answer round: the panel's (when a panel judged and
+    /// finished) or the first judge's.
+    pub fn qa_choice(&self) -> Option<&QaChoice> {
+        match self.panel().and_then(|p| p.verdict.as_ref()) {
+            Some(panel) => panel.choice(),
+            None => self.stored.judgments.iter().find_map(Judgment::choice),
+        }
+    }
+
+    /// Whether the round's answer was correct (question-answer rounds with a usable judgment
+    /// and one correct answer): the panel's verdict when a panel judged, not a single
+    /// judge's.
     pub fn qa_correct(&self) -> Option<bool> {
         let setup = self.stored.qa()?;
-        self.stored
-            .judgments
-            .iter()
-            .find_map(|j| crate::protocols::qa_debate::judge_correct(setup, j))
+        match self.panel().and_then(|p| p.verdict.as_ref()) {
+            Some(panel) => crate::protocols::qa_debate::judge_correct(setup, panel),
+            None => self
+                .stored
+                .judgments
+                .iter()
+                .find_map(|j| crate::protocols::qa_debate::judge_correct(setup, j)),
+        }
     }
 
     /// The transcript: stored phases in the order they finished, then the calls under way.

@@ -1,8 +1,9 @@
 //! Keys on the Analysis screen: step through the tables and their lines, and open what a line
 //! is about (a dilemma's column, or a round).
 
-use crate::tui::app::{ANALYSIS_TABS, AnalysisView, App, RoundState, Screen};
+use crate::tui::app::{AnalysisView, App, Screen};
 use crate::tui::keys::Action;
+use crate::tui::views::presentation::presentation;
 
 use super::Effect;
 
@@ -18,81 +19,17 @@ pub enum AnalysisTarget {
     },
     /// A dilemma's column of the matrix.
     Dilemma(String),
+    /// A line that leads nowhere (a total, a calibration bin): it can be selected, not
+    /// opened.
+    Nothing,
 }
 
-/// What each line of the current Analysis tab leads to, in the tab's order: the first round
-/// behind a model's row or rating, a dilemma's column, a judge's first shared exchange, a
-/// flagged consistency test's round.
+/// What each line of the current Analysis tab leads to, one per line in the tab's order (the
+/// protocol's tables decide, see [`Presentation::analysis_lines`]).
+///
+/// [`Presentation::analysis_lines`]: crate::tui::views::presentation::Presentation::analysis_lines
 pub fn analysis_targets(app: &App, view: &AnalysisView) -> Vec<AnalysisTarget> {
-    let first_round = |pred: &dyn Fn(&RoundState) -> bool, scores: bool| {
-        app.rounds
-            .iter()
-            .find(|r| pred(r) && !r.stored.judgments.is_empty())
-            .or_else(|| app.rounds.iter().find(|r| pred(r)))
-            .map(|r| AnalysisTarget::Round {
-                id: r.id().to_string(),
-                scores,
-            })
-    };
-    let a = &view.analysis;
-    match view.tab {
-        0 => a
-            .model_comparison
-            .iter()
-            .filter_map(|m| {
-                let presenting = m.role == "presenting";
-                first_round(
-                    &|r| {
-                        if presenting {
-                            r.stored.team_a_model == m.model
-                        } else {
-                            r.stored.team_b_model == m.model
-                        }
-                    },
-                    false,
-                )
-            })
-            .collect(),
-        1 => a
-            .ratings
-            .overall
-            .iter()
-            .filter_map(|e| {
-                first_round(
-                    &|r| r.stored.team_a_model == e.entrant || r.stored.team_b_model == e.entrant,
-                    false,
-                )
-            })
-            .collect(),
-        2 => a
-            .dilemma_difficulty
-            .iter()
-            .map(|d| AnalysisTarget::Dilemma(d.dilemma_id.clone()))
-            .collect(),
-        3 => a
-            .judge_agreement
-            .judges()
-            .iter()
-            .filter_map(|j| {
-                first_round(
-                    &|r| {
-                        r.stored.judgments.len() >= 2
-                            && r.stored.judgments.iter().any(|x| x.judge_model == *j)
-                    },
-                    true,
-                )
-            })
-            .collect(),
-        _ => a
-            .consistency
-            .iter()
-            .filter(|c| c.flagged_unacknowledged)
-            .map(|c| AnalysisTarget::Round {
-                id: c.round_id.clone(),
-                scores: false,
-            })
-            .collect(),
-    }
+    presentation(app.protocol).analysis_lines(app, view)
 }
 
 pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
@@ -105,7 +42,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
     let Some(view) = &mut app.analysis else {
         return Vec::new();
     };
-    let tabs = ANALYSIS_TABS.len();
+    let tabs = presentation(app.protocol).analysis_tabs().len();
     match action {
         Action::Back => app.screen = Screen::Matrix,
         Action::NextTab => {
@@ -131,11 +68,12 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
                 {
                     app.cursor = cell;
                     app.screen = Screen::Round { scores };
+                    app.round_opened_from = Screen::Analysis;
                     app.scroll = 0;
                     app.follow = false;
                 }
             }
-            None => {}
+            Some(AnalysisTarget::Nothing) | None => {}
         },
         _ => {}
     }

@@ -17,6 +17,7 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Right => app.cursor.1 = (c + 1).min(cols.saturating_sub(1)),
         Action::Open if app.selected().is_some() => {
             app.screen = Screen::Round { scores: false };
+            app.round_opened_from = Screen::Matrix;
             app.scroll = 0;
             app.follow = true;
         }

@@ -2,6 +2,7 @@
 //! prompts.
 
 use crate::tui::app::{App, Screen};
+
 use crate::tui::keys::Action;
 
 use super::Effect;
@@ -11,7 +12,7 @@ const PAGE: usize = 20;
 
 pub(super) fn act(app: &mut App, action: Action, scores: bool) -> Vec<Effect> {
     match action {
-        Action::Back => app.screen = Screen::Matrix,
+        Action::Back => app.screen = app.round_opened_from,
         Action::SwitchTab => {
             app.screen = Screen::Round { scores: !scores };
             app.scroll = 0;

@@ -738,3 +738,102 @@ fn every_string_of_a_stored_round_is_sanitised_as_it_enters() {
     event(&mut started, schedule(vec![(round, true)]));
     assert_eq!(started.rounds[0].stored, app.rounds[0].stored);
 }
+
+/// The four rounds of [`four`], stored and judged, as a structured debate.
+fn structured_app() -> App {
+    let mut app = App::new("t", Mode::Live, Instant::now());
+    let rounds = four()
+        .into_iter()
+        .map(|mut r| {
+            r.record = RoundRecord::StructuredDebate(Box::new(structured_setup()));
+            (r, true)
+        })
+        .collect();
+    update(&mut app, Msg::Engine(schedule(rounds)));
+    app
+}
+
+#[test]
+fn analysis_tabs_are_the_protocols_own_and_wrap_both_ways() {
+    let mut eb = app();
+    key(&mut eb, KeyCode::Char('a'));
+    assert_eq!(eb.protocol, ProtocolKind::EthicsBowl);
+    let tab = |app: &App| app.analysis.as_ref().unwrap().tab;
+    key(&mut eb, KeyCode::BackTab);
+    assert_eq!(tab(&eb), 4, "five Ethics Bowl tabs");
+    key(&mut eb, KeyCode::Tab);
+    assert_eq!(tab(&eb), 0);
+
+    let mut sd = structured_app();
+    assert_eq!(sd.protocol, ProtocolKind::StructuredDebate);
+    key(&mut sd, KeyCode::Char('a'));
+    for expected in [1, 2, 3, 4, 0] {
+        key(&mut sd, KeyCode::Tab);
+        assert_eq!(tab(&sd), expected);
+    }
+    key(&mut sd, KeyCode::BackTab);
+    assert_eq!(tab(&sd), 4, "rule violations, the last of five");
+}
+
+#[test]
+fn lines_are_stepped_within_the_tab_and_a_new_tab_starts_at_the_top() {
+    let mut sd = structured_app();
+    key(&mut sd, KeyCode::Char('a'));
+    // The Sides tab: six lines, none leading anywhere.
+    key(&mut sd, KeyCode::Tab);
+    let view = sd.analysis.as_ref().unwrap();
+    let lines = analysis_targets(&sd, view);
+    assert_eq!(lines, vec![AnalysisTarget::Nothing; 6]);
+    for _ in 0..10 {
+        key(&mut sd, KeyCode::Down);
+    }
+    assert_eq!(
+        sd.analysis.as_ref().unwrap().selected,
+        5,
+        "stops at the last"
+    );
+    key(&mut sd, KeyCode::Enter);
+    assert_eq!(sd.screen, Screen::Analysis, "a line that leads nowhere");
+    key(&mut sd, KeyCode::Tab);
+    assert_eq!(sd.analysis.as_ref().unwrap().selected, 0);
+}
+
+#[test]
+fn esc_from_a_round_opened_in_analysis_returns_to_analysis() {
+    let mut app = app();
+    let r1 = finished(
+        blank("r1", "a", "b", "d1"),
+        judgment("j", ParseStatus::Parsed, 7.0, 5.0),
+    );
+    stored(&mut app, r1);
+    key(&mut app, KeyCode::Char('a'));
+    // Models tab: its first line opens a round of that model.
+    key(&mut app, KeyCode::Enter);
+    assert!(matches!(app.screen, Screen::Round { .. }));
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.screen, Screen::Analysis);
+    // From the matrix, Esc goes back to the matrix.
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.screen, Screen::Matrix);
+}
+
+#[test]
+fn no_remaining_time_is_shown_while_paused() {
+    let mut app = resumed();
+    let t0 = app.now;
+    update(&mut app, Msg::Tick(t0 + Duration::from_secs(10)));
+    event(
+        &mut app,
+        EngineEvent::RoundFinished {
+            round_id: "r3".into(),
+        },
+    );
+    assert!(app.eta().is_some());
+    event(&mut app, EngineEvent::Paused);
+    update(&mut app, Msg::Tick(t0 + Duration::from_secs(100)));
+    assert_eq!(app.eta(), None, "a paused run's pace says nothing");
+    event(&mut app, EngineEvent::Resumed);
+    assert!(app.eta().is_some());
+}

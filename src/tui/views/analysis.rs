@@ -1,29 +1,21 @@
-//! The Analysis screen: the report's tables, updated as rounds finish. Dilemmas and flagged
-//! consistency tests are lists to step into (Enter opens the matrix column or the round).
+//! The Analysis screen's frame: the protocol's tab names, its current table (see
+//! [`Presentation::render_analysis`]) and a note of how many rounds it covers.
+//!
+//! [`Presentation::render_analysis`]: super::presentation::Presentation::render_analysis
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
-use ratatui::text::{Line, Span};
-use ratatui::widgets::{
-    Block, Borders, List, ListItem, ListState, Paragraph, Row, Table, TableState, Tabs,
-};
+use ratatui::widgets::{Paragraph, Tabs};
 
-use crate::analysis::tables::Cell;
-use crate::domain::Criterion;
-use crate::tui::app::{ANALYSIS_TABS, AnalysisView, App};
+use super::presentation::presentation;
+use crate::tui::app::App;
 use crate::tui::theme::Theme;
 
-fn cell(c: &Cell) -> String {
-    match c.mean {
-        Some(m) if c.insufficient => format!("{m:.1}*"),
-        Some(m) => format!("{m:.1}"),
-        None => "–".into(),
-    }
-}
-
+/// Draws the screen.
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let Some(view) = &app.analysis else { return };
+    let shown = presentation(app.protocol);
     let [tabs, body, note] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(3),
@@ -31,253 +23,50 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     ])
     .areas(area);
     frame.render_widget(
-        Tabs::new(ANALYSIS_TABS)
+        Tabs::new(shown.analysis_tabs().iter().copied())
             .select(view.tab)
             .highlight_style(Style::new().fg(theme.accent).add_modifier(Modifier::BOLD)),
         tabs,
     );
-    let block = Block::new()
-        .borders(Borders::ALL)
-        .border_style(Style::new().fg(theme.border));
-    let a = &view.analysis;
-    if a.ethics_bowl_rounds == 0 && (a.qa.is_some() || a.structured.is_some()) {
-        // Another protocol: the report's own section, the same numbers.
-        let mut text = String::new();
-        if let Some(q) = &a.qa {
-            crate::analysis::qa_markdown(&mut text, q);
-        }
-        if let Some(f) = &a.structured {
-            crate::analysis::structured_markdown(&mut text, f);
-        }
-        let lines: Vec<ratatui::text::Line<'_>> = text
-            .lines()
-            .map(|l| ratatui::text::Line::raw(l.to_string()))
-            .collect();
-        frame.render_widget(
-            ratatui::widgets::Paragraph::new(lines)
-                .block(block.title(" Analysis "))
-                .scroll((view.selected.min(u16::MAX as usize) as u16, 0)),
-            body,
-        );
-        return;
-    }
-    match view.tab {
-        0 => {
-            let header = Row::new(
-                ["model", "role"]
-                    .into_iter()
-                    .map(String::from)
-                    .chain(
-                        Criterion::ALL
-                            .iter()
-                            .map(|c| c.label().split(' ').next().unwrap_or_default().to_string()),
-                    )
-                    .chain(["total".into()]),
-            )
-            .style(Style::new().fg(theme.dim));
-            let rows = a.model_comparison.iter().map(|m| {
-                Row::new(
-                    [m.model.clone(), m.role.to_string()]
-                        .into_iter()
-                        .chain(Criterion::ALL.iter().map(|c| cell(&m.criteria[c.key()])))
-                        .chain([format!("{} (n={})", cell(&m.total), m.total.n)]),
-                )
-            });
-            let widths: Vec<Constraint> = [Constraint::Length(22), Constraint::Length(11)]
-                .into_iter()
-                .chain(Criterion::ALL.iter().map(|_| Constraint::Length(9)))
-                .chain([Constraint::Length(14)])
-                .collect();
-            let mut state = TableState::default().with_selected(Some(view.selected));
-            frame.render_stateful_widget(
-                Table::new(rows, widths)
-                    .header(header)
-                    .row_highlight_style(
-                        Style::new().bg(theme.selected).add_modifier(Modifier::BOLD),
-                    )
-                    .block(block.title(
-                        " Mean per criterion, by role (* fewer than 3 judgments) · Enter: a round ",
-                    )),
-                body,
-                &mut state,
-            );
-        }
-        1 => render_ratings(frame, body, view, theme, block),
-        2 => {
-            let max = 70.0;
-            let items: Vec<ListItem<'_>> = a
-                .dilemma_difficulty
-                .iter()
-                .map(|d| {
-                    let mean = d.mean_total.mean.unwrap_or(0.0);
-                    let width = ((mean / max) * 40.0).round() as usize;
-                    let colour = if d.separates_models {
-                        theme.review
-                    } else {
-                        theme.accent
-                    };
-                    ListItem::new(Line::from(vec![
-                        Span::raw(format!("{:<28} ", d.dilemma_id)),
-                        Span::styled("█".repeat(width), Style::new().fg(colour)),
-                        Span::raw(format!(
-                            " {} (n={}){}",
-                            cell(&d.mean_total),
-                            d.mean_total.n,
-                            d.spread.map(|s| format!(", sd {s:.1}")).unwrap_or_default()
-                        )),
-                    ]))
-                })
-                .collect();
-            list(
-                frame,
-                body,
-                items,
-                view,
-                theme,
-                block.title(" Hardest first; red: separates models most · Enter: its column "),
-            );
-        }
-        3 => {
-            let ag = &a.judge_agreement;
-            if ag.shared_exchanges == 0 {
-                frame.render_widget(Paragraph::new("No exchange was scored by two judges or more (judging = \"all\" is needed).").style(Style::new().fg(theme.dim)).block(block), body);
-            } else {
-                // A judge × judge matrix of Pearson r, with each judge's offset.
-                let judges = ag.judges();
-                let r = |a: &str, b: &str| -> String {
-                    if a == b {
-                        return "1.00".into();
-                    }
-                    ag.pairs
-                        .iter()
-                        .find(|p| (p.a == a && p.b == b) || (p.a == b && p.b == a))
-                        .and_then(|p| p.pearson)
-                        .map_or("–".into(), |v| format!("{v:.2}"))
-                };
-                let header = Row::new(
-                    std::iter::once(String::new())
-                        .chain(judges.iter().map(|j| j.chars().take(10).collect()))
-                        .chain(["offset (+ generous)".into()]),
-                )
-                .style(Style::new().fg(theme.dim));
-                let rows = judges.iter().map(|a| {
-                    let offset = ag.offsets.get(a).map(cell).unwrap_or_default();
-                    Row::new(
-                        std::iter::once(a.to_string())
-                            .chain(judges.iter().map(|b| r(a, b)))
-                            .chain([offset]),
-                    )
-                });
-                let widths: Vec<Constraint> = std::iter::once(Constraint::Length(24))
-                    .chain(judges.iter().map(|_| Constraint::Length(11)))
-                    .chain([Constraint::Length(20)])
-                    .collect();
-                let title = format!(
-                    " Pearson r between judges · Krippendorff's alpha {} · {} shared exchanges ",
-                    ag.alpha.map_or("–".into(), |v| format!("{v:.2}")),
-                    ag.shared_exchanges
-                );
-                let mut state = TableState::default().with_selected(Some(view.selected));
-                frame.render_stateful_widget(
-                    Table::new(rows, widths)
-                        .header(header)
-                        .row_highlight_style(
-                            Style::new().bg(theme.selected).add_modifier(Modifier::BOLD),
-                        )
-                        .block(block.title(format!("{title}· Enter: a shared exchange "))),
-                    body,
-                    &mut state,
-                );
-            }
-        }
-        _ => {
-            let items: Vec<ListItem<'_>> = a
-                .consistency
-                .iter()
-                .filter(|c| c.flagged_unacknowledged)
-                .map(|c| {
-                    ListItem::new(format!(
-                        "{} · {} ({:?}) · consistency {}",
-                        c.round_id,
-                        c.model,
-                        c.team,
-                        c.consistency_score
-                            .map_or("–".into(), |s| format!("{s:.1}"))
-                    ))
-                })
-                .collect();
-            let flagged = items.len();
-            let honest = a.consistency.iter().filter(|c| c.acknowledged).count();
-            let title = format!(
-                " {flagged} flagged: low consistency, unacknowledged · {honest} acknowledged · Enter: the transcript "
-            );
-            list(frame, body, items, view, theme, block.title(title));
-        }
-    }
+    shown.render_analysis(frame, body, app, view, theme);
     let stale = if view.stale { " · updating" } else { "" };
     frame.render_widget(
-        Paragraph::new(format!("{} rounds analysed{stale}", a.rounds))
+        Paragraph::new(format!("{} rounds analysed{stale}", view.analysis.rounds))
             .style(Style::new().fg(theme.dim)),
         note,
     );
 }
 
-fn list<'a>(
-    frame: &mut Frame<'_>,
-    area: Rect,
-    items: Vec<ListItem<'a>>,
-    view: &AnalysisView,
-    theme: &Theme,
-    block: Block<'a>,
-) {
-    let mut state =
-        ListState::default().with_selected((!items.is_empty()).then_some(view.selected));
-    let widget = List::new(items)
-        .block(block)
-        .highlight_style(Style::new().bg(theme.selected).add_modifier(Modifier::BOLD))
-        .highlight_symbol("▶ ");
-    frame.render_stateful_widget(widget, area, &mut state);
-}
+/// A tab's table content: its header and rows.
+pub type Content = (Vec<String>, Vec<Vec<String>>);
 
-fn render_ratings(
+/// A tab as the protocols produce it: content, column widths and title.
+pub type Tab = (Content, Vec<u16>, String);
+
+/// A table of the Analysis screen with its selected line highlighted; the table scrolls to
+/// keep the selection in sight.
+pub fn table(
     frame: &mut Frame<'_>,
     area: Rect,
-    view: &AnalysisView,
+    (header, rows): Content,
+    widths: &[u16],
+    title: String,
+    selected: usize,
     theme: &Theme,
-    block: Block<'_>,
 ) {
-    let ratings = &view.analysis.ratings.overall;
-    let inner_width = area.width.saturating_sub(50) as f64;
-    let lo = ratings.iter().map(|r| r.low).fold(f64::INFINITY, f64::min);
-    let hi = ratings
-        .iter()
-        .map(|r| r.high)
-        .fold(f64::NEG_INFINITY, f64::max);
-    let x = |v: f64| (((v - lo) / (hi - lo).max(1.0)) * inner_width).round() as usize;
-    let lines: Vec<Line<'_>> = ratings
-        .iter()
-        .enumerate()
-        .map(|(i, r)| {
-            let (a, b, c) = (x(r.low), x(r.rating), x(r.high));
-            let bar = format!(
-                "{}├{}●{}┤",
-                " ".repeat(a),
-                "─".repeat(b.saturating_sub(a + 1)),
-                "─".repeat(c.saturating_sub(b + 1))
-            );
-            let marker = if i == view.selected { "▶ " } else { "  " };
-            Line::from(vec![
-                Span::raw(format!(
-                    "{marker}{:<24} {:>5.0} [{:>4.0}–{:<4.0}] ",
-                    r.entrant, r.rating, r.low, r.high
-                )),
-                Span::styled(bar, Style::new().fg(theme.accent)),
-            ])
-        })
-        .collect();
-    let title = format!(
-        " Bradley–Terry (Elo scale), 95% intervals · {} matches, {} draws ",
-        view.analysis.ratings.matches, view.analysis.ratings.draws
+    use ratatui::widgets::{Block, Borders, Row, Table, TableState};
+    let mut state = TableState::default().with_selected((!rows.is_empty()).then_some(selected));
+    let widget = Table::new(
+        rows.into_iter().map(Row::new),
+        widths.iter().map(|w| Constraint::Length(*w)),
+    )
+    .header(Row::new(header).style(Style::new().fg(theme.dim)))
+    .row_highlight_style(Style::new().bg(theme.selected).add_modifier(Modifier::BOLD))
+    .block(
+        Block::new()
+            .borders(Borders::ALL)
+            .border_style(Style::new().fg(theme.border))
+            .title(title),
     );
-    frame.render_widget(Paragraph::new(lines).block(block.title(title)), area);
+    frame.render_stateful_widget(widget, area, &mut state);
 }

@@ -4,11 +4,9 @@
 
 use std::time::Duration;
 
-use ratatui::Frame;
-use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::Paragraph;
+use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::tui::app::{App, Mode};
 use crate::tui::theme::Theme;
@@ -27,7 +25,8 @@ fn short(n: u64) -> String {
     }
 }
 
-pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+/// The header's two lines, wrapping on a narrow terminal.
+pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
     let [done, running, queued, incomplete, review] = app.counts();
     let state = match (app.mode, app.finished, app.paused) {
         (Mode::Browse, _, _) => "browsing stored results".to_string(),
@@ -95,5 +94,5 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             short(t.output_tokens)
         )),
     ]);
-    frame.render_widget(Paragraph::new(vec![first, second]), area);
+    Paragraph::new(vec![first, second]).wrap(Wrap { trim: true })
 }

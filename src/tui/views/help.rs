@@ -5,7 +5,7 @@ use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
-use ratatui::widgets::{Block, Borders, Clear, Paragraph};
+use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
 use crate::tui::app::{App, Screen};
 use crate::tui::keys::{self, Table};
@@ -32,27 +32,26 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                 .map(move |b| Line::raw(format!("{:<20} {prefix}{}", b.label, b.help)))
         })
         .collect();
+    lines.push(Line::styled(
+        "any key closes this",
+        Style::new().fg(theme.dim),
+    ));
     let width = 84.min(area.width);
-    let height = (lines.len() as u16 + 3).min(area.height);
+    // Long lines wrap inside the popup rather than being cut.
+    let paragraph = Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+        Block::new()
+            .borders(Borders::ALL)
+            .border_style(Style::new().fg(theme.accent))
+            .title(" Keys ")
+            .title_style(Style::new().add_modifier(Modifier::BOLD)),
+    );
+    let height = (paragraph.line_count(width) as u16).min(area.height);
     let popup = Rect::new(
         area.x + (area.width - width) / 2,
         area.y + (area.height - height) / 2,
         width,
         height,
     );
-    lines.push(Line::styled(
-        "any key closes this",
-        Style::new().fg(theme.dim),
-    ));
     frame.render_widget(Clear, popup);
-    frame.render_widget(
-        Paragraph::new(lines).block(
-            Block::new()
-                .borders(Borders::ALL)
-                .border_style(Style::new().fg(theme.accent))
-                .title(" Keys ")
-                .title_style(Style::new().add_modifier(Modifier::BOLD)),
-        ),
-        popup,
-    );
+    frame.render_widget(paragraph, popup);
 }

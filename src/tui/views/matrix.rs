@@ -1,15 +1,17 @@
 //! The progress matrix: a row per pairing, a column per dilemma (and repetition), each cell
-//! a round's state in colour and as a symbol, so it reads without colour too. For a
-//! question-answer debate, a row per configuration and judge, a column per item, cells
-//! showing whether the judge chose correctly, and the live accuracy panel below.
+//! a round's state in colour and as a symbol, so it reads without colour too. What a row,
+//! a column heading and a settled cell say is the protocol's (see [`Presentation`]).
+//!
+//! [`Presentation`]: super::presentation::Presentation
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 
-use crate::domain::{ProtocolKind, RoundStatus};
+use super::presentation::presentation;
+use crate::domain::RoundStatus;
 use crate::tui::app::{App, RoundState};
 use crate::tui::theme::Theme;
 
@@ -38,34 +40,18 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
     if !running.is_empty() {
         return (format!("▶{}", String::from_iter(running)), theme.running);
     }
-    let kind = round.stored.kind();
-    if kind == ProtocolKind::QaDebate && round.status() != RoundStatus::Incomplete {
-        let confidence = round
-            .stored
-            .judgments
-            .iter()
-            .find_map(|j| j.choice().and_then(|c| c.confidence))
-            .map(|c| format!("{c:.0}"))
-            .unwrap_or_default();
-        return match (round.status(), round.qa_correct()) {
-            (RoundStatus::NeedsReview, _) => ("?rev".into(), theme.review),
-            (_, Some(true)) => (format!("✓{confidence}"), theme.complete),
-            (_, Some(false)) => (format!("✗{confidence}"), theme.incomplete),
-            (_, None) => (format!("○{confidence}"), theme.dim),
-        };
-    }
-    let margin = round
-        .margin()
-        .map(|m| {
-            if kind == ProtocolKind::StructuredDebate {
-                format!("{m:+.1}")
-            } else {
-                format!("{m:+.0}")
-            }
-        })
-        .unwrap_or_default();
+    presentation(round.stored.kind()).settled_cell(round, theme)
+}
+
+/// A settled round's cell by its status, with `outcome` (a margin) after the tick of a
+/// complete round.
+pub fn status_cell(
+    round: &RoundState,
+    outcome: String,
+    theme: &Theme,
+) -> (String, ratatui::style::Color) {
     match round.status() {
-        RoundStatus::Complete => (format!("✓{margin}"), theme.complete),
+        RoundStatus::Complete => (format!("✓{outcome}"), theme.complete),
         RoundStatus::NeedsReview => ("?rev".into(), theme.review),
         RoundStatus::Incomplete if round.error().is_some() => ("✗err".into(), theme.incomplete),
         RoundStatus::Incomplete if !round.stored.phases.is_empty() => ("…".into(), theme.queued),
@@ -74,34 +60,24 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let qa = app.is_qa();
-    let structured = app.is_structured();
-    let accuracy = if qa {
-        app.qa_accuracy()
-    } else {
-        Default::default()
-    };
-    let panel_height = if qa {
-        accuracy.len().max(1) as u16 + 2
-    } else {
-        0
-    };
+    let shown = presentation(app.protocol);
+    let panel_height = shown.matrix_panel_height(app);
+    let legend_text = Paragraph::new(shown.legend(theme)).wrap(Wrap { trim: true });
+    let legend_height = (legend_text.line_count(area.width) as u16).clamp(1, 3);
     let [table_area, accuracy_area, legend] = Layout::vertical([
         Constraint::Min(3),
         Constraint::Length(panel_height),
-        Constraint::Length(1),
+        Constraint::Length(legend_height),
     ])
     .areas(area);
-    if qa {
-        super::accuracy::render(frame, accuracy_area, &accuracy, theme);
-    }
+    shown.render_matrix_panel(frame, accuracy_area, app, theme);
     let label_width = app
         .rows
         .iter()
         .map(|(a, b)| a.chars().count() + b.chars().count() + 4)
         .max()
         .unwrap_or(10)
-        .clamp(10, if qa { 48 } else { 40 }) as u16;
+        .clamp(10, usize::from(shown.max_label_width())) as u16;
     let visible = ((table_area.width.saturating_sub(label_width + 3)) / (CELL + 1)).max(1) as usize;
     let first = app
         .cursor
@@ -110,21 +86,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .min(app.columns.len().saturating_sub(visible));
     let cols: Vec<usize> = (first..app.columns.len()).take(visible).collect();
     let multi_rep = app.columns.iter().any(|(_, r)| *r > 1);
-    let header = Row::new(
-        std::iter::once(Cell::from(if qa {
-            "Configuration · judge"
-        } else if structured {
-            "Pro vs Con"
-        } else {
-            "Team A vs Team B"
-        }))
-        .chain(cols.iter().map(|c| {
+    let header = Row::new(std::iter::once(Cell::from(shown.matrix_heading())).chain(
+        cols.iter().map(|c| {
             let (d, rep) = &app.columns[*c];
-            // Item ids share their file's name: the position in the file tells them apart.
-            let d = match d.rsplit_once('-') {
-                Some((_, index)) if qa => format!("#{index}"),
-                _ => d.clone(),
-            };
+            let d = shown.column_label(d);
             let short: String = d
                 .chars()
                 .take(if multi_rep { 4 } else { CELL as usize })
@@ -134,17 +99,11 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             } else {
                 short
             })
-        })),
-    )
+        }),
+    ))
     .style(Style::new().fg(theme.dim));
-    let rows = app.rows.iter().enumerate().map(|(r, (a, b))| {
-        let label = if qa {
-            format!("{a} · {b}")
-        } else if a == b {
-            format!("{a} (self)")
-        } else {
-            format!("{a} vs {b}")
-        };
+    let rows = app.rows.iter().enumerate().map(|(r, key)| {
+        let label = shown.row_label(key);
         let cells = cols.iter().map(|c| {
             let Some(i) = app.cells.get(&(r, *c)) else {
                 return Cell::from("");
@@ -171,37 +130,52 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         Block::new()
             .borders(Borders::ALL)
             .border_style(Style::new().fg(theme.border))
-            .title(title),
+            .title(title)
+            .title_top(Line::from(more(first, cols.len(), app.columns.len())).right_aligned()),
     );
     frame.render_widget(table, table_area);
-    let legend_line = if qa {
-        Line::from(vec![
-            Span::styled("· queued  ", Style::new().fg(theme.queued)),
-            Span::styled("▶A arguing  ▶J judging  ", Style::new().fg(theme.running)),
-            Span::styled("✓n correct (confidence)  ", Style::new().fg(theme.complete)),
-            Span::styled("✗n wrong  ", Style::new().fg(theme.incomplete)),
-            Span::styled("○ both answers wrong  ", Style::new().fg(theme.dim)),
-            Span::styled("?rev review", Style::new().fg(theme.review)),
-        ])
-    } else {
-        legend_line(theme, structured)
-    };
-    frame.render_widget(Paragraph::new(legend_line), legend);
+    frame.render_widget(legend_text, legend);
 }
 
-fn legend_line(theme: &Theme, structured: bool) -> Line<'static> {
-    let (running, done) = if structured {
-        ("▶OXLJ running  ", "✓±n done (Pro−Con)  ")
+/// Says which way columns are hidden: `← more`, `more →`, both, or nothing.
+fn more(first: usize, shown: usize, total: usize) -> String {
+    let left = if first > 0 { " ← more" } else { "" };
+    let right = if first + shown < total {
+        " more →"
     } else {
-        ("▶PRBCJ running  ", "✓±n done (A−B)  ")
+        ""
     };
+    if left.is_empty() && right.is_empty() {
+        String::new()
+    } else {
+        format!("{left}{right} ")
+    }
+}
+
+/// The legend most protocols share: `running` names the phase letters, `done` what follows
+/// a finished round's tick.
+pub fn legend(theme: &Theme, running: &'static str, done: &'static str) -> Line<'static> {
     Line::from(vec![
         Span::styled("· queued  ", Style::new().fg(theme.queued)),
         Span::styled(running, Style::new().fg(theme.running)),
         Span::styled("▶Dn deliberating  ", Style::new().fg(theme.running)),
         Span::styled("⟳ retry wait  ", Style::new().fg(theme.retrying)),
         Span::styled(done, Style::new().fg(theme.complete)),
+        Span::styled("… stopped part-way  ", Style::new().fg(theme.queued)),
         Span::styled("?rev review  ", Style::new().fg(theme.review)),
         Span::styled("✗err incomplete", Style::new().fg(theme.incomplete)),
     ])
+}
+
+#[cfg(test)]
+mod tests {
+    use super::more;
+
+    #[test]
+    fn hidden_columns_are_marked_on_the_side_they_are_hidden() {
+        assert_eq!(more(0, 7, 7), "");
+        assert_eq!(more(0, 5, 7), " more → ");
+        assert_eq!(more(2, 5, 7), " ← more ");
+        assert_eq!(more(1, 5, 7), " ← more more → ");
+    }
 }

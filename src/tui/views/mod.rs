@@ -1,27 +1,30 @@
-//! Views: functions from the state to a frame, one file per part of the screen.
+//! Views: functions from the state to a frame, one file per part of the screen. What each
+//! protocol shows its own way lives in its folder (`ethics_bowl/`, `qa_debate/`,
+//! `structured_debate/`) behind [`presentation::Presentation`].
 
-mod accuracy;
 mod analysis;
+mod ethics_bowl;
 mod header;
 mod help;
 mod leaderboard;
 mod log;
 mod matrix;
 mod panel;
-mod qa_round;
+pub(crate) mod presentation;
+mod qa_debate;
 mod review;
 mod round;
-mod structured_round;
+mod structured_debate;
 
 pub use matrix::cell;
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::layout::{Constraint, Layout};
 use ratatui::style::Style;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use super::app::{App, Screen};
-use super::keys::{self, Table};
+use super::app::{App, Mode, ReviewKind, Screen};
+use super::keys::{self, Action, Table};
 use super::theme::Theme;
 
 /// The smallest terminal the layout fits.
@@ -44,13 +47,18 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         frame.render_widget(Paragraph::new(message).wrap(Wrap { trim: true }), area);
         return;
     }
+    // Header and key hints wrap on a narrow terminal rather than being cut.
+    let header = header::paragraph(app, theme);
+    let footer_text = footer(app, theme);
+    let header_height = (header.line_count(area.width) as u16).clamp(2, 4);
+    let footer_height = (footer_text.line_count(area.width) as u16).clamp(1, 3);
     let [top, body, footer] = Layout::vertical([
-        Constraint::Length(2),
+        Constraint::Length(header_height),
         Constraint::Min(5),
-        Constraint::Length(1),
+        Constraint::Length(footer_height),
     ])
     .areas(area);
-    header::render(frame, top, app, theme);
+    frame.render_widget(header, top);
     match app.screen {
         Screen::Matrix => matrix::render(frame, body, app, theme),
         Screen::Round { scores } => round::render(frame, body, app, theme, scores),
@@ -59,14 +67,23 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         Screen::Review => review::render(frame, body, app, theme),
         Screen::Analysis => analysis::render(frame, body, app, theme),
     }
-    render_footer(frame, footer, app, theme);
+    frame.render_widget(footer_text, footer);
     if app.help {
         help::render(frame, area, app, theme);
     }
 }
 
-fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let text = if app.confirm_quit {
+/// The footer, wrapping on a narrow terminal.
+fn footer(app: &App, theme: &Theme) -> Paragraph<'static> {
+    Paragraph::new(footer_text(app))
+        .wrap(Wrap { trim: true })
+        .style(Style::new().fg(theme.dim))
+}
+
+/// The key hints of what is showing, leaving out keys that would do nothing (pause and
+/// retry while browsing, score fields for a reading that has none).
+fn footer_text(app: &App) -> String {
+    if app.confirm_quit {
         "Calls are in flight: press q again to stop and quit (everything finished is stored; rerun the same command to resume), any other key to stay.".to_string()
     } else {
         let table = match &app.editor {
@@ -74,7 +91,57 @@ fn render_footer(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             Some(_) => Table::Editor,
             None => keys::screen_table(app.screen),
         };
-        keys::footer(table)
-    };
-    frame.render_widget(Paragraph::new(text).style(Style::new().fg(theme.dim)), area);
+        let mut hidden = Vec::new();
+        if app.mode == Mode::Browse {
+            hidden.extend([Action::Pause, Action::Retry]);
+        }
+        if app
+            .editor
+            .as_ref()
+            .is_some_and(|e| e.kind != ReviewKind::EthicsBowl)
+        {
+            hidden.push(Action::ScoreFields);
+        }
+        keys::footer(table, &hidden)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use ratatui_textarea::TextArea;
+
+    use super::footer_text;
+    use crate::tui::app::{App, Editor, Mode, ReviewKind};
+
+    fn editor(kind: ReviewKind) -> Editor {
+        Editor {
+            round_id: "r".into(),
+            judge: "j".into(),
+            textarea: TextArea::default(),
+            original: String::new(),
+            confirm_discard: false,
+            message: None,
+            fields: None,
+            kind,
+        }
+    }
+
+    #[test]
+    fn the_footer_offers_only_keys_that_do_something_here() {
+        let mut app = App::new("t", Mode::Live, Instant::now());
+        assert!(footer_text(&app).contains("p pause"));
+        app.mode = Mode::Browse;
+        let browsing = footer_text(&app);
+        assert!(!browsing.contains("p pause") && !browsing.contains("r retry"));
+        app.editor = Some(editor(ReviewKind::EthicsBowl));
+        assert!(footer_text(&app).contains("Tab type the 14 scores"));
+        app.editor = Some(editor(ReviewKind::QaVerdict));
+        let qa = footer_text(&app);
+        assert!(
+            !qa.contains("14 scores") && qa.contains("Ctrl-S save"),
+            "{qa}"
+        );
+    }
 }

@@ -1,47 +1,22 @@
-//! A judge panel in the round's score view: each judge's totals, verdict and confidence per
-//! deliberation round side by side, the agreement round by round, and the aggregate.
+//! A judge panel above a round's scores or verdict, for every protocol: each judge's call
+//! per deliberation round side by side (in the protocol's terms, see
+//! [`Presentation::panel_cell`]), the agreement round by round, and the aggregate.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders, Cell, Row, Table};
 
-use crate::domain::{Criterion, Evaluation, PanelRecord, PanelState, SeatOutcome};
-use crate::protocols::panel::show_score;
+use ratatui::layout::Layout;
+
+use super::presentation::Presentation;
+use crate::domain::{PanelRecord, PanelState, SeatOutcome};
+use crate::tui::app::RoundState;
 use crate::tui::theme::Theme;
 
-/// A side's total from dimension scores (`team_a.…`), when every one of them is there.
-fn total(scores: &std::collections::BTreeMap<String, f64>, side: &str) -> Option<f64> {
-    let values: Vec<f64> = scores
-        .iter()
-        .filter(|(k, _)| k.starts_with(side))
-        .map(|(_, v)| *v)
-        .collect();
-    (values.len() == Criterion::ALL.len()).then(|| values.iter().sum())
-}
-
-fn verdict_mark(verdict: Option<&str>) -> &'static str {
-    match verdict {
-        Some("team_a") => "A",
-        Some("team_b") => "B",
-        Some("tie") => "=",
-        _ => "?",
-    }
-}
-
-fn number(v: Option<f64>) -> String {
-    v.map_or("–".into(), show_score)
-}
-
-/// One evaluation in a cell: `52–47 A 0.80`.
-fn summary(e: &Evaluation) -> String {
-    format!(
-        "{}–{} {} {}",
-        number(total(&e.scores, "team_a")),
-        number(total(&e.scores, "team_b")),
-        verdict_mark(e.verdict.as_deref()),
-        e.confidence.map_or(String::new(), |c| format!("{c:.2}"))
-    )
+/// A confidence (0–1) as shown beside a verdict; nothing when the judge gave none.
+pub fn confidence(c: Option<f64>) -> String {
+    c.map_or(String::new(), |c| format!("{c:.2}"))
 }
 
 fn title(panel: &PanelRecord) -> String {
@@ -61,8 +36,32 @@ fn title(panel: &PanelRecord) -> String {
     format!(" Panel · {state}{agreement} ")
 }
 
+/// Draws the round's panel (when one judged) at the top of `area`, returning the rest.
+pub fn render_above(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    round: &RoundState,
+    shown: &dyn Presentation,
+    theme: &Theme,
+) -> Rect {
+    let Some(panel) = round.panel() else {
+        return area;
+    };
+    let height = (panel.judges.len() as u16 + 7).min(area.height);
+    let [panel_area, rest] =
+        Layout::vertical([Constraint::Length(height), Constraint::Min(0)]).areas(area);
+    render(frame, panel_area, panel, shown, theme);
+    rest
+}
+
 /// Draws the panel table.
-pub fn render(frame: &mut Frame<'_>, area: Rect, panel: &PanelRecord, theme: &Theme) {
+fn render(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    panel: &PanelRecord,
+    shown: &dyn Presentation,
+    theme: &Theme,
+) {
     let header = Row::new(std::iter::once(Cell::from("judge (weight)")).chain(
         panel.rounds.iter().map(|r| {
             Cell::from(if r.number == 0 {
@@ -88,11 +87,11 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, panel: &PanelRecord, theme: &Th
                         let (text, colour) = match (result.outcome, &result.evaluation) {
                             (SeatOutcome::Failed, _) => ("failed".to_string(), theme.incomplete),
                             (SeatOutcome::Unparsed, Some(e)) => {
-                                (format!("{} (kept)", summary(e)), theme.review)
+                                (format!("{} (kept)", shown.panel_cell(e)), theme.review)
                             }
                             (SeatOutcome::Unparsed, None) => ("unreadable".into(), theme.review),
-                            (SeatOutcome::Partial, Some(e)) => (summary(e), theme.review),
-                            (_, Some(e)) => (summary(e), theme.text),
+                            (SeatOutcome::Partial, Some(e)) => (shown.panel_cell(e), theme.review),
+                            (_, Some(e)) => (shown.panel_cell(e), theme.text),
                             (_, None) => ("–".into(), theme.dim),
                         };
                         Cell::from(text).style(Style::new().fg(colour))
@@ -119,13 +118,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, panel: &PanelRecord, theme: &Th
         rows.push(
             Row::new([
                 Cell::from("aggregate"),
-                Cell::from(format!(
-                    "{}–{} {} {}",
-                    number(total(&a.scores, "team_a")),
-                    number(total(&a.scores, "team_b")),
-                    verdict_mark(a.verdict.as_deref()),
-                    a.confidence.map_or(String::new(), |c| format!("{c:.2}"))
-                )),
+                Cell::from(shown.panel_aggregate(panel)),
                 Cell::from(format!("{} judge(s)", a.judges)),
             ])
             .style(Style::new().add_modifier(Modifier::BOLD)),
@@ -135,11 +128,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, panel: &PanelRecord, theme: &Th
         .chain(panel.rounds.iter().map(|_| Constraint::Length(20)))
         .chain(std::iter::once(Constraint::Length(12)))
         .collect();
-    let table = Table::new(rows, widths).header(header).block(
-        Block::new()
-            .borders(Borders::ALL)
-            .border_style(Style::new().fg(theme.border))
-            .title(title(panel)),
-    );
+    let mut block = Block::new()
+        .borders(Borders::ALL)
+        .border_style(Style::new().fg(theme.border))
+        .title(title(panel));
+    if let Some(key) = shown.panel_key() {
+        block = block.title_bottom(key);
+    }
+    let table = Table::new(rows, widths).header(header).block(block);
     frame.render_widget(table, area);
 }

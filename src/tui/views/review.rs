@@ -71,14 +71,14 @@ fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: &The
     let [text_area, preview_area] =
         Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(main);
     let mut textarea = editor.textarea.clone();
+    // The judge's long lines wrap; the title names the round and judge (the keys are in the
+    // footer).
+    textarea.set_wrap_mode(ratatui_textarea::WrapMode::WordOrGlyph);
     textarea.set_block(
         Block::new()
             .borders(Borders::ALL)
             .border_style(Style::new().fg(theme.accent))
-            .title(format!(
-                " {} · judge {} · Ctrl-S save · Esc leave ",
-                editor.round_id, editor.judge
-            )),
+            .title(format!(" {} · {} ", editor.judge, editor.round_id)),
     );
     frame.render_widget(&textarea, text_area);
 

@@ -153,7 +153,11 @@ pub fn render_verdict(
 ) {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let judgments = &round.stored.judgments;
-    let judgment = judgments.iter().find(|j| j.verdict().is_some());
+    // The panel's verdict when a panel judged; else the first judge's.
+    let judgment = round
+        .panel()
+        .and_then(|p| p.verdict.as_ref())
+        .or_else(|| judgments.iter().find(|j| j.verdict().is_some()));
     let Some(verdict) = judgment.and_then(|j| j.verdict()) else {
         let mut lines = vec![Line::styled(setup.topic.proposition.clone(), bold)];
         lines.push(Line::styled(

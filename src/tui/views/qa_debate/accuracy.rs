@@ -12,10 +12,28 @@ use ratatui::widgets::{Block, Borders, Paragraph};
 use crate::analysis::qa::Proportion;
 use crate::analysis::qa_share;
 use crate::domain::QaFormat;
+use crate::tui::app::App;
 use crate::tui::theme::Theme;
 
 const BAR: usize = 20;
 
+/// Judge accuracy per format over the judgments received so far (the panel's answer where
+/// a panel judged).
+pub fn so_far(app: &App) -> BTreeMap<QaFormat, Proportion> {
+    let mut hits: BTreeMap<QaFormat, (usize, usize)> = BTreeMap::new();
+    for r in &app.rounds {
+        if let (Some(setup), Some(correct)) = (r.stored.qa(), r.qa_correct()) {
+            let slot = hits.entry(setup.format).or_default();
+            slot.0 += usize::from(correct);
+            slot.1 += 1;
+        }
+    }
+    hits.into_iter()
+        .map(|(f, (h, n))| (f, Proportion::new(h, n)))
+        .collect()
+}
+
+/// Draws the panel.
 pub fn render(
     frame: &mut Frame<'_>,
     area: Rect,

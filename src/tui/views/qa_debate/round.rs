@@ -9,6 +9,7 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
 use crate::domain::{PhaseType, QaSetup, Team};
+use crate::protocols::qa_debate::judge_correct;
 use crate::protocols::qa_debate::quotes::{GameText, ShownArgument, show_argument};
 use crate::tui::app::{Entry, RoundState};
 use crate::tui::theme::Theme;
@@ -179,7 +180,8 @@ pub fn render_outcome(
         lines.push(Line::styled("No judgment yet.", Style::new().fg(theme.dim)));
     }
     for j in judgments {
-        let verdict = match (j.choice(), round.qa_correct()) {
+        // Each judge's own choice is right or wrong (a panel's judges may differ).
+        let verdict = match (j.choice(), judge_correct(setup, j)) {
             (Some(c), correct) if j.is_usable() => {
                 let (word, colour) = match correct {
                     Some(true) => ("correct", theme.complete),

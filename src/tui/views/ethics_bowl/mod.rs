@@ -1,0 +1,188 @@
+//! The Ethics Bowl's presentation: team roles in the transcript, fourteen scores per judge,
+//! the A−B margin in the matrix, mean totals on the leaderboard, and the report's tables on
+//! the Analysis screen.
+
+mod analysis;
+mod leaderboard;
+mod scores;
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Color;
+use ratatui::text::Line;
+
+use super::presentation::Presentation;
+use crate::domain::{Criterion, Evaluation, PanelRecord};
+use crate::protocols::panel::show_score;
+use crate::tui::app::{AnalysisView, App, Entry, RoundState};
+use crate::tui::theme::Theme;
+use crate::tui::update::AnalysisTarget;
+
+/// The Ethics Bowl's screens.
+pub struct EthicsBowl;
+
+/// A side's total from a panel judge's dimension scores (`team_a.…`), when every one of
+/// them is there.
+fn total(scores: &std::collections::BTreeMap<String, f64>, side: &str) -> Option<f64> {
+    let values: Vec<f64> = scores
+        .iter()
+        .filter(|(k, _)| k.starts_with(side))
+        .map(|(_, v)| *v)
+        .collect();
+    (values.len() == Criterion::ALL.len()).then(|| values.iter().sum())
+}
+
+fn verdict_mark(verdict: Option<&str>) -> &'static str {
+    match verdict {
+        Some("team_a") => "A",
+        Some("team_b") => "B",
+        Some("tie") => "=",
+        _ => "?",
+    }
+}
+
+fn number(v: Option<f64>) -> String {
+    v.map_or("–".into(), show_score)
+}
+
+/// `52–47 A 0.80`: totals, verdict, confidence.
+fn summary(
+    scores: &std::collections::BTreeMap<String, f64>,
+    verdict: Option<&str>,
+    confidence: Option<f64>,
+) -> String {
+    format!(
+        "{}–{} {} {}",
+        number(total(scores, "team_a")),
+        number(total(scores, "team_b")),
+        verdict_mark(verdict),
+        super::panel::confidence(confidence)
+    )
+}
+
+/// A margin as the matrix shows it: whole points without decimals, halves with one, a
+/// tie as `=`.
+pub fn margin_text(m: f64) -> String {
+    if m == 0.0 {
+        "=".into()
+    } else if m.fract() == 0.0 {
+        format!("{m:+.0}")
+    } else {
+        format!("{m:+.1}")
+    }
+}
+
+impl Presentation for EthicsBowl {
+    fn verdict_tab(&self) -> &'static str {
+        "Scores"
+    }
+
+    fn speaker(&self, _phase: &Entry<'_>, _theme: &Theme) -> Option<(&'static str, Color)> {
+        None
+    }
+
+    fn phase_lines(
+        &self,
+        phase: &Entry<'_>,
+        _round: &RoundState,
+        _theme: &Theme,
+    ) -> Vec<Line<'static>> {
+        phase
+            .text
+            .lines()
+            .map(|l| Line::raw(l.to_string()))
+            .collect()
+    }
+
+    fn render_verdict(&self, frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
+        scores::render(frame, area, round, theme);
+    }
+
+    fn settled_cell(&self, round: &RoundState, theme: &Theme) -> (String, Color) {
+        let margin = round.margin().map(margin_text).unwrap_or_default();
+        super::matrix::status_cell(round, margin, theme)
+    }
+
+    fn row_key(&self, round: &RoundState) -> (String, String) {
+        (
+            round.stored.team_a_model.clone(),
+            round.stored.team_b_model.clone(),
+        )
+    }
+
+    fn row_label(&self, (a, b): &(String, String)) -> String {
+        if a == b {
+            format!("{a} (self)")
+        } else {
+            format!("{a} vs {b}")
+        }
+    }
+
+    fn column_label(&self, id: &str) -> String {
+        id.to_string()
+    }
+
+    fn matrix_heading(&self) -> &'static str {
+        "Team A vs Team B"
+    }
+
+    fn max_label_width(&self) -> u16 {
+        40
+    }
+
+    fn matrix_panel_height(&self, _app: &App) -> u16 {
+        0
+    }
+
+    fn render_matrix_panel(&self, _: &mut Frame<'_>, _: Rect, _: &App, _: &Theme) {}
+
+    fn legend(&self, theme: &Theme) -> Line<'static> {
+        super::matrix::legend(theme, "▶PRBCJ running  ", "✓±n done (A−B, = tie)  ")
+    }
+
+    fn render_leaderboard(&self, frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+        leaderboard::render(frame, area, app, theme);
+    }
+
+    fn analysis_tabs(&self) -> &'static [&'static str] {
+        &analysis::TABS
+    }
+
+    fn render_analysis(
+        &self,
+        frame: &mut Frame<'_>,
+        area: Rect,
+        _app: &App,
+        view: &AnalysisView,
+        theme: &Theme,
+    ) {
+        analysis::render(frame, area, view, theme);
+    }
+
+    fn analysis_lines(&self, app: &App, view: &AnalysisView) -> Vec<AnalysisTarget> {
+        analysis::targets(app, view)
+    }
+
+    fn panel_cell(&self, e: &Evaluation) -> String {
+        summary(&e.scores, e.verdict.as_deref(), e.confidence)
+    }
+
+    fn panel_aggregate(&self, panel: &PanelRecord) -> String {
+        panel.aggregate.as_ref().map_or("–".into(), |a| {
+            summary(&a.scores, a.verdict.as_deref(), a.confidence)
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::margin_text;
+
+    #[test]
+    fn a_half_point_margin_keeps_its_half_and_a_tie_reads_as_equal() {
+        assert_eq!(margin_text(6.5), "+6.5");
+        assert_eq!(margin_text(-3.0), "-3");
+        assert_eq!(margin_text(14.0), "+14");
+        assert_eq!(margin_text(0.0), "=");
+    }
+}

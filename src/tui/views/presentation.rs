@@ -1,0 +1,103 @@
+//! The seam between the screens every protocol shares and what each protocol shows its own
+//! way: one trait, one implementation per protocol (`ethics_bowl/`, `qa_debate/`,
+//! `structured_debate/`), chosen by one exhaustive `match` on the protocol kind, so a new
+//! protocol is one new folder and one new arm here.
+
+use ratatui::Frame;
+use ratatui::layout::Rect;
+use ratatui::style::Color;
+use ratatui::text::Line;
+
+use crate::domain::{Evaluation, PanelRecord, ProtocolKind};
+use crate::tui::app::{AnalysisView, App, Entry, RoundState};
+use crate::tui::theme::Theme;
+use crate::tui::update::AnalysisTarget;
+
+/// What one protocol shows its own way: its transcript lines, verdict tab, matrix cell and
+/// legend, leaderboard, Analysis tables and panel cells.
+pub trait Presentation: Sync {
+    /// The round view's second tab ("Scores", "Verdict").
+    fn verdict_tab(&self) -> &'static str;
+
+    /// Who speaks in a phase, when the protocol names its debaters (Pro, Debater A); `None`
+    /// for phases named by their role alone (judges, panels, Ethics Bowl teams).
+    fn speaker(&self, phase: &Entry<'_>, theme: &Theme) -> Option<(&'static str, Color)>;
+
+    /// A phase's text as the protocol shows it (quotes coloured, replies read as what they
+    /// say).
+    fn phase_lines(
+        &self,
+        phase: &Entry<'_>,
+        round: &RoundState,
+        theme: &Theme,
+    ) -> Vec<Line<'static>>;
+
+    /// The round view's verdict (or scores) tab.
+    fn render_verdict(&self, frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme);
+
+    /// A round's matrix cell once no call of it is under way or waiting to retry.
+    fn settled_cell(&self, round: &RoundState, theme: &Theme) -> (String, Color);
+
+    /// The matrix row a round belongs to (a pairing, or a configuration and judge).
+    fn row_key(&self, round: &RoundState) -> (String, String);
+
+    /// How a matrix row's key reads as its label.
+    fn row_label(&self, key: &(String, String)) -> String;
+
+    /// How a matrix column (dilemma, item or topic id) reads in its heading.
+    fn column_label(&self, id: &str) -> String;
+
+    /// The matrix's corner heading.
+    fn matrix_heading(&self) -> &'static str;
+
+    /// The widest matrix row label.
+    fn max_label_width(&self) -> u16;
+
+    /// Lines the protocol shows under the matrix (0: none).
+    fn matrix_panel_height(&self, app: &App) -> u16;
+
+    /// Draws what the protocol shows under the matrix.
+    fn render_matrix_panel(&self, frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme);
+
+    /// The matrix legend: what each cell symbol means.
+    fn legend(&self, theme: &Theme) -> Line<'static>;
+
+    /// The leaderboard screen.
+    fn render_leaderboard(&self, frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme);
+
+    /// The Analysis screen's tab names.
+    fn analysis_tabs(&self) -> &'static [&'static str];
+
+    /// The Analysis screen's current tab.
+    fn render_analysis(
+        &self,
+        frame: &mut Frame<'_>,
+        area: Rect,
+        app: &App,
+        view: &AnalysisView,
+        theme: &Theme,
+    );
+
+    /// What each line of the current Analysis tab leads to, one per line in its order.
+    fn analysis_lines(&self, app: &App, view: &AnalysisView) -> Vec<AnalysisTarget>;
+
+    /// One judge's evaluation in a panel round, in the protocol's terms.
+    fn panel_cell(&self, evaluation: &Evaluation) -> String;
+
+    /// The panel's aggregate, in the protocol's terms.
+    fn panel_aggregate(&self, panel: &PanelRecord) -> String;
+
+    /// What the abbreviations of [`Self::panel_cell`] mean, when it uses any.
+    fn panel_key(&self) -> Option<&'static str> {
+        None
+    }
+}
+
+/// The presentation of a protocol: the one place the UI branches on the protocol kind.
+pub fn presentation(kind: ProtocolKind) -> &'static dyn Presentation {
+    match kind {
+        ProtocolKind::EthicsBowl => &super::ethics_bowl::EthicsBowl,
+        ProtocolKind::QaDebate => &super::qa_debate::QaDebate,
+        ProtocolKind::StructuredDebate => &super::structured_debate::StructuredDebate,
+    }
+}
