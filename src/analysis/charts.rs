@@ -269,7 +269,20 @@ pub fn difficulty_chart(rows: &[DilemmaDifficulty]) -> String {
         height,
         "Dilemma difficulty (mean team total out of 70; spread between models)",
     );
-    let x = |v: f64| (v / 70.0) * (width - left - right);
+    // Bars start at a shared floor, not at 0 (see `bar_range`), and the axis says where.
+    let (lo, hi) = crate::analysis::tables::bar_range(rows);
+    let x = |v: f64| ((v - lo).max(0.0) / (hi - lo)) * (width - left - right);
+    let bottom = 40.0 + row * rows.len().max(1) as f64;
+    for (at, label) in [(lo, lo), (hi, hi)] {
+        svg.text(
+            left + x(at),
+            bottom + 6.0,
+            &format!("{label:.0}"),
+            "middle",
+            11.0,
+            "normal",
+        );
+    }
     for (i, d) in rows.iter().enumerate() {
         let y = 40.0 + row * i as f64;
         svg.text(left - 8.0, y + 13.0, &d.dilemma_id, "end", 12.0, "normal");

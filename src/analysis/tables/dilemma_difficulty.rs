@@ -104,3 +104,46 @@ mod tests {
         assert!(t[0].separates_models && !t[1].separates_models);
     }
 }
+
+/// The range of mean totals the difficulty bars span: from a multiple of five below the
+/// lowest mean to one above the highest (within 0–70), so that bars start at a floor shared
+/// by every chart and screen rather than at 0, where 49.3 and 52.8 would look the same.
+pub fn bar_range(rows: &[DilemmaDifficulty]) -> (f64, f64) {
+    let means: Vec<f64> = rows.iter().filter_map(|d| d.mean_total.mean).collect();
+    let (Some(lo), Some(hi)) = (
+        means.iter().copied().reduce(f64::min),
+        means.iter().copied().reduce(f64::max),
+    ) else {
+        return (0.0, 70.0);
+    };
+    let lo = ((lo / 5.0).floor() * 5.0 - 5.0).max(0.0);
+    let hi = ((hi / 5.0).ceil() * 5.0).min(70.0).max(lo + 5.0);
+    (lo, hi)
+}
+
+#[cfg(test)]
+mod bar_range_tests {
+    use super::*;
+
+    fn row(mean: Option<f64>) -> DilemmaDifficulty {
+        DilemmaDifficulty {
+            dilemma_id: "d".into(),
+            mean_total: Cell {
+                mean,
+                n: 3,
+                insufficient: false,
+            },
+            spread: None,
+            models: 1,
+            separates_models: false,
+        }
+    }
+
+    #[test]
+    fn bars_start_near_the_lowest_mean() {
+        assert_eq!(bar_range(&[row(Some(49.3)), row(Some(52.8))]), (40.0, 55.0));
+        assert_eq!(bar_range(&[row(Some(2.0)), row(Some(70.0))]), (0.0, 70.0));
+        assert_eq!(bar_range(&[row(None)]), (0.0, 70.0));
+        assert_eq!(bar_range(&[row(Some(50.0))]), (45.0, 50.0));
+    }
+}

@@ -17,7 +17,7 @@ use super::stats::mean;
 use crate::domain::{Judgment, Round, Team};
 
 pub use consistency::{ACKNOWLEDGEMENTS, ConsistencyRow, LOW_CONSISTENCY, consistency};
-pub use dilemma_difficulty::{DilemmaDifficulty, dilemma_difficulty};
+pub use dilemma_difficulty::{DilemmaDifficulty, bar_range, dilemma_difficulty};
 pub use framework_usage::{FRAMEWORKS, FrameworkUsage, framework_usage};
 pub use judge_agreement::{JudgeAgreement, JudgePair, judge_agreement};
 pub use model_comparison::{ModelRole, model_comparison};

@@ -109,13 +109,13 @@ pub fn render(frame: &mut Frame<'_>, body: Rect, view: &AnalysisView, theme: &Th
         }
         1 => render_ratings(frame, body, view, theme, block),
         2 => {
-            let max = 70.0;
+            let (lo, hi) = crate::analysis::tables::bar_range(&a.dilemma_difficulty);
             let items: Vec<ListItem<'_>> = a
                 .dilemma_difficulty
                 .iter()
                 .map(|d| {
-                    let mean = d.mean_total.mean.unwrap_or(0.0);
-                    let width = ((mean / max) * 40.0).round() as usize;
+                    let mean = d.mean_total.mean.unwrap_or(lo);
+                    let width = (((mean - lo).max(0.0) / (hi - lo)) * 40.0).round() as usize;
                     let colour = if d.separates_models {
                         theme.review
                     } else {
@@ -139,7 +139,9 @@ pub fn render(frame: &mut Frame<'_>, body: Rect, view: &AnalysisView, theme: &Th
                 items,
                 view,
                 theme,
-                block.title(" Hardest first; red: separates models most · Enter: its column "),
+                block.title(format!(
+                    " Hardest first; bars from {lo:.0} to {hi:.0} of 70; red: separates models most · Enter: its column "
+                )),
             );
         }
         3 => {
