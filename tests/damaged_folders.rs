@@ -125,3 +125,32 @@ fn a_filter_naming_nothing_in_the_folder_is_an_error_that_lists_what_is_there() 
     );
     assert!(stdout.contains("0 rounds"), "{stdout}");
 }
+
+#[test]
+fn open_names_unreadable_round_files_in_the_header_and_the_log() {
+    let results =
+        Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/stored-v0/ethics_bowl");
+    let store = Store::open(&results).unwrap();
+    let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+    let mut app = ethics_bowl::tui::browse("eb", &rounds, std::time::Instant::now());
+    app.note_unreadable(&["rounds/x.json: not a valid round file: EOF".to_string()]);
+    let screen = support::draw(&app);
+    let text: String = screen
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(
+        text.contains("1 unreadable round file") && text.contains("(log: g)"),
+        "{text}"
+    );
+    assert!(
+        app.log.iter().any(|l| l
+            .text
+            .contains("unreadable: rounds/x.json: not a valid round file")),
+        "{:?}",
+        app.log
+    );
+}

@@ -211,16 +211,18 @@ pub fn profile_chart(rows: &[ModelRole]) -> String {
             "normal",
         );
     }
+    // Each criterion's whole label, one word a line ("Principle" over "articulation").
     for (i, c) in Criterion::ALL.iter().enumerate() {
-        let label = c.label().split(' ').next().unwrap_or_default();
-        svg.text(
-            left + step * i as f64,
-            height - bottom + 20.0,
-            label,
-            "middle",
-            11.0,
-            "normal",
-        );
+        for (line, word) in c.label().split(' ').enumerate() {
+            svg.text(
+                left + step * i as f64,
+                height - bottom + 20.0 + 14.0 * line as f64,
+                word,
+                "middle",
+                11.0,
+                "normal",
+            );
+        }
     }
     let mut models: Vec<&str> = rows.iter().map(|r| r.model.as_str()).collect();
     models.dedup();
@@ -389,4 +391,19 @@ pub fn agreement_chart(agreement: &JudgeAgreement) -> String {
         }
     }
     svg.finish()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_profile_names_each_criterion_whole() {
+        let svg = profile_chart(&[]);
+        for c in Criterion::ALL {
+            for word in c.label().split(' ') {
+                assert!(svg.contains(&format!(">{word}<")), "{word}");
+            }
+        }
+    }
 }

@@ -17,7 +17,21 @@ pub async fn run(dir: &Path, theme: &str) -> anyhow::Result<()> {
         )
         .into());
     }
-    let (store, rounds) = super::stored_rounds(dir)?;
+    let store = ethics_bowl::store::Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
+    let (rounds, errors) = store
+        .load_rounds(&ethics_bowl::store::RoundFilter::default())
+        .map_err(|e| UsageError(e.to_string()))?;
+    // Named on screen (the log and a header marker), since the UI covers stderr.
+    let unreadable: Vec<String> = errors
+        .iter()
+        .map(ToString::to_string)
+        .chain(
+            store
+                .set_aside_files()
+                .iter()
+                .map(|f| format!("{}: set aside by an earlier run as unreadable", f.display())),
+        )
+        .collect();
     let name = store
         .load_tournament()
         .ok()
@@ -26,7 +40,8 @@ pub async fn run(dir: &Path, theme: &str) -> anyhow::Result<()> {
         .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_default();
     let theme = super::theme(theme)?;
-    let app = browse(&name, &rounds, std::time::Instant::now());
+    let mut app = browse(&name, &rounds, std::time::Instant::now());
+    app.note_unreadable(&unreadable);
     let (events_tx, events) = mpsc::unbounded_channel();
     let (commands, mut commands_rx) = mpsc::unbounded_channel();
     let server =

@@ -19,6 +19,9 @@ pub struct UsageTotals {
     pub calls: u64,
     /// Failed attempts that were tried again (from each phase's attempts).
     pub retries: u64,
+    /// Calls that failed after their retries: a panel judge's stored failed phase, or the
+    /// error that stopped a round.
+    pub failures: u64,
 }
 
 impl UsageTotals {
@@ -31,7 +34,9 @@ impl UsageTotals {
             t.cost_usd += p.cost_usd.unwrap_or(0.0);
             t.calls += u64::from(p.error.is_none());
             t.retries += p.attempts.len().saturating_sub(1) as u64;
+            t.failures += u64::from(p.error.is_some());
         }
+        t.failures += u64::from(round.error.is_some());
         t
     }
 }
@@ -44,6 +49,7 @@ impl Sum for UsageTotals {
             cost_usd: a.cost_usd + b.cost_usd,
             calls: a.calls + b.calls,
             retries: a.retries + b.retries,
+            failures: a.failures + b.failures,
         })
     }
 }

@@ -177,6 +177,9 @@ pub struct App {
     pub show_prompts: bool,
     /// Warnings and errors, newest last.
     pub log: Vec<LogLine>,
+    /// Round files in the folder that could not be read (or were set aside as unreadable by
+    /// an earlier run): their rounds are missing from every screen, so the header says so.
+    pub unreadable: usize,
     /// When the run started (its first event).
     pub started: Option<Instant>,
     /// When the run ended: the clock stops there.
@@ -225,6 +228,7 @@ impl App {
             follow: true,
             show_prompts: false,
             log: Vec::new(),
+            unreadable: 0,
             started: None,
             ended: None,
             now,
@@ -306,7 +310,19 @@ impl App {
         self.rounds.iter().map(|r| r.live.len()).sum()
     }
 
-    /// Failed attempts tried again: the stored phases' and those of calls under way.
+    /// The models whose answered calls have no cost (no price configured): the cost shown
+    /// leaves them out, so the header says it is partial and names them.
+    pub fn unpriced_models(&self) -> std::collections::BTreeSet<&str> {
+        self.rounds
+            .iter()
+            .flat_map(|r| &r.stored.phases)
+            .filter(|p| p.error.is_none() && p.cost_usd.is_none())
+            .map(|p| p.model_id.as_str())
+            .collect()
+    }
+
+    /// Retries over the whole tournament: stored phases' failed attempts, and those of
+    /// calls under way.
     pub fn retries(&self) -> u64 {
         let live: u64 = self
             .rounds
@@ -393,6 +409,15 @@ impl App {
                 });
             }
         }
+    }
+
+    /// Records round files that could not be read, one log line each (model text in an
+    /// error message is sanitised), and counts them for the header.
+    pub fn note_unreadable(&mut self, problems: &[String]) {
+        for p in problems {
+            self.log_line(format!("unreadable: {}", crate::sanitize::sanitize(p)));
+        }
+        self.unreadable += problems.len();
     }
 
     pub(crate) fn log_line(&mut self, text: String) {

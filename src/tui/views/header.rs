@@ -35,10 +35,16 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         (_, None, false) => "live".to_string(),
     };
     let t = app.totals;
-    let cost = if t.cost_usd > 0.0 {
-        format!(" · cost ~${:.4}", t.cost_usd)
-    } else {
-        String::new()
+    let unpriced = app.unpriced_models();
+    let unpriced = unpriced.into_iter().collect::<Vec<_>>().join(", ");
+    let cost = match (t.cost_usd > 0.0, unpriced.is_empty()) {
+        (false, true) => String::new(),
+        (true, true) => format!(" · cost ~${:.4}", t.cost_usd),
+        (true, false) => format!(
+            " · cost ~${:.4} (partial: no price for {unpriced})",
+            t.cost_usd
+        ),
+        (false, false) => format!(" · cost unknown (no price for {unpriced})"),
     };
     let eta = app
         .eta()
@@ -64,6 +70,16 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
             Mode::Browse => format!(" · {state}{cost}"),
         }),
         Span::styled(resumed, Style::new().fg(theme.accent)),
+        Span::styled(
+            match app.unreadable {
+                0 => String::new(),
+                n => format!(
+                    " · ⚠ {n} unreadable round file{} (log: g)",
+                    if n == 1 { "" } else { "s" }
+                ),
+            },
+            Style::new().fg(theme.review),
+        ),
     ]);
     // Calls under way (▶) and retries waiting (⟳), as the matrix marks them.
     let live = match app.in_flight() {
@@ -87,9 +103,13 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         ),
         Span::styled(format!("?{review} review"), Style::new().fg(theme.review)),
         Span::raw(format!(
-            " │ calls {}{live} │ retries {}{waiting} │ tokens {} in/{} out",
+            " │ calls {}{live} │ retries {}{waiting}{} │ tokens {} in/{} out",
             t.calls,
             app.retries(),
+            match t.failures {
+                0 => String::new(),
+                n => format!(" │ failed {n}"),
+            },
             short(t.input_tokens),
             short(t.output_tokens)
         )),
