@@ -95,6 +95,13 @@ fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: &The
     }
     let parsed = parse_judgment(&editor.text());
     let show = |v: Option<f64>| v.map_or("missing".to_string(), |v| format!("{v}"));
+    let total = |t: Option<f64>| t.map_or("–".to_string(), |v| format!("{v}"));
+    let totals = Row::new([
+        Cell::from("Total /70"),
+        Cell::from(total(parsed.team_a.total())),
+        Cell::from(total(parsed.team_b.total())),
+    ])
+    .style(Style::new().add_modifier(Modifier::BOLD));
     let rows: Vec<Row<'_>> = Criterion::ALL
         .iter()
         .map(|c| {
@@ -111,6 +118,7 @@ fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: &The
             ])
             .style(style)
         })
+        .chain(std::iter::once(totals))
         .collect();
     let status = match parsed.status() {
         ParseStatus::Parsed => " Preview · complete: Ctrl-S saves ",
@@ -118,7 +126,7 @@ fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: &The
         _ => " Preview · no scores yet ",
     };
     let [table_area, problems_area] =
-        Layout::vertical([Constraint::Length(10), Constraint::Min(2)]).areas(preview_area);
+        Layout::vertical([Constraint::Length(11), Constraint::Min(2)]).areas(preview_area);
     frame.render_widget(scores_table(rows, status, theme.border, theme), table_area);
     let problems: Vec<Line<'_>> = parsed
         .problems
@@ -146,6 +154,16 @@ fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: &The
     );
 }
 
+/// A team's typed scores added up, once all seven read as numbers ("–" until then).
+fn typed_total(fields: &ScoreFields, team: usize) -> String {
+    fields
+        .values
+        .iter()
+        .map(|row| row[team].trim().parse::<f64>().ok())
+        .sum::<Option<f64>>()
+        .map_or("–".to_string(), |t| format!("{t}"))
+}
+
 fn render_fields(frame: &mut Frame<'_>, area: Rect, fields: &ScoreFields, theme: &Theme) {
     let rows: Vec<Row<'_>> = Criterion::ALL
         .iter()
@@ -164,6 +182,14 @@ fn render_fields(frame: &mut Frame<'_>, area: Rect, fields: &ScoreFields, theme:
             };
             Row::new([Cell::from(c.label()), cell(0), cell(1)])
         })
+        .chain(std::iter::once(
+            Row::new([
+                Cell::from("Total /70"),
+                Cell::from(typed_total(fields, 0)),
+                Cell::from(typed_total(fields, 1)),
+            ])
+            .style(Style::new().add_modifier(Modifier::BOLD)),
+        ))
         .collect();
     frame.render_widget(
         scores_table(rows, " Scores, typed ", theme.accent, theme),
