@@ -38,26 +38,46 @@ pub trait Presentation: Sync {
     /// A round's matrix cell once no call of it is under way or waiting to retry.
     fn settled_cell(&self, round: &RoundState, theme: &Theme) -> (String, Color);
 
-    /// The matrix row a round belongs to (a pairing, or a configuration and judge).
-    fn row_key(&self, round: &RoundState) -> (String, String);
+    /// The matrix row a round belongs to: by default its pairing (Team A, Team B); a
+    /// protocol whose rows are configurations says otherwise.
+    fn row_key(&self, round: &RoundState) -> (String, String) {
+        (
+            round.stored.team_a_model.clone(),
+            round.stored.team_b_model.clone(),
+        )
+    }
 
-    /// How a matrix row's key reads as its label.
-    fn row_label(&self, key: &(String, String)) -> String;
+    /// How a matrix row's key reads as its label: by default `a vs b`, or `a (self)`.
+    fn row_label(&self, (a, b): &(String, String)) -> String {
+        if a == b {
+            format!("{a} (self)")
+        } else {
+            format!("{a} vs {b}")
+        }
+    }
 
-    /// How a matrix column (dilemma, item or topic id) reads in its heading.
-    fn column_label(&self, id: &str) -> String;
+    /// How a matrix column (dilemma, item or topic id) reads in its heading: by default the
+    /// id itself.
+    fn column_label(&self, id: &str) -> String {
+        id.to_string()
+    }
 
     /// The matrix's corner heading.
     fn matrix_heading(&self) -> &'static str;
 
     /// The widest matrix row label.
-    fn max_label_width(&self) -> u16;
+    fn max_label_width(&self) -> u16 {
+        40
+    }
 
-    /// Lines the protocol shows under the matrix (0: none).
-    fn matrix_panel_height(&self, app: &App) -> u16;
+    /// Lines the protocol shows under the matrix (by default none).
+    fn matrix_panel_height(&self, _app: &App) -> u16 {
+        0
+    }
 
-    /// Draws what the protocol shows under the matrix.
-    fn render_matrix_panel(&self, frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme);
+    /// Draws what the protocol shows under the matrix (by default nothing).
+    fn render_matrix_panel(&self, _frame: &mut Frame<'_>, _area: Rect, _app: &App, _theme: &Theme) {
+    }
 
     /// The matrix legend: what each cell symbol means.
     fn legend(&self, theme: &Theme) -> Line<'static>;

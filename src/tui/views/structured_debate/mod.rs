@@ -80,38 +80,9 @@ impl Presentation for StructuredDebate {
         super::matrix::status_cell(round, margin, theme)
     }
 
-    fn row_key(&self, round: &RoundState) -> (String, String) {
-        (
-            round.stored.team_a_model.clone(),
-            round.stored.team_b_model.clone(),
-        )
-    }
-
-    fn row_label(&self, (a, b): &(String, String)) -> String {
-        if a == b {
-            format!("{a} (self)")
-        } else {
-            format!("{a} vs {b}")
-        }
-    }
-
-    fn column_label(&self, id: &str) -> String {
-        id.to_string()
-    }
-
     fn matrix_heading(&self) -> &'static str {
         "Pro vs Con"
     }
-
-    fn max_label_width(&self) -> u16 {
-        40
-    }
-
-    fn matrix_panel_height(&self, _app: &App) -> u16 {
-        0
-    }
-
-    fn render_matrix_panel(&self, _: &mut Frame<'_>, _: Rect, _: &App, _: &Theme) {}
 
     fn legend(&self, theme: &Theme) -> Line<'static> {
         super::matrix::legend(theme, "▶OXLJ running  ", "✓±n done (Pro−Con)  ")
