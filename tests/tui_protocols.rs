@@ -199,6 +199,8 @@ async fn a_question_answer_panel_round_shows_each_judges_choice_and_the_panels_a
         round.qa_correct(),
         ethics_bowl::protocols::qa_debate::judge_correct(setup, panel)
     );
+    // Leaderboards count the same deciding judgment: the panel's verdict.
+    assert_eq!(round.deciding_judgment(), Some(panel));
     // Each judge's choice is marked by itself: the panel's judges may differ.
     for j in &round.stored.judgments {
         let (Some(choice), Some(right)) = (

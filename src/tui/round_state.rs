@@ -166,6 +166,15 @@ impl RoundState {
         j.margin()
     }
 
+    /// The judgment that decides the round: the panel's verdict when a panel judged and
+    /// finished, else the first usable judgment (what leaderboards count).
+    pub fn deciding_judgment(&self) -> Option<&Judgment> {
+        match self.panel().and_then(|p| p.verdict.as_ref()) {
+            Some(panel) => Some(panel),
+            None => self.stored.judgments.iter().find(|j| j.is_usable()),
+        }
+    }
+
     /// The answer chosen in a question-answer round: the panel's (when a panel judged and
     /// finished) or the first judge's.
     pub fn qa_choice(&self) -> Option<&QaChoice> {

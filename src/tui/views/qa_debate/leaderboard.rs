@@ -16,15 +16,13 @@ use crate::tui::theme::Theme;
 /// held the correct answer and when it held the incorrect one.
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let mut wins: BTreeMap<&str, [(usize, usize); 2]> = BTreeMap::new();
-    for r in app.rounds.iter().map(|r| &r.stored) {
+    for round in &app.rounds {
+        let r = &round.stored;
         let Some(setup) = r.qa() else {
             continue;
         };
-        let Some(choice) = r
-            .judgments
-            .iter()
-            .find_map(|j| j.choice().copied().filter(|_| j.is_usable()))
-        else {
+        // The panel's answer when a panel judged, as the matrix and Analysis count it.
+        let Some(choice) = round.deciding_judgment().and_then(|j| j.choice().copied()) else {
             continue;
         };
         let sides: &[(Team, &String)] = match setup.format.debaters() {

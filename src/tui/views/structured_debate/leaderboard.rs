@@ -23,13 +23,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         con: Vec<f64>,
     }
     let mut by_model: BTreeMap<&str, Record> = BTreeMap::new();
-    for r in app.rounds.iter().map(|r| &r.stored) {
-        let Some(v) = r
-            .judgments
-            .iter()
-            .filter(|j| j.is_usable())
-            .find_map(|j| j.verdict())
-        else {
+    for round in &app.rounds {
+        let r = &round.stored;
+        // The panel's verdict when a panel judged, as the matrix and Analysis count it.
+        let Some(v) = round.deciding_judgment().and_then(|j| j.verdict()) else {
             continue;
         };
         let winner = v.winner();
