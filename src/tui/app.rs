@@ -188,6 +188,9 @@ pub struct App {
     pub now: Instant,
     /// What every round's stored phases used (earlier sessions included).
     pub totals: UsageTotals,
+    /// The models whose answered calls have no cost (no price configured): the cost shown
+    /// leaves them out, so the header says it is partial and names them.
+    pub unpriced: std::collections::BTreeSet<String>,
     /// What the schedule held as the run started.
     pub resume: Resume,
     /// Rounds this run has finished working on (for the remaining time).
@@ -233,6 +236,7 @@ impl App {
             ended: None,
             now,
             totals: UsageTotals::default(),
+            unpriced: Default::default(),
             resume: Resume::default(),
             finished_this_run: 0,
             paused: false,
@@ -252,6 +256,7 @@ impl App {
         self.rows.clear();
         self.columns.clear();
         self.cells.clear();
+        self.unpriced.clear();
         self.resume = Resume::default();
         for s in &rounds {
             self.resume.stored += usize::from(s.stored);
@@ -280,6 +285,7 @@ impl App {
                 });
             self.index.insert(round.id().to_string(), self.rounds.len());
             self.cells.insert((row, col), self.rounds.len());
+            self.unpriced.extend(round.unpriced.iter().cloned());
             self.rounds.push(round);
         }
         self.refresh_totals();
@@ -308,17 +314,6 @@ impl App {
     /// Calls under way.
     pub fn in_flight(&self) -> usize {
         self.rounds.iter().map(|r| r.live.len()).sum()
-    }
-
-    /// The models whose answered calls have no cost (no price configured): the cost shown
-    /// leaves them out, so the header says it is partial and names them.
-    pub fn unpriced_models(&self) -> std::collections::BTreeSet<&str> {
-        self.rounds
-            .iter()
-            .flat_map(|r| &r.stored.phases)
-            .filter(|p| p.error.is_none() && p.cost_usd.is_none())
-            .map(|p| p.model_id.as_str())
-            .collect()
     }
 
     /// Retries over the whole tournament: stored phases' failed attempts, and those of

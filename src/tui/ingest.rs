@@ -125,6 +125,8 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
                     let r = &mut app.rounds[i];
                     r.store(stored);
                     r.on_disk = true;
+                    // A model without a price stays without one: the set only grows.
+                    app.unpriced.extend(r.unpriced.iter().cloned());
                     app.refresh_totals();
                     close_corrected(app);
                     if let Some(view) = &mut app.analysis {

@@ -35,8 +35,12 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         (_, None, false) => "live".to_string(),
     };
     let t = app.totals;
-    let unpriced = app.unpriced_models();
-    let unpriced = unpriced.into_iter().collect::<Vec<_>>().join(", ");
+    let unpriced = app
+        .unpriced
+        .iter()
+        .map(String::as_str)
+        .collect::<Vec<_>>()
+        .join(", ");
     let cost = match (t.cost_usd > 0.0, unpriced.is_empty()) {
         (false, true) => String::new(),
         (true, true) => format!(" · cost ~${:.4}", t.cost_usd),
