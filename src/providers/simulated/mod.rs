@@ -225,7 +225,7 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
 
     fn simulator(name: &str, params: SimulatedParams) -> Simulator {
@@ -242,7 +242,8 @@ mod tests {
         )
     }
 
-    async fn run(
+    /// One attempt of a simulated model: its completion and the text it streamed.
+    pub(crate) async fn run(
         s: &Simulator,
         req: &ChatRequest,
         attempt: u32,
@@ -254,7 +255,8 @@ mod tests {
         Ok((c, streamed))
     }
 
-    const DILEMMA: &str = "A hospital must decide whether to share anonymised records with a research consortium. \
+    /// A short dilemma to put in prompts.
+    pub(crate) const DILEMMA: &str = "A hospital must decide whether to share anonymised records with a research consortium. \
         The patients consented to treatment but were never asked about research. \
         The research could shorten the search for a cure by several years.";
 

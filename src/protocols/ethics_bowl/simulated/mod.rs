@@ -252,8 +252,9 @@ fn split_teams(prompt: &str) -> (String, String) {
 mod tests {
     use super::*;
     use crate::config::SimulatedParams;
+    use crate::providers::ChatRequest;
+    use crate::providers::simulated::tests::{DILEMMA, run};
     use crate::providers::simulated::{SimulatedBehaviours, Simulator};
-    use crate::providers::{ChatRequest, Completion, ProviderError};
 
     fn profile(name: &str, params: SimulatedParams) -> Simulator {
         Simulator::new(
@@ -268,22 +269,6 @@ mod tests {
             4096,
         )
     }
-
-    async fn run(
-        p: &Simulator,
-        req: &ChatRequest,
-        attempt: u32,
-    ) -> Result<(Completion, String), ProviderError> {
-        let mut streamed = String::new();
-        let c = p
-            .attempt(req, attempt, &mut |d| streamed.push_str(d))
-            .await?;
-        Ok((c, streamed))
-    }
-
-    const DILEMMA: &str = "A hospital must decide whether to share anonymised records with a research consortium. \
-        The patients consented to treatment but were never asked about research. \
-        The research could shorten the search for a cure by several years.";
 
     #[test]
     fn every_cue_is_in_its_sentence() {
