@@ -185,6 +185,7 @@ fn mid_tournament() -> App {
                     model_id: (*b).into(),
                     message: "model \"grok\": HTTP 503 (after 3 attempts)".into(),
                     timestamp: String::new(),
+                    attempts: Vec::new(),
                 });
             } else {
                 let parse = if (i, k) == (1, 1) {

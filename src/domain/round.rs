@@ -126,9 +126,21 @@ pub struct Phase {
     /// Estimated cost in dollars, when the model has prices.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
-    /// Why the model stopped (`stop`, `length`, …).
+    /// Why the model stopped, as the provider spelled it (`stop`, `length`, `end_turn`,
+    /// `MAX_TOKENS`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub finish_reason: Option<String>,
+    /// The answer ended at the output-token limit and may be cut short.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub truncated: bool,
+    /// The server reported no usage: the token counts (and the cost from them) are
+    /// estimates (see [`crate::providers::estimate`]).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub usage_estimated: bool,
+    /// 0 for a judge's first answer; 1 for its answer to a correction turn (the first answer
+    /// was not a complete judgment). Debaters' corrections are on [`Phase::turn`].
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub correction: u32,
     /// The panel judge (persona id) who answered, for panel phases.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge_id: Option<String>,
@@ -162,6 +174,9 @@ impl Phase {
             output_tokens: None,
             cost_usd: None,
             finish_reason: None,
+            truncated: false,
+            usage_estimated: false,
+            correction: 0,
             judge_id: None,
             deliberation_round: None,
             error: None,
@@ -172,13 +187,22 @@ impl Phase {
     /// Who spoke, as shown to people: the model, or the panel judge with its model and
     /// deliberation round.
     pub fn speaker(&self) -> String {
-        speaker(
+        let who = speaker(
             &self.model_id,
             self.judge_id.as_deref(),
             self.deliberation_round,
             self.turn,
-        )
+        );
+        if self.correction > 0 {
+            format!("{who} · correction")
+        } else {
+            who
+        }
     }
+}
+
+fn is_zero(n: &u32) -> bool {
+    *n == 0
 }
 
 /// The label of a speaker (see [`Phase::speaker`]); also used for calls not yet finished.
@@ -236,6 +260,10 @@ pub struct RoundError {
     pub message: String,
     /// When.
     pub timestamp: String,
+    /// Every attempt of the failed call, with its error and wait (empty when no call was
+    /// made, e.g. a request that could not be built).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub attempts: Vec<Attempt>,
 }
 
 /// What a round records that belongs to its protocol alone: one variant per protocol, so a

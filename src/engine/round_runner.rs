@@ -9,11 +9,13 @@ use std::time::Duration;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use crate::domain::{Phase, PhaseType, Round, RoundError, RoundStatus, now_rfc3339};
+use crate::domain::{Attempt, Phase, PhaseType, Round, RoundError, RoundStatus, now_rfc3339};
 
 use crate::protocols::strategy::JudgingStrategy;
 use crate::protocols::{Protocol, Step};
-use crate::providers::{CallEvent, CallFailure, CallOutcome, ChatRequest, ModelRegistry};
+use crate::providers::{
+    CallEvent, CallFailure, CallOutcome, ChatRequest, FinishReason, ModelRegistry,
+};
 use crate::store::Store;
 
 use super::control::Control;
@@ -74,7 +76,7 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
                     .last()
                     .cloned()
                     .unwrap_or_else(|| Step::new(PhaseType::PanelEvaluation, "", &[]));
-                fail(&writer, &mut round, &step, message);
+                fail(&writer, &mut round, &step, message, Vec::new());
                 unsaved = false;
                 break;
             }
@@ -102,7 +104,7 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
                             running.spawn(task);
                         }
                         Err(message) => {
-                            fail(&writer, &mut round, &step, message);
+                            fail(&writer, &mut round, &step, message, Vec::new());
                             unsaved = false;
                         }
                     }
@@ -128,7 +130,10 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
             Err(failure) if step.seat.is_some() => {
                 record_failed_seat(&ctx, &writer, &mut round, &step, &request, failure)
             }
-            Err(failure) => fail(&writer, &mut round, &step, failure.to_string()),
+            Err(failure) => {
+                let message = failure.to_string();
+                fail(&writer, &mut round, &step, message, failure.attempts)
+            }
         }
     }
     drop(running); // abandons calls still under way (cancelled runs)
@@ -164,6 +169,7 @@ fn panel_without_judges(round: &Round, status: RoundStatus) -> Option<RoundError
         model_id: last.model_id.clone(),
         message: "no panel judge gave a readable evaluation; resume to ask them again".to_string(),
         timestamp: now_rfc3339(),
+        attempts: Vec::new(),
     })
 }
 
@@ -176,14 +182,22 @@ fn status_of(steps: &[Step], round: &Round) -> RoundStatus {
     }
 }
 
-/// Records a step that failed after its retries: the round stops starting calls.
-fn fail(writer: &RoundWriter, round: &mut Round, step: &Step, message: String) {
+/// Records a step that failed after its retries (with every attempt, when a call was
+/// made): the round stops starting calls.
+fn fail(
+    writer: &RoundWriter,
+    round: &mut Round,
+    step: &Step,
+    message: String,
+    attempts: Vec<Attempt>,
+) {
     tracing::warn!(round = %round.id, phase = step.phase_type.as_str(), model = %step.model, error = %message, "phase failed after its retries; the round stops");
     round.error = Some(RoundError {
         phase_type: step.phase_type,
         model_id: step.model.clone(),
         message: message.clone(),
         timestamp: now_rfc3339(),
+        attempts,
     });
     round.status = RoundStatus::Incomplete;
     let failed = EngineEvent::PhaseFailed {
@@ -270,6 +284,7 @@ fn phase_of(step: &Step, request: &ChatRequest) -> Phase {
         judge_id: step.seat.as_ref().map(|s| s.judge_id.clone()),
         deliberation_round: step.seat.as_ref().map(|s| s.deliberation_round),
         turn: step.turn,
+        correction: step.correction,
         ..Phase::new(step.phase_type, &step.model, "")
     }
 }
@@ -292,7 +307,9 @@ fn record_phase(
         input_tokens: usage.map(|u| u.input_tokens),
         output_tokens: usage.map(|u| u.output_tokens),
         cost_usd: outcome.cost_usd,
-        finish_reason: Some(outcome.completion.provider_finish_reason.clone()),
+        truncated: outcome.completion.finish_reason == FinishReason::Length,
+        usage_estimated: outcome.completion.usage_estimated,
+        finish_reason: Some(outcome.completion.provider_finish_reason),
         ..phase_of(step, request)
     };
     round.phases.push(phase);

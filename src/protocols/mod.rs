@@ -71,6 +71,9 @@ pub struct Step {
     pub seat: Option<Seat>,
     /// The debater and round of arguments, for question-answer arguments.
     pub turn: Option<Turn>,
+    /// 0 for a judge's first call; 1 for the correction turn after an answer that was not a
+    /// complete judgment (see [`Phase::correction`]).
+    pub correction: u32,
 }
 
 impl Step {
@@ -82,6 +85,7 @@ impl Step {
             depends_on: depends_on.iter().map(|p| PhaseRef::from(*p)).collect(),
             seat: None,
             turn: None,
+            correction: 0,
         }
     }
 
@@ -92,6 +96,7 @@ impl Step {
             && phase.judge_id.as_deref() == self.seat.as_ref().map(|s| s.judge_id.as_str())
             && phase.deliberation_round == self.seat.as_ref().map(|s| s.deliberation_round)
             && phase.turn == self.turn
+            && phase.correction == self.correction
     }
 
     /// Whether the round already holds this step's answer.
@@ -106,12 +111,17 @@ impl Step {
 
     /// Who makes the call, as people see it (see [`Phase::speaker`]).
     pub fn speaker(&self) -> String {
-        speaker(
+        let who = speaker(
             &self.model,
             self.seat.as_ref().map(|s| s.judge_id.as_str()),
             self.seat.as_ref().map(|s| s.deliberation_round),
             self.turn,
-        )
+        );
+        if self.correction > 0 {
+            format!("{who} · correction")
+        } else {
+            who
+        }
     }
 }
 

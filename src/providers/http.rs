@@ -201,6 +201,7 @@ pub(crate) fn finalize(
         }
     }
     Ok(Completion {
+        usage_estimated: false,
         text,
         usage,
         finish_reason: finish.reason,

@@ -199,6 +199,7 @@ mod tests {
             next.map(|text| Completion {
                 text: text.to_string(),
                 usage: None,
+                usage_estimated: false,
                 finish_reason: FinishReason::Stop,
                 provider_finish_reason: "stop".into(),
                 request_id: None,

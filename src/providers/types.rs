@@ -134,8 +134,11 @@ pub enum FinishReason {
 pub struct Completion {
     /// The full answer text.
     pub text: String,
-    /// Token usage, when the provider reported it.
+    /// Token usage: as the provider reported it, or estimated when it reported none (see
+    /// `usage_estimated`).
     pub usage: Option<Usage>,
+    /// `usage` is an estimate: the server sent no usage.
+    pub usage_estimated: bool,
     /// Why the model stopped.
     pub finish_reason: FinishReason,
     /// The finish reason as the provider spelled it (`stop`, `end_turn`, `STOP`, …), for

@@ -86,6 +86,7 @@ mod tests {
                         model_id: "m".into(),
                         message: "HTTP 401: bad key [request id abc]".into(),
                         timestamp: "t".into(),
+                        attempts: Vec::new(),
                     }),
                 })
                 .collect(),

@@ -114,6 +114,7 @@ impl Panel {
             model: seat.model.clone(),
             depends_on: after.to_vec(),
             turn: None,
+            correction: 0,
             seat: Some(Seat {
                 judge_id: seat.persona_id.clone(),
                 deliberation_round: round,

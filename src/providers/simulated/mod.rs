@@ -170,6 +170,7 @@ impl Simulator {
         self.stream(&text, on_delta).await;
         let input_chars = req.system.len() + req.turns.iter().map(|t| t.text.len()).sum::<usize>();
         Ok(Completion {
+            usage_estimated: false,
             usage: Some(Usage {
                 input_tokens: (input_chars as u64).div_ceil(4),
                 output_tokens: output_tokens.min(u64::from(max_tokens)),

@@ -305,6 +305,7 @@ fn pause_retry_and_quit_produce_the_right_commands() {
         model_id: "a".into(),
         message: "HTTP 500".into(),
         timestamp: String::new(),
+        attempts: Vec::new(),
     });
     stored(&mut app, round);
     event(
