@@ -31,7 +31,7 @@ use ethics_bowl::domain::Phase;
 use ethics_bowl::domain::ScheduledRound;
 use ethics_bowl::engine::{self, EngineEvent};
 use ethics_bowl::protocols::Step;
-use ethics_bowl::protocols::strategy::JudgingStrategy;
+use ethics_bowl::protocols::strategy::{Judges, JudgingStrategy};
 use futures_util::StreamExt;
 use http_body_util::{BodyExt, Full};
 use serde_json::Value;
@@ -329,7 +329,7 @@ async fn floor(rounds: usize) {
                 let mut calls = futures_util::stream::FuturesUnordered::new();
                 let mut started: Vec<Step> = Vec::new();
                 loop {
-                    let steps = JudgingStrategy::Single
+                    let steps = JudgingStrategy::new(Judges::Single)
                         .steps(protocol.as_ref(), &round)
                         .expect("steps");
                     for step in steps {

@@ -128,6 +128,20 @@ async fn a_failed_phase_leaves_the_round_incomplete_with_earlier_phases_kept() {
             "{}",
             error.message
         );
+        assert_eq!(
+            error.attempts.len(),
+            2,
+            "every attempt is kept on the round"
+        );
+        assert!(
+            error.attempts.iter().all(|a| a
+                .error
+                .as_deref()
+                .is_some_and(|e| e.contains("down for maintenance"))),
+            "{:?}",
+            error.attempts
+        );
+        assert!(error.attempts[0].wait_ms.is_some());
         let kept: Vec<PhaseType> = r.phases.iter().map(|p| p.phase_type).collect();
         assert!(
             kept.contains(&PhaseType::Presentation) && kept.contains(&PhaseType::ConsistencyTest),
@@ -527,4 +541,81 @@ async fn a_correction_sent_while_the_run_goes_on_is_in_the_summary_at_its_end() 
     let analysis = ethics_bowl::analysis::analyse(&rounds, &Default::default());
     assert_eq!(summary["complete"], analysis.complete_rounds);
     assert_eq!(summary["needs_review"], 1);
+}
+
+/// A judge whose first answer has no scores is asked once more, with the problems quoted;
+/// its second, complete answer settles the round, and both answers stay on it.
+#[tokio::test]
+async fn an_unreadable_judgment_gets_one_correction_turn_and_both_answers_are_kept() {
+    use wiremock::matchers::{body_string_contains, method};
+    let server = wiremock::MockServer::start().await;
+    let scores = |base: u8| {
+        serde_json::json!({
+            "principle_articulation": base, "consistency": base, "stakeholder_recognition": base,
+            "uncertainty_integration": base, "framework_awareness": base,
+            "intellectual_honesty": base, "constructive_engagement": base,
+        })
+    };
+    let complete = serde_json::json!({
+        "team_a_scores": scores(8), "team_b_scores": scores(6),
+        "team_a_justification": "clear", "team_b_justification": "thin",
+        "overall_analysis": "A led.",
+    })
+    .to_string();
+    wiremock::Mock::given(method("POST"))
+        .and(body_string_contains(
+            "could not be read as a complete judgment",
+        ))
+        .respond_with(support::openai_answer(&complete))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    wiremock::Mock::given(method("POST"))
+        .respond_with(support::openai_answer(
+            "Both teams argued well; A somewhat better.",
+        ))
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("a", 0.8, 0.0, 0.0),
+        sim("b", 0.5, 0.0, 0.0),
+        remote("j", &server, ""),
+    ]
+    .concat();
+    let body = "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\"]\npairings = [[\"a\", \"b\"]]\n";
+    let (report, _) = run(&write(dir.path(), &models, body), vec![]).await;
+    let round = &support::tournament::stored_rounds(&report)[0];
+    assert_eq!(round.status, RoundStatus::Complete);
+    let answers: Vec<(u32, &str)> = round
+        .phases
+        .iter()
+        .filter(|p| p.phase_type == PhaseType::Judgment)
+        .map(|p| (p.correction, p.response.as_str()))
+        .collect();
+    assert_eq!(answers.len(), 2, "{answers:?}");
+    assert_eq!(
+        answers[0],
+        (0, "Both teams argued well; A somewhat better.")
+    );
+    assert_eq!(answers[1].0, 1);
+    assert_eq!(round.judgments[0].parse_status, ParseStatus::Parsed);
+    assert_eq!(round.scores.as_ref().and_then(|s| s.margin()), Some(14.0));
+
+    // With correction turns off, the same first answer goes straight to review.
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(
+        dir.path(),
+        &models,
+        &format!("{body}judge_corrections = 0\n"),
+    );
+    let (report, _) = run(&config, vec![]).await;
+    let round = &support::tournament::stored_rounds(&report)[0];
+    assert_eq!(round.status, RoundStatus::NeedsReview);
+    let judging = round
+        .phases
+        .iter()
+        .filter(|p| p.phase_type == PhaseType::Judgment);
+    assert_eq!(judging.count(), 1);
 }

@@ -285,3 +285,40 @@ async fn rejudging_adds_a_panel_beside_the_original_judge_and_resumes_without_re
     let (again, _) = copy.load_rounds(&RoundFilter::default()).unwrap();
     assert_eq!(again.iter().map(|r| r.phases.len()).sum::<usize>(), calls);
 }
+
+/// A panel judge whose answers are never readable is sent back once per panel round (the
+/// answer kept beside the first), and then left for a person; with `judge_corrections = 0`
+/// it is not sent back at all.
+#[tokio::test]
+async fn an_unreadable_panel_answer_gets_one_correction_turn() {
+    for (corrections, expected) in [(None, vec![0, 1]), (Some(0), vec![0])] {
+        let dir = tempfile::tempdir().unwrap();
+        let garbled = judge("garbled", 0.5, 0.0).replace(
+            "malformed_judgment_rate = 0.0",
+            "malformed_judgment_rate = 1.0",
+        );
+        let models = [debaters(), judge("steady", 0.0, 0.0), garbled].concat();
+        let mut body = panel(&[("s", "steady"), ("g", "garbled")], 0, 0.99);
+        if let Some(n) = corrections {
+            body = format!("judge_corrections = {n}\n{body}");
+        }
+        let (store, _) = run(&write(dir.path(), &models, &body)).await;
+        let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+        let round = &rounds[0];
+        let answers: Vec<u32> = round
+            .phases
+            .iter()
+            .filter(|p| p.judge_id.as_deref() == Some("g"))
+            .map(|p| p.correction)
+            .collect();
+        assert_eq!(answers, expected, "judge_corrections = {corrections:?}");
+        let steady: Vec<u32> = round
+            .phases
+            .iter()
+            .filter(|p| p.judge_id.as_deref() == Some("s"))
+            .map(|p| p.correction)
+            .collect();
+        assert_eq!(steady, vec![0], "a readable judge is not sent back");
+        assert_eq!(round.status, RoundStatus::NeedsReview);
+    }
+}

@@ -106,6 +106,11 @@ pub struct TournamentConfig {
     /// The judge sees model names (false: "Team A"/"Team B" only).
     #[serde(default = "yes")]
     pub judge_sees_model_names: bool,
+    /// Times a judge whose answer is not a complete judgment (unreadable, partial or cut at
+    /// the token limit) is asked again, with the parser's problems quoted, before the round
+    /// goes to the review queue; 0 turns correction turns off.
+    #[serde(default = "one")]
+    pub judge_corrections: u32,
     /// The judge panel, when `judging = "panel"`.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub panel: Option<PanelConfig>,
@@ -279,6 +284,16 @@ impl TournamentConfig {
                 "pairings",
                 format!("\"{k}\" is neither \"all\" nor a list"),
                 "write pairings = \"all\" or [[\"a\", \"b\"], …]",
+            );
+        }
+        if self.judge_corrections > 3 {
+            return bad(
+                "judge_corrections",
+                format!(
+                    "{} correction turns per judge is more than 3",
+                    self.judge_corrections
+                ),
+                "use 0 (off), 1 (the default) or up to 3",
             );
         }
         if let Some(b) = self.budget_usd

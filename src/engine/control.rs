@@ -1,6 +1,7 @@
 //! What every round task shares: the stop signal, the pause switch, the budget and what
 //! this run has spent, and the event sender.
 
+use std::collections::HashSet;
 use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, Ordering};
 
@@ -24,6 +25,8 @@ pub(crate) struct Control {
     budget_usd: Option<f64>,
     budget_hit: AtomicBool,
     spent: Mutex<Spent>,
+    /// Models already named in a warning that their server reports no usage.
+    unreported_usage: Mutex<HashSet<String>>,
     events: mpsc::UnboundedSender<EngineEvent>,
 }
 
@@ -35,6 +38,7 @@ impl Control {
             budget_usd,
             budget_hit: AtomicBool::new(false),
             spent: Mutex::new(Spent::default()),
+            unreported_usage: Mutex::new(HashSet::new()),
             events,
         }
     }
@@ -105,5 +109,27 @@ impl Control {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         spent.cost_usd += cost.unwrap_or(0.0);
         spent.calls += 1;
+    }
+
+    /// Warns, once per model and run, that the model's server reported no usage, so its
+    /// tokens (and the cost and budget from them) are estimates.
+    pub fn note_estimated_usage(&self, model: &str) {
+        let first = self
+            .unreported_usage
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner())
+            .insert(model.to_string());
+        if first {
+            tracing::warn!(
+                model,
+                "the server reports no token usage; tokens are estimated"
+            );
+            self.emit(EngineEvent::Warning {
+                message: format!(
+                    "model \"{model}\": the server reports no token usage, so its tokens, cost and \
+                     the budget are estimated from the text (marked \"estimated\")"
+                ),
+            });
+        }
     }
 }

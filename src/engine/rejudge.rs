@@ -17,7 +17,7 @@ use crate::domain::{ProtocolKind, Round, RoundStatus};
 use crate::inputs::load_dilemmas;
 use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
 use crate::protocols::panel::Panel;
-use crate::protocols::strategy::JudgingStrategy;
+use crate::protocols::strategy::{Judges, JudgingStrategy};
 use crate::protocols::{Protocol, stored};
 use crate::providers::ModelRegistry;
 use crate::store::{RoundFilter, Store, StoreError};
@@ -55,6 +55,10 @@ pub struct JudgingConfig {
     /// Rounds judged at once.
     #[serde(default = "concurrency")]
     pub max_concurrency: u32,
+    /// Times a single judge's incomplete answer is sent back before the round waits for a
+    /// person (as in the tournament file).
+    #[serde(default = "one")]
+    pub judge_corrections: u32,
 }
 
 fn models_file() -> PathBuf {
@@ -68,6 +72,9 @@ fn yes() -> bool {
 }
 fn concurrency() -> u32 {
     8
+}
+fn one() -> u32 {
+    1
 }
 
 /// A checked re-judging, ready to run.
@@ -129,7 +136,7 @@ pub fn prepare_rejudge(
                 return Err(invalid(config_path, &key, message, &fix));
             }
             (
-                JudgingStrategy::Panel(Panel::new(panel.clone())),
+                JudgingStrategy::new(Judges::Panel(Panel::new(panel.clone()))),
                 panel.models(),
             )
         }
@@ -158,7 +165,8 @@ pub fn prepare_rejudge(
             ));
         }
         (JudgingMode::All, _) => (
-            JudgingStrategy::Added(config.judges.clone()),
+            JudgingStrategy::new(Judges::Added(config.judges.clone()))
+                .with_corrections(config.judge_corrections),
             config.judges.clone(),
         ),
     };

@@ -300,6 +300,9 @@ fn record_phase(
 ) {
     let usage = outcome.completion.usage;
     ctx.control.record_call(outcome.cost_usd);
+    if outcome.completion.usage_estimated {
+        ctx.control.note_estimated_usage(&step.model);
+    }
     let phase = Phase {
         response: outcome.completion.text,
         latency_ms: Some(outcome.latency.as_millis() as u64),

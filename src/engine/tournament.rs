@@ -12,7 +12,7 @@ use crate::analysis::Summary;
 use crate::config::JudgingMode;
 use crate::domain::{Round, RoundStatus, now_rfc3339};
 use crate::protocols::panel::Panel;
-use crate::protocols::strategy::JudgingStrategy;
+use crate::protocols::strategy::{Judges, JudgingStrategy};
 use crate::store::{Store, StoreError, TournamentRecord, TournamentStatus};
 
 use super::control::Control;
@@ -152,12 +152,13 @@ pub async fn run(
         protocol: Arc::clone(&protocol),
         judging: match (prepared.config.judging, &prepared.config.panel) {
             (JudgingMode::Panel, Some(config)) => {
-                JudgingStrategy::Panel(Panel::new(config.clone()))
+                JudgingStrategy::new(Judges::Panel(Panel::new(config.clone())))
             }
             (JudgingMode::Panel, None) | (JudgingMode::All | JudgingMode::Rotate, _) => {
-                JudgingStrategy::Single
+                JudgingStrategy::new(Judges::Single)
             }
-        },
+        }
+        .with_corrections(prepared.config.judge_corrections),
         registry: prepared.registry,
         store: store.clone(),
         control: Control::new(prepared.config.budget_usd, events),

@@ -16,6 +16,7 @@ mod rubric;
 pub(crate) mod simulated;
 
 use std::collections::HashMap;
+use std::collections::hash_map::Entry;
 
 pub use agreement::{aggregate, agreement, disagreements};
 pub use evaluation::{CommonFields, NO_CONFIDENCE, common_fields, text_field};
@@ -45,6 +46,9 @@ pub struct PanelBrief {
 #[derive(Debug, Clone)]
 pub struct Panel {
     config: PanelConfig,
+    /// Times a judge's incomplete answer in one panel round is sent back before it counts
+    /// as it is (see [`crate::protocols::strategy`]).
+    corrections: u32,
 }
 
 /// A judge's answer in one panel round, as stored.
@@ -67,13 +71,23 @@ fn tag_prefix(kind: ProtocolKind) -> &'static str {
 }
 
 impl Panel {
-    /// The panel of this configuration.
+    /// The panel of this configuration, sending an incomplete answer back once.
     pub fn new(config: PanelConfig) -> Self {
-        Self { config }
+        Self {
+            config,
+            corrections: 1,
+        }
+    }
+
+    /// The same panel, sending an incomplete answer back up to `corrections` times.
+    pub fn with_corrections(mut self, corrections: u32) -> Self {
+        self.corrections = corrections;
+        self
     }
 
     /// The panel that produced a stored record, for settling it again after a hand
-    /// correction (personas are not needed to settle, only to ask).
+    /// correction (personas are not needed to settle, only to ask; no correction turn is
+    /// due, so each judge's last stored answer counts).
     pub fn of_record(record: &PanelRecord) -> Self {
         Self::new(PanelConfig {
             judges: record
@@ -90,6 +104,7 @@ impl Panel {
             convergence_threshold: record.convergence_threshold,
             dimension_disagreement_threshold: record.dimension_disagreement_threshold,
         })
+        .with_corrections(0)
     }
 
     fn seats(&self) -> Vec<PanelSeat> {
@@ -104,7 +119,7 @@ impl Panel {
             .collect()
     }
 
-    fn step(seat: &PanelSeat, round: u32, after: &[super::PhaseRef]) -> Step {
+    fn step(seat: &PanelSeat, round: u32, correction: u32, after: &[super::PhaseRef]) -> Step {
         Step {
             phase_type: if round == 0 {
                 PhaseType::PanelEvaluation
@@ -114,7 +129,7 @@ impl Panel {
             model: seat.model.clone(),
             depends_on: after.to_vec(),
             turn: None,
-            correction: 0,
+            correction,
             seat: Some(Seat {
                 judge_id: seat.persona_id.clone(),
                 deliberation_round: round,
@@ -122,8 +137,8 @@ impl Panel {
         }
     }
 
-    /// The stored answers of the round's panel phases, by judge and panel round, with a
-    /// person's correction where one stands for the answer.
+    /// The stored answers of the round's panel phases, by judge and panel round (the last,
+    /// after correction turns), with a person's correction where one stands for the answer.
     fn answers(round: &Round) -> HashMap<(&str, u32), Answer<'_>> {
         let mut answers = HashMap::new();
         for p in &round.phases {
@@ -133,13 +148,21 @@ impl Panel {
                         && j.parse_status == ParseStatus::CorrectedByHand
                         && j.raw_response == p.response
                 });
-                answers.insert(
-                    (judge.as_str(), r),
-                    Answer {
-                        phase: p,
-                        corrected,
-                    },
-                );
+                let answer = Answer {
+                    phase: p,
+                    corrected,
+                };
+                match answers.entry((judge.as_str(), r)) {
+                    Entry::Occupied(mut e) => {
+                        let kept: &Answer<'_> = e.get();
+                        if kept.phase.correction <= p.correction {
+                            e.insert(answer);
+                        }
+                    }
+                    Entry::Vacant(e) => {
+                        e.insert(answer);
+                    }
+                }
             }
         }
         answers
@@ -207,13 +230,22 @@ impl Panel {
                 .filter(|s| !failed.contains(&s.persona_id.as_str()))
                 .collect();
             for seat in asked {
-                steps.push(Self::step(seat, number, &after));
                 let id = seat.persona_id.as_str();
                 let Some(answer) = answers.get(&(id, number)) else {
+                    steps.push(Self::step(seat, number, 0, &after));
                     pending = true;
                     continue;
                 };
+                let last = answer.phase.correction;
+                steps.extend((0..=last).map(|c| Self::step(seat, number, c, &after)));
                 let (outcome, read, problems) = Self::read(protocol, round, &rubric, seat, answer);
+                if matches!(outcome, SeatOutcome::Partial | SeatOutcome::Unparsed)
+                    && last < self.corrections
+                {
+                    steps.push(Self::step(seat, number, last + 1, &after));
+                    pending = true;
+                    continue;
+                }
                 match (outcome, read) {
                     (SeatOutcome::Failed, _) => {
                         failed.push(id);
@@ -331,6 +363,36 @@ impl Panel {
             ),
             ..Judgment::new("panel", reading)
         }
+    }
+
+    /// What could not be read in the answer a correction step sends back: the judge's
+    /// previous answer in the same panel round.
+    pub fn correction_problems(
+        &self,
+        step: &Step,
+        round: &Round,
+        protocol: &dyn Protocol,
+    ) -> Result<Vec<String>, ProtocolError> {
+        let seat = step
+            .seat
+            .as_ref()
+            .ok_or_else(|| ProtocolError("not a panel call".into()))?;
+        let panel_seat = self
+            .seats()
+            .into_iter()
+            .find(|s| s.persona_id == seat.judge_id)
+            .ok_or_else(|| ProtocolError(format!("no panel judge \"{}\"", seat.judge_id)))?;
+        let answers = Self::answers(round);
+        let answer = answers
+            .get(&(seat.judge_id.as_str(), seat.deliberation_round))
+            .ok_or_else(|| {
+                ProtocolError(format!(
+                    "round {}: judge \"{}\" has no answer to correct",
+                    round.id, seat.judge_id
+                ))
+            })?;
+        let rubric = protocol.panel_rubric(round)?;
+        Ok(Self::read(protocol, round, &rubric, &panel_seat, answer).2)
     }
 
     /// The request for one panel call, given the round's stored phases.
@@ -692,6 +754,17 @@ mod tests {
         add(&mut r, "y", 0, &answer("team_b", 3.0, 9.0));
         add(&mut r, "x", 1, "I keep my view.");
         add(&mut r, "y", 1, &answer("team_b", 3.0, 9.0));
+        // The unreadable answer is sent back once (a correction turn), and only then stands.
+        let (_, steps) = p.settle(&r, &protocol()).unwrap();
+        let due: Vec<(&str, u32)> = steps
+            .iter()
+            .filter(|s| !s.is_done(&r))
+            .map(|s| (s.seat.as_ref().unwrap().judge_id.as_str(), s.correction))
+            .collect();
+        assert_eq!(due, vec![("x", 1)]);
+        add(&mut r, "x", 1, "I keep my view.");
+        r.phases.last_mut().unwrap().correction = 1;
+        assert!(pending(&p, &r).is_empty());
         let (record, _) = p.settle(&r, &protocol()).unwrap();
         let x = &record.rounds[1].evaluations[0];
         assert_eq!(x.outcome, SeatOutcome::Unparsed);

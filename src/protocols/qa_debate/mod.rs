@@ -349,9 +349,11 @@ mod tests {
             },
         );
         let mut round = p.new_round(&scheduled(QaFormat::Debate)).unwrap();
-        let steps = crate::protocols::strategy::JudgingStrategy::Single
-            .steps(&p, &round)
-            .unwrap();
+        let steps = crate::protocols::strategy::JudgingStrategy::new(
+            crate::protocols::strategy::Judges::Single,
+        )
+        .steps(&p, &round)
+        .unwrap();
         assert_eq!(steps.len(), 5);
         let ready: Vec<_> = steps.iter().filter(|s| s.is_ready(&round)).collect();
         assert_eq!(ready.len(), 2, "both debaters open at once");
@@ -416,19 +418,23 @@ mod tests {
             (QaFormat::ExpertCot, true),
         ] {
             let round = p.new_round(&scheduled(format)).unwrap();
-            let steps = crate::protocols::strategy::JudgingStrategy::Single
-                .steps(&p, &round)
-                .unwrap();
+            let steps = crate::protocols::strategy::JudgingStrategy::new(
+                crate::protocols::strategy::Judges::Single,
+            )
+            .steps(&p, &round)
+            .unwrap();
             assert_eq!(steps.len(), 1);
             let req = p.request(&steps[0], &round).unwrap();
             assert_eq!(req.last_user_text().contains("<game>"), sees, "{format:?}");
         }
         let round = p.new_round(&scheduled(QaFormat::Consultancy)).unwrap();
         assert_eq!(
-            crate::protocols::strategy::JudgingStrategy::Single
-                .steps(&p, &round)
-                .unwrap()
-                .len(),
+            crate::protocols::strategy::JudgingStrategy::new(
+                crate::protocols::strategy::Judges::Single
+            )
+            .steps(&p, &round)
+            .unwrap()
+            .len(),
             4
         );
     }

@@ -47,7 +47,7 @@ fn answer(
 
 /// Every call of the round with single judges.
 fn steps(p: &StructuredDebate, round: &Round) -> Vec<crate::protocols::Step> {
-    crate::protocols::strategy::JudgingStrategy::Single
+    crate::protocols::strategy::JudgingStrategy::new(crate::protocols::strategy::Judges::Single)
         .steps(p, round)
         .unwrap()
 }

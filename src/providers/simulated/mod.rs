@@ -20,7 +20,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::ProviderError;
-use super::types::{ChatRequest, Completion, FinishReason, Usage};
+use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
 use crate::config::SimulatedParams;
 use crate::domain::ErrorKind;
 
@@ -50,31 +50,36 @@ pub struct Call<'a> {
     pub tag: &'a str,
     /// The tag before its first `/` (the whole tag when it has none).
     pub phase: &'a str,
-    /// The tag after its first `/` (a panel judge's persona, a judging format), or empty.
+    /// The tag after its first `/` (a panel judge's persona, a judging format), or empty; a
+    /// correction turn's `/correction` suffix is not part of it.
     pub persona: &'a str,
     /// The round the call belongs to (empty for calls outside a round).
     pub round_id: &'a str,
     /// The system prompt.
     pub system: &'a str,
-    /// The last user turn (the prompt proper).
+    /// The first user turn: the task (a correction turn, which follows it, asks for the
+    /// task's answer again).
     pub prompt: &'a str,
 }
 
 impl<'a> Call<'a> {
     /// The call a request makes.
     pub fn of(req: &'a ChatRequest) -> Self {
-        let (phase, persona) = req
-            .tag
-            .phase
-            .split_once('/')
-            .unwrap_or((req.tag.phase.as_str(), ""));
+        // A correction turn's tag ends in `/correction`; it asks for the same answer again.
+        let tag = req.tag.phase.as_str();
+        let asked = tag.strip_suffix("/correction").unwrap_or(tag);
+        let (phase, persona) = asked.split_once('/').unwrap_or((asked, ""));
         Self {
             tag: &req.tag.phase,
             phase,
             persona,
             round_id: &req.tag.round_id,
             system: &req.system,
-            prompt: req.last_user_text(),
+            prompt: req
+                .turns
+                .iter()
+                .find(|t| t.role == Role::User)
+                .map_or("", |t| t.text.as_str()),
         }
     }
 }
