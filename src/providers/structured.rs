@@ -173,6 +173,12 @@ mod tests {
             e.message
                 .contains("may take structured_output = \"json_schema\" (vLLM")
         );
+        // Older llama.cpp servers (and forks) answer json_schema with a 500 of their own.
+        let old = r#"{"error":{"code":500,"message":"response_format type must be one of \"text\" or \"json_object\", but got: json_schema","type":"server_error"}}"#;
+        let e = ProviderError::from_http(500, &HeaderMap::new(), old);
+        let e = explain_rejection(e, &config("openai-compatible", "structured_output = true"));
+        assert_eq!(e.kind, ErrorKind::SchemaRejected);
+        assert!(!e.retryable);
         let e = ProviderError::from_http(400, &HeaderMap::new(), "bad tool schema");
         let e = explain_rejection(e, &config("anthropic", ""));
         assert!(e.message.contains("forced tool call"), "{}", e.message);
