@@ -753,3 +753,424 @@ async fn structured_output_uses_each_formats_feature() {
         );
     }
 }
+
+/// The request as the test server received it (the first one, or the `n`th).
+async fn sent_body(server: &MockServer, n: usize) -> Value {
+    let requests = server.received_requests().await.unwrap_or_default();
+    serde_json::from_slice(&requests[n].body).expect("a JSON request body")
+}
+
+fn schema_request() -> ethics_bowl::providers::ChatRequest {
+    let schema = serde_json::json!({"type": "object", "properties": {"answer": {"type": "string"}}, "required": ["answer"], "additionalProperties": false});
+    ethics_bowl::providers::ChatRequest::new("You are terse.", "hello").with_schema("reply", schema)
+}
+
+/// An `openai-compatible` server gets the `response_format` of the configured dialect.
+#[tokio::test]
+async fn each_structured_output_dialect_has_its_request_body() {
+    let schema = schema_request().schema.expect("schema").schema;
+    let strict = serde_json::json!({"type": "json_schema", "json_schema": {"name": "reply", "strict": true, "schema": schema}});
+    for (setting, expected) in [
+        ("true", Some(strict.clone())),
+        ("\"json_schema\"", Some(strict)),
+        (
+            "\"json_object_schema\"",
+            Some(serde_json::json!({"type": "json_object", "schema": schema})),
+        ),
+        (
+            "\"json_object\"",
+            Some(serde_json::json!({"type": "json_object"})),
+        ),
+        ("false", None),
+    ] {
+        let server = MockServer::start().await;
+        mount_success(&server, Format::OpenAi).await;
+        let config = models(
+            "openai-compatible",
+            &format!("{}/v1", server.uri()),
+            &format!("structured_output = {setting}"),
+        );
+        let r = call_with(&config, schema_request()).await;
+        assert!(r.result.is_ok(), "{setting}");
+        let sent = sent_body(&server, 0).await;
+        assert_eq!(sent.get("response_format"), expected.as_ref(), "{setting}");
+        assert_eq!(sent["max_tokens"], 100, "{setting}");
+    }
+    // The default for openai-compatible is off.
+    let server = MockServer::start().await;
+    mount_success(&server, Format::OpenAi).await;
+    let config = models("openai-compatible", &format!("{}/v1", server.uri()), "");
+    assert!(call_with(&config, schema_request()).await.result.is_ok());
+    assert!(sent_body(&server, 0).await.get("response_format").is_none());
+}
+
+/// llama-cpp-python answers `json_schema` with this 500 (recorded from the real server): one
+/// attempt, and an error that names the dialect to try, with the server's words kept.
+#[tokio::test]
+async fn a_server_rejecting_the_schema_gets_one_attempt_and_advice() {
+    let body = include_str!("fixtures/llama-cpp-python/json-schema-rejected.500.json");
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(
+            ResponseTemplate::new(500)
+                .insert_header("content-type", "application/json")
+                .set_body_string(body),
+        )
+        .mount(&server)
+        .await;
+    let config = models(
+        "openai-compatible",
+        &format!("{}/v1", server.uri()),
+        "structured_output = true",
+    );
+    let failure = call_with(&config, schema_request())
+        .await
+        .result
+        .expect_err("rejected");
+    assert_eq!(failure.error.kind, ErrorKind::SchemaRejected);
+    assert_eq!(failure.attempts.len(), 1, "not retried");
+    assert_eq!(
+        server.received_requests().await.unwrap_or_default().len(),
+        1
+    );
+    let shown = failure.to_string();
+    for needle in [
+        "HTTP 500",
+        "rejected structured output sent as response_format json_schema (structured_output = true)",
+        "structured_output = \"json_object_schema\" (llama-cpp-python) or \"json_object\"",
+        "or set structured_output = false",
+        "Input should be 'text' or 'json_object'",
+    ] {
+        assert!(shown.contains(needle), "{needle:?} in {shown}");
+    }
+    // The same 500 without a schema in the request is an ordinary, retried server error.
+    let failure = call(&config, "hello").await.result.expect_err("500");
+    assert_eq!(failure.error.kind, ErrorKind::Http);
+    assert_eq!(failure.attempts.len(), 3);
+}
+
+/// llama-cpp-python's answer to a non-streamed request over its context window (recorded):
+/// final, and the message says what to change.
+#[tokio::test]
+async fn a_context_overflow_is_final_and_says_what_to_change() {
+    let body = include_str!("fixtures/llama-cpp-python/context-length-exceeded.400.json");
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(ResponseTemplate::new(400).set_body_string(body))
+        .mount(&server)
+        .await;
+    let config = models(
+        "openai-compatible",
+        &format!("{}/v1", server.uri()),
+        "stream = false",
+    );
+    let failure = call(&config, "hello").await.result.expect_err("too long");
+    assert_eq!(failure.attempts.len(), 1);
+    let shown = failure.to_string();
+    assert!(
+        shown.contains("maximum context length is 1024 tokens"),
+        "{shown}"
+    );
+    assert!(
+        shown.contains(
+            "shorten the input, lower max_tokens, or use a model or server with a longer context"
+        ),
+        "{shown}"
+    );
+}
+
+/// A 200 stream with nothing in it (llama-cpp-python's answer to a streamed context
+/// overflow) is one final error that says what to try.
+#[tokio::test]
+async fn an_empty_stream_is_final_and_says_what_to_try() {
+    for body in ["", ": keep-alive\n\n"] {
+        for f in ALL {
+            let server = MockServer::start().await;
+            Mock::given(method("POST"))
+                .respond_with(sse_response(body.to_string()))
+                .mount(&server)
+                .await;
+            let failure = call(&f.config(&server, ""), "hello")
+                .await
+                .result
+                .expect_err("empty");
+            assert_eq!(failure.error.kind, ErrorKind::EmptyStream, "{f:?} {body:?}");
+            assert_eq!(failure.attempts.len(), 1, "{f:?}");
+            assert!(
+                failure.error.message.contains(
+                    "the server closed the stream without an answer (a context-length overflow \
+                     on some servers, or a server that ends a stream when another request \
+                     arrives: try stream = false or max_concurrency = 1)"
+                ),
+                "{}",
+                failure.error
+            );
+        }
+    }
+}
+
+/// A stream without a usage chunk gets an estimate, marked as such, and a cost from it.
+#[tokio::test]
+async fn usage_is_estimated_when_the_stream_reports_none() {
+    let answer = sse(&[
+        (
+            "",
+            r#"{"choices":[{"index":0,"delta":{"content":"Hello world"},"finish_reason":null}]}"#,
+        ),
+        (
+            "",
+            r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}"#,
+        ),
+        ("", "[DONE]"),
+    ]);
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(sse_response(answer))
+        .mount(&server)
+        .await;
+    let price = "price = { input_per_mtok = 1000000.0, output_per_mtok = 2000000.0 }";
+    let mut config = models("openai-compatible", &format!("{}/v1", server.uri()), price);
+    let outcome = call(&config, "hello").await.result.expect("answers");
+    // "You are terse." 14 characters → 4, "hello" → 2, 4 per message, 3 for the reply;
+    // "Hello world" → 3.
+    let usage = outcome.completion.usage.expect("estimated");
+    assert_eq!(
+        usage,
+        Usage {
+            input_tokens: 4 + 2 + 2 * 4 + 3,
+            output_tokens: 3
+        }
+    );
+    assert!(outcome.completion.usage_estimated);
+    assert_eq!(outcome.cost_usd, Some(17.0 + 6.0));
+    // An OpenAI model id is counted with its own tokenizer: "Hello world" is 2 tokens.
+    config.models[0].model = "gpt-4o-mini".into();
+    let outcome = call(&config, "hello").await.result.expect("answers");
+    assert_eq!(outcome.completion.usage.map(|u| u.output_tokens), Some(2));
+    assert!(outcome.completion.usage_estimated);
+    // Reported usage is never replaced.
+    let server = MockServer::start().await;
+    mount_success(&server, Format::OpenAi).await;
+    let config = Format::OpenAi.config(&server, "");
+    let outcome = call(&config, "hello").await.result.expect("answers");
+    assert!(!outcome.completion.usage_estimated);
+    assert_eq!(outcome.completion.usage.map(|u| u.input_tokens), Some(11));
+}
+
+/// The format's complete answer, but ended by the token limit.
+fn cut_at_limit(f: Format) -> String {
+    f.success()
+        .replace(r#""finish_reason":"stop""#, r#""finish_reason":"length""#)
+        .replace(
+            r#""stop_reason":"end_turn""#,
+            r#""stop_reason":"max_tokens""#,
+        )
+        .replace(r#""finishReason":"STOP""#, r#""finishReason":"MAX_TOKENS""#)
+}
+
+/// The request body's output-token limit, in the format's field.
+fn limit_field(f: Format, limit: u32) -> Value {
+    match f {
+        Format::OpenAi => serde_json::json!({"max_completion_tokens": limit}),
+        Format::Anthropic => serde_json::json!({"max_tokens": limit}),
+        Format::Gemini => serde_json::json!({"generationConfig": {"maxOutputTokens": limit}}),
+    }
+}
+
+/// With `on_truncation = "retry"`, an answer cut at the limit is asked again with the limit
+/// doubled (up to the cap); the cut attempt is recorded, and the usage is both requests'.
+#[tokio::test]
+async fn a_truncated_answer_is_asked_again_with_a_doubled_limit() {
+    for f in ALL {
+        for (cap, second_limit) in [("", 200), ("max_tokens_cap = 150", 150)] {
+            let server = MockServer::start().await;
+            Mock::given(method("POST"))
+                .and(body_partial_json(limit_field(f, 100)))
+                .respond_with(sse_response(cut_at_limit(f)))
+                .expect(1)
+                .mount(&server)
+                .await;
+            Mock::given(method("POST"))
+                .and(body_partial_json(limit_field(f, second_limit)))
+                .respond_with(sse_response(f.success()))
+                .expect(1)
+                .mount(&server)
+                .await;
+            let config = f.config(&server, &format!("on_truncation = \"retry\"\n{cap}"));
+            let r = call(&config, "hello").await;
+            let outcome = r.result.unwrap_or_else(|e| panic!("{f:?}: {e}"));
+            assert_eq!(outcome.completion.finish_reason, FinishReason::Stop);
+            assert_eq!(outcome.attempts.len(), 2, "{f:?}");
+            let cut = &outcome.attempts[0];
+            assert_eq!(cut.error_kind, Some(ErrorKind::TokenLimit));
+            assert_eq!(
+                cut.error.as_deref(),
+                Some(
+                    format!(
+                        "token limit: cut at the token limit (100 tokens); asked again with \
+                         {second_limit}"
+                    )
+                    .as_str()
+                )
+            );
+            assert_eq!(cut.discarded_chars, "Hello world".len());
+            assert_eq!(outcome.attempts[1].number, 2);
+            assert_eq!(r.streamed, "Hello worldHello world");
+            assert!(
+                r.events[0].starts_with("retry 1 wait 0ms: token limit"),
+                "{:?}",
+                r.events
+            );
+            assert_eq!(
+                outcome.completion.usage,
+                Some(Usage {
+                    input_tokens: 22,
+                    output_tokens: 14
+                }),
+                "{f:?}: both requests were paid for"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn truncation_is_kept_by_default_at_the_cap_and_on_the_second_answer() {
+    let f = Format::OpenAi;
+    for extra in ["", "on_truncation = \"retry\"\nmax_tokens_cap = 100"] {
+        let server = MockServer::start().await;
+        Mock::given(method("POST"))
+            .respond_with(sse_response(cut_at_limit(f)))
+            .expect(1)
+            .mount(&server)
+            .await;
+        let outcome = call(&f.config(&server, extra), "hello")
+            .await
+            .result
+            .expect("kept");
+        assert_eq!(outcome.completion.finish_reason, FinishReason::Length);
+        assert_eq!(outcome.attempts.len(), 1, "{extra}");
+    }
+    // The second answer is returned as it is, cut again or not: no third request.
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .respond_with(sse_response(cut_at_limit(f)))
+        .expect(2)
+        .mount(&server)
+        .await;
+    let outcome = call(&f.config(&server, "on_truncation = \"retry\""), "hello")
+        .await
+        .result
+        .expect("kept");
+    assert_eq!(outcome.completion.finish_reason, FinishReason::Length);
+    assert_eq!(outcome.attempts.len(), 2);
+    assert_eq!(sent_body(&server, 1).await["max_completion_tokens"], 200);
+}
+
+/// Answers every connection on `listener` with one whole streamed OpenAI answer.
+async fn serve_answers(listener: tokio::net::TcpListener, answer: String) {
+    use tokio::io::{AsyncReadExt, AsyncWriteExt};
+    while let Ok((mut socket, _)) = listener.accept().await {
+        let answer = answer.clone();
+        tokio::spawn(async move {
+            // Read the request head and its body before answering.
+            let mut request = Vec::new();
+            let mut buf = [0u8; 8192];
+            loop {
+                let Ok(n) = socket.read(&mut buf).await else {
+                    return;
+                };
+                if n == 0 {
+                    return;
+                }
+                request.extend_from_slice(&buf[..n]);
+                let text = String::from_utf8_lossy(&request).to_lowercase();
+                if let Some(head_end) = text.find("\r\n\r\n") {
+                    let length = text
+                        .lines()
+                        .find_map(|l| l.strip_prefix("content-length:"))
+                        .and_then(|v| v.trim().parse::<usize>().ok())
+                        .unwrap_or(0);
+                    if request.len() >= head_end + 4 + length {
+                        break;
+                    }
+                }
+            }
+            let response = format!(
+                "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ncontent-length: {}\r\nconnection: close\r\n\r\n{answer}",
+                answer.len()
+            );
+            let _ = socket.write_all(response.as_bytes()).await;
+            let _ = socket.shutdown().await;
+        });
+    }
+}
+
+/// A server that is down while the call starts and comes up after several refused
+/// connections, more than `max_attempts` allows: the call bridges the gap. The server starts
+/// listening from inside the call's own retry announcement, so nothing depends on timing.
+#[tokio::test]
+async fn refused_connections_are_retried_until_the_server_is_back() {
+    // A free port, closed again so that connections to it are refused.
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port");
+    let mut config = models("openai", &format!("http://{addr}/v1"), "");
+    config.retry.max_attempts = 2;
+    config.retry.connect_retry_s = 60.0;
+    let registry = ethics_bowl::providers::ModelRegistry::build_with_env(
+        &config,
+        ["m"],
+        &Default::default(),
+        |_| Some(FAKE_KEY.to_string()),
+    )
+    .expect("builds");
+    let client = registry.get("m").expect("m");
+    let answer = Format::OpenAi.success();
+    let mut kinds = Vec::new();
+    let outcome = client
+        .complete(
+            &ethics_bowl::providers::ChatRequest::new("You are terse.", "hello"),
+            &mut |event| {
+                if let ethics_bowl::providers::CallEvent::RetryScheduled {
+                    attempt, error, ..
+                } = event
+                {
+                    kinds.push(error.kind);
+                    if attempt == 3 {
+                        let listener = std::net::TcpListener::bind(addr).expect("rebind the port");
+                        listener.set_nonblocking(true).expect("non-blocking");
+                        let listener =
+                            tokio::net::TcpListener::from_std(listener).expect("tokio listener");
+                        tokio::spawn(serve_answers(listener, answer.clone()));
+                    }
+                }
+            },
+        )
+        .await
+        .expect("answers once the server is back");
+    assert_eq!(outcome.completion.text, "Hello world");
+    assert_eq!(outcome.attempts.len(), 4, "three refusals, then the answer");
+    assert_eq!(kinds, vec![ErrorKind::Unreachable; 3]);
+    assert!(
+        outcome.attempts[0]
+            .error
+            .as_deref()
+            .unwrap_or_default()
+            .contains("could not connect to the server"),
+        "{:?}",
+        outcome.attempts[0].error
+    );
+
+    // With no bridging window, max_attempts rules.
+    config.retry.connect_retry_s = 0.0;
+    let addr = std::net::TcpListener::bind("127.0.0.1:0")
+        .and_then(|l| l.local_addr())
+        .expect("a free port");
+    config.models[0].base_url = Some(format!("http://{addr}/v1"));
+    let failure = call(&config, "hello")
+        .await
+        .result
+        .expect_err("unreachable");
+    assert_eq!(failure.error.kind, ErrorKind::Unreachable);
+    assert_eq!(failure.attempts.len(), 2);
+}

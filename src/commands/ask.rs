@@ -10,7 +10,7 @@
 use std::io::{IsTerminal, Write};
 use std::path::Path;
 
-use ethics_bowl::providers::{CallEvent, ChatRequest, ModelRegistry};
+use ethics_bowl::providers::{CallEvent, CallOutcome, ChatRequest, FinishReason, ModelRegistry};
 use ethics_bowl::sanitize::{Sanitizer, sanitize};
 
 use super::{UsageError, load_models, read_input};
@@ -51,10 +51,29 @@ pub async fn run(
     answer.written()?;
     let outcome = result?;
     answer.finish(&outcome.completion.text)?;
+    let summary = summary(model, &outcome);
+    eprintln!("{}", sanitize(&summary));
+    Ok(())
+}
+
+/// The line written to stderr after the answer: usage (marked when estimated), cost,
+/// latency, attempts, and the finish reason as the provider spelled it (with a note when the
+/// answer was cut at the token limit).
+fn summary(model: &str, outcome: &CallOutcome) -> String {
     let c = &outcome.completion;
     let usage = c
         .usage
-        .map(|u| format!("{} in / {} out tokens", u.input_tokens, u.output_tokens))
+        .map(|u| {
+            let estimated = if c.usage_estimated {
+                " (estimated)"
+            } else {
+                ""
+            };
+            format!(
+                "{} in / {} out tokens{estimated}",
+                u.input_tokens, u.output_tokens
+            )
+        })
         .unwrap_or_else(|| "usage not reported".into());
     let cost = outcome
         .cost_usd
@@ -65,15 +84,18 @@ pub async fn run(
         .as_deref()
         .map(|id| format!(", request id {id}"))
         .unwrap_or_default();
-    let summary = format!(
-        "[{model}: {usage}{cost}; {:.2} s; {} attempt{}; finish {}{id}]",
+    let cut = if c.finish_reason == FinishReason::Length {
+        " (cut at the token limit)"
+    } else {
+        ""
+    };
+    format!(
+        "[{model}: {usage}{cost}; {:.2} s; {} attempt{}; finish {}{cut}{id}]",
         outcome.latency.as_secs_f64(),
         outcome.attempts.len(),
         if outcome.attempts.len() == 1 { "" } else { "s" },
         c.provider_finish_reason,
-    );
-    eprintln!("{}", sanitize(&summary));
-    Ok(())
+    )
 }
 
 /// Where the answer goes: streamed to a terminal, or written whole once it is final.
@@ -216,5 +238,46 @@ mod tests {
             "Hel\n[attempt 1 failed part-way; its text above is discarded]\nHello world\n"
         );
         assert!(!err.contains("part-way"), "{err}");
+    }
+
+    fn outcome(usage_estimated: bool, finish: FinishReason, raw: &str) -> CallOutcome {
+        use ethics_bowl::domain::Attempt;
+        use ethics_bowl::providers::{Completion, Usage};
+        CallOutcome {
+            completion: Completion {
+                text: "answer".into(),
+                usage: Some(Usage {
+                    input_tokens: 12,
+                    output_tokens: 34,
+                }),
+                usage_estimated,
+                finish_reason: finish,
+                provider_finish_reason: raw.into(),
+                request_id: Some("req_1".into()),
+            },
+            attempts: vec![Attempt {
+                number: 1,
+                latency_ms: 250,
+                error: None,
+                error_kind: None,
+                wait_ms: None,
+                discarded_chars: 0,
+            }],
+            latency: Duration::from_millis(250),
+            cost_usd: Some(0.00012),
+        }
+    }
+
+    #[test]
+    fn the_summary_spells_the_finish_as_the_provider_did_and_marks_estimates_and_cuts() {
+        assert_eq!(
+            summary("m", &outcome(false, FinishReason::Stop, "end_turn")),
+            "[m: 12 in / 34 out tokens, ~$0.00012; 0.25 s; 1 attempt; finish end_turn, request id req_1]"
+        );
+        assert_eq!(
+            summary("m", &outcome(true, FinishReason::Length, "MAX_TOKENS")),
+            "[m: 12 in / 34 out tokens (estimated), ~$0.00012; 0.25 s; 1 attempt; finish MAX_TOKENS \
+             (cut at the token limit), request id req_1]"
+        );
     }
 }

@@ -10,8 +10,8 @@ mod typed;
 
 pub use error::ConfigError;
 pub use models::{
-    LimitsConfig, ModelConfig, ModelsConfig, Price, ProviderKind, ReasoningEffort, RetryConfig,
-    SimulatedParams,
+    LimitsConfig, ModelConfig, ModelsConfig, OnTruncation, Price, ProviderKind, ReasoningEffort,
+    RetryConfig, SimulatedParams, StructuredOutput,
 };
 pub use panel::{PanelConfig, PanelJudgeConfig};
 pub use qa::{QaConfig, QaDataset};

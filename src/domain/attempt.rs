@@ -9,8 +9,11 @@ use serde::{Deserialize, Serialize};
 pub enum ErrorKind {
     /// The server answered with an error status.
     Http,
-    /// No connection, or the connection broke.
+    /// The connection broke, or another transport failure.
     Connection,
+    /// The server could not be reached at all (connection refused, no route): nothing was
+    /// sent, so it is retried for as long as `connect_retry_s` allows.
+    Unreachable,
     /// The server went silent for longer than the read timeout.
     Timeout,
     /// An error frame arrived inside a successful (200) stream.
@@ -23,6 +26,13 @@ pub enum ErrorKind {
     Refused,
     /// The model spent its whole token budget without answering.
     EmptyLength,
+    /// A streamed response ended with no data at all (on some servers a context-length
+    /// overflow, or a stream ended because another request arrived).
+    EmptyStream,
+    /// The server rejected the structured-output request (the schema or its dialect).
+    SchemaRejected,
+    /// The answer was cut at the output-token limit and asked for again with a higher one.
+    TokenLimit,
     /// A simulated model's injected transient failure.
     Simulated,
 }

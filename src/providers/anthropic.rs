@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::ProviderError;
 use super::http::{self, Finish, HttpTarget, SseDecoder};
+use super::structured;
 use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
 use crate::config::ModelConfig;
 
@@ -35,8 +36,23 @@ impl Anthropic {
         {
             headers.insert(name, value);
         }
-        let body = request_body(&self.target.config, req);
-        http::exchange::<Decoder>(&self.target, &url, headers, &body, parse_body, on_delta).await
+        let cfg = &self.target.config;
+        let body = request_body(cfg, req);
+        let max_tokens = req.token_limit(cfg.max_tokens);
+        let result = http::exchange::<Decoder>(
+            &self.target,
+            &url,
+            headers,
+            &body,
+            max_tokens,
+            parse_body,
+            on_delta,
+        )
+        .await;
+        match result {
+            Err(e) if body.get("tools").is_some() => Err(structured::explain_rejection(e, cfg)),
+            other => other,
+        }
     }
 }
 
@@ -57,7 +73,7 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
         .collect();
     let mut body = json!({
         "model": cfg.model,
-        "max_tokens": cfg.max_tokens,
+        "max_tokens": req.token_limit(cfg.max_tokens),
         "system": req.system,
         "messages": messages,
     });
@@ -65,7 +81,7 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
         Some(effort) => {
             let budget = effort
                 .budget_tokens()
-                .min(cfg.max_tokens.saturating_sub(1))
+                .min(req.token_limit(cfg.max_tokens).saturating_sub(1))
                 .max(1024);
             body["thinking"] = json!({"type": "enabled", "budget_tokens": budget});
         }

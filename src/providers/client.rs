@@ -10,14 +10,15 @@ use tokio::sync::Semaphore;
 
 use super::ProviderError;
 use super::anthropic::Anthropic;
+use super::estimate;
 use super::gemini::Gemini;
 use super::http::{self, ApiKey, HttpTarget};
 use super::limits::Limits;
 use super::openai_chat::OpenAiChat;
 use super::retry::{self, Attempter, RetryPolicy};
 use super::simulated::{SimulatedBehaviours, SimulatedModel, Simulator};
-use super::types::{CallEvent, ChatRequest, Completion};
-use crate::config::{ModelConfig, ModelsConfig, ProviderKind};
+use super::types::{CallEvent, ChatRequest, Completion, FinishReason};
+use crate::config::{ModelConfig, ModelsConfig, OnTruncation, ProviderKind};
 use crate::domain::Attempt;
 use crate::redact::{self, Redactor};
 
@@ -126,32 +127,113 @@ impl ModelClient {
 
     /// Calls the model: attempts under the limits, retries by the policy, text passed to
     /// `observer` as it streams and retries announced before their waits.
+    ///
+    /// An answer without usage gets an estimate (see `providers::estimate`), marked
+    /// `usage_estimated`. With `on_truncation = "retry"`, an answer cut at the token limit is
+    /// asked for once more with the limit doubled (up to `max_tokens_cap`): the cut attempt
+    /// is recorded as a `TokenLimit` failure and announced as a retry (its text discarded),
+    /// the second answer is returned as it comes, and the usage and cost are those of both
+    /// requests, since both were paid for.
     pub async fn complete(
         &self,
         req: &ChatRequest,
         observer: &mut (dyn FnMut(CallEvent<'_>) + Send),
     ) -> Result<CallOutcome, CallFailure> {
         let started = Instant::now();
-        match retry::run(&self.policy, &self.backend, &self.limits, req, observer).await {
-            Ok((completion, attempts)) => {
-                let cost_usd = self
-                    .config
-                    .price
-                    .zip(completion.usage)
-                    .map(|(p, u)| p.cost(u.input_tokens, u.output_tokens));
-                Ok(CallOutcome {
-                    completion,
-                    attempts,
-                    latency: started.elapsed(),
-                    cost_usd,
-                })
+        let (mut completion, mut attempts) = self.attempts(req, 1, observer).await?;
+        self.fill_usage(req, &mut completion).await;
+        if let Some(next) = self.truncation_retry_limit(req, &completion) {
+            let error = ProviderError::token_limit(req.token_limit(self.config.max_tokens), next);
+            let discarded_chars = completion.text.len();
+            let number = attempts.len() as u32;
+            if let Some(cut) = attempts.last_mut() {
+                cut.error = Some(error.to_string());
+                cut.error_kind = Some(error.kind);
+                cut.discarded_chars = discarded_chars;
             }
-            Err((error, attempts)) => Err(CallFailure {
-                model: self.config.name.clone(),
-                error,
-                attempts,
-            }),
+            observer(CallEvent::RetryScheduled {
+                attempt: number,
+                wait: Duration::ZERO,
+                error: &error,
+                discarded_chars,
+            });
+            let mut again = req.clone();
+            again.max_tokens = Some(next);
+            let first = completion;
+            let (second, more) = match self.attempts(&again, number + 1, observer).await {
+                Ok(done) => done,
+                Err(mut failure) => {
+                    attempts.append(&mut failure.attempts);
+                    failure.attempts = attempts;
+                    return Err(failure);
+                }
+            };
+            attempts.extend(more);
+            completion = second;
+            self.fill_usage(&again, &mut completion).await;
+            completion.usage = match (first.usage, completion.usage) {
+                (Some(mut a), Some(b)) => {
+                    a += b;
+                    Some(a)
+                }
+                (a, b) => a.or(b),
+            };
+            completion.usage_estimated |= first.usage_estimated;
         }
+        let cost_usd = self
+            .config
+            .price
+            .zip(completion.usage)
+            .map(|(p, u)| p.cost(u.input_tokens, u.output_tokens));
+        Ok(CallOutcome {
+            completion,
+            attempts,
+            latency: started.elapsed(),
+            cost_usd,
+        })
+    }
+
+    /// One request through the retry policy, its attempts numbered from `first_number`.
+    async fn attempts(
+        &self,
+        req: &ChatRequest,
+        first_number: u32,
+        observer: &mut (dyn FnMut(CallEvent<'_>) + Send),
+    ) -> Result<(Completion, Vec<Attempt>), CallFailure> {
+        retry::run(
+            &self.policy,
+            &self.backend,
+            &self.limits,
+            req,
+            first_number,
+            observer,
+        )
+        .await
+        .map_err(|(error, attempts)| CallFailure {
+            model: self.config.name.clone(),
+            error,
+            attempts,
+        })
+    }
+
+    /// Estimates the usage of an answer whose server reported none; reported usage stays.
+    async fn fill_usage(&self, req: &ChatRequest, completion: &mut Completion) {
+        if completion.usage.is_none() {
+            completion.usage =
+                Some(estimate::estimate_usage(&self.config.model, req, &completion.text).await);
+            completion.usage_estimated = true;
+        }
+    }
+
+    /// The higher limit to ask again with, when this model retries truncated answers, the
+    /// answer was cut at the limit, and the cap leaves room.
+    fn truncation_retry_limit(&self, req: &ChatRequest, completion: &Completion) -> Option<u32> {
+        let limit = req.token_limit(self.config.max_tokens);
+        let cap = self.config.effective_max_tokens_cap();
+        (self.config.on_truncation == OnTruncation::Retry
+            && completion.finish_reason == FinishReason::Length
+            && limit < cap)
+            .then(|| limit.saturating_mul(2).min(cap))
     }
 }
 

@@ -53,11 +53,11 @@ impl ProviderError {
     }
 
     fn describe(&self) -> String {
-        let mut s = match (self.kind, self.status) {
-            (ErrorKind::Http, Some(status)) => format!("HTTP {status}"),
-            (kind, _) => format!("{kind:?}")
-                .to_lowercase()
-                .replace("streamerror", "error frame in stream"),
+        let mut s = match self.status {
+            Some(status) if matches!(self.kind, ErrorKind::Http | ErrorKind::SchemaRejected) => {
+                format!("HTTP {status}")
+            }
+            _ => kind_label(self.kind).to_string(),
         };
         if let Some(code) = &self.code {
             s.push_str(&format!(" ({code})"));
@@ -104,6 +104,7 @@ impl ProviderError {
                     .and_then(Value::as_str)
                     .map(str::to_string)
             });
+        let message = with_context_hint(message, code.as_deref(), &err);
         let retry_after = retry_after_from_headers(headers).or_else(|| gemini_retry_delay(&err));
         let retryable = match header_str(headers, "x-should-retry").as_deref() {
             Some("true") => true,
@@ -152,9 +153,20 @@ impl ProviderError {
         }
     }
 
-    /// Maps a transport error from reqwest.
+    /// Maps a transport error from reqwest. A failure to connect at all is `Unreachable`
+    /// (nothing was sent, so it is safe to retry for a while); others are retryable too.
     pub fn from_transport(e: &reqwest::Error) -> Self {
-        if e.is_timeout() {
+        if e.is_connect() {
+            Self::new(
+                ErrorKind::Unreachable,
+                format!(
+                    "could not connect to the server: {}; check that it is running and that \
+                     base_url is right",
+                    transport_message(e)
+                ),
+                true,
+            )
+        } else if e.is_timeout() {
             Self::new(
                 ErrorKind::Timeout,
                 "the server sent nothing within the read timeout (timeout_s)",
@@ -174,6 +186,27 @@ impl ProviderError {
                 "the stream ended before the model finished (after {received_chars} characters); \
                  the partial answer is discarded"
             ),
+            true,
+        )
+    }
+
+    /// A streamed response that ended without sending anything at all. Not retried: the
+    /// servers known to do this do it again for the same request.
+    pub fn empty_stream() -> Self {
+        Self::new(
+            ErrorKind::EmptyStream,
+            "the server closed the stream without an answer (a context-length overflow on some \
+             servers, or a server that ends a stream when another request arrives: try stream = \
+             false or max_concurrency = 1)",
+            false,
+        )
+    }
+
+    /// The answer was cut at `limit` output tokens and is asked for again with `next`.
+    pub fn token_limit(limit: u32, next: u32) -> Self {
+        Self::new(
+            ErrorKind::TokenLimit,
+            format!("cut at the token limit ({limit} tokens); asked again with {next}"),
             true,
         )
     }
@@ -198,6 +231,39 @@ impl ProviderError {
             true,
         )
     }
+}
+
+/// How an error kind is named in messages.
+fn kind_label(kind: ErrorKind) -> &'static str {
+    match kind {
+        ErrorKind::Http => "HTTP error",
+        ErrorKind::Connection => "connection",
+        ErrorKind::Unreachable => "unreachable",
+        ErrorKind::Timeout => "timeout",
+        ErrorKind::StreamError => "error frame in stream",
+        ErrorKind::Truncated => "truncated",
+        ErrorKind::Malformed => "malformed",
+        ErrorKind::Refused => "refused",
+        ErrorKind::EmptyLength => "empty answer",
+        ErrorKind::EmptyStream => "empty stream",
+        ErrorKind::SchemaRejected => "schema rejected",
+        ErrorKind::TokenLimit => "token limit",
+        ErrorKind::Simulated => "simulated",
+    }
+}
+
+/// A context-window overflow (OpenAI's `context_length_exceeded`, and the servers that copy
+/// it) gets a sentence on what to change.
+fn with_context_hint(message: String, code: Option<&str>, err: &Value) -> String {
+    let coded = code == Some("context_length_exceeded")
+        || err.get("code").and_then(Value::as_str) == Some("context_length_exceeded");
+    if !coded {
+        return message;
+    }
+    format!(
+        "{message} (the prompt plus max_tokens must fit the model's context window: shorten \
+         the input, lower max_tokens, or use a model or server with a longer context)"
+    )
 }
 
 fn transport_message(e: &reqwest::Error) -> String {

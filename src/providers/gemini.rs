@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::ProviderError;
 use super::http::{self, Finish, HttpTarget, SseDecoder};
+use super::structured;
 use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
 use crate::config::ModelConfig;
 use crate::domain::ErrorKind;
@@ -46,7 +47,23 @@ impl Gemini {
             headers.insert(name, value);
         }
         let body = request_body(cfg, req);
-        http::exchange::<Decoder>(&self.target, &url, headers, &body, parse_body, on_delta).await
+        let max_tokens = req.token_limit(cfg.max_tokens);
+        let result = http::exchange::<Decoder>(
+            &self.target,
+            &url,
+            headers,
+            &body,
+            max_tokens,
+            parse_body,
+            on_delta,
+        )
+        .await;
+        match result {
+            Err(e) if body["generationConfig"].get("responseSchema").is_some() => {
+                Err(structured::explain_rejection(e, cfg))
+            }
+            other => other,
+        }
     }
 }
 
@@ -63,7 +80,7 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
             json!({"role": role, "parts": [{"text": t.text}]})
         })
         .collect();
-    let mut generation = json!({"maxOutputTokens": cfg.max_tokens});
+    let mut generation = json!({"maxOutputTokens": req.token_limit(cfg.max_tokens)});
     if let Some(t) = cfg.temperature {
         generation["temperature"] = json!(t);
     }
@@ -81,31 +98,83 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
     })
 }
 
-/// A JSON Schema in Gemini's `Schema` form (OpenAPI 3.0 subset): type names in capitals,
-/// and `additionalProperties`, which it does not take, left out.
+/// The keys of Gemini's `Schema` (a subset of OpenAPI 3.0) that a JSON Schema may carry
+/// over as they are. Gemini refuses any other field, so the rest (`additionalProperties`,
+/// `$schema`, `exclusiveMinimum`, …) is left out; the prompt still states the whole schema.
+const GEMINI_SCHEMA_KEYS: [&str; 18] = [
+    "format",
+    "title",
+    "description",
+    "nullable",
+    "required",
+    "minItems",
+    "maxItems",
+    "minProperties",
+    "maxProperties",
+    "minLength",
+    "maxLength",
+    "pattern",
+    "minimum",
+    "maximum",
+    "propertyOrdering",
+    "default",
+    "example",
+    "enum",
+];
+
+/// A JSON Schema in Gemini's `Schema` form: type names in capitals (a `["string", "null"]`
+/// type becomes `STRING` with `nullable`), `const` as a one-value `enum`, enums kept only
+/// when they are strings (all Gemini takes), nested `properties`, `items` and `anyOf`
+/// converted alike, and every key Gemini does not know left out.
 fn gemini_schema(schema: &Value) -> Value {
-    match schema {
-        Value::Object(map) => Value::Object(
-            map.iter()
-                .filter(|(k, _)| k.as_str() != "additionalProperties")
-                .map(|(k, v)| {
-                    let v = match (k.as_str(), v) {
-                        ("type", Value::String(t)) => Value::String(t.to_uppercase()),
-                        ("properties", Value::Object(props)) => Value::Object(
-                            props
-                                .iter()
-                                .map(|(p, s)| (p.clone(), gemini_schema(s)))
-                                .collect(),
-                        ),
-                        ("items", s) => gemini_schema(s),
-                        (_, v) => v.clone(),
-                    };
-                    (k.clone(), v)
-                })
-                .collect(),
-        ),
-        other => other.clone(),
+    let Value::Object(map) = schema else {
+        return schema.clone();
+    };
+    let mut out = serde_json::Map::new();
+    for (key, value) in map {
+        match (key.as_str(), value) {
+            ("type", Value::String(t)) => {
+                out.insert(key.clone(), Value::String(t.to_uppercase()));
+            }
+            ("type", Value::Array(types)) => {
+                let named: Vec<&str> = types.iter().filter_map(Value::as_str).collect();
+                if let Some(t) = named.iter().find(|t| **t != "null") {
+                    out.insert(key.clone(), Value::String(t.to_uppercase()));
+                }
+                if named.contains(&"null") {
+                    out.insert("nullable".into(), Value::Bool(true));
+                }
+            }
+            ("properties", Value::Object(props)) => {
+                let props = props
+                    .iter()
+                    .map(|(p, s)| (p.clone(), gemini_schema(s)))
+                    .collect();
+                out.insert(key.clone(), Value::Object(props));
+            }
+            ("items", s) => {
+                out.insert(key.clone(), gemini_schema(s));
+            }
+            ("anyOf", Value::Array(options)) => {
+                out.insert(
+                    key.clone(),
+                    Value::Array(options.iter().map(gemini_schema).collect()),
+                );
+            }
+            ("const", Value::String(c)) => {
+                out.insert("enum".into(), json!([c]));
+            }
+            ("enum", Value::Array(values)) if !values.iter().all(Value::is_string) => {}
+            (k, v) if GEMINI_SCHEMA_KEYS.contains(&k) => {
+                out.insert(key.clone(), v.clone());
+            }
+            _ => {}
+        }
     }
+    if out.contains_key("enum") && !out.contains_key("type") {
+        out.insert("type".into(), json!("STRING"));
+    }
+    Value::Object(out)
 }
 
 fn finish_reason(s: &str) -> FinishReason {
@@ -263,6 +332,46 @@ mod tests {
         .unwrap();
         let e = parse_body(&v, None, 100).unwrap_err();
         assert_eq!(e.kind, ErrorKind::Refused);
+    }
+
+    #[test]
+    fn protocol_schemas_become_what_gemini_accepts() {
+        let schema = json!({
+            "$schema": "https://json-schema.org/draft/2020-12/schema",
+            "type": "object",
+            "additionalProperties": false,
+            "required": ["verdict", "score", "notes", "items", "kind"],
+            "properties": {
+                "verdict": {"type": "string", "enum": ["pro", "con", "tie"]},
+                "score": {"type": "integer", "minimum": 1, "maximum": 10, "exclusiveMaximum": 11},
+                "weight": {"type": "number", "minimum": 0.0, "maximum": 1.0},
+                "notes": {"type": ["string", "null"], "description": "free text"},
+                "level": {"type": "integer", "enum": [1, 2, 3]},
+                "kind": {"const": "verdict"},
+                "items": {"type": "array", "minItems": 1, "items": {
+                    "type": "object", "additionalProperties": false,
+                    "required": ["id"], "properties": {"id": {"type": "string"}}
+                }}
+            }
+        });
+        assert_eq!(
+            gemini_schema(&schema),
+            json!({
+                "type": "OBJECT",
+                "required": ["verdict", "score", "notes", "items", "kind"],
+                "properties": {
+                    "verdict": {"type": "STRING", "enum": ["pro", "con", "tie"]},
+                    "score": {"type": "INTEGER", "minimum": 1, "maximum": 10},
+                    "weight": {"type": "NUMBER", "minimum": 0.0, "maximum": 1.0},
+                    "notes": {"type": "STRING", "nullable": true, "description": "free text"},
+                    "level": {"type": "INTEGER"},
+                    "kind": {"type": "STRING", "enum": ["verdict"]},
+                    "items": {"type": "ARRAY", "minItems": 1, "items": {
+                        "type": "OBJECT", "required": ["id"], "properties": {"id": {"type": "STRING"}}
+                    }}
+                }
+            })
+        );
     }
 
     #[test]

@@ -142,7 +142,8 @@ pub(crate) trait SseDecoder {
 }
 
 /// Streams an SSE body through a decoder, passing text on as it arrives. A stream that ends
-/// without a finish reason is truncated, never an answer.
+/// without a finish reason is truncated, never an answer; one that ends without a single
+/// event is an [`ProviderError::empty_stream`].
 pub(crate) async fn read_sse<D: SseDecoder>(
     response: reqwest::Response,
     mut decoder: D,
@@ -152,12 +153,14 @@ pub(crate) async fn read_sse<D: SseDecoder>(
     let id = request_id(response.headers());
     let mut events = response.bytes_stream().eventsource();
     let mut received = 0usize;
+    let mut any_event = false;
     while let Some(item) = events.next().await {
         let event = item.map_err(|e| match e {
             EventStreamError::Transport(e) => ProviderError::from_transport(&e),
             EventStreamError::Utf8(e) => ProviderError::malformed(e),
             EventStreamError::Parser(e) => ProviderError::malformed(e),
         })?;
+        any_event = true;
         if let Some(text) = decoder.feed(&event.event, &event.data)?
             && !text.is_empty()
         {
@@ -167,6 +170,9 @@ pub(crate) async fn read_sse<D: SseDecoder>(
         if decoder.ended() {
             break;
         }
+    }
+    if !any_event {
+        return Err(ProviderError::empty_stream());
     }
     let (text, finish, usage) = decoder.into_parts();
     let Some(finish) = finish else {
@@ -243,7 +249,7 @@ pub(crate) type BodyParser = fn(&Value, Option<String>, u32) -> Result<Completio
 
 /// One attempt against an HTTP model: send the body, then stream the answer through the
 /// format's decoder, or, for models configured with `stream = false`, parse the whole body
-/// and pass its text on as a single delta.
+/// and pass its text on as a single delta. `max_tokens` is the limit the body asked for.
 ///
 /// Every loaded key is redacted here, from the streamed text, the completion and the error
 /// alike. This is the one place every HTTP attempt's result passes through before anything
@@ -255,6 +261,7 @@ pub(crate) async fn exchange<D: SseDecoder + Default>(
     url: &str,
     headers: HeaderMap,
     body: &Value,
+    max_tokens: u32,
     parse_body: BodyParser,
     on_delta: &mut (dyn FnMut(&str) + Send),
 ) -> Result<Completion, ProviderError> {
@@ -266,7 +273,16 @@ pub(crate) async fn exchange<D: SseDecoder + Default>(
                 on_delta(&clean);
             }
         };
-        unredacted_exchange::<D>(target, url, headers, body, parse_body, &mut clean_delta).await
+        unredacted_exchange::<D>(
+            target,
+            url,
+            headers,
+            body,
+            max_tokens,
+            parse_body,
+            &mut clean_delta,
+        )
+        .await
     };
     let tail = stream.finish();
     if !tail.is_empty() {
@@ -289,10 +305,10 @@ async fn unredacted_exchange<D: SseDecoder + Default>(
     url: &str,
     headers: HeaderMap,
     body: &Value,
+    max_tokens: u32,
     parse_body: BodyParser,
     on_delta: &mut (dyn FnMut(&str) + Send),
 ) -> Result<Completion, ProviderError> {
-    let max_tokens = target.config.max_tokens;
     let response = post_json(&target.client, url, headers, body).await?;
     if target.config.stream {
         read_sse(response, D::default(), max_tokens, on_delta).await

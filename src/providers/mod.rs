@@ -9,12 +9,14 @@
 mod anthropic;
 mod client;
 mod error;
+mod estimate;
 mod gemini;
 mod http;
 mod limits;
 mod openai_chat;
 mod retry;
 pub mod simulated;
+mod structured;
 mod types;
 
 pub use client::{CallFailure, CallOutcome, ModelClient, ModelRegistry, SetupError};

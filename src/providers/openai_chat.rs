@@ -6,6 +6,7 @@ use serde_json::{Value, json};
 
 use super::ProviderError;
 use super::http::{self, Finish, HttpTarget, SseDecoder};
+use super::structured;
 use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
 use crate::config::{ModelConfig, ProviderKind};
 use crate::domain::ErrorKind;
@@ -35,12 +36,29 @@ impl OpenAiChat {
             headers.insert(name, value);
         }
         let body = request_body(cfg, req);
-        http::exchange::<Decoder>(&self.target, &url, headers, &body, parse_body, on_delta).await
+        let max_tokens = req.token_limit(cfg.max_tokens);
+        let result = http::exchange::<Decoder>(
+            &self.target,
+            &url,
+            headers,
+            &body,
+            max_tokens,
+            parse_body,
+            on_delta,
+        )
+        .await;
+        match result {
+            Err(e) if body.get("response_format").is_some() => {
+                Err(structured::explain_rejection(e, cfg))
+            }
+            other => other,
+        }
     }
 }
 
 /// The request body. OpenAI itself takes `max_completion_tokens`; compatible servers
-/// often know only the older `max_tokens`, so they get that.
+/// often know only the older `max_tokens`, so they get that. A schema goes in the
+/// `response_format` of the model's configured dialect.
 pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
     let mut messages = vec![json!({"role": "system", "content": req.system})];
     for turn in &req.turns {
@@ -56,7 +74,7 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
     } else {
         "max_tokens"
     };
-    body[token_field] = json!(cfg.max_tokens);
+    body[token_field] = json!(req.token_limit(cfg.max_tokens));
     if let Some(t) = cfg.temperature {
         body["temperature"] = json!(t);
     }
@@ -67,11 +85,12 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
         body["stream"] = json!(true);
         body["stream_options"] = json!({"include_usage": true});
     }
-    if let Some(s) = req.schema.as_ref().filter(|_| cfg.uses_structured_output()) {
-        body["response_format"] = json!({
-            "type": "json_schema",
-            "json_schema": {"name": s.name, "strict": true, "schema": s.schema},
-        });
+    if let Some(format) = req
+        .schema
+        .as_ref()
+        .and_then(|s| structured::response_format(cfg.structured_output_flavour(), s))
+    {
+        body["response_format"] = format;
     }
     body
 }

@@ -13,7 +13,7 @@ use backon::BackoffBuilder;
 use super::ProviderError;
 use super::types::{CallEvent, ChatRequest, Completion};
 use crate::config::RetryConfig;
-use crate::domain::Attempt;
+use crate::domain::{Attempt, ErrorKind};
 
 /// When and how often to try again.
 #[derive(Debug, Clone, PartialEq)]
@@ -26,6 +26,9 @@ pub struct RetryPolicy {
     pub max_backoff: Duration,
     /// Longest server-requested wait that is honoured; a longer one makes the error final.
     pub max_retry_after: Duration,
+    /// How long attempts that cannot connect at all go on being retried, counted from the
+    /// first of them, past `max_attempts` if need be (a server restarting).
+    pub connect_retry: Duration,
 }
 
 impl From<&RetryConfig> for RetryPolicy {
@@ -35,6 +38,7 @@ impl From<&RetryConfig> for RetryPolicy {
             initial_backoff: Duration::from_millis(c.initial_backoff_ms),
             max_backoff: Duration::from_millis(c.max_backoff_ms),
             max_retry_after: Duration::from_secs_f64(c.max_retry_after_s),
+            connect_retry: Duration::from_secs_f64(c.connect_retry_s),
         }
     }
 }
@@ -53,25 +57,41 @@ enum Decision {
 }
 
 impl RetryPolicy {
+    /// The backoff waits, growing without end: `decide` says when to stop, and a server
+    /// that cannot be reached may be retried past `max_attempts`.
     fn schedule(&self) -> impl Iterator<Item = Duration> + use<> {
         backon::ExponentialBuilder::default()
             .with_min_delay(self.initial_backoff)
             .with_max_delay(self.max_backoff)
             .with_factor(2.0)
             .with_jitter()
-            .with_max_times(self.max_attempts as usize)
+            .without_max_times()
             .build()
     }
 
+    /// What follows the failed `tries`-th attempt; `unreachable_for` is how long attempts
+    /// have been failing to connect at all, when this one did too.
     fn decide(
         &self,
         error: &ProviderError,
-        attempt: u32,
+        tries: u32,
+        unreachable_for: Option<Duration>,
         schedule: &mut impl Iterator<Item = Duration>,
     ) -> Decision {
         let backoff = schedule.next();
-        if !error.retryable || attempt >= self.max_attempts {
+        let bridging = unreachable_for.is_some_and(|d| d < self.connect_retry);
+        if !error.retryable {
             return Decision::GiveUp(None);
+        }
+        if tries >= self.max_attempts && !bridging {
+            return Decision::GiveUp(unreachable_for.map(|d| {
+                format!(
+                    "still unreachable {:.0} s after the first failed connection \
+                     (connect_retry_s = {:.0})",
+                    d.as_secs_f64(),
+                    self.connect_retry.as_secs_f64()
+                )
+            }));
         }
         match error.retry_after {
             Some(wait) if wait > self.max_retry_after => Decision::GiveUp(Some(format!(
@@ -106,17 +126,21 @@ pub(crate) trait Gate {
     fn enter(&self) -> impl Future<Output = Self::Pass> + Send;
 }
 
-/// Runs attempts until one succeeds, a failure is final, or the attempts run out.
+/// Runs attempts until one succeeds, a failure is final, or the attempts run out (or, for
+/// attempts that cannot connect, `connect_retry` has passed). Attempts are numbered from
+/// `first_number` (a call that asks again after a truncated answer goes on counting).
 pub(crate) async fn run<A: Attempter + Sync, G: Gate + Sync>(
     policy: &RetryPolicy,
     attempter: &A,
     gate: &G,
     req: &ChatRequest,
+    first_number: u32,
     observer: &mut (dyn FnMut(CallEvent<'_>) + Send),
 ) -> Result<(Completion, Vec<Attempt>), (ProviderError, Vec<Attempt>)> {
     let mut schedule = policy.schedule();
     let mut attempts = Vec::new();
-    for number in 1.. {
+    let mut unreachable_since: Option<tokio::time::Instant> = None;
+    for number in first_number.. {
         let pass = gate.enter().await;
         let started = Instant::now();
         let mut streamed = 0usize;
@@ -142,7 +166,18 @@ pub(crate) async fn run<A: Attempter + Sync, G: Gate + Sync>(
             }
             Err(error) => error,
         };
-        let decision = policy.decide(&error, number, &mut schedule);
+        let unreachable_for = if error.kind == ErrorKind::Unreachable {
+            Some(
+                unreachable_since
+                    .get_or_insert_with(tokio::time::Instant::now)
+                    .elapsed(),
+            )
+        } else {
+            unreachable_since = None;
+            None
+        };
+        let tries = number - first_number + 1;
+        let decision = policy.decide(&error, tries, unreachable_for, &mut schedule);
         let wait = match &decision {
             Decision::Retry(wait) => Some(*wait),
             Decision::GiveUp(_) => None,
@@ -229,6 +264,7 @@ mod tests {
             &Scripted(Mutex::new(script)),
             &Open,
             &ChatRequest::new("s", "u"),
+            1,
             &mut |e| {
                 events.push(match e {
                     CallEvent::Delta(t) => format!("delta {t}"),
@@ -318,5 +354,103 @@ mod tests {
         assert!(e.message.contains("longer than max_retry_after_s"), "{e}");
         assert!(!e.retryable);
         assert_eq!(attempts.len(), 1);
+    }
+
+    fn refused() -> Result<&'static str, ProviderError> {
+        Err(ProviderError::new(
+            ErrorKind::Unreachable,
+            "connection refused",
+            true,
+        ))
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_unreachable_server_is_retried_past_max_attempts_within_the_window() {
+        let policy = RetryPolicy {
+            max_attempts: 2,
+            ..RetryPolicy::default()
+        };
+        let mut script = vec![refused(); 4];
+        script.push(Ok("back"));
+        let start = tokio::time::Instant::now();
+        let (result, attempts, _) = run_script(&policy, script).await;
+        assert_eq!(result.unwrap(), "back");
+        assert_eq!(attempts.len(), 5, "four refusals bridged, then the answer");
+        assert!(start.elapsed() < policy.connect_retry);
+        assert!(
+            attempts[..4]
+                .iter()
+                .all(|a| a.error_kind == Some(ErrorKind::Unreachable) && a.wait_ms.is_some())
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn an_unreachable_server_is_given_up_once_the_window_has_passed() {
+        let policy = RetryPolicy {
+            max_attempts: 2,
+            ..RetryPolicy::default()
+        };
+        let start = tokio::time::Instant::now();
+        let (result, attempts, _) = run_script(&policy, vec![refused(); 40]).await;
+        let e = result.unwrap_err();
+        assert_eq!(e.kind, ErrorKind::Unreachable);
+        assert!(e.message.contains("connect_retry_s = 15"), "{e}");
+        let waited = start.elapsed();
+        assert!(waited >= policy.connect_retry, "{waited:?}");
+        assert!(
+            waited < policy.connect_retry + 2 * policy.max_backoff,
+            "{waited:?}"
+        );
+        assert!(
+            attempts.len() > 2 && attempts.len() < 40,
+            "{}",
+            attempts.len()
+        );
+        assert_eq!(attempts.last().unwrap().wait_ms, None);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn without_a_window_or_after_an_http_error_max_attempts_rules() {
+        let policy = RetryPolicy {
+            max_attempts: 2,
+            connect_retry: Duration::ZERO,
+            ..RetryPolicy::default()
+        };
+        let (result, attempts, _) = run_script(&policy, vec![refused(); 5]).await;
+        assert_eq!(result.unwrap_err().kind, ErrorKind::Unreachable);
+        assert_eq!(attempts.len(), 2);
+        // Connection failures bridge; an HTTP error in between ends the bridge.
+        let policy = RetryPolicy {
+            max_attempts: 2,
+            ..RetryPolicy::default()
+        };
+        let script = vec![refused(), Err(http(503, None)), refused(), Ok("x")];
+        let (result, attempts, _) = run_script(&policy, script).await;
+        assert_eq!(result.unwrap_err().status, Some(503));
+        assert_eq!(attempts.len(), 2);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn attempts_are_numbered_from_the_first_number_given() {
+        let mut numbers = Vec::new();
+        let result = run(
+            &RetryPolicy::default(),
+            &Scripted(Mutex::new(vec![Err(http(503, None)), Ok("x")])),
+            &Open,
+            &ChatRequest::new("s", "u"),
+            4,
+            &mut |e| {
+                if let CallEvent::RetryScheduled { attempt, .. } = e {
+                    numbers.push(attempt);
+                }
+            },
+        )
+        .await;
+        let (_, attempts) = result.unwrap();
+        assert_eq!(numbers, [4]);
+        assert_eq!(
+            attempts.iter().map(|a| a.number).collect::<Vec<_>>(),
+            [4, 5]
+        );
     }
 }

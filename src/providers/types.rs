@@ -53,6 +53,9 @@ pub struct ChatRequest {
     /// The JSON the answer must be, when the protocol asks for JSON (the prompt says so
     /// too, for providers without structured output).
     pub schema: Option<ResponseSchema>,
+    /// An output-token limit for this request in place of the model's `max_tokens` (the
+    /// truncation retry asks again with a higher one); every backend honours it.
+    pub max_tokens: Option<u32>,
 }
 
 impl ChatRequest {
@@ -66,6 +69,7 @@ impl ChatRequest {
             }],
             tag: CallTag::default(),
             schema: None,
+            max_tokens: None,
         }
     }
 
@@ -85,6 +89,11 @@ impl ChatRequest {
             phase: phase.into(),
         };
         self
+    }
+
+    /// The output-token limit in force: this request's own, or the model's `max_tokens`.
+    pub fn token_limit(&self, model_max_tokens: u32) -> u32 {
+        self.max_tokens.unwrap_or(model_max_tokens)
     }
 
     /// The last user turn (the prompt proper).

@@ -3,12 +3,13 @@
 //! `load`, the checks on what it says in `validate`.
 
 mod load;
+mod structured;
 #[cfg(test)]
 mod tests;
 mod types;
 mod validate;
 
 pub use types::{
-    LimitsConfig, ModelConfig, ModelsConfig, Price, ProviderKind, ReasoningEffort, RetryConfig,
-    SimulatedParams,
+    LimitsConfig, ModelConfig, ModelsConfig, OnTruncation, Price, ProviderKind, ReasoningEffort,
+    RetryConfig, SimulatedParams, StructuredOutput,
 };

@@ -194,3 +194,86 @@ fn top_level_and_sections() {
     assert!(err("[retry]\nmax_attemps = 2\n[[models]]\nname=\"a\"\nprovider=\"simulated\"\nmodel=\"m\"\n").contains("retry.max_attemps"));
     assert!(err("not toml = = 1").contains("models.toml"));
 }
+
+#[test]
+fn structured_output_takes_a_boolean_or_a_dialect_with_provider_defaults() {
+    let c = parse(GOOD).unwrap();
+    assert_eq!(
+        c.get("gpt").unwrap().structured_output_flavour(),
+        StructuredOutput::Native
+    );
+    assert_eq!(
+        c.get("local").unwrap().structured_output_flavour(),
+        StructuredOutput::Off
+    );
+    let local = |value: &str| {
+        format!(
+            "[[models]]\nname = \"local\"\nprovider = \"openai-compatible\"\nmodel = \"m\"\n\
+             base_url = \"http://localhost:8000/v1\"\nstructured_output = {value}\n"
+        )
+    };
+    for (value, flavour, on_wire) in [
+        ("true", StructuredOutput::Native, true),
+        ("false", StructuredOutput::Off, false),
+        ("\"json_schema\"", StructuredOutput::JsonSchema, true),
+        (
+            "\"json_object_schema\"",
+            StructuredOutput::JsonObjectSchema,
+            true,
+        ),
+        ("\"json_object\"", StructuredOutput::JsonObject, false),
+    ] {
+        let c = parse(&local(value)).unwrap();
+        let m = c.get("local").unwrap();
+        assert_eq!(m.structured_output_flavour(), flavour, "{value}");
+        assert_eq!(m.uses_structured_output(), on_wire, "{value}");
+    }
+    let e = err(&local("\"json-schema\""));
+    assert!(
+        e.starts_with("models.toml, models[0].structured_output: expected true, false, \"json_schema\", \"json_object_schema\" or \"json_object\", found a string"),
+        "{e}"
+    );
+    assert!(e.contains("model \"local\""), "{e}");
+    let e = err(
+        "[[models]]\nname = \"c\"\nprovider = \"anthropic\"\nmodel = \"m\"\nstructured_output = \"json_object\"\n",
+    );
+    assert!(
+        e.contains("key \"structured_output\"") && e.contains("anthropic takes only true or false"),
+        "{e}"
+    );
+}
+
+#[test]
+fn truncation_keys_and_their_defaults() {
+    let c = parse(GOOD).unwrap();
+    let gpt = c.get("gpt").unwrap();
+    assert_eq!(gpt.on_truncation, OnTruncation::Keep);
+    assert_eq!(gpt.effective_max_tokens_cap(), 4 * 2048);
+    let base =
+        "[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\nmax_tokens = 1000\n";
+    let c = parse(&format!(
+        "{base}on_truncation = \"retry\"\nmax_tokens_cap = 1000\n"
+    ))
+    .unwrap();
+    assert_eq!(c.models[0].on_truncation, OnTruncation::Retry);
+    assert_eq!(c.models[0].effective_max_tokens_cap(), 1000);
+    let e = err(&format!("{base}max_tokens_cap = 999\n"));
+    assert!(
+        e.contains("key \"max_tokens_cap\"") && e.contains("999 is below max_tokens (1000)"),
+        "{e}"
+    );
+    let e = err(&format!("{base}on_truncation = \"double\"\n"));
+    assert!(
+        e.contains("models[0].on_truncation") && e.contains("`keep`") && e.contains("`retry`"),
+        "{e}"
+    );
+}
+
+#[test]
+fn connect_retry_has_a_default_and_must_not_be_negative() {
+    assert_eq!(parse(GOOD).unwrap().retry.connect_retry_s, 15.0);
+    let e = err(
+        "[retry]\nconnect_retry_s = -1\n[[models]]\nname=\"a\"\nprovider=\"simulated\"\nmodel=\"m\"\n",
+    );
+    assert!(e.contains("key \"connect_retry_s\""), "{e}");
+}

@@ -6,6 +6,8 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+pub use super::structured::StructuredOutput;
+
 /// Which wire format and default endpoint a model uses.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -189,6 +191,18 @@ impl Default for SimulatedParams {
     }
 }
 
+/// What to do with an answer that ended at the output-token limit.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Deserialize, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum OnTruncation {
+    /// Keep the cut answer (the phase is marked truncated).
+    #[default]
+    Keep,
+    /// Ask once more with the limit doubled (up to `max_tokens_cap`), recording the cut
+    /// attempt.
+    Retry,
+}
+
 /// One configured model: the identifier used everywhere, and how to reach it.
 #[derive(Debug, Clone, PartialEq, Deserialize, Serialize)]
 #[serde(deny_unknown_fields)]
@@ -227,12 +241,21 @@ pub struct ModelConfig {
     /// cannot stream.
     #[serde(default = "default_true")]
     pub stream: bool,
-    /// Use the provider's structured-output feature when a protocol asks for JSON (OpenAI
-    /// `response_format` with a JSON schema, Gemini `responseSchema`, Anthropic tool use);
-    /// by default on for `openai`, `anthropic`, `google` and `xai`, off for servers whose
-    /// support varies (`openai-compatible`, `qwen`), which get the schema in the prompt only.
+    /// Whether and how a protocol's JSON schema goes on the wire: `true` (the provider's
+    /// own feature), `false` (the prompt only), or a Chat Completions `response_format`
+    /// dialect (`"json_schema"`, `"json_object_schema"`, `"json_object"`); by default on for
+    /// `openai`, `anthropic`, `google` and `xai`, off for servers whose support varies
+    /// (`openai-compatible`, `qwen`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub structured_output: Option<bool>,
+    pub structured_output: Option<StructuredOutput>,
+    /// What to do with an answer cut at the token limit: keep it (default), or ask once
+    /// more with the limit doubled, up to `max_tokens_cap`.
+    #[serde(default)]
+    pub on_truncation: OnTruncation,
+    /// The highest output-token limit a truncation retry may ask for; 4 × `max_tokens` when
+    /// absent.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_tokens_cap: Option<u32>,
     /// Prices for cost estimates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<Price>,
@@ -255,15 +278,26 @@ fn default_true() -> bool {
 }
 
 impl ModelConfig {
-    /// Whether requests with a schema use the provider's structured-output feature.
-    pub fn uses_structured_output(&self) -> bool {
-        self.structured_output.unwrap_or(matches!(
-            self.provider,
+    /// How requests with a schema carry it, the provider's default applied.
+    pub fn structured_output_flavour(&self) -> StructuredOutput {
+        self.structured_output.unwrap_or(match self.provider {
             ProviderKind::Openai
-                | ProviderKind::Anthropic
-                | ProviderKind::Google
-                | ProviderKind::Xai
-        ))
+            | ProviderKind::Anthropic
+            | ProviderKind::Google
+            | ProviderKind::Xai => StructuredOutput::Native,
+            _ => StructuredOutput::Off,
+        })
+    }
+
+    /// Whether requests with a schema put that schema on the wire (JSON mode does not).
+    pub fn uses_structured_output(&self) -> bool {
+        self.structured_output_flavour().sends_schema()
+    }
+
+    /// The highest output-token limit a truncation retry may ask for.
+    pub fn effective_max_tokens_cap(&self) -> u32 {
+        self.max_tokens_cap
+            .unwrap_or(self.max_tokens.saturating_mul(4))
     }
 
     /// The environment variable this model's key is read from, if it needs one.
@@ -300,6 +334,10 @@ pub struct RetryConfig {
     /// Longest wait a server may ask for (Retry-After, Gemini's retry delay); a longer
     /// request makes the error final, since waiting is better done by resuming later.
     pub max_retry_after_s: f64,
+    /// While attempts fail to connect at all (a server restarting), keep retrying with
+    /// backoff until this many seconds have passed since the first such failure, even past
+    /// `max_attempts`.
+    pub connect_retry_s: f64,
 }
 
 impl Default for RetryConfig {
@@ -309,6 +347,7 @@ impl Default for RetryConfig {
             initial_backoff_ms: 500,
             max_backoff_ms: 8_000,
             max_retry_after_s: 120.0,
+            connect_retry_s: 15.0,
         }
     }
 }

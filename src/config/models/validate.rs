@@ -132,6 +132,34 @@ pub(super) fn check_model(m: &ModelConfig, label: &str, path: &Path) -> Result<(
             ),
         );
     }
+    if let Some(cap) = m.max_tokens_cap
+        && cap < m.max_tokens
+    {
+        return bad(
+            "max_tokens_cap",
+            format!("{cap} is below max_tokens ({})", m.max_tokens),
+            &format!(
+                "use a cap of at least {} (the truncation retry doubles max_tokens up to it), \
+                 or remove the key for 4 × max_tokens",
+                m.max_tokens
+            ),
+        );
+    }
+    if let Some(flavour) = m.structured_output
+        && flavour.is_chat_dialect()
+        && matches!(m.provider, ProviderKind::Anthropic | ProviderKind::Google)
+    {
+        return bad(
+            "structured_output",
+            format!(
+                "{} is a Chat Completions response_format dialect; {} takes only true or false",
+                flavour.as_config(),
+                m.provider
+            ),
+            "use structured_output = true (the provider's own feature) or false (the prompt \
+             only)",
+        );
+    }
     if let Some(price) = m.price
         && (price.input_per_mtok < 0.0 || price.output_per_mtok < 0.0)
     {
@@ -216,6 +244,14 @@ pub(super) fn check_limits(
             "[retry], key \"max_attempts\"",
             "is 0",
             "use 1 (no retries) or more",
+        ));
+    }
+    if !(retry.connect_retry_s.is_finite() && retry.connect_retry_s >= 0.0) {
+        return Err(ConfigError::invalid(
+            path,
+            "[retry], key \"connect_retry_s\"",
+            "must be a non-negative number of seconds",
+            "use e.g. 15 (0 stops at max_attempts like any other failure)",
         ));
     }
     if !(retry.max_retry_after_s.is_finite() && retry.max_retry_after_s >= 0.0) {

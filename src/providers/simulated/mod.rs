@@ -148,7 +148,7 @@ impl Simulator {
         on_delta: &mut (dyn FnMut(&str) + Send),
     ) -> Result<Completion, ProviderError> {
         let params = &self.model.params;
-        let max_tokens = self.max_tokens;
+        let max_tokens = req.token_limit(self.max_tokens);
         let key = self.request_key(req);
         let mut fail = rng_for(&[&key, "failure", &attempt.to_string()]);
         if fail.random_bool(params.failure_rate) {
