@@ -2,6 +2,7 @@
 //! terminal UI share them, so their numbers never disagree.
 
 pub mod bias;
+pub mod calls;
 mod charts;
 pub mod panels;
 pub mod qa;

@@ -1,5 +1,6 @@
 //! The tournament summary (`summary.json`): scores by model, by model and role, by dilemma,
-//! and the cross-model matrix. It is built from the report's own tables, so the two never
+//! and the cross-model matrix; answers cut at the token limit and estimated usage, in all
+//! and by model. It is built from the report's own tables, so the two never
 //! disagree. One usable judgment (parsed or corrected by hand) is one observation; rounds
 //! that need review or are incomplete count only in the tallies.
 
@@ -7,6 +8,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::calls::{CallCounts, calls_by_model};
 use super::qa::{Proportion, QaFigures, qa_figures};
 use super::structured::{Mean, SideAdvantage, structured_figures};
 use super::tables::{Cell, dilemma_difficulty, model_comparison};
@@ -71,6 +73,15 @@ pub struct Summary {
     /// The same, by the model that answered (debating and judging); `null` for a model
     /// without a price.
     pub cost_usd_by_model: BTreeMap<String, Option<f64>>,
+    /// Answers of every model cut at the output-token limit.
+    pub truncated_phases: usize,
+    /// Answers of every model whose usage the server did not report (estimated).
+    pub estimated_usage_phases: usize,
+    /// Whether `tokens` and `cost_usd` are estimates in part (some usage was estimated).
+    pub usage_estimated: bool,
+    /// By the model that answered (debating and judging): answered calls, answers cut at
+    /// the token limit, and answers with estimated usage.
+    pub calls_by_model: BTreeMap<String, CallCounts>,
     /// Ethics Bowl: by model.
     #[serde(skip_serializing_if = "BTreeMap::is_empty")]
     pub models: BTreeMap<String, ModelSummary>,
@@ -167,8 +178,14 @@ fn structured_parts(
 /// Summarises rounds.
 pub fn summarize(rounds: &[Round]) -> Summary {
     let (structured_models, structured_sides) = structured_parts(rounds);
+    let calls_by_model = calls_by_model(rounds);
+    let calls = CallCounts::total(calls_by_model.values());
     let mut s = Summary {
         rounds: rounds.len(),
+        truncated_phases: calls.truncated_phases,
+        estimated_usage_phases: calls.estimated_usage_phases,
+        usage_estimated: calls.usage_estimated,
+        calls_by_model,
         qa_accuracy: super::qa::accuracy_by_format(rounds),
         qa_accuracy_by_judge: qa_figures(rounds)
             .map(|f| qa_by_judge(&f))
@@ -366,6 +383,37 @@ mod tests {
         assert_eq!(s.cost_usd_by_model["b"], None);
         let json = serde_json::to_value(&s).unwrap();
         assert!(json["cost_usd_by_model"]["b"].is_null());
+    }
+
+    #[test]
+    fn cut_answers_and_estimated_usage_are_counted_overall_and_by_model() {
+        use crate::domain::{Phase, PhaseType};
+        let mut r = round("a", "b", "d1", 8.0, 6.0, ParseStatus::Parsed);
+        r.phases = vec![
+            Phase {
+                truncated: true,
+                finish_reason: Some("length".into()),
+                ..Phase::new(PhaseType::Presentation, "a", "cut")
+            },
+            Phase {
+                usage_estimated: true,
+                ..Phase::new(PhaseType::Response, "b", "y")
+            },
+            Phase::new(PhaseType::Judgment, "j", "z"),
+        ];
+        let s = summarize(&[r]);
+        assert_eq!((s.truncated_phases, s.estimated_usage_phases), (1, 1));
+        assert!(s.usage_estimated);
+        let json = serde_json::to_value(&s).unwrap();
+        assert_eq!(json["truncated_phases"], 1);
+        assert_eq!(json["usage_estimated"], true);
+        assert_eq!(json["calls_by_model"]["a"]["truncated_phases"], 1);
+        assert_eq!(json["calls_by_model"]["a"]["usage_estimated"], false);
+        assert_eq!(json["calls_by_model"]["b"]["estimated_usage_phases"], 1);
+        assert_eq!(json["calls_by_model"]["b"]["usage_estimated"], true);
+        assert_eq!(json["calls_by_model"]["j"]["calls"], 1);
+        let plain = summarize(&[round("a", "b", "d1", 8.0, 6.0, ParseStatus::Parsed)]);
+        assert!(!plain.usage_estimated && plain.truncated_phases == 0);
     }
 
     #[test]

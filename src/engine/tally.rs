@@ -1,5 +1,6 @@
 //! What stored rounds used, summed from their phases: the totals the terminal UI's header
-//! and the headless runner's progress line show. Summed from the store rather than counted
+//! and the headless runner's progress line show, with how many answers were cut at the token
+//! limit and how many calls' usage is an estimate. Summed from the store rather than counted
 //! from this run's calls, they cover every session of a resumed tournament.
 
 use std::iter::Sum;
@@ -22,6 +23,12 @@ pub struct UsageTotals {
     /// Calls that failed after their retries: a panel judge's stored failed phase, or the
     /// error that stopped a round.
     pub failures: u64,
+    /// Answered calls whose answer ended at the output-token limit (see
+    /// [`Phase::truncated`](crate::domain::Phase::truncated)).
+    pub truncated: u64,
+    /// Answered calls whose server reported no usage, so their tokens (and the cost from
+    /// them) are estimates.
+    pub estimated: u64,
 }
 
 impl UsageTotals {
@@ -35,9 +42,17 @@ impl UsageTotals {
             t.calls += u64::from(p.error.is_none());
             t.retries += p.attempts.len().saturating_sub(1) as u64;
             t.failures += u64::from(p.error.is_some());
+            t.truncated += u64::from(p.error.is_none() && p.truncated);
+            t.estimated += u64::from(p.error.is_none() && p.usage_estimated);
         }
         t.failures += u64::from(round.error.is_some());
         t
+    }
+
+    /// Whether any counted call's usage is estimated: the tokens and cost shown are then
+    /// estimates in part and say so.
+    pub fn is_estimated(&self) -> bool {
+        self.estimated > 0
     }
 }
 
@@ -50,6 +65,8 @@ impl Sum for UsageTotals {
             calls: a.calls + b.calls,
             retries: a.retries + b.retries,
             failures: a.failures + b.failures,
+            truncated: a.truncated + b.truncated,
+            estimated: a.estimated + b.estimated,
         })
     }
 }
@@ -60,7 +77,7 @@ mod tests {
     use crate::domain::{Attempt, Phase, PhaseType, RoundRecord, ScheduledRound};
 
     #[test]
-    fn phases_are_summed_and_failed_attempts_count_as_retries() {
+    fn phases_are_summed_with_retries_cut_answers_and_estimated_usage() {
         let s = ScheduledRound {
             round_id: "r".into(),
             dilemma_id: "d".into(),
@@ -88,7 +105,15 @@ mod tests {
             ..Phase::new(PhaseType::Presentation, "a", "text")
         });
         round.phases.push(Phase {
+            truncated: true,
+            usage_estimated: true,
+            output_tokens: Some(1),
+            ..Phase::new(PhaseType::Response, "b", "cut")
+        });
+        round.phases.push(Phase {
             error: Some("down".into()),
+            truncated: true,
+            usage_estimated: true,
             attempts: vec![attempt(1, Some("down")), attempt(2, Some("down"))],
             ..Phase::new(PhaseType::PanelEvaluation, "j", "")
         });
@@ -97,8 +122,11 @@ mod tests {
             .sum();
         assert_eq!(
             (t.input_tokens, t.output_tokens, t.calls, t.retries),
-            (200, 40, 2, 4)
+            (200, 42, 4, 4)
         );
         assert!((t.cost_usd - 1.0).abs() < 1e-12);
+        // Only answered calls count as cut or estimated; the failed one does not.
+        assert_eq!((t.truncated, t.estimated, t.failures), (2, 2, 2));
+        assert!(t.is_estimated() && !UsageTotals::default().is_estimated());
     }
 }

@@ -8,7 +8,9 @@ use std::borrow::Cow;
 use std::sync::Arc;
 use std::time::Instant;
 
-use crate::domain::{Judgment, PanelRecord, PhaseType, QaChoice, Round, RoundStatus, Team, Turn};
+use crate::domain::{
+    Attempt, Judgment, PanelRecord, PhaseType, QaChoice, Round, RoundError, RoundStatus, Team, Turn,
+};
 use crate::engine::{UsageTotals, WaitingKind, is_stored_call, waiting};
 use crate::sanitize::{Sanitizer, sanitize};
 
@@ -63,6 +65,16 @@ pub struct Entry<'a> {
     pub turn: Option<Turn>,
     /// Why it failed, for a panel judge's call that failed.
     pub error: Option<&'a str>,
+    /// Every attempt of the call, once stored (a failed call's say why each failed).
+    pub attempts: &'a [Attempt],
+    /// Prompt and answer tokens, once stored and when known.
+    pub tokens: Option<(u64, u64)>,
+    /// The server reported no usage: `tokens` are estimates.
+    pub usage_estimated: bool,
+    /// The answer ended at the output-token limit.
+    pub truncated: bool,
+    /// Why the model stopped, as the provider spelled it (sanitised), once stored.
+    pub finish_reason: Option<&'a str>,
 }
 
 impl Entry<'_> {
@@ -155,6 +167,11 @@ impl RoundState {
         self.stored.error.as_ref().map(|e| e.message.as_str())
     }
 
+    /// The failure that stopped it, with its call's attempts, if it stopped.
+    pub fn failure(&self) -> Option<&RoundError> {
+        self.stored.error.as_ref()
+    }
+
     /// Its judges, in order.
     pub fn judges(&self) -> Cow<'_, [String]> {
         if self.stored.judge_models.is_empty() {
@@ -228,6 +245,14 @@ impl RoundState {
             done: true,
             turn: p.turn,
             error: p.error.as_deref(),
+            attempts: &p.attempts,
+            tokens: match (p.input_tokens, p.output_tokens) {
+                (None, None) => None,
+                (i, o) => Some((i.unwrap_or(0), o.unwrap_or(0))),
+            },
+            usage_estimated: p.usage_estimated,
+            truncated: p.truncated,
+            finish_reason: p.finish_reason.as_deref(),
         });
         let live = self.live.iter().map(|p| Entry {
             phase_type: p.phase_type,
@@ -238,6 +263,11 @@ impl RoundState {
             done: false,
             turn: None,
             error: None,
+            attempts: &[],
+            tokens: None,
+            usage_estimated: false,
+            truncated: false,
+            finish_reason: None,
         });
         stored.chain(live)
     }

@@ -7,6 +7,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::analysis::bias::{BiasChecks, bias_checks};
+use crate::analysis::calls::{CallCounts, calls_by_model};
 use crate::analysis::panels::{PanelFigures, PanelSection, panel_figures, panel_section};
 use crate::analysis::qa::{QaFigures, qa_figures};
 use crate::analysis::ratings::{Ratings, ratings};
@@ -25,6 +26,11 @@ pub struct Analysis {
     pub rounds: usize,
     /// Rounds with every phase run and every judgment usable.
     pub complete_rounds: usize,
+    /// Answered calls by model, with answers cut at the token limit and answers with
+    /// estimated usage; left out when there are neither (as in results stored before they
+    /// were recorded).
+    #[serde(skip_serializing_if = "super::calls::nothing_to_say")]
+    pub calls_by_model: BTreeMap<String, CallCounts>,
     /// Model comparison by role.
     pub model_comparison: Vec<ModelRole>,
     /// Dilemma difficulty, hardest first.
@@ -105,6 +111,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
             .iter()
             .filter(|r| r.status == RoundStatus::Complete)
             .count(),
+        calls_by_model: calls_by_model(rounds),
         model_comparison: model_comparison(ethics),
         dilemma_difficulty: dilemma_difficulty(ethics),
         consistency: consistency(ethics),

@@ -2,12 +2,14 @@
 //! (one row per observation, for pandas, R or DuckDB), SVG charts, and `analysis.json` with
 //! everything.
 //!
-//! [`contents`] computes what the report says; each protocol's sections and files are its own
+//! [`contents`] computes what the report says; [`calls`] says, for every protocol, which
+//! answers were cut at the token limit and whose usage is estimated; each protocol's sections and files are its own
 //! module (`ethics_bowl`, `qa_debate`, `structured_debate`, with `panels` for judge panels),
 //! chosen here by an exhaustive `match` on the protocol kind; what they share sits below them
 //! (`analysis::show`: how a figure is shown, `files`: how a file is written) and imports none
 //! of them.
 
+mod calls;
 mod contents;
 mod ethics_bowl;
 mod files;
@@ -46,6 +48,8 @@ pub fn write_report(
          a figure on fewer than {MIN_N} observations is marked \"too few\".\n",
         a.rounds, a.complete_rounds
     );
+    calls::markdown(&mut report, &a.calls_by_model);
+    written.extend(calls::files(&a.calls_by_model, out, formats)?);
     for kind in ProtocolKind::ALL {
         match kind {
             ProtocolKind::EthicsBowl => {

@@ -1,11 +1,13 @@
 //! Headless progress on stderr, from the engine's events: a bar on a terminal; plain lines
 //! otherwise (a log file, CI, `nohup`), with a status line every [`STATUS_INTERVAL`]. Both
-//! get a line for each retry, review flag, failure and warning.
+//! get a line for each retry, review flag, failure and warning; a finished round's line says
+//! when an answer of it was cut at the token limit, and the status line counts them and
+//! marks tokens as estimated when a server reported no usage.
 
 use std::path::Path;
 use std::time::Duration;
 
-use ethics_bowl::engine::{Change, EngineEvent, Progress, WaitingKind};
+use ethics_bowl::engine::{Change, EngineEvent, Progress, UsageTotals, WaitingKind};
 use ethics_bowl::sanitize::sanitize;
 use indicatif::{ProgressBar, ProgressStyle};
 use tokio::sync::mpsc;
@@ -159,10 +161,11 @@ pub async fn follow(
                     let done = tally.kept + tally.done;
                     Say::Finished {
                         line: format!(
-                            "round {done}/{}: {} {}",
+                            "round {done}/{}: {} {}{}",
                             tally.rounds,
                             round.id,
-                            round.status.as_str()
+                            round.status.as_str(),
+                            cut(UsageTotals::of(&round).truncated)
                         ),
                         done,
                         of: tally.rounds,
@@ -217,8 +220,33 @@ fn event_line(event: &EngineEvent) -> Option<String> {
     })
 }
 
-/// One line: rounds by state, calls under way, tokens, cost, and the time left at this
-/// run's pace so far.
+/// `; 2 answers cut at the token limit`, or nothing when none was.
+fn cut(truncated: u64) -> String {
+    match truncated {
+        0 => String::new(),
+        1 => "; 1 answer cut at the token limit".to_string(),
+        n => format!("; {n} answers cut at the token limit"),
+    }
+}
+
+/// The tokens of a status line, `~`-marked with how many calls' usage is estimated when a
+/// server reported none.
+fn tokens(t: &UsageTotals) -> String {
+    if t.is_estimated() {
+        format!(
+            "~{} in / ~{} out tokens (estimated for {} call{})",
+            t.input_tokens,
+            t.output_tokens,
+            t.estimated,
+            if t.estimated == 1 { "" } else { "s" }
+        )
+    } else {
+        format!("{} in / {} out tokens", t.input_tokens, t.output_tokens)
+    }
+}
+
+/// One line: rounds by state, calls under way, tokens, cost, answers cut at the token limit,
+/// and the time left at this run's pace so far.
 fn status(progress: &Progress, tally: &Tally, elapsed: Duration) -> String {
     let c = progress.counts();
     let t = progress.totals();
@@ -230,15 +258,15 @@ fn status(progress: &Progress, tally: &Tally, elapsed: Duration) -> String {
         format!("ETA {}", clock(Duration::from_secs_f64(secs)))
     };
     format!(
-        "status: {} complete, {} need review, {} incomplete, {} not started; {} calls in flight; {} in / {} out tokens; ${:.4}; {eta}",
+        "status: {} complete, {} need review, {} incomplete, {} not started; {} calls in flight; {}; ${:.4}{}; {eta}",
         c.complete,
         c.needs_review,
         c.incomplete,
         c.not_started,
         progress.under_way(),
-        t.input_tokens,
-        t.output_tokens,
-        t.cost_usd
+        tokens(&t),
+        t.cost_usd,
+        cut(t.truncated)
     )
 }
 
@@ -309,6 +337,72 @@ mod tests {
             text: "x".into(),
         };
         assert_eq!(event_line(&text), None);
+    }
+
+    #[test]
+    fn cut_answers_and_estimated_usage_are_said() {
+        assert_eq!(cut(0), "");
+        assert_eq!(cut(1), "; 1 answer cut at the token limit");
+        assert_eq!(cut(3), "; 3 answers cut at the token limit");
+        let mut t = UsageTotals {
+            input_tokens: 1200,
+            output_tokens: 300,
+            ..UsageTotals::default()
+        };
+        assert_eq!(tokens(&t), "1200 in / 300 out tokens");
+        t.estimated = 2;
+        assert_eq!(
+            tokens(&t),
+            "~1200 in / ~300 out tokens (estimated for 2 calls)"
+        );
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_finished_round_with_a_cut_answer_says_so() {
+        use ethics_bowl::domain::{Phase, PhaseType, Round, RoundStatus};
+        use std::sync::Arc;
+        let mut round: Round = serde_json::from_value(serde_json::json!({
+            "id": "r", "dilemma_id": "d", "team_a_model": "a", "team_b_model": "b",
+            "status": "complete", "timestamp": "t"
+        }))
+        .unwrap();
+        round.status = RoundStatus::Complete;
+        round.phases.push(Phase {
+            truncated: true,
+            usage_estimated: true,
+            output_tokens: Some(100),
+            ..Phase::new(PhaseType::Presentation, "a", "cut")
+        });
+        let (tx, rx) = mpsc::unbounded_channel();
+        for event in [
+            EngineEvent::RoundStored {
+                round: Arc::new(round),
+            },
+            EngineEvent::RoundFinished {
+                round_id: "r".into(),
+            },
+        ] {
+            tx.send(event).unwrap();
+        }
+        drop(tx);
+        let mut said = Vec::new();
+        follow(rx, "t", Path::new("results/t"), STATUS_INTERVAL, |s| {
+            said.push(s)
+        })
+        .await;
+        assert!(
+            said.iter().any(|s| matches!(s, Say::Finished { line, .. }
+                if line.ends_with("r complete; 1 answer cut at the token limit"))),
+            "{said:?}"
+        );
+        let Some(Say::Status(last)) = said.last() else {
+            panic!("a status line last: {said:?}")
+        };
+        assert!(
+            last.contains("~0 in / ~100 out tokens (estimated for 1 call)")
+                && last.contains("; 1 answer cut at the token limit;"),
+            "{last}"
+        );
     }
 
     #[test]

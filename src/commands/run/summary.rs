@@ -20,6 +20,9 @@ pub fn print_summary(s: &Summary, protocol: ProtocolKind, dir: &Path) {
         s.tokens.1,
         cost(s)
     );
+    for line in caveats(s) {
+        println!("{line}");
+    }
     match protocol {
         ProtocolKind::StructuredDebate => {
             if let Some(side) = &s.structured_sides {
@@ -105,6 +108,35 @@ pub fn print_summary(s: &Summary, protocol: ProtocolKind, dir: &Path) {
     }
 }
 
+/// What the counts above rest on: answers cut at the token limit and usage the server did
+/// not report, each with the models concerned.
+fn caveats(s: &Summary) -> Vec<String> {
+    let models = |pick: fn(&ethics_bowl::analysis::calls::CallCounts) -> usize| {
+        s.calls_by_model
+            .iter()
+            .filter(|(_, c)| pick(c) > 0)
+            .map(|(m, c)| format!("{m} {}", pick(c)))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let mut lines = Vec::new();
+    if s.truncated_phases > 0 {
+        lines.push(format!(
+            "{} answers cut at the token limit ({}); a larger max_tokens avoids it",
+            s.truncated_phases,
+            models(|c| c.truncated_phases)
+        ));
+    }
+    if s.usage_estimated {
+        lines.push(format!(
+            "tokens and cost are estimates in part: no usage reported for {} answers ({})",
+            s.estimated_usage_phases,
+            models(|c| c.estimated_usage_phases)
+        ));
+    }
+    lines
+}
+
 /// The estimated cost, said to be partial when some models have no price.
 fn cost(s: &Summary) -> String {
     if s.cost_is_partial {
@@ -115,5 +147,35 @@ fn cost(s: &Summary) -> String {
         )
     } else {
         format!("${:.4}", s.cost_usd)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use ethics_bowl::analysis::calls::CallCounts;
+
+    #[test]
+    fn cut_answers_and_estimated_usage_get_a_line_each_naming_the_models() {
+        let mut s = Summary::default();
+        assert!(caveats(&s).is_empty());
+        let counts = |truncated_phases, estimated_usage_phases| CallCounts {
+            calls: 4,
+            truncated_phases,
+            estimated_usage_phases,
+            usage_estimated: estimated_usage_phases > 0,
+        };
+        s.calls_by_model.insert("a".into(), counts(2, 0));
+        s.calls_by_model.insert("b".into(), counts(1, 4));
+        s.truncated_phases = 3;
+        s.estimated_usage_phases = 4;
+        s.usage_estimated = true;
+        assert_eq!(
+            caveats(&s),
+            [
+                "3 answers cut at the token limit (a 2, b 1); a larger max_tokens avoids it",
+                "tokens and cost are estimates in part: no usage reported for 4 answers (b 4)"
+            ]
+        );
     }
 }

@@ -1,6 +1,6 @@
 //! The header, always visible: the run's name, time, whether it was resumed, counts, calls,
-//! retries, tokens and cost (the last four over every stored round, earlier sessions
-//! included).
+//! retries, answers cut at the token limit, tokens and cost (the last five over every stored
+//! round, earlier sessions included; tokens and cost marked when some usage is estimated).
 
 use std::time::Duration;
 
@@ -8,6 +8,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
+use crate::engine::UsageTotals;
 use crate::tui::app::{App, Mode};
 use crate::tui::theme::Theme;
 
@@ -22,6 +23,26 @@ fn short(n: u64) -> String {
         0..1_000 => n.to_string(),
         1_000..1_000_000 => format!("{:.1}k", n as f64 / 1e3),
         _ => format!("{:.1}M", n as f64 / 1e6),
+    }
+}
+
+/// The tokens of every stored call, `~`-marked with how many calls' usage is estimated
+/// when the server reported none for some.
+fn tokens(t: &UsageTotals) -> String {
+    if t.is_estimated() {
+        format!(
+            " │ tokens ~{} in/~{} out ({} call{} estimated)",
+            short(t.input_tokens),
+            short(t.output_tokens),
+            t.estimated,
+            if t.estimated == 1 { "" } else { "s" }
+        )
+    } else {
+        format!(
+            " │ tokens {} in/{} out",
+            short(t.input_tokens),
+            short(t.output_tokens)
+        )
     }
 }
 
@@ -41,11 +62,17 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         .map(String::as_str)
         .collect::<Vec<_>>()
         .join(", ");
+    // Cost from estimated tokens is an estimate of an estimate: said, not hidden.
+    let estimated = if t.is_estimated() {
+        " (incl. estimated usage)"
+    } else {
+        ""
+    };
     let cost = match (t.cost_usd > 0.0, unpriced.is_empty()) {
         (false, true) => String::new(),
-        (true, true) => format!(" · cost ~${:.4}", t.cost_usd),
+        (true, true) => format!(" · cost ~${:.4}{estimated}", t.cost_usd),
         (true, false) => format!(
-            " · cost ~${:.4} (partial: no price for {unpriced})",
+            " · cost ~${:.4}{estimated} (partial: no price for {unpriced})",
             t.cost_usd
         ),
         (false, false) => format!(" · cost unknown (no price for {unpriced})"),
@@ -107,16 +134,22 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         ),
         Span::styled(format!("?{review} review"), Style::new().fg(theme.review)),
         Span::raw(format!(
-            " │ calls {}{live} │ retries {}{waiting}{} │ tokens {} in/{} out",
+            " │ calls {}{live} │ retries {}{waiting}{}",
             t.calls,
             app.retries(),
             match t.failures {
                 0 => String::new(),
                 n => format!(" │ failed {n}"),
             },
-            short(t.input_tokens),
-            short(t.output_tokens)
         )),
+        Span::styled(
+            match t.truncated {
+                0 => String::new(),
+                n => format!(" │ ✂{n} cut"),
+            },
+            Style::new().fg(theme.review),
+        ),
+        Span::raw(tokens(&t)),
     ]);
     Paragraph::new(vec![first, second]).wrap(Wrap { trim: true })
 }

@@ -1,6 +1,7 @@
 //! The progress matrix: a row per pairing, a column per dilemma (and repetition), each cell
-//! a round's state in colour and as a symbol, so it reads without colour too. What a row,
-//! a column heading and a settled cell say is the protocol's (see [`Presentation`]).
+//! a round's state in colour and as a symbol, so it reads without colour too, with `✂` after
+//! it when an answer of the round was cut at the token limit. What a row, a column heading
+//! and a settled cell say is the protocol's (see [`Presentation`]).
 //!
 //! [`Presentation`]: super::presentation::Presentation
 
@@ -17,8 +18,21 @@ use crate::tui::theme::Theme;
 
 const CELL: u16 = 7;
 
-/// A round's cell: text and colour.
+/// The mark after a cell whose round holds an answer cut at the token limit.
+const CUT: char = '✂';
+
+/// A round's cell: text and colour, marked when an answer of the round was cut at the token
+/// limit (whatever state it is in, so the mark stays from the cut phase onwards).
 pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::style::Color) {
+    let (mut text, colour) = state_cell(round, app, theme);
+    if round.usage.truncated > 0 {
+        text.push(CUT);
+    }
+    (text, colour)
+}
+
+/// A round's cell by its state alone.
+fn state_cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::style::Color) {
     if let Some(until) = round.retry_until.filter(|t| *t > app.now) {
         return (
             format!("⟳{}s", (until - app.now).as_secs_f64().ceil() as u64),
@@ -152,6 +166,14 @@ fn more(first: usize, shown: usize, total: usize) -> String {
     }
 }
 
+/// The legend's entry for [`CUT`], which every protocol's legend ends with.
+pub fn cut_legend(theme: &Theme) -> Span<'static> {
+    Span::styled(
+        format!("  {CUT} answer cut at token limit"),
+        Style::new().fg(theme.review),
+    )
+}
+
 /// The legend most protocols share: `running` names the phase letters, `done` what follows
 /// a finished round's tick.
 pub fn legend(theme: &Theme, running: &'static str, done: &'static str) -> Line<'static> {
@@ -164,6 +186,7 @@ pub fn legend(theme: &Theme, running: &'static str, done: &'static str) -> Line<
         Span::styled("… stopped part-way  ", Style::new().fg(theme.queued)),
         Span::styled("?rev review  ", Style::new().fg(theme.review)),
         Span::styled("✗err incomplete", Style::new().fg(theme.incomplete)),
+        cut_legend(theme),
     ])
 }
 

@@ -3,6 +3,7 @@
 //! `structured_debate/`) behind [`presentation::Presentation`].
 
 mod analysis;
+mod call_notes;
 mod ethics_bowl;
 mod header;
 mod help;

@@ -1,12 +1,15 @@
-//! One round: its transcript as a scrolling document (each phase with model, role and
-//! timing; the running phase growing as it streams), or its judges' score tables.
+//! One round: its transcript as a scrolling document (each phase with model, role, timing
+//! and tokens, and a warning when its answer was cut at the token limit; the running phase
+//! growing as it streams), or its judges' score tables. A round stopped by an error says
+//! why at the top, with every attempt of the call that failed.
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
-use ratatui::text::{Line, Span};
+use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Borders, Paragraph, Tabs, Wrap};
 
+use super::call_notes;
 use super::presentation::presentation;
 use crate::domain::PhaseType;
 use crate::tui::app::{App, RoundState};
@@ -77,15 +80,19 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, score
         ),
     ]))
     .wrap(Wrap { trim: true });
-    // Why an incomplete round stopped, at the top of either tab.
-    let error = round.error().map(|e| {
-        Paragraph::new(format!("stopped: {e}"))
-            .wrap(Wrap { trim: true })
+    // Why an incomplete round stopped, and how each attempt of the failed call went, at the
+    // top of either tab.
+    let error = round.failure().map(|e| {
+        let mut text = Text::from(format!("stopped: {}", e.message));
+        text.extend(call_notes::lines(&e.attempts, theme.incomplete));
+        // Not trimmed: the attempts are indented under the message.
+        Paragraph::new(text)
+            .wrap(Wrap { trim: false })
             .style(Style::new().fg(theme.incomplete))
     });
-    let error_height = error
-        .as_ref()
-        .map_or(0, |p| (p.line_count(area.width) as u16).min(3));
+    let error_height = error.as_ref().map_or(0, |p| {
+        (p.line_count(area.width) as u16).min((area.height / 3).max(3))
+    });
     let [title, tabs, error_area, body] = Layout::vertical([
         Constraint::Length((heading.line_count(area.width) as u16).clamp(1, 3)),
         Constraint::Length(1),
@@ -136,10 +143,17 @@ fn render_transcript(
                 Style::new().fg(colour).add_modifier(Modifier::BOLD),
             ),
             Span::styled(
-                format!("· {} ({who}) · {timing}", p.speaker),
+                format!(
+                    "· {} ({who}) · {timing}{}",
+                    p.speaker,
+                    call_notes::tokens(p.tokens, p.usage_estimated)
+                ),
                 Style::new().fg(theme.dim),
             ),
         ]));
+        if p.truncated {
+            lines.push(call_notes::truncated(p.finish_reason, theme.review));
+        }
         if app.show_prompts
             && let Some(prompt) = p.prompt
         {
@@ -162,6 +176,7 @@ fn render_transcript(
                 format!("failed: {e}"),
                 Style::new().fg(theme.incomplete),
             ));
+            lines.extend(call_notes::lines(p.attempts, theme.dim));
         } else {
             lines.extend(shown.phase_lines(&p, round, theme));
         }

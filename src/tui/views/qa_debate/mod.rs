@@ -134,6 +134,7 @@ impl Presentation for QaDebate {
             Span::styled("○ both answers wrong  ", Style::new().fg(theme.dim)),
             Span::styled("… stopped part-way  ", Style::new().fg(theme.queued)),
             Span::styled("?rev review", Style::new().fg(theme.review)),
+            super::matrix::cut_legend(theme),
         ])
     }
 
