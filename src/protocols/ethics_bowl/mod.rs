@@ -146,8 +146,13 @@ impl Protocol for EthicsBowl {
                 )));
             }
         };
-        Ok(ChatRequest::new(prompts::SYSTEM_PROMPT, user)
-            .tagged(&round.id, step.phase_type.as_str()))
+        let request = ChatRequest::new(prompts::SYSTEM_PROMPT, user);
+        let request = if step.phase_type == PhaseType::Judgment {
+            request.with_schema("ethics_bowl_judgment", prompts::judgment_schema())
+        } else {
+            request
+        };
+        Ok(request.tagged(&round.id, step.phase_type.as_str()))
     }
 
     fn judge(&self, _round: &Round, judge_model: &str, raw: &str) -> Judgment {

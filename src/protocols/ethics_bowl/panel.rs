@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use crate::domain::{Aggregate, Criterion, Evaluation, Judgment, Reading, Round, Scores, Team};
 use crate::protocols::ProtocolError;
+use crate::protocols::judging::schema;
 use crate::protocols::panel::{NO_CONFIDENCE, PanelJudged, Rubric, common_fields, text_field};
 
 use super::{EthicsBowl, prompts};
@@ -61,15 +62,18 @@ impl PanelJudged for EthicsBowl {
             level_verdict: Some("tie".into()),
             labels: Vec::new(),
             instructions: format!(
-                "Score each side from 1 to 10 on each criterion:\n{criteria}\n\n\
+                "Score each side with a whole number from 1 to 10 on each criterion:\n{criteria}\n\n\
                  Then give your verdict (which side did better, or a tie), your confidence, \
                  findings tied to the dimensions they bear on, and your rationale."
             ),
             criteria,
-            answer_fields: format!(
-                "\"verdict\": \"team_a\" | \"team_b\" | \"tie\",\n  \"confidence\": <0 to 1>,\n  {}",
-                prompts::score_fields()
-            ),
+            answer_fields: [
+                ("verdict".to_string(), schema::one_of(&VERDICTS)),
+                ("confidence".to_string(), schema::fraction()),
+            ]
+            .into_iter()
+            .chain(prompts::team_scores())
+            .collect(),
         })
     }
 

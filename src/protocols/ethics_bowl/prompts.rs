@@ -3,7 +3,10 @@
 //! The judge's prompt marks each team's part with a `=== TEAM A … ===` heading; the
 //! parser, the simulated judge and a human reader all rely on that layout.
 
+use serde_json::Value;
+
 use crate::domain::{Criterion, Dilemma};
+use crate::protocols::judging::schema;
 use crate::protocols::quoting::{QUOTE_NOTE, quoted};
 
 /// A team's text as another model reads it (see `quoting`): the Ethics Bowl's structure is
@@ -221,33 +224,52 @@ pub fn exchange_for_judges(b: &JudgeBrief<'_>) -> String {
     )
 }
 
-/// The JSON fields holding the fourteen scores, as the output formats show them.
-pub fn score_fields() -> String {
-    let keys: Vec<String> = Criterion::ALL
-        .iter()
-        .map(|c| format!("\"{}\": <1-10>", c.key()))
-        .collect();
-    let keys = keys.join(", ");
-    format!("\"team_a_scores\": {{{keys}}},\n  \"team_b_scores\": {{{keys}}}")
+/// Each team's seven scores, whole numbers 1–10, as the schemas of the single judge and of
+/// panel judges hold them (`team_a_scores`, `team_b_scores`).
+pub fn team_scores() -> [(String, Value); 2] {
+    let scores = || schema::object(Criterion::ALL.map(|c| (c.key(), schema::whole(1, 10))));
+    [
+        ("team_a_scores".to_string(), scores()),
+        ("team_b_scores".to_string(), scores()),
+    ]
 }
 
-/// Phase 5: a judge scores both teams, answering in an exact JSON format.
+/// The single judge's answer: the fourteen scores, each team's justification and the
+/// overall analysis (the spec's order: scores, then reasons).
+pub fn judgment_schema() -> Value {
+    let [a, b] = team_scores();
+    schema::object([
+        a,
+        b,
+        (
+            "team_a_justification".to_string(),
+            schema::text("why Team A scored as it did, in two to four sentences"),
+        ),
+        (
+            "team_b_justification".to_string(),
+            schema::text("why Team B scored as it did, in two to four sentences"),
+        ),
+        (
+            "overall_analysis".to_string(),
+            schema::text("what the exchange as a whole revealed, in two to four sentences"),
+        ),
+    ])
+}
+
+/// Phase 5: a judge scores both teams, answering in an exact JSON format (the schema the
+/// request carries, described).
 pub fn judgment_prompt(b: &JudgeBrief<'_>) -> String {
     format!(
         "## Your role: judge\n\n\
          Evaluate this Ethics Bowl round on \"{title}\". Score the quality of reasoning, not \
          agreement with any conclusion.\n\n\
          {exchange}\n\n\
-         Score each team from 1 to 10 on each criterion:\n{criteria}\n\n\
-         Answer with one JSON object and nothing else, in exactly this format:\n\
-         {{\n  {fields},\n  \
-         \"team_a_justification\": \"<why Team A scored as it did>\",\n  \
-         \"team_b_justification\": \"<why Team B scored as it did>\",\n  \
-         \"overall_analysis\": \"<the exchange as a whole>\"\n}}",
+         Score each team with a whole number from 1 to 10 on each criterion:\n{criteria}\n\n\
+         Answer with one JSON object and nothing else, in exactly this format:\n{format}",
         title = b.dilemma.title,
         exchange = exchange_for_judges(b),
         criteria = criteria_list(),
-        fields = score_fields(),
+        format = schema::describe(&judgment_schema()),
     )
 }
 

@@ -4,15 +4,19 @@
 //! Readers, tried in turn, best result kept:
 //! 1. JSON objects anywhere in the text, read by [`lenient_json`] (code fences, a preamble,
 //!    `<thinking>` blocks, comments and trailing commas); keys are matched loosely
-//!    (`Team A`, `team_a`, `teamA`; `Principle Articulation`), scores may be numbers or
-//!    strings such as `"8/10"` or `"8 out of 10"`, criteria may be an array of
-//!    `{criterion, score}`.
+//!    (`Team A`, `team_a`, `teamA`; `Principle Articulation`, or an unambiguous word of it:
+//!    `Stakeholders`, `Honesty`), scores may be numbers or strings such as `"8/10"` or
+//!    `"8 out of 10"`, criteria may be an array of `{criterion, score}` or an object, and a
+//!    team may be named by an enclosing key or by the object's own `team` field
+//!    (`{"evaluations": [{"team": "A", "scores": [...]}]}`).
 //! 2. Markdown tables, criteria as rows or as columns.
 //! 3. `Criterion: 8/10` or `Criterion - 8` lines under a Team A / Team B heading.
 //!
-//! Scores outside 1–10 are refused; half points are kept as given. The result is `Parsed`
-//! (all fourteen), `Partial` (some) or `Failed` (none), with the problems listed. It never
-//! panics, whatever the input.
+//! Scores outside 1–10 are refused; half points are kept as given. A score-like label that
+//! names no criterion (`Clarity: 7`) is listed as unrecognised. Text fields given as
+//! objects or lists are kept as readable lines, never as JSON punctuation. The result is
+//! `Parsed` (all fourteen), `Partial` (some) or `Failed` (none), with the problems listed.
+//! It never panics, whatever the input, and stays fast on hostile input.
 
 use serde_json::Value;
 
@@ -171,7 +175,7 @@ fn json_readings(text: &str) -> Vec<ParsedJudgment> {
             walk(&value, team_before(&text[..start]), &mut reading);
             reading
         })
-        .filter(|r| r.count() > 0)
+        .filter(|r| r.count() > 0 || !r.problems.is_empty())
         .collect()
 }
 
@@ -218,46 +222,151 @@ fn team_of(key: &str) -> Option<Team> {
     }
 }
 
+/// The criterion a label names: its key in any case or spacing (`Principle Articulation`,
+/// `principle-articulation`, `consistency_score`), or an unambiguous word or prefix of it
+/// (`Stakeholders`, `Uncertainty`, `Frameworks`, `Honesty`, `Engagement`, `Principles`).
 fn criterion_of(key: &str) -> Option<Criterion> {
     let k = compact(key);
-    let k = k.strip_suffix("score").unwrap_or(&k);
-    // Keys are lower-case words joined by underscores: compared without the underscores.
-    Criterion::ALL
+    let k = k
+        .strip_suffix("scores")
+        .or_else(|| k.strip_suffix("score"))
+        .unwrap_or(&k);
+    if let Some(c) = Criterion::ALL
         .into_iter()
         .find(|c| c.key().chars().filter(|ch| *ch != '_').eq(k.chars()))
+    {
+        return Some(c);
+    }
+    // Shorter labels: at least five letters, naming one criterion only.
+    if k.chars().count() < 5 {
+        return None;
+    }
+    let singular = k.strip_suffix('s').unwrap_or(k);
+    let mut named = Criterion::ALL.into_iter().filter(|c| {
+        let full: String = c.key().chars().filter(|ch| *ch != '_').collect();
+        full.starts_with(k)
+            || c.key()
+                .split('_')
+                .any(|word| word == singular || word.starts_with(k))
+    });
+    match (named.next(), named.next()) {
+        (Some(c), None) => Some(c),
+        _ => None,
+    }
 }
 
-/// Walks any JSON shape, carrying the team named by the nearest enclosing key.
+/// Labels beside the criteria that carry numbers but are no criterion (totals, the
+/// confidence, a verdict's margin): never reported as unrecognised.
+fn is_aggregate(label: &str) -> bool {
+    let k = compact(label);
+    [
+        "total",
+        "sum",
+        "average",
+        "mean",
+        "overall",
+        "confidence",
+        "weight",
+        "rank",
+        "verdict",
+        "winner",
+        "margin",
+        "final",
+        "round",
+    ]
+    .iter()
+    .any(|w| k.contains(w))
+}
+
+/// A value that looks like a score: a number from 0 to 10, or text read as a 1–10 score.
+fn score_like(v: &Value) -> bool {
+    match v {
+        Value::Number(n) => n.as_f64().is_some_and(|x| (0.0..=10.0).contains(&x)),
+        Value::String(s) => score_text(s).is_ok(),
+        _ => false,
+    }
+}
+
+/// The problem for a score-like label that names no criterion, with the label shortened and
+/// kept on one line (it is the judge's text).
+fn unrecognised(team: Option<Team>, label: &str) -> String {
+    let mut shown: String = label
+        .chars()
+        .map(|c| if c.is_control() || c == '"' { ' ' } else { c })
+        .take(40)
+        .collect();
+    if label.chars().count() > 40 {
+        shown.push('…');
+    }
+    let shown = shown.trim();
+    match team {
+        Some(t) => format!("Team {t:?}: unrecognised criterion \"{shown}\""),
+        None => format!("unrecognised criterion \"{shown}\""),
+    }
+}
+
+/// A text field's value as people read it: a string as written; an object or a list (some
+/// judges nest their analysis) as its entries, one per line, never as JSON punctuation.
+fn readable(v: &Value) -> String {
+    match v {
+        Value::String(s) => s.trim().to_string(),
+        Value::Null => String::new(),
+        Value::Bool(_) | Value::Number(_) => v.to_string(),
+        Value::Array(items) => items
+            .iter()
+            .map(readable)
+            .filter(|t| !t.is_empty())
+            .collect::<Vec<_>>()
+            .join("\n"),
+        Value::Object(map) => map
+            .iter()
+            .filter_map(|(k, v)| {
+                let text = readable(v);
+                (!text.is_empty()).then(|| format!("{}: {text}", k.replace('_', " ")))
+            })
+            .collect::<Vec<_>>()
+            .join("\n"),
+    }
+}
+
+/// Walks any JSON shape, carrying the team named by the nearest enclosing key (or by the
+/// object's own `team` field: `{"team": "A", "scores": [...]}`).
 fn walk(value: &Value, team: Option<Team>, out: &mut ParsedJudgment) {
     match value {
         Value::Object(map) => {
-            // A row: {"criterion": "...", "score": 8} or {"criterion": ..., "team_a": 8, ...}.
-            let name = ["criterion", "name", "dimension", "category"]
+            let own_team = ["team", "side", "team_name", "name"]
                 .iter()
-                .find_map(|k| map.get(*k).and_then(Value::as_str))
-                .and_then(criterion_of);
-            if let Some(c) = name {
-                let row_team = map
-                    .get("team")
-                    .and_then(Value::as_str)
-                    .and_then(team_of)
-                    .or(team);
-                if let (Some(t), Some(v)) = (
-                    row_team,
-                    ["score", "value", "rating"]
-                        .iter()
-                        .find_map(|k| map.get(*k)),
-                ) {
-                    out.put(t, c, score_value(v));
-                }
-                for (k, v) in map {
-                    if let Some(t) = team_of(k)
-                        && !v.is_object()
-                    {
+                .find_map(|k| map.get(*k).and_then(Value::as_str).and_then(team_of));
+            let team = own_team.or(team);
+            // A row: {"criterion": "...", "score": 8} or {"criterion": ..., "team_a": 8, ...}.
+            let label = ["criterion", "name", "dimension", "category"]
+                .iter()
+                .find_map(|k| map.get(*k).and_then(Value::as_str));
+            let score = ["score", "value", "rating"]
+                .iter()
+                .find_map(|k| map.get(*k));
+            if let Some(label) = label {
+                if let Some(c) = criterion_of(label) {
+                    if let (Some(t), Some(v)) = (team, score) {
                         out.put(t, c, score_value(v));
                     }
+                    for (k, v) in map {
+                        if let Some(t) = team_of(k)
+                            && !v.is_object()
+                        {
+                            out.put(t, c, score_value(v));
+                        }
+                    }
+                    return;
                 }
-                return;
+                let scored = score.is_some_and(score_like)
+                    || map
+                        .iter()
+                        .any(|(k, v)| team_of(k).is_some() && score_like(v));
+                if scored && team_of(label).is_none() && !is_aggregate(label) {
+                    out.problems.push(unrecognised(team, label));
+                    return;
+                }
             }
             for (key, v) in map {
                 let key_team = team_of(key);
@@ -272,13 +381,27 @@ fn walk(value: &Value, team: Option<Team>, out: &mut ParsedJudgment) {
                     || ck.contains("rationale")
                     || ck.contains("reasoning")
                 {
-                    if let (Some(t), Some(s)) = (here, v.as_str()) {
-                        *out.justification_mut(t) = s.trim().to_string();
+                    match (here, v) {
+                        (Some(t), _) => *out.justification_mut(t) = readable(v),
+                        // {"justification": {"team_a": "...", "team_b": "..."}}
+                        (None, Value::Object(inner)) => {
+                            for (k, text) in inner {
+                                if let Some(t) = team_of(k) {
+                                    *out.justification_mut(t) = readable(text);
+                                }
+                            }
+                        }
+                        (None, _) => {}
                     }
                 } else if ck.starts_with("overall") || ck == "analysis" || ck == "summary" {
-                    if let Some(s) = v.as_str() {
-                        out.overall_analysis = s.trim().to_string();
-                    }
+                    out.overall_analysis = readable(v);
+                } else if let Some(t) = here
+                    && key_team.is_none()
+                    && score_like(v)
+                    && !["team", "side", "name"].contains(&ck.as_str())
+                    && !is_aggregate(key)
+                {
+                    out.problems.push(unrecognised(Some(t), key));
                 } else {
                     walk(v, here, out);
                 }
@@ -431,8 +554,9 @@ fn without_parentheses(text: &str) -> String {
         .collect()
 }
 
-/// `Criterion: 8/10`, `- **Criterion** - 8`, `Criterion = 8`.
-fn criterion_line(line: &str) -> Option<(Criterion, Result<f64, String>)> {
+/// A `Label: value` line (`Criterion: 8/10`, `- **Criterion** - 8`, `Criterion = 8`): the
+/// label and the value, without list markers and emphasis.
+fn labelled(line: &str) -> Option<(&str, &str)> {
     let t = line
         .trim()
         .trim_start_matches(['-', '*', '•', '+', ' ', '#'])
@@ -440,11 +564,59 @@ fn criterion_line(line: &str) -> Option<(Criterion, Result<f64, String>)> {
         .trim_start();
     let sep = t.find([':', '=', '–', '—']).or_else(|| t.find(" - "))?;
     let name = t[..sep].trim().trim_matches('*').trim();
-    let c = criterion_of(name)?;
     let value = t[sep..]
         .trim_start_matches([':', '=', '–', '—', '-', ' ', '*'])
         .trim();
+    Some((name, value))
+}
+
+/// `Criterion: 8/10`, `- **Criterion** - 8`, `Criterion = 8`.
+fn criterion_line(line: &str) -> Option<(Criterion, Result<f64, String>)> {
+    let (name, value) = labelled(line)?;
+    let c = criterion_of(name)?;
     Some((c, score_text(value)))
+}
+
+/// A short `Label: 7` line whose label names no criterion (`Clarity: 7`), under a team's
+/// scores: the label, for the problems.
+fn unrecognised_line(line: &str) -> Option<&str> {
+    let (name, value) = labelled(line)?;
+    let name = name.trim_matches(|c: char| c == '"' || c == '\'' || c == '`');
+    let short = !name.is_empty() && name.len() <= 40 && name.split_whitespace().count() <= 4;
+    (short && score_text(value).is_ok() && team_of(name).is_none() && !is_aggregate(name))
+        .then_some(name)
+}
+
+/// A line of a text section as people read it: JSON punctuation left out (`},`), a
+/// `"key": "value",` line of a cut-off JSON object as `key: value`, quotes around a string
+/// line removed.
+fn text_line(line: &str) -> Option<String> {
+    let t = line.trim();
+    if !t.is_empty() && t.chars().all(|c| "{}[],".contains(c) || c.is_whitespace()) {
+        return None;
+    }
+    let unquote = |s: &str| -> String {
+        let s = s.trim().trim_end_matches(',').trim_end();
+        let s = s.strip_suffix(['{', '[']).unwrap_or(s).trim_end();
+        let s = s.strip_prefix('"').unwrap_or(s);
+        let s = s.strip_suffix('"').unwrap_or(s);
+        s.replace("\\\"", "\"")
+    };
+    if let Some(rest) = t.strip_prefix('"')
+        && let Some(end) = rest.find("\":")
+    {
+        let key = rest[..end].replace('_', " ");
+        let value = unquote(&rest[end + 2..]);
+        return Some(if value.is_empty() {
+            format!("{key}:")
+        } else {
+            format!("{key}: {value}")
+        });
+    }
+    if t.starts_with('"') {
+        return Some(unquote(t));
+    }
+    Some(line.to_string())
 }
 
 fn read_lines(text: &str) -> ParsedJudgment {
@@ -454,6 +626,15 @@ fn read_lines(text: &str) -> ParsedJudgment {
         if let Some((c, value)) = criterion_line(line) {
             if let Some(Section::Scores(team)) = section {
                 out.put(team, c, value);
+            }
+            continue;
+        }
+        if let Some(Section::Scores(team)) = section
+            && let Some(label) = unrecognised_line(line)
+        {
+            let problem = unrecognised(Some(team), label);
+            if !out.problems.contains(&problem) {
+                out.problems.push(problem);
             }
             continue;
         }
@@ -471,9 +652,10 @@ fn read_lines(text: &str) -> ParsedJudgment {
             _ => None,
         };
         if let Some(target) = target
+            && let Some(line) = text_line(line)
             && (!target.is_empty() || !line.trim().is_empty())
         {
-            target.push_str(line);
+            target.push_str(&line);
             target.push('\n');
         }
     }
@@ -678,10 +860,295 @@ mod tests {
         assert_eq!(p.status(), ParseStatus::Partial);
     }
 
+    /// The seven criteria as a model labels them (`Principle Articulation`).
+    fn titles() -> Vec<String> {
+        KEYS.iter()
+            .map(|k| {
+                k.split('_')
+                    .map(|w| w[..1].to_uppercase() + &w[1..])
+                    .collect::<Vec<_>>()
+                    .join(" ")
+            })
+            .collect()
+    }
+
+    #[test]
+    fn nested_evaluations_with_team_fields() {
+        let rows = |base: u32| -> String {
+            let r: Vec<String> = titles()
+                .iter()
+                .enumerate()
+                .map(|(i, t)| {
+                    format!(
+                        "{{\"criterion\": \"{t}\", \"score\": {}}}",
+                        (base + i as u32) % 10 + 1
+                    )
+                })
+                .collect();
+            format!("[{}]", r.join(", "))
+        };
+        for (a, b) in [("A", "B"), ("Team A", "Team B"), ("team_a", "team_b")] {
+            let text = format!(
+                "{{\"evaluations\": [{{\"team\": \"{a}\", \"scores\": {}, \"justification\": \"clear\"}}, {{\"team\": \"{b}\", \"scores\": {}}}], \"overall_analysis\": \"close\"}}",
+                rows(8),
+                rows(2)
+            );
+            let p = expect_complete(&text);
+            assert_eq!(p.team_a.principle_articulation, Some(9.0), "{a}");
+            assert_eq!(p.team_b.principle_articulation, Some(3.0), "{b}");
+            assert_eq!(p.team_a_justification, "clear");
+            assert!(p.problems.is_empty(), "{:?}", p.problems);
+        }
+        // Scores as an object of criterion → score.
+        let object = |v: u32| -> String {
+            let f: Vec<String> = titles().iter().map(|t| format!("\"{t}\": {v}")).collect();
+            format!("{{{}}}", f.join(", "))
+        };
+        let text = format!(
+            "{{\"evaluations\": [{{\"team\": \"Team A\", \"scores\": {}}}, {{\"team\": \"Team B\", \"scores\": {}}}]}}",
+            object(9),
+            object(4)
+        );
+        let p = expect_complete(&text);
+        assert_eq!(p.team_b.constructive_engagement, Some(4.0));
+    }
+
+    #[test]
+    fn short_labels_in_keys_and_lines() {
+        let short = [
+            "Principles",
+            "Consistency",
+            "Stakeholders",
+            "Uncertainty",
+            "Frameworks",
+            "Honesty",
+            "Engagement",
+        ];
+        let side = |v: u32| -> String {
+            let f: Vec<String> = short.iter().map(|l| format!("\"{l}\": {v}")).collect();
+            format!("{{{}}}", f.join(", "))
+        };
+        let p = expect_complete(&format!(
+            "{{\"team_a\": {}, \"team_b\": {}}}",
+            side(8),
+            side(5)
+        ));
+        assert_eq!(p.team_a.stakeholder_recognition, Some(8.0));
+        assert_eq!(p.team_b.framework_awareness, Some(5.0));
+        assert!(p.problems.is_empty(), "{:?}", p.problems);
+        let mut text = String::from("Team A\n");
+        for l in short {
+            text.push_str(&format!("{l}: 7\n"));
+        }
+        text.push_str("\nTeam B\n");
+        for l in short {
+            text.push_str(&format!("- **{l}**: 6/10\n"));
+        }
+        let p = expect_complete(&text);
+        assert_eq!(p.team_a.principle_articulation, Some(7.0));
+        assert_eq!(p.team_b.intellectual_honesty, Some(6.0));
+        assert_eq!(
+            criterion_of("Uncertain"),
+            Some(Criterion::UncertaintyIntegration)
+        );
+        assert_eq!(
+            criterion_of("Recognition"),
+            Some(Criterion::StakeholderRecognition)
+        );
+        assert_eq!(criterion_of("cons"), None, "too short to tell");
+        assert_eq!(criterion_of("Consistency Test"), None);
+        assert_eq!(criterion_of("Confidence"), None);
+    }
+
+    #[test]
+    fn unrecognised_labels_are_problems_not_silence() {
+        let text = spec_json().replacen("{", "{\"Clarity\": 7, ", 2).replacen(
+            "\"team_a_scores\": {\"Clarity\": 7, ",
+            "\"team_a_scores\": {\"Clarity\": 7, \"total\": 40, ",
+            1,
+        );
+        let p = parse_judgment(&text);
+        assert_eq!(p.status(), ParseStatus::Parsed, "{text}");
+        assert!(
+            p.problems
+                .contains(&"Team A: unrecognised criterion \"Clarity\"".to_string()),
+            "{:?}",
+            p.problems
+        );
+        assert!(
+            !p.problems.iter().any(|m| m.contains("total")),
+            "{:?}",
+            p.problems
+        );
+        let p = parse_judgment(
+            "### Team B Scores\n- Consistency: 8\n- Rhetoric: 7/10\n- Total: 56\n### Overall\nFine: 3 points.",
+        );
+        assert_eq!(p.team_b.consistency, Some(8.0));
+        assert_eq!(
+            p.problems
+                .iter()
+                .filter(|m| m.contains("unrecognised"))
+                .collect::<Vec<_>>(),
+            ["Team B: unrecognised criterion \"Rhetoric\""]
+        );
+        let rows = parse_judgment(
+            "{\"scores\": [{\"criterion\": \"Clarity\", \"team_a\": 7, \"team_b\": 8}]}",
+        );
+        assert!(
+            rows.problems
+                .contains(&"unrecognised criterion \"Clarity\"".to_string()),
+            "{:?}",
+            rows.problems
+        );
+    }
+
+    #[test]
+    fn text_fields_hold_no_json_debris() {
+        let object_then_comma = spec_json().replace(
+            "\"overall_analysis\": \"Close.\"",
+            "\"overall_analysis\": {\n    \"strengths\": \"Both engaged\",\n    \"weaknesses\": [\"A rushed\", \"B hedged\"]\n  },\n",
+        );
+        let p = expect_complete(&object_then_comma);
+        assert_eq!(
+            p.overall_analysis,
+            "strengths: Both engaged\nweaknesses: A rushed\nB hedged"
+        );
+        // Cut off before its end, the object is read line by line: still words, not braces.
+        let cut = "{\"team_a_scores\": {\"consistency\": 8},\n\"overall_analysis\": {\n  \"strengths\": \"Both \\\"engaged\\\"\",\n  \"weaknesses\": \"hedging\"\n},\n";
+        let p = parse_judgment(cut);
+        assert_eq!(
+            p.overall_analysis, "strengths: Both \"engaged\"\nweaknesses: hedging",
+            "{p:?}"
+        );
+        let p = parse_judgment(&spec_json().replace(
+            "\"team_a_justification\": \"A did well\"",
+            "\"team_a_justification\": [\"principled\", \"consistent\"]",
+        ));
+        assert_eq!(p.team_a_justification, "principled\nconsistent");
+        let p = parse_judgment(&format!(
+            "{{\"team_a_scores\": {}, \"justification\": {{\"team_a\": \"A\", \"team_b\": \"B\"}}}}",
+            json_scores(1)
+        ));
+        assert_eq!(
+            (
+                p.team_a_justification.as_str(),
+                p.team_b_justification.as_str()
+            ),
+            ("A", "B")
+        );
+    }
+
+    #[test]
+    fn hostile_input_finishes_quickly() {
+        let inputs = [
+            "{".repeat(100_000),
+            "{\"team_a\": ".repeat(20_000),
+            "Team A\nClarity: 7\n".repeat(10_000),
+            "| Team A | Team B |\n".repeat(10_000),
+            format!("[{}]", "{\"team\": \"A\", \"scores\": [".repeat(5_000)),
+        ];
+        let start = std::time::Instant::now();
+        for text in &inputs {
+            let p = parse_judgment(text);
+            assert!(p.count() <= 14);
+        }
+        // Linear work takes milliseconds; a quadratic path would take minutes.
+        assert!(
+            start.elapsed() < std::time::Duration::from_secs(20),
+            "{:?}",
+            start.elapsed()
+        );
+    }
+
+    /// JSON-ish answers: objects and lists whose keys are the words judges use (teams,
+    /// criteria, short labels, text fields, unknown labels) and whose leaves are scores,
+    /// score texts and words, printed compact or pretty, sometimes cut off or mangled.
+    fn judgeish_json() -> impl Strategy<Value = String> {
+        let key = prop::sample::select(vec![
+            "team_a_scores",
+            "team_b_scores",
+            "Team A",
+            "team_b",
+            "evaluations",
+            "team",
+            "scores",
+            "criterion",
+            "score",
+            "Principle Articulation",
+            "consistency",
+            "Stakeholders",
+            "Uncertainty",
+            "Frameworks",
+            "Honesty",
+            "Engagement",
+            "Principles",
+            "Clarity",
+            "overall_analysis",
+            "team_a_justification",
+            "justification",
+            "total",
+            "name",
+            "",
+        ]);
+        let leaf = prop_oneof![
+            (-3i64..14).prop_map(|n| serde_json::json!(n)),
+            (0.0f64..12.0).prop_map(|n| serde_json::json!(n)),
+            prop::sample::select(vec![
+                "A",
+                "Team B",
+                "8/10",
+                "7 out of 10",
+                "**9**",
+                "3/5",
+                "",
+                "}{"
+            ])
+            .prop_map(|s| serde_json::json!(s)),
+            Just(Value::Null),
+        ];
+        let tree = leaf.prop_recursive(4, 48, 6, move |inner| {
+            prop_oneof![
+                prop::collection::vec(inner.clone(), 0..6).prop_map(Value::Array),
+                prop::collection::vec((key.clone(), inner), 0..8).prop_map(|kv| {
+                    Value::Object(kv.into_iter().map(|(k, v)| (k.to_string(), v)).collect())
+                }),
+            ]
+        });
+        (
+            tree,
+            any::<bool>(),
+            0usize..400,
+            prop::sample::select(vec!["", ",", "}", "\n```", "//x\n"]),
+        )
+            .prop_map(|(v, pretty, cut, junk)| {
+                let text = if pretty {
+                    serde_json::to_string_pretty(&v).unwrap_or_default()
+                } else {
+                    v.to_string()
+                };
+                let chars: Vec<char> = text.chars().collect();
+                let at = cut.min(chars.len());
+                format!(
+                    "```json\n{}{junk}{}",
+                    chars[..at].iter().collect::<String>(),
+                    chars[at..].iter().collect::<String>()
+                )
+            })
+    }
+
     proptest! {
         #[test]
         fn never_panics_on_any_text(text in any::<String>()) {
             let _ = parse_judgment(&text);
+        }
+
+        #[test]
+        fn never_panics_on_judgeish_json(text in judgeish_json()) {
+            let p = parse_judgment(&text);
+            prop_assert!(p.count() <= 14);
+            for t in [&p.overall_analysis, &p.team_a_justification, &p.team_b_justification] {
+                prop_assert!(!t.lines().any(|l| !l.trim().is_empty() && l.trim().chars().all(|c| "{}[],".contains(c))), "debris in {t:?}");
+            }
         }
 
         #[test]

@@ -251,7 +251,7 @@ mod tests {
             labels: vec!["x.standing".into()],
             criteria: String::new(),
             instructions: String::new(),
-            answer_fields: String::new(),
+            answer_fields: Vec::new(),
         }
     }
 

@@ -471,6 +471,7 @@ impl Panel {
             prompts::system_prompt(judge, self.config.judges.len()),
             user,
         )
+        .with_schema(step.phase_type.as_str(), brief.rubric.answer_schema())
         .tagged(
             &round.id,
             format!(

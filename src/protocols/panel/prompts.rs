@@ -4,6 +4,7 @@
 
 use crate::config::PanelJudgeConfig;
 use crate::domain::{Agreement, Disagreement, Evaluation};
+use crate::protocols::judging::schema;
 use crate::protocols::quoting::quoted;
 
 use super::{PanelBrief, Rubric, show_score};
@@ -18,20 +19,12 @@ pub fn system_prompt(judge: &PanelJudgeConfig, panel_size: usize) -> String {
     )
 }
 
-/// The answer format every panel judge uses: the protocol's fields, then findings and
-/// rationale.
+/// The answer format every panel judge uses: the schema its requests carry
+/// ([`Rubric::answer_schema`]), described.
 pub fn output_format(rubric: &Rubric) -> String {
     format!(
-        "Answer with one JSON object and nothing else, in exactly this format:\n\
-         {{\n  {fields},\n  \
-         \"key_findings\": [{{\"dimension\": \"<a dimension key, e.g. {example}>\", \"finding\": \"<what you found, citing the transcript>\"}}],\n  \
-         \"rationale\": \"<your reasons>\"\n}}",
-        fields = rubric.answer_fields,
-        example = rubric
-            .dimensions
-            .first()
-            .or(rubric.labels.first())
-            .map_or("verdict", String::as_str),
+        "Answer with one JSON object and nothing else, in exactly this format:\n{}",
+        schema::describe(&rubric.answer_schema())
     )
 }
 

@@ -2,8 +2,11 @@
 //! verdicts, labels) and the part of the protocol a panel calls ([`PanelJudged`]), so the
 //! panel itself never knows which protocol it judges.
 
+use serde_json::Value;
+
 use crate::domain::{Aggregate, Evaluation, Judgment, Reading, Round};
 use crate::protocols::ProtocolError;
+use crate::protocols::judging::schema;
 
 /// What a protocol's panel judges score in one round: its dimensions, their scale, the
 /// verdicts, the labels voted on by name, and how all of it is asked for.
@@ -25,12 +28,41 @@ pub struct Rubric {
     pub criteria: String,
     /// What a judge does after reading the exchange, the criteria included.
     pub instructions: String,
-    /// The protocol's fields of the answer's JSON object (verdict, confidence, scores), as
-    /// the answer format shows them; the panel adds findings and rationale.
-    pub answer_fields: String,
+    /// The protocol's fields of the answer's JSON object (verdict, confidence, scores), in
+    /// order, each with its schema (see [`schema`]); the panel adds findings and rationale
+    /// ([`Rubric::answer_schema`]).
+    pub answer_fields: Vec<(String, Value)>,
 }
 
 impl Rubric {
+    /// The schema of a panel judge's whole answer (evaluation and deliberation alike): the
+    /// protocol's fields, then findings tied to dimensions, then the rationale. Its
+    /// description is the answer format the prompts show.
+    pub fn answer_schema(&self) -> Value {
+        let example = self
+            .dimensions
+            .first()
+            .or(self.labels.first())
+            .map_or("verdict", String::as_str);
+        let finding = schema::object([
+            (
+                "dimension",
+                schema::text(&format!("a dimension key, e.g. {example}")),
+            ),
+            (
+                "finding",
+                schema::text("what you found, citing the transcript, in one or two sentences"),
+            ),
+        ]);
+        schema::object(self.answer_fields.iter().cloned().chain([
+            ("key_findings".to_string(), schema::list(finding)),
+            (
+                "rationale".to_string(),
+                schema::text("your reasons, in two to four sentences"),
+            ),
+        ]))
+    }
+
     /// The scale's range (9 for 1–10).
     pub fn scale_span(&self) -> f64 {
         (self.scale.1 - self.scale.0).max(f64::MIN_POSITIVE)

@@ -221,6 +221,7 @@ impl Protocol for QaDebate {
                 prompts::judge_system(setup.format),
                 prompts::judge_prompt(setup, &transcript(round, setup, None)),
             )
+            .with_schema("qa_judgment", prompts::judge_schema(setup.format))
             .tagged(&round.id, format!("qa_judgment/{}", setup.format.as_str()))),
             (other, _) => Err(ProtocolError(format!(
                 "round {}: the question-answer debate has no {} phase",

@@ -11,7 +11,7 @@ use serde_json::Value;
 
 use crate::domain::{Aggregate, Evaluation, Judgment, QaChoice, QaSetup, Reading, Round, Team};
 use crate::protocols::ProtocolError;
-use crate::protocols::judging::score_value;
+use crate::protocols::judging::{schema, score_value};
 use crate::protocols::lenient_json;
 use crate::protocols::panel::{PanelJudged, Rubric, common_fields};
 
@@ -87,18 +87,18 @@ impl PanelJudged for QaDebate {
                 .collect::<Vec<_>>()
                 .join("\n")
         };
-        let score_fields: Vec<String> = debaters
-            .iter()
-            .map(|(_, prefix)| {
-                format!(
-                    ",\n  \"{prefix}_scores\": {{\"argument_strength\": <1-10>, \"quote_use\": <1-10>}}"
-                )
-            })
-            .collect();
+        let score_fields = debaters.iter().map(|(_, prefix)| {
+            (
+                format!("{prefix}_scores"),
+                schema::object(DIMENSIONS.map(|(d, _)| (d, schema::whole(1, 10)))),
+            )
+        });
         let scoring = if debaters.is_empty() {
             String::new()
         } else {
-            format!("Score each debater from 1 to 10 on each criterion:\n{criteria}\n\n")
+            format!(
+                "Score each debater with a whole number from 1 to 10 on each criterion:\n{criteria}\n\n"
+            )
         };
         Ok(Rubric {
             dimensions: debaters
@@ -117,10 +117,13 @@ impl PanelJudged for QaDebate {
                  to what they bear on, and your rationale."
             ),
             criteria,
-            answer_fields: format!(
-                "\"answer\": \"A\" | \"B\",\n  \"confidence\": <0 to 100>{}",
-                score_fields.concat()
-            ),
+            answer_fields: [
+                ("answer".to_string(), schema::one_of(&["A", "B"])),
+                ("confidence".to_string(), schema::whole(0, 100)),
+            ]
+            .into_iter()
+            .chain(score_fields)
+            .collect(),
         })
     }
 
@@ -246,14 +249,26 @@ mod tests {
         let p = QaDebate::default();
         let debate = p.panel_rubric(&round(QaFormat::Debate)).unwrap();
         assert_eq!(debate.dimensions.len(), 4);
-        assert!(debate.answer_fields.contains("debater_b_scores"));
+        let fields = |r: &Rubric| -> Vec<String> {
+            r.answer_fields.iter().map(|(k, _)| k.clone()).collect()
+        };
+        assert_eq!(
+            fields(&debate),
+            [
+                "answer",
+                "confidence",
+                "debater_a_scores",
+                "debater_b_scores"
+            ]
+        );
         let consultancy = p.panel_rubric(&round(QaFormat::Consultancy)).unwrap();
         assert_eq!(
             consultancy.dimensions,
             ["debater_a.argument_strength", "debater_a.quote_use"]
         );
         let naive = p.panel_rubric(&round(QaFormat::Naive)).unwrap();
-        assert!(naive.dimensions.is_empty() && !naive.answer_fields.contains("scores"));
+        assert!(naive.dimensions.is_empty());
+        assert_eq!(fields(&naive), ["answer", "confidence"]);
     }
 
     #[test]

@@ -1,9 +1,8 @@
 //! Reads a question-answer judge's choice and confidence from what models actually send:
-//! the requested `Answer: A` / `Confidence: 80` lines, with Markdown emphasis, brackets,
-//! "Debater A", a percentage or a 0–1 probability, or a JSON object with those keys (a
-//! panel judge's answer is one: its `answer` and `confidence` keys are read before any prose
-//! in its rationale). Otherwise the last answer given wins (models reason first, then
-//! answer).
+//! the requested JSON object (`answer`, `confidence`: its keys are read before any prose in
+//! its reasoning or rationale), or `Answer: A` / `Confidence: 80` lines, with Markdown
+//! emphasis, brackets, "Debater A", a percentage or a 0–1 probability. Otherwise the last
+//! answer given wins (models reason first, then answer).
 
 use serde_json::Value;
 

@@ -283,7 +283,7 @@ impl Protocol for StructuredDebate {
         if step.phase_type == PhaseType::Judgment {
             return Ok(
                 ChatRequest::new(prompts::judge_system(), prompts::judge_prompt(setup))
-                    .with_schema("debate_verdict", prompts::verdict_schema())
+                    .with_schema("debate_verdict", prompts::verdict_schema(setup))
                     .tagged(&round.id, "structured_judgment"),
             );
         }

@@ -13,6 +13,7 @@ use crate::domain::{
     StructuredVerdict,
 };
 use crate::protocols::ProtocolError;
+use crate::protocols::judging::schema;
 use crate::protocols::lenient_json;
 use crate::protocols::panel::{NO_CONFIDENCE, PanelJudged, Rubric, common_fields};
 
@@ -94,7 +95,7 @@ impl PanelJudged for StructuredDebate {
             labels: argument_ids(setup).iter().map(|id| label_key(id)).collect(),
             criteria: prompts::judge_criteria(),
             instructions: format!(
-                "Assess every opening argument ({ids}), scoring it from 1 to 10 on each \
+                "Assess every opening argument ({ids}), scoring it with a whole number from 1 to 10 on each \
                  criterion:\n{criteria}\n\nThe panel compares each side's mean score per \
                  criterion (dimensions pro.evidence, con.logic, …) and each argument's standing \
                  (PRO-1.standing, …). Your verdict is not asked for: it is the side with the \
@@ -109,13 +110,9 @@ impl PanelJudged for StructuredDebate {
                 ids = prompts::argument_list(setup),
                 criteria = prompts::judge_criteria(),
             ),
-            answer_fields: "\"confidence\": <0 to 1>,\n  \"assessments\": [{\"arg_id\": \"…\", \
-                 \"logic\": <1-10>, \"evidence\": <1-10>, \"responsiveness\": <1-10>, \
-                 \"honesty\": <1-10>, \"fallacies\": [\"…\"], \"standing\": \"UPHELD\" | \
-                 \"PARTIALLY_UPHELD\" | \"REFUTED\" | \"UNCERTAIN\", \"reason\": \"…\"}],\n  \
-                 \"key_insight\": \"…\",\n  \"unresolved_questions\": [\"…\"],\n  \
-                 \"recommendation\": \"…\""
-                .to_string(),
+            answer_fields: std::iter::once(("confidence".to_string(), schema::fraction()))
+                .chain(prompts::verdict_fields(setup))
+                .collect(),
         })
     }
 

@@ -4,6 +4,7 @@
 use serde_json::{Value, json};
 
 use crate::domain::{DebateArgument, Fallacy, Side, SideRecord, Standing, StructuredSetup, Topic};
+use crate::protocols::judging::schema;
 
 /// An object schema with every property required and no others, as strict structured
 /// output asks.
@@ -49,26 +50,62 @@ pub fn closing_schema() -> Value {
     }))
 }
 
-/// The judge's trace: an assessment per argument, then the summary.
-pub fn verdict_schema() -> Value {
+/// The judge's trace: one assessment of each opening argument (the round's ids, each once:
+/// whole-number scores 1–10, fallacies from the checklist, a standing), then the summary.
+pub fn verdict_fields(setup: &StructuredSetup) -> Vec<(String, Value)> {
     let fallacies: Vec<&str> = Fallacy::ALL.iter().map(|f| f.as_str()).collect();
     let standings: Vec<&str> = Standing::ALL.iter().map(|s| s.as_str()).collect();
-    let assessment = strict_object(json!({
-        "arg_id": {"type": "string"},
-        "logic": {"type": "number"},
-        "evidence": {"type": "number"},
-        "responsiveness": {"type": "number"},
-        "honesty": {"type": "number"},
-        "fallacies": {"type": "array", "items": {"type": "string", "enum": fallacies}},
-        "standing": {"type": "string", "enum": standings},
-        "reason": {"type": "string"},
-    }));
-    strict_object(json!({
-        "assessments": {"type": "array", "items": assessment},
-        "key_insight": {"type": "string"},
-        "unresolved_questions": {"type": "array", "items": {"type": "string"}},
-        "recommendation": {"type": "string"},
-    }))
+    let ids: Vec<String> = Side::BOTH
+        .iter()
+        .flat_map(|s| setup.side(*s).arguments.iter().map(|a| a.id.clone()))
+        .collect();
+    let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
+    let arg_id = if ids.is_empty() {
+        schema::text("the argument's id")
+    } else {
+        schema::one_of(&id_refs)
+    };
+    let assessment = schema::object([
+        ("arg_id", arg_id),
+        ("logic", schema::whole(1, 10)),
+        ("evidence", schema::whole(1, 10)),
+        ("responsiveness", schema::whole(1, 10)),
+        ("honesty", schema::whole(1, 10)),
+        (
+            "fallacies",
+            schema::list(schema::one_of_described(
+                &fallacies,
+                "a fallacy from the checklist",
+            )),
+        ),
+        ("standing", schema::one_of(&standings)),
+        ("reason", schema::text("why, in one or two sentences")),
+    ]);
+    let assessments = if ids.is_empty() {
+        schema::list(assessment)
+    } else {
+        schema::list_of(assessment, ids.len())
+    };
+    vec![
+        ("assessments".to_string(), assessments),
+        (
+            "key_insight".to_string(),
+            schema::text("the debate's key insight, in one or two sentences"),
+        ),
+        (
+            "unresolved_questions".to_string(),
+            schema::list(schema::text("a question the debate left open")),
+        ),
+        (
+            "recommendation".to_string(),
+            schema::text("your recommendation for the decision, in one or two sentences"),
+        ),
+    ]
+}
+
+/// The single judge's answer: the trace ([`verdict_fields`]) and nothing else.
+pub fn verdict_schema(setup: &StructuredSetup) -> Value {
+    schema::object(verdict_fields(setup))
 }
 
 fn topic_block(topic: &Topic) -> String {
@@ -161,7 +198,7 @@ pub fn judge_system() -> String {
     let fallacies: Vec<&str> = Fallacy::ALL.iter().map(|f| f.as_str()).collect();
     format!(
         "You judge a structured debate about a practical decision. For every opening argument \
-         of both sides, score from 1 to 10: logic (is the reasoning sound), evidence (is the \
+         of both sides, score with a whole number from 1 to 10: logic (is the reasoning sound), evidence (is the \
          support strong), responsiveness (how it held up under cross-examination) and honesty \
          (does its side concede when warranted). Check each against this fallacy checklist: \
          {}. Give each a standing: UPHELD, PARTIALLY_UPHELD, REFUTED or UNCERTAIN, with a \
@@ -196,16 +233,15 @@ pub fn argument_list(setup: &StructuredSetup) -> String {
     ids.join(", ")
 }
 
-/// The whole debate for the judge, with the rule violations it should weigh.
+/// The whole debate for the judge, with the rule violations it should weigh, and the answer
+/// format (the schema the request carries, described).
 pub fn judge_prompt(setup: &StructuredSetup) -> String {
     format!(
-        "{}\nAssess every argument ({}). Reply with: {{\"assessments\": [{{\"arg_id\": \"…\", \
-         \"logic\": 1-10, \"evidence\": 1-10, \"responsiveness\": 1-10, \"honesty\": 1-10, \
-         \"fallacies\": [\"…\"], \"standing\": \"UPHELD|PARTIALLY_UPHELD|REFUTED|UNCERTAIN\", \
-         \"reason\": \"…\"}}], \"key_insight\": \"…\", \"unresolved_questions\": [\"…\"], \
-         \"recommendation\": \"…\"}}",
+        "{}\nAssess every argument ({}), each once. Reply with one JSON object and nothing \
+         else, in exactly this format:\n{}",
         debate_for_judges(setup),
-        argument_list(setup)
+        argument_list(setup),
+        schema::describe(&verdict_schema(setup))
     )
 }
 

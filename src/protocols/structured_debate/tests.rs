@@ -254,7 +254,8 @@ fn a_reply_unreadable_twice_is_kept_as_text_and_waits_for_a_person() {
 
 #[test]
 fn reply_schemas_require_every_property_and_allow_no_other() {
-    let verdict = prompts::verdict_schema();
+    let r = round(&protocol());
+    let verdict = prompts::verdict_schema(r.structured().unwrap());
     let item = &verdict["properties"]["assessments"]["items"];
     let required: Vec<&str> = item["required"]
         .as_array()
