@@ -17,9 +17,46 @@ pub(crate) fn response_format(flavour: StructuredOutput, schema: &ResponseSchema
             "json_schema": {"name": schema.name, "strict": true, "schema": schema.schema},
         })),
         StructuredOutput::JsonObjectSchema => {
-            Some(json!({"type": "json_object", "schema": schema.schema}))
+            Some(json!({"type": "json_object", "schema": ranges_as_enums(schema.schema.clone())}))
         }
         StructuredOutput::JsonObject => Some(json!({"type": "json_object"})),
+    }
+}
+
+/// The most values an integer range may have to be sent as an enum.
+const MAX_ENUM_RANGE: i64 = 101;
+
+/// The schema with every bounded integer (`minimum`..=`maximum`, at most
+/// [`MAX_ENUM_RANGE`] values) written as an enum of its values: llama-cpp-python's grammar
+/// (the `json_object_schema` flavour) ignores `minimum` and `maximum`, so a small model
+/// writes scores of 35 or 7089 in a 1–10 rubric, while it honours enums. Providers that honour
+/// bounds get the schema unchanged (Gemini also refuses enums of numbers).
+fn ranges_as_enums(mut schema: Value) -> Value {
+    rewrite_ranges(&mut schema);
+    schema
+}
+
+fn rewrite_ranges(value: &mut Value) {
+    match value {
+        Value::Object(map) => {
+            let bounds = (
+                map.get("type").and_then(Value::as_str),
+                map.get("minimum").and_then(Value::as_i64),
+                map.get("maximum").and_then(Value::as_i64),
+            );
+            if let (Some("integer"), Some(low), Some(high)) = bounds
+                && low <= high
+                && high - low < MAX_ENUM_RANGE
+                && !map.contains_key("enum")
+            {
+                map.remove("minimum");
+                map.remove("maximum");
+                map.insert("enum".into(), (low..=high).collect::<Vec<i64>>().into());
+            }
+            map.values_mut().for_each(rewrite_ranges);
+        }
+        Value::Array(items) => items.iter_mut().for_each(rewrite_ranges),
+        _ => {}
     }
 }
 
@@ -114,6 +151,39 @@ mod tests {
             name: "reply".into(),
             schema: json!({"type": "object"}),
         }
+    }
+
+    #[test]
+    fn llama_cpp_python_gets_bounded_integers_as_enums_and_others_get_the_bounds() {
+        let s = ResponseSchema {
+            name: "j".into(),
+            schema: json!({"type": "object", "properties": {
+                "score": {"type": "integer", "minimum": 1, "maximum": 10},
+                "confidence": {"type": "number", "minimum": 0, "maximum": 1},
+                "items": {"type": "array", "items": {"type": "integer", "minimum": 0, "maximum": 2}},
+                "huge": {"type": "integer", "minimum": 0, "maximum": 100000},
+            }}),
+        };
+        let sent = response_format(StructuredOutput::JsonObjectSchema, &s).unwrap();
+        let props = &sent["schema"]["properties"];
+        assert_eq!(
+            props["score"],
+            json!({"type": "integer", "enum": [1, 2, 3, 4, 5, 6, 7, 8, 9, 10]})
+        );
+        assert_eq!(props["items"]["items"]["enum"], json!([0, 1, 2]));
+        assert_eq!(
+            props["confidence"]["maximum"], 1,
+            "numbers keep their bounds"
+        );
+        assert_eq!(
+            props["huge"]["maximum"], 100000,
+            "wide ranges keep their bounds"
+        );
+        let strict = response_format(StructuredOutput::JsonSchema, &s).unwrap();
+        assert_eq!(
+            strict["json_schema"]["schema"], s.schema,
+            "unchanged elsewhere"
+        );
     }
 
     #[test]

@@ -268,8 +268,19 @@ pub fn parse_verdict(
     };
     let mut problems = Vec::new();
     let mut assessments = Vec::new();
-    for item in object["assessments"].as_array().into_iter().flatten() {
-        let arg_id = text(item, "arg_id").to_uppercase();
+    // A list of assessments each naming its argument, or an object keyed by argument id
+    // (what the judge's schema asks for).
+    let items: Vec<(String, &Value)> = match &object["assessments"] {
+        Value::Object(by_id) => by_id.iter().map(|(id, item)| (id.clone(), item)).collect(),
+        other => other
+            .as_array()
+            .into_iter()
+            .flatten()
+            .map(|item| (text(item, "arg_id"), item))
+            .collect(),
+    };
+    for (arg_id, item) in items {
+        let arg_id = arg_id.trim().to_uppercase();
         let mut score = |key: &str| match item.get(key).map(score_value) {
             Some(Ok(v)) => Some(v),
             Some(Err(e)) => {

@@ -50,8 +50,8 @@ pub fn closing_schema() -> Value {
     }))
 }
 
-/// The judge's trace: one assessment of each opening argument (the round's ids, each once:
-/// whole-number scores 1–10, fallacies from the checklist, a standing), then the summary.
+/// The judge's trace: one assessment of each opening argument, keyed by its id (whole-number
+/// scores 1–10, fallacies from the checklist, a standing), then the summary.
 pub fn verdict_fields(setup: &StructuredSetup) -> Vec<(String, Value)> {
     let fallacies: Vec<&str> = Fallacy::ALL.iter().map(|f| f.as_str()).collect();
     let standings: Vec<&str> = Standing::ALL.iter().map(|s| s.as_str()).collect();
@@ -59,14 +59,7 @@ pub fn verdict_fields(setup: &StructuredSetup) -> Vec<(String, Value)> {
         .iter()
         .flat_map(|s| setup.side(*s).arguments.iter().map(|a| a.id.clone()))
         .collect();
-    let id_refs: Vec<&str> = ids.iter().map(String::as_str).collect();
-    let arg_id = if ids.is_empty() {
-        schema::text("the argument's id")
-    } else {
-        schema::one_of(&id_refs)
-    };
-    let assessment = schema::object([
-        ("arg_id", arg_id),
+    let scores = [
         ("logic", schema::whole(1, 10)),
         ("evidence", schema::whole(1, 10)),
         ("responsiveness", schema::whole(1, 10)),
@@ -80,11 +73,17 @@ pub fn verdict_fields(setup: &StructuredSetup) -> Vec<(String, Value)> {
         ),
         ("standing", schema::one_of(&standings)),
         ("reason", schema::text("why, in one or two sentences")),
-    ]);
+    ];
+    // Keyed by argument id, every id required: an answer the schema admits assesses each
+    // argument exactly once (a list of them lets a model repeat one and skip another). The
+    // parser reads the list form too.
     let assessments = if ids.is_empty() {
-        schema::list(assessment)
+        let mut fields = vec![("arg_id", schema::text("the argument's id"))];
+        fields.extend(scores);
+        schema::list(schema::object(fields))
     } else {
-        schema::list_of(assessment, ids.len())
+        let assessment = schema::object(scores);
+        schema::object(ids.iter().map(|id| (id.clone(), assessment.clone())))
     };
     vec![
         ("assessments".to_string(), assessments),
