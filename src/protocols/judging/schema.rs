@@ -55,6 +55,12 @@ pub fn list(items: Value) -> Value {
     json!({"type": "array", "items": items})
 }
 
+/// A list of at most `n` items: a small model under a grammar may otherwise repeat an item
+/// until its token limit.
+pub fn list_up_to(items: Value, n: usize) -> Value {
+    json!({"type": "array", "items": items, "maxItems": n})
+}
+
 /// A list of exactly `n` items.
 pub fn list_of(items: Value, n: usize) -> Value {
     json!({"type": "array", "items": items, "minItems": n, "maxItems": n})

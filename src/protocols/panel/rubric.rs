@@ -55,7 +55,7 @@ impl Rubric {
             ),
         ]);
         schema::object(self.answer_fields.iter().cloned().chain([
-            ("key_findings".to_string(), schema::list(finding)),
+            ("key_findings".to_string(), schema::list_up_to(finding, 5)),
             (
                 "rationale".to_string(),
                 schema::text("your reasons, in two to four sentences"),

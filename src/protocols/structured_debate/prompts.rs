@@ -66,10 +66,10 @@ pub fn verdict_fields(setup: &StructuredSetup) -> Vec<(String, Value)> {
         ("honesty", schema::whole(1, 10)),
         (
             "fallacies",
-            schema::list(schema::one_of_described(
-                &fallacies,
-                "a fallacy from the checklist",
-            )),
+            schema::list_up_to(
+                schema::one_of_described(&fallacies, "a fallacy from the checklist"),
+                fallacies.len(),
+            ),
         ),
         ("standing", schema::one_of(&standings)),
         ("reason", schema::text("why, in one or two sentences")),
