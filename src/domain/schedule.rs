@@ -25,3 +25,20 @@ pub struct ScheduledRound {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub relation: Option<String>,
 }
+
+#[cfg(test)]
+impl ScheduledRound {
+    /// A round of `a` against `b` on `dilemma_id`, judged by `j`: what unit tests start from.
+    pub(crate) fn example(round_id: &str, dilemma_id: &str) -> Self {
+        Self {
+            round_id: round_id.into(),
+            dilemma_id: dilemma_id.into(),
+            repetition: 1,
+            team_a: "a".into(),
+            team_b: "b".into(),
+            judges: vec!["j".into()],
+            format: None,
+            relation: None,
+        }
+    }
+}

@@ -63,14 +63,8 @@ mod tests {
 
     fn blank(record: RoundRecord) -> Round {
         let s = ScheduledRound {
-            round_id: "r".into(),
-            dilemma_id: "d".into(),
-            repetition: 1,
-            team_a: "a".into(),
-            team_b: "b".into(),
             judges: vec!["j1".into(), "j2".into()],
-            format: None,
-            relation: None,
+            ..ScheduledRound::example("r", "d")
         };
         crate::protocols::blank_round(&s, record)
     }

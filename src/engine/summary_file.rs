@@ -51,16 +51,7 @@ mod tests {
     use crate::domain::{RoundRecord, ScheduledRound};
 
     fn round(id: &str) -> Round {
-        let s = ScheduledRound {
-            round_id: id.into(),
-            dilemma_id: "d".into(),
-            repetition: 1,
-            team_a: "a".into(),
-            team_b: "b".into(),
-            judges: vec!["j".into()],
-            format: None,
-            relation: None,
-        };
+        let s = ScheduledRound::example(id, "d");
         crate::protocols::blank_round(&s, RoundRecord::EthicsBowl)
     }
 

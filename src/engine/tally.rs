@@ -78,16 +78,7 @@ mod tests {
 
     #[test]
     fn phases_are_summed_with_retries_cut_answers_and_estimated_usage() {
-        let s = ScheduledRound {
-            round_id: "r".into(),
-            dilemma_id: "d".into(),
-            repetition: 1,
-            team_a: "a".into(),
-            team_b: "b".into(),
-            judges: vec!["j".into()],
-            format: None,
-            relation: None,
-        };
+        let s = ScheduledRound::example("r", "d");
         let mut round = crate::protocols::blank_round(&s, RoundRecord::EthicsBowl);
         let attempt = |number, error: Option<&str>| Attempt {
             number,

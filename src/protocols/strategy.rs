@@ -259,16 +259,7 @@ mod tests {
     /// A round whose debaters have all spoken, judged by `j`.
     fn debated(p: &EthicsBowl) -> Round {
         let mut round = p
-            .new_round(&ScheduledRound {
-                round_id: "d__a__vs__b__r1".into(),
-                dilemma_id: "d".into(),
-                repetition: 1,
-                team_a: "a".into(),
-                team_b: "b".into(),
-                judges: vec!["j".into()],
-                format: None,
-                relation: None,
-            })
+            .new_round(&ScheduledRound::example("d__a__vs__b__r1", "d"))
             .unwrap();
         for step in p.debate_steps(&round) {
             round

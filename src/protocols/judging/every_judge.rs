@@ -30,14 +30,8 @@ pub(crate) struct Case {
 
 fn scheduled(id: &str, item: &str, format: Option<QaFormat>) -> ScheduledRound {
     ScheduledRound {
-        round_id: id.into(),
-        dilemma_id: item.into(),
-        repetition: 1,
-        team_a: "a".into(),
-        team_b: "b".into(),
-        judges: vec!["j".into()],
         format,
-        relation: None,
+        ..ScheduledRound::example(id, item)
     }
 }
 

@@ -1101,7 +1101,9 @@ mod tests {
                 "**9**",
                 "3/5",
                 "",
-                "}{"
+                // Braces inside a string, which must not end the JSON; not braces alone,
+                // which a model may write as text and the debris check would then blame.
+                "a}{b"
             ])
             .prop_map(|s| serde_json::json!(s)),
             Just(Value::Null),

@@ -321,14 +321,10 @@ mod tests {
 
     fn scheduled(format: QaFormat) -> ScheduledRound {
         ScheduledRound {
-            round_id: "r".into(),
-            dilemma_id: "t-0".into(),
-            repetition: 1,
             team_a: "x".into(),
             team_b: "y".into(),
-            judges: vec!["j".into()],
             format: Some(format),
-            relation: None,
+            ..ScheduledRound::example("r", "t-0")
         }
     }
 

@@ -16,17 +16,8 @@ fn protocol() -> StructuredDebate {
 }
 
 fn round(p: &StructuredDebate) -> Round {
-    p.new_round(&ScheduledRound {
-        round_id: "t__a__vs__b__r1".into(),
-        dilemma_id: "t".into(),
-        repetition: 1,
-        team_a: "a".into(),
-        team_b: "b".into(),
-        judges: vec!["j".into()],
-        format: None,
-        relation: None,
-    })
-    .unwrap()
+    p.new_round(&ScheduledRound::example("t__a__vs__b__r1", "t"))
+        .unwrap()
 }
 
 fn answer(

@@ -15,14 +15,9 @@ use crate::tui::app::ReviewKind;
 
 fn blank(id: &str, a: &str, b: &str, d: &str) -> Round {
     let s = ScheduledRound {
-        round_id: id.into(),
-        dilemma_id: d.into(),
-        repetition: 1,
         team_a: a.into(),
         team_b: b.into(),
-        judges: vec!["j".into()],
-        format: None,
-        relation: None,
+        ..ScheduledRound::example(id, d)
     };
     crate::protocols::blank_round(&s, RoundRecord::EthicsBowl)
 }
