@@ -619,3 +619,45 @@ async fn an_unreadable_judgment_gets_one_correction_turn_and_both_answers_are_ke
         .filter(|p| p.phase_type == PhaseType::Judgment);
     assert_eq!(judging.count(), 1);
 }
+
+/// A correction turn whose call fails after its retries does not leave the round
+/// incomplete: the first answer's judgment stands and the round waits for a person, with the
+/// failed call kept on the round.
+#[tokio::test]
+async fn a_failed_correction_turn_sends_the_round_to_review_not_to_incomplete() {
+    use wiremock::matchers::{body_string_contains, method};
+    let server = wiremock::MockServer::start().await;
+    wiremock::Mock::given(method("POST"))
+        .and(body_string_contains("could not be read as a complete judgment"))
+        .respond_with(ResponseTemplate::new(500).set_body_json(
+            serde_json::json!({"error": {"message": "overloaded", "type": "server_error"}}),
+        ))
+        .with_priority(1)
+        .mount(&server)
+        .await;
+    wiremock::Mock::given(method("POST"))
+        .respond_with(support::openai_answer("Both teams argued well."))
+        .with_priority(2)
+        .mount(&server)
+        .await;
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("a", 0.8, 0.0, 0.0),
+        sim("b", 0.5, 0.0, 0.0),
+        remote("j", &server, ""),
+    ]
+    .concat();
+    let body = "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\"]\npairings = [[\"a\", \"b\"]]\n";
+    let (report, _) = run(&write(dir.path(), &models, body), vec![]).await;
+    let round = &support::tournament::stored_rounds(&report)[0];
+    assert_eq!(round.status, RoundStatus::NeedsReview, "{:?}", round.error);
+    assert!(round.error.is_none());
+    let failed = round
+        .phases
+        .iter()
+        .find(|p| p.correction == 1)
+        .expect("the failed correction is kept");
+    assert!(failed.error.as_deref().is_some_and(|e| e.contains("overloaded")));
+    assert_eq!(failed.attempts.len(), 2);
+    assert_eq!(round.judgments[0].raw_response, "Both teams argued well.");
+}

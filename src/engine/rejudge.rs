@@ -55,8 +55,8 @@ pub struct JudgingConfig {
     /// Rounds judged at once.
     #[serde(default = "concurrency")]
     pub max_concurrency: u32,
-    /// Times a single judge's incomplete answer is sent back before the round waits for a
-    /// person (as in the tournament file).
+    /// Times a judge's incomplete answer (single or on the panel) is sent back before the
+    /// round waits for a person, as in the tournament file (0 to 3).
     #[serde(default = "one")]
     pub judge_corrections: u32,
 }
@@ -130,13 +130,25 @@ pub fn prepare_rejudge(
             "compare with sample-config/rejudge-panel.toml",
         ))
     })?;
+    if config.judge_corrections > 3 {
+        return Err(invalid(
+            config_path,
+            "judge_corrections",
+            format!(
+                "{} correction turns per judge is more than 3",
+                config.judge_corrections
+            ),
+            "use 0 (off), 1 (the default) or up to 3",
+        ));
+    }
     let (strategy, judges) = match (config.judging, &config.panel) {
         (JudgingMode::Panel, Some(panel)) => {
             if let Some((key, message, fix)) = panel.problem() {
                 return Err(invalid(config_path, &key, message, &fix));
             }
             (
-                JudgingStrategy::new(Judges::Panel(Panel::new(panel.clone()))),
+                JudgingStrategy::new(Judges::Panel(Panel::new(panel.clone())))
+                    .with_corrections(config.judge_corrections),
                 panel.models(),
             )
         }

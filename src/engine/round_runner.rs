@@ -127,8 +127,8 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
         unsaved = false; // every arm below stores a snapshot
         match result {
             Ok(outcome) => record_phase(&ctx, &writer, &mut round, &step, &request, outcome),
-            Err(failure) if step.seat.is_some() => {
-                record_failed_seat(&ctx, &writer, &mut round, &step, &request, failure)
+            Err(failure) if step.seat.is_some() || step.correction > 0 => {
+                record_failed_aside(&ctx, &writer, &mut round, &step, &request, failure)
             }
             Err(failure) => {
                 let message = failure.to_string();
@@ -334,8 +334,10 @@ fn save_settled(
     writer.save(round, events);
 }
 
-/// Records a panel call that failed after its retries: the panel goes on without that judge.
-fn record_failed_seat(
+/// Records a call the round can do without that failed after its retries: a panel judge's
+/// (the panel goes on without that judge), or a judge's correction turn (the answer before
+/// it stands and the round waits for a person).
+fn record_failed_aside(
     ctx: &RoundContext,
     writer: &RoundWriter,
     round: &mut Round,
@@ -343,7 +345,7 @@ fn record_failed_seat(
     request: &ChatRequest,
     failure: CallFailure,
 ) {
-    tracing::warn!(round = %round.id, judge = %step.speaker(), error = %failure, "panel judge failed after its retries; the panel goes on without it");
+    tracing::warn!(round = %round.id, judge = %step.speaker(), error = %failure, "judging call failed after its retries; the round goes on without it");
     round.phases.push(Phase {
         error: Some(failure.to_string()),
         attempts: failure.attempts.clone(),

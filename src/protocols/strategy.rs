@@ -13,7 +13,7 @@
 use crate::domain::{Judgment, ParseStatus, Phase, PhaseType, Round};
 use crate::providers::{ChatRequest, Role, Turn};
 
-use super::judging::judge_correction_prompt;
+use super::judging::{CUT_SHORT, judge_correction_prompt};
 use super::panel::Panel;
 use super::{PhaseRef, Protocol, ProtocolError, Step};
 
@@ -35,9 +35,6 @@ pub struct JudgingStrategy {
     judges: Judges,
     corrections: u32,
 }
-
-/// The problem a judgment read from an answer cut at the token limit carries.
-const CUT_SHORT: &str = "the answer was cut at the token limit, so its reading may be incomplete";
 
 impl JudgingStrategy {
     /// These judges, with one correction turn per single judge (the configuration's
@@ -98,7 +95,9 @@ impl JudgingStrategy {
             };
             let answers = judge_answers(round, judge);
             let due = match answers.last() {
-                Some(last) if needs_correction(round, judge) => last.correction + 1,
+                Some(last) if last.error.is_none() && needs_correction(round, judge) => {
+                    last.correction + 1
+                }
                 Some(last) => last.correction,
                 None => 0,
             };
@@ -184,7 +183,13 @@ impl JudgingStrategy {
         if step.phase_type != PhaseType::Judgment {
             return Ok(Vec::new());
         }
-        let Some(phase) = round.phases.iter().rev().find(|p| step.matches(p)) else {
+        // A correction turn whose call failed leaves the judgment before it standing.
+        let Some(phase) = round
+            .phases
+            .iter()
+            .rev()
+            .find(|p| step.matches(p) && p.error.is_none())
+        else {
             return Ok(Vec::new());
         };
         let truncated = phase.truncated;

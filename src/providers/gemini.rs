@@ -146,6 +146,10 @@ fn gemini_schema(schema: &Value) -> Value {
                 }
             }
             ("properties", Value::Object(props)) => {
+                // Gemini writes properties in alphabetical order unless told the schema's
+                // own (a judge's reasoning comes before its answer).
+                let order: Vec<Value> = props.keys().map(|p| Value::from(p.as_str())).collect();
+                out.insert("propertyOrdering".into(), Value::Array(order));
                 let props = props
                     .iter()
                     .map(|(p, s)| (p.clone(), gemini_schema(s)))
@@ -359,6 +363,7 @@ mod tests {
             json!({
                 "type": "OBJECT",
                 "required": ["verdict", "score", "notes", "items", "kind"],
+                "propertyOrdering": ["verdict", "score", "weight", "notes", "level", "kind", "items"],
                 "properties": {
                     "verdict": {"type": "STRING", "enum": ["pro", "con", "tie"]},
                     "score": {"type": "INTEGER", "minimum": 1, "maximum": 10},
@@ -367,7 +372,8 @@ mod tests {
                     "level": {"type": "INTEGER"},
                     "kind": {"type": "STRING", "enum": ["verdict"]},
                     "items": {"type": "ARRAY", "minItems": 1, "items": {
-                        "type": "OBJECT", "required": ["id"], "properties": {"id": {"type": "STRING"}}
+                        "type": "OBJECT", "required": ["id"], "propertyOrdering": ["id"],
+                        "properties": {"id": {"type": "STRING"}}
                     }}
                 }
             })

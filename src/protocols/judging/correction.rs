@@ -5,6 +5,11 @@
 
 use crate::protocols::quoting::quoted;
 
+/// The problem a judgment read from an answer cut at the token limit carries (single judges
+/// and panel judges alike); the correction prompt says it in its own words instead.
+pub const CUT_SHORT: &str =
+    "the answer was cut at the token limit, so its reading may be incomplete";
+
 /// At most this many problems are listed; the rest are counted.
 const MAX_LISTED: usize = 12;
 /// A longer problem is shortened to this many characters.
@@ -25,7 +30,7 @@ pub fn judge_correction_prompt(problems: &[String], truncated: bool) -> String {
     let listed: Vec<String> = problems
         .iter()
         .map(|p| p.trim())
-        .filter(|p| !p.is_empty())
+        .filter(|p| !p.is_empty() && *p != CUT_SHORT)
         .take(MAX_LISTED)
         .map(shorten)
         .collect();

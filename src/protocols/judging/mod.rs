@@ -10,6 +10,6 @@ mod rubric;
 pub mod schema;
 mod score;
 
-pub use correction::judge_correction_prompt;
+pub use correction::{CUT_SHORT, judge_correction_prompt};
 pub use rubric::{ParsedJudgment, parse_judgment};
 pub(crate) use score::score_value;

@@ -61,11 +61,6 @@ pub fn list_up_to(items: Value, n: usize) -> Value {
     json!({"type": "array", "items": items, "maxItems": n})
 }
 
-/// A list of exactly `n` items.
-pub fn list_of(items: Value, n: usize) -> Value {
-    json!({"type": "array", "items": items, "minItems": n, "maxItems": n})
-}
-
 /// The schema as a prompt shows it: an object's fields one per line, inner objects and
 /// lists inline, `<1-10>` for a bounded number, `"a" | "b"` for a choice, and the
 /// description for text.
@@ -80,20 +75,6 @@ pub fn describe(schema: &Value) -> String {
         }
         _ => inline(schema),
     }
-}
-
-/// The fields of an object schema, as [`describe`] writes them (one per line, without the
-/// braces), for prompts that add fields of their own around them.
-pub fn describe_fields(schema: &Value) -> String {
-    properties(schema)
-        .map(|props| {
-            props
-                .iter()
-                .map(|(k, v)| format!("\"{k}\": {}", inline(v)))
-                .collect::<Vec<_>>()
-                .join(",\n  ")
-        })
-        .unwrap_or_default()
 }
 
 fn properties(schema: &Value) -> Option<&Map<String, Value>> {
@@ -285,10 +266,6 @@ mod tests {
              \"notes\": [\"<a note>\"],\n  \"fallacies\": [\"<a fallacy>\"],\n  \
              \"shifted\": true | false\n}"
         );
-        assert_eq!(
-            describe_fields(&object([("a", whole(0, 100)), ("b", text("t"))])),
-            "\"a\": <0-100>,\n  \"b\": \"<t>\""
-        );
     }
 
     #[test]
@@ -296,7 +273,10 @@ mod tests {
         let s = object([
             ("n", whole(1, 10)),
             ("c", one_of(&["A", "B"])),
-            ("l", list_of(one_of(&["P-1", "P-2"]), 2)),
+            (
+                "l",
+                json!({"type": "array", "items": one_of(&["P-1", "P-2"]), "minItems": 2, "maxItems": 2}),
+            ),
         ]);
         assert_eq!(
             checks::instance(&s, false),

@@ -31,6 +31,7 @@ use crate::domain::{
 };
 use crate::providers::ChatRequest;
 
+use super::judging::CUT_SHORT;
 use super::{Protocol, ProtocolError, Seat, Step};
 
 /// What a panel judge reads: the exchange, and the rubric it scores.
@@ -55,6 +56,9 @@ pub struct Panel {
 struct Answer<'a> {
     phase: &'a Phase,
     corrected: Option<&'a Judgment>,
+    /// The last correction turn asked for in this panel round (0: none), its call failed or
+    /// not.
+    asked: u32,
 }
 
 /// A judge's position in force: the panel's view of it and the protocol's judgment.
@@ -137,31 +141,40 @@ impl Panel {
         }
     }
 
-    /// The stored answers of the round's panel phases, by judge and panel round (the last,
-    /// after correction turns), with a person's correction where one stands for the answer.
+    /// The stored answers of the round's panel phases, by judge and panel round, with a
+    /// person's correction where one stands for the answer. The answer that counts is the
+    /// last one given (after correction turns); a correction turn whose call failed leaves
+    /// the answer before it standing.
     fn answers(round: &Round) -> HashMap<(&str, u32), Answer<'_>> {
-        let mut answers = HashMap::new();
+        let mut answers: HashMap<(&str, u32), Answer<'_>> = HashMap::new();
         for p in &round.phases {
-            if let (Some(judge), Some(r)) = (&p.judge_id, p.deliberation_round) {
-                let corrected = round.judgments.iter().find(|j| {
-                    j.persona_id.as_deref() == Some(judge.as_str())
-                        && j.parse_status == ParseStatus::CorrectedByHand
-                        && j.raw_response == p.response
-                });
-                let answer = Answer {
-                    phase: p,
-                    corrected,
-                };
-                match answers.entry((judge.as_str(), r)) {
-                    Entry::Occupied(mut e) => {
-                        let kept: &Answer<'_> = e.get();
-                        if kept.phase.correction <= p.correction {
-                            e.insert(answer);
-                        }
+            let (Some(judge), Some(r)) = (&p.judge_id, p.deliberation_round) else {
+                continue;
+            };
+            let corrected = round.judgments.iter().find(|j| {
+                j.persona_id.as_deref() == Some(judge.as_str())
+                    && j.parse_status == ParseStatus::CorrectedByHand
+                    && j.raw_response == p.response
+            });
+            let answer = Answer {
+                phase: p,
+                corrected,
+                asked: p.correction,
+            };
+            match answers.entry((judge.as_str(), r)) {
+                Entry::Occupied(mut e) => {
+                    let kept = e.get_mut();
+                    let asked = kept.asked.max(p.correction);
+                    let better = (kept.phase.error.is_some() && p.error.is_none())
+                        || (kept.phase.error.is_some() == p.error.is_some()
+                            && kept.phase.correction <= p.correction);
+                    if better {
+                        *kept = answer;
                     }
-                    Entry::Vacant(e) => {
-                        e.insert(answer);
-                    }
+                    kept.asked = asked;
+                }
+                Entry::Vacant(e) => {
+                    e.insert(answer);
                 }
             }
         }
@@ -180,10 +193,17 @@ impl Panel {
         if let Some(error) = &answer.phase.error {
             return (SeatOutcome::Failed, None, vec![error.clone()]);
         }
-        let judgment = match answer.corrected {
+        let mut judgment = match answer.corrected {
             Some(j) => j.clone(),
             None => protocol.judge(round, &seat.model, &answer.phase.response),
         };
+        if answer.phase.truncated && answer.corrected.is_none() {
+            // Cut at the token limit: what was read may be short of what the judge meant.
+            if judgment.parse_status == ParseStatus::Parsed {
+                judgment.parse_status = ParseStatus::Partial;
+            }
+            judgment.problems.push(CUT_SHORT.to_string());
+        }
         let text = judgment
             .corrected_text
             .as_deref()
@@ -236,7 +256,7 @@ impl Panel {
                     pending = true;
                     continue;
                 };
-                let last = answer.phase.correction;
+                let last = answer.asked;
                 steps.extend((0..=last).map(|c| Self::step(seat, number, c, &after)));
                 let (outcome, read, problems) = Self::read(protocol, round, &rubric, seat, answer);
                 if matches!(outcome, SeatOutcome::Partial | SeatOutcome::Unparsed)
@@ -793,5 +813,65 @@ mod tests {
             SeatOutcome::CorrectedByHand
         );
         assert_eq!(r.settled_status(), RoundStatus::Complete);
+    }
+
+    /// The panel calls due next, with their correction turn.
+    fn due(p: &Panel, r: &Round) -> Vec<(String, u32, u32)> {
+        let (_, steps) = p.settle(r, &protocol()).unwrap();
+        steps
+            .iter()
+            .filter(|s| !s.is_done(r))
+            .map(|s| {
+                let seat = s.seat.as_ref().unwrap();
+                (seat.judge_id.clone(), seat.deliberation_round, s.correction)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn an_answer_cut_at_the_token_limit_is_sent_back_even_when_it_reads_whole() {
+        let p = panel(&[("x", 1.0), ("y", 1.0)], 0);
+        let mut r = round();
+        add(&mut r, "x", 0, &answer("team_a", 9.0, 3.0));
+        r.phases.last_mut().unwrap().truncated = true;
+        add(&mut r, "y", 0, &answer("team_a", 9.0, 3.0));
+        assert_eq!(due(&p, &r), vec![("x".to_string(), 0, 1)]);
+        // Cut again: it stands as read, partial, for a person.
+        add(&mut r, "x", 0, &answer("team_a", 9.0, 3.0));
+        let last = r.phases.last_mut().unwrap();
+        (last.truncated, last.correction) = (true, 1);
+        assert!(due(&p, &r).is_empty());
+        let (record, _) = p.settle(&r, &protocol()).unwrap();
+        let x = &record.rounds[0].evaluations[0];
+        assert_eq!(x.outcome, SeatOutcome::Partial);
+        assert!(
+            x.problems.iter().any(|m| m == CUT_SHORT),
+            "{:?}",
+            x.problems
+        );
+        assert!(record.needs_review());
+    }
+
+    #[test]
+    fn a_correction_turn_whose_call_failed_leaves_the_first_answer_standing() {
+        let p = panel(&[("x", 1.0), ("y", 1.0)], 0);
+        let mut r = round();
+        add(
+            &mut r,
+            "x",
+            0,
+            &answer("team_a", 9.0, 3.0).replacen("\"consistency\": 9, ", "", 1),
+        );
+        add(&mut r, "y", 0, &answer("team_a", 9.0, 3.0));
+        assert_eq!(due(&p, &r), vec![("x".to_string(), 0, 1)]);
+        add(&mut r, "x", 0, "");
+        let last = r.phases.last_mut().unwrap();
+        (last.error, last.correction) = (Some("HTTP 500 (after 3 attempts)".into()), 1);
+        assert!(due(&p, &r).is_empty(), "not asked a third time");
+        let (record, _) = p.settle(&r, &protocol()).unwrap();
+        let x = &record.rounds[0].evaluations[0];
+        assert_eq!(x.outcome, SeatOutcome::Partial, "the first answer stands");
+        assert!(x.evaluation.is_some());
+        assert_eq!(record.aggregate.as_ref().map(|a| a.judges), Some(2));
     }
 }

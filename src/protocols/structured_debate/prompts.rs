@@ -93,7 +93,7 @@ pub fn verdict_fields(setup: &StructuredSetup) -> Vec<(String, Value)> {
         ),
         (
             "unresolved_questions".to_string(),
-            schema::list(schema::text("a question the debate left open")),
+            schema::list_up_to(schema::text("a question the debate left open"), 5),
         ),
         (
             "recommendation".to_string(),
