@@ -628,7 +628,9 @@ async fn a_failed_correction_turn_sends_the_round_to_review_not_to_incomplete() 
     use wiremock::matchers::{body_string_contains, method};
     let server = wiremock::MockServer::start().await;
     wiremock::Mock::given(method("POST"))
-        .and(body_string_contains("could not be read as a complete judgment"))
+        .and(body_string_contains(
+            "could not be read as a complete judgment",
+        ))
         .respond_with(ResponseTemplate::new(500).set_body_json(
             serde_json::json!({"error": {"message": "overloaded", "type": "server_error"}}),
         ))
@@ -657,7 +659,12 @@ async fn a_failed_correction_turn_sends_the_round_to_review_not_to_incomplete() 
         .iter()
         .find(|p| p.correction == 1)
         .expect("the failed correction is kept");
-    assert!(failed.error.as_deref().is_some_and(|e| e.contains("overloaded")));
+    assert!(
+        failed
+            .error
+            .as_deref()
+            .is_some_and(|e| e.contains("overloaded"))
+    );
     assert_eq!(failed.attempts.len(), 2);
     assert_eq!(round.judgments[0].raw_response, "Both teams argued well.");
 }
