@@ -1,6 +1,7 @@
 //! Adaptive concurrency against an in-process server that enforces a request quota per
 //! window and sends OpenAI's rate-limit headers: a burst of calls under `max_concurrency = 16`
-//! is answered in full with few 429s when the window adapts, where a fixed 16 meets many.
+//! is answered in full with few 429s when the window adapts, where a fixed 16 meets many;
+//! and Anthropic's quota headers reach the model's snapshot.
 //!
 //! The quota window is real time (6 requests per 300 ms), not a paused tokio clock: the mock
 //! server answers on its own threads over real sockets, so a paused clock in the test would
@@ -125,7 +126,7 @@ async fn an_adaptive_window_meets_few_429s_where_a_fixed_one_meets_many() {
     let limited = counts.limited.load(Ordering::SeqCst);
     assert_eq!(answered, CALLS, "every call is answered");
     assert_eq!(counts.answered.load(Ordering::SeqCst), CALLS);
-    assert!(limited <= 3, "adaptive: {limited} 429s");
+    assert!(limited <= 2, "adaptive: {limited} 429s");
     assert!(snapshot.adaptive);
     assert!((1..=16).contains(&snapshot.window), "{snapshot:?}");
     assert_eq!(snapshot.max_concurrency, 16);
@@ -141,4 +142,60 @@ async fn an_adaptive_window_meets_few_429s_where_a_fixed_one_meets_many() {
     assert!(!snapshot.adaptive);
     assert_eq!(snapshot.window, 16);
     assert_eq!(snapshot.rate_limited, limited as u64);
+}
+
+#[tokio::test]
+async fn anthropic_quota_headers_reach_the_snapshot() {
+    let server = MockServer::start().await;
+    let reset = (jiff::Timestamp::now() + jiff::SignedDuration::from_secs(30)).to_string();
+    Mock::given(method("POST"))
+        .and(path("/v1/messages"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(serde_json::json!({
+                    "id": "msg", "type": "message",
+                    "content": [{"type": "text", "text": "ok"}],
+                    "stop_reason": "end_turn", "usage": {"input_tokens": 3, "output_tokens": 1}
+                }))
+                .insert_header("anthropic-ratelimit-requests-limit", "50")
+                .insert_header("anthropic-ratelimit-requests-remaining", "49")
+                .insert_header("anthropic-ratelimit-requests-reset", reset.as_str())
+                .insert_header("anthropic-ratelimit-input-tokens-limit", "40000")
+                .insert_header("anthropic-ratelimit-input-tokens-remaining", "39000")
+                .insert_header("anthropic-ratelimit-output-tokens-limit", "8000")
+                .insert_header("anthropic-ratelimit-output-tokens-remaining", "7000")
+                .insert_header("anthropic-ratelimit-output-tokens-reset", reset.as_str()),
+        )
+        .mount(&server)
+        .await;
+    let text = format!(
+        "[[models]]\nname = \"m\"\nprovider = \"anthropic\"\nmodel = \"test-model\"\n\
+         api_key_env = \"TEST_KEY\"\nbase_url = \"{}/v1\"\nstream = false\nmax_concurrency = 8\n",
+        server.uri()
+    );
+    let config = ModelsConfig::parse(&text, Path::new("test-models.toml")).unwrap();
+    let registry = ModelRegistry::build_with_env(&config, ["m"], &Default::default(), |var| {
+        (var == "TEST_KEY").then(|| "sk-test".to_string())
+    })
+    .unwrap();
+    let client = registry.get("m").unwrap();
+    let before = client.rate_snapshot();
+    assert!(before.adaptive, "on by default for anthropic");
+    assert_eq!((before.window, before.remaining_requests), (2, None));
+    let request = ChatRequest::new("You are terse.", "hello");
+    client.complete(&request, &mut |_| {}).await.unwrap();
+    let after = registry.rate_snapshots();
+    assert_eq!(after.len(), 1);
+    let (name, s) = &after[0];
+    assert_eq!(name, "m");
+    assert_eq!(
+        (s.remaining_requests, s.limit_requests),
+        (Some(49), Some(50))
+    );
+    assert_eq!(
+        (s.remaining_tokens, s.limit_tokens),
+        (Some(7000), Some(8000)),
+        "the tightest token quota"
+    );
+    assert_eq!((s.in_flight, s.rate_limited, s.held_for), (0, 0, None));
 }

@@ -22,6 +22,10 @@ use super::rate_headers::{QuotaReport, RateReport};
 const INITIAL_WINDOW: u32 = 2;
 /// A quota with this share or less left counts as nearly spent.
 const LOW_SHARE: f64 = 0.1;
+/// The longest calls are held back at once: a quota that refills as it goes (OpenAI's
+/// resets name the time until it is whole, up to minutes for tokens) has room sooner, and
+/// a call sent early meets at worst a 429, which the retry policy handles.
+const MAX_HOLD: Duration = Duration::from_secs(60);
 
 /// What the limiter knows of one model at a moment, for the engine and UI to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -134,7 +138,10 @@ impl Window {
                     .map(|limit| limit.saturating_sub(u64::from(self.in_flight)));
             }
         }
-        if self.in_flight >= self.size {
+        // A budget spent with no reset known waits for an answer to say more, unless none
+        // is coming.
+        let spent = self.budget == Some(0) && self.in_flight > 0;
+        if self.in_flight >= self.size || spent {
             return Err(Wait::Slot);
         }
         self.in_flight += 1;
@@ -169,7 +176,7 @@ impl Window {
             budget = Some(0);
             reset = Some(reset.map_or(tokens_reset, |r| r.max(tokens_reset)));
         }
-        let Some((budget, reset)) = budget.zip(reset) else {
+        let Some((budget, reset)) = budget.zip(reset.map(|r| r.min(MAX_HOLD))) else {
             return;
         };
         self.longest_reset = self.longest_reset.max(reset);
@@ -179,10 +186,24 @@ impl Window {
         let stale = self
             .refilled_at
             .is_some_and(|refilled| until < refilled + self.longest_reset / 2);
-        if !stale {
-            self.budget = Some(budget);
-            self.hold_until = Some(until);
+        if stale {
+            return;
         }
+        // Answers overtake each other: within one period (the same reset, give or take a
+        // tenth of the period), the smallest count is the latest.
+        let same_period = self.hold_until.is_some_and(|held| {
+            let gap = if held > until {
+                held - until
+            } else {
+                until - held
+            };
+            gap <= self.longest_reset / 10
+        });
+        self.budget = match self.budget {
+            Some(known) if same_period => Some(known.min(budget)),
+            _ => Some(budget),
+        };
+        self.hold_until = Some(until);
     }
 
     /// Ends a call started in `generation`, growing or cutting the window by its outcome.
@@ -197,7 +218,7 @@ impl Window {
         match outcome {
             Outcome::RateLimited(wait) => {
                 if let Some(wait) = wait {
-                    let until = now + wait;
+                    let until = now + wait.min(MAX_HOLD);
                     self.hold_until = Some(self.hold_until.map_or(until, |h| h.max(until)));
                     self.budget = Some(0);
                 }
@@ -452,9 +473,11 @@ mod tests {
         // 6 left with a window of 4: no cut (above a tenth), no growth (below twice the window).
         let mut w = Window::new(100, true);
         w.size = 4;
+        let mut six = report(50, 6, 1000);
+        six.requests.as_mut().unwrap().reset = None;
         for _ in 0..10 {
             let g = w.try_start(now).unwrap();
-            w.observe(&report(50, 6, 1000), now);
+            w.observe(&six, now);
             w.settle(g, Outcome::Success, now);
         }
         assert_eq!(w.size, 4);
@@ -499,6 +522,34 @@ mod tests {
     }
 
     #[test]
+    fn an_overtaken_answer_does_not_raise_the_budget() {
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        let _a = w.try_start(now).unwrap();
+        w.observe(&report(10, 1, 300), now);
+        assert_eq!(w.budget, Some(1));
+        let soon = now + Duration::from_millis(5);
+        w.observe(&report(10, 4, 295), soon);
+        assert_eq!(w.budget, Some(1), "the older, larger count is ignored");
+        let next = now + Duration::from_millis(300);
+        w.observe(&report(10, 6, 300), next);
+        assert_eq!(w.budget, Some(6), "a new period's count replaces it");
+    }
+
+    #[test]
+    fn a_spent_budget_without_a_reset_waits_for_an_answer() {
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        let a = w.try_start(now).unwrap();
+        w.budget = Some(0);
+        assert_eq!(w.try_start(now), Err(Wait::Slot));
+        w.settle(a, Outcome::Success, now);
+        assert!(w.try_start(now).is_ok(), "with nothing in flight, one goes");
+    }
+
+    #[test]
     fn spent_tokens_hold_and_a_429_wait_holds_everyone() {
         let now = Instant::now();
         let mut w = Window::new(16, true);
@@ -523,6 +574,15 @@ mod tests {
         assert_eq!(
             w.try_start(now),
             Err(Wait::Until(now + Duration::from_secs(3)))
+        );
+        let mut w = Window::new(16, true);
+        let g = w.try_start(now).unwrap();
+        w.observe(&report(10, 0, 360_000), now);
+        w.settle(g, Outcome::Success, now);
+        assert_eq!(
+            w.try_start(now),
+            Err(Wait::Until(now + MAX_HOLD)),
+            "a six-minute reset holds for a minute at most"
         );
     }
 
