@@ -9,6 +9,7 @@ use std::time::{Duration, Instant};
 use tokio::sync::Semaphore;
 
 use super::ProviderError;
+use super::adaptive::{ModelLimiter, RateSnapshot};
 use super::anthropic::Anthropic;
 use super::estimate;
 use super::gemini::Gemini;
@@ -116,6 +117,7 @@ pub struct ModelClient {
     config: Arc<ModelConfig>,
     backend: Backend,
     limits: Limits,
+    limiter: Arc<ModelLimiter>,
     policy: RetryPolicy,
 }
 
@@ -123,6 +125,12 @@ impl ModelClient {
     /// The model's configuration.
     pub fn config(&self) -> &ModelConfig {
         &self.config
+    }
+
+    /// The model's concurrency window and the quota its provider last reported, for the
+    /// engine and UI to show.
+    pub fn rate_snapshot(&self) -> RateSnapshot {
+        self.limiter.snapshot()
     }
 
     /// Calls the model: attempts under the limits, retries by the policy, text passed to
@@ -288,14 +296,19 @@ impl ModelRegistry {
         let mut clients = HashMap::new();
         for (model, key) in planned {
             let key = key.map(|(_, value)| ApiKey::new(value));
+            let limiter = Arc::new(ModelLimiter::new(
+                model.max_concurrency,
+                model.uses_adaptive_concurrency(),
+            ));
             let client = ModelClient {
                 config: Arc::new(model.clone()),
-                backend: backend(model, key, &redactor, behaviours)?,
+                backend: backend(model, key, &redactor, behaviours, &limiter)?,
                 limits: Limits::new(
-                    model.max_concurrency,
+                    Arc::clone(&limiter),
                     model.requests_per_minute,
                     Arc::clone(&overall),
                 ),
+                limiter,
                 policy: policy.clone(),
             };
             clients.insert(model.name.clone(), Arc::new(client));
@@ -306,6 +319,17 @@ impl ModelRegistry {
     /// The client for a model named at build time.
     pub fn get(&self, name: &str) -> Option<Arc<ModelClient>> {
         self.clients.get(name).cloned()
+    }
+
+    /// Every model's [`ModelClient::rate_snapshot`], by name in alphabetical order.
+    pub fn rate_snapshots(&self) -> Vec<(String, RateSnapshot)> {
+        let mut all: Vec<_> = self
+            .clients
+            .iter()
+            .map(|(name, client)| (name.clone(), client.rate_snapshot()))
+            .collect();
+        all.sort_by(|a, b| a.0.cmp(&b.0));
+        all
     }
 }
 
@@ -337,6 +361,7 @@ fn backend(
     key: Option<ApiKey>,
     redactor: &Redactor,
     behaviours: &SimulatedBehaviours,
+    limiter: &Arc<ModelLimiter>,
 ) -> Result<Backend, SetupError> {
     if model.provider == ProviderKind::Simulated {
         let sim = SimulatedModel::new(&model.name, model.simulated.clone().unwrap_or_default());
@@ -356,6 +381,7 @@ fn backend(
         key,
         config: Arc::new(model.clone()),
         redactor: redactor.clone(),
+        limiter: Arc::clone(limiter),
     };
     Ok(match model.provider {
         ProviderKind::Anthropic => Backend::Anthropic(Anthropic { target }),

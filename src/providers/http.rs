@@ -9,6 +9,8 @@ use reqwest::header::{HeaderMap, HeaderName, HeaderValue};
 use serde_json::Value;
 
 use super::ProviderError;
+use super::adaptive::ModelLimiter;
+use super::rate_headers::RateReport;
 use super::types::{Completion, FinishReason, Usage};
 use crate::domain::ErrorKind;
 use crate::redact::Redactor;
@@ -55,20 +57,25 @@ pub(crate) fn build_client(read_timeout: Duration) -> Result<reqwest::Client, re
         .build()
 }
 
-/// Sends a JSON body; a non-success status becomes a classified [`ProviderError`].
+/// Sends a JSON body; a non-success status becomes a classified [`ProviderError`]. The
+/// rate-limit headers of every response, success or not, go to the model's limiter.
 pub(crate) async fn post_json(
-    client: &reqwest::Client,
+    target: &HttpTarget,
     url: &str,
     headers: HeaderMap,
     body: &Value,
 ) -> Result<reqwest::Response, ProviderError> {
-    let response = client
+    let response = target
+        .client
         .post(url)
         .headers(headers)
         .json(body)
         .send()
         .await
         .map_err(|e| ProviderError::from_transport(&e))?;
+    target
+        .limiter
+        .observe(&RateReport::from_headers(response.headers()));
     let status = response.status();
     if status.is_success() {
         return Ok(response);
@@ -242,6 +249,8 @@ pub(crate) struct HttpTarget {
     pub config: std::sync::Arc<crate::config::ModelConfig>,
     /// Every key the registry loaded, to be removed from what comes back.
     pub redactor: Redactor,
+    /// The model's concurrency window, told the rate-limit headers of every response.
+    pub limiter: std::sync::Arc<ModelLimiter>,
 }
 
 /// Reads a non-streamed body into a completion (one per wire format).
@@ -309,7 +318,7 @@ async fn unredacted_exchange<D: SseDecoder + Default>(
     parse_body: BodyParser,
     on_delta: &mut (dyn FnMut(&str) + Send),
 ) -> Result<Completion, ProviderError> {
-    let response = post_json(&target.client, url, headers, body).await?;
+    let response = post_json(target, url, headers, body).await?;
     if target.config.stream {
         read_sse(response, D::default(), max_tokens, on_delta).await
     } else {

@@ -1,7 +1,8 @@
 //! Concurrency caps (per model and overall) and an optional requests-per-minute limit.
 //!
 //! A call waits for its model's slot first and only then for an overall slot, so a slow or
-//! saturated provider never holds overall slots that other providers could use.
+//! saturated provider never holds overall slots that other providers could use. The model's
+//! slots are its [`ModelLimiter`] window: fixed at `max_concurrency`, or adaptive.
 
 use std::num::NonZeroU32;
 use std::sync::Arc;
@@ -9,12 +10,15 @@ use std::sync::Arc;
 use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
+use super::ProviderError;
+use super::adaptive::{ModelLimiter, Outcome, Slot};
 use super::retry::Gate;
+use super::types::Completion;
 
 /// The limits one model's calls pass through.
 #[derive(Debug, Clone)]
 pub(crate) struct Limits {
-    model: Arc<Semaphore>,
+    model: Arc<ModelLimiter>,
     overall: Arc<Semaphore>,
     per_minute: Option<Arc<DefaultDirectRateLimiter>>,
 }
@@ -22,7 +26,7 @@ pub(crate) struct Limits {
 impl Limits {
     /// Limits for one model, sharing the overall semaphore with every other model.
     pub(crate) fn new(
-        max_concurrency: u32,
+        model: Arc<ModelLimiter>,
         requests_per_minute: Option<u32>,
         overall: Arc<Semaphore>,
     ) -> Self {
@@ -30,7 +34,7 @@ impl Limits {
             .and_then(NonZeroU32::new)
             .map(|rpm| Arc::new(RateLimiter::direct(Quota::per_minute(rpm))));
         Self {
-            model: Arc::new(Semaphore::new(max_concurrency.max(1) as usize)),
+            model,
             overall,
             per_minute,
         }
@@ -40,7 +44,7 @@ impl Limits {
 /// Held while an attempt runs.
 #[derive(Debug)]
 pub(crate) struct Pass {
-    _model: OwnedSemaphorePermit,
+    model: Slot,
     _overall: OwnedSemaphorePermit,
 }
 
@@ -48,23 +52,38 @@ impl Gate for Limits {
     type Pass = Pass;
 
     async fn enter(&self) -> Pass {
-        // These semaphores are owned here and never closed, so acquiring cannot fail.
-        let model = Arc::clone(&self.model)
-            .acquire_owned()
-            .await
-            .expect("model semaphore is never closed");
+        let model = self.model.start().await;
         if let Some(limiter) = &self.per_minute {
             limiter.until_ready().await;
         }
+        // The overall semaphore is owned by the registry and never closed.
         let overall = Arc::clone(&self.overall)
             .acquire_owned()
             .await
             .expect("overall semaphore is never closed");
         Pass {
-            _model: model,
+            model,
             _overall: overall,
         }
     }
+
+    fn leave(&self, pass: Pass, result: &Result<Completion, ProviderError>) {
+        let outcome = match result {
+            Ok(_) => Outcome::Success,
+            Err(e) if is_rate_limit(e) => Outcome::RateLimited(e.retry_after),
+            Err(_) => Outcome::Other,
+        };
+        self.model.settle(pass.model, outcome);
+    }
+}
+
+/// A 429, or a rate-limit error frame inside a 200 stream.
+fn is_rate_limit(e: &ProviderError) -> bool {
+    e.status == Some(429)
+        || matches!(
+            e.code.as_deref(),
+            Some("rate_limit_error" | "rate_limit_exceeded")
+        )
 }
 
 #[cfg(test)]
@@ -72,11 +91,15 @@ mod tests {
     use super::*;
     use futures_util::FutureExt;
 
+    fn fixed(cap: u32) -> Arc<ModelLimiter> {
+        Arc::new(ModelLimiter::new(cap, false))
+    }
+
     #[tokio::test]
     async fn model_and_overall_caps_hold() {
         let overall = Arc::new(Semaphore::new(3));
-        let a = Limits::new(2, None, Arc::clone(&overall));
-        let b = Limits::new(5, None, Arc::clone(&overall));
+        let a = Limits::new(fixed(2), None, Arc::clone(&overall));
+        let b = Limits::new(fixed(5), None, Arc::clone(&overall));
         let p1 = a.enter().await;
         let _p2 = a.enter().await;
         // a is at its cap of 2.
@@ -90,7 +113,7 @@ mod tests {
 
     #[tokio::test]
     async fn requests_per_minute_waits_once_the_burst_is_spent() {
-        let l = Limits::new(10, Some(1), Arc::new(Semaphore::new(10)));
+        let l = Limits::new(fixed(10), Some(1), Arc::new(Semaphore::new(10)));
         drop(l.enter().await);
         assert!(l.enter().now_or_never().is_none());
     }

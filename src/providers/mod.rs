@@ -6,6 +6,7 @@
 //! server), Anthropic Messages and Gemini; plus the offline `simulated` provider, whose
 //! protocol-specific answers each protocol supplies as a [`SimulatedBehaviour`].
 
+mod adaptive;
 mod anthropic;
 mod client;
 mod error;
@@ -14,11 +15,13 @@ mod gemini;
 mod http;
 mod limits;
 mod openai_chat;
+mod rate_headers;
 mod retry;
 pub mod simulated;
 mod structured;
 mod types;
 
+pub use adaptive::RateSnapshot;
 pub use client::{CallFailure, CallOutcome, ModelClient, ModelRegistry, SetupError};
 pub use error::ProviderError;
 pub use retry::RetryPolicy;

@@ -124,6 +124,12 @@ pub(crate) trait Gate {
     type Pass: Send;
     /// Waits for room.
     fn enter(&self) -> impl Future<Output = Self::Pass> + Send;
+    /// Gives the pass back once the attempt has ended, with how it ended (an adaptive
+    /// window grows on answers and shrinks on rate limits).
+    fn leave(&self, pass: Self::Pass, result: &Result<Completion, ProviderError>) {
+        let _ = result;
+        drop(pass);
+    }
 }
 
 /// Runs attempts until one succeeds, a failure is final, or the attempts run out (or, for
@@ -150,7 +156,7 @@ pub(crate) async fn run<A: Attempter + Sync, G: Gate + Sync>(
                 observer(CallEvent::Delta(text));
             })
             .await;
-        drop(pass);
+        gate.leave(pass, &result);
         let latency_ms = started.elapsed().as_millis() as u64;
         let mut error = match result {
             Ok(completion) => {

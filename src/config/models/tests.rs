@@ -277,3 +277,46 @@ fn connect_retry_has_a_default_and_must_not_be_negative() {
     );
     assert!(e.contains("key \"connect_retry_s\""), "{e}");
 }
+
+#[test]
+fn adaptive_concurrency_defaults_by_provider_and_is_refused_for_simulated() {
+    let entry = |provider: &str, extra: &str| {
+        let base_url = if provider == "openai-compatible" {
+            "base_url = \"http://localhost:1\"\n"
+        } else {
+            ""
+        };
+        format!(
+            "[[models]]\nname = \"a\"\nprovider = \"{provider}\"\nmodel = \"m\"\n{base_url}{extra}"
+        )
+    };
+    for (provider, adaptive) in [
+        ("openai", true),
+        ("anthropic", true),
+        ("google", true),
+        ("xai", true),
+        ("qwen", true),
+        ("openai-compatible", false),
+        ("simulated", false),
+    ] {
+        let c = parse(&entry(provider, "")).unwrap();
+        assert_eq!(
+            c.models[0].uses_adaptive_concurrency(),
+            adaptive,
+            "{provider}"
+        );
+    }
+    let c = parse(&entry("openai", "adaptive_concurrency = false\n")).unwrap();
+    assert!(!c.models[0].uses_adaptive_concurrency());
+    let c = parse(&entry("openai-compatible", "adaptive_concurrency = true\n")).unwrap();
+    assert!(c.models[0].uses_adaptive_concurrency());
+    let e = err(&entry("simulated", "adaptive_concurrency = true\n"));
+    assert!(
+        e.contains("key \"adaptive_concurrency\"")
+            && e.contains("models.toml")
+            && e.contains("\"a\""),
+        "{e}"
+    );
+    let e = err(&entry("openai", "adaptive_concurrency = \"auto\"\n"));
+    assert!(e.contains("models[0].adaptive_concurrency"), "{e}");
+}

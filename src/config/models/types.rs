@@ -228,9 +228,17 @@ pub struct ModelConfig {
     /// Longest silence allowed between two pieces of a response, in seconds.
     #[serde(default = "default_timeout_s")]
     pub timeout_s: f64,
-    /// Calls to this model in flight at once.
+    /// Calls to this model in flight at once: the fixed number, or the ceiling of the
+    /// adaptive window.
     #[serde(default = "default_max_concurrency")]
     pub max_concurrency: u32,
+    /// Whether the number of calls in flight follows the provider's rate-limit answers
+    /// (starting at 2, growing while calls succeed with quota to spare, halved on a 429 or
+    /// a nearly spent quota, waiting out a spent quota's reset) up to `max_concurrency`.
+    /// By default on for `openai`, `anthropic`, `google`, `xai` and `qwen`, off for
+    /// `openai-compatible` and `simulated`, which run at `max_concurrency`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub adaptive_concurrency: Option<bool>,
     /// Requests started per minute, when the provider limits it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requests_per_minute: Option<u32>,
@@ -292,6 +300,18 @@ impl ModelConfig {
     /// Whether requests with a schema put that schema on the wire (JSON mode does not).
     pub fn uses_structured_output(&self) -> bool {
         self.structured_output_flavour().sends_schema()
+    }
+
+    /// Whether the concurrency window adapts, the provider's default applied.
+    pub fn uses_adaptive_concurrency(&self) -> bool {
+        self.adaptive_concurrency.unwrap_or(matches!(
+            self.provider,
+            ProviderKind::Openai
+                | ProviderKind::Anthropic
+                | ProviderKind::Google
+                | ProviderKind::Xai
+                | ProviderKind::Qwen
+        ))
     }
 
     /// The highest output-token limit a truncation retry may ask for.

@@ -107,6 +107,13 @@ pub(super) fn check_model(m: &ModelConfig, label: &str, path: &Path) -> Result<(
     if m.max_concurrency == 0 {
         return bad("max_concurrency", "is 0".into(), "use 1 or more");
     }
+    if m.adaptive_concurrency == Some(true) && m.provider == ProviderKind::Simulated {
+        return bad(
+            "adaptive_concurrency",
+            "a simulated model has no rate limits to adapt to".into(),
+            "remove adaptive_concurrency, or set max_concurrency to the number wanted",
+        );
+    }
     if m.requests_per_minute == Some(0) {
         return bad(
             "requests_per_minute",

@@ -1,0 +1,630 @@
+//! One model's concurrency window, steered by the provider's answers: it starts low, grows by
+//! one slot per window's worth of successes while the reported quota has headroom, is halved
+//! on a 429 or when a quota without a reset time runs low (a tenth or less left), and never
+//! leaves 1..=`max_concurrency`. When the headers say the quota is spent until a reset (the
+//! requests left, less the other calls in flight, are used up, or no tokens are left), or a
+//! 429 names a wait, new calls wait for that moment instead of meeting another 429.
+//!
+//! With `adaptive_concurrency = false` the window stays at `max_concurrency` and nothing is
+//! held back; the headers are still recorded, for the snapshot.
+//!
+//! [`Window`] is the arithmetic, with the clock passed in; [`ModelLimiter`] waits on it.
+
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Duration;
+
+use tokio::sync::Notify;
+use tokio::time::Instant;
+
+use super::rate_headers::{QuotaReport, RateReport};
+
+/// The window an adaptive model starts with (or its cap, when lower).
+const INITIAL_WINDOW: u32 = 2;
+/// A quota with this share or less left counts as nearly spent.
+const LOW_SHARE: f64 = 0.1;
+/// The longest calls are held back at once: a quota that refills as it goes (OpenAI's
+/// resets name the time until it is whole, up to minutes for tokens) has room sooner, and
+/// a call sent early meets at worst a 429, which the retry policy handles.
+const MAX_HOLD: Duration = Duration::from_secs(60);
+
+/// What the limiter knows of one model at a moment, for the engine and UI to show.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct RateSnapshot {
+    /// Whether the window follows the provider (`adaptive_concurrency`).
+    pub adaptive: bool,
+    /// Calls allowed in flight now.
+    pub window: u32,
+    /// The ceiling (`max_concurrency`).
+    pub max_concurrency: u32,
+    /// Calls in flight now.
+    pub in_flight: u32,
+    /// Requests left in the quota, by the latest response that said.
+    pub remaining_requests: Option<u64>,
+    /// The request quota's size, by the latest response that said.
+    pub limit_requests: Option<u64>,
+    /// Tokens left in the quota (the tightest one), by the latest response that said.
+    pub remaining_tokens: Option<u64>,
+    /// The token quota's size, by the latest response that said.
+    pub limit_tokens: Option<u64>,
+    /// How long new calls are still held back for a quota reset or a 429's wait.
+    pub held_for: Option<Duration>,
+    /// Rate-limit (429) answers met so far.
+    pub rate_limited: u64,
+}
+
+/// How an attempt ended, as far as the window cares.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Outcome {
+    /// An answer.
+    Success,
+    /// HTTP 429, with the wait the server named if any.
+    RateLimited(Option<Duration>),
+    /// Any other failure: says nothing about the quota.
+    Other,
+}
+
+/// Why a call cannot start yet.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) enum Wait {
+    /// The window is full: wait for a call to end.
+    Slot,
+    /// The quota is spent: wait until then (or for a call to end, which may bring news).
+    Until(Instant),
+}
+
+/// The window's arithmetic and what the latest responses said.
+#[derive(Debug, Clone)]
+pub(crate) struct Window {
+    adaptive: bool,
+    cap: u32,
+    size: u32,
+    /// Successes counted toward the next slot.
+    successes: u32,
+    /// Bumped by every cut; a call started before the latest cut cannot cut again.
+    generation: u64,
+    in_flight: u32,
+    /// Calls that may still start before `hold_until`, by the latest report.
+    budget: Option<u64>,
+    hold_until: Option<Instant>,
+    /// When the latest hold ended and the budget was refilled.
+    refilled_at: Option<Instant>,
+    /// The longest reset any report named: roughly the quota's period.
+    longest_reset: Duration,
+    requests: Option<QuotaReport>,
+    tokens: Option<QuotaReport>,
+    rate_limited: u64,
+}
+
+impl Window {
+    /// A window capped at `cap`, adaptive or fixed at the cap.
+    pub(crate) fn new(cap: u32, adaptive: bool) -> Self {
+        let cap = cap.max(1);
+        Self {
+            adaptive,
+            cap,
+            size: if adaptive {
+                INITIAL_WINDOW.min(cap)
+            } else {
+                cap
+            },
+            successes: 0,
+            generation: 0,
+            in_flight: 0,
+            budget: None,
+            hold_until: None,
+            refilled_at: None,
+            longest_reset: Duration::ZERO,
+            requests: None,
+            tokens: None,
+            rate_limited: 0,
+        }
+    }
+
+    /// Starts a call if the window and the quota allow, returning the generation it started
+    /// in (to be given back to [`Window::settle`]).
+    pub(crate) fn try_start(&mut self, now: Instant) -> Result<u64, Wait> {
+        if let Some(until) = self.hold_until {
+            if until > now && self.budget == Some(0) {
+                return Err(Wait::Until(until));
+            }
+            if until <= now {
+                // The quota is whole again: its size, less the calls in flight (which may
+                // reach the server after the reset), may start until a response says more.
+                self.hold_until = None;
+                self.refilled_at = Some(now);
+                self.budget = self
+                    .requests
+                    .and_then(|q| q.limit)
+                    .map(|limit| limit.saturating_sub(u64::from(self.in_flight)));
+            }
+        }
+        // A budget spent with no reset known waits for an answer to say more, unless none
+        // is coming.
+        let spent = self.budget == Some(0) && self.in_flight > 0;
+        if self.in_flight >= self.size || spent {
+            return Err(Wait::Slot);
+        }
+        self.in_flight += 1;
+        if let Some(budget) = &mut self.budget {
+            *budget = budget.saturating_sub(1);
+        }
+        Ok(self.generation)
+    }
+
+    /// Records a response's rate-limit headers (the call is still in flight).
+    pub(crate) fn observe(&mut self, report: &RateReport, now: Instant) {
+        if report.is_empty() {
+            return;
+        }
+        self.requests = report.requests.or(self.requests);
+        self.tokens = report.tokens.or(self.tokens);
+        if !self.adaptive {
+            return;
+        }
+        // Requests sent after this one may not be counted yet, so the others in flight are
+        // taken off what is left.
+        let others = u64::from(self.in_flight.saturating_sub(1));
+        let requests_left = report
+            .requests
+            .and_then(|q| Some((q.remaining?.saturating_sub(others), q.reset?)));
+        let tokens_spent = report
+            .tokens
+            .and_then(|q| (q.remaining? == 0).then_some(q.reset?));
+        let mut budget = requests_left.map(|(left, _)| left);
+        let mut reset = requests_left.map(|(_, reset)| reset);
+        if let Some(tokens_reset) = tokens_spent {
+            budget = Some(0);
+            reset = Some(reset.map_or(tokens_reset, |r| r.max(tokens_reset)));
+        }
+        let Some((budget, reset)) = budget.zip(reset.map(|r| r.min(MAX_HOLD))) else {
+            return;
+        };
+        self.longest_reset = self.longest_reset.max(reset);
+        let until = now + reset;
+        // A response decided just before the quota's reset but read after it speaks of the
+        // spent period; its reset lands about where the refill already happened.
+        let stale = self
+            .refilled_at
+            .is_some_and(|refilled| until < refilled + self.longest_reset / 2);
+        if stale {
+            return;
+        }
+        // Answers overtake each other: within one period (the same reset, give or take a
+        // tenth of the period), the smallest count is the latest.
+        let same_period = self.hold_until.is_some_and(|held| {
+            let gap = if held > until {
+                held - until
+            } else {
+                until - held
+            };
+            gap <= self.longest_reset / 10
+        });
+        self.budget = match self.budget {
+            Some(known) if same_period => Some(known.min(budget)),
+            _ => Some(budget),
+        };
+        self.hold_until = Some(until);
+    }
+
+    /// Ends a call started in `generation`, growing or cutting the window by its outcome.
+    pub(crate) fn settle(&mut self, generation: u64, outcome: Outcome, now: Instant) {
+        self.in_flight = self.in_flight.saturating_sub(1);
+        if let Outcome::RateLimited(_) = outcome {
+            self.rate_limited += 1;
+        }
+        if !self.adaptive {
+            return;
+        }
+        match outcome {
+            Outcome::RateLimited(wait) => {
+                if let Some(wait) = wait {
+                    let until = now + wait.min(MAX_HOLD);
+                    self.hold_until = Some(self.hold_until.map_or(until, |h| h.max(until)));
+                    self.budget = Some(0);
+                }
+                self.cut(generation);
+            }
+            Outcome::Success if self.nearly_spent(false) => self.cut(generation),
+            Outcome::Success if self.has_headroom() => {
+                self.successes += 1;
+                if self.successes >= self.size {
+                    self.successes = 0;
+                    self.size = (self.size + 1).min(self.cap);
+                }
+            }
+            Outcome::Success | Outcome::Other => {}
+        }
+    }
+
+    /// Halves the window, once per generation: the calls already in flight when it was cut
+    /// were sent at the old pace and say nothing new.
+    fn cut(&mut self, generation: u64) {
+        if generation != self.generation {
+            return;
+        }
+        self.generation += 1;
+        self.successes = 0;
+        self.size = (self.size / 2).max(1);
+    }
+
+    /// Whether the latest report shows a quota with at most a tenth left; unless
+    /// `with_reset`, only among quotas without a reset time. A quota that names its reset
+    /// is guarded by holding calls once it is spent, so running low only stops growth: a
+    /// cut there would shrink the window at every reset of a steadily used quota.
+    fn nearly_spent(&self, with_reset: bool) -> bool {
+        [self.requests, self.tokens].iter().flatten().any(|q| {
+            if q.reset.is_some() && !with_reset {
+                return false;
+            }
+            match (q.remaining, q.limit.filter(|l| *l > 0)) {
+                (Some(left), Some(limit)) => (left as f64) <= limit as f64 * LOW_SHARE,
+                (Some(left), None) => left == 0,
+                _ => false,
+            }
+        })
+    }
+
+    /// Whether the latest report leaves room for a larger window: unknown quotas do.
+    fn has_headroom(&self) -> bool {
+        !self.nearly_spent(true)
+            && self
+                .requests
+                .and_then(|q| q.remaining)
+                .is_none_or(|left| left > 2 * u64::from(self.size))
+    }
+
+    /// What is known now.
+    pub(crate) fn snapshot(&self, now: Instant) -> RateSnapshot {
+        RateSnapshot {
+            adaptive: self.adaptive,
+            window: self.size,
+            max_concurrency: self.cap,
+            in_flight: self.in_flight,
+            remaining_requests: self.requests.and_then(|q| q.remaining),
+            limit_requests: self.requests.and_then(|q| q.limit),
+            remaining_tokens: self.tokens.and_then(|q| q.remaining),
+            limit_tokens: self.tokens.and_then(|q| q.limit),
+            held_for: self
+                .hold_until
+                .filter(|until| *until > now && self.budget == Some(0))
+                .map(|until| until - now),
+            rate_limited: self.rate_limited,
+        }
+    }
+}
+
+/// One model's window, shared by its calls (which wait on it) and its HTTP target (which
+/// reports the headers of every response to it).
+#[derive(Debug)]
+pub(crate) struct ModelLimiter {
+    window: Mutex<Window>,
+    changed: Notify,
+}
+
+/// A started call's place in the window; give it back with [`ModelLimiter::settle`].
+/// Dropped without settling (a cancelled call), it frees its slot as an `Other` outcome.
+#[derive(Debug)]
+pub(crate) struct Slot {
+    limiter: Arc<ModelLimiter>,
+    generation: u64,
+    settled: bool,
+}
+
+impl ModelLimiter {
+    /// A limiter capped at `max_concurrency`, adaptive or fixed.
+    pub(crate) fn new(max_concurrency: u32, adaptive: bool) -> Self {
+        Self {
+            window: Mutex::new(Window::new(max_concurrency, adaptive)),
+            changed: Notify::new(),
+        }
+    }
+
+    fn lock(&self) -> MutexGuard<'_, Window> {
+        // A panic while holding this lock leaves plain numbers behind, still usable.
+        self.window.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Waits for room in the window and in the quota.
+    pub(crate) async fn start(self: &Arc<Self>) -> Slot {
+        loop {
+            let changed = self.changed.notified();
+            tokio::pin!(changed);
+            changed.as_mut().enable();
+            let wait = self.lock().try_start(Instant::now());
+            match wait {
+                Ok(generation) => {
+                    return Slot {
+                        limiter: Arc::clone(self),
+                        generation,
+                        settled: false,
+                    };
+                }
+                Err(Wait::Slot) => changed.await,
+                Err(Wait::Until(until)) => {
+                    tokio::select! {
+                        () = tokio::time::sleep_until(until) => {}
+                        () = changed => {}
+                    }
+                }
+            }
+        }
+    }
+
+    /// Records a response's rate-limit headers.
+    pub(crate) fn observe(&self, report: &RateReport) {
+        if !report.is_empty() {
+            self.lock().observe(report, Instant::now());
+        }
+    }
+
+    /// Ends a call with its outcome.
+    pub(crate) fn settle(&self, mut slot: Slot, outcome: Outcome) {
+        slot.settled = true;
+        self.finish(slot.generation, outcome);
+    }
+
+    fn finish(&self, generation: u64, outcome: Outcome) {
+        self.lock().settle(generation, outcome, Instant::now());
+        self.changed.notify_waiters();
+    }
+
+    /// What is known now.
+    pub(crate) fn snapshot(&self) -> RateSnapshot {
+        self.lock().snapshot(Instant::now())
+    }
+}
+
+impl Drop for Slot {
+    fn drop(&mut self) {
+        if !self.settled {
+            self.limiter.finish(self.generation, Outcome::Other);
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use futures_util::FutureExt;
+
+    fn report(limit: u64, remaining: u64, reset_ms: u64) -> RateReport {
+        RateReport {
+            requests: Some(QuotaReport {
+                limit: Some(limit),
+                remaining: Some(remaining),
+                reset: Some(Duration::from_millis(reset_ms)),
+            }),
+            tokens: None,
+        }
+    }
+
+    fn succeed(w: &mut Window, now: Instant) {
+        let g = w.try_start(now).unwrap();
+        w.settle(g, Outcome::Success, now);
+    }
+
+    #[test]
+    fn starts_low_and_grows_by_one_per_window_of_successes_up_to_the_cap() {
+        let now = Instant::now();
+        let mut w = Window::new(4, true);
+        assert_eq!(w.size, 2);
+        succeed(&mut w, now);
+        assert_eq!(w.size, 2);
+        succeed(&mut w, now);
+        assert_eq!(w.size, 3);
+        for _ in 0..3 {
+            succeed(&mut w, now);
+        }
+        assert_eq!(w.size, 4);
+        for _ in 0..20 {
+            succeed(&mut w, now);
+        }
+        assert_eq!(w.size, 4, "never above max_concurrency");
+        assert_eq!(Window::new(1, true).size, 1, "a lower cap is the start");
+    }
+
+    #[test]
+    fn the_window_bounds_calls_in_flight() {
+        let now = Instant::now();
+        let mut w = Window::new(8, true);
+        let a = w.try_start(now).unwrap();
+        w.try_start(now).unwrap();
+        assert_eq!(w.try_start(now), Err(Wait::Slot));
+        w.settle(a, Outcome::Other, now);
+        assert!(w.try_start(now).is_ok());
+    }
+
+    #[test]
+    fn a_429_halves_the_window_once_per_generation_never_below_one() {
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        let starts: Vec<u64> = (0..8).map(|_| w.try_start(now).unwrap()).collect();
+        for g in &starts {
+            w.settle(*g, Outcome::RateLimited(None), now);
+        }
+        assert_eq!(w.size, 4, "one cut for a burst sent at the old pace");
+        assert_eq!(w.rate_limited, 8);
+        for _ in 0..5 {
+            let g = w.try_start(now).unwrap();
+            w.settle(g, Outcome::RateLimited(None), now);
+        }
+        assert_eq!(w.size, 1);
+    }
+
+    #[test]
+    fn a_nearly_spent_quota_cuts_and_no_headroom_stops_growth() {
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        let g = w.try_start(now).unwrap();
+        let mut low = report(100, 9, 1000);
+        w.observe(&low, now);
+        w.settle(g, Outcome::Success, now);
+        assert_eq!(w.size, 8, "a quota with a reset only stops growth");
+        let g = w.try_start(now).unwrap();
+        w.settle(g, Outcome::Success, now);
+        assert_eq!((w.size, w.successes), (8, 0), "no growth");
+        low.requests.as_mut().unwrap().reset = None;
+        let g = w.try_start(now).unwrap();
+        w.observe(&low, now);
+        w.settle(g, Outcome::Success, now);
+        assert_eq!(w.size, 4, "a quota without a reset is cut");
+        // 6 left with a window of 4: no cut (above a tenth), no growth (below twice the window).
+        let mut w = Window::new(100, true);
+        w.size = 4;
+        let mut six = report(50, 6, 1000);
+        six.requests.as_mut().unwrap().reset = None;
+        for _ in 0..10 {
+            let g = w.try_start(now).unwrap();
+            w.observe(&six, now);
+            w.settle(g, Outcome::Success, now);
+        }
+        assert_eq!(w.size, 4);
+    }
+
+    #[test]
+    fn a_spent_quota_holds_calls_until_its_reset() {
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        let g = w.try_start(now).unwrap();
+        // Two left, and the other call in flight will take one of them.
+        let _other = w.try_start(now).unwrap();
+        w.observe(&report(10, 2, 500), now);
+        w.settle(g, Outcome::Success, now);
+        assert!(w.try_start(now).is_ok());
+        let until = now + Duration::from_millis(500);
+        assert_eq!(w.try_start(now), Err(Wait::Until(until)));
+        assert_eq!(
+            w.snapshot(now).held_for,
+            Some(Duration::from_millis(500)),
+            "the snapshot shows the hold"
+        );
+        assert!(w.try_start(until).is_ok(), "whole again at the reset");
+        assert_eq!(
+            w.budget,
+            Some(7),
+            "the limit, less the two calls in flight and the one just started"
+        );
+        // A late answer from the spent period does not empty the refilled budget.
+        w.observe(&report(10, 0, 20), until);
+        assert!(w.try_start(until).is_ok());
+        // The next period's answers do.
+        let later = until + Duration::from_millis(100);
+        w.observe(&report(10, 0, 400), later);
+        w.settle(0, Outcome::Other, later);
+        w.settle(0, Outcome::Other, later);
+        assert_eq!(
+            w.try_start(later),
+            Err(Wait::Until(later + Duration::from_millis(400)))
+        );
+    }
+
+    #[test]
+    fn an_overtaken_answer_does_not_raise_the_budget() {
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        let _a = w.try_start(now).unwrap();
+        w.observe(&report(10, 1, 300), now);
+        assert_eq!(w.budget, Some(1));
+        let soon = now + Duration::from_millis(5);
+        w.observe(&report(10, 4, 295), soon);
+        assert_eq!(w.budget, Some(1), "the older, larger count is ignored");
+        let next = now + Duration::from_millis(300);
+        w.observe(&report(10, 6, 300), next);
+        assert_eq!(w.budget, Some(6), "a new period's count replaces it");
+    }
+
+    #[test]
+    fn a_spent_budget_without_a_reset_waits_for_an_answer() {
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        let a = w.try_start(now).unwrap();
+        w.budget = Some(0);
+        assert_eq!(w.try_start(now), Err(Wait::Slot));
+        w.settle(a, Outcome::Success, now);
+        assert!(w.try_start(now).is_ok(), "with nothing in flight, one goes");
+    }
+
+    #[test]
+    fn spent_tokens_hold_and_a_429_wait_holds_everyone() {
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        let g = w.try_start(now).unwrap();
+        let tokens = RateReport {
+            requests: None,
+            tokens: Some(QuotaReport {
+                limit: Some(1000),
+                remaining: Some(0),
+                reset: Some(Duration::from_secs(2)),
+            }),
+        };
+        w.observe(&tokens, now);
+        w.settle(g, Outcome::Success, now);
+        assert_eq!(
+            w.try_start(now),
+            Err(Wait::Until(now + Duration::from_secs(2)))
+        );
+        let mut w = Window::new(16, true);
+        let g = w.try_start(now).unwrap();
+        w.settle(g, Outcome::RateLimited(Some(Duration::from_secs(3))), now);
+        assert_eq!(
+            w.try_start(now),
+            Err(Wait::Until(now + Duration::from_secs(3)))
+        );
+        let mut w = Window::new(16, true);
+        let g = w.try_start(now).unwrap();
+        w.observe(&report(10, 0, 360_000), now);
+        w.settle(g, Outcome::Success, now);
+        assert_eq!(
+            w.try_start(now),
+            Err(Wait::Until(now + MAX_HOLD)),
+            "a six-minute reset holds for a minute at most"
+        );
+    }
+
+    #[test]
+    fn a_fixed_window_only_records() {
+        let now = Instant::now();
+        let mut w = Window::new(3, false);
+        assert_eq!(w.size, 3);
+        let g = w.try_start(now).unwrap();
+        w.observe(&report(10, 0, 60_000), now);
+        w.settle(g, Outcome::RateLimited(Some(Duration::from_secs(5))), now);
+        assert_eq!(w.size, 3);
+        assert!(w.try_start(now).is_ok(), "nothing is held back");
+        let s = w.snapshot(now);
+        assert_eq!(
+            (s.remaining_requests, s.limit_requests),
+            (Some(0), Some(10))
+        );
+        assert_eq!(s.rate_limited, 1);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn calls_wait_for_the_reset_on_the_clock() {
+        let limiter = Arc::new(ModelLimiter::new(4, true));
+        let first = limiter.start().await;
+        limiter.observe(&report(5, 0, 1500));
+        limiter.settle(first, Outcome::Success);
+        let started = Instant::now();
+        let slot = limiter.start().await;
+        assert_eq!(started.elapsed(), Duration::from_millis(1500));
+        assert_eq!(limiter.snapshot().in_flight, 1);
+        drop(slot);
+        assert_eq!(limiter.snapshot().in_flight, 0, "a dropped slot is freed");
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_waiting_call_starts_when_a_slot_frees() {
+        let limiter = Arc::new(ModelLimiter::new(1, true));
+        let first = limiter.start().await;
+        let mut waiting = Box::pin(limiter.start());
+        assert!(waiting.as_mut().now_or_never().is_none());
+        limiter.settle(first, Outcome::Success);
+        assert!(waiting.now_or_never().is_some());
+    }
+}

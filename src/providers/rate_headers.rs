@@ -1,0 +1,238 @@
+//! Reading the rate-limit headers providers send on every response (success and 429), so the
+//! adaptive limiter knows how much quota is left and when it comes back.
+//!
+//! OpenAI and xAI send `x-ratelimit-{limit,remaining,reset}-{requests,tokens}`, the resets as
+//! Go durations (`6m0s`, `1s`, `120ms`); Anthropic sends
+//! `anthropic-ratelimit-{requests,tokens,input-tokens,output-tokens}-{limit,remaining,reset}`,
+//! the resets as RFC 3339 times. Gemini sends none. Values that do not parse are ignored:
+//! the headers only steer the pace, never the answer.
+
+use std::time::Duration;
+
+use reqwest::header::HeaderMap;
+
+/// One quota as a response reported it.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct QuotaReport {
+    /// The quota's size.
+    pub limit: Option<u64>,
+    /// What is left of it.
+    pub remaining: Option<u64>,
+    /// How long until it is whole again.
+    pub reset: Option<Duration>,
+}
+
+impl QuotaReport {
+    fn is_empty(&self) -> bool {
+        self.limit.is_none() && self.remaining.is_none() && self.reset.is_none()
+    }
+
+    /// The share left, when both numbers are known.
+    fn share_left(&self) -> Option<f64> {
+        let limit = self.limit.filter(|l| *l > 0)?;
+        Some(self.remaining? as f64 / limit as f64)
+    }
+}
+
+/// The request and token quotas one response reported.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub(crate) struct RateReport {
+    /// Requests.
+    pub requests: Option<QuotaReport>,
+    /// Tokens: for Anthropic, the tightest of its total, input and output token quotas.
+    pub tokens: Option<QuotaReport>,
+}
+
+impl RateReport {
+    /// Reads whichever provider's headers are present.
+    pub(crate) fn from_headers(headers: &HeaderMap) -> Self {
+        let openai = |kind: &str| {
+            quota(
+                headers,
+                &format!("x-ratelimit-limit-{kind}"),
+                &format!("x-ratelimit-remaining-{kind}"),
+                &format!("x-ratelimit-reset-{kind}"),
+                parse_go_duration,
+            )
+        };
+        let anthropic = |kind: &str| {
+            quota(
+                headers,
+                &format!("anthropic-ratelimit-{kind}-limit"),
+                &format!("anthropic-ratelimit-{kind}-remaining"),
+                &format!("anthropic-ratelimit-{kind}-reset"),
+                until_rfc3339,
+            )
+        };
+        let requests = openai("requests").or_else(|| anthropic("requests"));
+        let tokens = openai("tokens").or_else(|| {
+            ["tokens", "input-tokens", "output-tokens"]
+                .into_iter()
+                .filter_map(anthropic)
+                .min_by(|a, b| tightness(a).total_cmp(&tightness(b)))
+        });
+        Self { requests, tokens }
+    }
+
+    /// True when the response carried no rate-limit header at all.
+    pub(crate) fn is_empty(&self) -> bool {
+        self.requests.is_none() && self.tokens.is_none()
+    }
+}
+
+/// How close a quota is to running out, for choosing the tightest: the share left, or the
+/// remaining count itself when the limit is unknown.
+fn tightness(q: &QuotaReport) -> f64 {
+    q.share_left()
+        .or(q.remaining.map(|r| r as f64))
+        .unwrap_or(f64::INFINITY)
+}
+
+fn quota(
+    headers: &HeaderMap,
+    limit: &str,
+    remaining: &str,
+    reset: &str,
+    parse_reset: fn(&str) -> Option<Duration>,
+) -> Option<QuotaReport> {
+    let text = |name: &str| headers.get(name)?.to_str().ok().map(str::trim);
+    let number = |name: &str| text(name)?.parse::<u64>().ok();
+    let report = QuotaReport {
+        limit: number(limit),
+        remaining: number(remaining),
+        reset: text(reset).and_then(parse_reset),
+    };
+    (!report.is_empty()).then_some(report)
+}
+
+/// A Go duration as OpenAI writes it: `6m0s`, `1s`, `120ms`, `59.9s`, `1h2m`, `250us`.
+pub(crate) fn parse_go_duration(text: &str) -> Option<Duration> {
+    let mut rest = text.trim();
+    if rest.is_empty() {
+        return None;
+    }
+    if rest == "0" {
+        return Some(Duration::ZERO);
+    }
+    let mut seconds = 0.0f64;
+    while !rest.is_empty() {
+        let digits = rest
+            .find(|c: char| !(c.is_ascii_digit() || c == '.'))
+            .unwrap_or(rest.len());
+        let value: f64 = rest[..digits].parse().ok()?;
+        rest = &rest[digits..];
+        let unit_len = rest
+            .find(|c: char| c.is_ascii_digit() || c == '.')
+            .unwrap_or(rest.len());
+        let scale = match &rest[..unit_len] {
+            "h" => 3600.0,
+            "m" => 60.0,
+            "s" => 1.0,
+            "ms" => 1e-3,
+            "us" | "µs" | "μs" => 1e-6,
+            "ns" => 1e-9,
+            _ => return None,
+        };
+        rest = &rest[unit_len..];
+        seconds += value * scale;
+    }
+    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
+}
+
+/// The time from now until an RFC 3339 timestamp (zero when it has passed).
+fn until_rfc3339(text: &str) -> Option<Duration> {
+    let at: jiff::Timestamp = text.parse().ok()?;
+    let left = at.duration_since(jiff::Timestamp::now());
+    Some(Duration::try_from(left).unwrap_or(Duration::ZERO))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use reqwest::header::{HeaderName, HeaderValue};
+
+    fn headers(pairs: &[(&str, &str)]) -> HeaderMap {
+        pairs
+            .iter()
+            .map(|(k, v)| {
+                (
+                    HeaderName::from_bytes(k.as_bytes()).unwrap(),
+                    HeaderValue::from_str(v).unwrap(),
+                )
+            })
+            .collect()
+    }
+
+    #[test]
+    fn go_durations() {
+        let ms = |n| Some(Duration::from_millis(n));
+        assert_eq!(parse_go_duration("6m0s"), ms(360_000));
+        assert_eq!(parse_go_duration("1s"), ms(1000));
+        assert_eq!(parse_go_duration("120ms"), ms(120));
+        assert_eq!(parse_go_duration("59.9s"), ms(59_900));
+        assert_eq!(parse_go_duration("1h2m3s"), ms(3_723_000));
+        assert_eq!(parse_go_duration("250us"), Some(Duration::from_micros(250)));
+        assert_eq!(parse_go_duration("0"), Some(Duration::ZERO));
+        for bad in ["", "soon", "5", "1x", "ms", "-1s"] {
+            assert_eq!(parse_go_duration(bad), None, "{bad}");
+        }
+    }
+
+    #[test]
+    fn openai_headers() {
+        let r = RateReport::from_headers(&headers(&[
+            ("x-ratelimit-limit-requests", "60"),
+            ("x-ratelimit-remaining-requests", "59"),
+            ("x-ratelimit-reset-requests", "1s"),
+            ("x-ratelimit-limit-tokens", "150000"),
+            ("x-ratelimit-remaining-tokens", "149984"),
+            ("x-ratelimit-reset-tokens", "6m0s"),
+        ]));
+        assert_eq!(
+            r.requests,
+            Some(QuotaReport {
+                limit: Some(60),
+                remaining: Some(59),
+                reset: Some(Duration::from_secs(1)),
+            })
+        );
+        let t = r.tokens.unwrap();
+        assert_eq!(t.remaining, Some(149_984));
+        assert_eq!(t.reset, Some(Duration::from_secs(360)));
+    }
+
+    #[test]
+    fn anthropic_headers_take_the_tightest_token_quota() {
+        let soon = (jiff::Timestamp::now() + jiff::SignedDuration::from_secs(30)).to_string();
+        let r = RateReport::from_headers(&headers(&[
+            ("anthropic-ratelimit-requests-limit", "50"),
+            ("anthropic-ratelimit-requests-remaining", "0"),
+            ("anthropic-ratelimit-requests-reset", &soon),
+            ("anthropic-ratelimit-input-tokens-limit", "40000"),
+            ("anthropic-ratelimit-input-tokens-remaining", "30000"),
+            ("anthropic-ratelimit-output-tokens-limit", "8000"),
+            ("anthropic-ratelimit-output-tokens-remaining", "400"),
+            (
+                "anthropic-ratelimit-output-tokens-reset",
+                "2020-01-01T00:00:00Z",
+            ),
+        ]));
+        let q = r.requests.unwrap();
+        assert_eq!(q.remaining, Some(0));
+        let reset = q.reset.unwrap();
+        assert!(reset > Duration::from_secs(25) && reset <= Duration::from_secs(30));
+        let t = r.tokens.unwrap();
+        assert_eq!((t.limit, t.remaining), (Some(8000), Some(400)));
+        assert_eq!(t.reset, Some(Duration::ZERO), "a past reset is now");
+    }
+
+    #[test]
+    fn no_or_broken_headers_report_nothing() {
+        assert!(RateReport::from_headers(&HeaderMap::new()).is_empty());
+        let r = RateReport::from_headers(&headers(&[
+            ("x-ratelimit-remaining-requests", "many"),
+            ("x-ratelimit-reset-requests", "later"),
+        ]));
+        assert!(r.is_empty());
+    }
+}

@@ -1,0 +1,201 @@
+//! Adaptive concurrency against an in-process server that enforces a request quota per
+//! window and sends OpenAI's rate-limit headers: a burst of calls under `max_concurrency = 16`
+//! is answered in full with few 429s when the window adapts, where a fixed 16 meets many;
+//! and Anthropic's quota headers reach the model's snapshot.
+//!
+//! The quota window is real time (6 requests per 300 ms), not a paused tokio clock: the mock
+//! server answers on its own threads over real sockets, so a paused clock in the test would
+//! jump the client's waits past the server's windows instead of keeping them in step.
+
+use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::{Duration, Instant};
+
+use ethics_bowl::config::ModelsConfig;
+use ethics_bowl::providers::{ChatRequest, ModelRegistry, RateSnapshot};
+use wiremock::matchers::{method, path};
+use wiremock::{Mock, MockServer, Request, Respond, ResponseTemplate};
+
+const QUOTA: usize = 6;
+const PERIOD: Duration = Duration::from_millis(300);
+const CALLS: usize = 30;
+
+/// Counts of what the server did.
+#[derive(Default)]
+struct Counts {
+    answered: AtomicUsize,
+    limited: AtomicUsize,
+}
+
+/// Allows `QUOTA` requests per fixed `PERIOD`, answering OpenAI's JSON body with its headers.
+struct QuotaServer {
+    started: Instant,
+    used: std::sync::Mutex<(u128, usize)>,
+    counts: Arc<Counts>,
+}
+
+impl Respond for QuotaServer {
+    fn respond(&self, _request: &Request) -> ResponseTemplate {
+        let elapsed = self.started.elapsed();
+        let period = PERIOD.as_millis();
+        let window = elapsed.as_millis() / period;
+        let reset_ms = period - elapsed.as_millis() % period;
+        let mut used = self.used.lock().unwrap();
+        if used.0 != window {
+            *used = (window, 0);
+        }
+        let allowed = used.1 < QUOTA;
+        if allowed {
+            used.1 += 1;
+        }
+        let remaining = QUOTA - used.1;
+        drop(used);
+        let template = if allowed {
+            self.counts.answered.fetch_add(1, Ordering::SeqCst);
+            ResponseTemplate::new(200).set_body_json(serde_json::json!({
+                "id": "c",
+                "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+                "usage": {"prompt_tokens": 3, "completion_tokens": 1}
+            }))
+        } else {
+            self.counts.limited.fetch_add(1, Ordering::SeqCst);
+            ResponseTemplate::new(429)
+                .insert_header("retry-after-ms", reset_ms.to_string())
+                .set_body_json(serde_json::json!({
+                    "error": {"message": "Rate limit reached for requests", "type": "requests", "code": "rate_limit_exceeded"}
+                }))
+        };
+        template
+            .insert_header("x-ratelimit-limit-requests", QUOTA.to_string())
+            .insert_header("x-ratelimit-remaining-requests", remaining.to_string())
+            .insert_header("x-ratelimit-reset-requests", format!("{reset_ms}ms"))
+            .insert_header("x-ratelimit-limit-tokens", "100000")
+            .insert_header("x-ratelimit-remaining-tokens", "99000")
+            .insert_header("x-ratelimit-reset-tokens", "6m0s")
+            .set_delay(Duration::from_millis(20))
+    }
+}
+
+/// Runs a burst of `CALLS` calls at a fresh quota server; returns the server's counts, the
+/// calls answered and the model's snapshot afterwards.
+async fn burst(adaptive: bool) -> (Arc<Counts>, usize, RateSnapshot) {
+    let server = MockServer::start().await;
+    let counts = Arc::new(Counts::default());
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(QuotaServer {
+            started: Instant::now(),
+            used: std::sync::Mutex::new((0, 0)),
+            counts: Arc::clone(&counts),
+        })
+        .mount(&server)
+        .await;
+    let text = format!(
+        "[retry]\nmax_attempts = 30\ninitial_backoff_ms = 10\nmax_backoff_ms = 50\n\n\
+         [[models]]\nname = \"m\"\nprovider = \"openai\"\nmodel = \"test-model\"\n\
+         api_key_env = \"TEST_KEY\"\nbase_url = \"{}/v1\"\nstream = false\n\
+         max_concurrency = 16\nadaptive_concurrency = {adaptive}\n",
+        server.uri()
+    );
+    let config = ModelsConfig::parse(&text, Path::new("test-models.toml")).unwrap();
+    let registry = ModelRegistry::build_with_env(&config, ["m"], &Default::default(), |var| {
+        (var == "TEST_KEY").then(|| "sk-test".to_string())
+    })
+    .unwrap();
+    let client = registry.get("m").unwrap();
+    let calls = (0..CALLS).map(|i| {
+        let client = Arc::clone(&client);
+        tokio::spawn(async move {
+            let request = ChatRequest::new("You are terse.", format!("question {i}"));
+            client.complete(&request, &mut |_| {}).await
+        })
+    });
+    let mut answered = 0;
+    for call in futures_util::future::join_all(calls).await {
+        if call.unwrap().is_ok() {
+            answered += 1;
+        }
+    }
+    (counts, answered, client.rate_snapshot())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn an_adaptive_window_meets_few_429s_where_a_fixed_one_meets_many() {
+    let (counts, answered, snapshot) = burst(true).await;
+    let limited = counts.limited.load(Ordering::SeqCst);
+    assert_eq!(answered, CALLS, "every call is answered");
+    assert_eq!(counts.answered.load(Ordering::SeqCst), CALLS);
+    assert!(limited <= 2, "adaptive: {limited} 429s");
+    assert!(snapshot.adaptive);
+    assert!((1..=16).contains(&snapshot.window), "{snapshot:?}");
+    assert_eq!(snapshot.max_concurrency, 16);
+    assert_eq!(snapshot.in_flight, 0);
+    assert_eq!(snapshot.limit_requests, Some(QUOTA as u64));
+    assert!(snapshot.remaining_requests.is_some());
+    assert_eq!(snapshot.remaining_tokens, Some(99_000));
+    assert_eq!(snapshot.rate_limited, limited as u64);
+
+    let (counts, _, snapshot) = burst(false).await;
+    let limited = counts.limited.load(Ordering::SeqCst);
+    assert!(limited >= 10, "fixed 16: only {limited} 429s");
+    assert!(!snapshot.adaptive);
+    assert_eq!(snapshot.window, 16);
+    assert_eq!(snapshot.rate_limited, limited as u64);
+}
+
+#[tokio::test]
+async fn anthropic_quota_headers_reach_the_snapshot() {
+    let server = MockServer::start().await;
+    let reset = (jiff::Timestamp::now() + jiff::SignedDuration::from_secs(30)).to_string();
+    Mock::given(method("POST"))
+        .and(path("/v1/messages"))
+        .respond_with(
+            ResponseTemplate::new(200)
+                .set_body_json(serde_json::json!({
+                    "id": "msg", "type": "message",
+                    "content": [{"type": "text", "text": "ok"}],
+                    "stop_reason": "end_turn", "usage": {"input_tokens": 3, "output_tokens": 1}
+                }))
+                .insert_header("anthropic-ratelimit-requests-limit", "50")
+                .insert_header("anthropic-ratelimit-requests-remaining", "49")
+                .insert_header("anthropic-ratelimit-requests-reset", reset.as_str())
+                .insert_header("anthropic-ratelimit-input-tokens-limit", "40000")
+                .insert_header("anthropic-ratelimit-input-tokens-remaining", "39000")
+                .insert_header("anthropic-ratelimit-output-tokens-limit", "8000")
+                .insert_header("anthropic-ratelimit-output-tokens-remaining", "7000")
+                .insert_header("anthropic-ratelimit-output-tokens-reset", reset.as_str()),
+        )
+        .mount(&server)
+        .await;
+    let text = format!(
+        "[[models]]\nname = \"m\"\nprovider = \"anthropic\"\nmodel = \"test-model\"\n\
+         api_key_env = \"TEST_KEY\"\nbase_url = \"{}/v1\"\nstream = false\nmax_concurrency = 8\n",
+        server.uri()
+    );
+    let config = ModelsConfig::parse(&text, Path::new("test-models.toml")).unwrap();
+    let registry = ModelRegistry::build_with_env(&config, ["m"], &Default::default(), |var| {
+        (var == "TEST_KEY").then(|| "sk-test".to_string())
+    })
+    .unwrap();
+    let client = registry.get("m").unwrap();
+    let before = client.rate_snapshot();
+    assert!(before.adaptive, "on by default for anthropic");
+    assert_eq!((before.window, before.remaining_requests), (2, None));
+    let request = ChatRequest::new("You are terse.", "hello");
+    client.complete(&request, &mut |_| {}).await.unwrap();
+    let after = registry.rate_snapshots();
+    assert_eq!(after.len(), 1);
+    let (name, s) = &after[0];
+    assert_eq!(name, "m");
+    assert_eq!(
+        (s.remaining_requests, s.limit_requests),
+        (Some(49), Some(50))
+    );
+    assert_eq!(
+        (s.remaining_tokens, s.limit_tokens),
+        (Some(7000), Some(8000)),
+        "the tightest token quota"
+    );
+    assert_eq!((s.in_flight, s.rate_limited, s.held_for), (0, 0, None));
+}
