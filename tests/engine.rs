@@ -668,3 +668,41 @@ async fn a_failed_correction_turn_sends_the_round_to_review_not_to_incomplete() 
     assert_eq!(failed.attempts.len(), 2);
     assert_eq!(round.judgments[0].raw_response, "Both teams argued well.");
 }
+
+/// A model with adaptive concurrency reports its window after each of its calls, for the UI's
+/// header; a model without it reports nothing.
+#[tokio::test]
+async fn an_adaptive_model_reports_its_window_after_its_calls() {
+    let server = answering(
+        support::openai_answer("Both teams argued well.")
+            .insert_header("x-ratelimit-limit-requests", "500")
+            .insert_header("x-ratelimit-remaining-requests", "499")
+            .insert_header("x-ratelimit-reset-requests", "120ms"),
+    )
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("a", 0.8, 0.0, 0.0),
+        sim("b", 0.5, 0.0, 0.0),
+        remote(
+            "j",
+            &server,
+            "adaptive_concurrency = true\nmax_concurrency = 6\n",
+        ),
+    ]
+    .concat();
+    let body = "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\"]\npairings = [[\"a\", \"b\"]]\njudge_corrections = 0\n";
+    let (_, events) = run(&write(dir.path(), &models, body), vec![]).await;
+    let reported: Vec<(&str, u32, Option<u64>)> = events
+        .iter()
+        .filter_map(|e| match e {
+            EngineEvent::RateLimits { model, snapshot } => Some((
+                model.as_str(),
+                snapshot.max_concurrency,
+                snapshot.remaining_requests,
+            )),
+            _ => None,
+        })
+        .collect();
+    assert_eq!(reported, vec![("j", 6, Some(499))]);
+}

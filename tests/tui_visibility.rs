@@ -302,3 +302,37 @@ fn a_round_stopped_by_an_error_lists_every_attempt() {
         "{text}"
     );
 }
+
+#[test]
+fn the_header_shows_each_adaptive_models_window_and_quota() {
+    let mut app = app();
+    send(
+        &mut app,
+        EngineEvent::RateLimits {
+            model: "gpt".into(),
+            snapshot: ethics_bowl::providers::RateSnapshot {
+                adaptive: true,
+                window: 3,
+                max_concurrency: 8,
+                in_flight: 3,
+                remaining_requests: Some(1200),
+                limit_requests: Some(5000),
+                remaining_tokens: None,
+                limit_tokens: None,
+                held_for: Some(Duration::from_secs(12)),
+                rate_limited: 1,
+            },
+        },
+    );
+    let text = draw(&app, &Theme::no_color()).backend().to_string();
+    let header: String = text
+        .lines()
+        .take(3)
+        .map(|l| l.trim_matches('"').trim_end())
+        .collect::<Vec<_>>()
+        .join(" ");
+    assert!(
+        header.contains("concurrency gpt 3/8 (1.2k req left, held 12 s)"),
+        "{header}"
+    );
+}

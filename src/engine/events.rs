@@ -102,6 +102,14 @@ pub enum EngineEvent {
         /// The budget.
         budget_usd: f64,
     },
+    /// Where a model's adaptive concurrency stands after one of its calls ended: its window,
+    /// the quota its provider reported, and any hold (models with `adaptive_concurrency`).
+    RateLimits {
+        /// The model's configured name.
+        model: String,
+        /// Its limiter's state.
+        snapshot: crate::providers::RateSnapshot,
+    },
     /// Something a person should know that stops nothing (a damaged round file set aside).
     Warning {
         /// What happened, naming the file or round.

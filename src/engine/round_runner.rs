@@ -271,6 +271,13 @@ fn start_call(
         if !pending.is_empty() {
             events.emit(send(pending));
         }
+        let snapshot = client.rate_snapshot();
+        if snapshot.adaptive {
+            events.emit(EngineEvent::RateLimits {
+                model: step.model.clone(),
+                snapshot,
+            });
+        }
         (step, request, result)
     })
 }

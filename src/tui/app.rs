@@ -180,6 +180,8 @@ pub struct App {
     /// Round files in the folder that could not be read (or were set aside as unreadable by
     /// an earlier run): their rounds are missing from every screen, so the header says so.
     pub unreadable: usize,
+    /// Each adaptive model's concurrency window and reported quota, as of its last call.
+    pub rate_limits: std::collections::BTreeMap<String, crate::providers::RateSnapshot>,
     /// When the run started (its first event).
     pub started: Option<Instant>,
     /// When the run ended: the clock stops there.
@@ -232,6 +234,7 @@ impl App {
             show_prompts: false,
             log: Vec::new(),
             unreadable: 0,
+            rate_limits: Default::default(),
             started: None,
             ended: None,
             now,

@@ -157,6 +157,9 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
         EngineEvent::Warning { message } => {
             app.log_line(format!("warning: {}", sanitize(&message)));
         }
+        EngineEvent::RateLimits { model, snapshot } => {
+            app.rate_limits.insert(model, snapshot);
+        }
         EngineEvent::CommandRefused { reason } => {
             let reason = sanitize(&reason);
             if let Some(editor) = &mut app.editor {

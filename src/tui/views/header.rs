@@ -46,6 +46,35 @@ fn tokens(t: &UsageTotals) -> String {
     }
 }
 
+/// Each adaptive model's window out of its ceiling, with the requests its provider says are
+/// left and any hold for a quota reset: ` · concurrency gpt 3/8 (1.2k req left)`.
+fn concurrency(app: &App) -> String {
+    let models: Vec<String> = app
+        .rate_limits
+        .iter()
+        .map(|(model, s)| {
+            let mut notes = Vec::new();
+            if let Some(left) = s.remaining_requests {
+                notes.push(format!("{} req left", short(left)));
+            }
+            if let Some(held) = s.held_for {
+                notes.push(format!("held {} s", held.as_secs().max(1)));
+            }
+            let notes = if notes.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", notes.join(", "))
+            };
+            format!("{model} {}/{}{notes}", s.window, s.max_concurrency)
+        })
+        .collect();
+    if models.is_empty() {
+        String::new()
+    } else {
+        format!(" · concurrency {}", models.join(", "))
+    }
+}
+
 /// The header's two lines, wrapping on a narrow terminal.
 pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
     let [done, running, queued, incomplete, review] = app.counts();
@@ -101,6 +130,10 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
             Mode::Browse => format!(" · {state}{cost}"),
         }),
         Span::styled(resumed, Style::new().fg(theme.accent)),
+        Span::raw(match app.mode {
+            Mode::Live => concurrency(app),
+            Mode::Browse => String::new(),
+        }),
         Span::styled(
             match app.unreadable {
                 0 => String::new(),
