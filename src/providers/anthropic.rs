@@ -4,8 +4,7 @@ use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 
 use super::ProviderError;
-use super::http::{self, Finish, HttpTarget, SseDecoder};
-use super::structured;
+use super::http::{self, Finish, HttpTarget, Outgoing, SseDecoder};
 use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
 use crate::config::ModelConfig;
 
@@ -38,21 +37,15 @@ impl Anthropic {
         }
         let cfg = &self.target.config;
         let body = request_body(cfg, req);
-        let max_tokens = req.token_limit(cfg.max_tokens);
-        let result = http::exchange::<Decoder>(
-            &self.target,
-            &url,
+        let outgoing = Outgoing {
+            url,
             headers,
-            &body,
-            max_tokens,
+            structured: body.get("tools").is_some(),
+            max_tokens: req.token_limit(cfg.max_tokens),
+            body,
             parse_body,
-            on_delta,
-        )
-        .await;
-        match result {
-            Err(e) if body.get("tools").is_some() => Err(structured::explain_rejection(e, cfg)),
-            other => other,
-        }
+        };
+        http::exchange::<Decoder>(&self.target, outgoing, on_delta).await
     }
 }
 

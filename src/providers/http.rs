@@ -256,9 +256,26 @@ pub(crate) struct HttpTarget {
 /// Reads a non-streamed body into a completion (one per wire format).
 pub(crate) type BodyParser = fn(&Value, Option<String>, u32) -> Result<Completion, ProviderError>;
 
+/// One request of a wire format, as its backend built it.
+pub(crate) struct Outgoing {
+    /// The endpoint.
+    pub url: String,
+    /// The format's headers (the key among them).
+    pub headers: HeaderMap,
+    /// The JSON body.
+    pub body: Value,
+    /// The answer-token limit the body asks for, to tell an answer cut by it.
+    pub max_tokens: u32,
+    /// How the format's non-streamed body reads.
+    pub parse_body: BodyParser,
+    /// The body asks for structured output, so a refusal is explained (see
+    /// [`super::structured::explain_rejection`]).
+    pub structured: bool,
+}
+
 /// One attempt against an HTTP model: send the body, then stream the answer through the
 /// format's decoder, or, for models configured with `stream = false`, parse the whole body
-/// and pass its text on as a single delta. `max_tokens` is the limit the body asked for.
+/// and pass its text on as a single delta.
 ///
 /// Every loaded key is redacted here, from the streamed text, the completion and the error
 /// alike. This is the one place every HTTP attempt's result passes through before anything
@@ -267,13 +284,10 @@ pub(crate) type BodyParser = fn(&Value, Option<String>, u32) -> Result<Completio
 /// make any later copy hold a key.
 pub(crate) async fn exchange<D: SseDecoder + Default>(
     target: &HttpTarget,
-    url: &str,
-    headers: HeaderMap,
-    body: &Value,
-    max_tokens: u32,
-    parse_body: BodyParser,
+    outgoing: Outgoing,
     on_delta: &mut (dyn FnMut(&str) + Send),
 ) -> Result<Completion, ProviderError> {
+    let structured = outgoing.structured;
     let mut stream = target.redactor.stream();
     let result = {
         let mut clean_delta = |text: &str| {
@@ -282,16 +296,7 @@ pub(crate) async fn exchange<D: SseDecoder + Default>(
                 on_delta(&clean);
             }
         };
-        unredacted_exchange::<D>(
-            target,
-            url,
-            headers,
-            body,
-            max_tokens,
-            parse_body,
-            &mut clean_delta,
-        )
-        .await
+        unredacted_exchange::<D>(target, outgoing, &mut clean_delta).await
     };
     let tail = stream.finish();
     if !tail.is_empty() {
@@ -305,20 +310,28 @@ pub(crate) async fn exchange<D: SseDecoder + Default>(
             c.request_id = c.request_id.map(|id| r.redact_string(id));
             Ok(c)
         }
+        Err(e) if structured => Err(super::structured::explain_rejection(
+            e.redacted(r),
+            &target.config,
+        )),
         Err(e) => Err(e.redacted(r)),
     }
 }
 
 async fn unredacted_exchange<D: SseDecoder + Default>(
     target: &HttpTarget,
-    url: &str,
-    headers: HeaderMap,
-    body: &Value,
-    max_tokens: u32,
-    parse_body: BodyParser,
+    outgoing: Outgoing,
     on_delta: &mut (dyn FnMut(&str) + Send),
 ) -> Result<Completion, ProviderError> {
-    let response = post_json(target, url, headers, body).await?;
+    let Outgoing {
+        url,
+        headers,
+        body,
+        max_tokens,
+        parse_body,
+        ..
+    } = outgoing;
+    let response = post_json(target, &url, headers, &body).await?;
     if target.config.stream {
         read_sse(response, D::default(), max_tokens, on_delta).await
     } else {

@@ -5,7 +5,7 @@ use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
 use super::ProviderError;
-use super::http::{self, Finish, HttpTarget, SseDecoder};
+use super::http::{self, Finish, HttpTarget, Outgoing, SseDecoder};
 use super::structured;
 use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
 use crate::config::{ModelConfig, ProviderKind};
@@ -36,23 +36,15 @@ impl OpenAiChat {
             headers.insert(name, value);
         }
         let body = request_body(cfg, req);
-        let max_tokens = req.token_limit(cfg.max_tokens);
-        let result = http::exchange::<Decoder>(
-            &self.target,
-            &url,
+        let outgoing = Outgoing {
+            url,
             headers,
-            &body,
-            max_tokens,
+            structured: body.get("response_format").is_some(),
+            max_tokens: req.token_limit(cfg.max_tokens),
+            body,
             parse_body,
-            on_delta,
-        )
-        .await;
-        match result {
-            Err(e) if body.get("response_format").is_some() => {
-                Err(structured::explain_rejection(e, cfg))
-            }
-            other => other,
-        }
+        };
+        http::exchange::<Decoder>(&self.target, outgoing, on_delta).await
     }
 }
 
