@@ -159,6 +159,14 @@ async fn a_failed_phase_leaves_the_round_incomplete_with_earlier_phases_kept() {
             .iter()
             .any(|e| matches!(e, EngineEvent::PhaseFailed { .. }))
     );
+    // Resumed against the same broken server: the first session's failure, with its
+    // attempts, stays on the round beside the new one.
+    let (report, _) = run(&config, vec![]).await;
+    for r in support::tournament::stored_rounds(&report) {
+        assert_eq!(r.earlier_errors.len(), 1, "{}", r.id);
+        assert_eq!(r.earlier_errors[0].attempts.len(), 2);
+        assert_eq!(r.error.as_ref().map(|e| e.attempts.len()), Some(2));
+    }
 }
 
 #[tokio::test]

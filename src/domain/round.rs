@@ -321,6 +321,9 @@ pub struct Round {
     pub status: RoundStatus,
     /// What stopped it, if it stopped.
     pub error: Option<RoundError>,
+    /// What stopped it in earlier sessions, oldest first: a resumed run moves `error` here,
+    /// so the attempts of a call that failed stay on record after the round goes on.
+    pub earlier_errors: Vec<RoundError>,
     /// The judge panel's evaluations, deliberation and aggregate, when a panel judged.
     pub panel: Option<PanelRecord>,
     /// What the protocol records about the round.

@@ -42,6 +42,8 @@ struct RoundFile<'a> {
     status: RoundStatus,
     #[serde(default)]
     error: Option<Cow<'a, RoundError>>,
+    #[serde(default, skip_serializing_if = "<[RoundError]>::is_empty")]
+    earlier_errors: Cow<'a, [RoundError]>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     panel: Option<Cow<'a, PanelRecord>>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -83,6 +85,7 @@ impl Serialize for Round {
             judgments: Cow::Borrowed(&self.judgments),
             status: self.status,
             error: self.error.as_ref().map(Cow::Borrowed),
+            earlier_errors: Cow::Borrowed(&self.earlier_errors),
             panel: self.panel.as_ref().map(Cow::Borrowed),
             qa,
             structured,
@@ -186,6 +189,7 @@ impl TryFrom<RoundFile<'_>> for Round {
                 .collect::<Result<_, _>>()?,
             status: f.status,
             error: f.error.map(Cow::into_owned),
+            earlier_errors: f.earlier_errors.into_owned(),
             panel,
             record,
             timestamp: f.timestamp.into_owned(),

@@ -60,8 +60,10 @@ fn forget_failed_panel(round: &mut Round) {
 /// Runs the round's remaining steps and returns it as stored.
 pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round {
     // Whether the round differs from its file: a new round has none yet, and a resumed
-    // one loses the error that stopped it.
-    let mut unsaved = round.error.take().is_some() || round.phases.is_empty();
+    // one keeps the error that stopped it among its earlier errors.
+    let resumed_error = round.error.take();
+    let mut unsaved = resumed_error.is_some() || round.phases.is_empty();
+    round.earlier_errors.extend(resumed_error);
     forget_failed_panel(&mut round);
     let writer = RoundWriter::start(Arc::clone(&ctx));
     let mut running: JoinSet<CallResult> = JoinSet::new();

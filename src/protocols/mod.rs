@@ -141,6 +141,7 @@ pub fn blank_round(s: &ScheduledRound, record: RoundRecord) -> Round {
         judgments: Vec::new(),
         status: RoundStatus::Incomplete,
         error: None,
+        earlier_errors: Vec::new(),
         panel: None,
         record,
         timestamp: now_rfc3339(),

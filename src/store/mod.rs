@@ -397,6 +397,7 @@ pub(crate) mod tests {
             judgments: vec![],
             status,
             error: None,
+            earlier_errors: Vec::new(),
             panel: None,
             record: crate::domain::RoundRecord::EthicsBowl,
             timestamp: "2026-01-01T00:00:00Z".into(),
