@@ -38,6 +38,11 @@ pub enum Command {
         /// Resume the tournament stored in DIR (results/<tournament>).
         #[arg(long, value_name = "DIR", conflicts_with_all = ["config", "out"])]
         resume: Option<PathBuf>,
+        /// Batch mode: send the calls of openai, anthropic and google models through their
+        /// provider's batch API (about half the price; answers within 24 hours), as the
+        /// tournament file's `batch = true` does.
+        #[arg(long)]
+        batch: bool,
     },
     /// Write the analysis of stored rounds: report.md, one CSV per table, analysis.json,
     /// SVG charts.
@@ -90,6 +95,10 @@ pub enum Command {
         /// Copy the rounds here and judge the copies (the original folder is not written).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Batch mode: the judges' calls go through their provider's batch API (openai,
+        /// anthropic and google models), as the judging file's `batch = true` does.
+        #[arg(long)]
+        batch: bool,
     },
     /// Work with judges' answers.
     Judgment {

@@ -100,9 +100,16 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             theme,
             out,
             resume,
+            batch,
         } => {
             let ui = (!headless && commands::run::can_show_ui()).then_some(theme);
-            commands::run::run(config.as_deref(), out.as_deref(), resume.as_deref(), ui).await
+            let source = commands::run::Source {
+                config: config.as_deref(),
+                out: out.as_deref(),
+                resume: resume.as_deref(),
+                batch,
+            };
+            commands::run::run(source, ui).await
         }
         Command::Open { dir, theme } => commands::open::run(&dir, &theme).await,
         Command::Report { dir, out, format } => {
@@ -111,9 +118,12 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
         Command::Judgment {
             action: JudgmentAction::Parse { file, json },
         } => commands::judgment::parse(&file, json),
-        Command::Rejudge { dir, config, out } => {
-            commands::rejudge::run(&dir, &config, out.as_deref()).await
-        }
+        Command::Rejudge {
+            dir,
+            config,
+            out,
+            batch,
+        } => commands::rejudge::run(&dir, &config, out.as_deref(), batch).await,
         Command::Rounds {
             dir,
             model,
@@ -169,6 +179,7 @@ fn default_command() -> Command {
         theme: None,
         out: None,
         resume: None,
+        batch: false,
     }
 }
 

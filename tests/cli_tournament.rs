@@ -209,7 +209,20 @@ fn killed_part_way_then_resumed_loses_nothing_stored() {
 fn bad_tournament_configurations_exit_2_and_write_nothing() {
     let models = sample_models(0.0)
         + "[[models]]\nname = \"real\"\nprovider = \"openai\"\nmodel = \"gpt-x\"\napi_key_env = \"EB_TEST_NEVER_SET_KEY\"\n";
-    let cases: [(&str, &[&str]); 5] = [
+    let cases: [(&str, &[&str]); 7] = [
+        (
+            "models = [\"sim-alpha\", \"sim-beta\"]\njudges = [\"sim-gamma\"]\nbatch = true\n",
+            &[
+                "batch mode",
+                "none of the models called",
+                "sim-alpha",
+                "openai, anthropic and google",
+            ],
+        ),
+        (
+            "models = [\"sim-alpha\", \"sim-beta\"]\njudges = [\"sim-gamma\"]\nbatch_poll_max_s = 0\n",
+            &["key \"batch_poll_max_s\"", "not a positive number"],
+        ),
         (
             "models = [\"sim-alpha\", \"sim-beta\"]\njudges = [\"sim-gamma\"]\nrepetition = 2\n",
             &["tournament.toml, repetition: unknown field", "(line 7)"],

@@ -252,7 +252,8 @@ async fn rejudging_adds_a_panel_beside_the_original_judge_and_resumes_without_re
     .unwrap();
     let out = dir.path().join("rejudged");
     let rejudge = || async {
-        let plan = engine::prepare_rejudge(original.dir(), &judging, Some(&out)).expect("plan");
+        let plan =
+            engine::prepare_rejudge(original.dir(), &judging, Some(&out), false).expect("plan");
         let (tx, _rx) = mpsc::unbounded_channel();
         engine::rejudge(plan, tx).await.expect("rejudges")
     };

@@ -76,7 +76,7 @@ const PANEL: &str = "judging = \"panel\"\n[panel]\nconvergence_threshold = 0.95\
     [[panel.judges]]\npersona_id = \"y\"\nmodel = \"q\"\npersona = \"The y.\"\n";
 
 async fn rejudge(dir: &Path, judging: &Path, out: &Path) -> (RejudgeReport, Vec<(String, String)>) {
-    let plan = engine::prepare_rejudge(dir, judging, Some(out)).expect("plans");
+    let plan = engine::prepare_rejudge(dir, judging, Some(out), false).expect("plans");
     let skipped = plan.skipped.clone();
     let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
     (engine::rejudge(plan, tx).await.expect("rejudges"), skipped)

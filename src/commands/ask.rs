@@ -254,6 +254,7 @@ mod tests {
                 finish_reason: finish,
                 provider_finish_reason: raw.into(),
                 request_id: Some("req_1".into()),
+                batch_id: None,
             },
             attempts: vec![Attempt {
                 number: 1,

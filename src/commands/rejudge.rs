@@ -3,11 +3,12 @@
 use std::path::Path;
 
 use ethics_bowl::engine::{self, Change, EngineEvent, Progress};
+use ethics_bowl::sanitize::sanitize;
 use tokio::sync::mpsc;
 
 /// Judges the stored exchanges of `dir` with the judges of `config`.
-pub async fn run(dir: &Path, config: &Path, out: Option<&Path>) -> anyhow::Result<()> {
-    let plan = engine::prepare_rejudge(dir, config, out)?;
+pub async fn run(dir: &Path, config: &Path, out: Option<&Path>, batch: bool) -> anyhow::Result<()> {
+    let plan = engine::prepare_rejudge(dir, config, out, batch)?;
     let target = plan.store.dir().to_path_buf();
     for (round, why) in &plan.skipped {
         eprintln!("skipped {round}: {why}");
@@ -30,6 +31,19 @@ pub async fn run(dir: &Path, config: &Path, out: Option<&Path>) -> anyhow::Resul
                         eprintln!("{}: {}", round.status.as_str(), round.id)
                     }
                     Change::Started { .. } => {}
+                }
+            }
+            if let EngineEvent::Batches { open } = &event {
+                for b in open {
+                    eprintln!(
+                        "batch: {} {}: {}/{} done, {} failed, {}",
+                        sanitize(&b.model),
+                        sanitize(&b.remote),
+                        b.succeeded,
+                        b.requests,
+                        b.failed,
+                        sanitize(&b.state)
+                    );
                 }
             }
             if let EngineEvent::PhaseFailed {

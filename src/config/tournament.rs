@@ -97,6 +97,18 @@ pub struct TournamentConfig {
     /// Rounds in flight at once (calls are further limited per model).
     #[serde(default = "default_concurrency")]
     pub max_concurrency: u32,
+    /// Batch mode: calls of models whose provider has a batch API (openai, anthropic,
+    /// google) go through it, at about half the price, with answers within 24 hours
+    /// (`--batch` on the command line does the same; a model's own `batch` key wins).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub batch: bool,
+    /// The longest wait between two polls of an open batch, in seconds.
+    #[serde(default = "default_batch_poll_max_s")]
+    pub batch_poll_max_s: f64,
+    /// How long no new call may arrive before the calls gathered so far go as one batch,
+    /// in seconds (a wave's calls arrive within milliseconds of each other).
+    #[serde(default = "default_batch_collect_s")]
+    pub batch_collect_s: f64,
     /// Stop starting calls when the estimated cost would pass this many dollars.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_usd: Option<f64>,
@@ -136,6 +148,12 @@ fn one() -> u32 {
 }
 fn default_concurrency() -> u32 {
     16
+}
+fn default_batch_poll_max_s() -> f64 {
+    60.0
+}
+fn default_batch_collect_s() -> f64 {
+    2.0
 }
 fn yes() -> bool {
     true
@@ -284,6 +302,23 @@ impl TournamentConfig {
                 "pairings",
                 format!("\"{k}\" is neither \"all\" nor a list"),
                 "write pairings = \"all\" or [[\"a\", \"b\"], …]",
+            );
+        }
+        if !(self.batch_collect_s.is_finite() && (0.0..=60.0).contains(&self.batch_collect_s)) {
+            return bad(
+                "batch_collect_s",
+                format!("{} is not between 0 and 60 seconds", self.batch_collect_s),
+                "use e.g. batch_collect_s = 2",
+            );
+        }
+        if !(self.batch_poll_max_s.is_finite() && self.batch_poll_max_s > 0.0) {
+            return bad(
+                "batch_poll_max_s",
+                format!(
+                    "{} is not a positive number of seconds",
+                    self.batch_poll_max_s
+                ),
+                "use e.g. batch_poll_max_s = 60",
             );
         }
         if self.judge_corrections > 3 {

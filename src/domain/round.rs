@@ -137,6 +137,10 @@ pub struct Phase {
     /// estimates (see [`crate::providers::estimate`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub usage_estimated: bool,
+    /// The provider's id of the batch that carried this call (batch mode): its cost is at
+    /// the batch discount.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_id: Option<String>,
     /// 0 for a judge's first answer; 1 for its answer to a correction turn (the first answer
     /// was not a complete judgment). Debaters' corrections are on [`Phase::turn`].
     #[serde(default, skip_serializing_if = "is_zero")]
@@ -176,6 +180,7 @@ impl Phase {
             finish_reason: None,
             truncated: false,
             usage_estimated: false,
+            batch_id: None,
             correction: 0,
             judge_id: None,
             deliberation_round: None,

@@ -40,6 +40,16 @@ pub enum EngineEvent {
         /// Who is called (see [`crate::domain::speaker`]; the stored phase has the same).
         model: String,
     },
+    /// The call just started waits in its provider's batch (batch mode): its answer comes
+    /// whole when the batch ends.
+    PhaseBatched {
+        /// The round.
+        round_id: String,
+        /// The phase.
+        phase_type: PhaseType,
+        /// Who is called.
+        model: String,
+    },
     /// Answer text arrived (coalesced: several provider deltas per event).
     TextDelta {
         /// The round.
@@ -110,6 +120,11 @@ pub enum EngineEvent {
         /// Its limiter's state.
         snapshot: crate::providers::RateSnapshot,
     },
+    /// The open batches changed (batch mode): every open batch as it now stands.
+    Batches {
+        /// The open batches, by model.
+        open: Vec<crate::providers::BatchView>,
+    },
     /// Something a person should know that stops nothing (a damaged round file set aside).
     Warning {
         /// What happened, naming the file or round.
@@ -159,6 +174,10 @@ pub enum EngineCommand {
     Resume,
     /// Stop: no new calls, calls under way abandoned, everything finished is on disk.
     Cancel,
+    /// Cancel the open batches at their providers (before a [`EngineCommand::Cancel`],
+    /// when the person chose to; without it they stay open, and a resumed run collects
+    /// them).
+    CancelBatches,
     /// Run an incomplete round again from its last finished phase.
     RetryRound(String),
     /// Store a hand-corrected judgment.

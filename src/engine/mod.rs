@@ -2,6 +2,7 @@
 //! providers, stores every finished step, and only then emits an event. It takes commands
 //! from a channel and knows nothing of any user interface.
 
+mod batching;
 mod control;
 mod corrections;
 mod events;

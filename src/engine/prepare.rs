@@ -67,6 +67,49 @@ pub struct Prepared {
     pub registry: ModelRegistry,
     /// Warnings from the inputs (dilemma document, dataset items left out).
     pub input_warnings: Vec<String>,
+    /// The models whose calls go through their provider's batch API (batch mode).
+    pub batch_models: Vec<String>,
+}
+
+impl Prepared {
+    /// Turns batch mode on (`--batch`, or a resumed run that was batched): every model with
+    /// a batch API batches, unless its own `batch` key says no. None having one is an error.
+    pub fn with_batch(mut self) -> Result<Self, PrepareError> {
+        self.config.batch = true;
+        let (models, warnings) = batch_plan(&self.config, &self.models);
+        if models.is_empty() {
+            return Err(PrepareError::Config(ConfigError::invalid(
+                &self.config_path,
+                "batch mode (--batch or batch = true)".to_string(),
+                format!(
+                    "none of the models called ({}) has a batch API here (only openai, \
+                     anthropic and google do)",
+                    used_models(&self.config).join(", ")
+                ),
+                "run without batch mode, or use models of those providers".to_string(),
+            )));
+        }
+        self.batch_models = models;
+        self.input_warnings.extend(warnings);
+        Ok(self)
+    }
+}
+
+/// Every model a tournament calls, debaters then judges, each once.
+fn used_models(config: &TournamentConfig) -> Vec<String> {
+    let mut used: Vec<String> = Vec::new();
+    for m in config.models.iter().chain(&config.judge_models()) {
+        if !used.contains(m) {
+            used.push(m.clone());
+        }
+    }
+    used
+}
+
+/// The batched models of a tournament, and warnings about models that cannot batch.
+fn batch_plan(config: &TournamentConfig, models: &ModelsConfig) -> (Vec<String>, Vec<String>) {
+    let used = used_models(config);
+    super::batching::batched_models(config.batch, models, used.iter().map(String::as_str))
 }
 
 /// What a protocol's inputs give the tournament.
@@ -132,7 +175,11 @@ pub fn prepare(config_path: &Path, output: Option<&Path>) -> Result<Prepared, Pr
         .map(Path::to_path_buf)
         .unwrap_or_else(|| config.output_dir.clone());
     let id = config.id();
-    Ok(Prepared {
+    let batch = config.batch;
+    let (batch_models, batch_warnings) = batch_plan(&config, &models);
+    let mut warnings = inputs.warnings;
+    warnings.extend(batch_warnings);
+    let prepared = Prepared {
         dir: base.join(&id),
         id,
         config_path: config_path.to_path_buf(),
@@ -143,8 +190,14 @@ pub fn prepare(config_path: &Path, output: Option<&Path>) -> Result<Prepared, Pr
         qa_sample: inputs.qa_sample,
         schedule: inputs.schedule,
         registry,
-        input_warnings: inputs.warnings,
-    })
+        input_warnings: warnings,
+        batch_models,
+    };
+    // A batch = true with no model able to batch is refused the same way as --batch.
+    if batch && prepared.batch_models.is_empty() {
+        return prepared.with_batch();
+    }
+    Ok(prepared)
 }
 
 fn invalid(config_path: &Path, key: &str, message: String, fix: String) -> PrepareError {
@@ -336,5 +389,9 @@ pub fn prepare_resume(dir: &Path) -> Result<Prepared, PrepareError> {
     let parent = dir.parent().unwrap_or(Path::new("."));
     let mut prepared = prepare(&record.config_file, Some(parent))?;
     prepared.dir = dir.to_path_buf();
+    // A run that batched goes on batching: its open batches are collected, not sent again.
+    if record.config.batch && !prepared.config.batch {
+        prepared = prepared.with_batch()?;
+    }
     Ok(prepared)
 }

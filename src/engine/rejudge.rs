@@ -59,6 +59,17 @@ pub struct JudgingConfig {
     /// round waits for a person, as in the tournament file (0 to 3).
     #[serde(default = "one")]
     pub judge_corrections: u32,
+    /// Batch mode: the judges' calls go through their provider's batch API (openai,
+    /// anthropic and google judges), as in the tournament file.
+    #[serde(default)]
+    pub batch: bool,
+    /// The longest wait between two polls of an open batch, in seconds.
+    #[serde(default = "poll_max")]
+    pub batch_poll_max_s: f64,
+}
+
+fn poll_max() -> f64 {
+    60.0
 }
 
 fn models_file() -> PathBuf {
@@ -87,6 +98,9 @@ pub struct RejudgePlan {
     pub skipped: Vec<(String, String)>,
     ctx_parts: (Arc<dyn Protocol>, JudgingStrategy, ModelRegistry),
     concurrency: usize,
+    /// The judges whose calls go through their provider's batch API, and how batches
+    /// are polled.
+    batch: (Vec<String>, crate::providers::BatchSettings),
 }
 
 /// What a re-judging did.
@@ -115,6 +129,7 @@ pub fn prepare_rejudge(
     results: &Path,
     config_path: &Path,
     out: Option<&Path>,
+    batch: bool,
 ) -> Result<RejudgePlan, PrepareError> {
     let text = std::fs::read_to_string(config_path).map_err(|source| {
         PrepareError::Config(ConfigError::Read {
@@ -205,6 +220,38 @@ pub fn prepare_rejudge(
         judges.iter().map(String::as_str),
         &crate::protocols::simulated_behaviours(),
     )?;
+    let batch_on = config.batch || batch;
+    let (batch_models, batch_warnings) =
+        super::batching::batched_models(batch_on, &models, judges.iter().map(String::as_str));
+    if batch_on && batch_models.is_empty() {
+        return Err(invalid(
+            config_path,
+            "batch",
+            format!(
+                "none of the judges ({}) has a batch API here (only openai, anthropic and google do)",
+                judges.join(", ")
+            ),
+            "judge without batch mode, or use judges of those providers",
+        ));
+    }
+    for w in batch_warnings {
+        tracing::warn!("{w}");
+    }
+    if !(config.batch_poll_max_s.is_finite() && config.batch_poll_max_s > 0.0) {
+        return Err(invalid(
+            config_path,
+            "batch_poll_max_s",
+            format!(
+                "{} is not a positive number of seconds",
+                config.batch_poll_max_s
+            ),
+            "use e.g. batch_poll_max_s = 60",
+        ));
+    }
+    let batch_settings = crate::providers::BatchSettings {
+        poll_max: std::time::Duration::from_secs_f64(config.batch_poll_max_s),
+        ..Default::default()
+    };
     let source = Store::open(results)?;
     let (stored_rounds, errors) = source.load_rounds(&RoundFilter::default())?;
     if let Some(e) = errors.into_iter().next() {
@@ -245,6 +292,7 @@ pub fn prepare_rejudge(
         skipped,
         ctx_parts: (protocol, strategy, registry),
         concurrency: config.max_concurrency.max(1) as usize,
+        batch: (batch_models, batch_settings),
     })
 }
 
@@ -354,6 +402,19 @@ pub async fn rejudge(
     events: mpsc::UnboundedSender<EngineEvent>,
 ) -> Result<RejudgeReport, EngineError> {
     let (protocol, judging, registry) = plan.ctx_parts;
+    let (batch_models, batch_settings) = plan.batch;
+    let batches = super::batching::start(
+        &registry,
+        &batch_models,
+        plan.store.dir(),
+        batch_settings,
+        events.clone(),
+    )?;
+    // In batch mode every round is judged at once, so the judges' calls share batches.
+    let concurrency = match &batches {
+        Some(_) => usize::MAX,
+        None => plan.concurrency,
+    };
     let ctx = Arc::new(RoundContext {
         protocol,
         judging,
@@ -366,7 +427,7 @@ pub async fn rejudge(
     let mut tasks: JoinSet<Round> = JoinSet::new();
     let mut need_attention = 0;
     loop {
-        while tasks.len() < plan.concurrency {
+        while tasks.len() < concurrency {
             let Some(round) = queue.next() else { break };
             tasks.spawn(run_round(Arc::clone(&ctx), round));
         }
@@ -384,6 +445,7 @@ pub async fn rejudge(
             }
         }
     }
+    drop(batches);
     let summary = refresh_summary(&plan.store)?;
     Ok(RejudgeReport {
         rounds: total,

@@ -234,6 +234,13 @@ fn start_call(
         phase_type: step.phase_type,
         model: speaker.clone(),
     });
+    if client.is_batched() {
+        events.emit(EngineEvent::PhaseBatched {
+            round_id: round_id.clone(),
+            phase_type: step.phase_type,
+            model: speaker.clone(),
+        });
+    }
     Ok(async move {
         let mut pending = String::new();
         let mut last_sent = Instant::now();
@@ -274,7 +281,7 @@ fn start_call(
             events.emit(send(pending));
         }
         let snapshot = client.rate_snapshot();
-        if snapshot.adaptive {
+        if snapshot.adaptive && !client.is_batched() {
             events.emit(EngineEvent::RateLimits {
                 model: step.model.clone(),
                 snapshot,
@@ -320,6 +327,7 @@ fn record_phase(
         output_tokens: usage.map(|u| u.output_tokens),
         cost_usd: outcome.cost_usd,
         truncated: outcome.completion.finish_reason == FinishReason::Length,
+        batch_id: outcome.completion.batch_id,
         usage_estimated: outcome.completion.usage_estimated,
         finish_reason: Some(outcome.completion.provider_finish_reason),
         ..phase_of(step, request)

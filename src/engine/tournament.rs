@@ -147,6 +147,13 @@ pub async fn run(
     };
     store.save_tournament(&record)?;
 
+    let batches = super::batching::start(
+        &prepared.registry,
+        &prepared.batch_models,
+        &prepared.dir,
+        super::batching::settings(&prepared.config),
+        events.clone(),
+    )?;
     let protocol = Arc::clone(&prepared.protocol);
     let ctx = Arc::new(RoundContext {
         protocol: Arc::clone(&protocol),
@@ -198,7 +205,11 @@ pub async fn run(
 
     // Rounds start in schedule order as room frees up (the schedule interleaves models, so
     // rounds running together spread over providers).
-    let limit = prepared.config.max_concurrency as usize;
+    // In batch mode every round is in flight, so each wave's calls share one batch.
+    let limit = match &batches {
+        Some(_) => usize::MAX,
+        None => prepared.config.max_concurrency as usize,
+    };
     let mut queue: VecDeque<Round> = to_run.into();
     let mut tasks: JoinSet<Round> = JoinSet::new();
     let mut running: HashSet<String> = HashSet::new();
@@ -220,6 +231,14 @@ pub async fn run(
                 Some(EngineCommand::Pause) => ctx.control.set_paused(true),
                 Some(EngineCommand::Resume) => ctx.control.set_paused(false),
                 Some(EngineCommand::Cancel) => ctx.control.cancel.cancel(),
+                Some(EngineCommand::CancelBatches) => match &batches {
+                    Some(b) => {
+                        for message in b.batching.cancel_open().await {
+                            ctx.control.emit(EngineEvent::Warning { message });
+                        }
+                    }
+                    None => ctx.control.emit(EngineEvent::CommandRefused { reason: "this run has no batches".into() }),
+                },
                 Some(EngineCommand::RetryRound(id)) => match store.load_round(&id) {
                     Ok(Some(round)) if round.status == RoundStatus::Incomplete && !running.contains(&id) && !queue.iter().any(|r| r.id == id) && !ctx.control.cancel.is_cancelled() => {
                         queue.push_front(round);
@@ -245,6 +264,7 @@ pub async fn run(
         }
     }
 
+    drop(batches);
     let summary = refresh_summary(&store)?;
     record.status = if ctx.control.cancel.is_cancelled() {
         TournamentStatus::Cancelled

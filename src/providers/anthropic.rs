@@ -9,7 +9,7 @@ use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
 use crate::config::ModelConfig;
 
 /// The API version this client speaks.
-const API_VERSION: &str = "2023-06-01";
+pub(crate) const API_VERSION: &str = "2023-06-01";
 
 /// A model reached through the Messages API.
 #[derive(Debug)]

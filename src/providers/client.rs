@@ -11,12 +11,13 @@ use tokio::sync::Semaphore;
 use super::ProviderError;
 use super::adaptive::{ModelLimiter, RateSnapshot};
 use super::anthropic::Anthropic;
+use super::batch::{BatchSettings, BatchSetupError, Batching, ModelBatcher, ModelBatcherSlot};
 use super::estimate;
 use super::gemini::Gemini;
 use super::http::{self, ApiKey, HttpTarget};
 use super::limits::Limits;
 use super::openai_chat::OpenAiChat;
-use super::retry::{self, Attempter, RetryPolicy};
+use super::retry::{self, Attempter, Gate, RetryPolicy};
 use super::simulated::{SimulatedBehaviours, SimulatedModel, Simulator};
 use super::types::{CallEvent, ChatRequest, Completion, FinishReason};
 use crate::config::{ModelConfig, ModelsConfig, OnTruncation, ProviderKind};
@@ -70,6 +71,48 @@ enum Backend {
     Simulated(Simulator),
 }
 
+impl Backend {
+    /// The HTTP target of a real model.
+    fn target(&self) -> Option<&HttpTarget> {
+        match self {
+            Backend::OpenAiChat(b) => Some(&b.target),
+            Backend::Anthropic(b) => Some(&b.target),
+            Backend::Gemini(b) => Some(&b.target),
+            Backend::Simulated(_) => None,
+        }
+    }
+}
+
+/// Attempts through the model's batch queue: each attempt is one request in a batch.
+struct Batched<'a> {
+    queue: &'a ModelBatcher,
+    max_tokens: u32,
+}
+
+impl Attempter for Batched<'_> {
+    async fn attempt(
+        &self,
+        req: &ChatRequest,
+        attempt: u32,
+        on_delta: &mut (dyn FnMut(&str) + Send),
+    ) -> Result<Completion, ProviderError> {
+        let limit = req.token_limit(self.max_tokens);
+        let completion = self.queue.call(req, attempt, limit).await?;
+        on_delta(&completion.text);
+        Ok(completion)
+    }
+}
+
+/// No gate: a batched request takes no slot of the model's real-time concurrency, since the
+/// provider runs the batch on its own schedule.
+struct Ungated;
+
+impl Gate for Ungated {
+    type Pass = ();
+
+    async fn enter(&self) {}
+}
+
 impl Attempter for Backend {
     async fn attempt(
         &self,
@@ -119,9 +162,15 @@ pub struct ModelClient {
     limits: Limits,
     limiter: Arc<ModelLimiter>,
     policy: RetryPolicy,
+    batch: Arc<ModelBatcherSlot>,
 }
 
 impl ModelClient {
+    /// Whether this model's calls go through its provider's batch API in this run.
+    pub fn is_batched(&self) -> bool {
+        self.batch.queue().is_some()
+    }
+
     /// The model's configuration.
     pub fn config(&self) -> &ModelConfig {
         &self.config
@@ -188,11 +237,16 @@ impl ModelClient {
             };
             completion.usage_estimated |= first.usage_estimated;
         }
+        let discount = if completion.batch_id.is_some() {
+            1.0 - self.config.effective_batch_discount()
+        } else {
+            1.0
+        };
         let cost_usd = self
             .config
             .price
             .zip(completion.usage)
-            .map(|(p, u)| p.cost(u.input_tokens, u.output_tokens));
+            .map(|(p, u)| p.cost(u.input_tokens, u.output_tokens) * discount);
         Ok(CallOutcome {
             completion,
             attempts,
@@ -208,16 +262,35 @@ impl ModelClient {
         first_number: u32,
         observer: &mut (dyn FnMut(CallEvent<'_>) + Send),
     ) -> Result<(Completion, Vec<Attempt>), CallFailure> {
-        retry::run(
-            &self.policy,
-            &self.backend,
-            &self.limits,
-            req,
-            first_number,
-            observer,
-        )
-        .await
-        .map_err(|(error, attempts)| CallFailure {
+        let result = match self.batch.queue() {
+            Some(queue) => {
+                let batched = Batched {
+                    queue,
+                    max_tokens: self.config.max_tokens,
+                };
+                retry::run(
+                    &self.policy,
+                    &batched,
+                    &Ungated,
+                    req,
+                    first_number,
+                    observer,
+                )
+                .await
+            }
+            None => {
+                retry::run(
+                    &self.policy,
+                    &self.backend,
+                    &self.limits,
+                    req,
+                    first_number,
+                    observer,
+                )
+                .await
+            }
+        };
+        result.map_err(|(error, attempts)| CallFailure {
             model: self.config.name.clone(),
             error,
             attempts,
@@ -300,9 +373,16 @@ impl ModelRegistry {
                 model.max_concurrency,
                 model.uses_adaptive_concurrency(),
             ));
+            let backend = backend(model, key, &redactor, behaviours, &limiter)?;
+            let batch = Arc::new(ModelBatcherSlot::new(
+                &model.name,
+                model.provider.as_str(),
+                backend.target().cloned(),
+            ));
             let client = ModelClient {
                 config: Arc::new(model.clone()),
-                backend: backend(model, key, &redactor, behaviours, &limiter)?,
+                backend,
+                batch,
                 limits: Limits::new(
                     Arc::clone(&limiter),
                     model.requests_per_minute,
@@ -319,6 +399,29 @@ impl ModelRegistry {
     /// The client for a model named at build time.
     pub fn get(&self, name: &str) -> Option<Arc<ModelClient>> {
         self.clients.get(name).cloned()
+    }
+
+    /// Starts batch mode for the named models (see [`crate::providers::batch`]), with their
+    /// journals in `dir`; from then on their calls go through their provider's batch API.
+    /// Batches a journal says are still open are polled again at once.
+    pub fn start_batching(
+        &self,
+        models: &[String],
+        dir: &std::path::Path,
+        settings: BatchSettings,
+    ) -> Result<Batching, BatchSetupError> {
+        let mut slots = Vec::new();
+        for name in models {
+            if let Some(client) = self.clients.get(name) {
+                slots.push((name.clone(), Arc::clone(&client.batch)));
+            }
+        }
+        Batching::start(slots, dir, settings)
+    }
+
+    /// Whether a model's provider has a batch API here.
+    pub fn supports_batch(&self, name: &str) -> bool {
+        self.clients.get(name).is_some_and(|c| c.batch.supported())
     }
 
     /// Every model's [`ModelClient::rate_snapshot`], by name in alphabetical order.

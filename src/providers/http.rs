@@ -220,6 +220,7 @@ pub(crate) fn finalize(
         finish_reason: finish.reason,
         provider_finish_reason: finish.raw,
         request_id,
+        batch_id: None,
     })
 }
 
@@ -237,7 +238,7 @@ pub(crate) fn tokens(value: Option<&Value>) -> u64 {
 }
 
 /// Where and how one model is reached over HTTP.
-#[derive(Debug)]
+#[derive(Debug, Clone)]
 pub(crate) struct HttpTarget {
     /// The model's own client (its read timeout).
     pub client: reqwest::Client,

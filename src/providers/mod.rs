@@ -8,6 +8,7 @@
 
 mod adaptive;
 mod anthropic;
+pub mod batch;
 mod client;
 mod error;
 mod estimate;
@@ -22,6 +23,7 @@ mod structured;
 mod types;
 
 pub use adaptive::RateSnapshot;
+pub use batch::{BatchSettings, BatchSetupError, BatchView, Batching};
 pub use client::{CallFailure, CallOutcome, ModelClient, ModelRegistry, SetupError};
 pub use error::ProviderError;
 pub use retry::RetryPolicy;

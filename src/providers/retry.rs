@@ -244,6 +244,7 @@ mod tests {
                 finish_reason: FinishReason::Stop,
                 provider_finish_reason: "stop".into(),
                 request_id: None,
+                batch_id: None,
             })
         }
     }

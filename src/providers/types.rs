@@ -155,6 +155,9 @@ pub struct Completion {
     pub provider_finish_reason: String,
     /// The provider's request id, for support tickets.
     pub request_id: Option<String>,
+    /// The provider's id of the batch that carried the request, when it went in one (batch
+    /// mode): priced at the batch discount.
+    pub batch_id: Option<String>,
 }
 
 /// What a call reports while it runs.

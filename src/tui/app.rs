@@ -182,6 +182,10 @@ pub struct App {
     pub unreadable: usize,
     /// Each adaptive model's concurrency window and reported quota, as of its last call.
     pub rate_limits: std::collections::BTreeMap<String, crate::providers::RateSnapshot>,
+    /// The open batches (batch mode), as of `batches_at`.
+    pub batches: Vec<crate::providers::BatchView>,
+    /// When `batches` arrived, to age them by the UI's clock.
+    pub batches_at: Instant,
     /// When the run started (its first event).
     pub started: Option<Instant>,
     /// When the run ended: the clock stops there.
@@ -235,6 +239,8 @@ impl App {
             log: Vec::new(),
             unreadable: 0,
             rate_limits: Default::default(),
+            batches: Vec::new(),
+            batches_at: now,
             started: None,
             ended: None,
             now,

@@ -60,6 +60,19 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
                 r.live_mut(phase_type, &model);
             }
         }
+        EngineEvent::PhaseBatched {
+            round_id,
+            phase_type,
+            model,
+        } => {
+            if let Some(i) = round(app, &round_id) {
+                app.rounds[i].live_mut(phase_type, &model).batched = true;
+            }
+        }
+        EngineEvent::Batches { open } => {
+            app.batches = open;
+            app.batches_at = app.now;
+        }
         EngineEvent::TextDelta {
             round_id,
             phase_type,

@@ -12,6 +12,9 @@ pub enum Action {
     Help,
     /// Quit (asking first while calls are in flight).
     Quit,
+    /// Cancel the open batches at their providers, then stop and quit (asked when
+    /// quitting a batched run).
+    CancelBatches,
     /// Quit at once, calls in flight or not.
     ForceQuit,
     /// Move or scroll up.
@@ -385,12 +388,20 @@ const ANALYSIS: &[Binding] = &[
 
 const PLAIN: &[Binding] = &[BACK];
 
-const CONFIRM: &[Binding] = &[Binding {
-    label: "q / y",
-    help: "stop the run and quit (any other key stays)",
-    footer: None,
-    keys: &[(ch('q'), Action::Quit), (ch('y'), Action::Quit)],
-}];
+const CONFIRM: &[Binding] = &[
+    Binding {
+        label: "q / y",
+        help: "stop the run and quit (any other key stays); open batches stay open",
+        footer: None,
+        keys: &[(ch('q'), Action::Quit), (ch('y'), Action::Quit)],
+    },
+    Binding {
+        label: "c",
+        help: "cancel the open batches at their providers, then stop and quit",
+        footer: None,
+        keys: &[(ch('c'), Action::CancelBatches)],
+    },
+];
 
 /// The rows of a table.
 pub fn bindings(table: Table) -> &'static [Binding] {

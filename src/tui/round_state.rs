@@ -27,6 +27,8 @@ pub struct LivePhase {
     pub text: String,
     /// Attempts that failed so far.
     pub retries: u32,
+    /// The call waits in its provider's batch (batch mode).
+    pub batched: bool,
     /// Filters the stream, which may split an escape sequence between two pieces.
     pub(crate) filter: Sanitizer,
 }
@@ -288,6 +290,7 @@ impl RoundState {
                     key: speaker.to_string(),
                     text: String::new(),
                     retries: 0,
+                    batched: false,
                     filter: Sanitizer::new(),
                 });
                 self.live.len() - 1

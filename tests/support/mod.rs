@@ -3,6 +3,7 @@
 //! (stop sending part-way through a body).
 #![allow(dead_code)] // each test binary uses a different subset
 
+pub mod batch_server;
 pub mod tournament;
 
 use std::path::Path;

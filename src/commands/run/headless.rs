@@ -34,6 +34,8 @@ pub enum Say {
     Status(String),
     /// The same, when the interval has passed.
     Tick(String),
+    /// How many batches are open now (batch mode): not shown, kept for Ctrl-C's question.
+    Batches(usize),
 }
 
 /// Where progress goes: the bar on a terminal, else plain lines on stderr.
@@ -73,7 +75,7 @@ impl Output {
             (Self::Lines, Say::Line(line) | Say::Finished { line, .. } | Say::Tick(line)) => {
                 eprintln!("{line}")
             }
-            (Self::Lines, Say::Status(_)) => {}
+            (Self::Lines, Say::Status(_)) | (_, Say::Batches(_)) => {}
         }
     }
 
@@ -111,6 +113,7 @@ pub async fn follow(
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut progress = Progress::default();
     let mut tally = Tally::default();
+    let mut batch_lines = BatchLines::default();
     loop {
         let event = tokio::select! {
             event = events.recv() => match event {
@@ -176,10 +179,63 @@ pub async fn follow(
         if let Some(line) = event_line(&event) {
             say(Say::Line(line));
         }
+        if let EngineEvent::Batches { open } = &event {
+            for line in batch_lines.changes(open) {
+                say(Say::Line(line));
+            }
+            say(Say::Batches(open.len()));
+        }
         // Streamed text changes no count; the status is summed afresh only when one may change.
         if !matches!(event, EngineEvent::TextDelta { .. }) {
             say(Say::Status(status(&progress, &tally, start.elapsed())));
         }
+    }
+}
+
+/// The open batches as last told, to say only what changed.
+#[derive(Default)]
+struct BatchLines {
+    /// By the provider's batch id: what was said of it.
+    told: std::collections::HashMap<String, String>,
+}
+
+impl BatchLines {
+    /// A line for each batch that is new or moved on, and for each that closed.
+    fn changes(&mut self, open: &[ethics_bowl::providers::BatchView]) -> Vec<String> {
+        let mut lines = Vec::new();
+        let mut now = std::collections::HashMap::new();
+        for b in open {
+            let failed = if b.failed > 0 {
+                format!(", {} failed", b.failed)
+            } else {
+                String::new()
+            };
+            let state = format!(
+                "{}/{} done{failed}, {}",
+                b.succeeded,
+                b.requests,
+                sanitize(&b.state)
+            );
+            if self.told.get(&b.remote) != Some(&state) {
+                let next = b
+                    .next_poll_in
+                    .map(|d| format!("; next poll in {:.0} s", d.as_secs_f64()))
+                    .unwrap_or_default();
+                lines.push(format!(
+                    "batch: {} ({}) {}: {state}, open {:.0} s{next}",
+                    sanitize(&b.model),
+                    b.provider,
+                    sanitize(&b.remote),
+                    b.age.as_secs_f64()
+                ));
+            }
+            now.insert(b.remote.clone(), state);
+        }
+        for remote in self.told.keys().filter(|r| !now.contains_key(*r)) {
+            lines.push(format!("batch: {} closed", sanitize(remote)));
+        }
+        self.told = now;
+        lines
     }
 }
 

@@ -4,6 +4,9 @@
 //! while calls are in flight) stops new calls and says how to resume.
 
 use std::path::Path;
+use std::sync::Arc;
+use std::sync::atomic::{AtomicUsize, Ordering};
+use std::time::Duration;
 
 use ethics_bowl::engine::{self, EngineCommand};
 use ethics_bowl::store::{Store, TournamentStatus};
@@ -27,18 +30,28 @@ pub fn can_show_ui() -> bool {
     std::io::stdout().is_terminal() && std::io::stdin().is_terminal()
 }
 
+/// Which tournament to run, as the command line says.
+pub struct Source<'a> {
+    /// The tournament file (default: the sample).
+    pub config: Option<&'a Path>,
+    /// `--out`.
+    pub out: Option<&'a Path>,
+    /// `--resume`: the results folder to go on with.
+    pub resume: Option<&'a Path>,
+    /// `--batch`.
+    pub batch: bool,
+}
+
 /// Runs the tournament: in the terminal UI with `ui` (holding the `--theme` given, if
 /// any), else headless.
-pub async fn run(
-    config: Option<&Path>,
-    out: Option<&Path>,
-    resume: Option<&Path>,
-    ui: Option<Option<String>>,
-) -> anyhow::Result<()> {
-    let prepared = match resume {
+pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Result<()> {
+    let mut prepared = match source.resume {
         Some(dir) => engine::prepare_resume(dir)?,
-        None => engine::prepare(config.unwrap_or(Path::new(SAMPLE)), out)?,
+        None => engine::prepare(source.config.unwrap_or(Path::new(SAMPLE)), source.out)?,
     };
+    if source.batch && !prepared.config.batch {
+        prepared = prepared.with_batch()?;
+    }
     for w in prepared
         .schedule
         .warnings
@@ -88,16 +101,36 @@ pub async fn run(
     let engine =
         tokio::spawn(async move { engine::run(prepared, events_tx, &mut commands_rx).await });
     let stop = commands.clone();
+    let open_batches = Arc::new(AtomicUsize::new(0));
+    let open = Arc::clone(&open_batches);
     tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_ok() {
-            eprintln!("\nstopping: no new calls; calls under way are abandoned…");
-            let _ = stop.send(EngineCommand::Cancel);
+        if tokio::signal::ctrl_c().await.is_err() {
+            return;
         }
+        let n = open.load(Ordering::SeqCst);
+        if n > 0 {
+            eprintln!(
+                "\n{n} batch(es) are open at the provider. Press Ctrl-C again within 10 s to cancel \
+                 them there too; otherwise they stay open and running this command again collects \
+                 their answers."
+            );
+            let again = tokio::time::timeout(Duration::from_secs(10), tokio::signal::ctrl_c());
+            if matches!(again.await, Ok(Ok(()))) {
+                eprintln!("cancelling the open batches…");
+                let _ = stop.send(EngineCommand::CancelBatches);
+            }
+        }
+        eprintln!("\nstopping: no new calls; calls under way are abandoned…");
+        let _ = stop.send(EngineCommand::Cancel);
     });
 
     let output = headless::Output::for_stderr();
     headless::follow(events, &name, &dir, headless::STATUS_INTERVAL, |say| {
-        output.show(say)
+        if let headless::Say::Batches(n) = say {
+            open_batches.store(n, Ordering::SeqCst);
+        } else {
+            output.show(say);
+        }
     })
     .await;
     output.finish();

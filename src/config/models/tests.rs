@@ -320,3 +320,37 @@ fn adaptive_concurrency_defaults_by_provider_and_is_refused_for_simulated() {
     let e = err(&entry("openai", "adaptive_concurrency = \"auto\"\n"));
     assert!(e.contains("models[0].adaptive_concurrency"), "{e}");
 }
+
+#[test]
+fn batch_is_for_providers_with_a_batch_api_and_its_discount_is_a_share() {
+    let entry = |provider: &str, extra: &str| {
+        let base_url = if provider == "openai-compatible" {
+            "base_url = \"http://localhost:1\"\n"
+        } else {
+            ""
+        };
+        format!(
+            "[[models]]\nname = \"a\"\nprovider = \"{provider}\"\nmodel = \"m\"\n{base_url}{extra}"
+        )
+    };
+    for provider in ["openai", "anthropic", "google"] {
+        let c = parse(&entry(provider, "batch = true\n")).unwrap();
+        assert!(c.models[0].has_batch_api(), "{provider}");
+        assert_eq!(c.models[0].effective_batch_discount(), 0.5);
+    }
+    for provider in ["xai", "qwen", "openai-compatible", "simulated"] {
+        let e = err(&entry(provider, "batch = true\n"));
+        assert!(
+            e.contains("key \"batch\"") && e.contains("no batch API"),
+            "{provider}: {e}"
+        );
+        assert!(parse(&entry(provider, "batch = false\n")).is_ok());
+    }
+    let c = parse(&entry("openai", "batch_discount = 0.25\n")).unwrap();
+    assert_eq!(c.models[0].effective_batch_discount(), 0.25);
+    let e = err(&entry("openai", "batch_discount = 1.5\n"));
+    assert!(
+        e.contains("key \"batch_discount\"") && e.contains("between 0 and 1"),
+        "{e}"
+    );
+}

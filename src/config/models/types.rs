@@ -242,6 +242,16 @@ pub struct ModelConfig {
     /// Requests started per minute, when the provider limits it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub requests_per_minute: Option<u32>,
+    /// Batch mode for this model: `true` sends its calls through the provider's batch API
+    /// in every run, `false` keeps them streamed even when a tournament asks for batch
+    /// mode; unset follows the tournament (`batch` there, or `--batch`). Only `openai`,
+    /// `anthropic` and `google` have one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch: Option<bool>,
+    /// The share of the price a batched call saves (0 to 1); by default 0.5, the
+    /// providers' published batch discount. Applied to the cost estimate and the budget.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub batch_discount: Option<f64>,
     /// Reasoning effort, for providers and models that think before answering.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub reasoning_effort: Option<ReasoningEffort>,
@@ -312,6 +322,19 @@ impl ModelConfig {
                 | ProviderKind::Xai
                 | ProviderKind::Qwen
         ))
+    }
+
+    /// The batch discount in force (see `batch_discount`).
+    pub fn effective_batch_discount(&self) -> f64 {
+        self.batch_discount.unwrap_or(0.5)
+    }
+
+    /// Whether this model's provider has a batch API here.
+    pub fn has_batch_api(&self) -> bool {
+        matches!(
+            self.provider,
+            ProviderKind::Openai | ProviderKind::Anthropic | ProviderKind::Google
+        )
     }
 
     /// The highest output-token limit a truncation retry may ask for.

@@ -114,6 +114,22 @@ pub(super) fn check_model(m: &ModelConfig, label: &str, path: &Path) -> Result<(
             "remove adaptive_concurrency, or set max_concurrency to the number wanted",
         );
     }
+    if m.batch == Some(true) && !m.has_batch_api() {
+        return bad(
+            "batch",
+            format!("provider {} has no batch API here", m.provider.as_str()),
+            "use batch mode with openai, anthropic or google models only, or remove the key",
+        );
+    }
+    if let Some(d) = m.batch_discount
+        && !(d.is_finite() && (0.0..=1.0).contains(&d))
+    {
+        return bad(
+            "batch_discount",
+            format!("{d} is not a share between 0 and 1"),
+            "use e.g. batch_discount = 0.5 (half price)",
+        );
+    }
     if m.requests_per_minute == Some(0) {
         return bad(
             "requests_per_minute",

@@ -184,6 +184,7 @@ impl Simulator {
             finish_reason,
             provider_finish_reason: provider_finish_reason.to_string(),
             request_id: None,
+            batch_id: None,
         })
     }
 

@@ -95,10 +95,15 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     }
     if app.confirm_quit {
         app.confirm_quit = false;
-        if keys::action(Table::Confirm, &key) == Some(Action::Quit) {
-            return vec![Effect::Command(EngineCommand::Cancel), Effect::Quit];
-        }
-        return Vec::new();
+        return match keys::action(Table::Confirm, &key) {
+            Some(Action::Quit) => vec![Effect::Command(EngineCommand::Cancel), Effect::Quit],
+            Some(Action::CancelBatches) if !app.batches.is_empty() => vec![
+                Effect::Command(EngineCommand::CancelBatches),
+                Effect::Command(EngineCommand::Cancel),
+                Effect::Quit,
+            ],
+            _ => Vec::new(),
+        };
     }
     match global {
         Some(Action::Help) => {

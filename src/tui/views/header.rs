@@ -75,6 +75,55 @@ fn concurrency(app: &App) -> String {
     }
 }
 
+/// A duration as people read it at a glance: `45 s`, `12 min`, `3 h`.
+fn span(d: Duration) -> String {
+    match d.as_secs() {
+        s @ 0..120 => format!("{s} s"),
+        s @ 120..7200 => format!("{} min", s / 60),
+        s => format!("{} h", s / 3600),
+    }
+}
+
+/// The open batches per model: requests answered and failed out of those sent, the oldest
+/// batch's age and the next poll: ` · batches gpt 1 (120/200 done, 2 failed, open 3 min,
+/// next poll 45 s)`.
+fn batches(app: &App) -> String {
+    let since = app.now.saturating_duration_since(app.batches_at);
+    let mut models: Vec<&str> = app.batches.iter().map(|b| b.model.as_str()).collect();
+    models.dedup();
+    let parts: Vec<String> = models
+        .into_iter()
+        .map(|model| {
+            let open: Vec<_> = app.batches.iter().filter(|b| b.model == model).collect();
+            let requests: u64 = open.iter().map(|b| b.requests).sum();
+            let done: u64 = open.iter().map(|b| b.succeeded).sum();
+            let failed: u64 = open.iter().map(|b| b.failed).sum();
+            let oldest = open.iter().map(|b| b.age).max().unwrap_or_default() + since;
+            let next = open
+                .iter()
+                .filter_map(|b| b.next_poll_in)
+                .min()
+                .map(|d| format!(", next poll {}", span(d.saturating_sub(since))))
+                .unwrap_or_default();
+            let failed = if failed > 0 {
+                format!(", {failed} failed")
+            } else {
+                String::new()
+            };
+            format!(
+                "{model} {} ({done}/{requests} done{failed}, open {}{next})",
+                open.len(),
+                span(oldest)
+            )
+        })
+        .collect();
+    if parts.is_empty() {
+        String::new()
+    } else {
+        format!(" · batches {}", parts.join(", "))
+    }
+}
+
 /// The header's two lines, wrapping on a narrow terminal.
 pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
     let [done, running, queued, incomplete, review] = app.counts();
@@ -131,7 +180,7 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         }),
         Span::styled(resumed, Style::new().fg(theme.accent)),
         Span::raw(match app.mode {
-            Mode::Live => concurrency(app),
+            Mode::Live => concurrency(app) + &batches(app),
             Mode::Browse => String::new(),
         }),
         Span::styled(

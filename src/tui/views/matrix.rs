@@ -52,7 +52,16 @@ fn state_cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui:
         return (format!("▶D{n}"), theme.running);
     }
     if !running.is_empty() {
-        return (format!("▶{}", String::from_iter(running)), theme.running);
+        // Every call under way waits in a batch: the round waits on the provider.
+        let mark = if round.live.iter().all(|p| p.batched) {
+            '⧗'
+        } else {
+            '▶'
+        };
+        return (
+            format!("{mark}{}", String::from_iter(running)),
+            theme.running,
+        );
     }
     presentation(round.stored.kind()).settled_cell(round, theme)
 }
@@ -76,7 +85,15 @@ pub fn status_cell(
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let shown = presentation(app.protocol);
     let panel_height = shown.matrix_panel_height(app);
-    let legend_text = Paragraph::new(shown.legend(theme)).wrap(Wrap { trim: true });
+    let mut legend = shown.legend(theme);
+    // Batch mode's mark, only in a run that has batches.
+    if !app.batches.is_empty() || app.rounds.iter().any(|r| r.live.iter().any(|p| p.batched)) {
+        legend.spans.push(Span::styled(
+            "  ⧗ waiting in a batch",
+            Style::new().fg(theme.running),
+        ));
+    }
+    let legend_text = Paragraph::new(legend).wrap(Wrap { trim: true });
     let legend_height = (legend_text.line_count(area.width) as u16).clamp(1, 3);
     let [table_area, accuracy_area, legend] = Layout::vertical([
         Constraint::Min(3),

@@ -1,0 +1,196 @@
+//! Anthropic's Message Batches: the requests posted whole to `/messages/batches`, read
+//! until `processing_status` is `ended`, the results read as JSON lines.
+
+use std::collections::HashMap;
+
+use reqwest::Method;
+use reqwest::header::{HeaderMap, HeaderValue};
+use serde_json::{Value, json};
+
+use super::api::{Http, Progress, Stage, count, outcome_of};
+use super::item::{Item, ItemOutcome};
+use crate::providers::ProviderError;
+use crate::providers::anthropic::{API_VERSION, parse_body};
+
+fn call(http: &Http<'_>, method: Method, path: &str) -> reqwest::RequestBuilder {
+    let url = format!("{}{path}", http.base());
+    let mut headers = HeaderMap::new();
+    headers.insert("anthropic-version", HeaderValue::from_static(API_VERSION));
+    http.request(method, &url, "x-api-key", "", headers)
+}
+
+pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, ProviderError> {
+    let requests: Vec<Value> = items
+        .iter()
+        .map(|i| json!({"custom_id": i.id, "params": i.body}))
+        .collect();
+    let batch = http
+        .json(call(http, Method::POST, "/messages/batches").json(&json!({"requests": requests})))
+        .await?;
+    batch
+        .get("id")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| ProviderError::malformed("the message batch was created without an id"))
+}
+
+pub(crate) async fn progress(http: &Http<'_>, remote: &str) -> Result<Progress, ProviderError> {
+    let raw = http
+        .json(call(
+            http,
+            Method::GET,
+            &format!("/messages/batches/{remote}"),
+        ))
+        .await?;
+    Ok(read_progress(raw))
+}
+
+/// Reads a message batch object.
+pub(crate) fn read_progress(raw: Value) -> Progress {
+    let state = raw
+        .get("processing_status")
+        .and_then(Value::as_str)
+        .unwrap_or("unknown")
+        .to_string();
+    let c = raw.get("request_counts");
+    let n = |k: &str| count(c.and_then(|c| c.get(k)));
+    Progress {
+        stage: if state == "ended" {
+            Stage::Ended
+        } else {
+            Stage::Running
+        },
+        total: n("processing") + n("succeeded") + n("errored") + n("canceled") + n("expired"),
+        succeeded: n("succeeded"),
+        failed: n("errored") + n("canceled") + n("expired"),
+        state,
+        raw,
+    }
+}
+
+/// The results are read from `{base}/messages/batches/{id}/results`, built here rather
+/// than taken from the batch's `results_url`, so the key is only ever sent to the
+/// configured server.
+pub(crate) async fn results(
+    http: &Http<'_>,
+    remote: &str,
+    requests: &[(String, u32)],
+) -> Result<Vec<(String, ItemOutcome)>, ProviderError> {
+    let text = http
+        .text(call(
+            http,
+            Method::GET,
+            &format!("/messages/batches/{remote}/results"),
+        ))
+        .await?;
+    Ok(read_results(&text, requests))
+}
+
+/// Reads the results' JSON lines.
+pub(crate) fn read_results(text: &str, requests: &[(String, u32)]) -> Vec<(String, ItemOutcome)> {
+    let limits: HashMap<&str, u32> = requests.iter().map(|(id, m)| (id.as_str(), *m)).collect();
+    let mut out = Vec::new();
+    for line in text.lines().filter(|l| !l.trim().is_empty()) {
+        let Ok(value) = serde_json::from_str::<Value>(line) else {
+            tracing::warn!("an unreadable line in a batch results file was skipped");
+            continue;
+        };
+        let Some(id) = value.get("custom_id").and_then(Value::as_str) else {
+            continue;
+        };
+        let Some(&max_tokens) = limits.get(id) else {
+            continue;
+        };
+        let result = value.get("result");
+        let outcome = match result.and_then(|r| r.get("type")).and_then(Value::as_str) {
+            Some("succeeded") => {
+                let message = result
+                    .and_then(|r| r.get("message"))
+                    .unwrap_or(&Value::Null);
+                outcome_of(200, message, max_tokens, parse_body)
+            }
+            Some("errored") => {
+                // The error envelope is the Messages API's; its type says whether asking
+                // again can help.
+                let envelope = result.and_then(|r| r.get("error")).unwrap_or(&Value::Null);
+                let kind = envelope
+                    .pointer("/error/type")
+                    .and_then(Value::as_str)
+                    .unwrap_or("");
+                let status = match kind {
+                    "invalid_request_error" => 400,
+                    "authentication_error" => 401,
+                    "permission_error" => 403,
+                    "not_found_error" => 404,
+                    "request_too_large" => 413,
+                    "rate_limit_error" => 429,
+                    "overloaded_error" => 529,
+                    _ => 500,
+                };
+                outcome_of(status, envelope, max_tokens, parse_body)
+            }
+            Some(other @ ("canceled" | "expired")) => {
+                ItemOutcome::unfinished(&format!("the batch {other} this request before it ran"))
+            }
+            _ => continue,
+        };
+        out.push((id.to_string(), outcome));
+    }
+    out
+}
+
+pub(crate) async fn cancel(http: &Http<'_>, remote: &str) -> Result<(), ProviderError> {
+    http.send(call(
+        http,
+        Method::POST,
+        &format!("/messages/batches/{remote}/cancel"),
+    ))
+    .await
+    .map(drop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn results_of_each_type_become_outcomes() {
+        let requests = vec![
+            ("a".to_string(), 64),
+            ("b".to_string(), 64),
+            ("c".to_string(), 64),
+        ];
+        let text = [
+            r#"{"custom_id":"a","result":{"type":"succeeded","message":{"id":"msg_1","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":5,"output_tokens":1}}}}"#,
+            r#"{"custom_id":"b","result":{"type":"errored","error":{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens too large"}}}}"#,
+            r#"{"custom_id":"c","result":{"type":"expired"}}"#,
+        ]
+        .join("\n");
+        let out = read_results(&text, &requests);
+        assert_eq!(out.len(), 3);
+        assert!(
+            matches!(&out[0].1, ItemOutcome::Answer { text, request_id: Some(id), .. } if text == "hi" && id == "msg_1")
+        );
+        assert!(
+            matches!(&out[1].1, ItemOutcome::Error { retryable: false, message, .. } if message.contains("max_tokens"))
+        );
+        assert!(matches!(
+            &out[2].1,
+            ItemOutcome::Error {
+                retryable: true,
+                ..
+            }
+        ));
+    }
+
+    #[test]
+    fn progress_counts_every_state() {
+        let p = read_progress(
+            json!({"processing_status": "in_progress", "request_counts": {"processing": 2, "succeeded": 3, "errored": 1, "canceled": 0, "expired": 1}}),
+        );
+        assert_eq!(
+            (p.stage, p.total, p.succeeded, p.failed),
+            (Stage::Running, 7, 3, 2)
+        );
+    }
+}

@@ -1,0 +1,315 @@
+//! The three providers' batch APIs behind one shape: create a batch from requests, read
+//! its progress, fetch its results, cancel it. Each provider's module speaks its own wire
+//! format; requests and answers are the same bodies the streamed calls use (without
+//! streaming), so an answer from a batch is read by the same parser.
+
+use reqwest::header::HeaderMap;
+use serde_json::Value;
+
+use super::item::{Item, ItemOutcome};
+use super::{anthropic, gemini, openai};
+use crate::config::ProviderKind;
+use crate::providers::ProviderError;
+use crate::providers::http::HttpTarget;
+
+/// Error bodies are read up to this size for their message.
+const MAX_ERROR_BODY: usize = 64 * 1024;
+
+/// Where a batch stands, by the provider.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) enum Stage {
+    /// Queued or running.
+    Running,
+    /// Over: its results can be fetched (some requests may be missing: expired,
+    /// cancelled).
+    Ended,
+    /// The provider refused the batch as a whole (e.g. its file failed validation): every
+    /// request fails with this message.
+    Refused(String),
+}
+
+/// A batch's progress as last read.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Progress {
+    /// Where it stands.
+    pub stage: Stage,
+    /// The provider's own word for it (`in_progress`, `ended`, `BATCH_STATE_RUNNING`, …).
+    pub state: String,
+    /// Requests in it.
+    pub total: u64,
+    /// Requests answered.
+    pub succeeded: u64,
+    /// Requests failed (errored, expired, cancelled).
+    pub failed: u64,
+    /// The provider's whole answer, which some read results from.
+    pub raw: Value,
+}
+
+/// One model's batch API.
+#[derive(Debug)]
+pub(crate) enum BatchApi {
+    /// OpenAI: a JSONL file uploaded, then a batch over it.
+    OpenAi(HttpTarget),
+    /// Anthropic: Message Batches.
+    Anthropic(HttpTarget),
+    /// Gemini: inline requests to `batchGenerateContent`.
+    Gemini(HttpTarget),
+}
+
+impl BatchApi {
+    /// The batch API of a model's provider, if it has one here.
+    pub(crate) fn for_target(target: &HttpTarget) -> Option<Self> {
+        match target.config.provider {
+            ProviderKind::Openai => Some(Self::OpenAi(target.clone())),
+            ProviderKind::Anthropic => Some(Self::Anthropic(target.clone())),
+            ProviderKind::Google => Some(Self::Gemini(target.clone())),
+            _ => None,
+        }
+    }
+
+    fn target(&self) -> &HttpTarget {
+        match self {
+            Self::OpenAi(t) | Self::Anthropic(t) | Self::Gemini(t) => t,
+        }
+    }
+
+    /// The provider's name, for people.
+    pub(crate) fn provider(&self) -> &'static str {
+        match self {
+            Self::OpenAi(_) => "openai",
+            Self::Anthropic(_) => "anthropic",
+            Self::Gemini(_) => "google",
+        }
+    }
+
+    /// The most requests and bytes one batch may hold (a little under the providers'
+    /// published limits: OpenAI 50,000 and 200 MB, Anthropic 100,000 and 256 MB, Gemini's
+    /// inline requests 20 MB).
+    pub(crate) fn limits(&self) -> (usize, usize) {
+        match self {
+            Self::OpenAi(_) => (50_000, 190_000_000),
+            Self::Anthropic(_) => (100_000, 250_000_000),
+            Self::Gemini(_) => (50_000, 19_000_000),
+        }
+    }
+
+    /// The request body of a call, as the batch carries it.
+    pub(crate) fn body(&self, req: &crate::providers::ChatRequest) -> Value {
+        let cfg = &self.target().config;
+        let mut body = match self {
+            Self::OpenAi(_) => crate::providers::openai_chat::request_body(cfg, req),
+            Self::Anthropic(_) => crate::providers::anthropic::request_body(cfg, req),
+            Self::Gemini(_) => crate::providers::gemini::request_body(cfg, req),
+        };
+        if let Some(map) = body.as_object_mut() {
+            map.remove("stream");
+            map.remove("stream_options");
+        }
+        body
+    }
+
+    /// Creates a batch of `items`; returns the provider's id for it.
+    pub(crate) async fn create(&self, items: &[Item]) -> Result<String, ProviderError> {
+        let result = match self {
+            Self::OpenAi(t) => openai::create(&Http(t), items).await,
+            Self::Anthropic(t) => anthropic::create(&Http(t), items).await,
+            Self::Gemini(t) => gemini::create(&Http(t), items).await,
+        };
+        result.map_err(|e| e.redacted(&self.target().redactor))
+    }
+
+    /// Reads a batch's progress.
+    pub(crate) async fn progress(&self, remote: &str) -> Result<Progress, ProviderError> {
+        let result = match self {
+            Self::OpenAi(t) => openai::progress(&Http(t), remote).await,
+            Self::Anthropic(t) => anthropic::progress(&Http(t), remote).await,
+            Self::Gemini(t) => gemini::progress(&Http(t), remote).await,
+        };
+        result.map_err(|e| e.redacted(&self.target().redactor))
+    }
+
+    /// The results of an ended batch, by request id; `requests` are the batch's request ids
+    /// with their token limits, in the order submitted. Requests the provider gave no
+    /// result for are left out.
+    pub(crate) async fn results(
+        &self,
+        remote: &str,
+        progress: &Progress,
+        requests: &[(String, u32)],
+    ) -> Result<Vec<(String, ItemOutcome)>, ProviderError> {
+        let result = match self {
+            Self::OpenAi(t) => openai::results(&Http(t), progress, requests).await,
+            Self::Anthropic(t) => anthropic::results(&Http(t), remote, requests).await,
+            Self::Gemini(_) => Ok(gemini::results(progress, requests)),
+        };
+        let redactor = &self.target().redactor;
+        result
+            .map(|items| {
+                items
+                    .into_iter()
+                    .map(|(id, outcome)| (id, clean(outcome, redactor)))
+                    .collect()
+            })
+            .map_err(|e| e.redacted(redactor))
+    }
+
+    /// Asks the provider to cancel a batch.
+    pub(crate) async fn cancel(&self, remote: &str) -> Result<(), ProviderError> {
+        let result = match self {
+            Self::OpenAi(t) => openai::cancel(&Http(t), remote).await,
+            Self::Anthropic(t) => anthropic::cancel(&Http(t), remote).await,
+            Self::Gemini(t) => gemini::cancel(&Http(t), remote).await,
+        };
+        result.map_err(|e| e.redacted(&self.target().redactor))
+    }
+}
+
+/// Removes every loaded key from what a provider sent back.
+fn clean(outcome: ItemOutcome, redactor: &crate::redact::Redactor) -> ItemOutcome {
+    match outcome {
+        ItemOutcome::Answer {
+            text,
+            usage,
+            finish,
+            provider_finish,
+            request_id,
+        } => ItemOutcome::Answer {
+            text: redactor.redact_string(text),
+            usage,
+            finish,
+            provider_finish: redactor.redact_string(provider_finish),
+            request_id: request_id.map(|id| redactor.redact_string(id)),
+        },
+        ItemOutcome::Error {
+            kind,
+            message,
+            status,
+            code,
+            retryable,
+        } => ItemOutcome::Error {
+            kind,
+            message: redactor.redact_string(message),
+            status,
+            code: code.map(|c| redactor.redact_string(c)),
+            retryable,
+        },
+    }
+}
+
+/// The HTTP side of a batch API: the model's client, base URL and key.
+pub(crate) struct Http<'a>(pub &'a HttpTarget);
+
+impl Http<'_> {
+    /// The endpoint prefix.
+    pub(crate) fn base(&self) -> &str {
+        &self.0.base_url
+    }
+
+    /// The model's configuration.
+    pub(crate) fn config(&self) -> &crate::config::ModelConfig {
+        &self.0.config
+    }
+
+    /// A request with the key header the provider wants.
+    pub(crate) fn request(
+        &self,
+        method: reqwest::Method,
+        url: &str,
+        key_header: &'static str,
+        key_prefix: &str,
+        extra: HeaderMap,
+    ) -> reqwest::RequestBuilder {
+        let mut headers = extra;
+        if let Some((name, value)) = self
+            .0
+            .key
+            .as_ref()
+            .and_then(|k| k.header(key_header, key_prefix))
+        {
+            headers.insert(name, value);
+        }
+        self.0.client.request(method, url).headers(headers)
+    }
+
+    /// Sends a request; a non-success status becomes a classified error.
+    pub(crate) async fn send(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<reqwest::Response, ProviderError> {
+        let response = request
+            .send()
+            .await
+            .map_err(|e| ProviderError::from_transport(&e))?;
+        let status = response.status();
+        if status.is_success() {
+            return Ok(response);
+        }
+        let headers = response.headers().clone();
+        let mut body = response
+            .text()
+            .await
+            .map_err(|e| ProviderError::from_transport(&e))?;
+        if body.len() > MAX_ERROR_BODY {
+            let mut cut = MAX_ERROR_BODY;
+            while !body.is_char_boundary(cut) {
+                cut -= 1;
+            }
+            body.truncate(cut);
+        }
+        Err(ProviderError::from_http(status.as_u16(), &headers, &body))
+    }
+
+    /// Sends a request and reads a JSON answer.
+    pub(crate) async fn json(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<Value, ProviderError> {
+        let bytes = self
+            .send(request)
+            .await?
+            .bytes()
+            .await
+            .map_err(|e| ProviderError::from_transport(&e))?;
+        serde_json::from_slice(&bytes).map_err(ProviderError::malformed)
+    }
+
+    /// Sends a request and reads a text answer (a results file).
+    pub(crate) async fn text(
+        &self,
+        request: reqwest::RequestBuilder,
+    ) -> Result<String, ProviderError> {
+        self.send(request)
+            .await?
+            .text()
+            .await
+            .map_err(|e| ProviderError::from_transport(&e))
+    }
+}
+
+/// Reads a count the provider may send as a number or as a string (Gemini's int64s).
+pub(crate) fn count(value: Option<&Value>) -> u64 {
+    match value {
+        Some(Value::Number(n)) => n.as_u64().unwrap_or(0),
+        Some(Value::String(s)) => s.parse().unwrap_or(0),
+        _ => 0,
+    }
+}
+
+/// The outcome of a request the provider answered with an HTTP status and a body: the
+/// wire format's parser for a success, the error classification for anything else.
+pub(crate) fn outcome_of(
+    status: u16,
+    body: &Value,
+    max_tokens: u32,
+    parse: crate::providers::http::BodyParser,
+) -> ItemOutcome {
+    if (200..300).contains(&status) {
+        ItemOutcome::from_result(parse(body, None, max_tokens))
+    } else {
+        ItemOutcome::from_result(Err(ProviderError::from_http(
+            status,
+            &HeaderMap::new(),
+            &body.to_string(),
+        )))
+    }
+}

@@ -1,0 +1,175 @@
+//! Gemini's batch mode: the requests inline in one `batchGenerateContent` call (up to
+//! 20 MB), the batch read at `/{name}` until its state ends, the answers inline in it.
+
+use std::collections::HashMap;
+
+use reqwest::Method;
+use reqwest::header::HeaderMap;
+use serde_json::{Value, json};
+
+use super::api::{Http, Progress, Stage, count, outcome_of};
+use super::item::{Item, ItemOutcome};
+use crate::providers::ProviderError;
+use crate::providers::gemini::parse_body;
+
+fn call(http: &Http<'_>, method: Method, path: &str) -> reqwest::RequestBuilder {
+    let url = format!("{}/{path}", http.base());
+    http.request(method, &url, "x-goog-api-key", "", HeaderMap::new())
+}
+
+pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, ProviderError> {
+    let requests: Vec<Value> = items
+        .iter()
+        .map(|i| json!({"request": i.body, "metadata": {"key": i.id}}))
+        .collect();
+    let model = http.config().model.clone();
+    let body = json!({"batch": {
+        "display_name": "ethics-bowl",
+        "input_config": {"requests": {"requests": requests}},
+    }});
+    let operation = http
+        .json(
+            call(
+                http,
+                Method::POST,
+                &format!("models/{model}:batchGenerateContent"),
+            )
+            .json(&body),
+        )
+        .await?;
+    operation
+        .get("name")
+        .and_then(Value::as_str)
+        .map(str::to_string)
+        .ok_or_else(|| ProviderError::malformed("the batch was created without a name"))
+}
+
+pub(crate) async fn progress(http: &Http<'_>, remote: &str) -> Result<Progress, ProviderError> {
+    let raw = http.json(call(http, Method::GET, remote)).await?;
+    Ok(read_progress(raw))
+}
+
+/// The batch itself: the operation's `metadata` (or the object as it is).
+fn batch_of(raw: &Value) -> &Value {
+    raw.get("metadata").filter(|m| m.is_object()).unwrap_or(raw)
+}
+
+/// Reads a batch (as an operation, or as the batch object).
+pub(crate) fn read_progress(raw: Value) -> Progress {
+    let batch = batch_of(&raw);
+    let state = batch
+        .get("state")
+        .and_then(Value::as_str)
+        .unwrap_or("unknown")
+        .to_string();
+    let word = state
+        .trim_start_matches("BATCH_STATE_")
+        .trim_start_matches("JOB_STATE_");
+    let stage = match word {
+        "SUCCEEDED" | "CANCELLED" | "EXPIRED" => Stage::Ended,
+        "FAILED" => Stage::Refused(format!(
+            "Gemini failed the batch: {}",
+            raw.pointer("/error/message")
+                .and_then(Value::as_str)
+                .unwrap_or("no reason given")
+        )),
+        _ if raw.get("done").and_then(Value::as_bool) == Some(true) => Stage::Ended,
+        _ => Stage::Running,
+    };
+    let stats = batch.get("batchStats");
+    let n = |k: &str| count(stats.and_then(|s| s.get(k)));
+    Progress {
+        stage,
+        total: n("requestCount"),
+        succeeded: n("successfulRequestCount"),
+        failed: n("failedRequestCount"),
+        state,
+        raw,
+    }
+}
+
+/// The inline answers of an ended batch. Each carries its request's key in `metadata`;
+/// answers without one are matched by position, which the API keeps.
+pub(crate) fn results(
+    progress: &Progress,
+    requests: &[(String, u32)],
+) -> Vec<(String, ItemOutcome)> {
+    let raw = &progress.raw;
+    let list = [
+        raw.pointer("/response/inlinedResponses/inlinedResponses"),
+        raw.pointer("/metadata/output/inlinedResponses/inlinedResponses"),
+        raw.pointer("/output/inlinedResponses/inlinedResponses"),
+    ]
+    .into_iter()
+    .flatten()
+    .find_map(Value::as_array);
+    let Some(list) = list else {
+        return Vec::new();
+    };
+    let by_id: HashMap<&str, &(String, u32)> = requests.iter().map(|r| (r.0.as_str(), r)).collect();
+    let mut out = Vec::new();
+    for (position, answer) in list.iter().enumerate() {
+        let key = answer
+            .pointer("/metadata/key")
+            .or_else(|| answer.get("key"))
+            .and_then(Value::as_str);
+        let Some((id, max_tokens)) = (match key {
+            Some(k) => by_id.get(k).copied(),
+            None => requests.get(position),
+        }) else {
+            continue;
+        };
+        let outcome = match (answer.get("response"), answer.get("error")) {
+            (Some(response), _) => outcome_of(200, response, *max_tokens, parse_body),
+            (None, Some(error)) => {
+                let status = error.get("code").and_then(Value::as_u64).unwrap_or(500) as u16;
+                outcome_of(status, &json!({"error": error}), *max_tokens, parse_body)
+            }
+            (None, None) => continue,
+        };
+        out.push((id.clone(), outcome));
+    }
+    out
+}
+
+pub(crate) async fn cancel(http: &Http<'_>, remote: &str) -> Result<(), ProviderError> {
+    http.send(call(http, Method::POST, &format!("{remote}:cancel")))
+        .await
+        .map(drop)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn inline_answers_and_errors_are_matched_by_key_or_position() {
+        let requests = vec![("a".to_string(), 64), ("b".to_string(), 64)];
+        let raw = json!({
+            "name": "batches/1",
+            "metadata": {"state": "BATCH_STATE_SUCCEEDED", "batchStats": {"requestCount": "2", "successfulRequestCount": "1", "failedRequestCount": "1"}},
+            "done": true,
+            "response": {"inlinedResponses": {"inlinedResponses": [
+                {"response": {"candidates": [{"content": {"parts": [{"text": "hi"}]}, "finishReason": "STOP"}], "usageMetadata": {"promptTokenCount": 4, "candidatesTokenCount": 1}}},
+                {"error": {"code": 400, "message": "bad schema", "status": "INVALID_ARGUMENT"}, "metadata": {"key": "b"}}
+            ]}}
+        });
+        let p = read_progress(raw);
+        assert_eq!(
+            (p.stage.clone(), p.total, p.succeeded, p.failed),
+            (Stage::Ended, 2, 1, 1)
+        );
+        let out = results(&p, &requests);
+        assert_eq!(out.len(), 2);
+        assert_eq!(out[0].0, "a", "no key: matched by position");
+        assert!(matches!(&out[0].1, ItemOutcome::Answer { text, .. } if text == "hi"));
+        assert_eq!(out[1].0, "b");
+        assert!(matches!(
+            &out[1].1,
+            ItemOutcome::Error {
+                retryable: false,
+                ..
+            }
+        ));
+    }
+}

@@ -1,0 +1,277 @@
+//! The batch journal: one append-only JSON-lines file per model in the tournament folder
+//! (`batches/<model>.jsonl`), written and flushed to disk before anything waits on what it
+//! records. A restarted run reads it to find the batches still open (it polls them again,
+//! never submitting their requests twice) and the results already fetched.
+//!
+//! A line cut short by a crash is ignored. A batch recorded as submitting but never as
+//! submitted was not created as far as the journal knows: its requests are sent again (if
+//! the crash fell between the provider creating it and the journal's next line, that one
+//! batch runs twice and is paid twice).
+
+use std::collections::HashMap;
+use std::fs::{File, OpenOptions};
+use std::io::{BufRead, BufReader, Write};
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use super::item::ItemOutcome;
+
+/// A journal that cannot be read or written.
+#[derive(Debug, thiserror::Error)]
+#[error("batch journal {}: {source}; check that the tournament folder is writable", path.display())]
+pub struct JournalError {
+    /// The journal file.
+    pub path: PathBuf,
+    /// What failed.
+    #[source]
+    pub source: std::io::Error,
+}
+
+/// One request as a batch was made of it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub(crate) struct Entry {
+    /// The request's id in the batch.
+    pub id: String,
+    /// Its round.
+    pub round: String,
+    /// Its phase label.
+    pub phase: String,
+    /// The output-token limit it asked for.
+    #[serde(default)]
+    pub max_tokens: u32,
+}
+
+/// One line of the journal.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub(crate) enum Record {
+    /// A batch is about to be created with these requests.
+    Submitting {
+        /// Our id for the batch (unique in this journal).
+        local: String,
+        /// Its requests.
+        requests: Vec<Entry>,
+    },
+    /// The provider created it.
+    Submitted {
+        /// Our id.
+        local: String,
+        /// The provider's id.
+        remote: String,
+        /// When, RFC 3339.
+        at: String,
+    },
+    /// Results fetched from it.
+    Results {
+        /// Our id.
+        local: String,
+        /// Each request's outcome.
+        items: Vec<(String, ItemOutcome)>,
+    },
+    /// It ended (every result it will give is recorded above).
+    Ended {
+        /// Our id.
+        local: String,
+        /// The provider's last word on it.
+        state: String,
+    },
+    /// This tool cancelled it.
+    Cancelled {
+        /// Our id.
+        local: String,
+    },
+}
+
+/// A batch as the journal tells it.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub(crate) struct Recorded {
+    /// The requests.
+    pub requests: Vec<Entry>,
+    /// The provider's id, once created.
+    pub remote: Option<String>,
+    /// When it was created.
+    pub submitted_at: Option<String>,
+    /// Over: ended or cancelled.
+    pub closed: bool,
+}
+
+/// What a journal holds, read back.
+#[derive(Debug, Default)]
+pub(crate) struct Replay {
+    /// Every batch, by our id, in the order first seen.
+    pub batches: Vec<(String, Recorded)>,
+    /// Every result recorded, by request id, with the provider's id of its batch.
+    pub results: HashMap<String, (String, ItemOutcome)>,
+    /// The next free local number.
+    pub next_local: u64,
+}
+
+/// The journal of one model's batches.
+#[derive(Debug)]
+pub(crate) struct Journal {
+    path: PathBuf,
+    file: File,
+}
+
+impl Journal {
+    /// Opens (or creates) the journal at `path` and reads what it holds.
+    pub(crate) fn open(path: &Path) -> Result<(Self, Replay), JournalError> {
+        let fail = |source| JournalError {
+            path: path.to_path_buf(),
+            source,
+        };
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(fail)?;
+        }
+        let replay = match File::open(path) {
+            Ok(file) => replay(BufReader::new(file)).map_err(fail)?,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => Replay::default(),
+            Err(e) => return Err(fail(e)),
+        };
+        let file = OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(path)
+            .map_err(fail)?;
+        Ok((
+            Self {
+                path: path.to_path_buf(),
+                file,
+            },
+            replay,
+        ))
+    }
+
+    /// Appends a record and flushes it to disk. A line cut short by an earlier crash is
+    /// ended first, so the new record starts on its own line.
+    pub(crate) fn append(&mut self, record: &Record) -> Result<(), JournalError> {
+        let mut line = serde_json::to_string(record).map_err(|e| JournalError {
+            path: self.path.clone(),
+            source: std::io::Error::other(e),
+        })?;
+        line.insert(0, '\n');
+        line.push('\n');
+        let result = self
+            .file
+            .write_all(line.as_bytes())
+            .and_then(|()| self.file.sync_data());
+        result.map_err(|source| JournalError {
+            path: self.path.clone(),
+            source,
+        })
+    }
+}
+
+fn replay(reader: impl BufRead) -> std::io::Result<Replay> {
+    let mut out = Replay::default();
+    let mut index: HashMap<String, usize> = HashMap::new();
+    for line in reader.lines() {
+        let line = line?;
+        if line.trim().is_empty() {
+            continue;
+        }
+        let Ok(record) = serde_json::from_str::<Record>(&line) else {
+            tracing::warn!(line = %line.chars().take(80).collect::<String>(), "unreadable batch journal line skipped");
+            continue;
+        };
+        let local = match &record {
+            Record::Submitting { local, .. }
+            | Record::Submitted { local, .. }
+            | Record::Results { local, .. }
+            | Record::Ended { local, .. }
+            | Record::Cancelled { local } => local.clone(),
+        };
+        if let Some(n) = local.strip_prefix('b').and_then(|n| n.parse::<u64>().ok()) {
+            out.next_local = out.next_local.max(n + 1);
+        }
+        let at = *index.entry(local.clone()).or_insert_with(|| {
+            out.batches.push((local.clone(), Recorded::default()));
+            out.batches.len() - 1
+        });
+        let batch = &mut out.batches[at].1;
+        match record {
+            Record::Submitting { requests, .. } => batch.requests = requests,
+            Record::Submitted { remote, at, .. } => {
+                batch.remote = Some(remote);
+                batch.submitted_at = Some(at);
+            }
+            Record::Results { items, .. } => {
+                let remote = batch.remote.clone().unwrap_or_default();
+                for (id, outcome) in items {
+                    out.results.insert(id, (remote.clone(), outcome));
+                }
+            }
+            Record::Ended { .. } | Record::Cancelled { .. } => batch.closed = true,
+        }
+    }
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(id: &str) -> Entry {
+        Entry {
+            id: id.into(),
+            round: "r1".into(),
+            phase: "presentation".into(),
+            max_tokens: 64,
+        }
+    }
+
+    #[test]
+    fn a_journal_read_back_knows_open_batches_and_results_despite_a_torn_line() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("batches/gpt.jsonl");
+        let (mut j, replay) = Journal::open(&path).unwrap();
+        assert!(replay.batches.is_empty());
+        j.append(&Record::Submitting {
+            local: "b0".into(),
+            requests: vec![entry("x"), entry("y")],
+        })
+        .unwrap();
+        j.append(&Record::Submitted {
+            local: "b0".into(),
+            remote: "batch_9".into(),
+            at: "2026-11-23T00:00:00Z".into(),
+        })
+        .unwrap();
+        j.append(&Record::Results {
+            local: "b0".into(),
+            items: vec![("x".into(), ItemOutcome::unfinished("expired"))],
+        })
+        .unwrap();
+        j.append(&Record::Submitting {
+            local: "b1".into(),
+            requests: vec![entry("z")],
+        })
+        .unwrap();
+        drop(j);
+        // A crash in the middle of a line.
+        let mut f = OpenOptions::new().append(true).open(&path).unwrap();
+        f.write_all(b"{\"ended\": {\"loc").unwrap();
+        drop(f);
+        let (mut j, replay) = Journal::open(&path).unwrap();
+        assert_eq!(replay.next_local, 2);
+        assert_eq!(replay.batches.len(), 2);
+        let (local, b0) = &replay.batches[0];
+        assert_eq!(local, "b0");
+        assert_eq!(b0.remote.as_deref(), Some("batch_9"));
+        assert_eq!(b0.requests.len(), 2);
+        assert!(!b0.closed);
+        assert!(replay.batches[1].1.remote.is_none(), "never created");
+        assert_eq!(replay.results["x"].0, "batch_9");
+        j.append(&Record::Ended {
+            local: "b0".into(),
+            state: "completed".into(),
+        })
+        .unwrap();
+        let (_, replay) = Journal::open(&path).unwrap();
+        assert!(
+            replay.batches[0].1.closed,
+            "the record after the torn line reads"
+        );
+    }
+}

@@ -1,0 +1,473 @@
+//! One model's batch queue: calls wait here while their batch is collected, created,
+//! polled and read; each is handed its own answer or error.
+
+use std::collections::{HashMap, HashSet};
+use std::path::Path;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::{Duration, SystemTime};
+
+use tokio::sync::{Notify, oneshot};
+use tokio::task::AbortHandle;
+use tokio::time::Instant;
+
+use super::api::{BatchApi, Progress, Stage};
+use super::item::{Item, ItemOutcome, item_id};
+use super::journal::{Entry, Journal, JournalError, Record};
+use super::{BatchSettings, BatchView, Board};
+use crate::domain::{ErrorKind, now_rfc3339};
+use crate::providers::ProviderError;
+use crate::providers::types::{ChatRequest, Completion};
+
+/// What a waiting call receives: the provider's id of its batch, and its outcome.
+type Delivery = (String, ItemOutcome);
+
+/// The queue's changing state.
+#[derive(Debug, Default)]
+struct State {
+    /// Calls not yet in a batch, in arrival order.
+    pending: Vec<Item>,
+    pending_ids: HashSet<String>,
+    first_arrival: Option<Instant>,
+    last_arrival: Option<Instant>,
+    /// Calls waiting for an answer, by request id.
+    waiters: HashMap<String, Vec<oneshot::Sender<Delivery>>>,
+    /// Requests in a batch still open, by request id: the batch's local id.
+    placed: HashMap<String, String>,
+    /// Outcomes no call has asked for yet (fetched while nobody waited, or read from the
+    /// journal), by request id.
+    unclaimed: HashMap<String, Delivery>,
+    /// Open batches: local id to the provider's id and the poll task.
+    open: HashMap<String, (String, AbortHandle)>,
+}
+
+/// One model's batch queue (see the module doc).
+#[derive(Debug)]
+pub(crate) struct ModelBatcher {
+    model: String,
+    api: BatchApi,
+    journal: Mutex<Journal>,
+    state: Mutex<State>,
+    arrived: Notify,
+    board: Arc<Board>,
+    settings: BatchSettings,
+    next_local: AtomicU64,
+    stopped: AtomicBool,
+    collector: Mutex<Option<AbortHandle>>,
+}
+
+impl ModelBatcher {
+    /// Opens the model's journal, takes in what it holds (results not yet claimed; batches
+    /// still open, which are polled again at once) and starts collecting.
+    pub(crate) fn start(
+        model: &str,
+        api: BatchApi,
+        journal_path: &Path,
+        settings: BatchSettings,
+        board: Arc<Board>,
+    ) -> Result<Arc<Self>, JournalError> {
+        let (journal, replay) = Journal::open(journal_path)?;
+        let queue = Arc::new(Self {
+            model: model.to_string(),
+            api,
+            journal: Mutex::new(journal),
+            state: Mutex::new(State {
+                unclaimed: replay.results,
+                ..State::default()
+            }),
+            arrived: Notify::new(),
+            board,
+            settings,
+            next_local: AtomicU64::new(replay.next_local),
+            stopped: AtomicBool::new(false),
+            collector: Mutex::new(None),
+        });
+        for (local, batch) in replay.batches {
+            let Some(remote) = batch.remote.filter(|_| !batch.closed) else {
+                continue;
+            };
+            let submitted = batch
+                .submitted_at
+                .and_then(|at| at.parse::<jiff::Timestamp>().ok())
+                .map_or_else(SystemTime::now, SystemTime::from);
+            tracing::info!(model, batch = %remote, requests = batch.requests.len(), "polling a batch left open by an earlier run");
+            let requests: Vec<(String, u32)> = batch
+                .requests
+                .iter()
+                .map(|e| (e.id.clone(), e.max_tokens))
+                .collect();
+            Arc::clone(&queue).watch_batch(local, remote, requests, submitted);
+        }
+        let collector = tokio::spawn(Arc::clone(&queue).collect());
+        *lock(&queue.collector) = Some(collector.abort_handle());
+        Ok(queue)
+    }
+
+    /// Stops collecting and polling; calls still waiting fail as retryable.
+    pub(crate) fn stop(&self) {
+        self.stopped.store(true, Ordering::SeqCst);
+        if let Some(collector) = lock(&self.collector).take() {
+            collector.abort();
+        }
+        let mut state = lock(&self.state);
+        for (_, (_, poll)) in state.open.drain() {
+            poll.abort();
+        }
+        state.waiters.clear();
+    }
+
+    /// One attempt of a call, through a batch: the answer or error its request got.
+    pub(crate) async fn call(
+        &self,
+        req: &ChatRequest,
+        attempt: u32,
+        max_tokens: u32,
+    ) -> Result<Completion, ProviderError> {
+        let body = self.api.body(req);
+        let id = item_id(&req.tag.round_id, &req.tag.phase, attempt, &body);
+        let receiver = {
+            let mut state = lock(&self.state);
+            if let Some((remote, outcome)) = state.unclaimed.remove(&id) {
+                return outcome.into_result(&remote);
+            }
+            if self.stopped.load(Ordering::SeqCst) {
+                return Err(stopped());
+            }
+            let (tx, rx) = oneshot::channel();
+            state.waiters.entry(id.clone()).or_default().push(tx);
+            if !state.placed.contains_key(&id) && state.pending_ids.insert(id.clone()) {
+                let now = Instant::now();
+                state.first_arrival.get_or_insert(now);
+                state.last_arrival = Some(now);
+                state.pending.push(Item {
+                    id,
+                    body,
+                    max_tokens,
+                    round_id: req.tag.round_id.clone(),
+                    phase: req.tag.phase.clone(),
+                });
+                self.arrived.notify_one();
+            }
+            rx
+        };
+        match receiver.await {
+            Ok((remote, outcome)) => outcome.into_result(&remote),
+            Err(_) => Err(stopped()),
+        }
+    }
+
+    /// Collects arriving calls into batches: a batch is sent once calls stop arriving
+    /// (`collect`), `collect_max` after its first call, or when it is full.
+    async fn collect(self: Arc<Self>) {
+        let (max_requests, _) = self.api.limits();
+        loop {
+            let arrived = self.arrived.notified();
+            let due = {
+                let state = lock(&self.state);
+                match (state.first_arrival, state.last_arrival) {
+                    (Some(first), Some(last)) if state.pending.len() >= max_requests => {
+                        Some(first.min(last))
+                    }
+                    (Some(first), Some(last)) => {
+                        Some((last + self.settings.collect).min(first + self.settings.collect_max))
+                    }
+                    _ => None,
+                }
+            };
+            match due {
+                None => arrived.await,
+                Some(due) if due > Instant::now() => {
+                    tokio::select! {
+                        () = tokio::time::sleep_until(due) => {}
+                        () = arrived => {}
+                    }
+                }
+                Some(_) => {
+                    for items in self.take_batches() {
+                        let local = format!("b{}", self.next_local.fetch_add(1, Ordering::SeqCst));
+                        let queue = Arc::clone(&self);
+                        tokio::spawn(queue.submit(local, items));
+                    }
+                }
+            }
+        }
+    }
+
+    /// Takes every pending call, split into batches within the provider's limits.
+    fn take_batches(&self) -> Vec<Vec<Item>> {
+        let (max_requests, max_bytes) = self.api.limits();
+        let mut state = lock(&self.state);
+        let pending = std::mem::take(&mut state.pending);
+        state.pending_ids.clear();
+        state.first_arrival = None;
+        state.last_arrival = None;
+        let mut batches: Vec<Vec<Item>> = Vec::new();
+        let mut bytes = 0usize;
+        for item in pending {
+            // The body plus room for the line around it.
+            let size = item.body.to_string().len() + 200;
+            let full = batches
+                .last()
+                .is_none_or(|b| b.len() >= max_requests || bytes + size > max_bytes);
+            if full {
+                batches.push(Vec::new());
+                bytes = 0;
+            }
+            bytes += size;
+            if let Some(batch) = batches.last_mut() {
+                batch.push(item);
+            }
+        }
+        for batch in &batches {
+            for item in batch {
+                state.placed.insert(item.id.clone(), String::new());
+            }
+        }
+        batches
+    }
+
+    /// Records, creates and then watches one batch.
+    async fn submit(self: Arc<Self>, local: String, items: Vec<Item>) {
+        let entries: Vec<Entry> = items
+            .iter()
+            .map(|i| Entry {
+                id: i.id.clone(),
+                round: i.round_id.clone(),
+                phase: i.phase.clone(),
+                max_tokens: i.max_tokens,
+            })
+            .collect();
+        let ids: Vec<String> = items.iter().map(|i| i.id.clone()).collect();
+        let recorded = self.record(&Record::Submitting {
+            local: local.clone(),
+            requests: entries,
+        });
+        let created = match recorded {
+            Ok(()) => self.api.create(&items).await,
+            Err(e) => Err(ProviderError::new(ErrorKind::Http, e.to_string(), false)),
+        };
+        let remote = match created {
+            Ok(remote) => remote,
+            Err(error) => {
+                tracing::warn!(model = %self.model, requests = items.len(), %error, "a batch could not be created");
+                let outcome = ItemOutcome::from_result(Err(error));
+                self.deliver(
+                    "(not created)",
+                    ids.into_iter().map(|id| (id, outcome.clone())).collect(),
+                );
+                return;
+            }
+        };
+        if let Err(e) = self.record(&Record::Submitted {
+            local: local.clone(),
+            remote: remote.clone(),
+            at: now_rfc3339(),
+        }) {
+            tracing::error!(model = %self.model, batch = %remote, error = %e, "the batch runs, but the journal could not record it");
+        }
+        tracing::info!(model = %self.model, batch = %remote, requests = items.len(), "batch created");
+        let requests = items.iter().map(|i| (i.id.clone(), i.max_tokens)).collect();
+        self.watch_batch(local, remote, requests, SystemTime::now());
+    }
+
+    /// Starts polling an open batch.
+    fn watch_batch(
+        self: Arc<Self>,
+        local: String,
+        remote: String,
+        requests: Vec<(String, u32)>,
+        submitted: SystemTime,
+    ) {
+        let mut state = lock(&self.state);
+        for (id, _) in &requests {
+            state.placed.insert(id.clone(), local.clone());
+        }
+        let queue = Arc::clone(&self);
+        let task = tokio::spawn({
+            let (local, remote) = (local.clone(), remote.clone());
+            async move { queue.poll(local, remote, requests, submitted).await }
+        });
+        state.open.insert(local, (remote, task.abort_handle()));
+    }
+
+    /// Polls a batch until it ends, then hands out its results.
+    async fn poll(
+        &self,
+        local: String,
+        remote: String,
+        requests: Vec<(String, u32)>,
+        submitted: SystemTime,
+    ) {
+        let settings = self.settings;
+        let mut interval = settings.poll_first.min(settings.poll_max);
+        let mut view = BatchView {
+            model: self.model.clone(),
+            provider: self.api.provider(),
+            remote: remote.clone(),
+            requests: requests.len() as u64,
+            succeeded: 0,
+            failed: 0,
+            state: "submitted".into(),
+            age: Duration::ZERO,
+            next_poll_in: None,
+        };
+        loop {
+            view.age = SystemTime::now()
+                .duration_since(submitted)
+                .unwrap_or_default();
+            view.next_poll_in = Some(interval);
+            self.board.set(&self.model, &local, Some(view.clone()));
+            tokio::time::sleep(interval).await;
+            interval = (interval + interval / 2).min(settings.poll_max);
+            let progress = match self.api.progress(&remote).await {
+                Ok(p) => p,
+                Err(error) => {
+                    tracing::warn!(model = %self.model, batch = %remote, %error, "batch poll failed; polling again later");
+                    view.state = "poll failed; polling again".into();
+                    continue;
+                }
+            };
+            view.state = progress.state.clone();
+            view.succeeded = progress.succeeded;
+            view.failed = progress.failed;
+            if progress.total > 0 {
+                view.requests = progress.total;
+            }
+            let results = match &progress.stage {
+                Stage::Running => continue,
+                Stage::Refused(why) => {
+                    let error = ProviderError::new(ErrorKind::Http, why.clone(), false);
+                    let outcome = ItemOutcome::from_result(Err(error));
+                    requests
+                        .iter()
+                        .map(|(id, _)| (id.clone(), outcome.clone()))
+                        .collect()
+                }
+                Stage::Ended => match self.api.results(&remote, &progress, &requests).await {
+                    Ok(results) => results,
+                    Err(error) => {
+                        tracing::warn!(model = %self.model, batch = %remote, %error, "batch results could not be read; trying again later");
+                        view.state = "results unreadable; trying again".into();
+                        continue;
+                    }
+                },
+            };
+            self.finish(&local, &remote, &progress, &requests, results);
+            return;
+        }
+    }
+
+    /// Records an ended batch's results (requests it gave none for are unfinished, to be
+    /// sent again) and hands them out.
+    fn finish(
+        &self,
+        local: &str,
+        remote: &str,
+        progress: &Progress,
+        requests: &[(String, u32)],
+        mut results: Vec<(String, ItemOutcome)>,
+    ) {
+        let answered: HashSet<&str> = results.iter().map(|(id, _)| id.as_str()).collect();
+        let why = format!(
+            "the batch ended ({}) without an answer to this request",
+            progress.state
+        );
+        let missing: Vec<String> = requests
+            .iter()
+            .filter(|(id, _)| !answered.contains(id.as_str()))
+            .map(|(id, _)| id.clone())
+            .collect();
+        results.extend(
+            missing
+                .into_iter()
+                .map(|id| (id, ItemOutcome::unfinished(&why))),
+        );
+        let recorded = self
+            .record(&Record::Results {
+                local: local.to_string(),
+                items: results.clone(),
+            })
+            .and_then(|()| {
+                self.record(&Record::Ended {
+                    local: local.to_string(),
+                    state: progress.state.clone(),
+                })
+            });
+        if let Err(e) = recorded {
+            tracing::error!(model = %self.model, batch = %remote, error = %e, "batch results could not be recorded");
+        }
+        let failed = results.iter().filter(|(_, o)| o.is_error()).count();
+        tracing::info!(model = %self.model, batch = %remote, results = results.len(), failed, state = %progress.state, "batch ended");
+        lock(&self.state).open.remove(local);
+        self.board.set(&self.model, local, None);
+        self.deliver(remote, results);
+    }
+
+    /// Hands outcomes to the calls waiting for them; keeps the others for later.
+    fn deliver(&self, remote: &str, results: Vec<(String, ItemOutcome)>) {
+        let mut state = lock(&self.state);
+        for (id, outcome) in results {
+            state.placed.remove(&id);
+            match state.waiters.remove(&id) {
+                Some(waiters) => {
+                    for waiter in waiters {
+                        let _ = waiter.send((remote.to_string(), outcome.clone()));
+                    }
+                }
+                None => {
+                    state.unclaimed.insert(id, (remote.to_string(), outcome));
+                }
+            }
+        }
+    }
+
+    /// Cancels this model's open batches; returns what failed.
+    pub(crate) async fn cancel_open(&self) -> Vec<String> {
+        let open: Vec<(String, String)> = {
+            let mut state = lock(&self.state);
+            state
+                .open
+                .drain()
+                .map(|(local, (remote, poll))| {
+                    poll.abort();
+                    (local, remote)
+                })
+                .collect()
+        };
+        let mut failures = Vec::new();
+        for (local, remote) in open {
+            match self.api.cancel(&remote).await {
+                Ok(()) => {
+                    tracing::info!(model = %self.model, batch = %remote, "batch cancelled");
+                    if let Err(e) = self.record(&Record::Cancelled {
+                        local: local.clone(),
+                    }) {
+                        failures.push(e.to_string());
+                    }
+                }
+                Err(e) => failures.push(format!(
+                    "model \"{}\": batch {remote} could not be cancelled: {e}",
+                    self.model
+                )),
+            }
+            self.board.set(&self.model, &local, None);
+        }
+        failures
+    }
+
+    fn record(&self, record: &Record) -> Result<(), JournalError> {
+        lock(&self.journal).append(record)
+    }
+}
+
+fn stopped() -> ProviderError {
+    ProviderError::new(
+        ErrorKind::Http,
+        "batch mode stopped before this request's batch ended",
+        true,
+    )
+}
+
+fn lock<T>(m: &Mutex<T>) -> MutexGuard<'_, T> {
+    m.lock().unwrap_or_else(|e| e.into_inner())
+}

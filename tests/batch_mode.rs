@@ -1,0 +1,377 @@
+//! Batch mode against an in-process server speaking the three providers' batch APIs
+//! (`support/batch_server.rs`): calls that arrive together share one batch, answers come
+//! back to their own calls with the batch discount, a request failing inside a batch fails
+//! its call alone, an expired batch's unfinished requests go again in the next batch, a
+//! killed run's open batch is polled again (never sent twice) and its stored results are
+//! used without asking, and cancelling cancels at the provider.
+//!
+//! The server answers on its own threads over real sockets, so the batches run on real
+//! time (a few hundred milliseconds), not a paused tokio clock.
+
+mod support;
+
+use std::path::Path;
+use std::sync::Arc;
+use std::time::Duration;
+
+use ethics_bowl::config::ModelsConfig;
+use ethics_bowl::providers::{BatchSettings, Batching, ChatRequest, ModelRegistry};
+use support::FAKE_KEY;
+use support::batch_server::{BatchServer, FAIL_MARK, Options};
+
+const PROVIDERS: [&str; 3] = ["openai", "anthropic", "google"];
+
+fn options(delay_ms: u64) -> Options {
+    Options {
+        delay: Duration::from_millis(delay_ms),
+        expire_after: None,
+        key: FAKE_KEY.to_string(),
+        answer: Arc::new(|model, prompt| format!("{model} answers: {prompt}")),
+    }
+}
+
+fn fast() -> BatchSettings {
+    BatchSettings {
+        collect: Duration::from_millis(50),
+        collect_max: Duration::from_secs(2),
+        poll_first: Duration::from_millis(20),
+        poll_max: Duration::from_millis(40),
+    }
+}
+
+fn models(provider: &str, server: &BatchServer) -> ModelsConfig {
+    support::models(
+        provider,
+        &server.base(provider),
+        "price = { input_per_mtok = 10.0, output_per_mtok = 20.0 }\n",
+    )
+}
+
+fn registry_for(config: &ModelsConfig) -> ModelRegistry {
+    ModelRegistry::build_with_env(config, ["m"], &Default::default(), |var| {
+        (var == "TEST_KEY").then(|| FAKE_KEY.to_string())
+    })
+    .expect("registry builds")
+}
+
+fn start(registry: &ModelRegistry, dir: &Path) -> Batching {
+    registry
+        .start_batching(&["m".to_string()], dir, fast())
+        .expect("batching starts")
+}
+
+fn request(round: &str, prompt: &str) -> ChatRequest {
+    ChatRequest::new("You are terse.", prompt).tagged(round, "presentation")
+}
+
+/// Calls model `m` with each prompt at once; the answers or errors, in order.
+async fn call_all(
+    registry: &ModelRegistry,
+    prompts: &[&str],
+) -> Vec<Result<ethics_bowl::providers::CallOutcome, ethics_bowl::providers::CallFailure>> {
+    let client = registry.get("m").expect("model m");
+    let calls = prompts.iter().enumerate().map(|(n, p)| {
+        let client = Arc::clone(&client);
+        let req = request(&format!("round{n}"), p);
+        async move { client.complete(&req, &mut |_| {}).await }
+    });
+    futures_util::future::join_all(calls).await
+}
+
+#[tokio::test]
+async fn calls_that_arrive_together_share_one_batch_at_half_price_on_every_provider() {
+    for provider in PROVIDERS {
+        let server = BatchServer::start(options(150)).await;
+        let config = models(provider, &server);
+        let dir = tempfile::tempdir().unwrap();
+        let registry = registry_for(&config);
+        assert!(registry.supports_batch("m"));
+        let batching = start(&registry, dir.path());
+        assert!(registry.get("m").unwrap().is_batched());
+        let watch = batching.watch();
+        let prompts = ["one", "two", &format!("three {FAIL_MARK}"), "four"];
+        let results = call_all(&registry, &prompts).await;
+        let seen = server.seen();
+        assert_eq!(
+            seen.created.get(provider),
+            Some(&1),
+            "{provider}: one batch"
+        );
+        assert_eq!(seen.requests, 4, "{provider}");
+        assert_eq!(
+            seen.unauthorised, 0,
+            "{provider}: every request carried the key"
+        );
+        for (n, result) in results.iter().enumerate() {
+            if n == 2 {
+                let failure = result.as_ref().expect_err("the marked request fails");
+                assert!(
+                    !failure.error.retryable,
+                    "{provider}: a 400 inside a batch is final"
+                );
+                assert_eq!(failure.attempts.len(), 1, "{provider}");
+                assert!(
+                    failure.error.message.contains("refused"),
+                    "{provider}: {}",
+                    failure.error
+                );
+                continue;
+            }
+            let outcome = result.as_ref().expect("answered");
+            let c = &outcome.completion;
+            assert_eq!(
+                c.text,
+                format!("test-model answers: {}", prompts[n]),
+                "{provider}"
+            );
+            assert!(c.batch_id.is_some(), "{provider}");
+            let usage = c.usage.expect("usage from the batch");
+            let full = (usage.input_tokens as f64 * 10.0 + usage.output_tokens as f64 * 20.0) / 1e6;
+            let cost = outcome.cost_usd.expect("priced");
+            assert!(
+                (cost - full * 0.5).abs() < 1e-12,
+                "{provider}: half price, {cost} vs {full}"
+            );
+        }
+        assert!(
+            watch.has_changed().unwrap(),
+            "{provider}: the board was published"
+        );
+        assert_eq!(batching.open_count(), 0, "{provider}: nothing left open");
+        let journal = std::fs::read_to_string(dir.path().join("m.jsonl")).unwrap();
+        assert!(
+            journal.contains("\"submitted\"") && journal.contains("\"ended\""),
+            "{journal}"
+        );
+        assert!(!journal.contains(FAKE_KEY));
+    }
+}
+
+#[tokio::test]
+async fn an_expired_batch_sends_its_unfinished_requests_again_in_the_next() {
+    for provider in PROVIDERS {
+        let server = BatchServer::start(Options {
+            expire_after: Some(2),
+            ..options(100)
+        })
+        .await;
+        let config = models(provider, &server);
+        let dir = tempfile::tempdir().unwrap();
+        let registry = registry_for(&config);
+        let _batching = start(&registry, dir.path());
+        let results = call_all(&registry, &["a", "b", "c", "d"]).await;
+        let seen = server.seen();
+        assert!(
+            results.iter().all(Result::is_ok),
+            "{provider}: all answered in the end"
+        );
+        assert_eq!(
+            seen.created.get(provider),
+            Some(&2),
+            "{provider}: a second batch for the two unfinished"
+        );
+        assert_eq!(seen.requests, 6, "{provider}");
+        let retried = results
+            .iter()
+            .filter(|r| r.as_ref().unwrap().attempts.len() == 2)
+            .count();
+        assert_eq!(retried, 2, "{provider}: two calls needed a second attempt");
+    }
+}
+
+#[tokio::test]
+async fn a_killed_run_polls_its_open_batch_again_and_never_sends_a_request_twice() {
+    for provider in PROVIDERS {
+        let server = BatchServer::start(options(400)).await;
+        let config = models(provider, &server);
+        let dir = tempfile::tempdir().unwrap();
+        // The first run sends its batch and is killed while the batch runs.
+        {
+            let registry = registry_for(&config);
+            let _batching = start(&registry, dir.path());
+            let calls = call_all(&registry, &["x", "y"]);
+            let waited = tokio::time::timeout(Duration::from_millis(200), calls).await;
+            assert!(waited.is_err(), "{provider}: still waiting when killed");
+        }
+        assert_eq!(server.seen().created.get(provider), Some(&1));
+        assert_eq!(
+            server.running(),
+            1,
+            "{provider}: the batch runs on at the provider"
+        );
+        // The next run asks the same calls: the batch in the journal answers them.
+        let registry = registry_for(&config);
+        let _batching = start(&registry, dir.path());
+        let results = call_all(&registry, &["x", "y"]).await;
+        assert!(results.iter().all(Result::is_ok), "{provider}");
+        let seen = server.seen();
+        assert_eq!(
+            seen.created.get(provider),
+            Some(&1),
+            "{provider}: not sent again"
+        );
+        assert!(seen.ids.values().all(|n| *n == 1), "{provider}");
+        // A third run finds the results in the journal and asks the provider nothing.
+        let polls = seen.polls;
+        let registry = registry_for(&config);
+        let _batching = start(&registry, dir.path());
+        let again = call_all(&registry, &["x", "y"]).await;
+        assert!(again.iter().all(Result::is_ok), "{provider}");
+        let seen = server.seen();
+        assert_eq!(
+            (seen.created.get(provider), seen.polls),
+            (Some(&1), polls),
+            "{provider}: answered from the journal"
+        );
+    }
+}
+
+#[tokio::test]
+async fn results_that_finished_while_the_run_was_down_are_collected() {
+    let server = BatchServer::start(options(100)).await;
+    let config = models("openai", &server);
+    let dir = tempfile::tempdir().unwrap();
+    {
+        let registry = registry_for(&config);
+        let _batching = start(&registry, dir.path());
+        let calls = call_all(&registry, &["late"]);
+        assert!(
+            tokio::time::timeout(Duration::from_millis(80), calls)
+                .await
+                .is_err()
+        );
+    }
+    // Down for longer than the batch takes.
+    tokio::time::sleep(Duration::from_millis(200)).await;
+    assert_eq!(server.running(), 0);
+    let registry = registry_for(&config);
+    let _batching = start(&registry, dir.path());
+    let results = call_all(&registry, &["late"]).await;
+    assert_eq!(
+        results[0].as_ref().unwrap().completion.text,
+        "test-model answers: late"
+    );
+    assert_eq!(server.seen().created.get("openai"), Some(&1));
+}
+
+#[tokio::test]
+async fn cancelling_cancels_open_batches_at_the_provider_and_in_the_journal() {
+    for provider in PROVIDERS {
+        let server = BatchServer::start(options(5_000)).await;
+        let config = models(provider, &server);
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let registry = registry_for(&config);
+            let batching = start(&registry, dir.path());
+            let calls = call_all(&registry, &["p", "q"]);
+            let _ = tokio::time::timeout(Duration::from_millis(200), calls).await;
+            assert_eq!(batching.open_count(), 1, "{provider}");
+            assert!(batching.cancel_open().await.is_empty(), "{provider}");
+            assert_eq!(batching.open_count(), 0, "{provider}");
+        }
+        assert_eq!(server.seen().cancelled, 1, "{provider}");
+        // A later run does not wait on the cancelled batch: it sends the calls again.
+        let registry = registry_for(&config);
+        let _batching = start(&registry, dir.path());
+        let calls = call_all(&registry, &["p", "q"]);
+        let _ = tokio::time::timeout(Duration::from_millis(300), calls).await;
+        assert_eq!(server.seen().created.get(provider), Some(&2), "{provider}");
+    }
+}
+
+/// Answers as the Ethics Bowl's debaters and judge would: an analysis with its principle and
+/// conclusion, or a judgment with every score.
+fn ethics_bowl_answers() -> support::batch_server::Answer {
+    let scores: Vec<String> = ethics_bowl::domain::Criterion::ALL
+        .iter()
+        .map(|c| format!("\"{}\": 7", c.key()))
+        .collect();
+    let judgment = format!(
+        "{{\"team_a_scores\": {{{0}}}, \"team_b_scores\": {{{0}}}, \"overall_analysis\": \"fine\"}}",
+        scores.join(", ")
+    );
+    Arc::new(move |_model, prompt| {
+        if prompt.starts_with("## Your role") || prompt.starts_with("## Consistency test") {
+            "A careful analysis of the case.\nGuiding principle: care.\nTentative conclusion: act."
+                .to_string()
+        } else {
+            judgment.clone()
+        }
+    })
+}
+
+#[tokio::test]
+async fn a_batched_tournament_plays_every_round_in_waves_and_a_rerun_sends_nothing() {
+    use ethics_bowl::engine::EngineEvent;
+    let server = BatchServer::start(Options {
+        answer: ethics_bowl_answers(),
+        ..options(100)
+    })
+    .await;
+    let dir = tempfile::tempdir().unwrap();
+    let model = |name: &str, provider: &str| {
+        format!(
+            "[[models]]\nname = \"{name}\"\nprovider = \"{provider}\"\nmodel = \"{name}-id\"\nbase_url = \"{}\"\napi_key_env = \"BATCH_TEST_KEY\"\nprice = {{ input_per_mtok = 10.0, output_per_mtok = 20.0 }}\n",
+            server.base(provider)
+        )
+    };
+    let models = [
+        model("a", "openai"),
+        model("b", "anthropic"),
+        model("j", "google"),
+    ]
+    .join("\n");
+    let config = support::tournament::write(
+        dir.path(),
+        &models,
+        "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\", \"quiet_majority\"]\nbatch = true\nbatch_collect_s = 0.05\nbatch_poll_max_s = 0.04\n",
+    );
+    // SAFETY: set before any thread of this test reads the environment.
+    unsafe { std::env::set_var("BATCH_TEST_KEY", FAKE_KEY) };
+    let (report, events) = support::tournament::run_collecting(&config, None).await;
+    let rounds = support::tournament::stored_rounds(&report);
+    assert_eq!(rounds.len(), 4, "two dilemmas, both orders");
+    for round in &rounds {
+        assert_ne!(
+            round.status,
+            ethics_bowl::domain::RoundStatus::Incomplete,
+            "{}: {:?}",
+            round.id,
+            round.error
+        );
+        for phase in &round.phases {
+            assert!(
+                phase.batch_id.is_some(),
+                "{} {:?}",
+                round.id,
+                phase.phase_type
+            );
+        }
+    }
+    let phases: usize = rounds.iter().map(|r| r.phases.len()).sum();
+    let seen = server.seen();
+    assert_eq!(seen.requests, phases, "each call sent once");
+    let batches: usize = seen.created.values().sum();
+    assert!(
+        batches < phases / 2,
+        "{batches} batches for {phases} calls: calls share batches"
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::PhaseBatched { .. }))
+    );
+    assert!(
+        events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::Batches { open } if !open.is_empty()))
+    );
+    assert!(
+        std::fs::read_to_string(report.dir.join("batches/a.jsonl"))
+            .unwrap()
+            .contains("\"ended\"")
+    );
+    // Run again: everything is stored, nothing is sent.
+    let (_, _) = support::tournament::run_collecting(&config, None).await;
+    assert_eq!(server.seen().requests, phases);
+}
