@@ -291,11 +291,11 @@ fn ethics_bowl_answers() -> support::batch_server::Answer {
         scores.join(", ")
     );
     Arc::new(move |_model, prompt| {
-        if prompt.starts_with("## Your role") || prompt.starts_with("## Consistency test") {
+        if prompt.starts_with("## Your role: judge") || !prompt.starts_with("## ") {
+            judgment.clone()
+        } else {
             "A careful analysis of the case.\nGuiding principle: care.\nTentative conclusion: act."
                 .to_string()
-        } else {
-            judgment.clone()
         }
     })
 }
@@ -332,13 +332,14 @@ async fn a_batched_tournament_plays_every_round_in_waves_and_a_rerun_sends_nothi
     let rounds = support::tournament::stored_rounds(&report);
     assert_eq!(rounds.len(), 4, "two dilemmas, both orders");
     for round in &rounds {
-        assert_ne!(
+        assert_eq!(
             round.status,
-            ethics_bowl::domain::RoundStatus::Incomplete,
+            ethics_bowl::domain::RoundStatus::Complete,
             "{}: {:?}",
             round.id,
             round.error
         );
+        assert_eq!(round.phases.len(), 6, "{}: no correction turn needed", round.id);
         for phase in &round.phases {
             assert!(
                 phase.batch_id.is_some(),

@@ -1,7 +1,8 @@
 //! An in-process server speaking the three providers' batch APIs, for tests and the batch
 //! benchmark: OpenAI (file upload, batch create, retrieve, output and error files, cancel),
 //! Anthropic Message Batches (create, retrieve, results, cancel) and Gemini batch mode
-//! (inline `batchGenerateContent`, the batch operation, cancel).
+//! (inline `batchGenerateContent`, the batch operation, cancel); plus each provider's
+//! ordinary endpoint, answered whole (`stream = false`), for comparison.
 //!
 //! A batch ends `delay` after it was created (real time: the server answers on its own
 //! threads). Requests whose prompt holds [`FAIL_MARK`] fail on their own (HTTP 400 inside the
@@ -51,6 +52,10 @@ pub struct Seen {
     pub cancelled: usize,
     /// Requests without the right key header.
     pub unauthorised: usize,
+    /// Requests answered one at a time, outside any batch.
+    pub single: usize,
+    /// When each batch was created, from the server's start.
+    pub created_at: Vec<Duration>,
 }
 
 struct Batch {
@@ -62,6 +67,7 @@ struct Batch {
 }
 
 struct State {
+    started: Instant,
     options: Options,
     files: HashMap<String, String>,
     batches: HashMap<String, Batch>,
@@ -81,6 +87,7 @@ impl BatchServer {
     pub async fn start(options: Options) -> Self {
         let server = MockServer::start().await;
         let state = Arc::new(Mutex::new(State {
+            started: Instant::now(),
             options,
             files: HashMap::new(),
             batches: HashMap::new(),
@@ -160,6 +167,7 @@ impl State {
 
     fn add_batch(&mut self, provider: &'static str, id: &str, items: Vec<(String, String, Value)>) {
         *self.seen.created.entry(provider).or_default() += 1;
+        self.seen.created_at.push(self.started.elapsed());
         self.seen.requests += items.len();
         for (rid, _, _) in &items {
             *self.seen.ids.entry(rid.clone()).or_default() += 1;
@@ -226,6 +234,49 @@ impl Respond for Responder {
         }
         let body: Value = serde_json::from_slice(&request.body).unwrap_or(Value::Null);
         match (method.as_str(), path.as_str()) {
+            // One request at a time, not streamed (`stream = false`): the same answers, for
+            // comparing a batched run with a run without batches.
+            ("POST", "/v1/chat/completions") => {
+                let model = body["model"].as_str().unwrap_or("").to_string();
+                let text = state.text(&model, &body).unwrap_or_default();
+                state.seen.single += 1;
+                json_response(
+                    200,
+                    json!({
+                        "id": "chatcmpl-1", "object": "chat.completion",
+                        "choices": [{"index": 0, "message": {"role": "assistant", "content": text}, "finish_reason": "stop"}],
+                        "usage": {"prompt_tokens": 20, "completion_tokens": 10},
+                    }),
+                )
+            }
+            ("POST", "/v1/messages") => {
+                let model = body["model"].as_str().unwrap_or("").to_string();
+                let text = state.text(&model, &body).unwrap_or_default();
+                state.seen.single += 1;
+                json_response(
+                    200,
+                    json!({
+                        "id": "msg_1", "type": "message", "role": "assistant",
+                        "content": [{"type": "text", "text": text}], "stop_reason": "end_turn",
+                        "usage": {"input_tokens": 20, "output_tokens": 10},
+                    }),
+                )
+            }
+            ("POST", p) if p.starts_with("/v1beta/models/") && p.ends_with(":generateContent") => {
+                let model = p
+                    .trim_start_matches("/v1beta/models/")
+                    .trim_end_matches(":generateContent")
+                    .to_string();
+                let text = state.text(&model, &body).unwrap_or_default();
+                state.seen.single += 1;
+                json_response(
+                    200,
+                    json!({
+                        "candidates": [{"content": {"parts": [{"text": text}], "role": "model"}, "finishReason": "STOP"}],
+                        "usageMetadata": {"promptTokenCount": 20, "candidatesTokenCount": 10},
+                    }),
+                )
+            }
             // OpenAI
             ("POST", "/v1/files") => {
                 let text = String::from_utf8_lossy(&request.body);
