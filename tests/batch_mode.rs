@@ -339,7 +339,12 @@ async fn a_batched_tournament_plays_every_round_in_waves_and_a_rerun_sends_nothi
             round.id,
             round.error
         );
-        assert_eq!(round.phases.len(), 6, "{}: no correction turn needed", round.id);
+        assert_eq!(
+            round.phases.len(),
+            6,
+            "{}: no correction turn needed",
+            round.id
+        );
         for phase in &round.phases {
             assert!(
                 phase.batch_id.is_some(),
@@ -375,4 +380,27 @@ async fn a_batched_tournament_plays_every_round_in_waves_and_a_rerun_sends_nothi
     // Run again: everything is stored, nothing is sent.
     let (_, _) = support::tournament::run_collecting(&config, None).await;
     assert_eq!(server.seen().requests, phases);
+
+    // A new judge rejudges the stored rounds in batch mode (`rejudge --batch`).
+    let judging = dir.path().join("judging.toml");
+    std::fs::write(
+        &judging,
+        format!(
+            "models_file = \"models.toml\"\ndilemma_file = \"{}\"\njudging = \"all\"\njudges = [\"b\"]\nbatch_poll_max_s = 0.04\nbatch_collect_s = 0.05\n",
+            support::tournament::sample_dilemmas().display()
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("rejudged");
+    let plan = ethics_bowl::engine::prepare_rejudge(&report.dir, &judging, Some(&out), true)
+        .expect("plans");
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let rejudged = ethics_bowl::engine::rejudge(plan, tx)
+        .await
+        .expect("rejudges");
+    assert_eq!((rejudged.rounds, rejudged.need_attention), (4, 0));
+    let seen = server.seen();
+    assert_eq!(seen.requests, phases + 4, "one judgment per round, batched");
+    assert!(seen.created.get("anthropic").is_some_and(|n| *n >= 1));
+    assert!(out.join("batches/b.jsonl").exists());
 }

@@ -109,3 +109,31 @@ pub(crate) fn start(
         forward: forward.abort_handle(),
     }))
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn models() -> ModelsConfig {
+        let text = "[[models]]\nname = \"gpt\"\nprovider = \"openai\"\nmodel = \"m\"\n\
+             [[models]]\nname = \"claude\"\nprovider = \"anthropic\"\nmodel = \"m\"\nbatch = false\n\
+             [[models]]\nname = \"grok\"\nprovider = \"xai\"\nmodel = \"m\"\n\
+             [[models]]\nname = \"gem\"\nprovider = \"google\"\nmodel = \"m\"\nbatch = true\n";
+        ModelsConfig::parse(text, Path::new("models.toml")).unwrap()
+    }
+
+    #[test]
+    fn a_models_own_key_wins_and_models_without_a_batch_api_are_named() {
+        let all = ["gpt", "claude", "grok", "gem", "gpt"];
+        let (batched, warnings) = batched_models(true, &models(), all);
+        assert_eq!(batched, ["gpt", "gem"]);
+        assert_eq!(warnings.len(), 1);
+        assert!(
+            warnings[0].contains("grok has no batch API"),
+            "{warnings:?}"
+        );
+        let (batched, warnings) = batched_models(false, &models(), all);
+        assert_eq!(batched, ["gem"], "batch = true on the model alone");
+        assert!(warnings.is_empty());
+    }
+}

@@ -66,6 +66,14 @@ pub struct JudgingConfig {
     /// The longest wait between two polls of an open batch, in seconds.
     #[serde(default = "poll_max")]
     pub batch_poll_max_s: f64,
+    /// How long no new call may arrive before the calls gathered go as one batch, in
+    /// seconds.
+    #[serde(default = "collect")]
+    pub batch_collect_s: f64,
+}
+
+fn collect() -> f64 {
+    2.0
 }
 
 fn poll_max() -> f64 {
@@ -237,6 +245,14 @@ pub fn prepare_rejudge(
     for w in batch_warnings {
         tracing::warn!("{w}");
     }
+    if !(config.batch_collect_s.is_finite() && (0.0..=60.0).contains(&config.batch_collect_s)) {
+        return Err(invalid(
+            config_path,
+            "batch_collect_s",
+            format!("{} is not between 0 and 60 seconds", config.batch_collect_s),
+            "use e.g. batch_collect_s = 2",
+        ));
+    }
     if !(config.batch_poll_max_s.is_finite() && config.batch_poll_max_s > 0.0) {
         return Err(invalid(
             config_path,
@@ -250,6 +266,7 @@ pub fn prepare_rejudge(
     }
     let batch_settings = crate::providers::BatchSettings {
         poll_max: std::time::Duration::from_secs_f64(config.batch_poll_max_s),
+        collect: std::time::Duration::from_secs_f64(config.batch_collect_s),
         ..Default::default()
     };
     let source = Store::open(results)?;

@@ -340,6 +340,7 @@ fn clock(d: Duration) -> String {
 
 #[cfg(test)]
 mod tests {
+
     use super::*;
     use std::sync::{Arc, Mutex};
 
@@ -476,5 +477,29 @@ mod tests {
         };
         let line = status(&Progress::default(), &tally, Duration::from_secs(60));
         assert!(line.ends_with("ETA 0:01:00"), "{line}");
+    }
+
+    #[test]
+    fn batch_lines_say_what_is_new_moved_on_or_closed() {
+        use ethics_bowl::providers::BatchView;
+        let view = |succeeded: u64| BatchView {
+            model: "gpt".into(),
+            provider: "openai",
+            remote: "batch_1".into(),
+            requests: 10,
+            succeeded,
+            failed: 0,
+            state: "in_progress".into(),
+            age: Duration::from_secs(30),
+            next_poll_in: Some(Duration::from_secs(5)),
+        };
+        let mut lines = BatchLines::default();
+        assert_eq!(
+            lines.changes(&[view(0)]),
+            ["batch: gpt (openai) batch_1: 0/10 done, in_progress, open 30 s; next poll in 5 s"]
+        );
+        assert!(lines.changes(&[view(0)]).is_empty(), "nothing new");
+        assert_eq!(lines.changes(&[view(4)]).len(), 1);
+        assert_eq!(lines.changes(&[]), ["batch: batch_1 closed"]);
     }
 }
