@@ -105,10 +105,18 @@ fn a_batched_round_and_the_open_batches_show_in_the_matrix_and_header() {
         .collect::<Vec<_>>()
         .join(" ");
     assert!(
-        header.contains("batches claude 1 (120/200 done, 3 failed, open 3 min, next poll 35 s)"),
+        header.contains(
+            "batches claude (anthropic) 1 (120/200 done, 3 failed, open 3 min, next poll 35 s)"
+        ),
         "ten seconds on by the UI's clock:\n{header}"
     );
     insta::assert_snapshot!("batches_live_120x30", terminal.backend());
+    assert!(
+        app.log.iter().any(|l| l
+            .text
+            .contains("batch opened: claude (anthropic) msgbatch_01: 200 requests")),
+        "the log names the new batch"
+    );
 }
 
 #[test]
@@ -140,4 +148,19 @@ fn quitting_with_open_batches_asks_whether_to_cancel_them() {
         vec![Effect::Command(EngineCommand::Cancel), Effect::Quit],
         "q leaves the batches open for a resumed run"
     );
+}
+
+#[test]
+fn a_call_waiting_in_a_batch_says_so_in_the_transcript() {
+    let (mut app, _) = live_app();
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    let mut terminal = Terminal::new(TestBackend::new(120, 30)).expect("terminal");
+    terminal
+        .draw(|f| views::render(f, &app, &Theme::no_color()))
+        .expect("draw");
+    let text = terminal.backend().to_string();
+    assert!(text.contains("waiting in a batch…"), "{text}");
 }

@@ -70,6 +70,32 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
             }
         }
         EngineEvent::Batches { open } => {
+            let said = |verb: &str, b: &crate::providers::BatchView| {
+                format!(
+                    "batch {verb}: {} ({}) {}: {} requests",
+                    sanitize(&b.model),
+                    b.provider,
+                    sanitize(&b.remote),
+                    b.requests
+                )
+            };
+            let known = |list: &[crate::providers::BatchView], b: &crate::providers::BatchView| {
+                list.iter().any(|o| o.remote == b.remote)
+            };
+            let mut lines: Vec<String> = open
+                .iter()
+                .filter(|b| !known(&app.batches, b))
+                .map(|b| said("opened", b))
+                .collect();
+            lines.extend(
+                app.batches
+                    .iter()
+                    .filter(|o| !known(&open, o))
+                    .map(|o| said("closed", o)),
+            );
+            for line in lines {
+                app.log_line(line);
+            }
             app.batches = open;
             app.batches_at = app.now;
         }

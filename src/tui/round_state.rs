@@ -77,6 +77,10 @@ pub struct Entry<'a> {
     pub truncated: bool,
     /// Why the model stopped, as the provider spelled it (sanitised), once stored.
     pub finish_reason: Option<&'a str>,
+    /// The provider's batch that carried the call (batch mode), once stored.
+    pub batch_id: Option<&'a str>,
+    /// The call waits in a provider's batch (batch mode), while under way.
+    pub batched: bool,
 }
 
 impl Entry<'_> {
@@ -255,6 +259,8 @@ impl RoundState {
             usage_estimated: p.usage_estimated,
             truncated: p.truncated,
             finish_reason: p.finish_reason.as_deref(),
+            batch_id: p.batch_id.as_deref(),
+            batched: false,
         });
         let live = self.live.iter().map(|p| Entry {
             phase_type: p.phase_type,
@@ -270,6 +276,8 @@ impl RoundState {
             usage_estimated: false,
             truncated: false,
             finish_reason: None,
+            batch_id: None,
+            batched: p.batched,
         });
         stored.chain(live)
     }

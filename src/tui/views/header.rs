@@ -84,13 +84,14 @@ fn span(d: Duration) -> String {
     }
 }
 
-/// The open batches per model: requests answered and failed out of those sent, the oldest
-/// batch's age and the next poll: ` · batches gpt 1 (120/200 done, 2 failed, open 3 min,
-/// next poll 45 s)`.
+/// The open batches per model: its provider, how many are open, requests answered and
+/// failed out of those sent, the oldest batch's age and the next poll: ` · batches gpt
+/// (openai) 1 (120/200 done, 2 failed, open 3 min, next poll 45 s)`.
 fn batches(app: &App) -> String {
     let since = app.now.saturating_duration_since(app.batches_at);
     let mut models: Vec<&str> = app.batches.iter().map(|b| b.model.as_str()).collect();
     models.dedup();
+
     let parts: Vec<String> = models
         .into_iter()
         .map(|model| {
@@ -110,8 +111,10 @@ fn batches(app: &App) -> String {
             } else {
                 String::new()
             };
+            let provider = open.first().map_or("", |b| b.provider);
             format!(
-                "{model} {} ({done}/{requests} done{failed}, open {}{next})",
+                "{} ({provider}) {} ({done}/{requests} done{failed}, open {}{next})",
+                crate::sanitize::sanitize(model),
                 open.len(),
                 span(oldest)
             )

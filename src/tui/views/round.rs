@@ -135,8 +135,13 @@ fn render_transcript(
         let timing = match (p.done, p.latency_ms) {
             (true, Some(ms)) => format!("{:.1} s", ms as f64 / 1000.0),
             (true, None) => "done".into(),
+            (false, _) if p.batched => "waiting in a batch…".into(),
             (false, _) => "streaming…".into(),
         };
+        let batch = p
+            .batch_id
+            .map(|id| format!(" · batch {id}"))
+            .unwrap_or_default();
         lines.push(Line::from(vec![
             Span::styled(
                 format!("━━ {} ", phase_title(p.phase_type)),
@@ -144,7 +149,7 @@ fn render_transcript(
             ),
             Span::styled(
                 format!(
-                    "· {} ({who}) · {timing}{}",
+                    "· {} ({who}) · {timing}{}{batch}",
                     p.speaker,
                     call_notes::tokens(p.tokens, p.usage_estimated)
                 ),
