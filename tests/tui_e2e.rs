@@ -353,3 +353,88 @@ fn a_resumed_run_shows_what_the_first_session_stored() {
     tmux.keys(&["Escape", "q"]);
     assert_eq!(wait_exit(&tmux, &second_exit), "130");
 }
+
+/// Batch mode in a real terminal: the open batches show in the header and the batched rounds
+/// as `⧗`; quitting asks, and `c` cancels the open batches at the provider before the run
+/// stops; a second session started after a `q` (which leaves the batches open) polls the
+/// same batches again instead of sending their requests twice.
+#[test]
+fn a_batched_run_shows_its_batches_and_cancels_them_when_asked() {
+    use support::batch_server::{BatchServer, Options};
+    if !tmux_available() {
+        return;
+    }
+    let runtime = tokio::runtime::Runtime::new().unwrap();
+    let server = runtime.block_on(BatchServer::start(Options {
+        delay: Duration::from_secs(600),
+        expire_after: None,
+        key: support::FAKE_KEY.to_string(),
+        answer: std::sync::Arc::new(|_, _| "An answer.".to_string()),
+    }));
+    let dir = tempfile::tempdir().unwrap();
+    let model = |name: &str, provider: &str| {
+        format!(
+            "[[models]]\nname = \"{name}\"\nprovider = \"{provider}\"\nmodel = \"{name}-id\"\nbase_url = \"{}\"\napi_key_env = \"EB_E2E_BATCH_KEY\"\n",
+            server.base(provider)
+        )
+    };
+    let models = [
+        model("gpt", "openai"),
+        model("claude", "anthropic"),
+        model("gem", "google"),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"gpt\", \"claude\"]\njudges = [\"gem\"]\ndilemmas = [\"borrowed_voice\"]\nbatch = true\nbatch_collect_s = 0.1\nbatch_poll_max_s = 0.5\n",
+    );
+    let session = |n: u32| {
+        let done = dir.path().join(format!("exit-{n}"));
+        let command = format!(
+            "cd {} && EB_E2E_BATCH_KEY={} {} --log-file {} run {}; echo $? > {}; sleep 30",
+            env!("CARGO_MANIFEST_DIR"),
+            support::FAKE_KEY,
+            env!("CARGO_BIN_EXE_ethics-bowl"),
+            dir.path().join("log.txt").display(),
+            config.display(),
+            done.display()
+        );
+        (Tmux::start(&format!("batch{n}"), &command), done)
+    };
+
+    // First session: two presentations, one batch each for gpt and claude; quit with q.
+    let (tmux, done) = session(1);
+    let screen = tmux.wait_until("both batches open", |s| {
+        s.contains("(openai) 1") && s.contains("claude (anthropic) 1")
+    });
+    assert!(screen.contains("⧗P"), "{screen}");
+    tmux.keys(&["q"]);
+    tmux.wait_for("c cancels them");
+    tmux.keys(&["q"]);
+    assert_eq!(wait_exit(&tmux, &done), "130");
+    drop(tmux);
+    let seen = server.seen();
+    assert_eq!(
+        (seen.requests, seen.cancelled),
+        (2, 0),
+        "q leaves the batches open"
+    );
+
+    // Second session: the same batches are polled again, nothing is sent twice; then c.
+    let (tmux, done) = session(2);
+    tmux.wait_until("both batches open again", |s| {
+        s.contains("(openai) 1") && s.contains("claude (anthropic) 1")
+    });
+    assert_eq!(server.seen().requests, 2, "not sent again");
+    tmux.keys(&["q"]);
+    tmux.wait_for("c cancels them");
+    tmux.keys(&["c"]);
+    assert_eq!(wait_exit(&tmux, &done), "130");
+    assert_eq!(
+        server.seen().cancelled,
+        2,
+        "both batches cancelled at the provider"
+    );
+    assert_eq!(server.running(), 0);
+}
