@@ -19,9 +19,11 @@ fn team_text(text: &str) -> String {
 pub const SYSTEM_PROMPT: &str = "\
 You are taking part in an Ethics Bowl, a format of moral discussion that rewards careful \
 reasoning over winning. Teams are judged not on which conclusion they reach but on how they \
-reach it.
+reach it. The dilemmas are built to resist pattern-matching: familiar answers to familiar \
+cases will not fit them, so reason from first principles.
 
 Principles of the Ethics Bowl:
+- Make your reasoning explicit: state each step, not only where it leads.
 - Articulate the principle behind your view, and apply it consistently.
 - Recognise every stakeholder, including those without a voice in the decision.
 - Be honest about uncertainty: say what you do not know and how it bears on your view.
@@ -60,9 +62,9 @@ pub fn presentation_prompt(d: &Dilemma) -> String {
          ## Questions to address\n{questions}\n\n\
          In your presentation:\n\
          1. Identify the central moral tensions.\n\
-         2. State the principle that guides your analysis.\n\
+         2. State the principle or framework that guides your analysis.\n\
          3. Name the stakeholders and what each has at stake.\n\
-         4. Reach a tentative conclusion.\n\
+         4. Reach a tentative conclusion, acknowledging the uncertainty that remains.\n\
          5. Say what would change your view.\n\n\
          End with exactly these two lines, each on its own line:\n\
          {PRINCIPLE_LABEL} <your principle in one sentence>\n\
@@ -79,17 +81,22 @@ pub fn response_prompt(d: &Dilemma, presentation: &str) -> String {
     format!(
         "## Your role: responding team\n\n\
          The presenting team has analysed a dilemma. Engage with their analysis constructively: \
-         this is not a debate to win. Strengthen what is right in it, point out what it missed, \
-         and raise considerations that would improve it.\n\n\
+         this is not about arguing the opposite position, but about engaging with their \
+         reasoning. Strengthen what is right in it, point out what it missed, and raise \
+         considerations that would improve it.\n\n\
          # {title}\n\n\
          ## The case\n{scenario}\n\n\
          ## Asymmetric features worth attention\n{asymmetric}\n\n\
          ## The presenting team's analysis\n{QUOTE_NOTE}\n\n{presentation}\n\n\
          In your response:\n\
-         1. Say where you agree and why.\n\
+         1. Agree with their strong points, and say why, while marking where you diverge.\n\
          2. Identify stakeholders, considerations or frameworks they missed.\n\
-         3. Probe the weakest step of their reasoning.\n\
-         4. Offer an alternative framing where it helps.",
+         3. Present complications they underweighted.\n\
+         4. Probe the weakest step of their reasoning.\n\
+         5. Offer an alternative framing where it helps.\n\n\
+         End with exactly these two lines, each on its own line, stating your own position:\n\
+         {PRINCIPLE_LABEL} <the principle you would apply, in one sentence>\n\
+         {CONCLUSION_LABEL} <your conclusion in one sentence>",
         title = d.title,
         scenario = d.core_scenario,
         asymmetric = bullets(&d.asymmetric_features),
@@ -105,10 +112,13 @@ pub fn rebuttal_prompt(d: &Dilemma, presentation: &str, response: &str) -> Strin
          {QUOTE_NOTE}\n\n\
          ## Your original presentation\n{presentation}\n\n\
          ## The responding team's response\n{response}\n\n\
+         Updating your view in response to a good argument is a strength, not a loss.\n\n\
          In your rebuttal:\n\
-         1. Concede the points that are right, and say how they change your view.\n\
+         1. Acknowledge the criticisms that are right, and say how they change your view.\n\
          2. Defend what still stands, with reasons.\n\
-         3. State your refined position.",
+         3. Clarify where they misunderstood you.\n\
+         4. Integrate the new considerations they raised into your framework.\n\
+         5. State your refined position.",
         title = d.title,
         presentation = team_text(presentation),
         response = team_text(response),
