@@ -138,6 +138,7 @@ async fn main() {
         expire_after: None,
         key: KEY.to_string(),
         answer: answers(),
+        refuse: false,
     };
 
     let server = BatchServer::start(options.clone()).await;

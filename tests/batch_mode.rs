@@ -27,6 +27,7 @@ fn options(delay_ms: u64) -> Options {
         expire_after: None,
         key: FAKE_KEY.to_string(),
         answer: Arc::new(|model, prompt| format!("{model} answers: {prompt}")),
+        refuse: false,
     }
 }
 
@@ -211,18 +212,6 @@ async fn a_killed_run_polls_its_open_batch_again_and_never_sends_a_request_twice
             "{provider}: not sent again"
         );
         assert!(seen.ids.values().all(|n| *n == 1), "{provider}");
-        // A third run finds the results in the journal and asks the provider nothing.
-        let polls = seen.polls;
-        let registry = registry_for(&config);
-        let _batching = start(&registry, dir.path());
-        let again = call_all(&registry, &["x", "y"]).await;
-        assert!(again.iter().all(Result::is_ok), "{provider}");
-        let seen = server.seen();
-        assert_eq!(
-            (seen.created.get(provider), seen.polls),
-            (Some(&1), polls),
-            "{provider}: answered from the journal"
-        );
     }
 }
 
@@ -267,10 +256,14 @@ async fn cancelling_cancels_open_batches_at_the_provider_and_in_the_journal() {
             let _ = tokio::time::timeout(Duration::from_millis(200), calls).await;
             assert_eq!(batching.open_count(), 1, "{provider}");
             assert!(batching.cancel_open().await.is_empty(), "{provider}");
-            assert_eq!(batching.open_count(), 0, "{provider}");
+            // The cancelled batch is polled until it ends, with what it finished.
+            let mut watch = batching.watch();
+            while !watch.borrow_and_update().is_empty() {
+                watch.changed().await.unwrap();
+            }
         }
         assert_eq!(server.seen().cancelled, 1, "{provider}");
-        // A later run does not wait on the cancelled batch: it sends the calls again.
+        // A later run sends the calls the cancelled batch did not answer again.
         let registry = registry_for(&config);
         let _batching = start(&registry, dir.path());
         let calls = call_all(&registry, &["p", "q"]);
@@ -403,4 +396,101 @@ async fn a_batched_tournament_plays_every_round_in_waves_and_a_rerun_sends_nothi
     assert_eq!(seen.requests, phases + 4, "one judgment per round, batched");
     assert!(seen.created.get("anthropic").is_some_and(|n| *n >= 1));
     assert!(out.join("batches/b.jsonl").exists());
+}
+
+#[tokio::test]
+async fn a_refused_batch_fails_its_calls_and_a_later_run_sends_them_again() {
+    for provider in PROVIDERS {
+        let server = BatchServer::start(Options {
+            refuse: true,
+            ..options(50)
+        })
+        .await;
+        let config = models(provider, &server);
+        let dir = tempfile::tempdir().unwrap();
+        {
+            let registry = registry_for(&config);
+            let _batching = start(&registry, dir.path());
+            let results = call_all(&registry, &["r"]).await;
+            let failure = results[0].as_ref().expect_err("refused");
+            assert!(!failure.error.retryable, "{provider}: {}", failure.error);
+            assert!(
+                failure.error.message.contains("refused"),
+                "{provider}: {}",
+                failure.error
+            );
+        }
+        // The provider takes batches again: the failure is not replayed from the journal.
+        server.set_refuse(false);
+        let registry = registry_for(&config);
+        let _batching = start(&registry, dir.path());
+        let results = call_all(&registry, &["r"]).await;
+        assert!(
+            results[0].is_ok(),
+            "{provider}: {:?}",
+            results[0].as_ref().err()
+        );
+    }
+}
+
+#[tokio::test]
+async fn a_batch_the_provider_no_longer_knows_is_given_up_and_sent_again() {
+    let server = BatchServer::start(options(300)).await;
+    let config = models("anthropic", &server);
+    let dir = tempfile::tempdir().unwrap();
+    let registry = registry_for(&config);
+    let _batching = start(&registry, dir.path());
+    let client = registry.get("m").unwrap();
+    let req = request("round0", "lost");
+    let call = tokio::spawn(async move { client.complete(&req, &mut |_| {}).await });
+    while server.seen().created.is_empty() {
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    server.forget_all();
+    let outcome = call.await.unwrap().expect("answered by a second batch");
+    assert_eq!(outcome.attempts.len(), 2);
+    assert!(
+        outcome.attempts[0]
+            .error
+            .as_deref()
+            .unwrap_or("")
+            .contains("could not be read")
+    );
+    assert_eq!(server.seen().created.get("anthropic"), Some(&2));
+}
+
+#[tokio::test]
+async fn answers_nobody_took_are_kept_for_the_next_run() {
+    let server = BatchServer::start(options(100)).await;
+    let config = models("google", &server);
+    let dir = tempfile::tempdir().unwrap();
+    {
+        // The round stops waiting, but the run goes on until the batch has ended.
+        let registry = registry_for(&config);
+        let batching = start(&registry, dir.path());
+        let calls = call_all(&registry, &["kept"]);
+        assert!(
+            tokio::time::timeout(Duration::from_millis(60), calls)
+                .await
+                .is_err()
+        );
+        let mut watch = batching.watch();
+        while server.seen().created.is_empty() || !watch.borrow_and_update().is_empty() {
+            watch.changed().await.unwrap();
+        }
+    }
+    let polls = server.seen().polls;
+    let registry = registry_for(&config);
+    let _batching = start(&registry, dir.path());
+    let results = call_all(&registry, &["kept"]).await;
+    assert_eq!(
+        results[0].as_ref().unwrap().completion.text,
+        "test-model answers: kept"
+    );
+    let seen = server.seen();
+    assert_eq!(
+        (seen.created.get("google"), seen.polls),
+        (Some(&1), polls),
+        "answered from the journal"
+    );
 }

@@ -370,6 +370,7 @@ fn a_batched_run_shows_its_batches_and_cancels_them_when_asked() {
         expire_after: None,
         key: support::FAKE_KEY.to_string(),
         answer: std::sync::Arc::new(|_, _| "An answer.".to_string()),
+        refuse: false,
     }));
     let dir = tempfile::tempdir().unwrap();
     let model = |name: &str, provider: &str| {

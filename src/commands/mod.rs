@@ -2,6 +2,7 @@
 //! exit codes (2 for usage and configuration, 1 for calls that failed).
 
 pub mod ask;
+pub mod batch_lines;
 pub mod dilemmas;
 pub mod judgment;
 pub mod models;

@@ -21,6 +21,7 @@ pub async fn run(dir: &Path, config: &Path, out: Option<&Path>, batch: bool) -> 
     let (tx, mut events) = mpsc::unbounded_channel();
     let printer = tokio::spawn(async move {
         let mut progress = Progress::default();
+        let mut batch_lines = super::batch_lines::BatchLines::default();
         while let Some(event) = events.recv().await {
             for change in progress.apply(&event) {
                 match change {
@@ -34,16 +35,8 @@ pub async fn run(dir: &Path, config: &Path, out: Option<&Path>, batch: bool) -> 
                 }
             }
             if let EngineEvent::Batches { open } = &event {
-                for b in open {
-                    eprintln!(
-                        "batch: {} {}: {}/{} done, {} failed, {}",
-                        sanitize(&b.model),
-                        sanitize(&b.remote),
-                        b.succeeded,
-                        b.requests,
-                        b.failed,
-                        sanitize(&b.state)
-                    );
+                for line in batch_lines.changes(open) {
+                    eprintln!("{line}");
                 }
             }
             if let EngineEvent::PhaseFailed {
@@ -53,7 +46,11 @@ pub async fn run(dir: &Path, config: &Path, out: Option<&Path>, batch: bool) -> 
                 ..
             } = event
             {
-                eprintln!("failed: {round_id}: {model}: {error}");
+                eprintln!(
+                    "failed: {round_id}: {}: {}",
+                    sanitize(&model),
+                    sanitize(&error)
+                );
             }
         }
     });

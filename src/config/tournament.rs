@@ -304,10 +304,16 @@ impl TournamentConfig {
                 "write pairings = \"all\" or [[\"a\", \"b\"], …]",
             );
         }
-        if !(self.batch_collect_s.is_finite() && (0.0..=60.0).contains(&self.batch_collect_s)) {
+        if !(self.batch_collect_s.is_finite()
+            && self.batch_collect_s > 0.0
+            && self.batch_collect_s <= 60.0)
+        {
             return bad(
                 "batch_collect_s",
-                format!("{} is not between 0 and 60 seconds", self.batch_collect_s),
+                format!(
+                    "{} is not more than 0 and at most 60 seconds (0 would send each call in a batch of its own)",
+                    self.batch_collect_s
+                ),
                 "use e.g. batch_collect_s = 2",
             );
         }

@@ -197,6 +197,23 @@ pub fn prepare(config_path: &Path, output: Option<&Path>) -> Result<Prepared, Pr
     if batch && prepared.batch_models.is_empty() {
         return prepared.with_batch();
     }
+    stays_batched(prepared)
+}
+
+/// A tournament whose stored record says it batched, or whose journals hold batches still
+/// open, goes on batching however it is started again: its open batches are collected, not
+/// sent again at full price.
+fn stays_batched(prepared: Prepared) -> Result<Prepared, PrepareError> {
+    if prepared.config.batch {
+        return Ok(prepared);
+    }
+    let recorded = Store::open(&prepared.dir)
+        .ok()
+        .and_then(|s| s.load_tournament().ok().flatten())
+        .is_some_and(|r| r.config.batch);
+    if recorded || crate::providers::batch::any_open(&prepared.dir.join("batches")) {
+        return prepared.with_batch();
+    }
     Ok(prepared)
 }
 
@@ -389,9 +406,5 @@ pub fn prepare_resume(dir: &Path) -> Result<Prepared, PrepareError> {
     let parent = dir.parent().unwrap_or(Path::new("."));
     let mut prepared = prepare(&record.config_file, Some(parent))?;
     prepared.dir = dir.to_path_buf();
-    // A run that batched goes on batching: its open batches are collected, not sent again.
-    if record.config.batch && !prepared.config.batch {
-        prepared = prepared.with_batch()?;
-    }
-    Ok(prepared)
+    stays_batched(prepared)
 }

@@ -228,7 +228,9 @@ pub fn prepare_rejudge(
         judges.iter().map(String::as_str),
         &crate::protocols::simulated_behaviours(),
     )?;
-    let batch_on = config.batch || batch;
+    // A folder with batches still open stays batched: they are collected, not sent again.
+    let batch_on =
+        config.batch || batch || crate::providers::batch::any_open(&results.join("batches"));
     let (batch_models, batch_warnings) =
         super::batching::batched_models(batch_on, &models, judges.iter().map(String::as_str));
     if batch_on && batch_models.is_empty() {
@@ -245,11 +247,17 @@ pub fn prepare_rejudge(
     for w in batch_warnings {
         tracing::warn!("{w}");
     }
-    if !(config.batch_collect_s.is_finite() && (0.0..=60.0).contains(&config.batch_collect_s)) {
+    if !(config.batch_collect_s.is_finite()
+        && config.batch_collect_s > 0.0
+        && config.batch_collect_s <= 60.0)
+    {
         return Err(invalid(
             config_path,
             "batch_collect_s",
-            format!("{} is not between 0 and 60 seconds", config.batch_collect_s),
+            format!(
+                "{} is not more than 0 and at most 60 seconds (0 would send each call in a batch of its own)",
+                config.batch_collect_s
+            ),
             "use e.g. batch_collect_s = 2",
         ));
     }
@@ -461,6 +469,9 @@ pub async fn rejudge(
                 }));
             }
         }
+    }
+    if let Some(b) = &batches {
+        b.batching.settle().await;
     }
     drop(batches);
     let summary = refresh_summary(&plan.store)?;

@@ -31,6 +31,9 @@ pub struct RunReport {
     pub status: TournamentStatus,
     /// The summary as stored.
     pub summary: Summary,
+    /// What the person must hear after the run, when the UI that showed it as it happened
+    /// has closed (batches the provider would not cancel).
+    pub notes: Vec<String>,
 }
 
 /// The engine could not keep its record (the disk refused a write).
@@ -214,6 +217,7 @@ pub async fn run(
     let mut tasks: JoinSet<Round> = JoinSet::new();
     let mut running: HashSet<String> = HashSet::new();
     let mut commands_open = true;
+    let mut notes = Vec::new();
     loop {
         while running.len() < limit && !ctx.control.cancel.is_cancelled() {
             let Some(round) = queue.pop_front() else {
@@ -234,7 +238,9 @@ pub async fn run(
                 Some(EngineCommand::CancelBatches) => match &batches {
                     Some(b) => {
                         for message in b.batching.cancel_open().await {
-                            ctx.control.emit(EngineEvent::Warning { message });
+                            tracing::error!("{message}");
+                            ctx.control.emit(EngineEvent::Warning { message: message.clone() });
+                            notes.push(message);
                         }
                     }
                     None => ctx.control.emit(EngineEvent::CommandRefused { reason: "this run has no batches".into() }),
@@ -264,6 +270,9 @@ pub async fn run(
         }
     }
 
+    if let Some(b) = &batches {
+        b.batching.settle().await;
+    }
     drop(batches);
     let summary = refresh_summary(&store)?;
     record.status = if ctx.control.cancel.is_cancelled() {
@@ -282,5 +291,6 @@ pub async fn run(
         dir: prepared.dir,
         status: record.status,
         summary,
+        notes,
     })
 }

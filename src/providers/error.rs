@@ -73,6 +73,20 @@ impl ProviderError {
     /// Builds the error for a non-success HTTP response from its status, headers and body
     /// (any of the three providers' error envelopes).
     pub fn from_http(status: u16, headers: &HeaderMap, body: &str) -> Self {
+        if (300..400).contains(&status) {
+            let to = header_str(headers, "location").unwrap_or_else(|| "elsewhere".into());
+            return Self {
+                status: Some(status),
+                ..Self::new(
+                    ErrorKind::Http,
+                    format!(
+                        "the server redirects to {to}; redirects are not followed (a key must not \
+                         follow them to another host): set base_url to the address it redirects to"
+                    ),
+                    false,
+                )
+            };
+        }
         let parsed: Option<Value> = serde_json::from_str(body).ok();
         // Vertex wraps the envelope in an array.
         let root = match parsed {
@@ -415,6 +429,13 @@ mod tests {
         assert_eq!(
             e.to_string(),
             "HTTP 529 (overloaded_error): Overloaded [request id req_1]"
+        );
+        let mut moved = HeaderMap::new();
+        moved.insert("location", "https://other.example/v1".parse().unwrap());
+        let e = ProviderError::from_http(301, &moved, "");
+        assert!(
+            !e.retryable && e.message.contains("https://other.example/v1"),
+            "{e}"
         );
         let vertex = r#"[{"error":{"code":503,"message":"busy","status":"UNAVAILABLE"}}]"#;
         let e = ProviderError::from_http(503, &headers(&[("x-request-id", "abc")]), vertex);

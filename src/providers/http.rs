@@ -49,8 +49,12 @@ impl std::fmt::Debug for ApiKey {
 
 /// One HTTP client per model: a connect timeout and a read timeout (silence between two
 /// pieces of the body), never a total timeout, since a long answer may stream for minutes.
+/// Redirects are not followed: reqwest drops only `Authorization` on a redirect to another
+/// host, and Anthropic's and Gemini's keys travel in headers of their own, which would go
+/// along to wherever the server pointed (a redirect becomes an HTTP error that says so).
 pub(crate) fn build_client(read_timeout: Duration) -> Result<reqwest::Client, reqwest::Error> {
     reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
         .connect_timeout(read_timeout.min(Duration::from_secs(15)))
         .read_timeout(read_timeout)
         .user_agent(concat!("ethics-bowl/", env!("CARGO_PKG_VERSION")))

@@ -35,6 +35,9 @@ pub struct Options {
     pub key: String,
     /// What the model answers.
     pub answer: Answer,
+    /// Refuse every batch as a whole (OpenAI: status `failed`; Gemini: `BATCH_STATE_FAILED`;
+    /// Anthropic: HTTP 400 on create).
+    pub refuse: bool,
 }
 
 /// What the server saw.
@@ -104,6 +107,17 @@ impl BatchServer {
     /// What it has seen so far.
     pub fn seen(&self) -> Seen {
         self.state.lock().unwrap().seen.clone()
+    }
+
+    /// Refuses (or stops refusing) every batch from now on.
+    pub fn set_refuse(&self, refuse: bool) {
+        self.state.lock().unwrap().options.refuse = refuse;
+    }
+
+    /// Forgets every batch, as a provider does after its retention period: reads of them
+    /// answer 404.
+    pub fn forget_all(&self) {
+        self.state.lock().unwrap().batches.clear();
     }
 
     /// Batches not yet ended or cancelled.
@@ -335,6 +349,10 @@ impl Respond for Responder {
                 }
             }
             // Anthropic
+            ("POST", "/v1/messages/batches") if state.options.refuse => json_response(
+                400,
+                json!({"type": "error", "error": {"type": "invalid_request_error", "message": "the batch was refused (test)"}}),
+            ),
             ("POST", "/v1/messages/batches") => {
                 let items = body["requests"]
                     .as_array()
@@ -441,6 +459,11 @@ fn openai_batch(state: &State, id: &str) -> Value {
         .iter()
         .filter(|(_, m, b)| state.text(m, b).is_err())
         .count();
+    if state.options.refuse {
+        return json!({"id": id, "object": "batch", "status": "failed",
+            "errors": {"data": [{"code": "invalid_request", "message": "the file was refused (test)"}]},
+            "request_counts": {"total": 0, "completed": 0, "failed": 0}});
+    }
     let status = match (over, batch.cancelled, ran < total) {
         (false, _, _) => "in_progress",
         (true, true, _) => "cancelled",
@@ -524,6 +547,10 @@ fn gemini_batch(state: &State, id: &str) -> Value {
     };
     let (over, ran) = state.ended(batch);
     let total = batch.items.len();
+    if state.options.refuse {
+        return json!({"name": id, "metadata": {"state": "BATCH_STATE_FAILED"}, "done": true,
+            "error": {"code": 3, "message": "the batch was refused (test)"}});
+    }
     let word = match (over, batch.cancelled, ran < total) {
         (false, _, _) => "BATCH_STATE_RUNNING",
         (true, true, _) => "BATCH_STATE_CANCELLED",

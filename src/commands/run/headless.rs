@@ -113,7 +113,7 @@ pub async fn follow(
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut progress = Progress::default();
     let mut tally = Tally::default();
-    let mut batch_lines = BatchLines::default();
+    let mut batch_lines = crate::commands::batch_lines::BatchLines::default();
     loop {
         let event = tokio::select! {
             event = events.recv() => match event {
@@ -189,53 +189,6 @@ pub async fn follow(
         if !matches!(event, EngineEvent::TextDelta { .. }) {
             say(Say::Status(status(&progress, &tally, start.elapsed())));
         }
-    }
-}
-
-/// The open batches as last told, to say only what changed.
-#[derive(Default)]
-struct BatchLines {
-    /// By the provider's batch id: what was said of it.
-    told: std::collections::HashMap<String, String>,
-}
-
-impl BatchLines {
-    /// A line for each batch that is new or moved on, and for each that closed.
-    fn changes(&mut self, open: &[ethics_bowl::providers::BatchView]) -> Vec<String> {
-        let mut lines = Vec::new();
-        let mut now = std::collections::HashMap::new();
-        for b in open {
-            let failed = if b.failed > 0 {
-                format!(", {} failed", b.failed)
-            } else {
-                String::new()
-            };
-            let state = format!(
-                "{}/{} done{failed}, {}",
-                b.succeeded,
-                b.requests,
-                sanitize(&b.state)
-            );
-            if self.told.get(&b.remote) != Some(&state) {
-                let next = b
-                    .next_poll_in
-                    .map(|d| format!("; next poll in {:.0} s", d.as_secs_f64()))
-                    .unwrap_or_default();
-                lines.push(format!(
-                    "batch: {} ({}) {}: {state}, open {:.0} s{next}",
-                    sanitize(&b.model),
-                    b.provider,
-                    sanitize(&b.remote),
-                    b.age.as_secs_f64()
-                ));
-            }
-            now.insert(b.remote.clone(), state);
-        }
-        for remote in self.told.keys().filter(|r| !now.contains_key(*r)) {
-            lines.push(format!("batch: {} closed", sanitize(remote)));
-        }
-        self.told = now;
-        lines
     }
 }
 
@@ -477,29 +430,5 @@ mod tests {
         };
         let line = status(&Progress::default(), &tally, Duration::from_secs(60));
         assert!(line.ends_with("ETA 0:01:00"), "{line}");
-    }
-
-    #[test]
-    fn batch_lines_say_what_is_new_moved_on_or_closed() {
-        use ethics_bowl::providers::BatchView;
-        let view = |succeeded: u64| BatchView {
-            model: "gpt".into(),
-            provider: "openai",
-            remote: "batch_1".into(),
-            requests: 10,
-            succeeded,
-            failed: 0,
-            state: "in_progress".into(),
-            age: Duration::from_secs(30),
-            next_poll_in: Some(Duration::from_secs(5)),
-        };
-        let mut lines = BatchLines::default();
-        assert_eq!(
-            lines.changes(&[view(0)]),
-            ["batch: gpt (openai) batch_1: 0/10 done, in_progress, open 30 s; next poll in 5 s"]
-        );
-        assert!(lines.changes(&[view(0)]).is_empty(), "nothing new");
-        assert_eq!(lines.changes(&[view(4)]).len(), 1);
-        assert_eq!(lines.changes(&[]), ["batch: batch_1 closed"]);
     }
 }

@@ -95,6 +95,9 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
                 report.summary
             }
         };
+        for note in &report.notes {
+            eprintln!("warning: {}", ethics_bowl::sanitize::sanitize(note));
+        }
         print_summary(&summary, protocol, &dir);
         return outcome(report.status, &summary, &dir);
     }

@@ -19,6 +19,7 @@ fn call(http: &Http<'_>, method: Method, path: &str) -> reqwest::RequestBuilder 
     http.request(method, &url, "x-api-key", "", headers)
 }
 
+/// Creates a message batch of the requests; returns its id.
 pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, ProviderError> {
     let requests: Vec<Value> = items
         .iter()
@@ -34,6 +35,7 @@ pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, Pr
         .ok_or_else(|| ProviderError::malformed("the message batch was created without an id"))
 }
 
+/// Reads a message batch.
 pub(crate) async fn progress(http: &Http<'_>, remote: &str) -> Result<Progress, ProviderError> {
     let raw = http
         .json(call(
@@ -115,6 +117,7 @@ pub(crate) fn read_results(text: &str, requests: &[(String, u32)]) -> Vec<(Strin
                 let envelope = result.and_then(|r| r.get("error")).unwrap_or(&Value::Null);
                 let kind = envelope
                     .pointer("/error/type")
+                    .or_else(|| envelope.get("type").filter(|t| t.as_str() != Some("error")))
                     .and_then(Value::as_str)
                     .unwrap_or("");
                 let status = match kind {
@@ -139,6 +142,7 @@ pub(crate) fn read_results(text: &str, requests: &[(String, u32)]) -> Vec<(Strin
     out
 }
 
+/// Asks Anthropic to cancel a message batch.
 pub(crate) async fn cancel(http: &Http<'_>, remote: &str) -> Result<(), ProviderError> {
     http.send(call(
         http,

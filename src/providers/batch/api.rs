@@ -23,9 +23,15 @@ pub(crate) enum Stage {
     /// Over: its results can be fetched (some requests may be missing: expired,
     /// cancelled).
     Ended,
-    /// The provider refused the batch as a whole (e.g. its file failed validation): every
-    /// request fails with this message.
-    Refused(String),
+    /// The provider refused the batch as a whole (its file failed validation, the
+    /// account's queue of batch tokens was full): every request fails with this message,
+    /// retryably when sending it again later may work.
+    Refused {
+        /// The provider's reasons.
+        why: String,
+        /// Whether a later batch may succeed.
+        retryable: bool,
+    },
 }
 
 /// A batch's progress as last read.
@@ -140,7 +146,7 @@ impl BatchApi {
         let result = match self {
             Self::OpenAi(t) => openai::results(&Http(t), progress, requests).await,
             Self::Anthropic(t) => anthropic::results(&Http(t), remote, requests).await,
-            Self::Gemini(_) => Ok(gemini::results(progress, requests)),
+            Self::Gemini(_) => gemini::results(progress, requests),
         };
         let redactor = &self.target().redactor;
         result
@@ -151,6 +157,21 @@ impl BatchApi {
                     .collect()
             })
             .map_err(|e| e.redacted(redactor))
+    }
+
+    /// Deletes what an ended batch left in the account (OpenAI's input, output and error
+    /// files), best effort: a failure is logged.
+    pub(crate) async fn clean_up(&self, progress: &Progress) {
+        if let Self::OpenAi(t) = self {
+            let http = Http(t);
+            for key in ["input_file_id", "output_file_id", "error_file_id"] {
+                if let Some(file) = progress.raw.get(key).and_then(Value::as_str)
+                    && let Err(e) = openai::delete_file(&http, file).await
+                {
+                    tracing::warn!(file, error = %e.redacted(&t.redactor), "a batch file could not be deleted");
+                }
+            }
+        }
     }
 
     /// Asks the provider to cancel a batch.

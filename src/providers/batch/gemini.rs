@@ -17,6 +17,7 @@ fn call(http: &Http<'_>, method: Method, path: &str) -> reqwest::RequestBuilder 
     http.request(method, &url, "x-goog-api-key", "", HeaderMap::new())
 }
 
+/// Creates a batch of inline requests; returns its name (`batches/…`).
 pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, ProviderError> {
     let requests: Vec<Value> = items
         .iter()
@@ -44,6 +45,7 @@ pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, Pr
         .ok_or_else(|| ProviderError::malformed("the batch was created without a name"))
 }
 
+/// Reads a batch.
 pub(crate) async fn progress(http: &Http<'_>, remote: &str) -> Result<Progress, ProviderError> {
     let raw = http.json(call(http, Method::GET, remote)).await?;
     Ok(read_progress(raw))
@@ -67,12 +69,20 @@ pub(crate) fn read_progress(raw: Value) -> Progress {
         .trim_start_matches("JOB_STATE_");
     let stage = match word {
         "SUCCEEDED" | "CANCELLED" | "EXPIRED" => Stage::Ended,
-        "FAILED" => Stage::Refused(format!(
-            "Gemini failed the batch: {}",
-            raw.pointer("/error/message")
-                .and_then(Value::as_str)
-                .unwrap_or("no reason given")
-        )),
+        "FAILED" => Stage::Refused {
+            why: format!(
+                "Gemini failed the batch: {}",
+                raw.pointer("/error/message")
+                    .and_then(Value::as_str)
+                    .unwrap_or("no reason given")
+            ),
+            retryable: raw
+                .pointer("/error/code")
+                .and_then(Value::as_u64)
+                .is_some_and(|code| {
+                    crate::providers::error::status_is_retryable(http_status(code))
+                }),
+        },
         _ if raw.get("done").and_then(Value::as_bool) == Some(true) => Stage::Ended,
         _ => Stage::Running,
     };
@@ -88,12 +98,34 @@ pub(crate) fn read_progress(raw: Value) -> Progress {
     }
 }
 
+/// The HTTP status of a `google.rpc.Status` code (what an inline error carries), so that
+/// it is classified as the streamed call's error would be; a code that is already an HTTP
+/// status stays.
+fn http_status(code: u64) -> u16 {
+    match code {
+        1 => 499,
+        3 | 9 | 11 => 400,
+        4 => 504,
+        5 => 404,
+        6 | 10 => 409,
+        7 => 403,
+        8 => 429,
+        12 => 501,
+        14 => 503,
+        16 => 401,
+        100.. => u16::try_from(code).unwrap_or(500),
+        _ => 500,
+    }
+}
+
 /// The inline answers of an ended batch. Each carries its request's key in `metadata`;
-/// answers without one are matched by position, which the API keeps.
+/// a list without any keys is matched by position, which the API keeps. A batch that
+/// succeeded with no inline answers (its results in a file, which this tool does not read)
+/// is an error, so its requests are not all sent again at once.
 pub(crate) fn results(
     progress: &Progress,
     requests: &[(String, u32)],
-) -> Vec<(String, ItemOutcome)> {
+) -> Result<Vec<(String, ItemOutcome)>, ProviderError> {
     let raw = &progress.raw;
     let list = [
         raw.pointer("/response/inlinedResponses/inlinedResponses"),
@@ -104,17 +136,20 @@ pub(crate) fn results(
     .flatten()
     .find_map(Value::as_array);
     let Some(list) = list else {
-        return Vec::new();
+        if progress.succeeded + progress.failed > 0 {
+            return Err(ProviderError::malformed(
+                "the batch ended with answers but holds no inline responses",
+            ));
+        }
+        return Ok(Vec::new());
     };
+    let keyed = list.iter().any(|a| key_of(a).is_some());
     let by_id: HashMap<&str, &(String, u32)> = requests.iter().map(|r| (r.0.as_str(), r)).collect();
     let mut out = Vec::new();
     for (position, answer) in list.iter().enumerate() {
-        let key = answer
-            .pointer("/metadata/key")
-            .or_else(|| answer.get("key"))
-            .and_then(Value::as_str);
-        let Some((id, max_tokens)) = (match key {
+        let Some((id, max_tokens)) = (match key_of(answer) {
             Some(k) => by_id.get(k).copied(),
+            None if keyed => None,
             None => requests.get(position),
         }) else {
             continue;
@@ -122,16 +157,25 @@ pub(crate) fn results(
         let outcome = match (answer.get("response"), answer.get("error")) {
             (Some(response), _) => outcome_of(200, response, *max_tokens, parse_body),
             (None, Some(error)) => {
-                let status = error.get("code").and_then(Value::as_u64).unwrap_or(500) as u16;
+                let status = http_status(error.get("code").and_then(Value::as_u64).unwrap_or(13));
                 outcome_of(status, &json!({"error": error}), *max_tokens, parse_body)
             }
             (None, None) => continue,
         };
         out.push((id.clone(), outcome));
     }
-    out
+    Ok(out)
 }
 
+/// The request key an inline answer carries.
+fn key_of(answer: &Value) -> Option<&str> {
+    answer
+        .pointer("/metadata/key")
+        .or_else(|| answer.get("key"))
+        .and_then(Value::as_str)
+}
+
+/// Asks Gemini to cancel a batch.
 pub(crate) async fn cancel(http: &Http<'_>, remote: &str) -> Result<(), ProviderError> {
     http.send(call(http, Method::POST, &format!("{remote}:cancel")))
         .await
@@ -151,7 +195,7 @@ mod tests {
             "done": true,
             "response": {"inlinedResponses": {"inlinedResponses": [
                 {"response": {"candidates": [{"content": {"parts": [{"text": "hi"}]}, "finishReason": "STOP"}], "usageMetadata": {"promptTokenCount": 4, "candidatesTokenCount": 1}}},
-                {"error": {"code": 400, "message": "bad schema", "status": "INVALID_ARGUMENT"}, "metadata": {"key": "b"}}
+                {"error": {"code": 3, "message": "bad schema", "status": "INVALID_ARGUMENT"}}
             ]}}
         });
         let p = read_progress(raw);
@@ -159,9 +203,9 @@ mod tests {
             (p.stage.clone(), p.total, p.succeeded, p.failed),
             (Stage::Ended, 2, 1, 1)
         );
-        let out = results(&p, &requests);
+        let out = results(&p, &requests).unwrap();
         assert_eq!(out.len(), 2);
-        assert_eq!(out[0].0, "a", "no key: matched by position");
+        assert_eq!(out[0].0, "a", "no keys: matched by position");
         assert!(matches!(&out[0].1, ItemOutcome::Answer { text, .. } if text == "hi"));
         assert_eq!(out[1].0, "b");
         assert!(matches!(

@@ -76,8 +76,16 @@ pub(crate) enum Record {
         /// The provider's last word on it.
         state: String,
     },
-    /// This tool cancelled it.
-    Cancelled {
+    /// This tool asked the provider to cancel it. It stays open: a cancelled batch ends
+    /// with the answers it finished before the cancellation, which are collected (by this
+    /// run, or the next) like any other batch's.
+    CancelRequested {
+        /// Our id.
+        local: String,
+    },
+    /// Every one of its results reached the call that asked for it: a later run need not
+    /// keep them.
+    Claimed {
         /// Our id.
         local: String,
     },
@@ -92,8 +100,10 @@ pub(crate) struct Recorded {
     pub remote: Option<String>,
     /// When it was created.
     pub submitted_at: Option<String>,
-    /// Over: ended or cancelled.
+    /// Over: its results are recorded.
     pub closed: bool,
+    /// Its results all reached their calls.
+    pub claimed: bool,
 }
 
 /// What a journal holds, read back.
@@ -101,7 +111,8 @@ pub(crate) struct Recorded {
 pub(crate) struct Replay {
     /// Every batch, by our id, in the order first seen.
     pub batches: Vec<(String, Recorded)>,
-    /// Every result recorded, by request id, with the provider's id of its batch.
+    /// Every answer recorded and not yet claimed, by request id, with the provider's id
+    /// of its batch. Errors are left out: a later run sends those requests again.
     pub results: HashMap<String, (String, ItemOutcome)>,
     /// The next free local number.
     pub next_local: u64,
@@ -163,9 +174,29 @@ impl Journal {
     }
 }
 
+/// Whether any journal in `dir` (a tournament's `batches/` folder) records a batch that is
+/// still open at its provider. Unreadable journals count as none.
+pub fn any_open(dir: &Path) -> bool {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return false;
+    };
+    entries.flatten().any(|entry| {
+        let path = entry.path();
+        path.extension().is_some_and(|e| e == "jsonl")
+            && File::open(&path)
+                .and_then(|f| replay(BufReader::new(f)))
+                .is_ok_and(|r| {
+                    r.batches
+                        .iter()
+                        .any(|(_, b)| b.remote.is_some() && !b.closed)
+                })
+    })
+}
+
 fn replay(reader: impl BufRead) -> std::io::Result<Replay> {
     let mut out = Replay::default();
     let mut index: HashMap<String, usize> = HashMap::new();
+    let mut answers: Vec<(String, String, String, ItemOutcome)> = Vec::new();
     for line in reader.lines() {
         let line = line?;
         if line.trim().is_empty() {
@@ -180,7 +211,8 @@ fn replay(reader: impl BufRead) -> std::io::Result<Replay> {
             | Record::Submitted { local, .. }
             | Record::Results { local, .. }
             | Record::Ended { local, .. }
-            | Record::Cancelled { local } => local.clone(),
+            | Record::CancelRequested { local }
+            | Record::Claimed { local } => local.clone(),
         };
         if let Some(n) = local.strip_prefix('b').and_then(|n| n.parse::<u64>().ok()) {
             out.next_local = out.next_local.max(n + 1);
@@ -198,19 +230,43 @@ fn replay(reader: impl BufRead) -> std::io::Result<Replay> {
             }
             Record::Results { items, .. } => {
                 let remote = batch.remote.clone().unwrap_or_default();
-                for (id, outcome) in items {
-                    out.results.insert(id, (remote.clone(), outcome));
+                for (id, outcome) in items.into_iter().filter(|(_, o)| !o.is_error()) {
+                    answers.push((local.clone(), id, remote.clone(), outcome));
                 }
             }
-            Record::Ended { .. } | Record::Cancelled { .. } => batch.closed = true,
+            Record::Ended { .. } => batch.closed = true,
+            Record::Claimed { .. } => batch.claimed = true,
+            Record::CancelRequested { .. } => {}
         }
     }
+    let claimed: std::collections::HashSet<&str> = out
+        .batches
+        .iter()
+        .filter(|(_, b)| b.claimed)
+        .map(|(local, _)| local.as_str())
+        .collect();
+    let kept: Vec<_> = answers
+        .into_iter()
+        .filter(|(local, ..)| !claimed.contains(local.as_str()))
+        .map(|(_, id, remote, outcome)| (id, (remote, outcome)))
+        .collect();
+    out.results = kept.into_iter().collect();
     Ok(out)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn answer() -> ItemOutcome {
+        ItemOutcome::Answer {
+            text: "hi".into(),
+            usage: None,
+            finish: crate::providers::FinishReason::Stop,
+            provider_finish: "stop".into(),
+            request_id: None,
+        }
+    }
 
     fn entry(id: &str) -> Entry {
         Entry {
@@ -240,7 +296,10 @@ mod tests {
         .unwrap();
         j.append(&Record::Results {
             local: "b0".into(),
-            items: vec![("x".into(), ItemOutcome::unfinished("expired"))],
+            items: vec![
+                ("x".into(), answer()),
+                ("y".into(), ItemOutcome::unfinished("expired")),
+            ],
         })
         .unwrap();
         j.append(&Record::Submitting {
@@ -263,6 +322,10 @@ mod tests {
         assert!(!b0.closed);
         assert!(replay.batches[1].1.remote.is_none(), "never created");
         assert_eq!(replay.results["x"].0, "batch_9");
+        assert!(
+            !replay.results.contains_key("y"),
+            "an error is sent again, not replayed"
+        );
         j.append(&Record::Ended {
             local: "b0".into(),
             state: "completed".into(),

@@ -25,7 +25,7 @@ use std::time::Duration;
 use tokio::sync::watch;
 
 pub(crate) use api::BatchApi;
-pub use journal::JournalError;
+pub use journal::{JournalError, any_open};
 pub(crate) use queue::ModelBatcher;
 
 /// How batches are collected and polled.
@@ -167,8 +167,17 @@ impl Batching {
         self.board.published.borrow().len()
     }
 
-    /// Cancels every open batch at its provider (and in the journal, so a later run does
-    /// not poll it); returns what could not be cancelled.
+    /// Waits (up to 15 s) for batches being created to get their ids into the journal:
+    /// called before a run stops, so a batch the provider made is never forgotten.
+    pub async fn settle(&self) {
+        for queue in &self.queues {
+            queue.settle().await;
+        }
+    }
+
+    /// Asks the providers to cancel every open batch; returns what could not be
+    /// cancelled. The batches stay open here until they end, so the answers they finished
+    /// first are collected (now, or by the next run) and only the rest are sent again.
     pub async fn cancel_open(&self) -> Vec<String> {
         let mut failures = Vec::new();
         for queue in &self.queues {

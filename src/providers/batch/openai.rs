@@ -35,6 +35,7 @@ pub(crate) fn input_file(items: &[Item]) -> String {
     out
 }
 
+/// Uploads the requests as a file and creates a batch over it; returns the batch's id.
 pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, ProviderError> {
     let file = Part::bytes(input_file(items).into_bytes())
         .file_name("ethics-bowl-batch.jsonl")
@@ -63,6 +64,7 @@ pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, Pr
         .ok_or_else(|| ProviderError::malformed("the batch was created without an id"))
 }
 
+/// Reads a batch.
 pub(crate) async fn progress(http: &Http<'_>, remote: &str) -> Result<Progress, ProviderError> {
     let raw = http
         .json(call(http, Method::GET, &format!("/batches/{remote}")))
@@ -80,18 +82,28 @@ pub(crate) fn read_progress(raw: Value) -> Progress {
     let stage = match state.as_str() {
         "completed" | "expired" | "cancelled" => Stage::Ended,
         "failed" => {
-            let why: Vec<&str> = raw
+            let errors: Vec<&Value> = raw
                 .pointer("/errors/data")
                 .and_then(Value::as_array)
                 .into_iter()
                 .flatten()
+                .collect();
+            let why: Vec<&str> = errors
+                .iter()
                 .filter_map(|e| e.get("message").and_then(Value::as_str))
                 .collect();
-            Stage::Refused(if why.is_empty() {
-                "OpenAI refused the batch".to_string()
-            } else {
-                format!("OpenAI refused the batch: {}", why.join("; "))
-            })
+            // A full queue of enqueued batch tokens clears as other batches finish.
+            let retryable = errors
+                .iter()
+                .any(|e| e.get("code").and_then(Value::as_str) == Some("token_limit_exceeded"));
+            Stage::Refused {
+                why: if why.is_empty() {
+                    "OpenAI refused the batch".to_string()
+                } else {
+                    format!("OpenAI refused the batch: {}", why.join("; "))
+                },
+                retryable,
+            }
         }
         _ => Stage::Running,
     };
@@ -106,11 +118,22 @@ pub(crate) fn read_progress(raw: Value) -> Progress {
     }
 }
 
+/// The results of an ended batch, from its output and error files. A batch that says it
+/// ran requests but names neither file is not read as empty (which would send every request
+/// again): it is an error, and the results are asked for again.
 pub(crate) async fn results(
     http: &Http<'_>,
     progress: &Progress,
     requests: &[(String, u32)],
 ) -> Result<Vec<(String, ItemOutcome)>, ProviderError> {
+    let no_files = ["output_file_id", "error_file_id"]
+        .iter()
+        .all(|k| progress.raw.get(*k).and_then(Value::as_str).is_none());
+    if no_files && progress.succeeded + progress.failed > 0 {
+        return Err(ProviderError::malformed(
+            "the batch ended with answers but names no output or error file",
+        ));
+    }
     let mut out = Vec::new();
     for key in ["output_file_id", "error_file_id"] {
         let Some(file) = progress.raw.get(key).and_then(Value::as_str) else {
@@ -169,6 +192,14 @@ pub(crate) fn read_results(text: &str, requests: &[(String, u32)]) -> Vec<(Strin
     out
 }
 
+/// Deletes a file from the account.
+pub(crate) async fn delete_file(http: &Http<'_>, file: &str) -> Result<(), ProviderError> {
+    http.send(call(http, Method::DELETE, &format!("/files/{file}")))
+        .await
+        .map(drop)
+}
+
+/// Asks OpenAI to cancel a batch.
 pub(crate) async fn cancel(http: &Http<'_>, remote: &str) -> Result<(), ProviderError> {
     http.send(call(
         http,
@@ -225,8 +256,21 @@ mod tests {
         );
         assert_eq!(
             p.stage,
-            Stage::Refused("OpenAI refused the batch: line 1: bad model".into())
+            Stage::Refused {
+                why: "OpenAI refused the batch: line 1: bad model".into(),
+                retryable: false
+            }
         );
+        let p = read_progress(
+            json!({"status": "failed", "errors": {"data": [{"code": "token_limit_exceeded", "message": "Enqueued token limit reached"}]}}),
+        );
+        assert!(matches!(
+            p.stage,
+            Stage::Refused {
+                retryable: true,
+                ..
+            }
+        ));
         let p = read_progress(
             json!({"status": "in_progress", "request_counts": {"total": 3, "completed": 1, "failed": 1}}),
         );

@@ -3,7 +3,7 @@
 
 use std::collections::{HashMap, HashSet};
 use std::path::Path;
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
 
@@ -22,6 +22,15 @@ use crate::providers::types::{ChatRequest, Completion};
 /// What a waiting call receives: the provider's id of its batch, and its outcome.
 type Delivery = (String, ItemOutcome);
 
+/// Polls or result reads a provider refuses (a final error: the batch is gone, the key
+/// was revoked) before the batch is given up and its requests are sent again.
+const MAX_REFUSED_POLLS: u32 = 3;
+/// A batch still open this long after it was created is given up (the providers end
+/// batches at 24 hours), and its requests are sent again.
+const GIVE_UP_AFTER: Duration = Duration::from_secs(25 * 3600);
+/// How long stopping or cancelling waits for batches being created to get their ids.
+const CREATE_WAIT: Duration = Duration::from_secs(15);
+
 /// The queue's changing state.
 #[derive(Debug, Default)]
 struct State {
@@ -32,9 +41,9 @@ struct State {
     last_arrival: Option<Instant>,
     /// Calls waiting for an answer, by request id.
     waiters: HashMap<String, Vec<oneshot::Sender<Delivery>>>,
-    /// Requests in a batch still open, by request id: the batch's local id.
-    placed: HashMap<String, String>,
-    /// Outcomes no call has asked for yet (fetched while nobody waited, or read from the
+    /// Requests in a batch being created or still open.
+    placed: HashSet<String>,
+    /// Answers no call has asked for yet (fetched while nobody waited, or read from the
     /// journal), by request id.
     unclaimed: HashMap<String, Delivery>,
     /// Open batches: local id to the provider's id and the poll task.
@@ -54,11 +63,14 @@ pub(crate) struct ModelBatcher {
     next_local: AtomicU64,
     stopped: AtomicBool,
     collector: Mutex<Option<AbortHandle>>,
+    /// Batches being created (their ids not yet known), and a signal when one is.
+    creating: AtomicUsize,
+    created: Notify,
 }
 
 impl ModelBatcher {
-    /// Opens the model's journal, takes in what it holds (results not yet claimed; batches
-    /// still open, which are polled again at once) and starts collecting.
+    /// Opens the model's journal, takes in what it holds (answers not yet claimed; batches
+    /// still open, which are polled again) and starts collecting.
     pub(crate) fn start(
         model: &str,
         api: BatchApi,
@@ -81,6 +93,8 @@ impl ModelBatcher {
             next_local: AtomicU64::new(replay.next_local),
             stopped: AtomicBool::new(false),
             collector: Mutex::new(None),
+            creating: AtomicUsize::new(0),
+            created: Notify::new(),
         });
         for (local, batch) in replay.batches {
             let Some(remote) = batch.remote.filter(|_| !batch.closed) else {
@@ -103,7 +117,8 @@ impl ModelBatcher {
         Ok(queue)
     }
 
-    /// Stops collecting and polling; calls still waiting fail as retryable.
+    /// Stops collecting and polling; calls still waiting fail as retryable. Batches being
+    /// created may still get their ids recorded: [`ModelBatcher::settle`] waits for them.
     pub(crate) fn stop(&self) {
         self.stopped.store(true, Ordering::SeqCst);
         if let Some(collector) = lock(&self.collector).take() {
@@ -114,6 +129,22 @@ impl ModelBatcher {
             poll.abort();
         }
         state.waiters.clear();
+    }
+
+    /// Waits (up to a bound) until no batch is being created, so that every batch the
+    /// provider made is in the journal before the run stops or cancels.
+    pub(crate) async fn settle(&self) {
+        let deadline = Instant::now() + CREATE_WAIT;
+        loop {
+            let created = self.created.notified();
+            if self.creating.load(Ordering::SeqCst) == 0 {
+                return;
+            }
+            if tokio::time::timeout_at(deadline, created).await.is_err() {
+                tracing::warn!(model = %self.model, "a batch was still being created when the run stopped; if the provider made it, the next run sends its requests again");
+                return;
+            }
+        }
     }
 
     /// One attempt of a call, through a batch: the answer or error its request got.
@@ -135,7 +166,7 @@ impl ModelBatcher {
             }
             let (tx, rx) = oneshot::channel();
             state.waiters.entry(id.clone()).or_default().push(tx);
-            if !state.placed.contains_key(&id) && state.pending_ids.insert(id.clone()) {
+            if !state.placed.contains(&id) && state.pending_ids.insert(id.clone()) {
                 let now = Instant::now();
                 state.first_arrival.get_or_insert(now);
                 state.last_arrival = Some(now);
@@ -165,9 +196,7 @@ impl ModelBatcher {
             let due = {
                 let state = lock(&self.state);
                 match (state.first_arrival, state.last_arrival) {
-                    (Some(first), Some(last)) if state.pending.len() >= max_requests => {
-                        Some(first.min(last))
-                    }
+                    (Some(first), Some(_)) if state.pending.len() >= max_requests => Some(first),
                     (Some(first), Some(last)) => {
                         Some((last + self.settings.collect).min(first + self.settings.collect_max))
                     }
@@ -185,8 +214,8 @@ impl ModelBatcher {
                 Some(_) => {
                     for items in self.take_batches() {
                         let local = format!("b{}", self.next_local.fetch_add(1, Ordering::SeqCst));
-                        let queue = Arc::clone(&self);
-                        tokio::spawn(queue.submit(local, items));
+                        self.creating.fetch_add(1, Ordering::SeqCst);
+                        tokio::spawn(Arc::clone(&self).submit(local, items));
                     }
                 }
             }
@@ -214,13 +243,9 @@ impl ModelBatcher {
                 bytes = 0;
             }
             bytes += size;
+            state.placed.insert(item.id.clone());
             if let Some(batch) = batches.last_mut() {
                 batch.push(item);
-            }
-        }
-        for batch in &batches {
-            for item in batch {
-                state.placed.insert(item.id.clone(), String::new());
             }
         }
         batches
@@ -228,7 +253,27 @@ impl ModelBatcher {
 
     /// Records, creates and then watches one batch.
     async fn submit(self: Arc<Self>, local: String, items: Vec<Item>) {
-        let entries: Vec<Entry> = items
+        let created = self.create(&local, &items).await;
+        self.creating.fetch_sub(1, Ordering::SeqCst);
+        self.created.notify_waiters();
+        let ids: Vec<String> = items.iter().map(|i| i.id.clone()).collect();
+        match created {
+            Ok(remote) => {
+                let requests = items.iter().map(|i| (i.id.clone(), i.max_tokens)).collect();
+                self.watch_batch(local, remote, requests, SystemTime::now());
+            }
+            Err(error) => {
+                tracing::warn!(model = %self.model, requests = items.len(), %error, "a batch could not be created");
+                let outcome = ItemOutcome::from_result(Err(error));
+                let results = ids.into_iter().map(|id| (id, outcome.clone())).collect();
+                self.deliver("(not created)", &local, results, false);
+            }
+        }
+    }
+
+    /// Journals a batch's requests, creates it, and journals its id.
+    async fn create(&self, local: &str, items: &[Item]) -> Result<String, ProviderError> {
+        let requests = items
             .iter()
             .map(|i| Entry {
                 id: i.id.clone(),
@@ -237,37 +282,21 @@ impl ModelBatcher {
                 max_tokens: i.max_tokens,
             })
             .collect();
-        let ids: Vec<String> = items.iter().map(|i| i.id.clone()).collect();
-        let recorded = self.record(&Record::Submitting {
-            local: local.clone(),
-            requests: entries,
-        });
-        let created = match recorded {
-            Ok(()) => self.api.create(&items).await,
-            Err(e) => Err(ProviderError::new(ErrorKind::Http, e.to_string(), false)),
-        };
-        let remote = match created {
-            Ok(remote) => remote,
-            Err(error) => {
-                tracing::warn!(model = %self.model, requests = items.len(), %error, "a batch could not be created");
-                let outcome = ItemOutcome::from_result(Err(error));
-                self.deliver(
-                    "(not created)",
-                    ids.into_iter().map(|id| (id, outcome.clone())).collect(),
-                );
-                return;
-            }
-        };
+        self.record(&Record::Submitting {
+            local: local.to_string(),
+            requests,
+        })
+        .map_err(|e| ProviderError::new(ErrorKind::Http, e.to_string(), false))?;
+        let remote = self.api.create(items).await?;
         if let Err(e) = self.record(&Record::Submitted {
-            local: local.clone(),
+            local: local.to_string(),
             remote: remote.clone(),
             at: now_rfc3339(),
         }) {
-            tracing::error!(model = %self.model, batch = %remote, error = %e, "the batch runs, but the journal could not record it");
+            tracing::error!(model = %self.model, batch = %remote, error = %e, "the batch runs, but the journal could not record it; a later run would send its requests again");
         }
         tracing::info!(model = %self.model, batch = %remote, requests = items.len(), "batch created");
-        let requests = items.iter().map(|i| (i.id.clone(), i.max_tokens)).collect();
-        self.watch_batch(local, remote, requests, SystemTime::now());
+        Ok(remote)
     }
 
     /// Starts polling an open batch.
@@ -280,7 +309,7 @@ impl ModelBatcher {
     ) {
         let mut state = lock(&self.state);
         for (id, _) in &requests {
-            state.placed.insert(id.clone(), local.clone());
+            state.placed.insert(id.clone());
         }
         let queue = Arc::clone(&self);
         let task = tokio::spawn({
@@ -290,7 +319,9 @@ impl ModelBatcher {
         state.open.insert(local, (remote, task.abort_handle()));
     }
 
-    /// Polls a batch until it ends, then hands out its results.
+    /// Polls a batch until it ends, then hands out its results. A batch the provider keeps
+    /// refusing to show, or one past the providers' 24 hours, is given up: its requests
+    /// fail as retryable, to go again in a later batch.
     async fn poll(
         &self,
         local: String,
@@ -300,6 +331,7 @@ impl ModelBatcher {
     ) {
         let settings = self.settings;
         let mut interval = settings.poll_first.min(settings.poll_max);
+        let mut refused = 0;
         let mut view = BatchView {
             model: self.model.clone(),
             provider: self.api.provider(),
@@ -315,46 +347,88 @@ impl ModelBatcher {
             view.age = SystemTime::now()
                 .duration_since(submitted)
                 .unwrap_or_default();
+            if view.age > GIVE_UP_AFTER {
+                let why = "the batch was still open 25 hours after it was created";
+                self.give_up(&local, &remote, &requests, why);
+                return;
+            }
             view.next_poll_in = Some(interval);
             self.board.set(&self.model, &local, Some(view.clone()));
             tokio::time::sleep(interval).await;
             interval = (interval + interval / 2).min(settings.poll_max);
-            let progress = match self.api.progress(&remote).await {
-                Ok(p) => p,
-                Err(error) => {
-                    tracing::warn!(model = %self.model, batch = %remote, %error, "batch poll failed; polling again later");
-                    view.state = "poll failed; polling again".into();
-                    continue;
+            let read = match self.api.progress(&remote).await {
+                Ok(progress) => {
+                    view.state = progress.state.clone();
+                    view.succeeded = progress.succeeded;
+                    view.failed = progress.failed;
+                    if progress.total > 0 {
+                        view.requests = progress.total;
+                    }
+                    self.outcomes(&remote, &progress, &requests)
+                        .await
+                        .map(|results| results.map(|r| (progress, r)))
                 }
+                Err(error) => Err(error),
             };
-            view.state = progress.state.clone();
-            view.succeeded = progress.succeeded;
-            view.failed = progress.failed;
-            if progress.total > 0 {
-                view.requests = progress.total;
+            match read {
+                Ok(None) => refused = 0,
+                Ok(Some((progress, results))) => {
+                    self.finish(&local, &remote, &progress.state, &requests, results);
+                    return;
+                }
+                Err(error) => {
+                    tracing::warn!(model = %self.model, batch = %remote, %error, "batch poll failed");
+                    view.state = "poll failed; polling again".into();
+                    if !error.retryable {
+                        refused += 1;
+                    }
+                    if refused >= MAX_REFUSED_POLLS {
+                        let why = format!("the batch could not be read: {error}");
+                        self.give_up(&local, &remote, &requests, &why);
+                        return;
+                    }
+                }
             }
-            let results = match &progress.stage {
-                Stage::Running => continue,
-                Stage::Refused(why) => {
-                    let error = ProviderError::new(ErrorKind::Http, why.clone(), false);
-                    let outcome = ItemOutcome::from_result(Err(error));
+        }
+    }
+
+    /// The outcomes of a batch that has ended (none while it runs): its results, or the
+    /// provider's refusal of the whole batch for every request.
+    async fn outcomes(
+        &self,
+        remote: &str,
+        progress: &Progress,
+        requests: &[(String, u32)],
+    ) -> Result<Option<Vec<(String, ItemOutcome)>>, ProviderError> {
+        match &progress.stage {
+            Stage::Running => Ok(None),
+            Stage::Refused { why, retryable } => {
+                let error = ProviderError::new(ErrorKind::Http, why.clone(), *retryable);
+                let outcome = ItemOutcome::from_result(Err(error));
+                Ok(Some(
                     requests
                         .iter()
                         .map(|(id, _)| (id.clone(), outcome.clone()))
-                        .collect()
-                }
-                Stage::Ended => match self.api.results(&remote, &progress, &requests).await {
-                    Ok(results) => results,
-                    Err(error) => {
-                        tracing::warn!(model = %self.model, batch = %remote, %error, "batch results could not be read; trying again later");
-                        view.state = "results unreadable; trying again".into();
-                        continue;
-                    }
-                },
-            };
-            self.finish(&local, &remote, &progress, &requests, results);
-            return;
+                        .collect(),
+                ))
+            }
+            Stage::Ended => {
+                let results = self.api.results(remote, progress, requests).await?;
+                self.api.clean_up(progress).await;
+                Ok(Some(results))
+            }
         }
+    }
+
+    /// Gives a batch up: every request fails as retryable, and the journal closes it.
+    fn give_up(&self, local: &str, remote: &str, requests: &[(String, u32)], why: &str) {
+        tracing::warn!(model = %self.model, batch = %remote, why, "batch given up; its requests go again");
+        let outcome = ItemOutcome::unfinished(why);
+        let results = requests
+            .iter()
+            .map(|(id, _)| (id.clone(), outcome.clone()))
+            .collect();
+        self.finish(local, remote, "given up", requests, results);
     }
 
     /// Records an ended batch's results (requests it gave none for are unfinished, to be
@@ -363,15 +437,12 @@ impl ModelBatcher {
         &self,
         local: &str,
         remote: &str,
-        progress: &Progress,
+        state: &str,
         requests: &[(String, u32)],
         mut results: Vec<(String, ItemOutcome)>,
     ) {
         let answered: HashSet<&str> = results.iter().map(|(id, _)| id.as_str()).collect();
-        let why = format!(
-            "the batch ended ({}) without an answer to this request",
-            progress.state
-        );
+        let why = format!("the batch ended ({state}) without an answer to this request");
         let missing: Vec<String> = requests
             .iter()
             .filter(|(id, _)| !answered.contains(id.as_str()))
@@ -390,58 +461,71 @@ impl ModelBatcher {
             .and_then(|()| {
                 self.record(&Record::Ended {
                     local: local.to_string(),
-                    state: progress.state.clone(),
+                    state: state.to_string(),
                 })
             });
         if let Err(e) = recorded {
             tracing::error!(model = %self.model, batch = %remote, error = %e, "batch results could not be recorded");
         }
         let failed = results.iter().filter(|(_, o)| o.is_error()).count();
-        tracing::info!(model = %self.model, batch = %remote, results = results.len(), failed, state = %progress.state, "batch ended");
+        tracing::info!(model = %self.model, batch = %remote, results = results.len(), failed, state, "batch ended");
         lock(&self.state).open.remove(local);
         self.board.set(&self.model, local, None);
-        self.deliver(remote, results);
+        self.deliver(remote, local, results, true);
     }
 
-    /// Hands outcomes to the calls waiting for them; keeps the others for later.
-    fn deliver(&self, remote: &str, results: Vec<(String, ItemOutcome)>) {
-        let mut state = lock(&self.state);
-        for (id, outcome) in results {
-            state.placed.remove(&id);
-            match state.waiters.remove(&id) {
-                Some(waiters) => {
-                    for waiter in waiters {
-                        let _ = waiter.send((remote.to_string(), outcome.clone()));
-                    }
+    /// Hands outcomes to the calls waiting for them; keeps answers nobody asked for yet.
+    /// When every outcome found its call, the journal need not keep them (`journaled`: the
+    /// batch's results are in the journal).
+    fn deliver(
+        &self,
+        remote: &str,
+        local: &str,
+        results: Vec<(String, ItemOutcome)>,
+        journaled: bool,
+    ) {
+        let mut all_claimed = true;
+        {
+            let mut state = lock(&self.state);
+            for (id, outcome) in results {
+                state.placed.remove(&id);
+                // A call that gave up waiting (its round was stopped) has dropped its end.
+                let mut taken = false;
+                for waiter in state.waiters.remove(&id).unwrap_or_default() {
+                    taken |= waiter.send((remote.to_string(), outcome.clone())).is_ok();
                 }
-                None => {
+                if !taken && !outcome.is_error() {
+                    all_claimed = false;
                     state.unclaimed.insert(id, (remote.to_string(), outcome));
                 }
             }
         }
+        if journaled
+            && all_claimed
+            && let Err(e) = self.record(&Record::Claimed {
+                local: local.to_string(),
+            })
+        {
+            tracing::warn!(model = %self.model, batch = %remote, error = %e, "could not journal that the batch's results were claimed");
+        }
     }
 
-    /// Cancels this model's open batches; returns what failed.
+    /// Asks the provider to cancel this model's open batches (after any being created get
+    /// their ids). They stay open here until they end, so the answers they finished first
+    /// are still collected, now or by the next run; returns what could not be cancelled.
     pub(crate) async fn cancel_open(&self) -> Vec<String> {
-        let open: Vec<(String, String)> = {
-            let mut state = lock(&self.state);
-            state
-                .open
-                .drain()
-                .map(|(local, (remote, poll))| {
-                    poll.abort();
-                    (local, remote)
-                })
-                .collect()
-        };
+        self.settle().await;
+        let open: Vec<(String, String)> = lock(&self.state)
+            .open
+            .iter()
+            .map(|(local, (remote, _))| (local.clone(), remote.clone()))
+            .collect();
         let mut failures = Vec::new();
         for (local, remote) in open {
             match self.api.cancel(&remote).await {
                 Ok(()) => {
-                    tracing::info!(model = %self.model, batch = %remote, "batch cancelled");
-                    if let Err(e) = self.record(&Record::Cancelled {
-                        local: local.clone(),
-                    }) {
+                    tracing::info!(model = %self.model, batch = %remote, "batch cancellation asked");
+                    if let Err(e) = self.record(&Record::CancelRequested { local }) {
                         failures.push(e.to_string());
                     }
                 }
@@ -450,7 +534,6 @@ impl ModelBatcher {
                     self.model
                 )),
             }
-            self.board.set(&self.model, &local, None);
         }
         failures
     }
