@@ -18,7 +18,8 @@
 //! debaters and a judge, never failing, streaming at TOKENS_PER_SECOND, default 0: at
 //! once), IN_FLIGHT rounds at once (default 16). Reports resident memory at 10%, 50% and
 //! 100% of the rounds, the peak, and what each finished round added. Needs
-//! `cargo build --release` first.
+//! `cargo build --release` first; `ETHICS_BOWL_BIN` runs another build of the binary (an
+//! older commit's, to compare).
 //!
 //! cargo run --release --example bench_engine -- synthetic
 //! cargo run --release --example bench_engine -- floor
