@@ -13,9 +13,18 @@
 //! recorded answer served after its recorded latency ÷ 60. Reports wall time against the sum
 //! of latencies (a sequential runner) and against the critical path.
 //!
+//! `memory ROUNDS [IN_FLIGHT [TOKENS_PER_SECOND]]`: `ethics-bowl run --headless` (the
+//! release binary, as a child process) on ROUNDS simulated rounds (a multiple of 20; five
+//! debaters and a judge, never failing, streaming at TOKENS_PER_SECOND, default 0: at
+//! once), IN_FLIGHT rounds at once (default 16). Reports resident memory at 10%, 50% and
+//! 100% of the rounds, the peak, and what each finished round added. Needs
+//! `cargo build --release` first; `ETHICS_BOWL_BIN` runs another build of the binary (an
+//! older commit's, to compare).
+//!
 //! cargo run --release --example bench_engine -- synthetic
 //! cargo run --release --example bench_engine -- floor
 //! cargo run --release --example bench_engine -- replay
+//! cargo build --release && cargo run --release --example bench_engine -- memory 10000
 //!
 //! `BENCH_DIR=/dev/shm` puts the results on another file system (here: memory), to tell
 //! the engine's own cost from the disk's.
@@ -507,6 +516,153 @@ async fn replay() {
     );
 }
 
+/// `memory`: the simulated tournament's files in `dir`: five simulated debaters and a
+/// simulated judge streaming at `tokens_per_second`, never failing, and `rounds` rounds
+/// (20 ordered pairs × up to 50 dilemmas × repetitions); returns the tournament file.
+fn memory_config(dir: &Path, rounds: usize, in_flight: usize, tokens_per_second: f64) -> PathBuf {
+    let models = ["m1", "m2", "m3", "m4", "m5"];
+    let mut text = String::from("[retry]\nmax_attempts = 1\n[limits]\nmax_concurrency = 1000\n");
+    for name in models.iter().chain(&["judge"]) {
+        text.push_str(&format!(
+            "[[models]]\nname = \"{name}\"\nprovider = \"simulated\"\nmodel = \"{name}\"\nmax_tokens = 2048\nprice = {{ input_per_mtok = 1.0, output_per_mtok = 4.0 }}\n[models.simulated]\nquality = 0.7\ntokens_per_second = {tokens_per_second}\nmalformed_judgment_rate = 0.1\nfailure_rate = 0.0\n"
+        ));
+    }
+    std::fs::write(dir.join("models.toml"), text).expect("models");
+    let pairs = rounds / 20;
+    let dilemmas = (1..=50)
+        .rev()
+        .find(|d| pairs.is_multiple_of(*d))
+        .unwrap_or(1);
+    let repetitions = pairs / dilemmas;
+    let mut doc = String::new();
+    for i in 1..=dilemmas {
+        doc.push_str(&format!("## Case Number {i}\n\nCategory: Bench\n\n### Core Scenario\n\nA scenario with enough words to be a scenario, number {i}.\n\n### Complications\n\n- It gets harder.\n\n### Questions\n\n1. What now?\n\n### Asymmetric Features\n\n- One side knows more.\n\n### Consistency Case\n\nA parallel case.\n\n"));
+    }
+    std::fs::write(dir.join("dilemmas.md"), doc).expect("doc");
+    let config = dir.join("tournament.toml");
+    std::fs::write(
+        &config,
+        format!(
+            "name = \"memory\"\nmodels_file = \"models.toml\"\ndilemma_file = \"dilemmas.md\"\noutput_dir = \"{}\"\nmodels = {models:?}\njudges = [\"judge\"]\nrepetitions = {repetitions}\nmax_concurrency = {in_flight}\n",
+            dir.join("results").display()
+        ),
+    )
+    .expect("config");
+    config
+}
+
+/// A process's resident memory now (`VmRSS`) and at its peak (`VmHWM`), in KiB, from /proc;
+/// `None` once it has exited.
+fn resident_kib(pid: u32) -> Option<(u64, u64)> {
+    let status = std::fs::read_to_string(format!("/proc/{pid}/status")).ok()?;
+    let field = |name: &str| -> Option<u64> {
+        status
+            .lines()
+            .find_map(|l| l.strip_prefix(name))
+            .and_then(|v| v.trim().trim_end_matches("kB").trim().parse().ok())
+    };
+    Some((field("VmRSS:")?, field("VmHWM:")?))
+}
+
+/// `ethics-bowl run --headless` on a simulated tournament of `rounds` rounds with
+/// `in_flight` rounds at once, as a child process: its resident memory when 10%, 50% and
+/// 100% of the rounds have finished (from its progress lines), its peak (sampled from
+/// /proc every few milliseconds until it exits; the high-water mark only grows, so the
+/// last sample holds it unless memory rose in the child's last milliseconds), and what
+/// each finished round added.
+fn memory(rounds: usize, in_flight: usize, tokens_per_second: f64) {
+    use std::io::BufRead;
+    use std::sync::atomic::{AtomicU64, Ordering};
+    let binary = std::env::var_os("ETHICS_BOWL_BIN")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| {
+            let exe = std::env::current_exe().expect("exe");
+            exe.parent()
+                .and_then(Path::parent)
+                .map(|d| d.join("ethics-bowl"))
+                .expect("target folder")
+        });
+    assert!(
+        binary.is_file(),
+        "{} not found: run `cargo build --release` first (or set ETHICS_BOWL_BIN)",
+        binary.display()
+    );
+    let dir = scratch();
+    let config = memory_config(dir.path(), rounds, in_flight, tokens_per_second);
+    let start = Instant::now();
+    let mut child = std::process::Command::new(&binary)
+        .args(["run", "--headless"])
+        .arg(&config)
+        .stdout(std::process::Stdio::null())
+        .stderr(std::process::Stdio::piped())
+        .spawn()
+        .expect("ethics-bowl");
+    let pid = child.id();
+    let peak = Arc::new(AtomicU64::new(0));
+    let done = Arc::new(std::sync::atomic::AtomicBool::new(false));
+    let sampler = {
+        let (peak, done) = (Arc::clone(&peak), Arc::clone(&done));
+        std::thread::spawn(move || {
+            while !done.load(Ordering::Relaxed) {
+                if let Some((_, hwm)) = resident_kib(pid) {
+                    peak.fetch_max(hwm, Ordering::Relaxed);
+                }
+                std::thread::sleep(Duration::from_millis(2));
+            }
+        })
+    };
+    let marks = [10, 50, 100];
+    let mut at: Vec<(usize, u64, f64)> = Vec::new();
+    let stderr = child.stderr.take().expect("stderr");
+    for line in std::io::BufReader::new(stderr).lines() {
+        let Ok(line) = line else { break };
+        let Some(done) = line
+            .strip_prefix("round ")
+            .and_then(|l| l.split_once('/'))
+            .and_then(|(n, _)| n.parse::<usize>().ok())
+        else {
+            if !line.starts_with("status:") && !line.starts_with("review:") {
+                eprintln!("  {line}");
+            }
+            continue;
+        };
+        if let Some(mark) = marks.get(at.len())
+            && done * 100 >= mark * rounds
+            && let Some((rss, _)) = resident_kib(pid)
+        {
+            at.push((done, rss, start.elapsed().as_secs_f64()));
+        }
+    }
+    let status = child.wait().expect("wait");
+    done.store(true, Ordering::Relaxed);
+    let _ = sampler.join();
+    let wall = start.elapsed();
+    assert!(status.success(), "ethics-bowl ended with {status}");
+    let peak = peak.load(Ordering::Relaxed);
+    println!(
+        "memory: {rounds} simulated rounds, {in_flight} in flight, headless ({}), {:.1} s",
+        binary.display(),
+        wall.as_secs_f64()
+    );
+    for ((done, rss, secs), mark) in at.iter().zip(marks) {
+        println!(
+            "  {mark:>3}% ({done} rounds, {secs:.1} s): resident {:.1} MiB",
+            *rss as f64 / 1024.0
+        );
+    }
+    println!("  peak resident {:.1} MiB (VmHWM)", peak as f64 / 1024.0);
+    if let (Some(first), Some(last)) = (at.first(), at.last())
+        && last.0 > first.0
+    {
+        println!(
+            "  {:.2} KiB more resident per round finished between {}% and 100%; peak {:.2} KiB per round of the tournament",
+            (last.1 as f64 - first.1 as f64) / (last.0 - first.0) as f64,
+            marks[0],
+            peak as f64 / rounds as f64
+        );
+    }
+}
+
 /// The bench server in a child process of this same binary, so the figures for this
 /// process are the engine's (and its HTTP client's) alone. Killed on drop.
 struct ServerProcess(std::process::Child);
@@ -563,6 +719,23 @@ async fn main() {
             Err(_) => eprintln!("floor ROUNDS: a number of rounds, up to 200"),
         },
         ["replay"] => replay().await,
+        ["memory", rounds, rest @ ..] => {
+            let number = |v: Option<&&str>, default: f64| v.map_or(Ok(default), |v| v.parse());
+            match (
+                rounds.parse::<usize>(),
+                number(rest.first(), 16.0),
+                number(rest.get(1), 0.0),
+            ) {
+                (Ok(rounds), Ok(in_flight), Ok(rate))
+                    if rounds >= 20 && rounds.is_multiple_of(20) && in_flight >= 1.0 =>
+                {
+                    memory(rounds, in_flight as usize, rate)
+                }
+                _ => eprintln!(
+                    "memory ROUNDS [IN_FLIGHT [TOKENS_PER_SECOND]]: a multiple of 20 rounds"
+                ),
+            }
+        }
         ["serve", kind] => {
             let answers = if *kind == "replay" {
                 replay_answers()
@@ -575,6 +748,8 @@ async fn main() {
             }
             std::future::pending::<()>().await;
         }
-        _ => eprintln!("usage: bench_engine synthetic [ROUNDS] | floor [ROUNDS] | replay"),
+        _ => eprintln!(
+            "usage: bench_engine synthetic [ROUNDS] | floor [ROUNDS] | replay | memory ROUNDS [IN_FLIGHT [TOKENS_PER_SECOND]]"
+        ),
     }
 }

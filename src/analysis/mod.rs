@@ -18,4 +18,6 @@ pub use report::{
     Analysis, Format, ReportError, analyse, qa_markdown, share as qa_share, structured_markdown,
     write_report,
 };
-pub use summary::{ModelSummary, RoleSummary, StructuredSummary, Summary, Unfinished, summarize};
+pub use summary::{
+    ModelSummary, RoleSummary, StructuredSummary, Summary, Unfinished, summarize, summary_fields,
+};

@@ -175,6 +175,31 @@ fn structured_parts(
     (models, Some(f.side))
 }
 
+/// The round with what [`summarize`] never reads taken out: every call's prompts, answer,
+/// attempts and time, every judge's texts, and the panel's record (its judgments are the
+/// round's). Summarising rounds cut down like this gives the same summary as the whole
+/// rounds (tested over every protocol), so a summary of many rounds can hold their numbers
+/// rather than their texts.
+pub fn summary_fields(mut round: Round) -> Round {
+    for p in &mut round.phases {
+        p.prompt = String::new();
+        p.system_prompt = String::new();
+        p.response = String::new();
+        p.timestamp = String::new();
+        p.attempts = Vec::new();
+    }
+    round.phases.shrink_to_fit();
+    for j in round.judgments.iter_mut().chain(&mut round.scores) {
+        j.team_a_justification = String::new();
+        j.team_b_justification = String::new();
+        j.overall_analysis = String::new();
+        j.raw_response = String::new();
+        j.corrected_text = None;
+    }
+    round.panel = None;
+    round
+}
+
 /// Summarises rounds.
 pub fn summarize(rounds: &[Round]) -> Summary {
     let (structured_models, structured_sides) = structured_parts(rounds);
@@ -414,6 +439,33 @@ mod tests {
         assert_eq!(json["calls_by_model"]["j"]["calls"], 1);
         let plain = summarize(&[round("a", "b", "d1", 8.0, 6.0, ParseStatus::Parsed)]);
         assert!(!plain.usage_estimated && plain.truncated_phases == 0);
+    }
+
+    #[test]
+    fn rounds_cut_to_the_summarys_fields_summarise_as_the_whole_rounds() {
+        let fixtures =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/stored-v0");
+        for protocol in ["ethics_bowl", "panel", "qa_debate", "structured_debate"] {
+            let store = crate::store::Store::open(&fixtures.join(protocol)).unwrap();
+            let filter = crate::store::RoundFilter::default();
+            let (whole, _) = store.load_rounds(&filter).unwrap();
+            let (cut, _) = store.load_rounds_with(&filter, summary_fields).unwrap();
+            assert!(
+                !whole.is_empty() && whole != cut,
+                "{protocol}: texts are cut"
+            );
+            assert!(
+                cut.iter()
+                    .flat_map(|r| &r.phases)
+                    .all(|p| p.response.is_empty() && p.prompt.is_empty()),
+                "{protocol}"
+            );
+            let summary = summarize(&whole);
+            if protocol != "structured_debate" {
+                assert!(summary.judgments > 0, "{protocol}: judged rounds");
+            }
+            assert_eq!(summarize(&cut), summary, "{protocol}");
+        }
     }
 
     #[test]

@@ -4,15 +4,17 @@
 
 use std::collections::HashSet;
 
-use crate::analysis::{Summary, summarize};
+use crate::analysis::{Summary, summarize, summary_fields};
 use crate::domain::Round;
 use crate::store::{RoundFilter, Store, StoreError};
 
 /// Summarises the tournament's stored rounds (those of its schedule; every round for a
 /// folder without a tournament record), counts the scheduled rounds with nothing stored as
-/// not started, and writes `summary.json`.
+/// not started, and writes `summary.json`. Rounds are read one file at a time and only the
+/// fields the summary reads are kept of each (see [`summary_fields`]), so the end of a
+/// large run holds their numbers, not their texts.
 pub fn refresh_summary(store: &Store) -> Result<Summary, StoreError> {
-    let (rounds, _) = store.load_rounds(&RoundFilter::default())?;
+    let (rounds, _) = store.load_rounds_with(&RoundFilter::default(), summary_fields)?;
     let schedule: Option<Vec<String>> = store
         .load_tournament()?
         .map(|t| t.schedule.into_iter().map(|r| r.round_id).collect());

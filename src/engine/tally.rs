@@ -4,6 +4,7 @@
 //! from this run's calls, they cover every session of a resumed tournament.
 
 use std::iter::Sum;
+use std::ops::{AddAssign, SubAssign};
 
 use crate::domain::Round;
 
@@ -56,17 +57,39 @@ impl UsageTotals {
     }
 }
 
+impl AddAssign for UsageTotals {
+    fn add_assign(&mut self, b: Self) {
+        self.input_tokens += b.input_tokens;
+        self.output_tokens += b.output_tokens;
+        self.cost_usd += b.cost_usd;
+        self.calls += b.calls;
+        self.retries += b.retries;
+        self.failures += b.failures;
+        self.truncated += b.truncated;
+        self.estimated += b.estimated;
+    }
+}
+
+/// Takes out what was added before: how a running total replaces a round's old state
+/// with its new one.
+impl SubAssign for UsageTotals {
+    fn sub_assign(&mut self, b: Self) {
+        self.input_tokens = self.input_tokens.saturating_sub(b.input_tokens);
+        self.output_tokens = self.output_tokens.saturating_sub(b.output_tokens);
+        self.cost_usd -= b.cost_usd;
+        self.calls = self.calls.saturating_sub(b.calls);
+        self.retries = self.retries.saturating_sub(b.retries);
+        self.failures = self.failures.saturating_sub(b.failures);
+        self.truncated = self.truncated.saturating_sub(b.truncated);
+        self.estimated = self.estimated.saturating_sub(b.estimated);
+    }
+}
+
 impl Sum for UsageTotals {
     fn sum<I: Iterator<Item = Self>>(iter: I) -> Self {
-        iter.fold(Self::default(), |a, b| Self {
-            input_tokens: a.input_tokens + b.input_tokens,
-            output_tokens: a.output_tokens + b.output_tokens,
-            cost_usd: a.cost_usd + b.cost_usd,
-            calls: a.calls + b.calls,
-            retries: a.retries + b.retries,
-            failures: a.failures + b.failures,
-            truncated: a.truncated + b.truncated,
-            estimated: a.estimated + b.estimated,
+        iter.fold(Self::default(), |mut a, b| {
+            a += b;
+            a
         })
     }
 }

@@ -261,12 +261,24 @@ impl Store {
         &self,
         filter: &RoundFilter,
     ) -> Result<(Vec<Round>, Vec<StoreError>), StoreError> {
+        self.load_rounds_with(filter, |round| round)
+    }
+
+    /// As [`Store::load_rounds`], each round passed through `keep` as soon as it is read,
+    /// before the next file is: a caller that needs only part of every round holds that
+    /// part of all of them, and one whole round at a time (the summary of ten thousand
+    /// rounds holds their numbers, not their texts).
+    pub fn load_rounds_with(
+        &self,
+        filter: &RoundFilter,
+        mut keep: impl FnMut(Round) -> Round,
+    ) -> Result<(Vec<Round>, Vec<StoreError>), StoreError> {
         let paths = self.round_files()?;
         let mut rounds = Vec::new();
         let mut errors = Vec::new();
         for path in paths {
             match read_round(&path) {
-                Ok(r) if filter.matches(&r) => rounds.push(r),
+                Ok(r) if filter.matches(&r) => rounds.push(keep(r)),
                 Ok(_) => {}
                 Err(e) => errors.push(e),
             }

@@ -168,7 +168,7 @@ pub async fn follow(
                             tally.rounds,
                             round.id,
                             round.status.as_str(),
-                            cut(UsageTotals::of(&round).truncated)
+                            cut(round.truncated)
                         ),
                         done,
                         of: tally.rounds,
