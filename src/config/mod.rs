@@ -16,7 +16,7 @@ pub use models::{
 pub use panel::{PanelConfig, PanelJudgeConfig};
 pub use qa::{QaConfig, QaDataset};
 pub use structured::{StructuredConfig, TopicsFile};
-pub use tournament::{JudgingMode, Pairings, Selection, TournamentConfig};
+pub use tournament::{JudgingMode, Pairings, RoleTemperatures, Selection, TournamentConfig};
 
 /// Reads a configuration file, naming it (and the first byte that is not UTF-8) when that
 /// fails.

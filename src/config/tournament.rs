@@ -57,6 +57,37 @@ impl Default for Pairings {
 }
 
 /// The tournament file as written.
+/// Sampling temperatures by role (`[temperatures]`), in place of each model's own: the
+/// structured-debate article runs its debaters at 0.5 and its judge at 0.2, and a
+/// researcher may want the same for any protocol. Each phase records the temperature sent.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RoleTemperatures {
+    /// For every debater's (or team's) call.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub debaters: Option<f64>,
+    /// For every judge's call, single or on a panel, corrections included.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judges: Option<f64>,
+}
+
+impl RoleTemperatures {
+    /// Checks each is a temperature every provider takes (0 to 2); names the key.
+    pub fn check(&self) -> Result<(), (String, String)> {
+        for (key, value) in [("debaters", self.debaters), ("judges", self.judges)] {
+            if let Some(t) = value
+                && !(t.is_finite() && (0.0..=2.0).contains(&t))
+            {
+                return Err((
+                    format!("temperatures.{key}"),
+                    format!("{t} is not a temperature between 0 and 2"),
+                ));
+            }
+        }
+        Ok(())
+    }
+}
+
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct TournamentConfig {
@@ -109,6 +140,9 @@ pub struct TournamentConfig {
     /// in seconds (a wave's calls arrive within milliseconds of each other).
     #[serde(default = "default_batch_collect_s")]
     pub batch_collect_s: f64,
+    /// Temperatures by role, in place of the models' own.
+    #[serde(default, skip_serializing_if = "is_default")]
+    pub temperatures: RoleTemperatures,
     /// Stop starting calls when the estimated cost would pass this many dollars.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_usd: Option<f64>,
@@ -148,6 +182,9 @@ fn one() -> u32 {
 }
 fn default_concurrency() -> u32 {
     16
+}
+fn is_default(t: &RoleTemperatures) -> bool {
+    *t == RoleTemperatures::default()
 }
 fn default_batch_poll_max_s() -> f64 {
     60.0
@@ -302,6 +339,13 @@ impl TournamentConfig {
                 "pairings",
                 format!("\"{k}\" is neither \"all\" nor a list"),
                 "write pairings = \"all\" or [[\"a\", \"b\"], …]",
+            );
+        }
+        if let Err((key, message)) = self.temperatures.check() {
+            return bad(
+                &key,
+                message,
+                "use e.g. [temperatures] debaters = 0.5, judges = 0.2",
             );
         }
         if !(self.batch_collect_s.is_finite()

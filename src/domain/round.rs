@@ -137,6 +137,10 @@ pub struct Phase {
     /// estimates (see [`crate::providers::estimate`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub usage_estimated: bool,
+    /// The sampling temperature sent with the call (the tournament's `[temperatures]` for
+    /// its role, else the model's own); none: the provider's default.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub temperature: Option<f64>,
     /// The provider's id of the batch that carried this call (batch mode): its cost is at
     /// the batch discount.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -180,6 +184,7 @@ impl Phase {
             finish_reason: None,
             truncated: false,
             usage_estimated: false,
+            temperature: None,
             batch_id: None,
             correction: 0,
             judge_id: None,

@@ -70,6 +70,10 @@ pub struct JudgingConfig {
     /// seconds.
     #[serde(default = "collect")]
     pub batch_collect_s: f64,
+    /// The judges' sampling temperature, in place of the models' own (as the tournament
+    /// file's `[temperatures] judges`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge_temperature: Option<f64>,
 }
 
 fn collect() -> f64 {
@@ -109,6 +113,7 @@ pub struct RejudgePlan {
     /// The judges whose calls go through their provider's batch API, and how batches
     /// are polled.
     batch: (Vec<String>, crate::providers::BatchSettings),
+    judge_temperature: Option<f64>,
 }
 
 /// What a re-judging did.
@@ -261,6 +266,19 @@ pub fn prepare_rejudge(
             "use e.g. batch_collect_s = 2",
         ));
     }
+    if let Err((_, message)) = (crate::config::RoleTemperatures {
+        debaters: None,
+        judges: config.judge_temperature,
+    })
+    .check()
+    {
+        return Err(invalid(
+            config_path,
+            "judge_temperature",
+            message,
+            "use e.g. judge_temperature = 0.2",
+        ));
+    }
     if !(config.batch_poll_max_s.is_finite() && config.batch_poll_max_s > 0.0) {
         return Err(invalid(
             config_path,
@@ -318,6 +336,7 @@ pub fn prepare_rejudge(
         ctx_parts: (protocol, strategy, registry),
         concurrency: config.max_concurrency.max(1) as usize,
         batch: (batch_models, batch_settings),
+        judge_temperature: config.judge_temperature,
     })
 }
 
@@ -446,6 +465,10 @@ pub async fn rejudge(
         registry,
         store: plan.store.clone(),
         control: Control::new(None, events),
+        temperatures: crate::config::RoleTemperatures {
+            debaters: None,
+            judges: plan.judge_temperature,
+        },
     });
     let total = plan.rounds.len();
     let mut queue = plan.rounds.into_iter();

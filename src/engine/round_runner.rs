@@ -9,6 +9,7 @@ use std::time::Duration;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
+use crate::config::RoleTemperatures;
 use crate::domain::{Attempt, Phase, PhaseType, Round, RoundError, RoundStatus, now_rfc3339};
 
 use crate::protocols::strategy::JudgingStrategy;
@@ -30,6 +31,8 @@ pub(crate) struct RoundContext {
     pub registry: ModelRegistry,
     pub store: Store,
     pub control: Control,
+    /// Temperatures by role, in place of the models' own (`[temperatures]`).
+    pub temperatures: RoleTemperatures,
 }
 
 /// Text deltas are sent in pieces of at least this many bytes…
@@ -218,7 +221,7 @@ fn start_call(
     round: &Round,
     step: &Step,
 ) -> Result<impl Future<Output = CallResult> + Send + 'static, String> {
-    let request = ctx
+    let mut request = ctx
         .judging
         .request(ctx.protocol.as_ref(), step, round)
         .map_err(|e| e.to_string())?;
@@ -226,6 +229,13 @@ fn start_call(
         .registry
         .get(&step.model)
         .ok_or_else(|| format!("model \"{}\" was not set up", step.model))?;
+    // The temperature in force is the one the phase records.
+    let role = if step.phase_type.is_judging() {
+        ctx.temperatures.judges
+    } else {
+        ctx.temperatures.debaters
+    };
+    request.temperature = role.or(request.temperature).or(client.config().temperature);
     let step = step.clone();
     let round_id = round.id.clone();
     let speaker = step.speaker();
@@ -301,6 +311,7 @@ fn phase_of(step: &Step, request: &ChatRequest) -> Phase {
         deliberation_round: step.seat.as_ref().map(|s| s.deliberation_round),
         turn: step.turn,
         correction: step.correction,
+        temperature: request.temperature,
         ..Phase::new(step.phase_type, &step.model, "")
     }
 }

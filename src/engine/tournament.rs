@@ -172,6 +172,7 @@ pub async fn run(
         registry: prepared.registry,
         store: store.clone(),
         control: Control::new(prepared.config.budget_usd, events),
+        temperatures: prepared.config.temperatures,
     });
 
     // What is on disk decides what runs: finished rounds are kept as they are.

@@ -79,7 +79,7 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
             body["thinking"] = json!({"type": "enabled", "budget_tokens": budget});
         }
         None => {
-            if let Some(t) = cfg.temperature {
+            if let Some(t) = req.temperature_or(cfg.temperature) {
                 body["temperature"] = json!(t);
             }
         }

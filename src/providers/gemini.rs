@@ -72,7 +72,7 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
         })
         .collect();
     let mut generation = json!({"maxOutputTokens": req.token_limit(cfg.max_tokens)});
-    if let Some(t) = cfg.temperature {
+    if let Some(t) = req.temperature_or(cfg.temperature) {
         generation["temperature"] = json!(t);
     }
     if let Some(effort) = cfg.reasoning_effort {

@@ -67,7 +67,7 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
         "max_tokens"
     };
     body[token_field] = json!(req.token_limit(cfg.max_tokens));
-    if let Some(t) = cfg.temperature {
+    if let Some(t) = req.temperature_or(cfg.temperature) {
         body["temperature"] = json!(t);
     }
     if let Some(effort) = cfg.reasoning_effort {
@@ -222,6 +222,28 @@ mod tests {
             .unwrap()
             .models
             .remove(0)
+    }
+
+    #[test]
+    fn a_requests_temperature_replaces_the_models() {
+        let req = ChatRequest::new("sys", "q");
+        assert_eq!(request_body(&config("openai"), &req)["temperature"], 0.3);
+        let req = ChatRequest {
+            temperature: Some(0.5),
+            ..req
+        };
+        assert_eq!(request_body(&config("openai"), &req)["temperature"], 0.5);
+        let mut cfg = config("openai");
+        cfg.provider = ProviderKind::Anthropic;
+        cfg.reasoning_effort = None;
+        assert_eq!(
+            crate::providers::anthropic::request_body(&cfg, &req)["temperature"],
+            0.5
+        );
+        assert_eq!(
+            crate::providers::gemini::request_body(&cfg, &req)["generationConfig"]["temperature"],
+            0.5
+        );
     }
 
     #[test]

@@ -56,6 +56,9 @@ pub struct ChatRequest {
     /// An output-token limit for this request in place of the model's `max_tokens` (the
     /// truncation retry asks again with a higher one); every backend honours it.
     pub max_tokens: Option<u32>,
+    /// A sampling temperature for this request in place of the model's `temperature` (the
+    /// tournament's `[temperatures]` per role); every backend honours it.
+    pub temperature: Option<f64>,
 }
 
 impl ChatRequest {
@@ -70,6 +73,7 @@ impl ChatRequest {
             tag: CallTag::default(),
             schema: None,
             max_tokens: None,
+            temperature: None,
         }
     }
 
@@ -89,6 +93,12 @@ impl ChatRequest {
             phase: phase.into(),
         };
         self
+    }
+
+    /// The temperature in force: this request's own, or the model's `temperature` (none:
+    /// the provider's default).
+    pub fn temperature_or(&self, model_temperature: Option<f64>) -> Option<f64> {
+        self.temperature.or(model_temperature)
     }
 
     /// The output-token limit in force: this request's own, or the model's `max_tokens`.
