@@ -125,8 +125,15 @@ pub enum Command {
         #[arg(long, value_enum)]
         status: Option<StatusArg>,
         /// Print the rounds as JSON.
-        #[arg(long)]
+        #[arg(long, conflicts_with = "markdown")]
         json: bool,
+        /// Only the round with this id (as `rounds DIR` lists them).
+        #[arg(long, value_name = "ID")]
+        round: Option<String>,
+        /// Print each round as readable Markdown: its phases, timings, tokens, cost and
+        /// judgments, model text quoted.
+        #[arg(long)]
+        markdown: bool,
     },
     /// Read a dilemma document and show what the loader finds (or convert one).
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]

@@ -132,6 +132,8 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             judge,
             status,
             json,
+            round,
+            markdown,
         } => commands::rounds::run(
             &dir,
             commands::rounds::Args {
@@ -141,6 +143,8 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
                 judge: judge.as_deref(),
                 status,
                 json,
+                round: round.as_deref(),
+                markdown,
             },
         ),
         Command::Dilemmas {

@@ -407,6 +407,53 @@ fn the_predecessors_rounds_load_and_filter() {
 }
 
 #[test]
+fn one_round_prints_as_markdown_and_an_unknown_id_names_the_closest() {
+    let Some(dir) = predecessor() else { return };
+    let store = Store::open(&dir).unwrap();
+    let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+    let round = &rounds[0];
+    let (out, md, stderr) =
+        output(
+            bin()
+                .args(["rounds"])
+                .arg(&dir)
+                .args(["--round", round.id.as_str(), "--markdown"]),
+        );
+    assert!(out.status.success(), "{stderr}");
+    assert!(md.starts_with(&format!("# Round {}\n", round.id)), "{md}");
+    for heading in [
+        "## Presentation",
+        "## Response",
+        "## Rebuttal",
+        "## Judgments",
+    ] {
+        assert!(md.contains(heading), "{heading} missing:\n{md}");
+    }
+    assert!(md.contains("| **total** |"), "{md}");
+    let first_line = round.phases[0]
+        .response
+        .lines()
+        .find(|l| !l.trim().is_empty())
+        .unwrap();
+    assert!(
+        md.contains(&format!("> {}", first_line.trim_end())),
+        "model text is quoted"
+    );
+    let typo = format!("{}x", round.id);
+    let (out, _, stderr) = output(
+        bin()
+            .args(["rounds"])
+            .arg(&dir)
+            .args(["--round", typo.as_str()]),
+    );
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        stderr.contains("the closest") && stderr.contains(&round.id),
+        "{stderr}"
+    );
+}
+
+#[test]
 fn ctrl_c_stops_and_says_how_to_resume() {
     let dir = tempfile::tempdir().unwrap();
     let config = write(dir.path(), &sample_models(1500.0), SAMPLE_TOURNAMENT);

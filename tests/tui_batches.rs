@@ -164,3 +164,27 @@ fn a_call_waiting_in_a_batch_says_so_in_the_transcript() {
     let text = terminal.backend().to_string();
     assert!(text.contains("waiting in a batch…"), "{text}");
 }
+
+#[test]
+fn y_copies_the_round_as_markdown_and_says_so() {
+    let (mut app, _) = live_app();
+    update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Enter, KeyModifiers::NONE)),
+    );
+    let effects = key(&mut app, 'y');
+    let [Effect::Copy(text)] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    assert!(
+        text.starts_with("# Round borrowed_voice__claude__vs__gpt__r1"),
+        "{text}"
+    );
+    let notice = app.notice.clone().unwrap_or_default();
+    assert!(
+        notice.contains("OSC 52") && notice.contains("--markdown"),
+        "{notice}"
+    );
+    key(&mut app, 'j');
+    assert!(app.notice.is_none(), "the notice goes with the next key");
+}

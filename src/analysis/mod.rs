@@ -8,6 +8,7 @@ pub mod panels;
 pub mod qa;
 pub mod ratings;
 mod report;
+pub mod round_markdown;
 mod show;
 pub mod stats;
 pub mod structured;

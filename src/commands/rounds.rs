@@ -2,6 +2,7 @@
 
 use std::path::Path;
 
+use ethics_bowl::analysis::round_markdown::round_markdown;
 use ethics_bowl::domain::{ProtocolKind, Round, RoundRecord, RoundStatus, Scores, Team};
 use ethics_bowl::sanitize::sanitize;
 use ethics_bowl::store::{FilterValues, Role, RoundFilter, Store};
@@ -16,6 +17,10 @@ pub struct Args<'a> {
     pub judge: Option<&'a str>,
     pub status: Option<StatusArg>,
     pub json: bool,
+    /// One round by its id.
+    pub round: Option<&'a str>,
+    /// Each round as Markdown.
+    pub markdown: bool,
 }
 
 /// Lists the matching rounds.
@@ -35,6 +40,9 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
             StatusArg::NeedsReview => RoundStatus::NeedsReview,
         }),
     };
+    if let Some(id) = args.round {
+        return one_round(&store, dir, id, args.json);
+    }
     let (rounds, errors) = store
         .load_rounds(&filter)
         .map_err(|e| super::UsageError(e.to_string()))?;
@@ -69,6 +77,12 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
     }
     if args.json {
         println!("{}", ethics_bowl::safe_json::to_string_pretty(&rounds)?);
+        return Ok(());
+    }
+    if args.markdown {
+        for r in &rounds {
+            println!("{}", round_markdown(r));
+        }
         return Ok(());
     }
     // The columns are the tournament's protocol's; a folder without a tournament record is
@@ -108,6 +122,38 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
         rounds.len(),
         if rounds.len() == 1 { "" } else { "s" }
     );
+    Ok(())
+}
+
+/// Prints one round (Markdown unless `json`); an unknown id is a usage error naming the
+/// closest ids the folder holds.
+fn one_round(store: &Store, dir: &Path, id: &str, json: bool) -> anyhow::Result<()> {
+    // A round file is named by its id, except in the predecessor's folders.
+    let (all, _) = store
+        .load_rounds(&RoundFilter::default())
+        .map_err(|e| super::UsageError(e.to_string()))?;
+    let round = all.iter().find(|r| r.id == id).cloned();
+    let Some(round) = round else {
+        let mut near: Vec<(f64, &str)> = all
+            .iter()
+            .map(|r| (strsim::jaro_winkler(id, &r.id), r.id.as_str()))
+            .collect();
+        near.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let names: Vec<&str> = near.iter().take(3).map(|(_, id)| *id).collect();
+        return Err(super::UsageError(format!(
+            "no round \"{}\" in {}; the closest: {} (`ethics-bowl rounds {}` lists them all)",
+            sanitize(id),
+            dir.display(),
+            names.join(", "),
+            dir.display()
+        ))
+        .into());
+    };
+    if json {
+        println!("{}", ethics_bowl::safe_json::to_string_pretty(&round)?);
+    } else {
+        print!("{}", round_markdown(&round));
+    }
     Ok(())
 }
 

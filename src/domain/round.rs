@@ -53,6 +53,24 @@ impl PhaseType {
         }
     }
 
+    /// The phase's name as people read it (`Consistency test (Team A)`).
+    pub fn title(self) -> &'static str {
+        match self {
+            Self::Presentation => "Presentation",
+            Self::Response => "Response",
+            Self::Rebuttal => "Rebuttal",
+            Self::ConsistencyTest => "Consistency test (Team A)",
+            Self::ConsistencyTestB => "Consistency test (Team B)",
+            Self::Judgment => "Judgment",
+            Self::PanelEvaluation => "Panel evaluation",
+            Self::Deliberation => "Deliberation",
+            Self::Argument => "Argument",
+            Self::Opening => "Opening statement",
+            Self::CrossExamination => "Cross-examination",
+            Self::Closing => "Closing statement",
+        }
+    }
+
     /// One letter for compact displays (P R B C C J).
     pub fn letter(self) -> char {
         match self {

@@ -182,6 +182,8 @@ pub struct App {
     pub unreadable: usize,
     /// Each adaptive model's concurrency window and reported quota, as of its last call.
     pub rate_limits: std::collections::BTreeMap<String, crate::providers::RateSnapshot>,
+    /// A one-off notice in the footer (what a key just did), until the next key.
+    pub notice: Option<String>,
     /// The open batches (batch mode), as of `batches_at`.
     pub batches: Vec<crate::providers::BatchView>,
     /// When `batches` arrived, to age them by the UI's clock.
@@ -239,6 +241,7 @@ impl App {
             log: Vec::new(),
             unreadable: 0,
             rate_limits: Default::default(),
+            notice: None,
             batches: Vec::new(),
             batches_at: now,
             started: None,

@@ -53,6 +53,8 @@ pub enum Action {
     Follow,
     /// Show or hide prompts.
     Prompts,
+    /// Copy the round as Markdown to the clipboard.
+    Copy,
     /// The next table.
     NextTab,
     /// The previous table.
@@ -265,6 +267,12 @@ const ROUND: &[Binding] = &[
         help: "show or hide prompts",
         footer: Some("P prompts"),
         keys: &[(ch('P'), Action::Prompts)],
+    },
+    Binding {
+        label: "y",
+        help: "copy the round as Markdown (clipboard via OSC 52)",
+        footer: Some("y copy"),
+        keys: &[(ch('y'), Action::Copy)],
     },
     BACK,
 ];

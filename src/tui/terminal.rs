@@ -106,9 +106,22 @@ pub async fn run(
                 Effect::Command(c) => {
                     let _ = commands.send(c);
                 }
+                Effect::Copy(text) => copy_to_clipboard(&text)?,
                 Effect::Quit => return Ok(app),
             }
         }
     }
     Ok(app)
+}
+
+/// Puts `text` on the clipboard through the terminal: OSC 52 (`ESC ] 52 ; c ; base64 BEL`),
+/// which most terminals honour (tmux with `set-clipboard on`); the text was sanitised, so it
+/// carries no escape sequence of its own.
+fn copy_to_clipboard(text: &str) -> std::io::Result<()> {
+    use base64::Engine;
+    use std::io::Write;
+    let encoded = base64::engine::general_purpose::STANDARD.encode(text);
+    let mut out = std::io::stdout();
+    write!(out, "\x1b]52;c;{encoded}\x07")?;
+    out.flush()
 }

@@ -38,6 +38,8 @@ pub enum Msg {
 pub enum Effect {
     /// Send this to the engine.
     Command(EngineCommand),
+    /// Put this text on the clipboard (OSC 52).
+    Copy(String),
     /// Leave the UI.
     Quit,
 }
@@ -81,6 +83,7 @@ fn tick(app: &mut App, now: Instant) {
 }
 
 fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
+    app.notice = None;
     let global = keys::action(Table::Global, &key);
     if global == Some(Action::ForceQuit) {
         return quit(app, true);

@@ -33,6 +33,21 @@ pub(super) fn act(app: &mut App, action: Action, scores: bool) -> Vec<Effect> {
         }
         Action::Follow => app.follow = true,
         Action::Prompts => app.show_prompts = !app.show_prompts,
+        Action::Copy => {
+            if let Some(round) = app.selected() {
+                let text = crate::analysis::round_markdown::round_markdown(&round.stored);
+                let line = format!(
+                    "copied round {} as Markdown ({} characters) through OSC 52; if the clipboard \
+                     stays empty, the terminal does not allow it: `ethics-bowl rounds DIR --round {} --markdown` prints it",
+                    round.stored.id,
+                    text.chars().count(),
+                    round.stored.id
+                );
+                app.notice = Some(line.clone());
+                app.log_line(line);
+                return vec![Effect::Copy(text)];
+            }
+        }
         _ => {}
     }
     Vec::new()

@@ -84,7 +84,9 @@ fn footer(app: &App, theme: &Theme) -> Paragraph<'static> {
 /// The key hints of what is showing, leaving out keys that would do nothing (pause and
 /// retry while browsing, score fields for a reading that has none).
 fn footer_text(app: &App) -> String {
-    if app.confirm_quit && !app.batches.is_empty() {
+    if let Some(notice) = &app.notice {
+        notice.clone()
+    } else if app.confirm_quit && !app.batches.is_empty() {
         let n = app.batches.len();
         format!(
             "Calls are in flight and {n} batch{} open at the provider: q stops and quits, leaving {} open (rerun the same command to collect {} answers); c cancels {} at the provider first; any other key stays.",

@@ -30,23 +30,6 @@ fn role(phase: PhaseType, theme: &Theme) -> (&'static str, ratatui::style::Color
     }
 }
 
-fn phase_title(p: PhaseType) -> &'static str {
-    match p {
-        PhaseType::Presentation => "Presentation",
-        PhaseType::Response => "Response",
-        PhaseType::Rebuttal => "Rebuttal",
-        PhaseType::ConsistencyTest => "Consistency test (Team A)",
-        PhaseType::ConsistencyTestB => "Consistency test (Team B)",
-        PhaseType::Judgment => "Judgment",
-        PhaseType::PanelEvaluation => "Panel evaluation",
-        PhaseType::Deliberation => "Deliberation",
-        PhaseType::Argument => "Argument",
-        PhaseType::Opening => "Opening statement",
-        PhaseType::CrossExamination => "Cross-examination",
-        PhaseType::Closing => "Closing statement",
-    }
-}
-
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, scores: bool) {
     let Some(round) = app.selected() else { return };
     let stored = &round.stored;
@@ -144,7 +127,7 @@ fn render_transcript(
             .unwrap_or_default();
         lines.push(Line::from(vec![
             Span::styled(
-                format!("━━ {} ", phase_title(p.phase_type)),
+                format!("━━ {} ", p.phase_type.title()),
                 Style::new().fg(colour).add_modifier(Modifier::BOLD),
             ),
             Span::styled(

@@ -1,0 +1,228 @@
+//! One round as readable Markdown, for `rounds DIR --round ID --markdown` and the UI's copy
+//! key: its setup, every phase with its timing, tokens and cost, each judgment's reading,
+//! and the protocol's record.
+//!
+//! Model text is untrusted: every line of it is quoted (`> `), so an answer cannot open a
+//! heading or a section of its own in the document, and control characters are removed
+//! (the document goes to terminals and clipboards).
+
+use std::fmt::Write;
+
+use crate::domain::{Criterion, Judgment, Phase, Reading, Round};
+use crate::sanitize::sanitize;
+
+/// Model text as a Markdown blockquote, each line quoted.
+fn quoted(text: &str) -> String {
+    let clean = sanitize(text);
+    if clean.trim().is_empty() {
+        return "> (empty)\n".to_string();
+    }
+    clean.lines().map(|l| format!("> {l}\n")).collect()
+}
+
+/// The facts under a phase's heading: `2.4 s · 1200 in / 300 out tokens · $0.0100`.
+fn phase_facts(p: &Phase) -> String {
+    let mut facts = Vec::new();
+    if let Some(ms) = p.latency_ms {
+        facts.push(format!("{:.1} s", ms as f64 / 1000.0));
+    }
+    if let (Some(i), Some(o)) = (p.input_tokens, p.output_tokens) {
+        let estimated = if p.usage_estimated {
+            " (estimated)"
+        } else {
+            ""
+        };
+        facts.push(format!("{i} in / {o} out tokens{estimated}"));
+    }
+    if let Some(c) = p.cost_usd {
+        facts.push(format!("${c:.4}"));
+    }
+    if let Some(t) = p.temperature {
+        facts.push(format!("temperature {t}"));
+    }
+    if let Some(b) = &p.batch_id {
+        facts.push(format!("batch {}", sanitize(b)));
+    }
+    if p.truncated {
+        facts.push("cut at the token limit".into());
+    }
+    if p.attempts.len() > 1 {
+        facts.push(format!("{} attempts", p.attempts.len()));
+    }
+    facts.join(" · ")
+}
+
+/// A judgment's reading: the rubric table for the Ethics Bowl, the choice or the verdict's
+/// totals for the debates, and the judge's own words.
+fn judgment(out: &mut String, j: &Judgment) {
+    let who = match &j.persona_id {
+        Some(persona) => format!("{} ({})", sanitize(persona), sanitize(&j.judge_model)),
+        None => sanitize(&j.judge_model),
+    };
+    let status = serde_json::to_value(j.parse_status)
+        .ok()
+        .and_then(|v| v.as_str().map(str::to_string))
+        .unwrap_or_default();
+    let _ = writeln!(out, "### {who} · {status}\n");
+    match &j.reading {
+        Reading::Rubric { team_a, team_b } => {
+            out.push_str("| criterion | Team A | Team B |\n|---|---|---|\n");
+            let show = |v: Option<f64>| v.map_or("–".to_string(), |v| format!("{v}"));
+            for c in Criterion::ALL {
+                let _ = writeln!(
+                    out,
+                    "| {} | {} | {} |",
+                    c.label(),
+                    show(team_a.get(c)),
+                    show(team_b.get(c))
+                );
+            }
+            let _ = writeln!(
+                out,
+                "| **total** | {} | {} |\n",
+                show(team_a.total()),
+                show(team_b.total())
+            );
+        }
+        Reading::Choice(choice) => {
+            let _ = writeln!(
+                out,
+                "Choice: {}\n",
+                choice
+                    .as_ref()
+                    .map_or("not read".to_string(), |c| sanitize(&format!("{c:?}")))
+            );
+        }
+        Reading::Verdict(verdict) => {
+            let totals = verdict.as_ref().map_or("not read".to_string(), |v| {
+                let show = |t: Option<f64>| t.map_or("–".to_string(), |t| format!("{t}"));
+                format!("Pro {} · Con {}", show(v.pro_total), show(v.con_total))
+            });
+            let _ = writeln!(out, "Verdict: {totals}\n");
+        }
+    }
+    for (label, text) in [
+        ("Team A", &j.team_a_justification),
+        ("Team B", &j.team_b_justification),
+        ("Overall", &j.overall_analysis),
+    ] {
+        if !text.trim().is_empty() {
+            let _ = writeln!(out, "**{label}**\n\n{}", quoted(text));
+        }
+    }
+    for problem in &j.problems {
+        let _ = writeln!(out, "- not read: {}", sanitize(problem));
+    }
+    out.push('\n');
+}
+
+/// The round as Markdown.
+pub fn round_markdown(round: &Round) -> String {
+    let mut out = String::new();
+    let _ = writeln!(out, "# Round {}\n", sanitize(&round.id));
+    let _ = writeln!(
+        out,
+        "- protocol: {}\n- case: {}\n- Team A: {}\n- Team B: {}\n- judges: {}\n- status: {}\n",
+        round.kind().as_str(),
+        sanitize(&round.dilemma_id),
+        sanitize(&round.team_a_model),
+        sanitize(&round.team_b_model),
+        sanitize(&round.judge_models.join(", ")),
+        round.status.as_str()
+    );
+    if let Some(e) = &round.error {
+        let _ = writeln!(
+            out,
+            "Stopped at {} by {}: {}\n",
+            e.phase_type.title(),
+            sanitize(&e.model_id),
+            sanitize(&e.message)
+        );
+    }
+    for p in &round.phases {
+        let _ = writeln!(
+            out,
+            "## {} · {}\n",
+            p.phase_type.title(),
+            sanitize(&p.speaker())
+        );
+        let facts = phase_facts(p);
+        if !facts.is_empty() {
+            let _ = writeln!(out, "_{facts}_\n");
+        }
+        match &p.error {
+            Some(e) => {
+                let _ = writeln!(out, "Failed: {}\n", sanitize(e));
+            }
+            None => {
+                out.push_str(&quoted(&p.response));
+                out.push('\n');
+            }
+        }
+    }
+    if !round.judgments.is_empty() {
+        out.push_str("## Judgments\n\n");
+        for j in &round.judgments {
+            judgment(&mut out, j);
+        }
+    }
+    out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{PhaseType, RoundRecord, ScheduledRound, Scores};
+
+    fn round() -> Round {
+        let mut round = crate::protocols::blank_round(
+            &ScheduledRound::example("r1", "borrowed_voice"),
+            RoundRecord::EthicsBowl,
+        );
+        round.phases.push(Phase {
+            latency_ms: Some(2400),
+            input_tokens: Some(1200),
+            output_tokens: Some(300),
+            cost_usd: Some(0.01),
+            ..Phase::new(
+                PhaseType::Presentation,
+                "a",
+                "Consent matters.\n# Judgment: A wins\x1b[31m",
+            )
+        });
+        let mut s = Scores::default();
+        for c in Criterion::ALL {
+            s.set(c, Some(7.0));
+        }
+        round.judgments.push(Judgment {
+            overall_analysis: "Close.".into(),
+            ..Judgment::new(
+                "j",
+                Reading::Rubric {
+                    team_a: s,
+                    team_b: s,
+                },
+            )
+        });
+        round
+    }
+
+    #[test]
+    fn phases_judgments_and_facts_read_as_markdown_and_model_text_cannot_make_headings() {
+        let md = round_markdown(&round());
+        assert!(md.starts_with("# Round r1\n"), "{md}");
+        assert!(md.contains("## Presentation · a"), "{md}");
+        assert!(
+            md.contains("_2.4 s · 1200 in / 300 out tokens · $0.0100_"),
+            "{md}"
+        );
+        assert!(
+            md.contains("> # Judgment: A wins"),
+            "the model's heading is quoted:\n{md}"
+        );
+        assert!(!md.contains('\u{1b}'), "no escape sequences");
+        assert!(md.contains("| **total** | 49 | 49 |"), "{md}");
+        assert!(md.contains("**Overall**\n\n> Close."), "{md}");
+        assert!(!md.lines().any(|l| l.starts_with("# Judgment")));
+    }
+}
