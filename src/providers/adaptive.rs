@@ -1,9 +1,11 @@
-//! One model's concurrency window, steered by the provider's answers: it starts low, grows by
-//! one slot per window's worth of successes while the reported quota has headroom, is halved
-//! on a 429 or when a quota without a reset time runs low (a tenth or less left), and never
-//! leaves 1..=`max_concurrency`. When the headers say the quota is spent until a reset (the
-//! requests left, less the other calls in flight, are used up, or no tokens are left), or a
-//! 429 names a wait, new calls wait for that moment instead of meeting another 429.
+//! One model's concurrency window, steered by the provider's answers: it starts low, grows
+//! while the reported quota has headroom (by one slot per success until its first cut, so
+//! that it doubles every round trip, then by one slot per window's worth of successes), is
+//! halved on a 429 or when a quota without a reset time runs low (a tenth or less left), and
+//! never leaves 1..=`max_concurrency`. When the headers say the quota is spent until a reset
+//! (the requests left, or the tokens left counted in calls at the recent answers' average
+//! usage, less the other calls in flight, are used up), or a 429 names a wait, new calls wait
+//! for that moment instead of meeting another 429.
 //!
 //! With `adaptive_concurrency = false` the window stays at `max_concurrency` and nothing is
 //! held back; the headers are still recorded, for the snapshot.
@@ -22,6 +24,8 @@ use super::rate_headers::{QuotaReport, RateReport};
 const INITIAL_WINDOW: u32 = 2;
 /// A quota with this share or less left counts as nearly spent.
 const LOW_SHARE: f64 = 0.1;
+/// The weight of the latest answer in the average tokens per call.
+const USAGE_WEIGHT: f64 = 0.2;
 /// The longest calls are held back at once: a quota that refills as it goes (OpenAI's
 /// resets name the time until it is whole, up to minutes for tokens) has room sooner, and
 /// a call sent early meets at worst a 429, which the retry policy handles.
@@ -55,8 +59,8 @@ pub struct RateSnapshot {
 /// How an attempt ended, as far as the window cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Outcome {
-    /// An answer.
-    Success,
+    /// An answer, with the tokens it used (prompt and answer) when the server said.
+    Success(Option<u64>),
     /// HTTP 429, with the wait the server named if any.
     RateLimited(Option<Duration>),
     /// Any other failure: says nothing about the quota.
@@ -80,6 +84,11 @@ pub(crate) struct Window {
     size: u32,
     /// Successes counted toward the next slot.
     successes: u32,
+    /// Until the first cut, the window grows by a slot per success, not per window of them.
+    slow_start: bool,
+    /// The tokens an answer uses, on average over recent answers that said: how a token
+    /// quota's remainder is counted in calls.
+    tokens_per_call: Option<f64>,
     /// Bumped by every cut; a call started before the latest cut cannot cut again.
     generation: u64,
     in_flight: u32,
@@ -108,6 +117,8 @@ impl Window {
                 cap
             },
             successes: 0,
+            slow_start: true,
+            tokens_per_call: None,
             generation: 0,
             in_flight: 0,
             budget: None,
@@ -133,9 +144,8 @@ impl Window {
                 self.hold_until = None;
                 self.refilled_at = Some(now);
                 self.budget = self
-                    .requests
-                    .and_then(|q| q.limit)
-                    .map(|limit| limit.saturating_sub(u64::from(self.in_flight)));
+                    .whole_quota_in_calls()
+                    .map(|calls| calls.saturating_sub(u64::from(self.in_flight)));
             }
         }
         // A budget spent with no reset known waits for an answer to say more, unless none
@@ -167,16 +177,17 @@ impl Window {
         let requests_left = report
             .requests
             .and_then(|q| Some((q.remaining?.saturating_sub(others), q.reset?)));
-        let tokens_spent = report
-            .tokens
-            .and_then(|q| (q.remaining? == 0).then_some(q.reset?));
-        let mut budget = requests_left.map(|(left, _)| left);
-        let mut reset = requests_left.map(|(_, reset)| reset);
-        if let Some(tokens_reset) = tokens_spent {
-            budget = Some(0);
-            reset = Some(reset.map_or(tokens_reset, |r| r.max(tokens_reset)));
-        }
-        let Some((budget, reset)) = budget.zip(reset.map(|r| r.min(MAX_HOLD))) else {
+        let tokens_left = report.tokens.and_then(|q| {
+            let calls = self.tokens_in_calls(q.remaining?)?;
+            Some((calls.saturating_sub(others), q.reset?))
+        });
+        // The quota with fewer calls left binds, until its own reset.
+        let binding = match (requests_left, tokens_left) {
+            (Some(r), Some(t)) if t.0 < r.0 => Some(t),
+            (Some(r), Some(t)) if t.0 == r.0 => Some((r.0, r.1.max(t.1))),
+            (r, t) => r.or(t),
+        };
+        let Some((budget, reset)) = binding.map(|(b, r)| (b, r.min(MAX_HOLD))) else {
             return;
         };
         self.longest_reset = self.longest_reset.max(reset);
@@ -224,15 +235,49 @@ impl Window {
                 }
                 self.cut(generation);
             }
-            Outcome::Success if self.nearly_spent(false) => self.cut(generation),
-            Outcome::Success if self.has_headroom() => {
-                self.successes += 1;
-                if self.successes >= self.size {
-                    self.successes = 0;
-                    self.size = (self.size + 1).min(self.cap);
+            Outcome::Success(tokens) => {
+                if let Some(tokens) = tokens.filter(|t| *t > 0) {
+                    let tokens = tokens as f64;
+                    self.tokens_per_call = Some(
+                        self.tokens_per_call
+                            .map_or(tokens, |avg| avg + (tokens - avg) * USAGE_WEIGHT),
+                    );
+                }
+                if self.nearly_spent(false) {
+                    self.cut(generation);
+                } else if self.has_headroom() {
+                    self.successes += 1;
+                    if self.slow_start || self.successes >= self.size {
+                        self.successes = 0;
+                        self.size = (self.size + 1).min(self.cap);
+                    }
                 }
             }
-            Outcome::Success | Outcome::Other => {}
+            Outcome::Other => {}
+        }
+    }
+
+    /// A token quota's remainder in calls, at the recent answers' average usage; with no
+    /// usage known yet, only a spent quota (no calls) is counted.
+    fn tokens_in_calls(&self, tokens: u64) -> Option<u64> {
+        match self.tokens_per_call {
+            Some(per_call) => Some((tokens as f64 / per_call).floor() as u64),
+            None => (tokens == 0).then_some(0),
+        }
+    }
+
+    /// The calls a whole quota allows: the request limit, or the token limit in calls when
+    /// that is fewer.
+    fn whole_quota_in_calls(&self) -> Option<u64> {
+        let requests = self.requests.and_then(|q| q.limit);
+        let tokens = self
+            .tokens
+            .and_then(|q| q.limit)
+            .filter(|_| self.tokens_per_call.is_some())
+            .and_then(|limit| self.tokens_in_calls(limit));
+        match (requests, tokens) {
+            (Some(r), Some(t)) => Some(r.min(t)),
+            (r, t) => r.or(t),
         }
     }
 
@@ -244,6 +289,7 @@ impl Window {
         }
         self.generation += 1;
         self.successes = 0;
+        self.slow_start = false;
         self.size = (self.size / 2).max(1);
     }
 
@@ -400,26 +446,30 @@ mod tests {
 
     fn succeed(w: &mut Window, now: Instant) {
         let g = w.try_start(now).unwrap();
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
     }
 
     #[test]
-    fn starts_low_and_grows_by_one_per_window_of_successes_up_to_the_cap() {
+    fn starts_low_doubles_per_round_trip_until_a_cut_then_grows_by_one_per_window() {
         let now = Instant::now();
-        let mut w = Window::new(4, true);
+        let mut w = Window::new(32, true);
         assert_eq!(w.size, 2);
-        succeed(&mut w, now);
-        assert_eq!(w.size, 2);
-        succeed(&mut w, now);
+        for expected in [3, 4, 5, 6] {
+            succeed(&mut w, now);
+            assert_eq!(w.size, expected, "a slot per success before the first cut");
+        }
+        let g = w.try_start(now).unwrap();
+        w.settle(g, Outcome::RateLimited(None), now);
         assert_eq!(w.size, 3);
-        for _ in 0..3 {
-            succeed(&mut w, now);
-        }
+        succeed(&mut w, now);
+        succeed(&mut w, now);
+        assert_eq!(w.size, 3, "after a cut, a slot per window of successes");
+        succeed(&mut w, now);
         assert_eq!(w.size, 4);
-        for _ in 0..20 {
+        for _ in 0..1000 {
             succeed(&mut w, now);
         }
-        assert_eq!(w.size, 4, "never above max_concurrency");
+        assert_eq!(w.size, 32, "never above max_concurrency");
         assert_eq!(Window::new(1, true).size, 1, "a lower cap is the start");
     }
 
@@ -460,15 +510,15 @@ mod tests {
         let g = w.try_start(now).unwrap();
         let mut low = report(100, 9, 1000);
         w.observe(&low, now);
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
         assert_eq!(w.size, 8, "a quota with a reset only stops growth");
         let g = w.try_start(now).unwrap();
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
         assert_eq!((w.size, w.successes), (8, 0), "no growth");
         low.requests.as_mut().unwrap().reset = None;
         let g = w.try_start(now).unwrap();
         w.observe(&low, now);
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
         assert_eq!(w.size, 4, "a quota without a reset is cut");
         // 6 left with a window of 4: no cut (above a tenth), no growth (below twice the window).
         let mut w = Window::new(100, true);
@@ -478,7 +528,7 @@ mod tests {
         for _ in 0..10 {
             let g = w.try_start(now).unwrap();
             w.observe(&six, now);
-            w.settle(g, Outcome::Success, now);
+            w.settle(g, Outcome::Success(None), now);
         }
         assert_eq!(w.size, 4);
     }
@@ -492,7 +542,7 @@ mod tests {
         // Two left, and the other call in flight will take one of them.
         let _other = w.try_start(now).unwrap();
         w.observe(&report(10, 2, 500), now);
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
         assert!(w.try_start(now).is_ok());
         let until = now + Duration::from_millis(500);
         assert_eq!(w.try_start(now), Err(Wait::Until(until)));
@@ -545,7 +595,7 @@ mod tests {
         let a = w.try_start(now).unwrap();
         w.budget = Some(0);
         assert_eq!(w.try_start(now), Err(Wait::Slot));
-        w.settle(a, Outcome::Success, now);
+        w.settle(a, Outcome::Success(None), now);
         assert!(w.try_start(now).is_ok(), "with nothing in flight, one goes");
     }
 
@@ -563,7 +613,7 @@ mod tests {
             }),
         };
         w.observe(&tokens, now);
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
         assert_eq!(
             w.try_start(now),
             Err(Wait::Until(now + Duration::from_secs(2)))
@@ -578,7 +628,7 @@ mod tests {
         let mut w = Window::new(16, true);
         let g = w.try_start(now).unwrap();
         w.observe(&report(10, 0, 360_000), now);
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
         assert_eq!(
             w.try_start(now),
             Err(Wait::Until(now + MAX_HOLD)),
@@ -609,7 +659,7 @@ mod tests {
         let limiter = Arc::new(ModelLimiter::new(4, true));
         let first = limiter.start().await;
         limiter.observe(&report(5, 0, 1500));
-        limiter.settle(first, Outcome::Success);
+        limiter.settle(first, Outcome::Success(None));
         let started = Instant::now();
         let slot = limiter.start().await;
         assert_eq!(started.elapsed(), Duration::from_millis(1500));
@@ -624,7 +674,7 @@ mod tests {
         let first = limiter.start().await;
         let mut waiting = Box::pin(limiter.start());
         assert!(waiting.as_mut().now_or_never().is_none());
-        limiter.settle(first, Outcome::Success);
+        limiter.settle(first, Outcome::Success(None));
         assert!(waiting.now_or_never().is_some());
     }
 }
