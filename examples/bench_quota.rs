@@ -14,6 +14,9 @@
 //! (`120ms`, `6.5s`, `1m0s`) naming the time until the bucket is full again, as OpenAI's do.
 //! An admitted answer (headers and body) is sent after the latency.
 //!
+//! `--fixed-windows` makes each quota whole at every multiple of P instead (its reset naming
+//! the time until then), to show the limiter on a provider that counts that way.
+//!
 //! Reported per mode: calls answered and failed after retries, wall time, throughput against
 //! the binding quota (the quota-limited ideal time for the calls answered, from full buckets,
 //! over the wall time), requests and tokens admitted per period beyond the full buckets the
@@ -62,6 +65,10 @@ struct Args {
     /// Runs of each mode.
     #[arg(long, default_value_t = 1)]
     runs: usize,
+    /// Fixed windows instead of buckets: each quota is whole again at every multiple of P
+    /// and its reset names the time until then (how some other providers count).
+    #[arg(long)]
+    fixed_windows: bool,
     /// Print the requests admitted in every second of each run.
     #[arg(long)]
     timeline: bool,
@@ -70,34 +77,58 @@ struct Args {
     modes: Vec<String>,
 }
 
-/// One quota as a bucket refilling continuously.
+/// One quota: a bucket refilling continuously, or (with `window`) one made whole at every
+/// multiple of its period from `started`.
 #[derive(Debug)]
 struct Bucket {
     capacity: f64,
     level: f64,
     per_second: f64,
     at: Instant,
+    window: Option<(Instant, Duration)>,
 }
 
 impl Bucket {
-    fn full(capacity: u64, period: Duration, now: Instant) -> Self {
+    fn full(capacity: u64, period: Duration, now: Instant, fixed_window: bool) -> Self {
         Self {
             capacity: capacity as f64,
             level: capacity as f64,
             per_second: capacity as f64 / period.as_secs_f64(),
             at: now,
+            window: fixed_window.then_some((now, period)),
         }
     }
 
+    /// The end of the fixed window `now` is in.
+    fn window_end(started: Instant, period: Duration, now: Instant) -> Instant {
+        let index = (now.duration_since(started).as_secs_f64() / period.as_secs_f64()).floor();
+        started + period.mul_f64(index + 1.0)
+    }
+
     fn refill(&mut self, now: Instant) {
-        let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
-        self.level = (self.level + elapsed * self.per_second).min(self.capacity);
+        match self.window {
+            Some((started, period)) => {
+                if Self::window_end(started, period, self.at) <= now {
+                    self.level = self.capacity;
+                }
+            }
+            None => {
+                let elapsed = now.saturating_duration_since(self.at).as_secs_f64();
+                self.level = (self.level + elapsed * self.per_second).min(self.capacity);
+            }
+        }
         self.at = now;
     }
 
     /// The time until `amount` is in the bucket.
     fn wait_for(&self, amount: f64) -> Duration {
-        Duration::from_secs_f64(((amount - self.level) / self.per_second).max(0.0))
+        match self.window {
+            Some(_) if self.level >= amount => Duration::ZERO,
+            Some((started, period)) => {
+                Self::window_end(started, period, self.at).saturating_duration_since(self.at)
+            }
+            None => Duration::from_secs_f64(((amount - self.level) / self.per_second).max(0.0)),
+        }
     }
 
     fn remaining(&self) -> u64 {
@@ -373,8 +404,8 @@ async fn run(args: &Args, mode: Mode) -> Figures {
     let now = Instant::now();
     let server = Arc::new(Server {
         quota: Mutex::new(Quota {
-            requests: Bucket::full(args.requests, period, now),
-            tokens: Bucket::full(args.tokens, period, now),
+            requests: Bucket::full(args.requests, period, now, args.fixed_windows),
+            tokens: Bucket::full(args.tokens, period, now, args.fixed_windows),
             started: now,
             admitted: Vec::new(),
             refused_requests: 0,
@@ -481,8 +512,8 @@ async fn main() {
     let per_minute = 60.0 / args.period;
     println!(
         "quota: R = {} requests and T = {} tokens per P = {} s (= {:.0} RPM, {:.0} TPM); \
-         {} calls queued at once, {} ms per answer, {} output tokens each; buckets refill \
-         continuously and start full; default retry policy",
+         {} calls queued at once, {} ms per answer, {} output tokens each; {}; default retry \
+         policy",
         args.requests,
         args.tokens,
         args.period,
@@ -490,10 +521,15 @@ async fn main() {
         args.tokens as f64 * per_minute,
         args.calls,
         args.latency_ms,
-        args.output_tokens
+        args.output_tokens,
+        if args.fixed_windows {
+            "fixed windows, whole at every multiple of P"
+        } else {
+            "buckets refill continuously and start full"
+        }
     );
     println!(
-        "| mode | run | answered | failed | wall s | throughput vs quota | requests/P beyond the full bucket (% of R) | tokens/P beyond the full bucket (% of T) | 429s per 1,000 calls | attempt p50/p95 ms | call p50/p95 s | window at end |"
+        "| mode | run | answered | failed | wall s | throughput vs quota (answered calls) | requests/P beyond the full bucket (% of R) | tokens/P beyond the full bucket (% of T) | 429s per 1,000 calls | attempt p50/p95 ms | call p50/p95 s | window at end |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for run_number in 1..=args.runs {

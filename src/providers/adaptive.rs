@@ -5,7 +5,11 @@
 //! never leaves 1..=`max_concurrency`. When the headers say the quota is spent until a reset
 //! (the requests left, or the tokens left counted in calls at the recent answers' average
 //! usage, less the other calls in flight, are used up), or a 429 names a wait, new calls wait
-//! for that moment instead of meeting another 429.
+//! instead of meeting another 429: until the reset for a quota that comes back whole at its
+//! reset (a fixed window), but only until one more call's worth is back for a quota that
+//! refills as it goes (the token buckets of OpenAI and Anthropic, whose resets name the time
+//! until the bucket is full). Which of the two a quota is, the first call sent that early
+//! shows: an answer means it refills as it goes, a 429 that it does not.
 //!
 //! With `adaptive_concurrency = false` the window stays at `max_concurrency` and nothing is
 //! held back; the headers are still recorded, for the snapshot.
@@ -67,6 +71,39 @@ pub(crate) enum Outcome {
     Other,
 }
 
+/// A started call's place in the window's history, given back to [`Window::settle`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Ticket {
+    /// The generation it started in: a call started before the latest cut cannot cut again.
+    generation: u64,
+    /// Released by a paced hold, before a spent quota's full reset: its outcome shows
+    /// whether the quota refills as it goes.
+    early: bool,
+}
+
+/// How a quota comes back after it is spent, as far as the answers have shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refill {
+    /// Not known yet: one call at a time is sent early to find out.
+    Unknown,
+    /// Little by little (OpenAI's and Anthropic's token buckets): calls are paced at the
+    /// rate it refills.
+    Continuous,
+    /// Whole at its reset (a fixed window): calls wait for the reset.
+    AtReset,
+}
+
+/// One quota by one report, counted in calls.
+#[derive(Debug, Clone, Copy)]
+struct Reading {
+    /// Calls the quota takes now, by the report.
+    left: u64,
+    /// Until it is whole again.
+    reset: Duration,
+    /// How long one call's worth takes to come back, if it refills little by little.
+    per_call: Option<Duration>,
+}
+
 /// Why a call cannot start yet.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Wait {
@@ -95,6 +132,20 @@ pub(crate) struct Window {
     /// Calls that may still start before `hold_until`, by the latest report.
     budget: Option<u64>,
     hold_until: Option<Instant>,
+    /// What the budget is at `hold_until`: this many calls (a paced hold), or the whole
+    /// quota (none).
+    paced_refill: Option<u64>,
+    /// How the quota comes back.
+    refill: Refill,
+    /// The next call to start is released by a paced hold.
+    early_next: bool,
+    /// An early call is in flight while the refill is unknown: no other is sent early.
+    probing: bool,
+    /// How long one call's worth of the binding quota took to come back, by the latest
+    /// report that said.
+    per_call: Option<Duration>,
+    /// The hold is a 429's wait, not to be shortened.
+    held_by_429: bool,
     /// When the latest hold ended and the budget was refilled.
     refilled_at: Option<Instant>,
     /// The longest reset any report named: roughly the quota's period.
@@ -123,6 +174,12 @@ impl Window {
             in_flight: 0,
             budget: None,
             hold_until: None,
+            paced_refill: None,
+            refill: Refill::Unknown,
+            early_next: false,
+            per_call: None,
+            held_by_429: false,
+            probing: false,
             refilled_at: None,
             longest_reset: Duration::ZERO,
             requests: None,
@@ -131,21 +188,31 @@ impl Window {
         }
     }
 
-    /// Starts a call if the window and the quota allow, returning the generation it started
-    /// in (to be given back to [`Window::settle`]).
-    pub(crate) fn try_start(&mut self, now: Instant) -> Result<u64, Wait> {
+    /// Starts a call if the window and the quota allow, returning its ticket (to be given
+    /// back to [`Window::settle`]).
+    pub(crate) fn try_start(&mut self, now: Instant) -> Result<Ticket, Wait> {
         if let Some(until) = self.hold_until {
             if until > now && self.budget == Some(0) {
-                return Err(Wait::Until(until));
+                return Err(Wait::Until(self.pace_spent_budget(now, until)));
             }
             if until <= now {
-                // The quota is whole again: its size, less the calls in flight (which may
-                // reach the server after the reset), may start until a response says more.
                 self.hold_until = None;
-                self.refilled_at = Some(now);
-                self.budget = self
-                    .whole_quota_in_calls()
-                    .map(|calls| calls.saturating_sub(u64::from(self.in_flight)));
+                self.held_by_429 = false;
+                self.budget = match self.paced_refill.take() {
+                    // A paced hold frees the calls it waited for.
+                    Some(calls) => {
+                        self.early_next = true;
+                        Some(calls)
+                    }
+                    // The quota is whole again: its size, less the calls in flight (which
+                    // may reach the server after the reset), may start until a response
+                    // says more.
+                    None => {
+                        self.refilled_at = Some(now);
+                        self.whole_quota_in_calls()
+                            .map(|calls| calls.saturating_sub(u64::from(self.in_flight)))
+                    }
+                };
             }
         }
         // A budget spent with no reset known waits for an answer to say more, unless none
@@ -158,7 +225,12 @@ impl Window {
         if let Some(budget) = &mut self.budget {
             *budget = budget.saturating_sub(1);
         }
-        Ok(self.generation)
+        let early = std::mem::take(&mut self.early_next);
+        self.probing |= early && self.refill == Refill::Unknown;
+        Ok(Ticket {
+            generation: self.generation,
+            early,
+        })
     }
 
     /// Records a response's rate-limit headers (the call is still in flight).
@@ -174,23 +246,36 @@ impl Window {
         // Requests sent after this one may not be counted yet, so the others in flight are
         // taken off what is left.
         let others = u64::from(self.in_flight.saturating_sub(1));
-        let requests_left = report
-            .requests
-            .and_then(|q| Some((q.remaining?.saturating_sub(others), q.reset?)));
-        let tokens_left = report.tokens.and_then(|q| {
-            let calls = self.tokens_in_calls(q.remaining?)?;
-            Some((calls.saturating_sub(others), q.reset?))
-        });
+        let requests = report.requests.and_then(|q| self.reading(q, Some(1.0)));
+        let tokens = report
+            .tokens
+            .and_then(|q| self.reading(q, self.tokens_per_call));
         // The quota with fewer calls left binds, until its own reset.
-        let binding = match (requests_left, tokens_left) {
-            (Some(r), Some(t)) if t.0 < r.0 => Some(t),
-            (Some(r), Some(t)) if t.0 == r.0 => Some((r.0, r.1.max(t.1))),
+        let binding = match (requests, tokens) {
+            (Some(r), Some(t)) if t.left < r.left => Some(t),
+            (Some(r), Some(t)) if t.left == r.left => Some(Reading {
+                reset: r.reset.max(t.reset),
+                per_call: r.per_call.zip(t.per_call).map(|(a, b)| a.max(b)),
+                ..r
+            }),
             (r, t) => r.or(t),
         };
-        let Some((budget, reset)) = binding.map(|(b, r)| (b, r.min(MAX_HOLD))) else {
+        let Some(binding) = binding else {
             return;
         };
+        let budget = binding.left.saturating_sub(others);
+        let reset = binding.reset.min(MAX_HOLD);
+        self.per_call = binding.per_call.or(self.per_call);
         self.longest_reset = self.longest_reset.max(reset);
+        if budget == 0
+            && let Some(pace) = self.pace(&binding, others)
+        {
+            self.hold_until = Some(now + pace.min(MAX_HOLD));
+            self.paced_refill = Some(1);
+            self.held_by_429 = false;
+            self.budget = Some(0);
+            return;
+        }
         let until = now + reset;
         // A response decided just before the quota's reset but read after it speaks of the
         // spent period; its reset lands about where the refill already happened.
@@ -201,24 +286,84 @@ impl Window {
             return;
         }
         // Answers overtake each other: within one period (the same reset, give or take a
-        // tenth of the period), the smallest count is the latest.
-        let same_period = self.hold_until.is_some_and(|held| {
-            let gap = if held > until {
-                held - until
-            } else {
-                until - held
-            };
-            gap <= self.longest_reset / 10
-        });
+        // tenth of the period), the smallest count is the latest. A quota that refills as it
+        // goes has no periods: its latest count stands.
+        let same_period = self.paced_refill.is_none()
+            && self.refill != Refill::Continuous
+            && self.hold_until.is_some_and(|held| {
+                let gap = if held > until {
+                    held - until
+                } else {
+                    until - held
+                };
+                gap <= self.longest_reset / 10
+            });
         self.budget = match self.budget {
             Some(known) if same_period => Some(known.min(budget)),
             _ => Some(budget),
         };
         self.hold_until = Some(until);
+        self.paced_refill = None;
+        self.held_by_429 = false;
     }
 
-    /// Ends a call started in `generation`, growing or cutting the window by its outcome.
-    pub(crate) fn settle(&mut self, generation: u64, outcome: Outcome, now: Instant) {
+    /// A budget spent by the calls started since the latest report: with a quota that
+    /// refills as it goes (or while that is being found out), the next call waits for one
+    /// call's worth to come back, not for the whole reset.
+    fn pace_spent_budget(&mut self, now: Instant, until: Instant) -> Instant {
+        let paceable = self.paced_refill.is_none()
+            && !self.held_by_429
+            && !self.probing
+            && self.refill != Refill::AtReset;
+        match self.per_call.filter(|_| paceable) {
+            Some(per_call) => {
+                let paced = until.min(now + per_call);
+                self.hold_until = Some(paced);
+                self.paced_refill = Some(1);
+                paced
+            }
+            None => until,
+        }
+    }
+
+    /// One quota of a report in calls, each call costing `per_call` of it (unknown for
+    /// tokens until an answer has reported its usage: then only a spent quota counts).
+    fn reading(&self, q: QuotaReport, per_call: Option<f64>) -> Option<Reading> {
+        let (remaining, reset) = (q.remaining?, q.reset?);
+        let left = match per_call {
+            Some(cost) => (remaining as f64 / cost).floor() as u64,
+            None if remaining == 0 => 0,
+            None => return None,
+        };
+        // A bucket refilling little by little takes `reset` to bring back what is missing.
+        let per_call = per_call.zip(q.limit).and_then(|(cost, limit)| {
+            let missing = limit.checked_sub(remaining).filter(|m| *m > 0)?;
+            Some(reset.mul_f64((cost / missing as f64).min(1.0)))
+        });
+        Some(Reading {
+            left,
+            reset,
+            per_call,
+        })
+    }
+
+    /// How long to hold calls when the binding quota is spent, if it refills little by
+    /// little: until what the calls in flight and one more need has come back. While that
+    /// is not known, one call at a time is sent that early.
+    fn pace(&self, binding: &Reading, others: u64) -> Option<Duration> {
+        let per_call = binding.per_call?;
+        let wanted = (others + 1).saturating_sub(binding.left);
+        let wait = per_call.saturating_mul(u32::try_from(wanted).unwrap_or(u32::MAX));
+        match self.refill {
+            Refill::Continuous => Some(wait),
+            Refill::Unknown if !self.probing => Some(wait),
+            Refill::Unknown | Refill::AtReset => None,
+        }
+    }
+
+    /// Ends a call with its ticket, growing or cutting the window by its outcome.
+    pub(crate) fn settle(&mut self, ticket: Ticket, outcome: Outcome, now: Instant) {
+        let generation = ticket.generation;
         self.in_flight = self.in_flight.saturating_sub(1);
         if let Outcome::RateLimited(_) = outcome {
             self.rate_limited += 1;
@@ -226,12 +371,37 @@ impl Window {
         if !self.adaptive {
             return;
         }
+        if ticket.early {
+            // An early answer shows the quota refills as it goes; an early 429 shows it
+            // does not (when that was being tested) or that the pace is to be learnt again.
+            self.refill = match (outcome, self.refill) {
+                (Outcome::Success(_), Refill::Unknown) => {
+                    // Calls held for the whole reset while this one was out go at the pace.
+                    if let (Some(per_call), Some(until)) = (self.per_call, self.hold_until)
+                        && self.paced_refill.is_none()
+                        && self.budget == Some(0)
+                    {
+                        self.hold_until = Some(until.min(now + per_call));
+                        self.paced_refill = Some(1);
+                    }
+                    Refill::Continuous
+                }
+                (Outcome::Success(_), refill) => refill,
+                (Outcome::RateLimited(_), Refill::Unknown) if self.probing => Refill::AtReset,
+                (Outcome::RateLimited(_), Refill::Continuous) => Refill::Unknown,
+                (_, refill) => refill,
+            };
+            self.probing = false;
+        }
         match outcome {
             Outcome::RateLimited(wait) => {
                 if let Some(wait) = wait {
                     let until = now + wait.min(MAX_HOLD);
                     self.hold_until = Some(self.hold_until.map_or(until, |h| h.max(until)));
                     self.budget = Some(0);
+                    self.held_by_429 = true;
+                    // After the wait, a quota that refills as it goes takes a call at a time.
+                    self.paced_refill = (self.refill == Refill::Continuous).then_some(1);
                 }
                 self.cut(generation);
             }
@@ -352,7 +522,7 @@ pub(crate) struct ModelLimiter {
 #[derive(Debug)]
 pub(crate) struct Slot {
     limiter: Arc<ModelLimiter>,
-    generation: u64,
+    ticket: Ticket,
     settled: bool,
 }
 
@@ -378,10 +548,10 @@ impl ModelLimiter {
             changed.as_mut().enable();
             let wait = self.lock().try_start(Instant::now());
             match wait {
-                Ok(generation) => {
+                Ok(ticket) => {
                     return Slot {
                         limiter: Arc::clone(self),
-                        generation,
+                        ticket,
                         settled: false,
                     };
                 }
@@ -406,11 +576,11 @@ impl ModelLimiter {
     /// Ends a call with its outcome.
     pub(crate) fn settle(&self, mut slot: Slot, outcome: Outcome) {
         slot.settled = true;
-        self.finish(slot.generation, outcome);
+        self.finish(slot.ticket, outcome);
     }
 
-    fn finish(&self, generation: u64, outcome: Outcome) {
-        self.lock().settle(generation, outcome, Instant::now());
+    fn finish(&self, ticket: Ticket, outcome: Outcome) {
+        self.lock().settle(ticket, outcome, Instant::now());
         self.changed.notify_waiters();
     }
 
@@ -423,7 +593,7 @@ impl ModelLimiter {
 impl Drop for Slot {
     fn drop(&mut self) {
         if !self.settled {
-            self.limiter.finish(self.generation, Outcome::Other);
+            self.limiter.finish(self.ticket, Outcome::Other);
         }
     }
 }
@@ -489,7 +659,7 @@ mod tests {
         let now = Instant::now();
         let mut w = Window::new(16, true);
         w.size = 8;
-        let starts: Vec<u64> = (0..8).map(|_| w.try_start(now).unwrap()).collect();
+        let starts: Vec<Ticket> = (0..8).map(|_| w.try_start(now).unwrap()).collect();
         for g in &starts {
             w.settle(*g, Outcome::RateLimited(None), now);
         }
@@ -538,6 +708,7 @@ mod tests {
         let now = Instant::now();
         let mut w = Window::new(16, true);
         w.size = 8;
+        w.refill = Refill::AtReset;
         let g = w.try_start(now).unwrap();
         // Two left, and the other call in flight will take one of them.
         let _other = w.try_start(now).unwrap();
@@ -563,8 +734,22 @@ mod tests {
         // The next period's answers do.
         let later = until + Duration::from_millis(100);
         w.observe(&report(10, 0, 400), later);
-        w.settle(0, Outcome::Other, later);
-        w.settle(0, Outcome::Other, later);
+        w.settle(
+            Ticket {
+                generation: 0,
+                early: false,
+            },
+            Outcome::Other,
+            later,
+        );
+        w.settle(
+            Ticket {
+                generation: 0,
+                early: false,
+            },
+            Outcome::Other,
+            later,
+        );
         assert_eq!(
             w.try_start(later),
             Err(Wait::Until(later + Duration::from_millis(400)))
@@ -626,6 +811,7 @@ mod tests {
             Err(Wait::Until(now + Duration::from_secs(3)))
         );
         let mut w = Window::new(16, true);
+        w.refill = Refill::AtReset;
         let g = w.try_start(now).unwrap();
         w.observe(&report(10, 0, 360_000), now);
         w.settle(g, Outcome::Success(None), now);
@@ -633,6 +819,130 @@ mod tests {
             w.try_start(now),
             Err(Wait::Until(now + MAX_HOLD)),
             "a six-minute reset holds for a minute at most"
+        );
+    }
+
+    #[test]
+    fn an_unknown_refill_is_probed_by_one_early_call() {
+        let ms = Duration::from_millis;
+        let now = Instant::now();
+        let spent = |refill_after_probe: Outcome| {
+            let mut w = Window::new(16, true);
+            w.size = 8;
+            let a = w.try_start(now).unwrap();
+            // None of 10 left, whole in a second: a call's worth in 100 ms if it refills as
+            // it goes.
+            w.observe(&report(10, 0, 1000), now);
+            w.settle(a, Outcome::Success(None), now);
+            assert_eq!(w.try_start(now), Err(Wait::Until(now + ms(100))));
+            let probe = w.try_start(now + ms(100)).unwrap();
+            assert!(probe.early && w.probing);
+            assert_eq!(
+                w.try_start(now + ms(100)),
+                Err(Wait::Slot),
+                "one probe at a time"
+            );
+            w.settle(probe, refill_after_probe, now + ms(150));
+            w
+        };
+        let mut w = spent(Outcome::RateLimited(None));
+        assert_eq!(
+            w.refill,
+            Refill::AtReset,
+            "an early 429: whole at the reset only"
+        );
+        let g = w.try_start(now + ms(150)).unwrap();
+        w.observe(&report(10, 0, 850), now + ms(150));
+        w.settle(g, Outcome::Success(None), now + ms(150));
+        assert_eq!(w.try_start(now + ms(150)), Err(Wait::Until(now + ms(1000))));
+
+        let mut w = spent(Outcome::Success(None));
+        assert_eq!(
+            w.refill,
+            Refill::Continuous,
+            "an early answer: it refills as it goes"
+        );
+        assert!(!w.probing);
+        let g = w.try_start(now + ms(150)).unwrap();
+        w.observe(&report(10, 0, 950), now + ms(150));
+        w.settle(g, Outcome::Success(None), now + ms(150));
+        assert_eq!(
+            w.try_start(now + ms(150)),
+            Err(Wait::Until(now + ms(245))),
+            "paced at a call's worth (950 ms for 10), not held for the reset"
+        );
+    }
+
+    #[test]
+    fn a_quota_refilling_as_it_goes_is_paced_and_its_latest_count_stands() {
+        let ms = Duration::from_millis;
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        w.refill = Refill::Continuous;
+        let a = w.try_start(now).unwrap();
+        w.observe(&report(100, 3, 5820), now);
+        assert_eq!(w.budget, Some(3));
+        w.observe(&report(100, 5, 5700), now + ms(10));
+        assert_eq!(
+            w.budget,
+            Some(5),
+            "no periods: a higher count is news, not stale"
+        );
+        for _ in 0..5 {
+            w.try_start(now + ms(10)).unwrap();
+        }
+        // Spent by the calls started, not by a report: one call's worth (5.7 s for the 95
+        // missing: 60 ms) is waited for, not the reset.
+        assert_eq!(w.try_start(now + ms(10)), Err(Wait::Until(now + ms(70))));
+        assert!(w.try_start(now + ms(70)).is_ok());
+        w.settle(a, Outcome::Success(None), now + ms(70));
+        // A 429 in between: its wait holds, unshortened, and an early 429 means the pace is
+        // to be learnt again.
+        let early = Ticket {
+            generation: w.generation,
+            early: true,
+        };
+        w.in_flight += 1;
+        w.settle(early, Outcome::RateLimited(Some(ms(1000))), now + ms(80));
+        assert_eq!(w.refill, Refill::Unknown);
+        assert_eq!(w.try_start(now + ms(80)), Err(Wait::Until(now + ms(1080))));
+    }
+
+    #[test]
+    fn a_token_quota_is_counted_in_calls_at_the_average_usage() {
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        for used in [400, 400, 900] {
+            let g = w.try_start(now).unwrap();
+            w.settle(g, Outcome::Success(Some(used)), now);
+        }
+        assert_eq!(w.tokens_per_call, Some(500.0), "the latest weighs a fifth");
+        let tokens = |remaining| RateReport {
+            requests: Some(QuotaReport {
+                limit: Some(1000),
+                remaining: Some(900),
+                reset: Some(Duration::from_secs(1)),
+            }),
+            tokens: Some(QuotaReport {
+                limit: Some(100_000),
+                remaining: Some(remaining),
+                reset: Some(Duration::from_secs(6)),
+            }),
+        };
+        let _a = w.try_start(now).unwrap();
+        let _b = w.try_start(now).unwrap();
+        w.observe(&tokens(2_400), now);
+        assert_eq!(
+            w.budget,
+            Some(3),
+            "4 calls' worth of tokens, less the other in flight"
+        );
+        assert_eq!(
+            w.whole_quota_in_calls(),
+            Some(200),
+            "100,000 tokens at 500 a call"
         );
     }
 
@@ -657,6 +967,7 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn calls_wait_for_the_reset_on_the_clock() {
         let limiter = Arc::new(ModelLimiter::new(4, true));
+        limiter.lock().refill = Refill::AtReset;
         let first = limiter.start().await;
         limiter.observe(&report(5, 0, 1500));
         limiter.settle(first, Outcome::Success(None));
