@@ -146,6 +146,9 @@ pub(crate) struct Window {
     per_call: Option<Duration>,
     /// The hold is a 429's wait, not to be shortened.
     held_by_429: bool,
+    /// An early call has met a 429 after the quota seemed to refill as it goes: the next
+    /// one settles that it does not.
+    relearnt: bool,
     /// When the latest hold ended and the budget was refilled.
     refilled_at: Option<Instant>,
     /// The longest reset any report named: roughly the quota's period.
@@ -179,6 +182,7 @@ impl Window {
             early_next: false,
             per_call: None,
             held_by_429: false,
+            relearnt: false,
             probing: false,
             refilled_at: None,
             longest_reset: Duration::ZERO,
@@ -373,7 +377,8 @@ impl Window {
         }
         if ticket.early {
             // An early answer shows the quota refills as it goes; an early 429 shows it
-            // does not (when that was being tested) or that the pace is to be learnt again.
+            // does not (when that was being tested) or that the pace is to be learnt again,
+            // but only once: an early answer may have found a fixed window not yet spent.
             self.refill = match (outcome, self.refill) {
                 (Outcome::Success(_), Refill::Unknown) => {
                     // Calls held for the whole reset while this one was out go at the pace.
@@ -388,7 +393,11 @@ impl Window {
                 }
                 (Outcome::Success(_), refill) => refill,
                 (Outcome::RateLimited(_), Refill::Unknown) if self.probing => Refill::AtReset,
-                (Outcome::RateLimited(_), Refill::Continuous) => Refill::Unknown,
+                (Outcome::RateLimited(_), Refill::Continuous) if !self.relearnt => {
+                    self.relearnt = true;
+                    Refill::Unknown
+                }
+                (Outcome::RateLimited(_), Refill::Continuous) => Refill::AtReset,
                 (_, refill) => refill,
             };
             self.probing = false;
@@ -907,6 +916,11 @@ mod tests {
         w.settle(early, Outcome::RateLimited(Some(ms(1000))), now + ms(80));
         assert_eq!(w.refill, Refill::Unknown);
         assert_eq!(w.try_start(now + ms(80)), Err(Wait::Until(now + ms(1080))));
+        // A second early 429 after it seemed to refill again: whole at the reset only.
+        w.refill = Refill::Continuous;
+        w.in_flight += 1;
+        w.settle(early, Outcome::RateLimited(None), now + ms(1080));
+        assert_eq!(w.refill, Refill::AtReset);
     }
 
     #[test]
