@@ -1,9 +1,15 @@
-//! One model's concurrency window, steered by the provider's answers: it starts low, grows by
-//! one slot per window's worth of successes while the reported quota has headroom, is halved
-//! on a 429 or when a quota without a reset time runs low (a tenth or less left), and never
-//! leaves 1..=`max_concurrency`. When the headers say the quota is spent until a reset (the
-//! requests left, less the other calls in flight, are used up, or no tokens are left), or a
-//! 429 names a wait, new calls wait for that moment instead of meeting another 429.
+//! One model's concurrency window, steered by the provider's answers: it starts low, grows
+//! while the reported quota has headroom (by one slot per success until its first cut, so
+//! that it doubles every round trip, then by one slot per window's worth of successes), is
+//! halved on a 429 or when a quota without a reset time runs low (a tenth or less left), and
+//! never leaves 1..=`max_concurrency`. When the headers say the quota is spent until a reset
+//! (the requests left, or the tokens left counted in calls at the recent answers' average
+//! usage, less the other calls in flight, are used up), or a 429 names a wait, new calls wait
+//! instead of meeting another 429: until the reset for a quota that comes back whole at its
+//! reset (a fixed window), but only until one more call's worth is back for a quota that
+//! refills as it goes (the token buckets of OpenAI and Anthropic, whose resets name the time
+//! until the bucket is full). Which of the two a quota is, the first call sent that early
+//! shows: an answer means it refills as it goes, a 429 that it does not.
 //!
 //! With `adaptive_concurrency = false` the window stays at `max_concurrency` and nothing is
 //! held back; the headers are still recorded, for the snapshot.
@@ -22,6 +28,8 @@ use super::rate_headers::{QuotaReport, RateReport};
 const INITIAL_WINDOW: u32 = 2;
 /// A quota with this share or less left counts as nearly spent.
 const LOW_SHARE: f64 = 0.1;
+/// The weight of the latest answer in the average tokens per call.
+const USAGE_WEIGHT: f64 = 0.2;
 /// The longest calls are held back at once: a quota that refills as it goes (OpenAI's
 /// resets name the time until it is whole, up to minutes for tokens) has room sooner, and
 /// a call sent early meets at worst a 429, which the retry policy handles.
@@ -55,12 +63,45 @@ pub struct RateSnapshot {
 /// How an attempt ended, as far as the window cares.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub(crate) enum Outcome {
-    /// An answer.
-    Success,
+    /// An answer, with the tokens it used (prompt and answer) when the server said.
+    Success(Option<u64>),
     /// HTTP 429, with the wait the server named if any.
     RateLimited(Option<Duration>),
     /// Any other failure: says nothing about the quota.
     Other,
+}
+
+/// A started call's place in the window's history, given back to [`Window::settle`].
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub(crate) struct Ticket {
+    /// The generation it started in: a call started before the latest cut cannot cut again.
+    generation: u64,
+    /// Released by a paced hold, before a spent quota's full reset: its outcome shows
+    /// whether the quota refills as it goes.
+    early: bool,
+}
+
+/// How a quota comes back after it is spent, as far as the answers have shown.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Refill {
+    /// Not known yet: one call at a time is sent early to find out.
+    Unknown,
+    /// Little by little (OpenAI's and Anthropic's token buckets): calls are paced at the
+    /// rate it refills.
+    Continuous,
+    /// Whole at its reset (a fixed window): calls wait for the reset.
+    AtReset,
+}
+
+/// One quota by one report, counted in calls.
+#[derive(Debug, Clone, Copy)]
+struct Reading {
+    /// Calls the quota takes now, by the report.
+    left: u64,
+    /// Until it is whole again.
+    reset: Duration,
+    /// How long one call's worth takes to come back, if it refills little by little.
+    per_call: Option<Duration>,
 }
 
 /// Why a call cannot start yet.
@@ -80,12 +121,34 @@ pub(crate) struct Window {
     size: u32,
     /// Successes counted toward the next slot.
     successes: u32,
+    /// Until the first cut, the window grows by a slot per success, not per window of them.
+    slow_start: bool,
+    /// The tokens an answer uses, on average over recent answers that said: how a token
+    /// quota's remainder is counted in calls.
+    tokens_per_call: Option<f64>,
     /// Bumped by every cut; a call started before the latest cut cannot cut again.
     generation: u64,
     in_flight: u32,
     /// Calls that may still start before `hold_until`, by the latest report.
     budget: Option<u64>,
     hold_until: Option<Instant>,
+    /// What the budget is at `hold_until`: this many calls (a paced hold), or the whole
+    /// quota (none).
+    paced_refill: Option<u64>,
+    /// How the quota comes back.
+    refill: Refill,
+    /// The next call to start is released by a paced hold.
+    early_next: bool,
+    /// An early call is in flight while the refill is unknown: no other is sent early.
+    probing: bool,
+    /// How long one call's worth of the binding quota took to come back, by the latest
+    /// report that said.
+    per_call: Option<Duration>,
+    /// The hold is a 429's wait, not to be shortened.
+    held_by_429: bool,
+    /// An early call has met a 429 after the quota seemed to refill as it goes: the next
+    /// one settles that it does not.
+    relearnt: bool,
     /// When the latest hold ended and the budget was refilled.
     refilled_at: Option<Instant>,
     /// The longest reset any report named: roughly the quota's period.
@@ -108,10 +171,19 @@ impl Window {
                 cap
             },
             successes: 0,
+            slow_start: true,
+            tokens_per_call: None,
             generation: 0,
             in_flight: 0,
             budget: None,
             hold_until: None,
+            paced_refill: None,
+            refill: Refill::Unknown,
+            early_next: false,
+            per_call: None,
+            held_by_429: false,
+            relearnt: false,
+            probing: false,
             refilled_at: None,
             longest_reset: Duration::ZERO,
             requests: None,
@@ -120,22 +192,31 @@ impl Window {
         }
     }
 
-    /// Starts a call if the window and the quota allow, returning the generation it started
-    /// in (to be given back to [`Window::settle`]).
-    pub(crate) fn try_start(&mut self, now: Instant) -> Result<u64, Wait> {
+    /// Starts a call if the window and the quota allow, returning its ticket (to be given
+    /// back to [`Window::settle`]).
+    pub(crate) fn try_start(&mut self, now: Instant) -> Result<Ticket, Wait> {
         if let Some(until) = self.hold_until {
             if until > now && self.budget == Some(0) {
-                return Err(Wait::Until(until));
+                return Err(Wait::Until(self.pace_spent_budget(now, until)));
             }
             if until <= now {
-                // The quota is whole again: its size, less the calls in flight (which may
-                // reach the server after the reset), may start until a response says more.
                 self.hold_until = None;
-                self.refilled_at = Some(now);
-                self.budget = self
-                    .requests
-                    .and_then(|q| q.limit)
-                    .map(|limit| limit.saturating_sub(u64::from(self.in_flight)));
+                self.held_by_429 = false;
+                self.budget = match self.paced_refill.take() {
+                    // A paced hold frees the calls it waited for.
+                    Some(calls) => {
+                        self.early_next = true;
+                        Some(calls)
+                    }
+                    // The quota is whole again: its size, less the calls in flight (which
+                    // may reach the server after the reset), may start until a response
+                    // says more.
+                    None => {
+                        self.refilled_at = Some(now);
+                        self.whole_quota_in_calls()
+                            .map(|calls| calls.saturating_sub(u64::from(self.in_flight)))
+                    }
+                };
             }
         }
         // A budget spent with no reset known waits for an answer to say more, unless none
@@ -148,7 +229,12 @@ impl Window {
         if let Some(budget) = &mut self.budget {
             *budget = budget.saturating_sub(1);
         }
-        Ok(self.generation)
+        let early = std::mem::take(&mut self.early_next);
+        self.probing |= early && self.refill == Refill::Unknown;
+        Ok(Ticket {
+            generation: self.generation,
+            early,
+        })
     }
 
     /// Records a response's rate-limit headers (the call is still in flight).
@@ -164,22 +250,36 @@ impl Window {
         // Requests sent after this one may not be counted yet, so the others in flight are
         // taken off what is left.
         let others = u64::from(self.in_flight.saturating_sub(1));
-        let requests_left = report
-            .requests
-            .and_then(|q| Some((q.remaining?.saturating_sub(others), q.reset?)));
-        let tokens_spent = report
+        let requests = report.requests.and_then(|q| self.reading(q, Some(1.0)));
+        let tokens = report
             .tokens
-            .and_then(|q| (q.remaining? == 0).then_some(q.reset?));
-        let mut budget = requests_left.map(|(left, _)| left);
-        let mut reset = requests_left.map(|(_, reset)| reset);
-        if let Some(tokens_reset) = tokens_spent {
-            budget = Some(0);
-            reset = Some(reset.map_or(tokens_reset, |r| r.max(tokens_reset)));
-        }
-        let Some((budget, reset)) = budget.zip(reset.map(|r| r.min(MAX_HOLD))) else {
+            .and_then(|q| self.reading(q, self.tokens_per_call));
+        // The quota with fewer calls left binds, until its own reset.
+        let binding = match (requests, tokens) {
+            (Some(r), Some(t)) if t.left < r.left => Some(t),
+            (Some(r), Some(t)) if t.left == r.left => Some(Reading {
+                reset: r.reset.max(t.reset),
+                per_call: r.per_call.zip(t.per_call).map(|(a, b)| a.max(b)),
+                ..r
+            }),
+            (r, t) => r.or(t),
+        };
+        let Some(binding) = binding else {
             return;
         };
+        let budget = binding.left.saturating_sub(others);
+        let reset = binding.reset.min(MAX_HOLD);
+        self.per_call = binding.per_call.or(self.per_call);
         self.longest_reset = self.longest_reset.max(reset);
+        if budget == 0
+            && let Some(pace) = self.pace(&binding, others)
+        {
+            self.hold_until = Some(now + pace.min(MAX_HOLD));
+            self.paced_refill = Some(1);
+            self.held_by_429 = false;
+            self.budget = Some(0);
+            return;
+        }
         let until = now + reset;
         // A response decided just before the quota's reset but read after it speaks of the
         // spent period; its reset lands about where the refill already happened.
@@ -190,24 +290,84 @@ impl Window {
             return;
         }
         // Answers overtake each other: within one period (the same reset, give or take a
-        // tenth of the period), the smallest count is the latest.
-        let same_period = self.hold_until.is_some_and(|held| {
-            let gap = if held > until {
-                held - until
-            } else {
-                until - held
-            };
-            gap <= self.longest_reset / 10
-        });
+        // tenth of the period), the smallest count is the latest. A quota that refills as it
+        // goes has no periods: its latest count stands.
+        let same_period = self.paced_refill.is_none()
+            && self.refill != Refill::Continuous
+            && self.hold_until.is_some_and(|held| {
+                let gap = if held > until {
+                    held - until
+                } else {
+                    until - held
+                };
+                gap <= self.longest_reset / 10
+            });
         self.budget = match self.budget {
             Some(known) if same_period => Some(known.min(budget)),
             _ => Some(budget),
         };
         self.hold_until = Some(until);
+        self.paced_refill = None;
+        self.held_by_429 = false;
     }
 
-    /// Ends a call started in `generation`, growing or cutting the window by its outcome.
-    pub(crate) fn settle(&mut self, generation: u64, outcome: Outcome, now: Instant) {
+    /// A budget spent by the calls started since the latest report: with a quota that
+    /// refills as it goes (or while that is being found out), the next call waits for one
+    /// call's worth to come back, not for the whole reset.
+    fn pace_spent_budget(&mut self, now: Instant, until: Instant) -> Instant {
+        let paceable = self.paced_refill.is_none()
+            && !self.held_by_429
+            && !self.probing
+            && self.refill != Refill::AtReset;
+        match self.per_call.filter(|_| paceable) {
+            Some(per_call) => {
+                let paced = until.min(now + per_call);
+                self.hold_until = Some(paced);
+                self.paced_refill = Some(1);
+                paced
+            }
+            None => until,
+        }
+    }
+
+    /// One quota of a report in calls, each call costing `per_call` of it (unknown for
+    /// tokens until an answer has reported its usage: then only a spent quota counts).
+    fn reading(&self, q: QuotaReport, per_call: Option<f64>) -> Option<Reading> {
+        let (remaining, reset) = (q.remaining?, q.reset?);
+        let left = match per_call {
+            Some(cost) => (remaining as f64 / cost).floor() as u64,
+            None if remaining == 0 => 0,
+            None => return None,
+        };
+        // A bucket refilling little by little takes `reset` to bring back what is missing.
+        let per_call = per_call.zip(q.limit).and_then(|(cost, limit)| {
+            let missing = limit.checked_sub(remaining).filter(|m| *m > 0)?;
+            Some(reset.mul_f64((cost / missing as f64).min(1.0)))
+        });
+        Some(Reading {
+            left,
+            reset,
+            per_call,
+        })
+    }
+
+    /// How long to hold calls when the binding quota is spent, if it refills little by
+    /// little: until what the calls in flight and one more need has come back. While that
+    /// is not known, one call at a time is sent that early.
+    fn pace(&self, binding: &Reading, others: u64) -> Option<Duration> {
+        let per_call = binding.per_call?;
+        let wanted = (others + 1).saturating_sub(binding.left);
+        let wait = per_call.saturating_mul(u32::try_from(wanted).unwrap_or(u32::MAX));
+        match self.refill {
+            Refill::Continuous => Some(wait),
+            Refill::Unknown if !self.probing => Some(wait),
+            Refill::Unknown | Refill::AtReset => None,
+        }
+    }
+
+    /// Ends a call with its ticket, growing or cutting the window by its outcome.
+    pub(crate) fn settle(&mut self, ticket: Ticket, outcome: Outcome, now: Instant) {
+        let generation = ticket.generation;
         self.in_flight = self.in_flight.saturating_sub(1);
         if let Outcome::RateLimited(_) = outcome {
             self.rate_limited += 1;
@@ -215,24 +375,88 @@ impl Window {
         if !self.adaptive {
             return;
         }
+        if ticket.early {
+            // An early answer shows the quota refills as it goes; an early 429 shows it
+            // does not (when that was being tested) or that the pace is to be learnt again,
+            // but only once: an early answer may have found a fixed window not yet spent.
+            self.refill = match (outcome, self.refill) {
+                (Outcome::Success(_), Refill::Unknown) => {
+                    // Calls held for the whole reset while this one was out go at the pace.
+                    if let (Some(per_call), Some(until)) = (self.per_call, self.hold_until)
+                        && self.paced_refill.is_none()
+                        && self.budget == Some(0)
+                    {
+                        self.hold_until = Some(until.min(now + per_call));
+                        self.paced_refill = Some(1);
+                    }
+                    Refill::Continuous
+                }
+                (Outcome::Success(_), refill) => refill,
+                (Outcome::RateLimited(_), Refill::Unknown) if self.probing => Refill::AtReset,
+                (Outcome::RateLimited(_), Refill::Continuous) if !self.relearnt => {
+                    self.relearnt = true;
+                    Refill::Unknown
+                }
+                (Outcome::RateLimited(_), Refill::Continuous) => Refill::AtReset,
+                (_, refill) => refill,
+            };
+            self.probing = false;
+        }
         match outcome {
             Outcome::RateLimited(wait) => {
                 if let Some(wait) = wait {
                     let until = now + wait.min(MAX_HOLD);
                     self.hold_until = Some(self.hold_until.map_or(until, |h| h.max(until)));
                     self.budget = Some(0);
+                    self.held_by_429 = true;
+                    // After the wait, a quota that refills as it goes takes a call at a time.
+                    self.paced_refill = (self.refill == Refill::Continuous).then_some(1);
                 }
                 self.cut(generation);
             }
-            Outcome::Success if self.nearly_spent(false) => self.cut(generation),
-            Outcome::Success if self.has_headroom() => {
-                self.successes += 1;
-                if self.successes >= self.size {
-                    self.successes = 0;
-                    self.size = (self.size + 1).min(self.cap);
+            Outcome::Success(tokens) => {
+                if let Some(tokens) = tokens.filter(|t| *t > 0) {
+                    let tokens = tokens as f64;
+                    self.tokens_per_call = Some(
+                        self.tokens_per_call
+                            .map_or(tokens, |avg| avg + (tokens - avg) * USAGE_WEIGHT),
+                    );
+                }
+                if self.nearly_spent(false) {
+                    self.cut(generation);
+                } else if self.has_headroom() {
+                    self.successes += 1;
+                    if self.slow_start || self.successes >= self.size {
+                        self.successes = 0;
+                        self.size = (self.size + 1).min(self.cap);
+                    }
                 }
             }
-            Outcome::Success | Outcome::Other => {}
+            Outcome::Other => {}
+        }
+    }
+
+    /// A token quota's remainder in calls, at the recent answers' average usage; with no
+    /// usage known yet, only a spent quota (no calls) is counted.
+    fn tokens_in_calls(&self, tokens: u64) -> Option<u64> {
+        match self.tokens_per_call {
+            Some(per_call) => Some((tokens as f64 / per_call).floor() as u64),
+            None => (tokens == 0).then_some(0),
+        }
+    }
+
+    /// The calls a whole quota allows: the request limit, or the token limit in calls when
+    /// that is fewer.
+    fn whole_quota_in_calls(&self) -> Option<u64> {
+        let requests = self.requests.and_then(|q| q.limit);
+        let tokens = self
+            .tokens
+            .and_then(|q| q.limit)
+            .filter(|_| self.tokens_per_call.is_some())
+            .and_then(|limit| self.tokens_in_calls(limit));
+        match (requests, tokens) {
+            (Some(r), Some(t)) => Some(r.min(t)),
+            (r, t) => r.or(t),
         }
     }
 
@@ -244,6 +468,7 @@ impl Window {
         }
         self.generation += 1;
         self.successes = 0;
+        self.slow_start = false;
         self.size = (self.size / 2).max(1);
     }
 
@@ -306,7 +531,7 @@ pub(crate) struct ModelLimiter {
 #[derive(Debug)]
 pub(crate) struct Slot {
     limiter: Arc<ModelLimiter>,
-    generation: u64,
+    ticket: Ticket,
     settled: bool,
 }
 
@@ -332,10 +557,10 @@ impl ModelLimiter {
             changed.as_mut().enable();
             let wait = self.lock().try_start(Instant::now());
             match wait {
-                Ok(generation) => {
+                Ok(ticket) => {
                     return Slot {
                         limiter: Arc::clone(self),
-                        generation,
+                        ticket,
                         settled: false,
                     };
                 }
@@ -360,11 +585,11 @@ impl ModelLimiter {
     /// Ends a call with its outcome.
     pub(crate) fn settle(&self, mut slot: Slot, outcome: Outcome) {
         slot.settled = true;
-        self.finish(slot.generation, outcome);
+        self.finish(slot.ticket, outcome);
     }
 
-    fn finish(&self, generation: u64, outcome: Outcome) {
-        self.lock().settle(generation, outcome, Instant::now());
+    fn finish(&self, ticket: Ticket, outcome: Outcome) {
+        self.lock().settle(ticket, outcome, Instant::now());
         self.changed.notify_waiters();
     }
 
@@ -377,7 +602,7 @@ impl ModelLimiter {
 impl Drop for Slot {
     fn drop(&mut self) {
         if !self.settled {
-            self.limiter.finish(self.generation, Outcome::Other);
+            self.limiter.finish(self.ticket, Outcome::Other);
         }
     }
 }
@@ -400,26 +625,30 @@ mod tests {
 
     fn succeed(w: &mut Window, now: Instant) {
         let g = w.try_start(now).unwrap();
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
     }
 
     #[test]
-    fn starts_low_and_grows_by_one_per_window_of_successes_up_to_the_cap() {
+    fn starts_low_doubles_per_round_trip_until_a_cut_then_grows_by_one_per_window() {
         let now = Instant::now();
-        let mut w = Window::new(4, true);
+        let mut w = Window::new(32, true);
         assert_eq!(w.size, 2);
-        succeed(&mut w, now);
-        assert_eq!(w.size, 2);
-        succeed(&mut w, now);
+        for expected in [3, 4, 5, 6] {
+            succeed(&mut w, now);
+            assert_eq!(w.size, expected, "a slot per success before the first cut");
+        }
+        let g = w.try_start(now).unwrap();
+        w.settle(g, Outcome::RateLimited(None), now);
         assert_eq!(w.size, 3);
-        for _ in 0..3 {
-            succeed(&mut w, now);
-        }
+        succeed(&mut w, now);
+        succeed(&mut w, now);
+        assert_eq!(w.size, 3, "after a cut, a slot per window of successes");
+        succeed(&mut w, now);
         assert_eq!(w.size, 4);
-        for _ in 0..20 {
+        for _ in 0..1000 {
             succeed(&mut w, now);
         }
-        assert_eq!(w.size, 4, "never above max_concurrency");
+        assert_eq!(w.size, 32, "never above max_concurrency");
         assert_eq!(Window::new(1, true).size, 1, "a lower cap is the start");
     }
 
@@ -439,7 +668,7 @@ mod tests {
         let now = Instant::now();
         let mut w = Window::new(16, true);
         w.size = 8;
-        let starts: Vec<u64> = (0..8).map(|_| w.try_start(now).unwrap()).collect();
+        let starts: Vec<Ticket> = (0..8).map(|_| w.try_start(now).unwrap()).collect();
         for g in &starts {
             w.settle(*g, Outcome::RateLimited(None), now);
         }
@@ -460,15 +689,15 @@ mod tests {
         let g = w.try_start(now).unwrap();
         let mut low = report(100, 9, 1000);
         w.observe(&low, now);
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
         assert_eq!(w.size, 8, "a quota with a reset only stops growth");
         let g = w.try_start(now).unwrap();
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
         assert_eq!((w.size, w.successes), (8, 0), "no growth");
         low.requests.as_mut().unwrap().reset = None;
         let g = w.try_start(now).unwrap();
         w.observe(&low, now);
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
         assert_eq!(w.size, 4, "a quota without a reset is cut");
         // 6 left with a window of 4: no cut (above a tenth), no growth (below twice the window).
         let mut w = Window::new(100, true);
@@ -478,7 +707,7 @@ mod tests {
         for _ in 0..10 {
             let g = w.try_start(now).unwrap();
             w.observe(&six, now);
-            w.settle(g, Outcome::Success, now);
+            w.settle(g, Outcome::Success(None), now);
         }
         assert_eq!(w.size, 4);
     }
@@ -488,11 +717,12 @@ mod tests {
         let now = Instant::now();
         let mut w = Window::new(16, true);
         w.size = 8;
+        w.refill = Refill::AtReset;
         let g = w.try_start(now).unwrap();
         // Two left, and the other call in flight will take one of them.
         let _other = w.try_start(now).unwrap();
         w.observe(&report(10, 2, 500), now);
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
         assert!(w.try_start(now).is_ok());
         let until = now + Duration::from_millis(500);
         assert_eq!(w.try_start(now), Err(Wait::Until(until)));
@@ -513,8 +743,22 @@ mod tests {
         // The next period's answers do.
         let later = until + Duration::from_millis(100);
         w.observe(&report(10, 0, 400), later);
-        w.settle(0, Outcome::Other, later);
-        w.settle(0, Outcome::Other, later);
+        w.settle(
+            Ticket {
+                generation: 0,
+                early: false,
+            },
+            Outcome::Other,
+            later,
+        );
+        w.settle(
+            Ticket {
+                generation: 0,
+                early: false,
+            },
+            Outcome::Other,
+            later,
+        );
         assert_eq!(
             w.try_start(later),
             Err(Wait::Until(later + Duration::from_millis(400)))
@@ -545,7 +789,7 @@ mod tests {
         let a = w.try_start(now).unwrap();
         w.budget = Some(0);
         assert_eq!(w.try_start(now), Err(Wait::Slot));
-        w.settle(a, Outcome::Success, now);
+        w.settle(a, Outcome::Success(None), now);
         assert!(w.try_start(now).is_ok(), "with nothing in flight, one goes");
     }
 
@@ -563,7 +807,7 @@ mod tests {
             }),
         };
         w.observe(&tokens, now);
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
         assert_eq!(
             w.try_start(now),
             Err(Wait::Until(now + Duration::from_secs(2)))
@@ -576,13 +820,143 @@ mod tests {
             Err(Wait::Until(now + Duration::from_secs(3)))
         );
         let mut w = Window::new(16, true);
+        w.refill = Refill::AtReset;
         let g = w.try_start(now).unwrap();
         w.observe(&report(10, 0, 360_000), now);
-        w.settle(g, Outcome::Success, now);
+        w.settle(g, Outcome::Success(None), now);
         assert_eq!(
             w.try_start(now),
             Err(Wait::Until(now + MAX_HOLD)),
             "a six-minute reset holds for a minute at most"
+        );
+    }
+
+    #[test]
+    fn an_unknown_refill_is_probed_by_one_early_call() {
+        let ms = Duration::from_millis;
+        let now = Instant::now();
+        let spent = |refill_after_probe: Outcome| {
+            let mut w = Window::new(16, true);
+            w.size = 8;
+            let a = w.try_start(now).unwrap();
+            // None of 10 left, whole in a second: a call's worth in 100 ms if it refills as
+            // it goes.
+            w.observe(&report(10, 0, 1000), now);
+            w.settle(a, Outcome::Success(None), now);
+            assert_eq!(w.try_start(now), Err(Wait::Until(now + ms(100))));
+            let probe = w.try_start(now + ms(100)).unwrap();
+            assert!(probe.early && w.probing);
+            assert_eq!(
+                w.try_start(now + ms(100)),
+                Err(Wait::Slot),
+                "one probe at a time"
+            );
+            w.settle(probe, refill_after_probe, now + ms(150));
+            w
+        };
+        let mut w = spent(Outcome::RateLimited(None));
+        assert_eq!(
+            w.refill,
+            Refill::AtReset,
+            "an early 429: whole at the reset only"
+        );
+        let g = w.try_start(now + ms(150)).unwrap();
+        w.observe(&report(10, 0, 850), now + ms(150));
+        w.settle(g, Outcome::Success(None), now + ms(150));
+        assert_eq!(w.try_start(now + ms(150)), Err(Wait::Until(now + ms(1000))));
+
+        let mut w = spent(Outcome::Success(None));
+        assert_eq!(
+            w.refill,
+            Refill::Continuous,
+            "an early answer: it refills as it goes"
+        );
+        assert!(!w.probing);
+        let g = w.try_start(now + ms(150)).unwrap();
+        w.observe(&report(10, 0, 950), now + ms(150));
+        w.settle(g, Outcome::Success(None), now + ms(150));
+        assert_eq!(
+            w.try_start(now + ms(150)),
+            Err(Wait::Until(now + ms(245))),
+            "paced at a call's worth (950 ms for 10), not held for the reset"
+        );
+    }
+
+    #[test]
+    fn a_quota_refilling_as_it_goes_is_paced_and_its_latest_count_stands() {
+        let ms = Duration::from_millis;
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        w.refill = Refill::Continuous;
+        let a = w.try_start(now).unwrap();
+        w.observe(&report(100, 3, 5820), now);
+        assert_eq!(w.budget, Some(3));
+        w.observe(&report(100, 5, 5700), now + ms(10));
+        assert_eq!(
+            w.budget,
+            Some(5),
+            "no periods: a higher count is news, not stale"
+        );
+        for _ in 0..5 {
+            w.try_start(now + ms(10)).unwrap();
+        }
+        // Spent by the calls started, not by a report: one call's worth (5.7 s for the 95
+        // missing: 60 ms) is waited for, not the reset.
+        assert_eq!(w.try_start(now + ms(10)), Err(Wait::Until(now + ms(70))));
+        assert!(w.try_start(now + ms(70)).is_ok());
+        w.settle(a, Outcome::Success(None), now + ms(70));
+        // A 429 in between: its wait holds, unshortened, and an early 429 means the pace is
+        // to be learnt again.
+        let early = Ticket {
+            generation: w.generation,
+            early: true,
+        };
+        w.in_flight += 1;
+        w.settle(early, Outcome::RateLimited(Some(ms(1000))), now + ms(80));
+        assert_eq!(w.refill, Refill::Unknown);
+        assert_eq!(w.try_start(now + ms(80)), Err(Wait::Until(now + ms(1080))));
+        // A second early 429 after it seemed to refill again: whole at the reset only.
+        w.refill = Refill::Continuous;
+        w.in_flight += 1;
+        w.settle(early, Outcome::RateLimited(None), now + ms(1080));
+        assert_eq!(w.refill, Refill::AtReset);
+    }
+
+    #[test]
+    fn a_token_quota_is_counted_in_calls_at_the_average_usage() {
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        for used in [400, 400, 900] {
+            let g = w.try_start(now).unwrap();
+            w.settle(g, Outcome::Success(Some(used)), now);
+        }
+        assert_eq!(w.tokens_per_call, Some(500.0), "the latest weighs a fifth");
+        let tokens = |remaining| RateReport {
+            requests: Some(QuotaReport {
+                limit: Some(1000),
+                remaining: Some(900),
+                reset: Some(Duration::from_secs(1)),
+            }),
+            tokens: Some(QuotaReport {
+                limit: Some(100_000),
+                remaining: Some(remaining),
+                reset: Some(Duration::from_secs(6)),
+            }),
+        };
+        let _a = w.try_start(now).unwrap();
+        let _b = w.try_start(now).unwrap();
+        w.observe(&tokens(2_400), now);
+        assert_eq!(
+            w.budget,
+            Some(3),
+            "4 calls' worth of tokens, less the other in flight"
+        );
+        assert_eq!(
+            w.whole_quota_in_calls(),
+            Some(200),
+            "100,000 tokens at 500 a call"
         );
     }
 
@@ -607,9 +981,10 @@ mod tests {
     #[tokio::test(start_paused = true)]
     async fn calls_wait_for_the_reset_on_the_clock() {
         let limiter = Arc::new(ModelLimiter::new(4, true));
+        limiter.lock().refill = Refill::AtReset;
         let first = limiter.start().await;
         limiter.observe(&report(5, 0, 1500));
-        limiter.settle(first, Outcome::Success);
+        limiter.settle(first, Outcome::Success(None));
         let started = Instant::now();
         let slot = limiter.start().await;
         assert_eq!(started.elapsed(), Duration::from_millis(1500));
@@ -624,7 +999,7 @@ mod tests {
         let first = limiter.start().await;
         let mut waiting = Box::pin(limiter.start());
         assert!(waiting.as_mut().now_or_never().is_none());
-        limiter.settle(first, Outcome::Success);
+        limiter.settle(first, Outcome::Success(None));
         assert!(waiting.now_or_never().is_some());
     }
 }

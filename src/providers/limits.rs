@@ -69,7 +69,7 @@ impl Gate for Limits {
 
     fn leave(&self, pass: Pass, result: &Result<Completion, ProviderError>) {
         let outcome = match result {
-            Ok(_) => Outcome::Success,
+            Ok(c) => Outcome::Success(c.usage.map(|u| u.input_tokens + u.output_tokens)),
             Err(e) if is_rate_limit(e) => Outcome::RateLimited(e.retry_after),
             Err(_) => Outcome::Other,
         };
