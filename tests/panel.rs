@@ -251,6 +251,19 @@ async fn rejudging_adds_a_panel_beside_the_original_judge_and_resumes_without_re
     )
     .unwrap();
     let out = dir.path().join("rejudged");
+    // A judging file's [panel] is checked as a tournament's is.
+    let bad = dir.path().join("bad-judging.toml");
+    let text = std::fs::read_to_string(&judging).unwrap();
+    std::fs::write(
+        &bad,
+        text.replace("[panel]\n", "[panel]\nmin_evaluations_for_debate = 5\n"),
+    )
+    .unwrap();
+    let e = engine::prepare_rejudge(original.dir(), &bad, Some(&out), false)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(e.contains("panel.min_evaluations_for_debate"), "{e}");
     let rejudge = || async {
         let plan =
             engine::prepare_rejudge(original.dir(), &judging, Some(&out), false).expect("plan");
