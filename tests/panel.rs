@@ -251,6 +251,19 @@ async fn rejudging_adds_a_panel_beside_the_original_judge_and_resumes_without_re
     )
     .unwrap();
     let out = dir.path().join("rejudged");
+    // A judging file's [panel] is checked as a tournament's is.
+    let bad = dir.path().join("bad-judging.toml");
+    let text = std::fs::read_to_string(&judging).unwrap();
+    std::fs::write(
+        &bad,
+        text.replace("[panel]\n", "[panel]\nmin_evaluations_for_debate = 5\n"),
+    )
+    .unwrap();
+    let e = engine::prepare_rejudge(original.dir(), &bad, Some(&out), false)
+        .err()
+        .expect("refused")
+        .to_string();
+    assert!(e.contains("panel.min_evaluations_for_debate"), "{e}");
     let rejudge = || async {
         let plan =
             engine::prepare_rejudge(original.dir(), &judging, Some(&out), false).expect("plan");
@@ -321,5 +334,241 @@ async fn an_unreadable_panel_answer_gets_one_correction_turn() {
             .collect();
         assert_eq!(steady, vec![0], "a readable judge is not sent back");
         assert_eq!(round.status, RoundStatus::NeedsReview);
+    }
+}
+
+/// A simulated panel judge that never moves and streams at `tokens_per_second` (0: at once).
+fn timed_judge(name: &str, tokens_per_second: f64) -> String {
+    judge(name, 0.0, 0.0).replace(
+        "tokens_per_second = 0",
+        &format!("tokens_per_second = {tokens_per_second}"),
+    )
+}
+
+/// A deliberation round that runs past `deliberation_timeout_s` ends the deliberation: the
+/// quick judge's answer counts, the slow one's previous evaluation stands, and the stored
+/// phase says the time ran out (on tokio's paused clock, so the test does not wait).
+#[tokio::test(start_paused = true)]
+async fn a_deliberation_round_past_its_time_limit_ends_the_deliberation() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        debaters(),
+        timed_judge("quick", 0.0),
+        timed_judge("slow", 1.0),
+    ]
+    .concat();
+    let body = panel(&[("x", "quick"), ("y", "slow")], 3, 0.999)
+        .replace("[panel]\n", "[panel]\ndeliberation_timeout_s = 30\n");
+    let (store, _) = run(&write(dir.path(), &models, &body)).await;
+    let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+    let round = &rounds[0];
+    let record = round.panel.as_ref().unwrap();
+    assert_eq!(record.state, PanelState::TimedOut, "{record:?}");
+    assert!(!record.converged);
+    assert_eq!(
+        record.deliberation_rounds(),
+        1,
+        "no round after the timeout"
+    );
+    assert_eq!(record.deliberation_timeout_s, Some(30.0));
+    let seat = |who: &str, n: usize| {
+        record.rounds[n]
+            .evaluations
+            .iter()
+            .find(|e| e.persona_id == who)
+            .unwrap()
+    };
+    assert_eq!(seat("x", 1).outcome, SeatOutcome::Evaluated);
+    assert_eq!(seat("y", 1).outcome, SeatOutcome::TimedOut);
+    assert_eq!(
+        seat("y", 1).evaluation,
+        seat("y", 0).evaluation,
+        "the late judge's evaluation before the round stands"
+    );
+    // The independent evaluations are not timed: the slow judge's first answer took longer.
+    let late = round
+        .phases
+        .iter()
+        .find(|p| p.judge_id.as_deref() == Some("y") && p.deliberation_round == Some(1))
+        .unwrap();
+    let error = late.error.as_deref().unwrap();
+    assert!(
+        ethics_bowl::protocols::panel::is_time_up(error) && error.contains("30 s"),
+        "{error}"
+    );
+    // At 1 token a second, the slow judge streams 4 words every 16/3 s: an answer of more
+    // than 24 words took longer than the limit, and was not cut.
+    let first = round
+        .phases
+        .iter()
+        .find(|p| p.judge_id.as_deref() == Some("y") && p.deliberation_round == Some(0))
+        .unwrap();
+    assert!(first.error.is_none());
+    assert!(first.response.split_inclusive(' ').count() > 24);
+    let summary = record.summary.as_ref().unwrap();
+    assert_eq!(summary.stop_reason, PanelState::TimedOut);
+    assert_eq!(round.status, RoundStatus::Complete);
+}
+
+/// With `min_evaluations_for_debate = 3`, a panel left with two evaluations (the third
+/// judge's provider fails) does not deliberate; with the default 2 it does.
+#[tokio::test]
+async fn too_few_evaluations_for_the_minimum_means_no_deliberation() {
+    for (minimum, deliberates) in [(3, false), (2, true)] {
+        let dir = tempfile::tempdir().unwrap();
+        let models = [
+            debaters(),
+            judge("p", 0.0, 0.0),
+            judge("q", 0.0, 0.0),
+            judge("down", 0.5, 1.0),
+        ]
+        .concat();
+        let body = panel(&[("x", "p"), ("y", "q"), ("z", "down")], 1, 0.999).replace(
+            "[panel]\n",
+            &format!("[panel]\nmin_evaluations_for_debate = {minimum}\n"),
+        );
+        let (store, _) = run(&write(dir.path(), &models, &body)).await;
+        let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+        let record = rounds[0].panel.as_ref().unwrap();
+        assert_eq!(record.min_evaluations_for_debate, minimum);
+        assert_eq!(record.rounds[0].agreement.unwrap().judges, 2);
+        if deliberates {
+            assert_eq!(record.state, PanelState::RoundLimit);
+            assert_eq!(record.deliberation_rounds(), 1);
+        } else {
+            assert_eq!(record.state, PanelState::TooFewJudges);
+            assert_eq!(record.deliberation_rounds(), 0);
+            assert_eq!(record.aggregate.as_ref().unwrap().judges, 2);
+        }
+    }
+}
+
+#[test]
+fn min_evaluations_and_the_timeout_are_checked_naming_the_key() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [debaters(), judge("p", 0.5, 0.0), judge("q", 0.5, 0.0)].concat();
+    let judges = panel(&[("x", "p"), ("y", "q")], 3, 0.8);
+    for (setting, key, problem) in [
+        (
+            "min_evaluations_for_debate = 1",
+            "panel.min_evaluations_for_debate",
+            "below 2",
+        ),
+        (
+            "min_evaluations_for_debate = 3",
+            "panel.min_evaluations_for_debate",
+            "more than the panel's 2 judge(s)",
+        ),
+        (
+            "deliberation_timeout_s = -5",
+            "panel.deliberation_timeout_s",
+            "not a positive number of seconds",
+        ),
+    ] {
+        let body = judges.replace("[panel]\n", &format!("[panel]\n{setting}\n"));
+        let config = write(dir.path(), &models, &body);
+        let e = engine::prepare(&config, None).unwrap_err().to_string();
+        assert!(e.contains(key) && e.contains(problem), "{setting}: {e}");
+    }
+}
+
+/// The proof for #19's panels: the sample panel tournament, run with its simulated models,
+/// stores on each round the source's summary (deliberation rounds, initial and final
+/// agreement, improvement, convergence as final agreement at the threshold or above, each
+/// round's disagreements by count and type, final verdicts with confidence), and report.md
+/// lists it per exchange.
+#[tokio::test]
+async fn the_sample_panel_stores_the_deliberation_summary_and_the_report_shows_it() {
+    use ethics_bowl::domain::DisagreementKind;
+    let dir = tempfile::tempdir().unwrap();
+    let config = support::tournament::manifest("sample-config/panel.toml");
+    let (report, _) = support::tournament::run_collecting(&config, Some(dir.path())).await;
+    let rounds = support::tournament::stored_rounds(&report);
+    assert!(!rounds.is_empty());
+    let mut deliberated = 0;
+    for round in &rounds {
+        // Read from the round file as stored, not from memory.
+        let path = report.dir.join("rounds").join(format!("{}.json", round.id));
+        let stored: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        let panel = &stored["panel"];
+        let summary = &panel["summary"];
+        let record = round.panel.as_ref().unwrap();
+        let n = record.rounds.len();
+        assert_eq!(
+            summary["deliberation_rounds"],
+            (n - 1) as u64,
+            "{}",
+            round.id
+        );
+        deliberated += usize::from(n > 1);
+        let (initial, last) = (
+            summary["initial_agreement"].as_f64().unwrap(),
+            summary["final_agreement"].as_f64().unwrap(),
+        );
+        assert_eq!(Some(initial), record.rounds[0].agreement.map(|a| a.overall));
+        assert_eq!(
+            Some(last),
+            record.rounds[n - 1].agreement.map(|a| a.overall)
+        );
+        assert!((summary["improvement"].as_f64().unwrap() - (last - initial)).abs() < 1e-12);
+        let threshold = panel["convergence_threshold"].as_f64().unwrap();
+        assert_eq!(summary["converged"], last >= threshold, "{}", round.id);
+        assert_eq!(panel["converged"], last >= threshold, "{}", round.id);
+        assert_eq!(summary["stop_reason"], panel["state"]);
+        let per_round = summary["rounds"].as_array().unwrap();
+        assert_eq!(per_round.len(), n);
+        for (shown, r) in per_round.iter().zip(&record.rounds) {
+            assert_eq!(shown["disagreements"], r.disagreements.len() as u64);
+            let verdicts = r
+                .disagreements
+                .iter()
+                .filter(|d| d.subject == "verdict")
+                .count();
+            let by_type = |kind: &str| shown["types"][kind].as_u64().unwrap_or(0) as usize;
+            assert_eq!(by_type("verdict"), verdicts);
+            assert_eq!(by_type("dimension"), r.disagreements.len() - verdicts);
+        }
+        let finals = summary["final_verdicts"].as_array().unwrap();
+        assert_eq!(finals.len(), record.judges.len());
+        for (f, seat) in finals.iter().zip(&record.judges) {
+            let e = record
+                .latest(&seat.persona_id)
+                .unwrap()
+                .evaluation
+                .as_ref()
+                .unwrap();
+            assert_eq!(f["persona_id"], seat.persona_id.as_str());
+            assert_eq!(f["verdict"].as_str(), e.verdict.as_deref());
+            assert_eq!(f["confidence"].as_f64(), e.confidence);
+            assert!(
+                e.confidence.is_some(),
+                "a final verdict with its confidence"
+            );
+        }
+        let kinds = &record.summary.as_ref().unwrap().rounds[0].types;
+        assert!(
+            !kinds.contains_key(&DisagreementKind::Label),
+            "no labels here"
+        );
+    }
+    assert!(deliberated > 0, "no sample panel deliberated");
+    let analysis = ethics_bowl::analysis::analyse(&rounds, &Default::default());
+    let out = dir.path().join("report");
+    ethics_bowl::analysis::write_report(
+        &analysis,
+        &out,
+        &[ethics_bowl::analysis::Format::Markdown],
+    )
+    .unwrap();
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("### Each panel's deliberation"), "{md}");
+    for round in &rounds {
+        assert!(
+            md.lines()
+                .any(|l| l.starts_with(&format!("| {} | ", round.id))),
+            "{} missing from the panel summaries",
+            round.id
+        );
     }
 }

@@ -286,9 +286,36 @@ async fn stubborn_judges_hit_the_round_limit_and_the_report_says_so() {
         }
         let files: Vec<String> = section.tables().into_iter().map(|t| t.file).collect();
         assert!(
-            files.iter().all(|f| f.ends_with(".csv")) && files.len() == 2,
+            files.iter().all(|f| f.ends_with(".csv")) && files.len() == 3,
             "{files:?}"
         );
+        // Each panel's summary: its stop reason and its disputes by type, labels (argument
+        // standings) apart from dimensions.
+        let prefix = match protocol {
+            Protocol::Qa => "qa_",
+            Protocol::Structured => "structured_",
+        };
+        assert!(files.contains(&format!("{prefix}panel_summaries.csv")));
+        assert!(markdown.contains("### Each panel's deliberation"));
+        assert_eq!(section.figures.exchanges.len(), rounds.len());
+        for round in &rounds {
+            let r = record(round);
+            let summary = r.summary.as_ref().unwrap();
+            assert_eq!(summary.stop_reason, r.state);
+            for (shown, panel_round) in summary.rounds.iter().zip(&r.rounds) {
+                let labels = panel_round
+                    .disagreements
+                    .iter()
+                    .filter(|d| d.subject.ends_with(".standing"))
+                    .count();
+                let counted = shown
+                    .types
+                    .get(&ethics_bowl::domain::DisagreementKind::Label)
+                    .copied()
+                    .unwrap_or(0);
+                assert_eq!(counted, labels, "{protocol:?} {}", round.id);
+            }
+        }
         // The written report carries the section and its tables.
         let out = dir.path().join("report");
         let analysis = ethics_bowl::analysis::analyse(&rounds, &Default::default());

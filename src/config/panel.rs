@@ -33,6 +33,16 @@ pub struct PanelConfig {
     /// A score gap at least this large on one dimension counts as a disagreement.
     #[serde(default = "default_dimension_gap")]
     pub dimension_disagreement_threshold: f64,
+    /// How many judges must have an evaluation before the panel deliberates (at least 2,
+    /// at most the number of judges); with fewer, the panel stops as it stands (after each
+    /// round, so a judge whose provider fails can bring it below the minimum).
+    #[serde(default = "default_min_evaluations")]
+    pub min_evaluations_for_debate: u32,
+    /// Seconds each deliberation round may take, from its first call (none: no limit).
+    /// When it runs out, the answers given in time count, the late judges' previous
+    /// evaluations stand, and the panel deliberates no further.
+    #[serde(default)]
+    pub deliberation_timeout_s: Option<f64>,
 }
 
 fn one() -> f64 {
@@ -46,6 +56,9 @@ fn default_convergence() -> f64 {
 }
 fn default_dimension_gap() -> f64 {
     1.5
+}
+fn default_min_evaluations() -> u32 {
+    crate::domain::DEFAULT_MIN_EVALUATIONS
 }
 
 impl PanelConfig {
@@ -104,7 +117,46 @@ impl PanelConfig {
                 "use e.g. 1.5 (points on the 1–10 scale)".into(),
             ));
         }
+        let judges = self.judges.len();
+        if self.min_evaluations_for_debate < 2 {
+            return Some((
+                "panel.min_evaluations_for_debate".into(),
+                format!(
+                    "{} is below 2: a deliberation needs two judges",
+                    self.min_evaluations_for_debate
+                ),
+                "use 2 (the default) or more".into(),
+            ));
+        }
+        // A lone judge keeps the default (it never deliberates, as before the setting).
+        if self.min_evaluations_for_debate as usize > judges.max(2) {
+            return Some((
+                "panel.min_evaluations_for_debate".into(),
+                format!(
+                    "{} is more than the panel's {judges} judge(s): it could never deliberate",
+                    self.min_evaluations_for_debate
+                ),
+                format!("use a number from 2 to {judges}, or add judges"),
+            ));
+        }
+        if let Some(t) = self
+            .deliberation_timeout_s
+            .filter(|t| !(t.is_finite() && *t > 0.0))
+        {
+            return Some((
+                "panel.deliberation_timeout_s".into(),
+                format!("{t} is not a positive number of seconds"),
+                "use e.g. deliberation_timeout_s = 300, or leave it out for no limit".into(),
+            ));
+        }
         None
+    }
+
+    /// The time limit of each deliberation round, when there is one.
+    pub fn deliberation_timeout(&self) -> Option<std::time::Duration> {
+        self.deliberation_timeout_s
+            .filter(|t| t.is_finite() && *t > 0.0)
+            .map(std::time::Duration::from_secs_f64)
     }
 
     /// The models the panel calls, each once, in order.
@@ -135,8 +187,32 @@ mod tests {
         assert_eq!(p.max_deliberation_rounds, 3);
         assert_eq!(p.convergence_threshold, 0.8);
         assert_eq!(p.dimension_disagreement_threshold, 1.5);
+        assert_eq!(p.min_evaluations_for_debate, 2);
+        assert_eq!(p.deliberation_timeout(), None);
         assert_eq!(p.models(), vec!["m".to_string()]);
         assert!(p.problem().is_none());
+        for (min, timeout, problem) in [
+            (1, None, "below 2"),
+            (3, None, "more than the panel's 2 judge(s)"),
+            (2, Some(0.0), "not a positive number of seconds"),
+            (2, Some(f64::NAN), "not a positive number of seconds"),
+        ] {
+            let mut bad = p.clone();
+            (bad.min_evaluations_for_debate, bad.deliberation_timeout_s) = (min, timeout);
+            let (key, message, _) = bad.problem().unwrap();
+            assert!(
+                key.starts_with("panel.") && message.contains(problem),
+                "{key}: {message}"
+            );
+        }
+        let timed = panel(
+            "min_evaluations_for_debate = 2\ndeliberation_timeout_s = 90\n[[judges]]\npersona_id = \"a\"\nmodel = \"m\"\npersona = \"x\"\n[[judges]]\npersona_id = \"b\"\nmodel = \"m\"\npersona = \"y\"\n",
+        );
+        assert!(timed.problem().is_none());
+        assert_eq!(
+            timed.deliberation_timeout(),
+            Some(std::time::Duration::from_secs(90))
+        );
         let mut twice = p.clone();
         twice.judges[1].persona_id = "a".into();
         assert!(twice.problem().unwrap().1.contains("twice"));

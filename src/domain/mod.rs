@@ -19,8 +19,9 @@ pub use dilemma::Dilemma;
 pub use ids::{IdError, check_file_id, now_rfc3339, slug};
 pub use judgment::{Criterion, Judgment, ParseStatus, Reading, Scores, Team};
 pub use panel::{
-    Aggregate, Agreement, Disagreement, Evaluation, Finding, PanelRecord, PanelRound, PanelSeat,
-    PanelState, SeatOutcome, SeatResult,
+    Aggregate, Agreement, DEFAULT_MIN_EVALUATIONS, Disagreement, DisagreementKind, Evaluation,
+    FinalVerdict, Finding, PanelRecord, PanelRound, PanelSeat, PanelState, PanelSummary,
+    RoundDisputes, SeatOutcome, SeatResult,
 };
 pub use protocol::{ProtocolKind, UnknownProtocol};
 pub use qa::{

@@ -64,6 +64,9 @@ pub enum SeatOutcome {
     CorrectedByHand,
     /// The provider failed after its retries: this judge is left out from here on.
     Failed,
+    /// The deliberation round's time limit (`deliberation_timeout_s`) ran out before it
+    /// answered: its previous evaluation stands, and the panel deliberates no further.
+    TimedOut,
 }
 
 /// One judge in one panel round.
@@ -137,18 +140,99 @@ pub struct Aggregate {
     pub judges: usize,
 }
 
-/// Where a panel stands.
+/// Where a panel stands: still evaluating, or why it stopped (its stop reason).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum PanelState {
     /// Judges are still answering the current round.
     Evaluating,
-    /// Agreement reached the threshold, or nothing is disputed.
+    /// The agreement reached the convergence threshold.
     Converged,
+    /// The agreement is below the threshold, but no verdict, score gap or label is disputed:
+    /// there is nothing to deliberate on. (Records written before this reason existed call
+    /// it `converged`.)
+    NothingDisputed,
     /// The deliberation round limit was reached without convergence.
     RoundLimit,
-    /// Fewer than two judges have an evaluation: there is nobody to deliberate with.
+    /// Fewer judges have an evaluation than `min_evaluations_for_debate`: too few to
+    /// deliberate.
     TooFewJudges,
+    /// A deliberation round ran past `deliberation_timeout_s`: the answers given in time
+    /// count, the late judges' previous evaluations stand.
+    TimedOut,
+}
+
+impl PanelState {
+    /// Its name as the round file writes it (`nothing_disputed`), for reports and tables.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Evaluating => "evaluating",
+            Self::Converged => "converged",
+            Self::NothingDisputed => "nothing_disputed",
+            Self::RoundLimit => "round_limit",
+            Self::TooFewJudges => "too_few_judges",
+            Self::TimedOut => "timed_out",
+        }
+    }
+}
+
+/// What a disagreement is about, for the summary's count of disagreement types.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum DisagreementKind {
+    /// The judges' verdicts differ.
+    Verdict,
+    /// One dimension's scores are at least the disagreement threshold apart.
+    Dimension,
+    /// A call made by name (an argument's standing) differs.
+    Label,
+}
+
+/// One panel round in the summary: the agreement after it, and what was still disputed.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RoundDisputes {
+    /// The panel round (0: the independent evaluations; the disputes after round `n` are
+    /// what deliberation round `n + 1` was asked to resolve).
+    pub number: u32,
+    /// The agreement after it.
+    pub agreement: Option<f64>,
+    /// How many disagreements were left after it.
+    pub disagreements: usize,
+    /// Those disagreements by type.
+    pub types: BTreeMap<DisagreementKind, usize>,
+}
+
+/// One judge's final position, as the summary lists it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct FinalVerdict {
+    /// The judge.
+    pub persona_id: String,
+    /// Its verdict in force at the end, when it gave one.
+    pub verdict: Option<String>,
+    /// Its confidence in it (0–1), when given.
+    pub confidence: Option<f64>,
+}
+
+/// The source design's summary of one exchange's deliberation (MAJ-EVAL's debate summary):
+/// what a reader compares across panels without reading every round.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct PanelSummary {
+    /// Deliberation rounds held (after the independent evaluations).
+    pub deliberation_rounds: u32,
+    /// Agreement after the independent evaluations.
+    pub initial_agreement: Option<f64>,
+    /// Agreement after the last round.
+    pub final_agreement: Option<f64>,
+    /// Final minus initial agreement.
+    pub improvement: Option<f64>,
+    /// Whether the final agreement reached the threshold.
+    pub converged: bool,
+    /// Why the panel stopped.
+    pub stop_reason: PanelState,
+    /// Each panel round's agreement and disagreements (count and types), round 0 first.
+    pub rounds: Vec<RoundDisputes>,
+    /// Each judge's final verdict with its confidence (judges with an evaluation in force).
+    pub final_verdicts: Vec<FinalVerdict>,
 }
 
 /// The panel's whole record for one exchange.
@@ -162,11 +246,21 @@ pub struct PanelRecord {
     pub convergence_threshold: f64,
     /// The score gap that counts as a disagreement.
     pub dimension_disagreement_threshold: f64,
+    /// Judges with an evaluation needed for a deliberation (absent from the file when 2,
+    /// the default, which is also what records written before the setting assumed).
+    #[serde(
+        default = "default_min_evaluations",
+        skip_serializing_if = "is_default_min_evaluations"
+    )]
+    pub min_evaluations_for_debate: u32,
+    /// Seconds each deliberation round may take, when limited.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub deliberation_timeout_s: Option<f64>,
     /// Every round so far.
     pub rounds: Vec<PanelRound>,
-    /// Where it stands.
+    /// Where it stands: evaluating, or why it stopped.
     pub state: PanelState,
-    /// Whether it converged.
+    /// Whether it converged: its final agreement reached the threshold.
     pub converged: bool,
     /// Agreement after the independent evaluations.
     pub initial_agreement: Option<f64>,
@@ -174,10 +268,25 @@ pub struct PanelRecord {
     pub final_agreement: Option<f64>,
     /// The weighted aggregate of the evaluations in force after the last round.
     pub aggregate: Option<Aggregate>,
+    /// The deliberation's summary, once the panel has finished (absent from records written
+    /// before it existed).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub summary: Option<PanelSummary>,
     /// The aggregate read as a judgment in the protocol's own shape (judge `panel`): what the
     /// round's `scores` holds. Stored once, as `scores`, and restored from it on load.
     #[serde(skip)]
     pub verdict: Option<Judgment>,
+}
+
+/// The default of `min_evaluations_for_debate`: a debate needs two judges.
+pub const DEFAULT_MIN_EVALUATIONS: u32 = 2;
+
+fn default_min_evaluations() -> u32 {
+    DEFAULT_MIN_EVALUATIONS
+}
+
+fn is_default_min_evaluations(n: &u32) -> bool {
+    *n == DEFAULT_MIN_EVALUATIONS
 }
 
 impl PanelRecord {
@@ -206,5 +315,24 @@ impl PanelRecord {
     /// Deliberation rounds held (rounds after the independent one).
     pub fn deliberation_rounds(&self) -> u32 {
         self.rounds.len().saturating_sub(1) as u32
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_states_name_is_the_one_the_file_holds() {
+        for state in [
+            PanelState::Evaluating,
+            PanelState::Converged,
+            PanelState::NothingDisputed,
+            PanelState::RoundLimit,
+            PanelState::TooFewJudges,
+            PanelState::TimedOut,
+        ] {
+            assert_eq!(serde_json::to_value(state).unwrap(), state.as_str());
+        }
     }
 }

@@ -3,6 +3,7 @@
 //! [`RoundWriter`]), and a step that fails after its retries leaves the round incomplete
 //! with what finished kept.
 
+use std::collections::HashMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -12,6 +13,7 @@ use tokio::time::Instant;
 use crate::config::RoleTemperatures;
 use crate::domain::{Attempt, Phase, PhaseType, Round, RoundError, RoundStatus, now_rfc3339};
 
+use crate::protocols::panel::time_up;
 use crate::protocols::strategy::JudgingStrategy;
 use crate::protocols::{Protocol, Step};
 use crate::providers::{
@@ -71,6 +73,8 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
     let writer = RoundWriter::start(Arc::clone(&ctx));
     let mut running: JoinSet<CallResult> = JoinSet::new();
     let mut started: Vec<Step> = Vec::new();
+    // Each timed deliberation round's deadline, from its first call in this run.
+    let mut deadlines: HashMap<u32, Instant> = HashMap::new();
     let mut stopped = false;
     let mut steps = Vec::new();
     loop {
@@ -103,7 +107,11 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
                         stopped = true;
                         continue;
                     }
-                    match start_call(&ctx, writer.events(), &round, &step) {
+                    let timed = ctx.judging.time_limit(&step).map(|(n, limit)| {
+                        let at = *deadlines.entry(n).or_insert_with(|| Instant::now() + limit);
+                        (at, n, limit)
+                    });
+                    match start_call(&ctx, writer.events(), &round, &step, timed) {
                         Ok(task) => {
                             started.push(step);
                             running.spawn(task);
@@ -214,12 +222,16 @@ fn fail(
     writer.save(round, vec![failed]);
 }
 
-/// Builds the step's request and the task that makes the call, streaming coalesced deltas.
+/// Builds the step's request and the task that makes the call, streaming coalesced deltas;
+/// a call with a deadline (`timed`: the deadline, deliberation round and time limit of a
+/// timed panel deliberation; batched calls are not timed) still running when it passes
+/// fails as timed out.
 fn start_call(
     ctx: &RoundContext,
     events: RoundEvents,
     round: &Round,
     step: &Step,
+    timed: Option<(Instant, u32, Duration)>,
 ) -> Result<impl Future<Output = CallResult> + Send + 'static, String> {
     let mut request = ctx
         .judging
@@ -251,7 +263,11 @@ fn start_call(
             model: speaker.clone(),
         });
     }
-    Ok(async move {
+    // On a timeout, the phase is recorded with the step and request it was made with.
+    let time_up_of = timed
+        .filter(|_| !client.is_batched())
+        .map(|(at, n, limit)| (at, n, limit, step.clone(), request.clone()));
+    let call = async move {
         let mut pending = String::new();
         let mut last_sent = Instant::now();
         let send = |text: String| EngineEvent::TextDelta {
@@ -298,6 +314,17 @@ fn start_call(
             });
         }
         (step, request, result)
+    };
+    Ok(async move {
+        match time_up_of {
+            Some((at, n, limit, step, request)) => {
+                tokio::time::timeout_at(at, call).await.unwrap_or_else(|_| {
+                    let failure = time_up(&step.model, n, limit);
+                    (step, request, Err(failure))
+                })
+            }
+            None => call.await,
+        }
     })
 }
 

@@ -204,6 +204,12 @@ impl JudgingStrategy {
         Ok(vec![judgment])
     }
 
+    /// The deliberation round a step belongs to and that round's time limit, when a panel
+    /// with `deliberation_timeout_s` judges (see [`Panel::time_limit`]).
+    pub fn time_limit(&self, step: &Step) -> Option<(u32, std::time::Duration)> {
+        self.panel()?.time_limit(step)
+    }
+
     /// The panel, when a panel judges.
     pub fn panel(&self) -> Option<&Panel> {
         match &self.judges {

@@ -7,11 +7,11 @@ use serde::Serialize;
 
 use crate::analysis::qa::Proportion;
 use crate::analysis::show::{cell, num, opt, share as qa_share};
-use crate::domain::ProtocolKind;
+use crate::domain::{DisagreementKind, PanelSummary, ProtocolKind};
 
 use super::qa::QaPanelAccuracy;
 use super::structured::StandingFigures;
-use super::{PanelFigures, PanelSection, ProtocolPanelFigures};
+use super::{PanelExchange, PanelFigures, PanelSection, ProtocolPanelFigures};
 
 /// A CSV table: its file name in the report folder, header and rows.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -40,9 +40,25 @@ fn shared_markdown(s: &mut String, p: &PanelFigures) {
         .iter()
         .map(|(rounds, n)| format!("{n} after {rounds}"))
         .collect();
+    // Stop reasons beyond the first two are named only when they occurred.
+    let others: String = [
+        (
+            p.nothing_disputed,
+            "stopped below the threshold with nothing disputed",
+        ),
+        (
+            p.too_few_judges,
+            "had too few judges' evaluations to deliberate",
+        ),
+        (p.timed_out, "ran past the deliberation time limit"),
+    ]
+    .iter()
+    .filter(|(n, _)| *n > 0)
+    .map(|(n, what)| format!(", {n} {what}"))
+    .collect();
     let _ = writeln!(
         s,
-        "{} panels: {} converged, {} hit the deliberation limit; deliberation rounds held: {}.\n",
+        "{} panels: {} converged, {} hit the deliberation limit{others}; deliberation rounds held: {}.\n",
         p.panels,
         p.converged,
         p.round_limit,
@@ -86,6 +102,85 @@ fn shared_markdown(s: &mut String, p: &PanelFigures) {
                 j.verdict_changes
             );
         }
+    }
+}
+
+/// The disagreements after each panel round: `0: 3 (verdict 1, dimension 2) → 1: 0`.
+fn disputes_by_round(summary: &PanelSummary) -> String {
+    summary
+        .rounds
+        .iter()
+        .map(|r| {
+            let types: Vec<String> = r
+                .types
+                .iter()
+                .map(|(kind, n)| format!("{} {n}", kind_name(*kind)))
+                .collect();
+            if types.is_empty() {
+                format!("{}: {}", r.number, r.disagreements)
+            } else {
+                format!("{}: {} ({})", r.number, r.disagreements, types.join(", "))
+            }
+        })
+        .collect::<Vec<_>>()
+        .join(" → ")
+}
+
+fn kind_name(kind: DisagreementKind) -> &'static str {
+    match kind {
+        DisagreementKind::Verdict => "verdict",
+        DisagreementKind::Dimension => "dimension",
+        DisagreementKind::Label => "label",
+    }
+}
+
+/// Each judge's final verdict with its confidence: `x team_a (0.80); y team_b`.
+fn final_verdicts(summary: &PanelSummary) -> String {
+    summary
+        .final_verdicts
+        .iter()
+        .map(|v| {
+            let verdict = v.verdict.as_deref().unwrap_or("no verdict");
+            match v.confidence {
+                Some(c) => format!("{} {verdict} ({c:.2})", v.persona_id),
+                None => format!("{} {verdict}", v.persona_id),
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// Each panel's own summary, one row per exchange.
+fn exchanges_markdown(s: &mut String, exchanges: &[PanelExchange]) {
+    if exchanges.is_empty() {
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "\n### Each panel's deliberation\n\nPer exchange: deliberation rounds held, agreement \
+         after the independent evaluations and after the last round, the improvement, why the \
+         panel stopped, the disagreements left after each round (0: the independent \
+         evaluations) by type, and each judge's final verdict with its confidence.\n"
+    );
+    let _ = writeln!(
+        s,
+        "| round | deliberation rounds | initial | final | improvement | stopped | disagreements after each round | final verdicts |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|");
+    for e in exchanges {
+        let x = &e.summary;
+        let _ = writeln!(
+            s,
+            "| {} | {} | {} | {} | {} | {} | {} | {} |",
+            e.round_id,
+            x.deliberation_rounds,
+            opt(x.initial_agreement),
+            opt(x.final_agreement),
+            opt(x.improvement),
+            x.stop_reason.as_str(),
+            disputes_by_round(x),
+            final_verdicts(x)
+        );
     }
 }
 
@@ -153,6 +248,7 @@ impl PanelSection {
     pub fn markdown(&self) -> String {
         let mut s = String::new();
         shared_markdown(&mut s, &self.figures);
+        exchanges_markdown(&mut s, &self.figures.exchanges);
         match &self.own {
             ProtocolPanelFigures::EthicsBowl => {}
             ProtocolPanelFigures::QaDebate(a) => accuracy_markdown(&mut s, a),
@@ -161,7 +257,8 @@ impl PanelSection {
         s
     }
 
-    /// The section's CSV tables (`panel_judges.csv` for the Ethics Bowl, as before;
+    /// The section's CSV tables (`panel_judges.csv` for the Ethics Bowl, as before, and
+    /// `panel_summaries.csv` when panels stored their summaries, with the same prefixes;
     /// `qa_panel_judges.csv` and `qa_panel_accuracy.csv`; `structured_panel_judges.csv` and
     /// `structured_panel_standings.csv`).
     pub fn tables(&self) -> Vec<Table> {
@@ -193,6 +290,41 @@ impl PanelSection {
                 })
                 .collect(),
         }];
+        if !self.figures.exchanges.is_empty() {
+            tables.push(Table {
+                file: format!("{prefix}panel_summaries.csv"),
+                header: strings(&[
+                    "round_id",
+                    "deliberation_rounds",
+                    "initial_agreement",
+                    "final_agreement",
+                    "improvement",
+                    "converged",
+                    "stop_reason",
+                    "disagreements_by_round",
+                    "final_verdicts",
+                ]),
+                rows: self
+                    .figures
+                    .exchanges
+                    .iter()
+                    .map(|e| {
+                        let x = &e.summary;
+                        vec![
+                            e.round_id.clone(),
+                            x.deliberation_rounds.to_string(),
+                            num(x.initial_agreement),
+                            num(x.final_agreement),
+                            num(x.improvement),
+                            x.converged.to_string(),
+                            x.stop_reason.as_str().to_string(),
+                            disputes_by_round(x),
+                            final_verdicts(x),
+                        ]
+                    })
+                    .collect(),
+            });
+        }
         match &self.own {
             ProtocolPanelFigures::EthicsBowl => {}
             ProtocolPanelFigures::QaDebate(a) => tables.push(Table {

@@ -4,7 +4,9 @@
 //! telling as one that never does). These figures hold for every protocol, since they are
 //! computed over the panel's evaluations; each protocol adds its own ([`qa`]: the accuracy of
 //! the panel and of each judge; [`structured`]: how far judges agree on each argument's
-//! standing). [`panel_section`] gathers a protocol's figures for the report, and
+//! standing). Each panel's own summary (rounds, agreement, improvement, why it stopped, each
+//! round's disagreements, final verdicts) is listed beside them ([`PanelExchange`]).
+//! [`panel_section`] gathers a protocol's figures for the report, and
 //! [`PanelSection::markdown`] and [`PanelSection::tables`] write them.
 
 mod markdown;
@@ -15,7 +17,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::domain::{Evaluation, PanelRecord, PanelState, ProtocolKind, Round};
+use crate::domain::{Evaluation, PanelRecord, PanelState, PanelSummary, ProtocolKind, Round};
 
 use super::stats::{krippendorff_interval, mean};
 use super::tables::Cell;
@@ -40,15 +42,37 @@ pub struct JudgeMovement {
     pub verdict_changes: usize,
 }
 
+/// One exchange's panel summary, as stored on its round.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PanelExchange {
+    /// The round.
+    pub round_id: String,
+    /// Its panel's summary.
+    pub summary: PanelSummary,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
 /// The panel figures of a tournament.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct PanelFigures {
     /// Rounds whose panel finished.
     pub panels: usize,
-    /// Panels that converged.
+    /// Panels that converged (final agreement at or above the threshold).
     pub converged: usize,
     /// Panels that hit the deliberation round limit.
     pub round_limit: usize,
+    /// Panels that stopped below the threshold with nothing disputed.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub nothing_disputed: usize,
+    /// Panels that stopped with fewer evaluations than `min_evaluations_for_debate`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub too_few_judges: usize,
+    /// Panels whose deliberation round ran past `deliberation_timeout_s`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub timed_out: usize,
     /// How many panels needed each number of deliberation rounds.
     pub rounds_needed: BTreeMap<u32, usize>,
     /// Agreement after the independent evaluations.
@@ -64,6 +88,9 @@ pub struct PanelFigures {
     pub alpha_final: Option<f64>,
     /// Each judge.
     pub judges: Vec<JudgeMovement>,
+    /// Each finished panel's stored summary (records written before summaries have none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub exchanges: Vec<PanelExchange>,
 }
 
 /// Each judge's evaluation after round 0 and after the last round.
@@ -169,13 +196,23 @@ pub fn panel_figures(rounds: &[Round]) -> Option<PanelFigures> {
             }
         }
     }
+    let stopped = |state: PanelState| finished.iter().filter(|(_, p)| p.state == state).count();
     Some(PanelFigures {
         panels: finished.len(),
         converged: finished.iter().filter(|(_, p)| p.converged).count(),
-        round_limit: finished
+        round_limit: stopped(PanelState::RoundLimit),
+        nothing_disputed: stopped(PanelState::NothingDisputed),
+        too_few_judges: stopped(PanelState::TooFewJudges),
+        timed_out: stopped(PanelState::TimedOut),
+        exchanges: finished
             .iter()
-            .filter(|(_, p)| p.state == PanelState::RoundLimit)
-            .count(),
+            .filter_map(|(r, p)| {
+                Some(PanelExchange {
+                    round_id: r.id.clone(),
+                    summary: p.summary.clone()?,
+                })
+            })
+            .collect(),
         rounds_needed,
         initial_agreement: Cell::of(&initial),
         final_agreement: Cell::of(&last),

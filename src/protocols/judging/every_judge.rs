@@ -223,6 +223,8 @@ fn panel() -> Panel {
         max_deliberation_rounds: 2,
         convergence_threshold: 0.8,
         dimension_disagreement_threshold: 1.5,
+        min_evaluations_for_debate: 2,
+        deliberation_timeout_s: None,
     })
 }
 

@@ -4,16 +4,21 @@
 //!
 //! Each judge evaluates the exchange alone (round 0, concurrently). When the panel's
 //! agreement is below the threshold, every judge still in the panel sees the others'
-//! positions on what is disputed and answers again, until agreement reaches the threshold,
-//! nothing is disputed, or the round limit is hit. The panel's record is a pure function of
-//! the round's stored panel phases (and hand corrections), so a resumed round picks up
-//! exactly where the last stored answer left it, and no answer on disk is asked for again.
+//! positions on what is disputed and answers again, until agreement reaches the threshold
+//! (converged), nothing is disputed, fewer judges have an evaluation than the minimum, a
+//! deliberation round runs out of time, or the round limit is hit; the record keeps which,
+//! and a summary of the whole deliberation ([`summarize`]). The panel's record is a pure
+//! function of the round's stored panel phases (and hand corrections), so a resumed round
+//! picks up exactly where the last stored answer left it, and no answer on disk is asked
+//! for again.
 
 mod agreement;
 mod evaluation;
 mod prompts;
 mod rubric;
 pub(crate) mod simulated;
+mod summary;
+mod timeout;
 
 use std::collections::HashMap;
 use std::collections::hash_map::Entry;
@@ -23,6 +28,11 @@ pub use evaluation::{CommonFields, NO_CONFIDENCE, common_fields, text_field};
 pub use prompts::{DeliberationContext, OtherJudge, context_text};
 pub(crate) use rubric::show_score;
 pub use rubric::{PanelJudged, Rubric};
+pub use summary::{disagreement_kind, summarize};
+pub use timeout::{is_time_up, time_up};
+
+use std::collections::HashSet;
+use std::time::Duration;
 
 use crate::config::{PanelConfig, PanelJudgeConfig};
 use crate::domain::{
@@ -107,8 +117,21 @@ impl Panel {
             max_deliberation_rounds: record.max_deliberation_rounds,
             convergence_threshold: record.convergence_threshold,
             dimension_disagreement_threshold: record.dimension_disagreement_threshold,
+            min_evaluations_for_debate: record.min_evaluations_for_debate,
+            deliberation_timeout_s: record.deliberation_timeout_s,
         })
         .with_corrections(0)
+    }
+
+    /// The deliberation round a call belongs to and that round's time limit, for a
+    /// deliberation call when `deliberation_timeout_s` is set (the independent evaluations
+    /// are not timed). The engine starts the round's clock at its first call.
+    pub fn time_limit(&self, step: &Step) -> Option<(u32, Duration)> {
+        let round = step.seat.as_ref()?.deliberation_round;
+        (round > 0)
+            .then(|| self.config.deliberation_timeout())
+            .flatten()
+            .map(|limit| (round, limit))
     }
 
     fn seats(&self) -> Vec<PanelSeat> {
@@ -191,7 +214,12 @@ impl Panel {
         answer: &Answer<'_>,
     ) -> (SeatOutcome, Option<InForce>, Vec<String>) {
         if let Some(error) = &answer.phase.error {
-            return (SeatOutcome::Failed, None, vec![error.clone()]);
+            let outcome = if is_time_up(error) {
+                SeatOutcome::TimedOut
+            } else {
+                SeatOutcome::Failed
+            };
+            return (outcome, None, vec![error.clone()]);
         }
         let mut judgment = match answer.corrected {
             Some(j) => j.clone(),
@@ -237,6 +265,14 @@ impl Panel {
         let after = protocol.judged_after(round);
         let seats = self.seats();
         let answers = Self::answers(round);
+        // Deliberation rounds in which a call (a correction turn's included) ran out of time.
+        let timed_out: HashSet<u32> = round
+            .phases
+            .iter()
+            .filter(|p| p.judge_id.is_some() && p.error.as_deref().is_some_and(is_time_up))
+            .filter_map(|p| p.deliberation_round)
+            .collect();
+        let min_evaluations = self.config.min_evaluations_for_debate as usize;
         let mut current: HashMap<&str, InForce> = HashMap::new();
         let mut failed: Vec<&str> = Vec::new();
         let mut rounds: Vec<PanelRound> = Vec::new();
@@ -271,6 +307,8 @@ impl Panel {
                         failed.push(id);
                         current.remove(id);
                     }
+                    // Late: its previous evaluation stands.
+                    (SeatOutcome::TimedOut, _) => {}
                     (_, Some(read)) => {
                         current.insert(id, read);
                     }
@@ -310,12 +348,14 @@ impl Panel {
             if pending {
                 break;
             }
-            state = if positions.len() < 2 {
+            state = if positions.len() < min_evaluations.max(2) {
                 PanelState::TooFewJudges
-            } else if agreement.is_some_and(|a| a.overall >= self.config.convergence_threshold)
-                || disputes.is_empty()
-            {
+            } else if agreement.is_some_and(|a| a.overall >= self.config.convergence_threshold) {
                 PanelState::Converged
+            } else if disputes.is_empty() {
+                PanelState::NothingDisputed
+            } else if timed_out.contains(&number) {
+                PanelState::TimedOut
             } else if number == self.config.max_deliberation_rounds {
                 PanelState::RoundLimit
             } else {
@@ -346,11 +386,21 @@ impl Panel {
                 state == PanelState::Converged,
             )
         });
+        let summary = finished.then(|| {
+            let finals: Vec<(&str, &Evaluation)> = weighted
+                .iter()
+                .map(|(s, e)| (s.persona_id.as_str(), *e))
+                .collect();
+            summarize(&rounds, &rubric, state, &finals)
+        });
         let record = PanelRecord {
             judges: seats.clone(),
             max_deliberation_rounds: self.config.max_deliberation_rounds,
             convergence_threshold: self.config.convergence_threshold,
             dimension_disagreement_threshold: self.config.dimension_disagreement_threshold,
+            min_evaluations_for_debate: self.config.min_evaluations_for_debate,
+            deliberation_timeout_s: self.config.deliberation_timeout_s,
+            summary,
             initial_agreement: rounds
                 .first()
                 .filter(|_| rounds.len() > 1 || finished)
@@ -579,6 +629,8 @@ mod tests {
             max_deliberation_rounds: max_rounds,
             convergence_threshold: 0.8,
             dimension_disagreement_threshold: 1.5,
+            min_evaluations_for_debate: 2,
+            deliberation_timeout_s: None,
         })
     }
 
@@ -700,6 +752,28 @@ mod tests {
         assert_eq!(record.state, PanelState::Converged);
         assert!(record.converged && record.final_agreement == Some(1.0));
         assert_eq!(record.deliberation_rounds(), 1);
+        // The summary: rounds, agreement and its rise, disputes by type, final verdicts.
+        let summary = record.summary.as_ref().unwrap();
+        assert_eq!(summary.deliberation_rounds, 1);
+        assert_eq!(summary.initial_agreement, record.initial_agreement);
+        assert!((summary.improvement.unwrap() - (1.0 - expected)).abs() < 1e-9);
+        assert!(summary.converged && summary.stop_reason == PanelState::Converged);
+        assert_eq!(
+            summary.rounds[0].disagreements,
+            record.rounds[0].disagreements.len()
+        );
+        assert_eq!(
+            summary.rounds[0].types[&crate::domain::DisagreementKind::Verdict],
+            1
+        );
+        assert_eq!(summary.rounds[1].disagreements, 0);
+        assert_eq!(summary.final_verdicts.len(), 3);
+        assert!(
+            summary
+                .final_verdicts
+                .iter()
+                .all(|v| v.verdict.as_deref() == Some("team_a") && v.confidence == Some(0.7))
+        );
         assert!(pending(&p, &r).is_empty());
         p.apply(&mut r, &protocol()).unwrap();
         assert_eq!(r.judge_model, "panel");
@@ -713,6 +787,69 @@ mod tests {
         );
         assert_eq!(r.judgments.len(), 3);
         assert_eq!(r.settled_status(), RoundStatus::Complete);
+    }
+
+    #[test]
+    fn below_the_threshold_with_nothing_disputed_is_its_own_stop_reason() {
+        let p = Panel::new(PanelConfig {
+            convergence_threshold: 0.99,
+            ..panel(&[("x", 1.0), ("y", 1.0)], 3).config
+        });
+        let mut r = round();
+        // Same verdict, every score 1 point apart: under the 1.5-point gap, yet not 0.99.
+        add(&mut r, "x", 0, &answer("team_a", 8.0, 5.0));
+        add(&mut r, "y", 0, &answer("team_a", 7.0, 6.0));
+        let (record, _) = p.settle(&r, &protocol()).unwrap();
+        assert_eq!(record.state, PanelState::NothingDisputed);
+        assert!(
+            !record.converged,
+            "converged means the threshold was reached"
+        );
+        assert!(record.final_agreement.unwrap() < 0.99);
+        assert!(pending(&p, &r).is_empty(), "nothing to deliberate on");
+        let summary = record.summary.unwrap();
+        assert_eq!(summary.stop_reason, PanelState::NothingDisputed);
+        assert_eq!((summary.deliberation_rounds, summary.converged), (0, false));
+        assert_eq!(summary.rounds[0].disagreements, 0);
+    }
+
+    #[test]
+    fn a_timed_out_deliberation_keeps_the_late_judges_evaluation_and_stops() {
+        let p = panel(&[("x", 1.0), ("y", 1.0)], 3);
+        let mut r = round();
+        add(&mut r, "x", 0, &answer("team_a", 9.0, 3.0));
+        add(&mut r, "y", 0, &answer("team_b", 3.0, 9.0));
+        add(&mut r, "x", 1, &answer("team_a", 8.0, 4.0));
+        add(&mut r, "y", 1, "");
+        let late = time_up("m", 1, Duration::from_secs(60)).to_string();
+        r.phases.last_mut().unwrap().error = Some(late);
+        let (record, _) = p.settle(&r, &protocol()).unwrap();
+        assert_eq!(record.state, PanelState::TimedOut);
+        assert!(pending(&p, &r).is_empty(), "no round after a timeout");
+        let y = &record.rounds[1].evaluations[1];
+        assert_eq!(y.outcome, SeatOutcome::TimedOut);
+        assert_eq!(
+            y.evaluation.as_ref().unwrap().verdict.as_deref(),
+            Some("team_b")
+        );
+        assert_eq!(
+            record.aggregate.unwrap().judges,
+            2,
+            "the late judge still counts"
+        );
+        // Set on the panel, the limit applies to deliberation calls only.
+        let timed = Panel::new(PanelConfig {
+            deliberation_timeout_s: Some(60.0),
+            ..p.config.clone()
+        });
+        let (_, steps) = timed.settle(&round(), &protocol()).unwrap();
+        assert_eq!(timed.time_limit(&steps[0]), None, "round 0 is not timed");
+        let deliberation = Panel::step(&timed.seats()[0], 2, 0, &[]);
+        assert_eq!(
+            timed.time_limit(&deliberation),
+            Some((2, Duration::from_secs(60)))
+        );
+        assert_eq!(p.time_limit(&deliberation), None);
     }
 
     #[test]

@@ -688,6 +688,9 @@ fn every_string_of_a_stored_round_is_sanitised_as_it_enters() {
         max_deliberation_rounds: 1,
         convergence_threshold: 0.8,
         dimension_disagreement_threshold: 2.0,
+        min_evaluations_for_debate: 2,
+        deliberation_timeout_s: None,
+        summary: None,
         rounds: vec![PanelRound {
             number: 0,
             evaluations: vec![SeatResult {

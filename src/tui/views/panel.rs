@@ -27,7 +27,9 @@ fn title(panel: &PanelRecord) -> String {
         PanelState::Converged if rounds == 0 => "agreed without deliberating".to_string(),
         PanelState::Converged => format!("converged after {rounds} deliberation round(s)"),
         PanelState::RoundLimit => format!("no convergence after {rounds} round(s)"),
+        PanelState::NothingDisputed => "below the threshold, nothing disputed".to_string(),
         PanelState::TooFewJudges => "too few judges to deliberate".to_string(),
+        PanelState::TimedOut => format!("deliberation round {rounds} timed out"),
     };
     let agreement = match (panel.initial_agreement, panel.final_agreement) {
         (Some(a), Some(b)) => format!(" · agreement {a:.2} → {b:.2}"),
@@ -91,6 +93,9 @@ fn render(
                             }
                             (SeatOutcome::Unparsed, None) => ("unreadable".into(), theme.review),
                             (SeatOutcome::Partial, Some(e)) => (shown.panel_cell(e), theme.review),
+                            (SeatOutcome::TimedOut, Some(e)) => {
+                                (format!("{} (late, kept)", shown.panel_cell(e)), theme.dim)
+                            }
                             (_, Some(e)) => (shown.panel_cell(e), theme.text),
                             (_, None) => ("–".into(), theme.dim),
                         };
