@@ -2,7 +2,8 @@
 //! as Con, the fallacies found in its arguments, how its arguments stood (upheld, partly,
 //! refuted, uncertain), and how often it conceded in cross-examination; across the
 //! tournament, the side advantage. Only usable judgments (parsed, or corrected by hand)
-//! count; a tie counts half a win to each side.
+//! count. Each judgment's totals are read through its bands: evenly matched is a draw, and
+//! a draw is not a win; a win is ahead or clearly ahead.
 
 use std::collections::BTreeMap;
 
@@ -11,7 +12,8 @@ use serde::Serialize;
 use super::qa::Proportion;
 use super::stats::mean;
 use crate::domain::{
-    Fallacy, ResponseType, Round, Side, Standing, StructuredSetup, StructuredVerdict,
+    Band, Fallacy, ResponseType, Round, Side, Standing, StructuredSetup, StructuredVerdict,
+    TotalBands,
 };
 
 /// A mean with the number of observations behind it.
@@ -39,8 +41,12 @@ pub struct StructuredModel {
     pub model: String,
     /// Judgments of its debates.
     pub judgments: usize,
-    /// Wins (a tie is half).
-    pub wins: f64,
+    /// Judgments its side won (ahead or clearly ahead; a draw is not a win).
+    pub wins: usize,
+    /// Of those, the ones it won clearly (a significant difference).
+    pub clear_wins: usize,
+    /// Judgments that read evenly matched.
+    pub draws: usize,
     /// wins / judgments.
     pub win_rate: Option<f64>,
     /// Its side total when it argued Pro.
@@ -62,11 +68,15 @@ pub struct StructuredModel {
 pub struct SideAdvantage {
     /// Usable judgments.
     pub judgments: usize,
-    /// Pro won.
+    /// Pro won (ahead or clearly ahead).
     pub pro_wins: usize,
+    /// Of those, clearly ahead.
+    pub pro_clear_wins: usize,
     /// Con won.
     pub con_wins: usize,
-    /// Equal totals.
+    /// Of those, clearly ahead.
+    pub con_clear_wins: usize,
+    /// Evenly matched: draws (the gap under the even threshold).
     pub ties: usize,
     /// Pro's share of the decided judgments, with its Wilson interval.
     pub pro_share: Proportion,
@@ -79,6 +89,8 @@ pub struct SideAdvantage {
 pub struct StructuredFigures {
     /// Rounds read.
     pub rounds: usize,
+    /// The bands the rounds read their totals with (one entry unless the rounds differ).
+    pub bands: Vec<TotalBands>,
     /// Judgments still waiting for review (not counted).
     pub awaiting_review: usize,
     /// Replies that needed the correction prompt.
@@ -120,6 +132,8 @@ pub fn structured_figures(rounds: &[Round]) -> Option<StructuredFigures> {
     let mut models: BTreeMap<&str, StructuredModel> = BTreeMap::new();
     let mut totals: BTreeMap<(&str, Side), Vec<f64>> = BTreeMap::new();
     let (mut pro_wins, mut con_wins, mut ties, mut judgments) = (0, 0, 0, 0);
+    let (mut pro_clear_wins, mut con_clear_wins) = (0, 0);
+    let mut bands: Vec<TotalBands> = Vec::new();
     let (mut pro_all, mut con_all) = (Vec::new(), Vec::new());
     let mut awaiting_review = 0;
     let (mut corrected_replies, mut fallback_replies, mut violations) = (0, 0, 0);
@@ -131,13 +145,18 @@ pub fn structured_figures(rounds: &[Round]) -> Option<StructuredFigures> {
             .filter(|p| p.turn.is_some_and(|t| t.attempt > 0))
             .count();
         fallback_replies += setup.fallbacks.len();
+        if !bands.contains(&setup.bands) {
+            bands.push(setup.bands);
+        }
         violations += setup.pro.violations.len() + setup.con.violations.len();
         for side in Side::BOTH {
             let m = model_of(round, side);
             let record = models.entry(m).or_insert_with(|| StructuredModel {
                 model: m.to_string(),
                 judgments: 0,
-                wins: 0.0,
+                wins: 0,
+                clear_wins: 0,
+                draws: 0,
                 win_rate: None,
                 pro_total: Mean::default(),
                 con_total: Mean::default(),
@@ -163,10 +182,18 @@ pub fn structured_figures(rounds: &[Round]) -> Option<StructuredFigures> {
         }
         for v in verdicts(round) {
             judgments += 1;
-            let winner = v.winner();
+            let margin = v.margin();
+            let winner = margin.and_then(|m| m.winner());
+            let clear = margin.is_some_and(|m| m.band == Band::ClearlyAhead);
             match winner {
-                Some(Side::Pro) => pro_wins += 1,
-                Some(Side::Con) => con_wins += 1,
+                Some(Side::Pro) => {
+                    pro_wins += 1;
+                    pro_clear_wins += usize::from(clear);
+                }
+                Some(Side::Con) => {
+                    con_wins += 1;
+                    con_clear_wins += usize::from(clear);
+                }
                 None => ties += 1,
             }
             pro_all.extend(v.pro_total);
@@ -182,11 +209,14 @@ pub fn structured_figures(rounds: &[Round]) -> Option<StructuredFigures> {
                     continue;
                 };
                 record.judgments += 1;
-                record.wins += match winner {
-                    Some(w) if w == side => 1.0,
-                    None => 0.5,
-                    _ => 0.0,
-                };
+                match winner {
+                    Some(w) if w == side => {
+                        record.wins += 1;
+                        record.clear_wins += usize::from(clear);
+                    }
+                    None => record.draws += 1,
+                    _ => {}
+                }
                 for a in v
                     .assessments
                     .iter()
@@ -206,7 +236,7 @@ pub fn structured_figures(rounds: &[Round]) -> Option<StructuredFigures> {
     let models = models
         .into_values()
         .map(|mut m| {
-            m.win_rate = (m.judgments > 0).then(|| m.wins / m.judgments as f64);
+            m.win_rate = (m.judgments > 0).then(|| m.wins as f64 / m.judgments as f64);
             let get = |side| {
                 totals
                     .get(&(m.model.as_str(), side))
@@ -220,6 +250,7 @@ pub fn structured_figures(rounds: &[Round]) -> Option<StructuredFigures> {
         .collect();
     Some(StructuredFigures {
         rounds: ours.len(),
+        bands,
         awaiting_review,
         corrected_replies,
         fallback_replies,
@@ -228,7 +259,9 @@ pub fn structured_figures(rounds: &[Round]) -> Option<StructuredFigures> {
         side: SideAdvantage {
             judgments,
             pro_wins,
+            pro_clear_wins,
             con_wins,
+            con_clear_wins,
             ties,
             pro_share: Proportion::new(pro_wins, pro_wins + con_wins),
             mean_margin: mean(&pro_all).zip(mean(&con_all)).map(|(p, c)| p - c),

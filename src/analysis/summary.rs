@@ -112,8 +112,8 @@ pub struct Summary {
 pub struct StructuredSummary {
     /// Judgments of its debates.
     pub judgments: usize,
-    /// Wins (a tie is half).
-    pub wins: f64,
+    /// Wins (ahead or clearly ahead; a draw is not a win).
+    pub wins: usize,
     /// wins / judgments.
     pub win_rate: Option<f64>,
     /// Its side total when it argued Pro.

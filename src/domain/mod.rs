@@ -31,7 +31,7 @@ pub use round::{Phase, PhaseType, Round, RoundError, RoundRecord, RoundStatus, s
 pub use round_file::ROUND_SCHEMA_VERSION;
 pub use schedule::ScheduledRound;
 pub use structured::{
-    ArgumentAssessment, Closing, CrossResponse, DebateArgument, Fallacy, ReplyFallback,
-    ResponseType, ScoreWeights, Side, SideRecord, Standing, StructuredSetup, StructuredVerdict,
-    Topic,
+    ArgumentAssessment, Band, Closing, CrossResponse, DebateArgument, Fallacy, Margin,
+    ReplyFallback, ResponseType, ScoreWeights, Side, SideRecord, Standing, StructuredSetup,
+    StructuredVerdict, Topic, TotalBands,
 };

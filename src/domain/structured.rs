@@ -100,6 +100,36 @@ pub enum ResponseType {
     Partial,
 }
 
+impl ResponseType {
+    /// Every answer, in the order the prompt explains them.
+    pub const ALL: [ResponseType; 4] =
+        [Self::Refute, Self::Challenge, Self::Concede, Self::Partial];
+
+    /// The name in files and prompts.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Refute => "refute",
+            Self::Challenge => "challenge",
+            Self::Concede => "concede",
+            Self::Partial => "partial",
+        }
+    }
+
+    /// When a debater should answer this way (the cross-examination prompt says it).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Self::Refute => "the argument contains a factual or logical error; say which",
+            Self::Challenge => {
+                "its evidence is not enough, or the conditions it relies on do not hold here"
+            }
+            Self::Concede => "you accept the argument as it stands",
+            Self::Partial => {
+                "you accept its core but dispute how far it reaches or where it applies"
+            }
+        }
+    }
+}
+
 /// One cross-examination answer.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct CrossResponse {
@@ -162,6 +192,17 @@ impl Standing {
             Self::Uncertain => "UNCERTAIN",
         }
     }
+
+    /// What the standing means for a decision (the judge's prompt and the briefing's legend
+    /// say it).
+    pub fn meaning(self) -> &'static str {
+        match self {
+            Self::Upheld => "it survived the debate: the decision can rely on it",
+            Self::PartiallyUpheld => "it holds, but only within limits the debate exposed",
+            Self::Refuted => "it fell: the decision should not rest on it",
+            Self::Uncertain => "the debate did not settle it: more data is needed",
+        }
+    }
 }
 
 /// The judge's fallacy checklist.
@@ -206,6 +247,25 @@ impl Fallacy {
             Self::AnecdotalEvidence => "anecdotal_evidence",
             Self::CircularReasoning => "circular_reasoning",
             Self::AdHominem => "ad_hominem",
+        }
+    }
+
+    /// The question that detects it (the judge's checklist asks it of every argument).
+    pub fn question(self) -> &'static str {
+        match self {
+            Self::StrawMan => "does it attack a claim the other side never made?",
+            Self::AppealToAuthority => {
+                "does a famous name or title stand in for the reasoning itself?"
+            }
+            Self::SlipperySlope => {
+                "does it assume one step will set off a chain of consequences nobody can stop?"
+            }
+            Self::FalseDilemma => "does it squeeze a complex issue into an either-or choice?",
+            Self::AnecdotalEvidence => {
+                "does it rest on isolated cases where systematic evidence is needed?"
+            }
+            Self::CircularReasoning => "is the conclusion already assumed in a premise?",
+            Self::AdHominem => "does it attack the other side rather than their argument?",
         }
     }
 }
@@ -270,6 +330,114 @@ impl ScoreWeights {
     }
 }
 
+/// How a gap between the side totals reads (after the article: under 1 point the sides are
+/// evenly matched, over 3 the difference is significant). Briefings, win rates and the report
+/// read every verdict with the thresholds recorded in it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct TotalBands {
+    /// A gap under this many points is evenly matched: a draw, not a win.
+    pub even_below: f64,
+    /// A gap over this many points puts the leader clearly ahead.
+    pub clearly_ahead_above: f64,
+}
+
+impl Default for TotalBands {
+    fn default() -> Self {
+        Self {
+            even_below: 1.0,
+            clearly_ahead_above: 3.0,
+        }
+    }
+}
+
+impl TotalBands {
+    /// Whether these are the article's thresholds (the default).
+    pub fn is_articles(&self) -> bool {
+        *self == Self::default()
+    }
+
+    /// The reading in words, as briefings and the report say it.
+    pub fn describe(&self) -> String {
+        let points = |v: f64| {
+            if v == 1.0 {
+                "1 point".to_string()
+            } else {
+                format!("{v} points")
+            }
+        };
+        format!(
+            "a gap under {} reads as evenly matched, over {} as a significant difference",
+            points(self.even_below),
+            points(self.clearly_ahead_above)
+        )
+    }
+
+    /// The band a gap (the absolute difference of the totals) falls in.
+    pub fn band(&self, gap: f64) -> Band {
+        if gap < self.even_below {
+            Band::Even
+        } else if gap > self.clearly_ahead_above {
+            Band::ClearlyAhead
+        } else {
+            Band::Ahead
+        }
+    }
+}
+
+/// The reading of a gap between the side totals.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Band {
+    /// Evenly matched: a draw.
+    Even,
+    /// One side ahead.
+    Ahead,
+    /// One side ahead by a significant difference.
+    ClearlyAhead,
+}
+
+impl Band {
+    /// Every band, from the narrowest gap.
+    pub const ALL: [Band; 3] = [Self::Even, Self::Ahead, Self::ClearlyAhead];
+
+    /// The name in files.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Self::Even => "even",
+            Self::Ahead => "ahead",
+            Self::ClearlyAhead => "clearly_ahead",
+        }
+    }
+
+    /// How a reader says it.
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Even => "evenly matched",
+            Self::Ahead => "ahead",
+            Self::ClearlyAhead => "clearly ahead",
+        }
+    }
+}
+
+/// A verdict's side totals read through its bands.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct Margin {
+    /// The side with the higher total (none when the totals are equal).
+    pub leader: Option<Side>,
+    /// The absolute difference of the totals.
+    pub gap: f64,
+    /// How the gap reads.
+    pub band: Band,
+}
+
+impl Margin {
+    /// The side that won: the leader, unless the sides are evenly matched.
+    pub fn winner(&self) -> Option<Side> {
+        self.leader.filter(|_| self.band != Band::Even)
+    }
+}
+
 /// A structured judge's verdict: the trace of every argument, the judge's own summary, and
 /// the side totals the tool computes from the scores.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -289,23 +457,45 @@ pub struct StructuredVerdict {
     pub pro_total: Option<f64>,
     /// Con's total.
     pub con_total: Option<f64>,
+    /// The thresholds the totals are read with (set with the totals). The article's 1 and 3
+    /// points are left out of files, so verdicts stored before bands existed read as before.
+    #[serde(default, skip_serializing_if = "TotalBands::is_articles")]
+    pub bands: TotalBands,
 }
 
 impl StructuredVerdict {
-    /// The side with the higher total; none on a tie or when a total is missing.
-    pub fn winner(&self) -> Option<Side> {
+    /// The totals read through the verdict's bands, when both totals are there.
+    pub fn margin(&self) -> Option<Margin> {
         let (pro, con) = (self.pro_total?, self.con_total?);
-        if (pro - con).abs() < 1e-9 {
+        let gap = (pro - con).abs();
+        let leader = if gap < 1e-9 {
             None
         } else if pro > con {
             Some(Side::Pro)
         } else {
             Some(Side::Con)
-        }
+        };
+        Some(Margin {
+            leader,
+            gap,
+            band: if leader.is_none() {
+                Band::Even
+            } else {
+                self.bands.band(gap)
+            },
+        })
     }
 
-    /// Recomputes the side totals from the scores with these weights.
-    pub fn compute_totals(&mut self, weights: &ScoreWeights) {
+    /// The side that won: ahead by at least the even threshold. None when the sides are
+    /// evenly matched (a draw) or a total is missing.
+    pub fn winner(&self) -> Option<Side> {
+        self.margin()?.winner()
+    }
+
+    /// Recomputes the side totals from the scores with these weights, and records the bands
+    /// they are read with.
+    pub fn compute_totals(&mut self, weights: &ScoreWeights, bands: &TotalBands) {
+        self.bands = *bands;
         let total = |side: Side| {
             let scores: Vec<f64> = self
                 .assessments
@@ -368,6 +558,10 @@ pub struct StructuredSetup {
     pub closing_word_limit: usize,
     /// The weights of the side totals.
     pub weights: ScoreWeights,
+    /// How a gap between the side totals reads (left out of files when the article's 1 and
+    /// 3 points, so rounds stored before bands existed read and write back as before).
+    #[serde(default, skip_serializing_if = "TotalBands::is_articles")]
+    pub bands: TotalBands,
     /// Pro's part (Team A).
     #[serde(default)]
     pub pro: SideRecord,
@@ -436,20 +630,87 @@ mod tests {
             recommendation: String::new(),
             pro_total: Some(99.0),
             con_total: None,
+            bands: TotalBands::default(),
         };
-        v.compute_totals(&ScoreWeights::default());
+        v.compute_totals(&ScoreWeights::default(), &TotalBands::default());
         // PRO-1: 0.4×8 + 0.3×6 + 0.2×5 + 0.1×10 = 7.0; PRO-2: 0.4×4 + 0.3×4 + 0.2×4 + 0.1×6
         // = 4.2; mean 5.6. CON-2 lacks a score and is left out: CON = 7.0.
         assert!((v.pro_total.unwrap() - 5.6).abs() < 1e-12);
         assert!((v.con_total.unwrap() - 7.0).abs() < 1e-12);
         assert_eq!(v.winner(), Some(Side::Con));
-        v.compute_totals(&ScoreWeights {
-            evidence: 0.0,
-            logic: 0.0,
-            responsiveness: 0.0,
-            honesty: 1.0,
-        });
+        v.compute_totals(
+            &ScoreWeights {
+                evidence: 0.0,
+                logic: 0.0,
+                responsiveness: 0.0,
+                honesty: 1.0,
+            },
+            &TotalBands::default(),
+        );
         assert_eq!(v.pro_total, Some(8.0));
         assert_eq!(v.winner(), Some(Side::Pro));
+    }
+
+    fn totals(pro: f64, con: f64, bands: TotalBands) -> StructuredVerdict {
+        StructuredVerdict {
+            assessments: Vec::new(),
+            key_insight: String::new(),
+            unresolved_questions: Vec::new(),
+            recommendation: String::new(),
+            pro_total: Some(pro),
+            con_total: Some(con),
+            bands,
+        }
+    }
+
+    #[test]
+    fn a_gap_under_one_point_is_a_draw_and_over_three_is_clear() {
+        let b = TotalBands::default();
+        let read = |pro, con| totals(pro, con, b).margin().unwrap();
+        assert_eq!(read(6.0, 6.0).band, Band::Even);
+        assert_eq!(read(6.0, 6.0).leader, None);
+        let close = read(6.9, 6.0);
+        assert_eq!((close.leader, close.band), (Some(Side::Pro), Band::Even));
+        assert_eq!(close.winner(), None, "a draw is not a win");
+        assert_eq!(totals(6.9, 6.0, b).winner(), None);
+        assert_eq!(read(5.0, 6.0).band, Band::Ahead, "exactly 1 point is ahead");
+        assert_eq!(read(5.0, 6.0).winner(), Some(Side::Con));
+        assert_eq!(
+            read(3.0, 6.0).band,
+            Band::Ahead,
+            "exactly 3 points is not clear"
+        );
+        assert_eq!(read(8.5, 5.0).band, Band::ClearlyAhead);
+        assert_eq!(totals(8.5, 5.0, b).winner(), Some(Side::Pro));
+        // Other thresholds read the same totals differently.
+        let strict = TotalBands {
+            even_below: 0.5,
+            clearly_ahead_above: 0.8,
+        };
+        assert_eq!(
+            totals(6.9, 6.0, strict).margin().unwrap().band,
+            Band::ClearlyAhead
+        );
+        assert_eq!(totals(6.9, 6.0, strict).winner(), Some(Side::Pro));
+        let mut missing = totals(6.0, 1.0, b);
+        missing.con_total = None;
+        assert_eq!(missing.margin(), None);
+    }
+
+    #[test]
+    fn verdicts_stored_before_the_bands_read_with_the_articles_thresholds() {
+        let v: StructuredVerdict =
+            serde_json::from_str(r#"{"assessments": [], "pro_total": 6.5, "con_total": 6.0}"#)
+                .unwrap();
+        assert_eq!(v.bands, TotalBands::default());
+        assert_eq!(v.winner(), None);
+        let written = serde_json::to_value(&v).unwrap();
+        assert!(written.get("bands").is_none(), "the default is left out");
+        let mut wide = v.clone();
+        wide.bands.even_below = 0.25;
+        let back: StructuredVerdict =
+            serde_json::from_value(serde_json::to_value(&wide).unwrap()).unwrap();
+        assert_eq!(back.bands, wide.bands, "other bands are kept");
+        assert_eq!(back.winner(), Some(Side::Pro));
     }
 }

@@ -336,6 +336,7 @@ fn topic_inputs(
             topics,
             StructuredRules {
                 weights: s.weights,
+                bands: s.bands,
                 closing_word_limit: s.closing_word_limit,
             },
         )),

@@ -97,6 +97,7 @@ mod tests {
             },
             closing_word_limit: 200,
             weights: Default::default(),
+            bands: Default::default(),
             pro: Default::default(),
             con: Default::default(),
             fallbacks: Vec::new(),

@@ -1,5 +1,5 @@
-//! The structured debate's part of the report: side advantage, win rates, standings,
-//! concessions and fallacies ([`StructuredFigures`]) as Markdown tables and a tidy CSV, and
+//! The structured debate's part of the report: side advantage, win rates read through the
+//! bands (a draw is not a win), standings, concessions and fallacies ([`StructuredFigures`]) as Markdown tables and a tidy CSV, and
 //! each judged round's decision briefing.
 
 use std::fmt::Write as _;
@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use super::files::{Format, ReportError, create_dir, fail, write_csv, write_text};
 use crate::analysis::show::{num, share};
 use crate::analysis::structured::{Mean, StructuredFigures};
-use crate::domain::{Fallacy, Standing};
+use crate::domain::{Fallacy, Standing, TotalBands};
 
 fn mean(m: &Mean) -> String {
     m.mean.map_or("–".into(), |v| format!("{v:.2} (n={})", m.n))
@@ -29,26 +29,33 @@ pub fn markdown(s: &mut String, f: &StructuredFigures) {
         s,
         "{} rounds; {} judgments await review and are not counted; {} replies needed the correction prompt, {} were \
          kept as free text; {} rule violations were recorded. A side's total is the mean weighted score of its \
-         arguments, computed from the judge's scores; a tie counts half a win.\n",
-        f.rounds, f.awaiting_review, f.corrected_replies, f.fallback_replies, f.violations
+         arguments, computed from the judge's scores. {}\n",
+        f.rounds,
+        f.awaiting_review,
+        f.corrected_replies,
+        f.fallback_replies,
+        f.violations,
+        bands_sentence(&f.bands)
     );
     let a = &f.side;
     let _ = writeln!(
         s,
-        "Side advantage: over {} judgments Pro won {}, Con {}, {} ties; Pro's share of the decided ones {}; mean \
-         Pro total minus mean Con total {}.\n",
+        "Side advantage: over {} judgments Pro won {} ({} clearly), Con {} ({} clearly), {} evenly matched; Pro's \
+         share of the decided ones {}; mean Pro total minus mean Con total {}.\n",
         a.judgments,
         a.pro_wins,
+        a.pro_clear_wins,
         a.con_wins,
+        a.con_clear_wins,
         a.ties,
         share(&a.pro_share),
         a.mean_margin.map_or("–".into(), |m| format!("{m:+.2}"))
     );
     let _ = writeln!(
         s,
-        "| model | judgments | win rate | total as Pro | total as Con | arguments | upheld | partly upheld | refuted | uncertain | concedes in cross-examination |"
+        "| model | judgments | wins (clearly) | draws | win rate | total as Pro | total as Con | arguments | upheld | partly upheld | refuted | uncertain | concedes in cross-examination |"
     );
-    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|");
+    let _ = writeln!(s, "|---|---|---|---|---|---|---|---|---|---|---|---|---|");
     for m in &f.models {
         let standing = |st: Standing| {
             pct(
@@ -58,9 +65,12 @@ pub fn markdown(s: &mut String, f: &StructuredFigures) {
         };
         let _ = writeln!(
             s,
-            "| {} | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
+            "| {} | {} | {} ({}) | {} | {} | {} | {} | {} | {} | {} | {} | {} | {} |",
             m.model,
             m.judgments,
+            m.wins,
+            m.clear_wins,
+            m.draws,
             m.win_rate
                 .map_or("–".into(), |w| format!("{:.0}%", w * 100.0)),
             mean(&m.pro_total),
@@ -89,6 +99,20 @@ pub fn markdown(s: &mut String, f: &StructuredFigures) {
         "\nEach judged round's decision briefing (key insight, recommendation, open questions, argument trace) is \
          in `briefings/`.\n"
     );
+}
+
+/// How the totals were read: the bands, in a sentence (the article's when no round says).
+fn bands_sentence(bands: &[TotalBands]) -> String {
+    let one = |b: &TotalBands| format!("{} (clearly ahead)", b.describe());
+    let read: Vec<String> = if bands.is_empty() {
+        vec![one(&TotalBands::default())]
+    } else {
+        bands.iter().map(one).collect()
+    };
+    format!(
+        "Reading the totals, {}; evenly matched is a draw, and a draw is not a win.",
+        read.join("; in other rounds, ")
+    )
 }
 
 /// The section's files in the formats asked for: the CSV, and with the Markdown report the
@@ -121,6 +145,8 @@ fn write_csvs(f: &StructuredFigures, out: &Path) -> Result<Vec<PathBuf>, ReportE
         "model",
         "judgments",
         "wins",
+        "clear_wins",
+        "draws",
         "win_rate",
         "pro_total",
         "n_pro",
@@ -144,6 +170,8 @@ fn write_csvs(f: &StructuredFigures, out: &Path) -> Result<Vec<PathBuf>, ReportE
                 m.model.clone(),
                 m.judgments.to_string(),
                 m.wins.to_string(),
+                m.clear_wins.to_string(),
+                m.draws.to_string(),
                 num(m.win_rate),
                 num(m.pro_total.mean),
                 m.pro_total.n.to_string(),

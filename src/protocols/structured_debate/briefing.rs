@@ -1,9 +1,11 @@
-//! The decision briefing of a judged round: the topic, the judge's key insight and
-//! recommendation, the open questions, and the trace of every argument, as Markdown.
+//! The decision briefing of a judged round: the topic, the side totals read through the
+//! bands (evenly matched, ahead, clearly ahead), the judge's key insight and recommendation,
+//! the open questions, the trace of every argument with the legend of its standings, and the
+//! caution that the judge is a model too, as Markdown.
 
 use std::fmt::Write as _;
 
-use crate::domain::{Judgment, Round, Side, Standing};
+use crate::domain::{Band, Judgment, Margin, Round, Side, Standing, StructuredVerdict};
 
 fn score(v: Option<f64>) -> String {
     v.map_or("–".into(), |v| format!("{v}"))
@@ -44,26 +46,23 @@ pub fn briefing(round: &Round, judgment: &Judgment) -> Option<String> {
         "Pro: {} · Con: {} · judge: {}\n",
         round.team_a_model, round.team_b_model, judgment.judge_model
     );
-    let winner = match verdict.winner() {
-        Some(Side::Pro) => "Pro",
-        Some(Side::Con) => "Con",
-        None => "neither (a tie)",
-    };
     let _ = writeln!(
         s,
         "Side totals (mean weighted score of each side's arguments: evidence {}, logic {}, responsiveness {}, \
-         honesty {}): Pro {}, Con {}; stronger case: {winner}.\n",
+         honesty {}): Pro {}, Con {}. {}\n",
         setup.weights.evidence,
         setup.weights.logic,
         setup.weights.responsiveness,
         setup.weights.honesty,
         total(verdict.pro_total),
-        total(verdict.con_total)
+        total(verdict.con_total),
+        reading(verdict)
     );
     let _ = writeln!(s, "## Key insight\n\n{}\n", verdict.key_insight);
     let _ = writeln!(s, "## Recommendation\n\n{}\n", verdict.recommendation);
     if !verdict.unresolved_questions.is_empty() {
         let _ = writeln!(s, "## Unresolved questions\n");
+        let _ = writeln!(s, "What the decision-maker must still check:\n");
         for q in &verdict.unresolved_questions {
             let _ = writeln!(s, "- {q}");
         }
@@ -97,6 +96,10 @@ pub fn briefing(round: &Round, judgment: &Judgment) -> Option<String> {
             );
         }
     }
+    let _ = writeln!(s, "\nWhat a standing means for the decision:\n");
+    for st in Standing::ALL {
+        let _ = writeln!(s, "- {}: {}.", standing_label(Some(st)), st.meaning());
+    }
     for side in Side::BOTH {
         let r = setup.side(side);
         if !r.violations.is_empty() {
@@ -108,5 +111,41 @@ pub fn briefing(round: &Round, judgment: &Judgment) -> Option<String> {
             );
         }
     }
+    let _ = writeln!(
+        s,
+        "\n> The judge is a language model too: its scores, standings and recommendation are aids to the \
+         decision, not a verdict on it."
+    );
     Some(s)
+}
+
+/// The totals read through the verdict's bands, in a sentence.
+fn reading(verdict: &StructuredVerdict) -> String {
+    let scale = verdict.bands.describe();
+    let side = |s: Side| match s {
+        Side::Pro => "Pro",
+        Side::Con => "Con",
+    };
+    match verdict.margin() {
+        None => format!("Without both totals the debate has no reading ({scale})."),
+        Some(Margin {
+            leader: Some(l),
+            gap,
+            band: Band::ClearlyAhead,
+        }) => format!(
+            "{} is clearly ahead by {gap:.2} points, a significant difference ({scale}).",
+            side(l)
+        ),
+        Some(Margin {
+            leader: Some(l),
+            gap,
+            band: Band::Ahead,
+        }) => format!(
+            "{} is ahead by {gap:.2} points, not a significant difference ({scale}).",
+            side(l)
+        ),
+        Some(Margin { gap, .. }) => format!(
+            "The sides are evenly matched ({gap:.2} points apart): a draw, with no winner ({scale})."
+        ),
+    }
 }

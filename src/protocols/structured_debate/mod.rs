@@ -19,7 +19,7 @@ use std::collections::HashMap;
 use crate::domain::ScheduledRound;
 use crate::domain::{
     Judgment, ParseStatus, Phase, PhaseType, ProtocolKind, Reading, ReplyFallback, Round,
-    RoundRecord, ScoreWeights, Side, SideRecord, StructuredSetup, Topic, Turn,
+    RoundRecord, ScoreWeights, Side, SideRecord, StructuredSetup, Topic, TotalBands, Turn,
 };
 use crate::providers::{ChatRequest, Role, Turn as ChatTurn};
 
@@ -30,6 +30,8 @@ use super::{PhaseRef, Protocol, ProtocolError, ReviewRequest, Step, blank_round}
 pub struct StructuredRules {
     /// Weights of the side totals.
     pub weights: ScoreWeights,
+    /// How a gap between the side totals reads.
+    pub bands: TotalBands,
     /// Words allowed in a closing statement.
     pub closing_word_limit: usize,
 }
@@ -38,6 +40,7 @@ impl Default for StructuredRules {
     fn default() -> Self {
         Self {
             weights: ScoreWeights::default(),
+            bands: TotalBands::default(),
             closing_word_limit: 200,
         }
     }
@@ -232,6 +235,7 @@ impl Protocol for StructuredDebate {
                 topic: topic.clone(),
                 closing_word_limit: self.rules.closing_word_limit,
                 weights: self.rules.weights,
+                bands: self.rules.bands,
                 pro: SideRecord::default(),
                 con: SideRecord::default(),
                 fallbacks: Vec::new(),
@@ -342,7 +346,7 @@ impl Protocol for StructuredDebate {
                     }
                 };
                 let verdict = verdict.map(|mut v| {
-                    v.compute_totals(&setup.weights);
+                    v.compute_totals(&setup.weights, &setup.bands);
                     Box::new(v)
                 });
                 (verdict, problems, status)

@@ -1,8 +1,9 @@
 //! The structured debate before a judge panel. Each judge traces every opening argument as a
 //! single judge does (four scores, fallacies, a standing); the panel compares the four
 //! dimensions per side (the mean of each side's argument scores: `pro.evidence`, …), the
-//! verdict (`pro`, `con` or `tie`, the side with the higher weighted total, computed from
-//! the judge's scores as for every structured judgment) and each argument's standing
+//! verdict (`pro`, `con` or `tie`: the side that won on the weighted totals, computed from
+//! the judge's scores as for every structured judgment, or `tie` when the totals read evenly
+//! matched) and each argument's standing
 //! (`PRO-1.standing`). The panel's trace holds the weighted mean scores and the
 //! weighted-majority standing of every argument.
 
@@ -69,7 +70,7 @@ fn side_means(verdict: &StructuredVerdict) -> BTreeMap<String, f64> {
     out
 }
 
-/// `pro`, `con` or `tie` from the side totals, when both are there.
+/// `pro`, `con` or `tie` (evenly matched) from the side totals, when both are there.
 fn winner_key(verdict: &StructuredVerdict) -> Option<String> {
     verdict.pro_total?;
     verdict.con_total?;
@@ -95,18 +96,18 @@ impl PanelJudged for StructuredDebate {
             labels: argument_ids(setup).iter().map(|id| label_key(id)).collect(),
             criteria: prompts::judge_criteria(),
             instructions: format!(
-                "Assess every opening argument ({ids}), scoring it with a whole number from 1 to 10 on each \
-                 criterion:\n{criteria}\n\nThe panel compares each side's mean score per \
+                "Assess every opening argument ({ids}).\n\n{criteria}\n\nThe panel compares each side's mean score per \
                  criterion (dimensions pro.evidence, con.logic, …) and each argument's standing \
                  (PRO-1.standing, …). Your verdict is not asked for: it is the side with the \
                  higher weighted total (evidence {}, logic {}, responsiveness {}, honesty {}), \
-                 computed from your scores. Then give your confidence, the key insight, the \
+                 computed from your scores, or a tie when the totals are evenly matched ({}). Then give your confidence, the key insight, the \
                  unresolved questions, your recommendation, findings tied to the dimensions or \
                  standings they bear on, and your rationale.",
                 w.evidence,
                 w.logic,
                 w.responsiveness,
                 w.honesty,
+                setup.bands.describe(),
                 ids = prompts::argument_list(setup),
                 criteria = prompts::judge_criteria(),
             ),
@@ -207,8 +208,9 @@ impl PanelJudged for StructuredDebate {
                 .unwrap_or_default(),
             pro_total: None,
             con_total: None,
+            bands: setup.bands,
         };
-        verdict.compute_totals(&setup.weights);
+        verdict.compute_totals(&setup.weights, &setup.bands);
         Reading::Verdict(Some(Box::new(verdict)))
     }
 }
@@ -302,6 +304,7 @@ mod tests {
             },
             closing_word_limit: 200,
             weights: ScoreWeights::default(),
+            bands: Default::default(),
             pro: SideRecord {
                 arguments: vec![argument("PRO-1"), argument("PRO-2")],
                 ..Default::default()
@@ -347,6 +350,15 @@ mod tests {
         assert_eq!(e.confidence, Some(0.6));
         let rubric = p.panel_rubric(&r).unwrap();
         assert_eq!(rubric.dimensions.len(), 8);
+        // Panel judges read the single judge's criteria: anchors, questions, standings.
+        for part in [
+            "1 = riddled with gaps, 10 = a flawless chain",
+            "- circular_reasoning: is the conclusion already assumed in a premise?",
+            "- REFUTED: it fell: the decision should not rest on it",
+        ] {
+            assert!(rubric.criteria.contains(part), "{part}");
+            assert!(rubric.instructions.contains(part), "{part}");
+        }
         assert_eq!(
             rubric.labels,
             ["PRO-1.standing", "PRO-2.standing", "CON-1.standing"]

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::domain::{
     ArgumentAssessment, Closing, CrossResponse, DebateArgument, Fallacy, ResponseType, Side,
-    Standing, StructuredVerdict,
+    Standing, StructuredVerdict, TotalBands,
 };
 use crate::protocols::judging::score_value;
 use crate::protocols::lenient_json;
@@ -337,6 +337,7 @@ pub fn parse_verdict(
         recommendation: text(object, "recommendation"),
         pro_total: None,
         con_total: None,
+        bands: TotalBands::default(),
     };
     (Some(verdict), problems)
 }

@@ -3,7 +3,10 @@
 
 use serde_json::{Value, json};
 
-use crate::domain::{DebateArgument, Fallacy, Side, SideRecord, Standing, StructuredSetup, Topic};
+use crate::domain::{
+    Closing, DebateArgument, Fallacy, ResponseType, Side, SideRecord, Standing, StructuredSetup,
+    Topic,
+};
 use crate::protocols::judging::schema;
 
 /// An object schema with every property required and no others, as strict structured
@@ -114,18 +117,25 @@ fn topic_block(topic: &Topic) -> String {
     }
 }
 
-/// A debater's instructions for the whole debate.
+/// A debater's instructions for the whole debate: the side, the three rounds and the rules
+/// every argument is held to.
 pub fn debater_system(topic: &Topic, side: Side) -> String {
     let stance = match side {
         Side::Pro => "for",
         Side::Con => "against",
     };
     format!(
-        "You are a careful debater arguing {stance} a proposition about a practical decision \
+        "You are a rigorous debater arguing {stance} a proposition about a practical decision \
          ({} side). {}\n\nThe debate has three rounds: opening statements, cross-examination \
-         and closing statements. Argue from evidence, concede what deserves conceding, and \
-         avoid fallacies. Every reply is only the JSON object asked for: no preamble, no code \
-         fence.",
+         and closing statements. Hold yourself to these rules throughout:\n\
+         - Support your claims with specific data that someone could verify (figures, sources, \
+         named cases), never general impressions.\n\
+         - Give every argument a clear causal chain: show how each step leads to the next and \
+         on to your conclusion.\n\
+         - Honesty comes first: when you cannot answer a challenge, concede the point rather \
+         than argue around it with sophistry.\n\
+         - Follow each round's format exactly. Every reply is only the JSON object asked for: \
+         no preamble, no code fence.",
         side.as_str().to_uppercase(),
         topic_block(topic)
     )
@@ -140,10 +150,20 @@ pub fn opening_prompt(side: Side) -> String {
     let p = side.prefix();
     format!(
         "Opening statement. Give three to five arguments for your side, with ids {p}-1, {p}-2, \
-         …; each has a claim (at least 10 characters), its reasoning (at least 20) and the \
-         evidence for it.\n\nReply with: {{\"arguments\": [{{\"id\": \"{p}-1\", \"claim\": \
+         …; each has a claim (at least 10 characters), its reasoning (at least 20: the causal \
+         chain from the evidence to the claim) and the evidence for it (specific and \
+         verifiable).\n\nReply with: {{\"arguments\": [{{\"id\": \"{p}-1\", \"claim\": \
          \"…\", \"reasoning\": \"…\", \"evidence\": \"…\"}}]}}"
     )
+}
+
+/// The four ways to answer an argument in cross-examination, with when each applies.
+fn response_types() -> String {
+    ResponseType::ALL
+        .iter()
+        .map(|r| format!("- {}: {}", r.as_str(), r.meaning()))
+        .collect::<Vec<_>>()
+        .join("\n")
 }
 
 /// Round 2.
@@ -151,14 +171,16 @@ pub fn cross_prompt(own: &SideRecord, opponent: &SideRecord) -> String {
     let ids: Vec<&str> = opponent.arguments.iter().map(|a| a.id.as_str()).collect();
     format!(
         "Cross-examination. Your opening arguments:\n{}\n\nThe other side's opening \
-         arguments:\n{}\n\nAnswer every one of the other side's arguments ({}), each once: \
-         refute it, challenge it, concede it or concede part of it, with your reasoning and a \
-         follow-up question. Do not add new arguments.\n\nReply with: {{\"responses\": \
-         [{{\"target_arg_id\": \"…\", \"response_type\": \"refute|challenge|concede|partial\", \
-         \"reasoning\": \"…\", \"follow_up_question\": \"…\"}}]}}",
+         arguments:\n{}\n\nRespond to every one of the other side's arguments ({}), each \
+         once, with one of these response types:\n{}\nGive your reasoning and a follow-up \
+         question for each. Introduce no new arguments of your own.\n\nReply with only this \
+         JSON: {{\"responses\": [{{\"target_arg_id\": \"…\", \"response_type\": \
+         \"refute|challenge|concede|partial\", \"reasoning\": \"…\", \"follow_up_question\": \
+         \"…\"}}]}}",
         arguments_json(&own.arguments),
         arguments_json(&opponent.arguments),
-        ids.join(", ")
+        ids.join(", "),
+        response_types()
     )
 }
 
@@ -166,14 +188,26 @@ fn cross_json(record: &SideRecord) -> String {
     serde_json::to_string_pretty(&record.cross_examination).unwrap_or_default()
 }
 
+/// The closing statement's three sections, in order: (heading, the JSON field that holds it).
+pub const CLOSING_SECTIONS: [(&str, &str); 3] = [
+    ("Concessions made", "concessions"),
+    ("Arguments not effectively rebutted", "unrebutted_arguments"),
+    ("Final position", "final_position"),
+];
+
 /// Round 3.
 pub fn closing_prompt(setup: &StructuredSetup, side: Side) -> String {
     let (own, other) = (setup.side(side), setup.side(side.other()));
+    let [(concessions, _), (unrebutted, _), (position, _)] = CLOSING_SECTIONS;
     format!(
         "Closing statement. The debate so far:\n\nYour arguments:\n{}\n\nTheirs:\n{}\n\nTheir \
          answers to your arguments:\n{}\n\nYour answers to theirs:\n{}\n\nIn under {} words in \
-         all: the concessions you made, your arguments they did not effectively rebut (by id), \
-         your final position, and whether your position shifted.\n\nReply with: \
+         all, write three sections, each under its own heading (a JSON field):\n\
+         1. {concessions} (\"concessions\"): each point you conceded or partly conceded.\n\
+         2. {unrebutted} (\"unrebutted_arguments\"): your arguments, by id, that the other \
+         side did not effectively rebut.\n\
+         3. {position} (\"final_position\"): where you stand now, saying whether your position \
+         shifted during the debate and why; set \"position_shifted\" to match.\n\nReply with: \
          {{\"concessions\": [\"…\"], \"unrebutted_arguments\": [\"…\"], \"final_position\": \
          \"…\", \"position_shifted\": false}}",
         arguments_json(&own.arguments),
@@ -192,34 +226,69 @@ pub fn correction_prompt(error: &str) -> String {
     )
 }
 
-/// The judge's instructions: the four scores, the checklist, the standings.
-pub fn judge_system() -> String {
-    let fallacies: Vec<&str> = Fallacy::ALL.iter().map(|f| f.as_str()).collect();
+/// The four scores with their anchors, in whole numbers.
+fn score_anchors() -> &'static str {
+    "Score each argument on four criteria, each a whole number from 1 to 10 (no fractions), \
+     with these anchors:\n\
+     - logic: is the reasoning sound? 1 = riddled with gaps, 10 = a flawless chain from \
+     evidence to claim\n\
+     - evidence: is the support strong? 1 = vague generalities, 10 = every piece can be \
+     independently verified\n\
+     - responsiveness: how did it hold up under cross-examination? 1 = its side evaded \
+     every challenge, 10 = answered them point by point\n\
+     - honesty: did its side argue fairly? 1 = sophistry and distortion, 10 = fair, \
+     conceding when warranted"
+}
+
+/// The fallacy checklist, each fallacy with the question that detects it.
+fn fallacy_checklist() -> String {
+    let items: Vec<String> = Fallacy::ALL
+        .iter()
+        .map(|f| format!("- {}: {}", f.as_str(), f.question()))
+        .collect();
     format!(
-        "You judge a structured debate about a practical decision. For every opening argument \
-         of both sides, score with a whole number from 1 to 10: logic (is the reasoning sound), evidence (is the \
-         support strong), responsiveness (how it held up under cross-examination) and honesty \
-         (does its side concede when warranted). Check each against this fallacy checklist: \
-         {}. Give each a standing: UPHELD, PARTIALLY_UPHELD, REFUTED or UNCERTAIN, with a \
-         reason. Then give the key insight of the debate, the questions it left unresolved, \
-         and your recommendation for the decision. Do not total the scores: the side totals \
-         are computed from yours. Reply only with the JSON object asked for.",
-        fallacies.join(", ")
+        "Ask these questions of every argument and list a fallacy only when the answer is \
+         yes:\n{}",
+        items.join("\n")
     )
 }
 
-/// The judge's instructions, as a list: the four scores, the checklist, the standings.
-pub fn judge_criteria() -> String {
-    let fallacies: Vec<&str> = Fallacy::ALL.iter().map(|f| f.as_str()).collect();
+/// The four standings and what each means.
+fn standings() -> String {
+    let items: Vec<String> = Standing::ALL
+        .iter()
+        .map(|s| format!("- {}: {}", s.as_str(), s.meaning()))
+        .collect();
     format!(
-        "- logic: is the reasoning sound (1 riddled with gaps, 10 a flawless chain)\n\
-         - evidence: is the support strong (1 vague generalities, 10 each piece verifiable)\n\
-         - responsiveness: how it held up under cross-examination (1 evaded everything, 10 \
-         answered point by point)\n\
-         - honesty: does its side concede when warranted (1 sophistry, 10 fair)\n\
-         Check each argument against this fallacy checklist: {}. Give each a standing: \
-         UPHELD, PARTIALLY_UPHELD, REFUTED or UNCERTAIN, with a reason.",
-        fallacies.join(", ")
+        "Give each argument a standing after the whole debate, with a short reason:\n{}",
+        items.join("\n")
+    )
+}
+
+/// The judge's instructions: the debaters' rules, then [`judge_criteria`], the summary asked
+/// for, and that the tool totals the scores.
+pub fn judge_system() -> String {
+    format!(
+        "You are an impartial judge of a structured debate about a practical decision. The \
+         debaters were told to support claims with specific, verifiable data, to give every \
+         argument a clear causal chain, to concede rather than argue around a challenge they \
+         could not answer, and to follow each round's format. Assess every opening argument of \
+         both sides.\n\n{}\n\nThen give the key insight of the debate, the questions it left \
+         unresolved (what a decision-maker must still check), and your recommendation for the \
+         decision. Do not total the scores: the side totals are computed from yours. Reply \
+         only with the JSON object asked for.",
+        judge_criteria()
+    )
+}
+
+/// The judge's criteria, as every judge (single or on a panel) reads them: the anchored
+/// scores, the fallacy checklist with its questions, the standings.
+pub fn judge_criteria() -> String {
+    format!(
+        "{}\n\n{}\n\n{}",
+        score_anchors(),
+        fallacy_checklist(),
+        standings()
     )
 }
 
@@ -258,9 +327,9 @@ pub fn debate_for_judges(setup: &StructuredSetup) -> String {
         ));
         if let Some(c) = &r.closing {
             out.push_str(&format!(
-                "\n## {name}: closing statement ({} words)\n{}\n",
+                "\n## {name}: closing statement ({} words)\n{}",
                 r.closing_words,
-                serde_json::to_string_pretty(c).unwrap_or_default()
+                closing_sections(c)
             ));
         }
         if !r.violations.is_empty() {
@@ -271,4 +340,25 @@ pub fn debate_for_judges(setup: &StructuredSetup) -> String {
         }
     }
     out
+}
+
+/// A closing statement as its three headed sections. The side's text is untrusted: each
+/// item is put on one line after a marker, so none of it can start a heading of its own.
+pub fn closing_sections(c: &Closing) -> String {
+    let [(concessions, _), (unrebutted, _), (position, _)] = CLOSING_SECTIONS;
+    let line = |text: &str| text.split_whitespace().collect::<Vec<_>>().join(" ");
+    let list = |items: &[String]| {
+        if items.is_empty() {
+            "(none)\n".to_string()
+        } else {
+            items.iter().map(|i| format!("- {}\n", line(i))).collect()
+        }
+    };
+    format!(
+        "### {concessions}\n{}### {unrebutted}\n{}### {position} (position shifted: {})\n> {}\n",
+        list(&c.concessions),
+        list(&c.unrebutted_arguments),
+        if c.position_shifted { "yes" } else { "no" },
+        line(&c.final_position)
+    )
 }

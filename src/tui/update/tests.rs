@@ -453,6 +453,7 @@ fn structured_setup() -> StructuredSetup {
         },
         closing_word_limit: 200,
         weights: Default::default(),
+        bands: Default::default(),
         pro: Default::default(),
         con: Default::default(),
         fallbacks: Vec::new(),
@@ -670,6 +671,7 @@ fn every_string_of_a_stored_round_is_sanitised_as_it_enters() {
         recommendation: hostile("recommendation"),
         pro_total: Some(7.0),
         con_total: Some(5.0),
+        bands: Default::default(),
     };
     round.put_judgment(Judgment {
         raw_response: hostile("judge text"),

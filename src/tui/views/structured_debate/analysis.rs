@@ -89,7 +89,7 @@ fn rows(f: &StructuredFigures, app: &App, tab: usize) -> Tab {
             ),
             vec![22, 18, 16, 16, 26],
             format!(
-                " Models (a tie is half a win) · {} rule violations · {} replies corrected, {} kept as text ",
+                " Models (a draw is not a win) · {} rule violations · {} replies corrected, {} kept as text ",
                 f.violations, f.corrected_replies, f.fallback_replies
             ),
         ),
@@ -102,7 +102,7 @@ fn rows(f: &StructuredFigures, app: &App, tab: usize) -> Tab {
                         vec!["usable judgments".into(), s.judgments.to_string()],
                         vec!["Pro won".into(), s.pro_wins.to_string()],
                         vec!["Con won".into(), s.con_wins.to_string()],
-                        vec!["ties".into(), s.ties.to_string()],
+                        vec!["evenly matched".into(), s.ties.to_string()],
                         vec!["Pro's share of decided".into(), qa_share(&s.pro_share)],
                         vec![
                             "mean margin (Pro − Con)".into(),

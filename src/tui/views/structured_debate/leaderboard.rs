@@ -12,7 +12,7 @@ use crate::tui::app::App;
 use crate::tui::theme::Theme;
 use crate::tui::views::leaderboard::mean;
 
-/// For a structured debate: each model's wins (a tie is half) and its mean side total as
+/// For a structured debate: each model's wins (a draw is not a win) and its mean side total as
 /// Pro and as Con.
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     #[derive(Default)]
@@ -38,7 +38,6 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             rec.n += 1;
             rec.wins += match winner {
                 Some(w) if w == side => 1.0,
-                None => 0.5,
                 _ => 0.0,
             };
             let slot = if side == Side::Pro {

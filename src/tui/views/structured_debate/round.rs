@@ -174,7 +174,7 @@ pub fn render_verdict(
     let winner = match verdict.winner() {
         Some(Side::Pro) => "Pro",
         Some(Side::Con) => "Con",
-        None => "a tie",
+        None => "neither (evenly matched)",
     };
     let mut head = vec![
         Line::styled(setup.topic.proposition.clone(), bold),
