@@ -14,6 +14,7 @@ pub mod stats;
 pub mod structured;
 mod summary;
 pub mod tables;
+pub mod usage;
 
 pub use report::{
     Analysis, Format, ReportError, analyse, qa_markdown, share as qa_share, structured_markdown,

@@ -31,6 +31,8 @@ pub struct Analysis {
     /// were recorded).
     #[serde(skip_serializing_if = "super::calls::nothing_to_say")]
     pub calls_by_model: BTreeMap<String, CallCounts>,
+    /// Each model's calls by role: failures, retries, tokens, cost and latency.
+    pub usage_by_model: Vec<crate::analysis::usage::ModelUsage>,
     /// Model comparison by role.
     pub model_comparison: Vec<ModelRole>,
     /// Dilemma difficulty, hardest first.
@@ -112,6 +114,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
             .filter(|r| r.status == RoundStatus::Complete)
             .count(),
         calls_by_model: calls_by_model(rounds),
+        usage_by_model: crate::analysis::usage::usage_by_model(rounds),
         model_comparison: model_comparison(ethics),
         dilemma_difficulty: dilemma_difficulty(ethics),
         consistency: consistency(ethics),

@@ -2,7 +2,8 @@
 //! (one row per observation, for pandas, R or DuckDB), SVG charts, and `analysis.json` with
 //! everything.
 //!
-//! [`contents`] computes what the report says; [`calls`] says, for every protocol, which
+//! [`contents`] computes what the report says; [`usage`] gives every protocol's cost, tokens
+//! and latency by model; [`calls`] says, for every protocol, which
 //! answers were cut at the token limit and whose usage is estimated; each protocol's sections and files are its own
 //! module (`ethics_bowl`, `qa_debate`, `structured_debate`, with `panels` for judge panels),
 //! chosen here by an exhaustive `match` on the protocol kind; what they share sits below them
@@ -16,6 +17,7 @@ mod files;
 mod panels;
 mod qa_debate;
 mod structured_debate;
+mod usage;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
@@ -48,6 +50,8 @@ pub fn write_report(
          a figure on fewer than {MIN_N} observations is marked \"too few\".\n",
         a.rounds, a.complete_rounds
     );
+    usage::markdown(&mut report, &a.usage_by_model);
+    written.extend(usage::files(&a.usage_by_model, out, formats)?);
     calls::markdown(&mut report, &a.calls_by_model);
     written.extend(calls::files(&a.calls_by_model, out, formats)?);
     for kind in ProtocolKind::ALL {
