@@ -107,7 +107,7 @@ fn the_whole_sample_tournament_headless() {
     for (file, columns) in [
         ("model_comparison.csv", 5),
         ("dilemma_difficulty.csv", 7),
-        ("consistency.csv", 8),
+        ("consistency.csv", 9),
         ("framework_usage.csv", 5),
         ("judge_agreement.csv", 6),
     ] {

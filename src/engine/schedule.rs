@@ -4,6 +4,8 @@
 //! same configuration always yields the same ids, which is what makes resuming work.
 //! Rounds are ordered repetition, then dilemma, then pairing, so that rounds next to each
 //! other involve different models and one slow provider does not hold up a whole batch.
+//! Rotating judges give a configuration's repetitions different judges where there are
+//! enough, so judge agreement can be measured across rounds.
 
 use std::collections::HashMap;
 
@@ -63,6 +65,8 @@ pub fn build(config: &TournamentConfig, dilemma_ids: &[String]) -> Result<Schedu
     // How often each judge has seen each model in each role, and judged at all.
     let mut seen: HashMap<(String, String, char), u32> = HashMap::new();
     let mut load: HashMap<String, u32> = HashMap::new();
+    // How often each judge has judged each configuration (dilemma, Team A, Team B).
+    let mut judged: HashMap<(&str, &str, &str, &str), u32> = HashMap::new();
     for repetition in 1..=config.repetitions {
         for dilemma in dilemma_ids {
             for (a, b) in &pairs {
@@ -75,9 +79,13 @@ pub fn build(config: &TournamentConfig, dilemma_ids: &[String]) -> Result<Schedu
                             .iter()
                             .filter(|j| *j != a && *j != b)
                             .min_by_key(|j| {
+                                let again = judged
+                                    .get(&(dilemma.as_str(), a.as_str(), b.as_str(), j.as_str()))
+                                    .copied()
+                                    .unwrap_or(0);
                                 let role_seen = seen.get(&((*j).clone(), a.clone(), 'A')).copied().unwrap_or(0)
                                     + seen.get(&((*j).clone(), b.clone(), 'B')).copied().unwrap_or(0);
-                                (role_seen, load.get(*j).copied().unwrap_or(0))
+                                (again, role_seen, load.get(*j).copied().unwrap_or(0))
                             })
                             .ok_or_else(|| {
                                 format!(
@@ -85,12 +93,14 @@ pub fn build(config: &TournamentConfig, dilemma_ids: &[String]) -> Result<Schedu
                                      that does not debate, or use judging = \"all\"",
                                     config.judges.join(", ")
                                 )
-                            })?
-                            .clone();
+                            })?;
                         *seen.entry((pick.clone(), a.clone(), 'A')).or_default() += 1;
                         *seen.entry((pick.clone(), b.clone(), 'B')).or_default() += 1;
                         *load.entry(pick.clone()).or_default() += 1;
-                        vec![pick]
+                        *judged
+                            .entry((dilemma.as_str(), a.as_str(), b.as_str(), pick.as_str()))
+                            .or_default() += 1;
+                        vec![pick.clone()]
                     }
                 };
                 rounds.push(ScheduledRound {
@@ -299,6 +309,53 @@ mod tests {
         for r in &s.rounds {
             assert_eq!(r.judges.len(), 1);
             assert!(r.judges[0] != r.team_a && r.judges[0] != r.team_b, "{r:?}");
+        }
+        assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+    }
+
+    #[test]
+    fn rotating_judges_differ_across_a_configurations_repetitions_where_they_can() {
+        let c = TournamentConfig::parse(
+            "name = \"t\"\ndilemma_file = \"d.md\"\nmodels = [\"a\", \"b\", \"c\"]\n\
+             judges = [\"a\", \"b\", \"c\", \"x\"]\nrepetitions = 3\n",
+            Path::new("t.toml"),
+        )
+        .unwrap();
+        let s = build(&c, &["d1".into(), "d2".into()]).unwrap();
+        assert_eq!(s.rounds.len(), 6 * 2 * 3);
+        assert_eq!(s.rounds[0].round_id, "d1__a__vs__b__r1");
+        // Each configuration has two eligible judges (x and the model not playing): its
+        // first two repetitions get both, the third one of them again.
+        let mut by_configuration: HashMap<(String, String, String), Vec<String>> = HashMap::new();
+        for r in &s.rounds {
+            assert!(r.judges[0] != r.team_a && r.judges[0] != r.team_b, "{r:?}");
+            by_configuration
+                .entry((r.dilemma_id.clone(), r.team_a.clone(), r.team_b.clone()))
+                .or_default()
+                .push(r.judges[0].clone());
+        }
+        assert_eq!(by_configuration.len(), 12);
+        for (configuration, judges) in &by_configuration {
+            assert_ne!(judges[0], judges[1], "{configuration:?}: {judges:?}");
+        }
+        assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+        // Four judges for two models: every repetition of a configuration a different judge.
+        let c = TournamentConfig::parse(
+            "name = \"t\"\ndilemma_file = \"d.md\"\nmodels = [\"a\", \"b\"]\n\
+             judges = [\"w\", \"x\", \"y\", \"z\"]\nrepetitions = 4\n",
+            Path::new("t.toml"),
+        )
+        .unwrap();
+        let s = build(&c, &["d1".into()]).unwrap();
+        for (a, b) in [("a", "b"), ("b", "a")] {
+            let mut judges: Vec<&str> = s
+                .rounds
+                .iter()
+                .filter(|r| r.team_a == a && r.team_b == b)
+                .map(|r| r.judges[0].as_str())
+                .collect();
+            judges.sort_unstable();
+            assert_eq!(judges, ["w", "x", "y", "z"]);
         }
         assert!(s.warnings.is_empty(), "{:?}", s.warnings);
     }

@@ -82,7 +82,8 @@ pub struct LoadedDilemmas {
     /// Missing optional sections, unrecognised labels that look misspelt.
     pub warnings: Vec<String>,
     /// The parts before the first dilemma that were skipped as the document's front matter
-    /// (its title, contents, introduction), by heading: shown by `dilemmas`, not warned of.
+    /// (its title, contents, introduction), by heading: shown by `dilemmas`; those after the
+    /// first (the document's own title) are also named in a warning.
     pub front_matter: Vec<String>,
 }
 
@@ -503,6 +504,20 @@ pub fn recognise(blocks: &[Block], path: &Path) -> Result<LoadedDilemmas, Dilemm
             last.1.extend(bs.into_iter().cloned());
         }
     }
+    // The first part is the document's own title; any further part skipped before the first
+    // dilemma is named in a warning, since a dilemma written without its labels would
+    // otherwise vanish unnoticed.
+    if front_matter.len() > 1 && !merged.is_empty() {
+        warnings.push(format!(
+            "{} skipped as front matter before the first dilemma (no \"Category:\" line or \
+             section labels); if one is a dilemma, give it its labelled sections",
+            front_matter[1..]
+                .iter()
+                .map(|t| format!("\"{t}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        ));
+    }
     if merged.is_empty() {
         return Err(DilemmaError::NoDilemmas {
             path: path.to_path_buf(),
@@ -772,10 +787,18 @@ mod tests {
             l.front_matter,
             vec!["Ethics Bowl Casebook", "Contents", "Introduction"]
         );
-        assert!(
-            l.warnings.iter().all(|w| w.contains("the list is empty")),
-            "{:?}",
-            l.warnings
+        let notes: Vec<_> = l
+            .warnings
+            .iter()
+            .filter(|w| !w.contains("the list is empty"))
+            .collect();
+        assert_eq!(
+            notes,
+            [
+                "\"Contents\", \"Introduction\" skipped as front matter before the first dilemma \
+                 (no \"Category:\" line or section labels); if one is a dilemma, give it its \
+                 labelled sections"
+            ]
         );
         // A part that does look like a dilemma and lacks a part is still an error.
         let mut broken = blocks.to_vec();

@@ -13,8 +13,9 @@ use crate::analysis::qa::{QaFigures, qa_figures};
 use crate::analysis::ratings::{Ratings, ratings};
 use crate::analysis::structured::{StructuredFigures, structured_figures};
 use crate::analysis::tables::{
-    ConsistencyRow, DilemmaDifficulty, FrameworkUsage, JudgeAgreement, ModelRole, consistency,
-    dilemma_difficulty, framework_usage, judge_agreement, model_comparison,
+    ConsistencyByModel, ConsistencyRow, DilemmaDifficulty, FrameworkUsage, JudgeAgreement,
+    ModelRole, consistency, consistency_by_model, dilemma_difficulty, framework_usage,
+    judge_agreement, model_comparison,
 };
 use crate::domain::{ProtocolKind, Round, RoundStatus};
 use crate::protocols::structured_debate::briefing::briefing;
@@ -39,6 +40,8 @@ pub struct Analysis {
     pub dilemma_difficulty: Vec<DilemmaDifficulty>,
     /// Every consistency test, with flags.
     pub consistency: Vec<ConsistencyRow>,
+    /// The consistency tests rolled up per model.
+    pub consistency_by_model: Vec<ConsistencyByModel>,
     /// Framework usage by model.
     pub framework_usage: Vec<FrameworkUsage>,
     /// Judge agreement.
@@ -107,6 +110,7 @@ impl<'a> ByProtocol<'a> {
 pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Analysis {
     let by = ByProtocol::split(rounds);
     let ethics: &[Round] = &by.ethics_bowl;
+    let tests = consistency(ethics);
     Analysis {
         rounds: rounds.len(),
         complete_rounds: rounds
@@ -117,7 +121,8 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         usage_by_model: crate::analysis::usage::usage_by_model(rounds),
         model_comparison: model_comparison(ethics),
         dilemma_difficulty: dilemma_difficulty(ethics),
-        consistency: consistency(ethics),
+        consistency_by_model: consistency_by_model(&tests),
+        consistency: tests,
         framework_usage: framework_usage(ethics),
         judge_agreement: judge_agreement(ethics),
         ratings: ratings(ethics),

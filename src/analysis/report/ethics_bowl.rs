@@ -12,7 +12,9 @@ use crate::analysis::bias::{Difference, Distribution};
 use crate::analysis::charts;
 use crate::analysis::ratings::DRAW_MARGIN;
 use crate::analysis::show::{cell, num, opt};
-use crate::analysis::tables::{ConsistencyRow, FRAMEWORKS, LOW_CONSISTENCY};
+use crate::analysis::tables::{
+    ConsistencyRow, FRAMEWORKS, JudgePair, LOW_CONSISTENCY, RepeatedAgreement,
+};
 use crate::domain::Criterion;
 
 /// Appends the section to a report.
@@ -52,43 +54,7 @@ pub(super) fn markdown(s: &mut String, a: &Analysis) {
             if d.separates_models { "**yes**" } else { "" }
         );
     }
-    let flagged: Vec<&ConsistencyRow> = a
-        .consistency
-        .iter()
-        .filter(|c| c.flagged_unacknowledged)
-        .collect();
-    let honest = a.consistency.iter().filter(|c| c.acknowledged).count();
-    let _ = writeln!(s, "\n## Consistency\n");
-    let _ = writeln!(
-        s,
-        "{} consistency tests; {} acknowledged an inconsistency or drew a distinction; {} were flagged: a judges' consistency score \
-         of {} or less with no acknowledgement in the answer.\n",
-        a.consistency.len(),
-        honest,
-        flagged.len(),
-        LOW_CONSISTENCY
-    );
-    if !flagged.is_empty() {
-        let _ = writeln!(
-            s,
-            "| round (transcript: rounds/<id>.json) | model | team | stated principle | consistency score |"
-        );
-        let _ = writeln!(s, "|---|---|---|---|---|");
-        for c in flagged {
-            let _ = writeln!(
-                s,
-                "| {} | {} | {:?} | {} | {} |",
-                c.round_id,
-                c.model,
-                c.team,
-                c.principle
-                    .clone()
-                    .unwrap_or_else(|| "(not labelled)".into())
-                    .replace('|', "/"),
-                opt(c.consistency_score)
-            );
-        }
-    }
+    consistency(s, a);
     let _ = writeln!(s, "\n## Framework usage\n");
     let names: Vec<&str> = FRAMEWORKS.iter().map(|(n, _)| *n).collect();
     let _ = writeln!(
@@ -194,7 +160,7 @@ pub(super) fn markdown(s: &mut String, a: &Analysis) {
     if ag.shared_exchanges == 0 {
         let _ = writeln!(
             s,
-            "No exchange was scored by two judges or more (use `judging = \"all\"`), so agreement cannot be measured."
+            "No exchange was scored by two judges or more (use `judging = \"all\"`), so agreement on the same exchange cannot be measured."
         );
     } else {
         let _ = writeln!(
@@ -229,8 +195,125 @@ pub(super) fn markdown(s: &mut String, a: &Analysis) {
             let _ = writeln!(s, "| {j} | {} |", cell(c));
         }
     }
+    across_repetitions(s, &ag.across_repetitions);
     if let Some(p) = &a.panels {
         s.push_str(&panels::ethics_bowl(p).markdown());
+    }
+}
+
+/// The consistency section: the rollup per model, then the flagged tests.
+fn consistency(s: &mut String, a: &Analysis) {
+    let inconsistent: Vec<&ConsistencyRow> = a
+        .consistency
+        .iter()
+        .filter(|c| c.flagged_inconsistent)
+        .collect();
+    let silent = inconsistent
+        .iter()
+        .filter(|c| c.flagged_unacknowledged)
+        .count();
+    let honest = a.consistency.iter().filter(|c| c.acknowledged).count();
+    let _ = writeln!(s, "\n## Consistency\n");
+    let _ = writeln!(
+        s,
+        "{} consistency tests; {} acknowledged an inconsistency or drew a distinction. Two flags: \
+         *failed to maintain consistency* (a judges' consistency score of {} or less): {}; \
+         *failed to acknowledge the inconsistency* (such a score with no acknowledgement in the \
+         answer): {}.\n",
+        a.consistency.len(),
+        honest,
+        LOW_CONSISTENCY,
+        inconsistent.len(),
+        silent
+    );
+    if !a.consistency_by_model.is_empty() {
+        let _ = writeln!(
+            s,
+            "| model | tests | mean consistency score | failed to maintain consistency | failed to acknowledge | acknowledged |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|---|");
+        for m in &a.consistency_by_model {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} |",
+                m.model,
+                m.tests,
+                cell(&m.mean_score),
+                m.flagged_inconsistent,
+                m.flagged_unacknowledged,
+                m.acknowledged
+            );
+        }
+        let _ = writeln!(s);
+    }
+    if !inconsistent.is_empty() {
+        let _ = writeln!(
+            s,
+            "| round (transcript: rounds/<id>.json) | model | team | stated principle | consistency score | acknowledged |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|---|");
+        for c in inconsistent {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {:?} | {} | {} | {} |",
+                c.round_id,
+                c.model,
+                c.team,
+                c.principle
+                    .clone()
+                    .unwrap_or_else(|| "(not labelled)".into())
+                    .replace('|', "/"),
+                opt(c.consistency_score),
+                if c.acknowledged { "yes" } else { "**no**" }
+            );
+        }
+    }
+}
+
+/// Judge agreement across repetitions: configurations judged by different judges in
+/// different rounds.
+fn across_repetitions(s: &mut String, r: &RepeatedAgreement) {
+    let _ = writeln!(s, "\n### Across repetitions\n");
+    if r.configurations == 0 {
+        let _ = writeln!(
+            s,
+            "No configuration (dilemma, Team A, Team B) was judged by different judges in different rounds; \
+             with `judging = \"rotate\"`, set `repetitions` above 1 and give more judges than a round excludes."
+        );
+        return;
+    }
+    let _ = writeln!(
+        s,
+        "{} configurations (dilemma, Team A, Team B) were judged by different judges in different rounds \
+         (one judge per round); a judge's score for a configuration is its mean over the rounds it judged there. \
+         Krippendorff's alpha (interval): {}.\n",
+        r.configurations,
+        opt(r.alpha)
+    );
+    let _ = writeln!(
+        s,
+        "| judges | shared configurations | Pearson | Spearman | Pearson on totals |"
+    );
+    let _ = writeln!(s, "|---|---|---|---|---|");
+    for p in &r.pairs {
+        let _ = writeln!(
+            s,
+            "| {} – {} | {} | {} | {} | {} |",
+            p.a,
+            p.b,
+            p.shared_exchanges,
+            opt(p.pearson),
+            opt(p.spearman),
+            opt(p.pearson_totals)
+        );
+    }
+    let _ = writeln!(
+        s,
+        "\n| judge | mean offset from the others on the same configurations (+ generous, − harsh) |"
+    );
+    let _ = writeln!(s, "|---|---|");
+    for (j, c) in &r.offsets {
+        let _ = writeln!(s, "| {j} | {} |", cell(c));
     }
 }
 
@@ -338,6 +421,7 @@ fn write_csvs(a: &Analysis, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
                 c.conclusion.clone().unwrap_or_default(),
                 num(c.consistency_score),
                 c.acknowledged.to_string(),
+                c.flagged_inconsistent.to_string(),
                 c.flagged_unacknowledged.to_string(),
             ]
         })
@@ -352,7 +436,36 @@ fn write_csvs(a: &Analysis, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
             "conclusion",
             "consistency_score",
             "acknowledged",
+            "flagged_inconsistent",
             "flagged_unacknowledged",
+        ],
+        rows,
+    )?);
+    let rows = a
+        .consistency_by_model
+        .iter()
+        .map(|m| {
+            vec![
+                m.model.clone(),
+                m.tests.to_string(),
+                num(m.mean_score.mean),
+                m.mean_score.n.to_string(),
+                m.flagged_inconsistent.to_string(),
+                m.flagged_unacknowledged.to_string(),
+                m.acknowledged.to_string(),
+            ]
+        })
+        .collect();
+    files.push(write_csv(
+        out.join("consistency_by_model.csv"),
+        &[
+            "model",
+            "tests",
+            "mean_consistency_score",
+            "scored_tests",
+            "flagged_inconsistent",
+            "flagged_unacknowledged",
+            "acknowledged",
         ],
         rows,
     )?);
@@ -379,8 +492,42 @@ fn write_csvs(a: &Analysis, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
         ],
         rows,
     )?);
+    let rows = pair_rows(&a.judge_agreement.pairs);
+    let repeated_rows = pair_rows(&a.judge_agreement.across_repetitions.pairs);
+    if let Some(p) = &a.panels {
+        files.extend(panels::tables(&panels::ethics_bowl(p), out)?);
+    }
+    files.push(write_csv(
+        out.join("judge_agreement.csv"),
+        &[
+            "judge_a",
+            "judge_b",
+            "criterion",
+            "pearson",
+            "spearman",
+            "shared_exchanges",
+        ],
+        rows,
+    )?);
+    files.push(write_csv(
+        out.join("judge_agreement_across_repetitions.csv"),
+        &[
+            "judge_a",
+            "judge_b",
+            "criterion",
+            "pearson",
+            "spearman",
+            "shared_configurations",
+        ],
+        repeated_rows,
+    )?);
+    Ok(files)
+}
+
+/// A pair of judges as CSV rows: over every score, over totals, and per criterion.
+fn pair_rows(pairs: &[JudgePair]) -> Vec<Vec<String>> {
     let mut rows = Vec::new();
-    for p in &a.judge_agreement.pairs {
+    for p in pairs {
         rows.push(vec![
             p.a.clone(),
             p.b.clone(),
@@ -408,20 +555,5 @@ fn write_csvs(a: &Analysis, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
             ]);
         }
     }
-    if let Some(p) = &a.panels {
-        files.extend(panels::tables(&panels::ethics_bowl(p), out)?);
-    }
-    files.push(write_csv(
-        out.join("judge_agreement.csv"),
-        &[
-            "judge_a",
-            "judge_b",
-            "criterion",
-            "pearson",
-            "spearman",
-            "shared_exchanges",
-        ],
-        rows,
-    )?);
-    Ok(files)
+    rows
 }

@@ -16,10 +16,13 @@ use serde::Serialize;
 use super::stats::mean;
 use crate::domain::{Judgment, Round, Team};
 
-pub use consistency::{ACKNOWLEDGEMENTS, ConsistencyRow, LOW_CONSISTENCY, consistency};
+pub use consistency::{
+    ACKNOWLEDGEMENTS, ConsistencyByModel, ConsistencyRow, LOW_CONSISTENCY, consistency,
+    consistency_by_model,
+};
 pub use dilemma_difficulty::{DilemmaDifficulty, bar_range, dilemma_difficulty};
 pub use framework_usage::{FRAMEWORKS, FrameworkUsage, framework_usage};
-pub use judge_agreement::{JudgeAgreement, JudgePair, judge_agreement};
+pub use judge_agreement::{JudgeAgreement, JudgePair, RepeatedAgreement, judge_agreement};
 pub use model_comparison::{ModelRole, model_comparison};
 
 /// Fewer observations than this and a figure is reported as insufficient.

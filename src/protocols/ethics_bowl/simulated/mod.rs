@@ -80,7 +80,7 @@ fn strengths(model: &SimulatedModel) -> [f64; 7] {
 }
 
 /// A debater's turn: an opening on the dilemma, the criterion sentences its strengths
-/// earn, and for presentations the two labelled lines the consistency test quotes.
+/// earn, and for presentations and responses the two labelled lines the consistency test quotes.
 fn argument(model: &SimulatedModel, phase: &str, prompt: &str, rng: &mut ChaCha8Rng) -> String {
     let strengths = strengths(model);
     let pieces = fragments(prompt);
@@ -105,7 +105,7 @@ fn argument(model: &SimulatedModel, phase: &str, prompt: &str, rng: &mut ChaCha8
             "My earlier principle applies here without any change.".to_string()
         });
     }
-    if phase == "presentation" {
+    if phase == "presentation" || phase == "response" {
         paragraphs.push(format!(
             "Guiding principle: act on the reasons we could defend to everyone affected, especially where {}.",
             pick(&pieces, rng)

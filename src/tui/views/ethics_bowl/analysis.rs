@@ -147,7 +147,24 @@ pub fn render(frame: &mut Frame<'_>, body: Rect, view: &AnalysisView, theme: &Th
         3 => {
             let ag = &a.judge_agreement;
             if ag.shared_exchanges == 0 {
-                frame.render_widget(Paragraph::new("No exchange was scored by two judges or more (judging = \"all\" is needed).").style(Style::new().fg(theme.dim)).block(block), body);
+                let rep = &ag.across_repetitions;
+                let text = if rep.configurations == 0 {
+                    "No exchange was scored by two judges or more (judging = \"all\" is needed)."
+                        .to_string()
+                } else {
+                    format!(
+                        "No exchange was scored by two judges or more. Across repetitions: Krippendorff's alpha {} over {} configurations judged by different judges in different rounds (report.md has each pair and each judge's leniency).",
+                        rep.alpha.map_or("–".into(), |v| format!("{v:.2}")),
+                        rep.configurations
+                    )
+                };
+                frame.render_widget(
+                    Paragraph::new(text)
+                        .wrap(ratatui::widgets::Wrap { trim: true })
+                        .style(Style::new().fg(theme.dim))
+                        .block(block),
+                    body,
+                );
             } else {
                 // A judge × judge matrix of Pearson r, with each judge's offset.
                 let judges = ag.judges();
@@ -215,8 +232,13 @@ pub fn render(frame: &mut Frame<'_>, body: Rect, view: &AnalysisView, theme: &Th
                 .collect();
             let flagged = items.len();
             let honest = a.consistency.iter().filter(|c| c.acknowledged).count();
+            let low = a
+                .consistency
+                .iter()
+                .filter(|c| c.flagged_inconsistent)
+                .count();
             let title = format!(
-                " {flagged} flagged: low consistency, unacknowledged · {honest} acknowledged · Enter: the transcript "
+                " {low} failed to maintain consistency · {flagged} of them unacknowledged (listed) · {honest} acknowledged · Enter: the transcript "
             );
             list(frame, body, items, view, theme, block.title(title));
         }
