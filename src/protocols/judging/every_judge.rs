@@ -114,6 +114,7 @@ fn qa(format: QaFormat) -> (QaDebate, Round) {
         QaRules {
             debate_rounds: 1,
             word_limit: 80,
+            ..QaRules::default()
         },
     );
     let mut round = p
