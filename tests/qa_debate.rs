@@ -453,10 +453,7 @@ impl Respond for ScriptedModel {
         let text = if system.contains("expert debater") {
             // The opening exchange goes over the wire: the question, then the prefilled
             // acknowledgement as the assistant's message, then the round.
-            let roles: Vec<&str> = messages
-                .iter()
-                .filter_map(|m| m["role"].as_str())
-                .collect();
+            let roles: Vec<&str> = messages.iter().filter_map(|m| m["role"].as_str()).collect();
             if roles != ["system", "user", "assistant", "user"]
                 || !messages[2]["content"]
                     .as_str()

@@ -216,7 +216,9 @@ pub struct QaFigures {
     pub calibration: Vec<CalibrationBin>,
     /// Rounds with two wrong answers.
     pub both_wrong: Option<BothWrong>,
-    /// The three-way baselines, per format and judge.
+    /// The three-way baselines, per format and judge (left out of `analysis.json` when
+    /// none ran).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
     pub three_way: Vec<ThreeWayAccuracy>,
 }
 

@@ -158,12 +158,9 @@ pub enum TurnOrder {
 }
 
 impl TurnOrder {
-    /// The name in files and configs.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Simultaneous => "simultaneous",
-            Self::Sequential => "sequential",
-        }
+    /// Whether both debaters argue at once (the default, left out of round files).
+    pub fn is_simultaneous(&self) -> bool {
+        *self == Self::Simultaneous
     }
 }
 
@@ -258,9 +255,9 @@ pub struct QaSetup {
     pub debate_rounds: u32,
     /// Words allowed per argument.
     pub word_limit: u32,
-    /// Whether the debaters argue at once or one after the other within a round (rounds
-    /// stored before the option are simultaneous).
-    #[serde(default)]
+    /// Whether the debaters argue at once or one after the other within a round (absent,
+    /// in files, when simultaneous: the default, and every round stored before the option).
+    #[serde(default, skip_serializing_if = "TurnOrder::is_simultaneous")]
     pub turn_order: TurnOrder,
     /// How the debaters' strength compares with the judge's (`self_play`, `stronger`,
     /// `weaker`, `mixed`), for debates and consultancies.

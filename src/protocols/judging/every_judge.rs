@@ -296,7 +296,7 @@ pub(crate) fn read(case: &Case, text: &str) -> (ParseStatus, Vec<String>) {
 #[test]
 fn every_judge_request_carries_a_portable_schema_its_prompt_describes() {
     let cases = every_case();
-    assert_eq!(cases.len(), 14);
+    assert_eq!(cases.len(), 18);
     for case in &cases {
         let schema = case
             .request
