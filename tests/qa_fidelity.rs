@@ -5,7 +5,8 @@
 //! prefilled acknowledgement as the second message; the round's request and thinking advice,
 //! which differ by round. The source's three-way baselines are scored over three labels,
 //! against a count by hand, in the figures, the summary and the report; sequential turns let
-//! the second speaker see the first's argument of the round.
+//! the second speaker see the first's argument of the round; a panel labels the three-way
+//! baseline too.
 
 mod support;
 
@@ -21,7 +22,12 @@ use support::tournament::{manifest, run_collecting, stored_rounds};
 /// The sample tournament file with fewer items, its paths made absolute, and `edit`
 /// applied, written into `dir`.
 fn sample(dir: &Path, edit: impl Fn(String) -> String) -> PathBuf {
-    let text = std::fs::read_to_string(manifest("sample-config/qa-debate.toml")).unwrap();
+    sample_of("qa-debate.toml", dir, edit)
+}
+
+/// [`sample`] of another sample tournament file.
+fn sample_of(name: &str, dir: &Path, edit: impl Fn(String) -> String) -> PathBuf {
+    let text = std::fs::read_to_string(manifest("sample-config").join(name)).unwrap();
     assert!(text.contains("sample_per_level = 12"), "the sample changed");
     let text = text
         .replace("sample_per_level = 12", "sample_per_level = 3")
@@ -39,7 +45,7 @@ fn sample(dir: &Path, edit: impl Fn(String) -> String) -> PathBuf {
                 manifest("sample-config/qa-sample.json").display()
             ),
         );
-    let path = dir.join("qa-debate.toml");
+    let path = dir.join(name);
     std::fs::write(&path, edit(text)).unwrap();
     path
 }
@@ -351,4 +357,29 @@ async fn sequential_turns_show_the_second_speaker_the_first_argument_of_the_roun
             assert_eq!(sees_other_now, turn.side != first, "{} {turn:?}", round.id);
         }
     }
+}
+
+#[tokio::test(start_paused = true)]
+async fn a_panel_labels_the_three_way_baseline_too() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = sample_of("qa-panel.toml", dir.path(), |t| {
+        t.replace(
+            "baselines = [\"naive\", \"expert\"]",
+            "baselines = [\"three_way\"]",
+        )
+    });
+    let report = run(&config, &dir.path().join("results")).await;
+    let rounds = stored_rounds(&report);
+    let three_way: Vec<&Round> = rounds
+        .iter()
+        .filter(|r| r.qa().is_some_and(|s| s.format == QaFormat::ThreeWay))
+        .collect();
+    assert_eq!(three_way.len(), 3, "one per item");
+    for round in three_way {
+        let panel = round.scores.as_ref().expect("the panel's answer");
+        assert!(panel.label().is_some(), "{}: {panel:?}", round.id);
+        assert!(round.judgments.iter().all(|j| j.label().is_some()));
+    }
+    let figures = qa_figures(&rounds).unwrap();
+    assert!(figures.three_way.iter().any(|t| t.accuracy.n == 3));
 }

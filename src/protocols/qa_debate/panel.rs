@@ -336,6 +336,33 @@ mod tests {
     }
 
     #[test]
+    fn a_three_way_panel_labels_the_goal() {
+        let p = QaDebate::default();
+        let r = round(QaFormat::ThreeWay);
+        let rubric = p.panel_rubric(&r).unwrap();
+        assert_eq!(rubric.verdicts, ["proved", "disproved", "unknown"]);
+        assert!(rubric.dimensions.is_empty());
+        let raw =
+            "{\"answer\": \"unknown\", \"confidence\": 65, \"rationale\": \"No rule reaches it.\"}";
+        let j = p.judge(&r, "m", raw);
+        let (e, problems) = p.panel_evaluation(&r, &j, raw);
+        assert_eq!(e.verdict.as_deref(), Some("unknown"));
+        assert_eq!(e.confidence, Some(0.65));
+        assert!(problems.is_empty(), "{problems:?}");
+        let aggregate = Aggregate {
+            scores: BTreeMap::new(),
+            verdict: Some("disproved".into()),
+            labels: BTreeMap::new(),
+            confidence: None,
+            judges: 2,
+        };
+        assert_eq!(
+            p.panel_reading(&r, &aggregate, &[(1.0, &j)]),
+            Reading::Label(Some(Label::Disproved))
+        );
+    }
+
+    #[test]
     fn the_panel_answer_is_the_weighted_vote_with_its_probability() {
         let p = QaDebate::default();
         let r = round(QaFormat::Debate);
