@@ -438,15 +438,30 @@ fn metrics_match_values_counted_by_hand() {
 }
 
 /// Answers like a real model over the OpenAI wire format: debaters quote the game's first
-/// fact, judges pick A.
+/// fact (and are refused unless their opening exchange is on the wire), judges pick A.
 struct ScriptedModel;
 
 impl Respond for ScriptedModel {
     fn respond(&self, request: &Request) -> ResponseTemplate {
         let body: Value = serde_json::from_slice(&request.body).unwrap_or_default();
         let system = body["messages"][0]["content"].as_str().unwrap_or_default();
-        let user = body["messages"][1]["content"].as_str().unwrap_or_default();
+        let messages = body["messages"].as_array().cloned().unwrap_or_default();
+        let user = messages
+            .last()
+            .and_then(|m| m["content"].as_str())
+            .unwrap_or_default();
         let text = if system.contains("expert debater") {
+            // The opening exchange goes over the wire: the question, then the prefilled
+            // acknowledgement as the assistant's message, then the round.
+            let roles: Vec<&str> = messages.iter().filter_map(|m| m["role"].as_str()).collect();
+            if roles != ["system", "user", "assistant", "user"]
+                || !messages[2]["content"]
+                    .as_str()
+                    .unwrap_or_default()
+                    .starts_with("I understand. I will argue that the answer")
+            {
+                return ResponseTemplate::new(400);
+            }
             let fact = user
                 .split("The current state of the game:\n")
                 .nth(1)

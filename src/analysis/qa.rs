@@ -6,7 +6,10 @@
 //! calibration of judges' confidence.
 //!
 //! Only usable judgments (parsed, or corrected by hand) on items with a correct answer count
-//! towards accuracy; rounds whose two answers were both wrong are reported apart.
+//! towards accuracy; rounds whose two answers were both wrong are reported apart. The
+//! source's three-way baselines are right when their label (proved, disproved, unknown) is
+//! the item's: their accuracy is over three labels (chance is one third), also given per
+//! correct label.
 
 use std::collections::BTreeMap;
 
@@ -14,7 +17,7 @@ use serde::Serialize;
 
 use super::ratings::{Rating, rate_pairs};
 use super::stats::{mean, pearson};
-use crate::domain::{Judgment, ProtocolKind, QaFormat, QaSetup, Round, Team};
+use crate::domain::{Judgment, Label, ProtocolKind, QaFormat, QaSetup, Round, Team};
 
 /// z for a two-sided 95% interval.
 const Z95: f64 = 1.959_963_984_540_054;
@@ -174,6 +177,21 @@ pub struct BothWrong {
     pub mean_confidence_otherwise: Option<f64>,
 }
 
+/// A three-way baseline's accuracy over the three labels.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct ThreeWayAccuracy {
+    /// The baseline (`three_way` or `three_way_argued`).
+    pub format: QaFormat,
+    /// The judge.
+    pub judge: String,
+    /// Correct labels among usable judgments.
+    pub accuracy: Proportion,
+    /// Accuracy on the items of each correct label (proved, disproved, unknown).
+    pub by_label: BTreeMap<Label, Proportion>,
+    /// How often each label was given.
+    pub given: BTreeMap<Label, usize>,
+}
+
 /// Everything the report says about question-answer rounds.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct QaFigures {
@@ -198,6 +216,10 @@ pub struct QaFigures {
     pub calibration: Vec<CalibrationBin>,
     /// Rounds with two wrong answers.
     pub both_wrong: Option<BothWrong>,
+    /// The three-way baselines, per format and judge (left out of `analysis.json` when
+    /// none ran).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub three_way: Vec<ThreeWayAccuracy>,
 }
 
 /// A judged round: its setup, the judgment in force and whether it was right.
@@ -205,7 +227,10 @@ struct Judged<'a> {
     round: &'a Round,
     setup: &'a QaSetup,
     judgment: &'a Judgment,
-    choice: Team,
+    /// The side chosen (none for a three-way label).
+    choice: Option<Team>,
+    /// The label given (three-way baselines).
+    label: Option<Label>,
     confidence: Option<f64>,
     correct: Option<bool>,
 }
@@ -216,16 +241,30 @@ fn judged(rounds: &[Round]) -> (Vec<Judged<'_>>, usize) {
     for round in rounds {
         let Some(setup) = round.qa() else { continue };
         for judgment in &round.judgments {
-            match judgment.choice().copied().filter(|_| judgment.is_usable()) {
-                Some(choice) => out.push(Judged {
+            let usable = judgment.is_usable();
+            match (
+                judgment.choice().copied().filter(|_| usable),
+                judgment.label().filter(|_| usable),
+            ) {
+                (Some(choice), _) => out.push(Judged {
                     round,
                     setup,
                     judgment,
-                    choice: choice.side,
+                    choice: Some(choice.side),
+                    label: None,
                     confidence: choice.confidence,
                     correct: setup.assignment.correct_side.map(|c| c == choice.side),
                 }),
-                None => awaiting += 1,
+                (None, Some(label)) => out.push(Judged {
+                    round,
+                    setup,
+                    judgment,
+                    choice: None,
+                    label: Some(label),
+                    confidence: None,
+                    correct: Some(label == setup.label),
+                }),
+                (None, None) => awaiting += 1,
             }
         }
     }
@@ -396,7 +435,10 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
         ),
     });
 
+    let three_way = three_way_accuracy(&scored);
+
     Some(QaFigures {
+        three_way,
         rounds: qa_rounds,
         awaiting_review,
         by_format,
@@ -408,6 +450,32 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
         calibration,
         both_wrong,
     })
+}
+
+/// Each three-way baseline's accuracy per judge, over the three labels and per correct
+/// label.
+fn three_way_accuracy(scored: &[&Judged]) -> Vec<ThreeWayAccuracy> {
+    let mut out: BTreeMap<(QaFormat, String), ThreeWayAccuracy> = BTreeMap::new();
+    for j in scored {
+        let Some(label) = j.label else { continue };
+        let hit = label == j.setup.label;
+        let row = out
+            .entry((j.setup.format, j.judgment.judge_key().to_string()))
+            .or_insert_with(|| ThreeWayAccuracy {
+                format: j.setup.format,
+                judge: j.judgment.judge_key().to_string(),
+                accuracy: Proportion::default(),
+                by_label: Label::ALL
+                    .into_iter()
+                    .map(|l| (l, Proportion::default()))
+                    .collect(),
+                given: Label::ALL.into_iter().map(|l| (l, 0)).collect(),
+            });
+        row.accuracy.add(hit);
+        row.by_label.entry(j.setup.label).or_default().add(hit);
+        *row.given.entry(label).or_default() += 1;
+    }
+    out.into_values().collect()
 }
 
 fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> {
@@ -443,7 +511,7 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
             };
             slot.entry(model.as_str())
                 .or_default()
-                .add(j.choice == side);
+                .add(j.choice == Some(side));
         }
         if format == QaFormat::Debate {
             let (a, b) = (&j.round.team_a_model, &j.round.team_b_model);
@@ -456,7 +524,7 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
                 models.iter().position(|m| m == a),
                 models.iter().position(|m| m == b),
             ) {
-                matches.push((ia, ib, if j.choice == Team::A { 1.0 } else { 0.0 }));
+                matches.push((ia, ib, if j.choice == Some(Team::A) { 1.0 } else { 0.0 }));
             }
         }
     }

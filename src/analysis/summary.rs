@@ -254,8 +254,10 @@ pub fn summarize(rounds: &[Round]) -> Summary {
                     }
                 }
                 // A question-answer choice, or a structured-debate trace.
-                Reading::Choice(Some(_)) | Reading::Verdict(Some(_)) => s.judgments += 1,
-                Reading::Choice(None) | Reading::Verdict(None) => {}
+                Reading::Choice(Some(_)) | Reading::Label(Some(_)) | Reading::Verdict(Some(_)) => {
+                    s.judgments += 1
+                }
+                Reading::Choice(None) | Reading::Label(None) | Reading::Verdict(None) => {}
             }
         }
     }

@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::QaFormat;
+use crate::domain::{QaFormat, TurnOrder};
 
 /// One dataset file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -37,10 +37,17 @@ pub struct QaConfig {
     /// Words allowed per argument (longer arguments are cut and the cut recorded).
     #[serde(default = "default_word_limit")]
     pub word_limit: u32,
+    /// Whether the two debaters argue at once in each round (`simultaneous`, the default)
+    /// or one after the other (`sequential`: the debater read first argues first, and the
+    /// other sees that argument of the round).
+    #[serde(default)]
+    pub turn_order: TurnOrder,
     /// Share of items (0–1) on which both answers are wrong, to see whether judges notice.
     #[serde(default)]
     pub both_wrong_share: f64,
-    /// The baselines run on the same items by the same judges.
+    /// The baselines run on the same items by the same judges: `naive`, `expert` and
+    /// `expert_cot` choose between the two answers; the source's `three_way` and
+    /// `three_way_argued` classify the goal as proved, disproved or unknown.
     #[serde(default = "default_baselines")]
     pub baselines: Vec<QaFormat>,
     /// Also run consultancy (one debater, correct half the time).
@@ -110,7 +117,8 @@ impl QaConfig {
             return bad(
                 "baselines",
                 format!("\"{}\" is not a baseline", f.as_str()),
-                "use \"naive\", \"expert\" and \"expert_cot\" (consultancy has its own key)",
+                "use \"naive\", \"expert\", \"expert_cot\", \"three_way\" or \"three_way_argued\" \
+                 (consultancy has its own key)",
             );
         }
         if let Some(r) = self

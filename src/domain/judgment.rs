@@ -182,6 +182,9 @@ pub enum Reading {
     },
     /// The answer a question-answer judge chose, when it could be read.
     Choice(Option<super::QaChoice>),
+    /// The label a question-answer three-way baseline gave the goal (proved, disproved or
+    /// unknown), when it could be read.
+    Label(Option<super::Label>),
     /// A structured-debate judge's trace of every argument and the side totals, when read.
     Verdict(Option<Box<super::StructuredVerdict>>),
 }
@@ -203,7 +206,7 @@ impl Reading {
     pub fn kind(&self) -> ProtocolKind {
         match self {
             Self::Rubric { .. } => ProtocolKind::EthicsBowl,
-            Self::Choice(_) => ProtocolKind::QaDebate,
+            Self::Choice(_) | Self::Label(_) => ProtocolKind::QaDebate,
             Self::Verdict(_) => ProtocolKind::StructuredDebate,
         }
     }
@@ -213,6 +216,7 @@ impl Reading {
         match self {
             Self::Rubric { team_a, team_b } => team_a.is_empty() && team_b.is_empty(),
             Self::Choice(choice) => choice.is_none(),
+            Self::Label(label) => label.is_none(),
             Self::Verdict(verdict) => verdict.is_none(),
         }
     }
@@ -296,7 +300,7 @@ impl Judgment {
         match (&self.reading, team) {
             (Reading::Rubric { team_a, .. }, Team::A) => Some(team_a),
             (Reading::Rubric { team_b, .. }, Team::B) => Some(team_b),
-            (Reading::Choice(_) | Reading::Verdict(_), _) => None,
+            (Reading::Choice(_) | Reading::Label(_) | Reading::Verdict(_), _) => None,
         }
     }
 
@@ -310,7 +314,7 @@ impl Judgment {
     pub fn margin(&self) -> Option<f64> {
         match &self.reading {
             Reading::Rubric { team_a, team_b } => Some(team_a.total()? - team_b.total()?),
-            Reading::Choice(_) => None,
+            Reading::Choice(_) | Reading::Label(_) => None,
             Reading::Verdict(verdict) => {
                 let v = verdict.as_deref()?;
                 Some(v.pro_total? - v.con_total?)
@@ -322,7 +326,15 @@ impl Judgment {
     pub fn choice(&self) -> Option<&super::QaChoice> {
         match &self.reading {
             Reading::Choice(choice) => choice.as_ref(),
-            Reading::Rubric { .. } | Reading::Verdict(_) => None,
+            Reading::Rubric { .. } | Reading::Label(_) | Reading::Verdict(_) => None,
+        }
+    }
+
+    /// The label a three-way baseline gave (question-answer judgments), when read.
+    pub fn label(&self) -> Option<super::Label> {
+        match &self.reading {
+            Reading::Label(label) => *label,
+            Reading::Rubric { .. } | Reading::Choice(_) | Reading::Verdict(_) => None,
         }
     }
 
@@ -330,7 +342,7 @@ impl Judgment {
     pub fn verdict(&self) -> Option<&super::StructuredVerdict> {
         match &self.reading {
             Reading::Verdict(verdict) => verdict.as_deref(),
-            Reading::Rubric { .. } | Reading::Choice(_) => None,
+            Reading::Rubric { .. } | Reading::Choice(_) | Reading::Label(_) => None,
         }
     }
 }
@@ -349,6 +361,8 @@ struct JudgmentFile<'a> {
     team_b_scores: Scores,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     choice: Option<super::QaChoice>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    label: Option<super::Label>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     structured: Option<Cow<'a, super::StructuredVerdict>>,
     #[serde(default)]
@@ -377,7 +391,12 @@ impl Serialize for Judgment {
         let (team_a_scores, team_b_scores, choice, structured) = match &self.reading {
             Reading::Rubric { team_a, team_b } => (*team_a, *team_b, None, None),
             Reading::Choice(choice) => (none, none, *choice, None),
+            Reading::Label(_) => (none, none, None, None),
             Reading::Verdict(verdict) => (none, none, None, verdict.as_deref()),
+        };
+        let label = match &self.reading {
+            Reading::Label(label) => *label,
+            _ => None,
         };
         JudgmentFile {
             judge_model: Cow::Borrowed(&self.judge_model),
@@ -385,6 +404,7 @@ impl Serialize for Judgment {
             team_a_scores,
             team_b_scores,
             choice,
+            label,
             structured: structured.map(Cow::Borrowed),
             team_a_justification: Cow::Borrowed(&self.team_a_justification),
             team_b_justification: Cow::Borrowed(&self.team_b_justification),
@@ -403,10 +423,11 @@ impl<'de> Deserialize<'de> for Judgment {
         let f = JudgmentFile::deserialize(deserializer)?;
         // Which rubric a judgment has is told by the fields it holds; an empty one is
         // fitted to its round's protocol by the round (see `Reading::fit`).
-        let reading = match (f.structured, f.choice) {
-            (Some(verdict), _) => Reading::Verdict(Some(Box::new(verdict.into_owned()))),
-            (None, Some(choice)) => Reading::Choice(Some(choice)),
-            (None, None) => Reading::Rubric {
+        let reading = match (f.structured, f.choice, f.label) {
+            (Some(verdict), _, _) => Reading::Verdict(Some(Box::new(verdict.into_owned()))),
+            (None, Some(choice), _) => Reading::Choice(Some(choice)),
+            (None, None, Some(label)) => Reading::Label(Some(label)),
+            (None, None, None) => Reading::Rubric {
                 team_a: f.team_a_scores,
                 team_b: f.team_b_scores,
             },

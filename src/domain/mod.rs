@@ -26,6 +26,7 @@ pub use panel::{
 pub use protocol::{ProtocolKind, UnknownProtocol};
 pub use qa::{
     Assignment, DebaterRecord, Label, QaChoice, QaFormat, QaItem, QaSetup, SampledItem, Turn,
+    TurnOrder,
 };
 pub use round::{Phase, PhaseType, Round, RoundError, RoundRecord, RoundStatus, speaker};
 pub use round_file::ROUND_SCHEMA_VERSION;

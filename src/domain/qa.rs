@@ -84,16 +84,24 @@ pub enum QaFormat {
     Expert,
     /// Baseline: the judge sees the whole game and reasons step by step first.
     ExpertCot,
+    /// The source's baseline: the judge sees the whole game and classifies the goal as
+    /// proved, disproved or unknown, giving the label only.
+    ThreeWay,
+    /// The source's baseline: the judge sees the whole game, reasons in `<thinking>`, gives
+    /// a formal `<argument>`, then the label (proved, disproved or unknown).
+    ThreeWayArgued,
 }
 
 impl QaFormat {
     /// Every format, in report order.
-    pub const ALL: [QaFormat; 5] = [
+    pub const ALL: [QaFormat; 7] = [
         Self::Debate,
         Self::Consultancy,
         Self::Naive,
         Self::Expert,
         Self::ExpertCot,
+        Self::ThreeWay,
+        Self::ThreeWayArgued,
     ];
 
     /// The name in files and configs.
@@ -104,6 +112,8 @@ impl QaFormat {
             Self::Naive => "naive",
             Self::Expert => "expert",
             Self::ExpertCot => "expert_cot",
+            Self::ThreeWay => "three_way",
+            Self::ThreeWayArgued => "three_way_argued",
         }
     }
 
@@ -112,13 +122,45 @@ impl QaFormat {
         match self {
             Self::Debate => 2,
             Self::Consultancy => 1,
-            Self::Naive | Self::Expert | Self::ExpertCot => 0,
+            Self::Naive
+            | Self::Expert
+            | Self::ExpertCot
+            | Self::ThreeWay
+            | Self::ThreeWayArgued => 0,
         }
     }
 
     /// Whether the judge reads the game itself.
     pub fn judge_sees_game(self) -> bool {
-        matches!(self, Self::Expert | Self::ExpertCot)
+        matches!(
+            self,
+            Self::Expert | Self::ExpertCot | Self::ThreeWay | Self::ThreeWayArgued
+        )
+    }
+
+    /// Whether the judge classifies the goal among the three labels (the source's
+    /// baselines) rather than choosing between the two assigned answers.
+    pub fn is_three_way(self) -> bool {
+        matches!(self, Self::ThreeWay | Self::ThreeWayArgued)
+    }
+}
+
+/// How the two debaters take their turns within a round of arguments.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TurnOrder {
+    /// Both argue at once, each seeing only the earlier rounds (Khan et al.'s default).
+    #[default]
+    Simultaneous,
+    /// The debater read first argues first; the other then argues seeing that argument of
+    /// the same round.
+    Sequential,
+}
+
+impl TurnOrder {
+    /// Whether both debaters argue at once (the default, left out of round files).
+    pub fn is_simultaneous(&self) -> bool {
+        *self == Self::Simultaneous
     }
 }
 
@@ -213,6 +255,10 @@ pub struct QaSetup {
     pub debate_rounds: u32,
     /// Words allowed per argument.
     pub word_limit: u32,
+    /// Whether the debaters argue at once or one after the other within a round (absent,
+    /// in files, when simultaneous: the default, and every round stored before the option).
+    #[serde(default, skip_serializing_if = "TurnOrder::is_simultaneous")]
+    pub turn_order: TurnOrder,
     /// How the debaters' strength compares with the judge's (`self_play`, `stronger`,
     /// `weaker`, `mixed`), for debates and consultancies.
     #[serde(default, skip_serializing_if = "Option::is_none")]

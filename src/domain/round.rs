@@ -180,6 +180,12 @@ pub struct Phase {
     /// The debater and round of arguments, for question-answer arguments.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub turn: Option<Turn>,
+    /// The messages sent before `prompt`, when the request had more than one turn: user
+    /// and assistant turns alternating from a user turn (a debater's opening exchange with
+    /// its prefilled acknowledgement, or the answer a correction turn answers), so a round
+    /// file holds the whole conversation a model was given.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_turns: Vec<String>,
 }
 
 impl Phase {
@@ -209,6 +215,7 @@ impl Phase {
             deliberation_round: None,
             error: None,
             turn: None,
+            earlier_turns: Vec::new(),
         }
     }
 

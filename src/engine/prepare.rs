@@ -381,13 +381,7 @@ fn qa_inputs(
     let schedule = schedule::build_qa(config, qa, &ids);
     Ok(Inputs {
         qa_sample: sampled.iter().map(|(_, s)| s.clone()).collect(),
-        protocol: Arc::new(QaDebate::new(
-            sampled,
-            QaRules {
-                debate_rounds: qa.debate_rounds,
-                word_limit: qa.word_limit,
-            },
-        )),
+        protocol: Arc::new(QaDebate::new(sampled, QaRules::of(qa))),
         item_ids: ids,
         schedule,
         warnings,

@@ -332,6 +332,10 @@ fn start_call(
 fn phase_of(step: &Step, request: &ChatRequest) -> Phase {
     Phase {
         prompt: request.last_user_text().to_string(),
+        earlier_turns: request.turns[..request.turns.len().saturating_sub(1)]
+            .iter()
+            .map(|t| t.text.clone())
+            .collect(),
         timestamp: now_rfc3339(),
         system_prompt: request.system.clone(),
         judge_id: step.seat.as_ref().map(|s| s.judge_id.clone()),

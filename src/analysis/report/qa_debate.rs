@@ -8,7 +8,7 @@ use super::files::{Format, ReportError, write_csv, write_file};
 use crate::analysis::charts;
 use crate::analysis::qa::{Proportion, QaFigures};
 use crate::analysis::show::{num, share};
-use crate::domain::QaFormat;
+use crate::domain::{Label, QaFormat};
 
 fn points(v: Option<f64>) -> String {
     v.map_or("–".into(), |v| format!("{:+.0} pts", v * 100.0))
@@ -21,6 +21,8 @@ fn format_name(f: QaFormat) -> &'static str {
         QaFormat::Naive => "naive judge",
         QaFormat::Expert => "expert judge",
         QaFormat::ExpertCot => "expert judge (reasoning first)",
+        QaFormat::ThreeWay => "three-way expert (label only)",
+        QaFormat::ThreeWayArgued => "three-way expert (thinking and argument first)",
     }
 }
 
@@ -146,6 +148,39 @@ pub fn markdown(s: &mut String, q: &QaFigures) {
                 ))
         );
     }
+    if !q.three_way.is_empty() {
+        let _ = writeln!(
+            s,
+            "\n### Three-way baselines (the source's): proved, disproved or unknown\n"
+        );
+        let _ = writeln!(
+            s,
+            "The judge sees the game and labels the goal; accuracy is over three labels (chance is 33%), with a \
+             Wilson 95% interval, overall and on the items of each correct label.\n"
+        );
+        let _ = writeln!(
+            s,
+            "| format | judge | accuracy | on proved | on disproved | on unknown | labels given (p/d/u) |"
+        );
+        let _ = writeln!(s, "|---|---|---|---|---|---|---|");
+        for t in &q.three_way {
+            let on = |l: Label| t.by_label.get(&l).map_or("–".into(), share);
+            let given = |l: Label| t.given.get(&l).copied().unwrap_or(0);
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} | {}/{}/{} |",
+                format_name(t.format),
+                t.judge,
+                share(&t.accuracy),
+                on(Label::Proved),
+                on(Label::Disproved),
+                on(Label::Unknown),
+                given(Label::Proved),
+                given(Label::Disproved),
+                given(Label::Unknown)
+            );
+        }
+    }
     let _ = writeln!(s, "\n### Calibration of judges' confidence\n");
     let _ = writeln!(s, "| stated confidence | mean stated | accuracy |");
     let _ = writeln!(s, "|---|---|---|");
@@ -202,7 +237,9 @@ pub(super) fn files(
     Ok(written)
 }
 
-/// `qa_accuracy.csv` (one row per configuration) and `qa_debaters.csv`.
+/// `qa_accuracy.csv` (one row per configuration), `qa_debaters.csv`, and
+/// `qa_three_way.csv` when a three-way baseline ran (per format and judge: a row over
+/// every item, its `correct_label` empty, then a row per correct label).
 fn write_csvs(q: &QaFigures, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
     let rows = q
         .configurations
@@ -276,5 +313,37 @@ fn write_csvs(q: &QaFigures, out: &Path) -> Result<Vec<PathBuf>, ReportError> {
         ],
         rows,
     )?;
-    Ok(vec![accuracy, debaters])
+    let mut written = vec![accuracy, debaters];
+    if !q.three_way.is_empty() {
+        let rows = q
+            .three_way
+            .iter()
+            .flat_map(|t| {
+                let overall = (String::new(), &t.accuracy);
+                std::iter::once(overall)
+                    .chain(t.by_label.iter().map(|(l, p)| (l.as_str().to_string(), p)))
+                    .map(|(label, p)| {
+                        let mut row = vec![t.format.as_str().to_string(), t.judge.clone(), label];
+                        row.extend(proportion_cells(p));
+                        row
+                    })
+                    .collect::<Vec<_>>()
+            })
+            .collect();
+        written.push(write_csv(
+            out.join("qa_three_way.csv"),
+            &[
+                "format",
+                "judge",
+                "correct_label",
+                "correct",
+                "n",
+                "accuracy",
+                "wilson_low",
+                "wilson_high",
+            ],
+            rows,
+        )?);
+    }
+    Ok(written)
 }

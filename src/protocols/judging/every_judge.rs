@@ -114,6 +114,7 @@ fn qa(format: QaFormat) -> (QaDebate, Round) {
         QaRules {
             debate_rounds: 1,
             word_limit: 80,
+            ..QaRules::default()
         },
     );
     let mut round = p
@@ -297,7 +298,7 @@ pub(crate) fn read(case: &Case, text: &str) -> (ParseStatus, Vec<String>) {
 #[test]
 fn every_judge_request_carries_a_portable_schema_its_prompt_describes() {
     let cases = every_case();
-    assert_eq!(cases.len(), 14);
+    assert_eq!(cases.len(), 18);
     for case in &cases {
         let schema = case
             .request

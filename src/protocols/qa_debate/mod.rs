@@ -2,10 +2,13 @@
 //! BoardgameQA, with its baselines.
 //!
 //! A round is one item in one format. In a debate both debaters argue each round at once,
-//! seeing the earlier rounds; a consultancy has one speaker; the baselines are a single
-//! judge call. Each argument is shown to others with its thinking removed, cut at the word
-//! limit and its quotes checked (see [`quotes`]); the judge then picks A or B with a
-//! confidence (see [`verdict`]).
+//! seeing the earlier rounds, or one after the other when the turn order is sequential; a
+//! consultancy has one speaker; the baselines are a single judge call. A debater's request
+//! is three messages: the question and answers asking it to restate its position, its
+//! prefilled acknowledgement, then the game, the transcript and the round's request (see
+//! [`prompts`]). Each argument is shown to others with its thinking removed, cut at the
+//! word limit and its quotes checked (see [`quotes`]); the judge then picks A or B with a
+//! confidence, or a three-way baseline labels the goal (see [`verdict`]).
 
 mod panel;
 pub mod prompts;
@@ -15,12 +18,13 @@ pub mod verdict;
 
 use std::collections::HashMap;
 
+use crate::config::QaConfig;
 use crate::domain::ScheduledRound;
 use crate::domain::{
     DebaterRecord, Judgment, ParseStatus, PhaseType, ProtocolKind, QaItem, QaSetup, Reading, Round,
-    RoundRecord, SampledItem, Team, Turn,
+    RoundRecord, SampledItem, Team, Turn, TurnOrder,
 };
-use crate::providers::ChatRequest;
+use crate::providers::{ChatRequest, Role, Turn as ChatTurn};
 
 use super::{PhaseRef, Protocol, ProtocolError, Step, blank_round};
 pub use panel::verdict_of;
@@ -33,6 +37,8 @@ pub struct QaRules {
     pub debate_rounds: u32,
     /// Words allowed per argument.
     pub word_limit: u32,
+    /// At once or one after the other within a round.
+    pub turn_order: TurnOrder,
 }
 
 impl Default for QaRules {
@@ -40,6 +46,18 @@ impl Default for QaRules {
         Self {
             debate_rounds: 3,
             word_limit: 150,
+            turn_order: TurnOrder::Simultaneous,
+        }
+    }
+}
+
+impl QaRules {
+    /// The rules a `[qa]` table sets.
+    pub fn of(config: &QaConfig) -> Self {
+        Self {
+            debate_rounds: config.debate_rounds,
+            word_limit: config.word_limit,
+            turn_order: config.turn_order,
         }
     }
 }
@@ -98,11 +116,31 @@ const STRUCTURE_TAGS: &[&str] = &["transcript", "argument", "thinking", "quote"]
 /// them: for each round, the first speaker then the second, each argument under its
 /// speaker's line and quoted.
 pub fn transcript(round: &Round, setup: &QaSetup, before: Option<u32>) -> String {
+    seen_by(
+        round,
+        setup,
+        before.map(|b| Turn::new(setup.assignment.first, b)),
+    )
+}
+
+/// The arguments a debater sees before its turn (all of them when `None`): the earlier
+/// rounds, and in sequential turns the arguments of its own round spoken before it.
+fn seen_by(round: &Round, setup: &QaSetup, turn: Option<Turn>) -> String {
     let game = GameText::new(&setup.facts, &setup.rules, &setup.preferences);
-    let last = before.map_or(setup.debate_rounds, |b| b.saturating_sub(1));
+    let spoken_before = |r: u32, side: Team| -> bool {
+        let Some(turn) = turn else { return true };
+        if r < turn.round {
+            return true;
+        }
+        let order = sides(setup);
+        r == turn.round
+            && setup.turn_order == TurnOrder::Sequential
+            && order.iter().position(|s| *s == side) < order.iter().position(|s| *s == turn.side)
+    };
+    let last = turn.map_or(setup.debate_rounds, |t| t.round);
     let mut out = Vec::new();
     for r in 1..=last {
-        for side in sides(setup) {
+        for side in sides(setup).into_iter().filter(|s| spoken_before(r, *s)) {
             let turn = Turn::new(side, r);
             if let Some(p) = round.phases.iter().find(|p| p.turn == Some(turn)) {
                 let shown = show_argument(&p.response, setup.word_limit as usize, &game);
@@ -117,6 +155,14 @@ pub fn transcript(round: &Round, setup: &QaSetup, before: Option<u32>) -> String
         }
     }
     out.join("\n\n")
+}
+
+/// One debater's argument in one round.
+fn argument_of(turn: Turn) -> PhaseRef {
+    PhaseRef {
+        phase_type: PhaseType::Argument,
+        turn: Some(turn),
+    }
 }
 
 /// Every argument of one round of arguments (none for round 0).
@@ -165,6 +211,7 @@ impl Protocol for QaDebate {
                 assignment: sampled.assignment,
                 debate_rounds: self.rules.debate_rounds,
                 word_limit: self.rules.word_limit,
+                turn_order: self.rules.turn_order,
                 relation: s.relation.clone(),
                 debater_a: DebaterRecord::default(),
                 debater_b: DebaterRecord::default(),
@@ -178,16 +225,23 @@ impl Protocol for QaDebate {
         };
         let mut steps = Vec::new();
         for r in 1..=setup.debate_rounds {
+            let mut spoken: Vec<PhaseRef> = Vec::new();
             for side in sides(setup) {
                 let model = match side {
                     Team::A => &round.team_a_model,
                     Team::B => &round.team_b_model,
                 };
+                // In sequential turns the later speaker also waits for the earlier one.
+                let mut depends_on = arguments_of(setup, r - 1);
+                if setup.turn_order == TurnOrder::Sequential {
+                    depends_on.extend(spoken.iter().cloned());
+                }
                 steps.push(Step {
                     turn: Some(Turn::new(side, r)),
-                    depends_on: arguments_of(setup, r - 1),
+                    depends_on,
                     ..Step::new(PhaseType::Argument, model, &[])
                 });
+                spoken.push(argument_of(Turn::new(side, r)));
             }
         }
         steps
@@ -204,19 +258,7 @@ impl Protocol for QaDebate {
     fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError> {
         let setup = setup_of(round)?;
         match (step.phase_type, step.turn) {
-            (PhaseType::Argument, Some(turn)) => Ok(ChatRequest::new(
-                prompts::debater_system(setup, turn.side),
-                prompts::debater_prompt(
-                    setup,
-                    turn.side,
-                    turn.round,
-                    &transcript(round, setup, Some(turn.round)),
-                ),
-            )
-            .tagged(
-                &round.id,
-                format!("qa_argument/{}{}", letter(turn.side), turn.round),
-            )),
+            (PhaseType::Argument, Some(turn)) => Ok(debater_request(round, setup, turn)),
             (PhaseType::Judgment, _) => Ok(ChatRequest::new(
                 prompts::judge_system(setup.format),
                 prompts::judge_prompt(setup, &transcript(round, setup, None)),
@@ -231,7 +273,20 @@ impl Protocol for QaDebate {
         }
     }
 
-    fn judge(&self, _round: &Round, judge_model: &str, raw: &str) -> Judgment {
+    fn judge(&self, round: &Round, judge_model: &str, raw: &str) -> Judgment {
+        if round.qa().is_some_and(|s| s.format.is_three_way()) {
+            let read = verdict::read_label(raw);
+            return Judgment {
+                parse_status: if read.label.is_some() {
+                    ParseStatus::Parsed
+                } else {
+                    ParseStatus::Failed
+                },
+                problems: read.problems,
+                raw_response: raw.to_string(),
+                ..Judgment::new(judge_model, Reading::Label(read.label))
+            };
+        }
         let read = verdict::read_verdict(raw);
         let parse_status = match (read.side, read.confidence) {
             (Some(_), Some(_)) if read.problems.is_empty() => ParseStatus::Parsed,
@@ -275,9 +330,43 @@ impl Protocol for QaDebate {
     }
 }
 
-/// Whether the judge chose the correct answer (none when both answers were wrong, or the
-/// judgment has no usable choice).
+/// A debater's request, as Khan et al.'s debaters receive it: the question and answers
+/// asking it to restate its goal and position, its acknowledgement written for it
+/// (prefilled), then the game, what it may see of the debate so far, the round's request
+/// and its thinking advice.
+fn debater_request(round: &Round, setup: &QaSetup, turn: Turn) -> ChatRequest {
+    let mut request = ChatRequest::new(
+        prompts::debater_system(setup, turn.side),
+        prompts::opening_request(setup, turn.side),
+    );
+    request.turns.extend([
+        ChatTurn {
+            role: Role::Assistant,
+            text: prompts::acknowledgement(setup, turn.side),
+        },
+        ChatTurn {
+            role: Role::User,
+            text: prompts::debater_prompt(
+                setup,
+                turn.side,
+                turn.round,
+                &seen_by(round, setup, Some(turn)),
+            ),
+        },
+    ]);
+    request.tagged(
+        &round.id,
+        format!("qa_argument/{}{}", letter(turn.side), turn.round),
+    )
+}
+
+/// Whether the judge chose the correct answer, or a three-way baseline gave the correct
+/// label (none when both answers were wrong, or the judgment has no usable reading).
 pub fn judge_correct(setup: &QaSetup, judgment: &Judgment) -> Option<bool> {
+    if setup.format.is_three_way() {
+        let label = judgment.label().filter(|_| judgment.is_usable())?;
+        return Some(label == setup.label);
+    }
     let correct = setup.assignment.correct_side?;
     let choice = judgment
         .choice()
@@ -343,6 +432,7 @@ mod tests {
             QaRules {
                 debate_rounds: 2,
                 word_limit: 20,
+                ..QaRules::default()
             },
         );
         let mut round = p.new_round(&scheduled(QaFormat::Debate)).unwrap();
@@ -404,6 +494,120 @@ mod tests {
                 .last_user_text()
                 .contains("Does the cat attack the dog?")
         );
+    }
+
+    #[test]
+    fn a_debater_restates_its_position_and_its_acknowledgement_is_written_for_it() {
+        let p = QaDebate::new([item()], QaRules::default());
+        let round = p.new_round(&scheduled(QaFormat::Debate)).unwrap();
+        let step = Step {
+            turn: Some(Turn::new(Team::A, 1)),
+            ..Step::new(PhaseType::Argument, "x", &[])
+        };
+        let req = p.request(&step, &round).unwrap();
+        let roles: Vec<Role> = req.turns.iter().map(|t| t.role).collect();
+        assert_eq!(roles, [Role::User, Role::Assistant, Role::User]);
+        assert!(req.turns[0].text.contains("Does the cat attack the dog?"));
+        assert!(
+            req.turns[0]
+                .text
+                .contains("restate your goal and your position")
+        );
+        assert!(
+            !req.turns[0].text.contains("<game>"),
+            "the game comes later"
+        );
+        assert!(
+            req.turns[1]
+                .text
+                .starts_with("I understand. I will argue that the answer")
+                && req.turns[1].text.contains(Label::Disproved.answer())
+        );
+        assert!(req.turns[2].text.contains("<game>"));
+        assert!(
+            req.turns[2]
+                .text
+                .contains("construct your opening argument")
+        );
+    }
+
+    #[test]
+    fn sequential_turns_let_the_second_speaker_see_the_first() {
+        let p = QaDebate::new(
+            [item()],
+            QaRules {
+                debate_rounds: 2,
+                turn_order: TurnOrder::Sequential,
+                ..QaRules::default()
+            },
+        );
+        let mut round = p.new_round(&scheduled(QaFormat::Debate)).unwrap();
+        assert_eq!(round.qa().unwrap().turn_order, TurnOrder::Sequential);
+        let steps = crate::protocols::strategy::JudgingStrategy::new(
+            crate::protocols::strategy::Judges::Single,
+        )
+        .steps(&p, &round)
+        .unwrap();
+        // B is read first in this item, so B opens and A waits for it.
+        let ready: Vec<_> = steps.iter().filter(|s| s.is_ready(&round)).collect();
+        assert_eq!(ready.len(), 1);
+        assert_eq!(ready[0].turn, Some(Turn::new(Team::B, 1)));
+        argue(&mut round, Team::B, 1, "<argument>Yes, B says.</argument>");
+        let a1 = steps
+            .iter()
+            .find(|s| s.turn == Some(Turn::new(Team::A, 1)))
+            .unwrap();
+        assert!(a1.is_ready(&round));
+        let seen = p.request(a1, &round).unwrap().last_user_text().to_string();
+        assert!(seen.contains("Debater B (round 1)") && seen.contains("Yes, B says."));
+        // B's second argument sees A's first but not A's second, which is not yet spoken.
+        argue(&mut round, Team::A, 1, "<argument>No, A says.</argument>");
+        let b2 = steps
+            .iter()
+            .find(|s| s.turn == Some(Turn::new(Team::B, 2)))
+            .unwrap();
+        let seen = p.request(b2, &round).unwrap().last_user_text().to_string();
+        assert!(seen.contains("No, A says.") && !seen.contains("Debater A (round 2)"));
+    }
+
+    #[test]
+    fn the_thinking_advice_differs_by_round() {
+        let advice: Vec<&str> = (1..=3)
+            .map(|r| prompts::thinking_advice(QaFormat::Debate, r))
+            .collect();
+        assert!(advice[0].contains("facts, rules and preferences"));
+        assert!(advice[1].contains("logical flaws"));
+        assert!(advice[2].contains("critiques your opponent made"));
+        assert_eq!(prompts::thinking_advice(QaFormat::Debate, 5), advice[2]);
+    }
+
+    #[test]
+    fn three_way_baselines_label_the_goal() {
+        let p = QaDebate::new([item()], QaRules::default());
+        for format in [QaFormat::ThreeWay, QaFormat::ThreeWayArgued] {
+            let round = p.new_round(&scheduled(format)).unwrap();
+            let req = p
+                .request(&Step::new(PhaseType::Judgment, "j", &[]), &round)
+                .unwrap();
+            assert!(req.last_user_text().contains("<game>"));
+            assert!(
+                !req.last_user_text().contains("Answer A:"),
+                "no assigned answers"
+            );
+            assert_eq!(
+                req.system.contains("formal argument"),
+                format == QaFormat::ThreeWayArgued
+            );
+            let j = p.judge(&round, "j", "{\"answer\": \"proved\"}");
+            assert_eq!(j.label(), Some(Label::Proved));
+            assert_eq!(judge_correct(round.qa().unwrap(), &j), Some(true));
+            let j = p.judge(&round, "j", "{\"answer\": \"unknown\"}");
+            assert_eq!(judge_correct(round.qa().unwrap(), &j), Some(false));
+            assert_eq!(
+                p.judge(&round, "j", "Answer: B").parse_status,
+                ParseStatus::Failed
+            );
+        }
     }
 
     #[test]

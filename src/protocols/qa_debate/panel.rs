@@ -9,7 +9,9 @@ use std::collections::BTreeMap;
 
 use serde_json::Value;
 
-use crate::domain::{Aggregate, Evaluation, Judgment, QaChoice, QaSetup, Reading, Round, Team};
+use crate::domain::{
+    Aggregate, Evaluation, Judgment, Label, QaChoice, QaSetup, Reading, Round, Team,
+};
 use crate::protocols::ProtocolError;
 use crate::protocols::judging::{schema, score_value};
 use crate::protocols::lenient_json;
@@ -93,6 +95,24 @@ impl PanelJudged for QaDebate {
                 schema::object(DIMENSIONS.map(|(d, _)| (d, schema::whole(1, 10)))),
             )
         });
+        if setup.format.is_three_way() {
+            return Ok(Rubric {
+                dimensions: Vec::new(),
+                scale: (1.0, 10.0),
+                verdicts: prompts::LABELS.iter().map(|l| l.to_string()).collect(),
+                level_verdict: None,
+                labels: Vec::new(),
+                instructions: "Label the goal proved, disproved or unknown, with your confidence \
+                     from 0 to 100 (the probability that your label is correct), findings tied to \
+                     what they bear on, and your rationale."
+                    .into(),
+                criteria,
+                answer_fields: vec![
+                    ("answer".to_string(), schema::one_of(&prompts::LABELS)),
+                    ("confidence".to_string(), schema::whole(0, 100)),
+                ],
+            });
+        }
         let scoring = if debaters.is_empty() {
             String::new()
         } else {
@@ -163,11 +183,23 @@ impl PanelJudged for QaDebate {
             }
             None => BTreeMap::new(),
         };
+        // A three-way judge's confidence is read beside its label (its answer has no choice).
+        let label_confidence = judgment.label().and_then(|_| {
+            lenient_json::objects(text)
+                .iter()
+                .find_map(|o| o.get("confidence").and_then(Value::as_f64))
+                .filter(|c| (0.0..=100.0).contains(c))
+        });
         (
             Evaluation {
                 scores,
-                verdict: choice.map(|c| verdict_of(c.side).to_string()),
-                confidence: choice.and_then(|c| c.confidence).map(|c| c / 100.0),
+                verdict: choice
+                    .map(|c| verdict_of(c.side).to_string())
+                    .or_else(|| judgment.label().map(|l| l.as_str().to_string())),
+                confidence: choice
+                    .and_then(|c| c.confidence)
+                    .or(label_confidence)
+                    .map(|c| c / 100.0),
                 labels: BTreeMap::new(),
                 findings: common.findings,
                 rationale: common.rationale,
@@ -181,10 +213,13 @@ impl PanelJudged for QaDebate {
     /// other answer with confidence c gives it 100 − c).
     fn panel_reading(
         &self,
-        _round: &Round,
+        round: &Round,
         aggregate: &Aggregate,
         finals: &[(f64, &Judgment)],
     ) -> Reading {
+        if round.qa().is_some_and(|s| s.format.is_three_way()) {
+            return Reading::Label(aggregate.verdict.as_deref().and_then(Label::parse));
+        }
         let Some(side) = aggregate.verdict.as_deref().and_then(side_of) else {
             return Reading::Choice(None);
         };
@@ -237,6 +272,7 @@ mod tests {
             },
             debate_rounds: 1,
             word_limit: 50,
+            turn_order: Default::default(),
             relation: None,
             debater_a: Default::default(),
             debater_b: Default::default(),
@@ -297,6 +333,33 @@ mod tests {
         let (e, problems) = p.panel_evaluation(&r, &p.judge(&r, "m", bare), bare);
         assert_eq!(e.verdict.as_deref(), Some("A"));
         assert_eq!(problems, ["0 of the debaters' 4 scores given"]);
+    }
+
+    #[test]
+    fn a_three_way_panel_labels_the_goal() {
+        let p = QaDebate::default();
+        let r = round(QaFormat::ThreeWay);
+        let rubric = p.panel_rubric(&r).unwrap();
+        assert_eq!(rubric.verdicts, ["proved", "disproved", "unknown"]);
+        assert!(rubric.dimensions.is_empty());
+        let raw =
+            "{\"answer\": \"unknown\", \"confidence\": 65, \"rationale\": \"No rule reaches it.\"}";
+        let j = p.judge(&r, "m", raw);
+        let (e, problems) = p.panel_evaluation(&r, &j, raw);
+        assert_eq!(e.verdict.as_deref(), Some("unknown"));
+        assert_eq!(e.confidence, Some(0.65));
+        assert!(problems.is_empty(), "{problems:?}");
+        let aggregate = Aggregate {
+            scores: BTreeMap::new(),
+            verdict: Some("disproved".into()),
+            labels: BTreeMap::new(),
+            confidence: None,
+            judges: 2,
+        };
+        assert_eq!(
+            p.panel_reading(&r, &aggregate, &[(1.0, &j)]),
+            Reading::Label(Some(Label::Disproved))
+        );
     }
 
     #[test]

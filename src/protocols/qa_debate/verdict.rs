@@ -6,7 +6,7 @@
 
 use serde_json::Value;
 
-use crate::domain::{QaChoice, Team};
+use crate::domain::{Label, QaChoice, Team};
 use crate::protocols::lenient_json;
 
 /// What was read, and what could not be.
@@ -159,6 +159,58 @@ pub fn read_verdict(raw: &str) -> ReadVerdict {
     }
 }
 
+/// What was read from a three-way baseline's reply, and what could not be.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ReadLabel {
+    /// The label given, when found.
+    pub label: Option<Label>,
+    /// What is missing, for the review queue.
+    pub problems: Vec<String>,
+}
+
+/// A label named at the start of a value (`proved`, `"Disproved"`, `**unknown**`).
+fn label_in(value: &str) -> Option<Label> {
+    let v = value
+        .trim_start_matches([':', '=', '-', ' ', '*', '_', '"', '\'', '(', '['])
+        .trim_start();
+    let v = v
+        .strip_prefix("is ")
+        .or_else(|| v.strip_prefix("Is "))
+        .unwrap_or(v)
+        .trim_start_matches([' ', '*', '_', '"', '\'', '(', '[']);
+    let word: String = v
+        .chars()
+        .take_while(|c| c.is_alphabetic())
+        .collect::<String>()
+        .to_lowercase();
+    Label::parse(&word)
+}
+
+/// Reads a three-way baseline's reply: the JSON object's `answer` (or `label`), else the
+/// last `Answer: …` line, else a last line that is just the label.
+pub fn read_label(raw: &str) -> ReadLabel {
+    let objects = lenient_json::objects(raw);
+    let label = objects
+        .iter()
+        .find_map(|o| o.get("answer").or_else(|| o.get("label")))
+        .and_then(Value::as_str)
+        .and_then(label_in)
+        .or_else(|| after_last_key(raw, "answer").and_then(label_in))
+        .or_else(|| {
+            raw.lines()
+                .rev()
+                .find(|l| !l.trim().is_empty())
+                .filter(|l| l.trim().len() <= 14)
+                .and_then(label_in)
+        });
+    let problems = if label.is_none() {
+        vec!["no label (expected \"answer\": \"proved\", \"disproved\" or \"unknown\")".into()]
+    } else {
+        Vec::new()
+    };
+    ReadLabel { label, problems }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -226,6 +278,23 @@ mod tests {
             "a word starting with a is not A"
         );
         assert!(read_verdict("").problems.len() == 2);
+    }
+
+    #[test]
+    fn three_way_labels() {
+        let label = |raw: &str| read_label(raw).label;
+        assert_eq!(label("{\"answer\": \"unknown\"}"), Some(Label::Unknown));
+        assert_eq!(
+            label(
+                "{\"thinking\": \"The answer is proved, it seems.\", \"argument\": \"Rule1 applies.\", \"answer\": \"disproved\"}"
+            ),
+            Some(Label::Disproved),
+            "the answer key, not the prose"
+        );
+        assert_eq!(label("Reasoning.\n**Answer:** Proved"), Some(Label::Proved));
+        assert_eq!(label("After all that:\ndisproved"), Some(Label::Disproved));
+        assert_eq!(label("Answer: A"), None);
+        assert_eq!(read_label("Answer: provable").problems.len(), 1);
     }
 
     proptest! {

@@ -60,6 +60,10 @@ pub struct Call<'a> {
     /// The first user turn: the task (a correction turn, which follows it, asks for the
     /// task's answer again).
     pub prompt: &'a str,
+    /// The last user turn: what a request of several turns asks now (a question-answer
+    /// debater's game, transcript and round request follow its opening exchange); the
+    /// same as `prompt` for a request of one turn.
+    pub last_prompt: &'a str,
 }
 
 impl<'a> Call<'a> {
@@ -80,6 +84,7 @@ impl<'a> Call<'a> {
                 .iter()
                 .find(|t| t.role == Role::User)
                 .map_or("", |t| t.text.as_str()),
+            last_prompt: req.last_user_text(),
         }
     }
 }

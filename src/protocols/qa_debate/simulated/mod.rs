@@ -29,7 +29,7 @@ impl SimulatedBehaviour for Simulation {
         rng: &mut ChaCha8Rng,
     ) -> Option<String> {
         Some(match call.phase {
-            "qa_argument" => qa_argument(model, call.system, call.prompt, rng),
+            "qa_argument" => qa_argument(model, call.system, call.prompt, call.last_prompt, rng),
             "qa_judgment" => qa_judgment(model, call.persona, call.prompt, rng),
             "qa_panel_evaluation" | "qa_deliberation" => panel::qa_panel_judge(
                 model,
@@ -221,17 +221,21 @@ fn reading(model: &SimulatedModel, game: &str, question: &str) -> Reading {
     reading
 }
 
-/// A debater's or consultant's turn.
+/// A debater's or consultant's turn: the question, the answers and its side from its
+/// opening message, the game and the transcript from the round's message.
 pub(super) fn qa_argument(
     model: &SimulatedModel,
     system: &str,
+    opening: &str,
     prompt: &str,
     rng: &mut ChaCha8Rng,
 ) -> String {
     let game = between(prompt, "<game>", "</game>");
-    let question = line_after(prompt, "Question:");
-    let mine = between(prompt, "and your answer is ", ".").trim();
-    let my_answer = line_after(prompt, &format!("Answer {mine}:"));
+    let question = line_after(opening, "Question:");
+    let mine = between(opening, "you argue for answer ", ",")
+        .trim()
+        .trim_end_matches('.');
+    let my_answer = line_after(opening, &format!("Answer {mine}:"));
     let my_label = label_of(my_answer).unwrap_or(Label::Unknown);
     let limit: usize = between(system, "under ", " words")
         .trim()
@@ -362,6 +366,9 @@ pub(super) fn qa_judgment(
     prompt: &str,
     rng: &mut ChaCha8Rng,
 ) -> String {
+    if format.starts_with("three_way") {
+        return three_way(model, format, prompt, rng);
+    }
     let (pick, confidence, reasoning) = qa_pick(model, format, prompt, 2, rng);
     let noise = ((1.0 - model.params.quality) * 0.3).clamp(0.0, 1.0);
     let pick = if rng.random_bool(noise) {
@@ -382,6 +389,33 @@ pub(super) fn qa_judgment(
         ""
     };
     format!("{steps}{reasoning}\nAnswer: {letter}\nConfidence: {confidence}")
+}
+
+/// A three-way baseline: its own reading of the game as the label (a random label at the
+/// judge's noise), with its thinking and argument first when the format asks.
+fn three_way(model: &SimulatedModel, format: &str, prompt: &str, rng: &mut ChaCha8Rng) -> String {
+    let game = between(prompt, "<game>", "</game>");
+    let read = reading(model, game, line_after(prompt, "Question:"));
+    let noise = ((1.0 - model.params.quality) * 0.3).clamp(0.0, 1.0);
+    let label = if rng.random_bool(noise) {
+        Label::ALL[rng.random_range(0..3)]
+    } else {
+        read.label
+    };
+    if rng.random_bool(model.params.malformed_judgment_rate) {
+        return "The rules leave me torn between the readings.".into();
+    }
+    if format == "three_way_argued" {
+        let basis = read.relevant.first().map_or("", String::as_str);
+        serde_json::json!({
+            "thinking": format!("The sentence that bears most on the goal: {basis}"),
+            "argument": format!("From \"{}\", the goal is {}.", quotable(basis), label.as_str()),
+            "answer": label.as_str(),
+        })
+        .to_string()
+    } else {
+        serde_json::json!({ "answer": label.as_str() }).to_string()
+    }
 }
 
 #[cfg(test)]

@@ -14,7 +14,8 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
-use super::{between, coin, qa_pick, quote_counts};
+use super::{between, coin, line_after, qa_pick, quote_counts, reading};
+use crate::domain::Label;
 use crate::protocols::panel::simulated::{context, toward, yields};
 use crate::providers::simulated::{SimulatedModel, rng_for};
 
@@ -31,6 +32,8 @@ struct Lean {
 /// One judge's view of the debate: the answer (0 for A), confidence 0–100, the debaters'
 /// scores and why.
 struct View {
+    /// The answers it picks from: the sides, or a three-way baseline's labels.
+    options: &'static [&'static str],
     pick: usize,
     confidence: f64,
     scores: BTreeMap<String, f64>,
@@ -38,10 +41,13 @@ struct View {
 }
 
 const LETTERS: [&str; 2] = ["A", "B"];
+const LABELS: [&str; 3] = ["proved", "disproved", "unknown"];
 
 /// The format a panel prompt is for, from what it shows the judge.
 fn format_of(prompt: &str) -> &'static str {
-    if prompt.contains("<game>") {
+    if prompt.contains("proved, disproved or unknown") {
+        "three_way"
+    } else if prompt.contains("<game>") {
         "expert"
     } else if prompt.contains("judging a consultation") {
         "consultancy"
@@ -67,6 +73,27 @@ fn qa_panel_view(model: &SimulatedModel, prompt: &str, persona: &str, round_id: 
     let seed = model.params.seed.to_string();
     let mut rng = rng_for(&[&model.name, persona, round_id, &seed, "qa-panel"]);
     let format = format_of(prompt);
+    if format == "three_way" {
+        // Its own reading of the game, a random label at its noise.
+        let game = between(prompt, "<game>", "</game>");
+        let read = reading(model, game, line_after(prompt, "Question:"));
+        let noise = ((1.0 - model.params.quality) * 0.3).clamp(0.0, 1.0);
+        let label = if rng.random_bool(noise) {
+            Label::ALL[rng.random_range(0..3)]
+        } else {
+            read.label
+        };
+        return View {
+            options: &LABELS,
+            pick: LABELS
+                .iter()
+                .position(|l| *l == label.as_str())
+                .unwrap_or(2),
+            confidence: f64::from((rng.random_range(60..=85) + lean.confidence).clamp(50, 99)),
+            scores: BTreeMap::new(),
+            reasoning: format!("The game points to \"{}\".", read.label.as_str()),
+        };
+    }
     let (pick, confidence, reasoning) = qa_pick(model, format, prompt, lean.scepticism, &mut rng);
     let noise = ((1.0 - model.params.quality) * 0.3).clamp(0.0, 1.0);
     let pick = if rng.random_bool(noise) {
@@ -93,6 +120,7 @@ fn qa_panel_view(model: &SimulatedModel, prompt: &str, persona: &str, round_id: 
         );
     }
     View {
+        options: &LETTERS,
         pick,
         confidence: f64::from((confidence + lean.confidence).clamp(50, 99)),
         scores,
@@ -118,7 +146,7 @@ pub(super) fn qa_panel_judge(
         return "Having weighed the debate again, I keep broadly to my reading of it.".into();
     }
     let mut answer = json!({
-        "answer": LETTERS[view.pick],
+        "answer": view.options[view.pick],
         "confidence": view.confidence.round(),
         "key_findings": view.scores.iter().max_by(|a, b| a.1.total_cmp(b.1)).map(|(d, v)| {
             vec![json!({"dimension": d, "finding": format!("scored {v} on the quotes it relied on")})]
@@ -147,7 +175,7 @@ fn qa_deliberate(model: &SimulatedModel, view: &mut View, prompt: &str) {
         if let Some(i) = own
             .verdict
             .as_deref()
-            .and_then(|v| LETTERS.iter().position(|l| *l == v))
+            .and_then(|v| view.options.iter().position(|l| *l == v))
         {
             view.pick = i;
         }
@@ -159,9 +187,9 @@ fn qa_deliberate(model: &SimulatedModel, view: &mut View, prompt: &str) {
         }
     }
     if let Some((majority, share)) = ctx.others_majority(|p| p.verdict.as_ref())
-        && majority != LETTERS[view.pick]
+        && majority != view.options[view.pick]
         && yields(pull, share)
-        && let Some(i) = LETTERS.iter().position(|l| *l == majority)
+        && let Some(i) = view.options.iter().position(|l| *l == majority)
     {
         view.pick = i;
         view.reasoning = format!("The other judges' reading persuaded me: {majority}.");
@@ -218,6 +246,25 @@ mod tests {
             answer_of(&text),
             "the view is the round's"
         );
+    }
+
+    #[test]
+    fn a_three_way_baseline_is_labelled_from_the_game() {
+        let prompt = "<game>\nThe current state of the game:\nThe cat has 5 friends.\n\nThe rules of the game:\nRule1: If the cat has more than 3 friends, then the cat does not attack the dog.\n\nPreferences (which rule wins when two conflict):\n(none)\n</game>\n\nQuestion: Does the cat attack the dog?\n\nIs the goal proved, disproved or unknown?";
+        let text = qa_panel_judge(&judge(0.5), prompt, "x", "r", false, &mut rng_for(&["t"]));
+        assert_eq!(answer_of(&text).as_deref(), Some("disproved"), "{text}");
+        let deliberating = format!(
+            "{prompt}\n### Your evaluation so far\nVerdict: disproved; confidence: 0.70\nRationale: r\n\n### The other judges\n\n#### y\nVerdict: unknown; confidence: 0.60\nRationale: r\n\nGive your updated evaluation."
+        );
+        let moved = qa_panel_judge(
+            &judge(1.0),
+            &deliberating,
+            "x",
+            "r",
+            true,
+            &mut rng_for(&["t"]),
+        );
+        assert_eq!(answer_of(&moved).as_deref(), Some("unknown"), "{moved}");
     }
 
     #[test]

@@ -28,6 +28,11 @@ fn short(p: &Proportion) -> String {
 /// The header and rows of a tab.
 fn rows(q: &QaFigures, tab: usize) -> Tab {
     let owned = |v: &[&str]| v.iter().map(|s| s.to_string()).collect::<Vec<_>>();
+    // The three-way baselines get columns only when they ran.
+    let formats: Vec<QaFormat> = QaFormat::ALL
+        .into_iter()
+        .filter(|f| !f.is_three_way() || q.by_format.contains_key(f))
+        .collect();
     match tab {
         0 => (
             (
@@ -66,7 +71,7 @@ fn rows(q: &QaFigures, tab: usize) -> Tab {
                 ["judge", "level"]
                     .into_iter()
                     .map(String::from)
-                    .chain(QaFormat::ALL.iter().map(|f| f.as_str().to_string()))
+                    .chain(formats.iter().map(|f| f.as_str().to_string()))
                     .chain(["lift over naive".into(), "gap to expert".into()])
                     .collect(),
                 q.lifts
@@ -75,7 +80,7 @@ fn rows(q: &QaFigures, tab: usize) -> Tab {
                         [l.judge.clone(), l.level.clone()]
                             .into_iter()
                             .chain(
-                                QaFormat::ALL
+                                formats
                                     .iter()
                                     .map(|f| l.formats.get(f).map_or("–".into(), short)),
                             )
@@ -84,7 +89,11 @@ fn rows(q: &QaFigures, tab: usize) -> Tab {
                     })
                     .collect(),
             ),
-            vec![12, 8, 12, 12, 12, 12, 12, 15, 13],
+            [12, 8]
+                .into_iter()
+                .chain(formats.iter().map(|_| 12))
+                .chain([15, 13])
+                .collect(),
             " Debate against the baselines, per judge and level ".into(),
         ),
         2 => (

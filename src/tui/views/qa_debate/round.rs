@@ -197,6 +197,21 @@ pub fn render_outcome(
                     Style::new().fg(colour).add_modifier(Modifier::BOLD),
                 )
             }
+            // A three-way baseline labels the goal instead of choosing a side.
+            (None, Some(correct)) => Span::styled(
+                format!(
+                    "labelled the goal {}: {}",
+                    j.label().map_or("–", |l| l.as_str()),
+                    if correct { "correct" } else { "wrong" }
+                ),
+                Style::new()
+                    .fg(if correct {
+                        theme.complete
+                    } else {
+                        theme.incomplete
+                    })
+                    .add_modifier(Modifier::BOLD),
+            ),
             _ => Span::styled(
                 format!("not readable: {}", j.problems.join("; ")),
                 Style::new().fg(theme.review),
