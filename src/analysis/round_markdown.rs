@@ -93,6 +93,13 @@ fn judgment(out: &mut String, j: &Judgment) {
                     .map_or("not read".to_string(), |c| sanitize(&format!("{c:?}")))
             );
         }
+        Reading::Label(label) => {
+            let _ = writeln!(
+                out,
+                "Label: {}\n",
+                label.map_or("not read".to_string(), |l| format!("{l:?}").to_lowercase())
+            );
+        }
         Reading::Verdict(verdict) => {
             let totals = verdict.as_ref().map_or("not read".to_string(), |v| {
                 let show = |t: Option<f64>| t.map_or("–".to_string(), |t| format!("{t}"));
