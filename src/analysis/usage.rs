@@ -37,6 +37,26 @@ pub struct ModelUsage {
     pub latency_p90_ms: Option<u64>,
 }
 
+impl ModelUsage {
+    /// The estimated cost as people read it, marked partial (or missing) when answered calls
+    /// have no price.
+    pub fn cost_text(&self) -> String {
+        match (self.unpriced_calls, self.calls) {
+            (_, 0) => "–".to_string(),
+            (n, calls) if n == calls => "no price".to_string(),
+            (0, _) => format!("${:.4}", self.cost_usd),
+            (n, _) => format!("${:.4} (partial: {n} unpriced)", self.cost_usd),
+        }
+    }
+}
+
+/// Milliseconds as seconds with one decimal, or `–`.
+pub fn seconds(ms: Option<u64>) -> String {
+    ms.map_or("–".to_string(), |ms| {
+        format!("{:.1} s", ms as f64 / 1000.0)
+    })
+}
+
 #[derive(Default)]
 struct Tally {
     calls: usize,
@@ -84,7 +104,7 @@ fn percentile(sorted: &[u64], share: f64) -> Option<u64> {
 /// Every model's usage by role, models in name order, debater before judge. A call that
 /// stopped a round (stored as the round's error, not as a phase) counts as its model's
 /// failure with its retries.
-pub fn usage_by_model(rounds: &[Round]) -> Vec<ModelUsage> {
+pub fn usage_by_model<'a>(rounds: impl IntoIterator<Item = &'a Round>) -> Vec<ModelUsage> {
     let mut tallies: BTreeMap<(String, &'static str), Tally> = BTreeMap::new();
     let role = |judging: bool| if judging { "judge" } else { "debater" };
     for round in rounds {

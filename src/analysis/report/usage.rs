@@ -6,24 +6,7 @@ use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
 use super::files::{Format, ReportError, write_csv};
-use crate::analysis::usage::ModelUsage;
-
-/// Milliseconds as seconds with one decimal, or `–`.
-fn seconds(ms: Option<u64>) -> String {
-    ms.map_or("–".to_string(), |ms| {
-        format!("{:.1} s", ms as f64 / 1000.0)
-    })
-}
-
-/// The estimated cost, marked partial or unknown when calls have no price.
-fn cost(u: &ModelUsage) -> String {
-    match (u.unpriced_calls, u.calls) {
-        (_, 0) => "–".to_string(),
-        (n, calls) if n == calls => "no price".to_string(),
-        (0, _) => format!("${:.4}", u.cost_usd),
-        (n, _) => format!("${:.4} (partial: {n} unpriced)", u.cost_usd),
-    }
-}
+use crate::analysis::usage::{ModelUsage, seconds};
 
 /// Appends the section.
 pub(super) fn markdown(s: &mut String, usage: &[ModelUsage]) {
@@ -53,7 +36,7 @@ pub(super) fn markdown(s: &mut String, usage: &[ModelUsage]) {
             u.retries,
             u.input_tokens,
             u.output_tokens,
-            cost(u),
+            u.cost_text(),
             seconds(u.latency_median_ms),
             seconds(u.latency_p90_ms)
         );

@@ -4,15 +4,73 @@
 //! [`Presentation::render_leaderboard`]: super::presentation::Presentation::render_leaderboard
 
 use ratatui::Frame;
-use ratatui::layout::Rect;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::Style;
+use ratatui::widgets::{Block, Row, Table};
 
 use super::presentation::presentation;
+use crate::analysis::usage::{ModelUsage, seconds, usage_by_model};
+use crate::sanitize::sanitize;
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
 
-/// Draws the leaderboard of the tournament's protocol.
+/// Draws the leaderboard of the tournament's protocol, and under it what each model's calls
+/// took (calls, failures, retries, tokens, cost, latency), by role.
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    presentation(app.protocol).render_leaderboard(frame, area, app, theme);
+    let usage = usage_by_model(app.rounds.iter().map(|r| r.stored.as_ref()));
+    let wanted = usage.len() as u16 + 3;
+    let height = wanted.min(area.height / 2);
+    let [board, calls] =
+        Layout::vertical([Constraint::Min(0), Constraint::Length(height)]).areas(area);
+    presentation(app.protocol).render_leaderboard(frame, board, app, theme);
+    if height > 3 {
+        render_usage(frame, calls, &usage, theme);
+    }
+}
+
+/// The table of each model's calls by role.
+fn render_usage(frame: &mut Frame<'_>, area: Rect, usage: &[ModelUsage], theme: &Theme) {
+    let rows = usage.iter().map(|u| {
+        let mark = if u.estimated_calls > 0 { "~" } else { "" };
+        Row::new(vec![
+            sanitize(&u.model),
+            u.role.to_string(),
+            u.calls.to_string(),
+            u.failures.to_string(),
+            u.retries.to_string(),
+            format!("{mark}{}/{mark}{}", u.input_tokens, u.output_tokens),
+            u.cost_text(),
+            seconds(u.latency_median_ms),
+            seconds(u.latency_p90_ms),
+        ])
+    });
+    let widths = [
+        Constraint::Length(16),
+        Constraint::Length(8),
+        Constraint::Length(6),
+        Constraint::Length(7),
+        Constraint::Length(8),
+        Constraint::Length(18),
+        Constraint::Fill(1),
+        Constraint::Length(8),
+        Constraint::Length(8),
+    ];
+    let header = Row::new(vec![
+        "model",
+        "role",
+        "calls",
+        "failed",
+        "retries",
+        "tokens in/out",
+        "cost",
+        "median",
+        "p90",
+    ])
+    .style(Style::new().fg(theme.dim));
+    let table = Table::new(rows, widths)
+        .header(header)
+        .block(Block::bordered().title(" Calls by model · cost, tokens, latency (median, p90) "));
+    frame.render_widget(table, area);
 }
 
 /// A mean with its count, `52.3 (n=4)`, or `–` for none.
