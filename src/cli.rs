@@ -56,6 +56,18 @@ pub enum Command {
         #[arg(long, value_enum, value_delimiter = ',', default_values = ["md", "csv", "json", "svg"])]
         format: Vec<FormatArg>,
     },
+    /// Two results folders of one protocol side by side (two runs, or a run and a
+    /// `rejudge --out` copy): the change in every judgment found in both, the agreement
+    /// between them, each judge's leniency and (Ethics Bowl) each model's rating in both.
+    Compare {
+        /// The first folder.
+        a: PathBuf,
+        /// The second folder.
+        b: PathBuf,
+        /// Also write compare.md, compare_pairs.csv and compare_judges.csv here.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
+    },
     /// Open the terminal UI over stored results: transcripts, scores, the review queue.
     Open {
         /// The tournament's results folder (results/<tournament>), or the predecessor's.

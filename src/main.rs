@@ -112,6 +112,7 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             commands::run::run(source, ui).await
         }
         Command::Open { dir, theme } => commands::open::run(&dir, &theme).await,
+        Command::Compare { a, b, out } => commands::compare::run(&a, &b, out.as_deref()),
         Command::Report { dir, out, format } => {
             commands::report::run(&dir, out.as_deref(), &format)
         }

@@ -567,3 +567,78 @@ fn the_report_on_the_predecessors_run_matches_its_files() {
         );
     }
 }
+
+/// Two stored folders whose judgments differ in known ways, compared by the command.
+#[test]
+fn compare_shows_the_changes_between_two_folders() {
+    use ethics_bowl::domain::{Criterion, Judgment, Reading, RoundRecord, ScheduledRound};
+    let round = |id: &str, a: f64, b: f64| {
+        let mut r = ethics_bowl::protocols::blank_round(
+            &ScheduledRound {
+                round_id: id.into(),
+                dilemma_id: "d".into(),
+                repetition: 1,
+                team_a: "x".into(),
+                team_b: "y".into(),
+                judges: vec!["j".into()],
+                format: None,
+                relation: None,
+            },
+            RoundRecord::EthicsBowl,
+        );
+        let scores = |v: f64| {
+            let mut s = Scores::default();
+            for c in Criterion::ALL {
+                s.set(c, Some(v));
+            }
+            s
+        };
+        r.judgments.push(Judgment::new(
+            "j",
+            Reading::Rubric {
+                team_a: scores(a),
+                team_b: scores(b),
+            },
+        ));
+        r
+    };
+    let (a, b, out) = (
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+        tempfile::tempdir().unwrap(),
+    );
+    let sa = Store::create(a.path()).unwrap();
+    let sb = Store::create(b.path()).unwrap();
+    for r in [round("r1", 8.0, 6.0), round("r2", 6.0, 7.0)] {
+        sa.save_round(&r).unwrap();
+    }
+    for r in [round("r1", 8.0, 5.0), round("r2", 7.0, 6.0)] {
+        sb.save_round(&r).unwrap();
+    }
+    let (o, stdout, stderr) = output(
+        bin()
+            .arg("compare")
+            .arg(a.path())
+            .arg(b.path())
+            .arg("--out")
+            .arg(out.path()),
+    );
+    assert!(o.status.success(), "{stderr}");
+    assert!(stdout.contains("2 judgments usable in both"), "{stdout}");
+    assert!(
+        stdout.contains("| verdicts that flipped | 1 of 2 (50%) |"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("| mean absolute change of the margin | 10.50 |"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("| r2 | j | B | A | -7.0 | 7.0 |"),
+        "{stdout}"
+    );
+    let pairs = std::fs::read_to_string(out.path().join("compare_pairs.csv")).unwrap();
+    assert!(pairs.contains("r2,j,B,A,-7,7,true"), "{pairs}");
+    let (o, _, stderr) = output(bin().arg("compare").arg(a.path()).arg("no/such/folder"));
+    assert_eq!(o.status.code(), Some(2), "{stderr}");
+}

@@ -4,6 +4,7 @@
 pub mod bias;
 pub mod calls;
 mod charts;
+pub mod compare;
 pub mod panels;
 pub mod qa;
 pub mod ratings;

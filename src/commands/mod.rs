@@ -3,6 +3,7 @@
 
 pub mod ask;
 pub mod batch_lines;
+pub mod compare;
 pub mod dilemmas;
 pub mod judgment;
 pub mod models;

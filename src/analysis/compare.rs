@@ -1,0 +1,276 @@
+//! Two results folders of one protocol side by side (`ethics-bowl compare A B`): two runs of
+//! one configuration, or a run and a `rejudge --out` copy of it. Judgments are paired by round
+//! id and judge; for each pair the change in the margin (Team A's total minus Team B's, or
+//! Pro's minus Con's) or in the chosen answer, whether the verdict flipped, and over all pairs
+//! the correlation of the margins and the share of verdicts that flipped; each judge's
+//! leniency in both; for the Ethics Bowl each model's rating in both, with intervals.
+
+use std::collections::BTreeMap;
+
+use serde::Serialize;
+
+use crate::analysis::ratings::{DRAW_MARGIN, Rating, ratings};
+use crate::analysis::stats::{mean, pearson};
+use crate::domain::{Judgment, ProtocolKind, Round, Team};
+
+/// One judgment found in both folders.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct PairedJudgment {
+    /// The round.
+    pub round_id: String,
+    /// The judge (persona, or model).
+    pub judge: String,
+    /// The margin in A and in B (none for a chosen answer).
+    pub margin_a: Option<f64>,
+    /// See `margin_a`.
+    pub margin_b: Option<f64>,
+    /// The verdict in A: `A`, `B` or `draw` (Team A/Pro, Team B/Con, neither).
+    pub verdict_a: &'static str,
+    /// The verdict in B.
+    pub verdict_b: &'static str,
+}
+
+impl PairedJudgment {
+    /// Whether the verdict changed.
+    pub fn flipped(&self) -> bool {
+        self.verdict_a != self.verdict_b
+    }
+
+    /// B's margin minus A's.
+    pub fn change(&self) -> Option<f64> {
+        Some(self.margin_b? - self.margin_a?)
+    }
+}
+
+/// A judge's leniency in both folders: the mean total it gave a team (or, for chosen answers,
+/// its mean confidence).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct JudgeInBoth {
+    /// The judge.
+    pub judge: String,
+    /// Its mean in A, with how many judgments.
+    pub mean_a: Option<f64>,
+    /// Judgments in A.
+    pub n_a: usize,
+    /// Its mean in B.
+    pub mean_b: Option<f64>,
+    /// Judgments in B.
+    pub n_b: usize,
+}
+
+/// A model's rating in both folders (Ethics Bowl).
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct RatingInBoth {
+    /// The model.
+    pub model: String,
+    /// Its rating in A.
+    pub a: Option<Rating>,
+    /// Its rating in B.
+    pub b: Option<Rating>,
+}
+
+/// The comparison.
+#[derive(Debug, Clone, PartialEq, Serialize)]
+pub struct Comparison {
+    /// The protocol both folders played.
+    pub protocol: ProtocolKind,
+    /// Rounds in A, in B, and in both.
+    pub rounds: (usize, usize, usize),
+    /// Every judgment usable in both, by round and judge.
+    pub pairs: Vec<PairedJudgment>,
+    /// Pearson correlation of the margins over the pairs that have them.
+    pub margin_correlation: Option<f64>,
+    /// Mean absolute change of the margin.
+    pub mean_abs_change: Option<f64>,
+    /// Verdicts that flipped, of the pairs.
+    pub flipped: usize,
+    /// Each judge's leniency in both.
+    pub judges: Vec<JudgeInBoth>,
+    /// Each model's rating in both (Ethics Bowl only; empty otherwise).
+    pub ratings: Vec<RatingInBoth>,
+}
+
+fn judge_of(j: &Judgment) -> String {
+    j.persona_id
+        .clone()
+        .unwrap_or_else(|| j.judge_model.clone())
+}
+
+/// A judgment's verdict: the side ahead (by more than the draw margin for the rubric), or
+/// the side chosen.
+fn verdict(j: &Judgment, kind: ProtocolKind) -> &'static str {
+    if let Some(c) = j.choice() {
+        return match c.side {
+            Team::A => "A",
+            Team::B => "B",
+        };
+    }
+    let band = if kind == ProtocolKind::EthicsBowl {
+        DRAW_MARGIN
+    } else {
+        1.0
+    };
+    match j.margin() {
+        Some(m) if m >= band => "A",
+        Some(m) if m <= -band => "B",
+        Some(_) => "draw",
+        None => "unread",
+    }
+}
+
+/// What a judge gave a team: its mean total, or its confidence for a chosen answer.
+fn leniency_values(j: &Judgment) -> Vec<f64> {
+    if let Some(c) = j.choice() {
+        return c.confidence.into_iter().collect();
+    }
+    [Team::A, Team::B]
+        .into_iter()
+        .filter_map(|t| j.scores(t).and_then(|s| s.total()))
+        .collect()
+}
+
+fn usable(rounds: &[Round]) -> BTreeMap<(String, String), (&Round, &Judgment)> {
+    rounds
+        .iter()
+        .flat_map(|r| {
+            r.judgments
+                .iter()
+                .filter(|j| j.is_usable())
+                .map(move |j| ((r.id.clone(), judge_of(j)), (r, j)))
+        })
+        .collect()
+}
+
+/// Compares folder A's rounds with folder B's (one protocol).
+pub fn compare(kind: ProtocolKind, a: &[Round], b: &[Round]) -> Comparison {
+    let in_a = usable(a);
+    let in_b = usable(b);
+    let pairs: Vec<PairedJudgment> = in_a
+        .iter()
+        .filter_map(|(key, (_, ja))| {
+            let (_, jb) = in_b.get(key)?;
+            Some(PairedJudgment {
+                round_id: key.0.clone(),
+                judge: key.1.clone(),
+                margin_a: ja.margin(),
+                margin_b: jb.margin(),
+                verdict_a: verdict(ja, kind),
+                verdict_b: verdict(jb, kind),
+            })
+        })
+        .collect();
+    let (xs, ys): (Vec<f64>, Vec<f64>) = pairs
+        .iter()
+        .filter_map(|p| Some((p.margin_a?, p.margin_b?)))
+        .unzip();
+    let changes: Vec<f64> = pairs
+        .iter()
+        .filter_map(|p| p.change().map(f64::abs))
+        .collect();
+    let mut judges: BTreeMap<String, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
+    for (key, (_, j)) in &in_a {
+        judges
+            .entry(key.1.clone())
+            .or_default()
+            .0
+            .extend(leniency_values(j));
+    }
+    for (key, (_, j)) in &in_b {
+        judges
+            .entry(key.1.clone())
+            .or_default()
+            .1
+            .extend(leniency_values(j));
+    }
+    let ratings = if kind == ProtocolKind::EthicsBowl {
+        let (ra, rb) = (ratings(a).overall, ratings(b).overall);
+        let mut models: Vec<String> = ra.iter().chain(&rb).map(|r| r.entrant.clone()).collect();
+        models.sort();
+        models.dedup();
+        models
+            .into_iter()
+            .map(|model| RatingInBoth {
+                a: ra.iter().find(|r| r.entrant == model).cloned(),
+                b: rb.iter().find(|r| r.entrant == model).cloned(),
+                model,
+            })
+            .collect()
+    } else {
+        Vec::new()
+    };
+    let ids_a: std::collections::HashSet<&str> = a.iter().map(|r| r.id.as_str()).collect();
+    let both = b.iter().filter(|r| ids_a.contains(r.id.as_str())).count();
+    Comparison {
+        protocol: kind,
+        rounds: (a.len(), b.len(), both),
+        flipped: pairs.iter().filter(|p| p.flipped()).count(),
+        margin_correlation: pearson(&xs, &ys),
+        mean_abs_change: mean(&changes),
+        pairs,
+        judges: judges
+            .into_iter()
+            .map(|(judge, (va, vb))| JudgeInBoth {
+                judge,
+                mean_a: mean(&va),
+                n_a: va.len(),
+                mean_b: mean(&vb),
+                n_b: vb.len(),
+            })
+            .collect(),
+        ratings,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Criterion, Reading, RoundRecord, ScheduledRound, Scores};
+
+    fn round(id: &str, judge: &str, a: f64, b: f64) -> Round {
+        let mut r = crate::protocols::blank_round(
+            &ScheduledRound::example(id, "d"),
+            RoundRecord::EthicsBowl,
+        );
+        let scores = |v: f64| {
+            let mut s = Scores::default();
+            for c in Criterion::ALL {
+                s.set(c, Some(v));
+            }
+            s
+        };
+        r.judgments.push(Judgment::new(
+            judge,
+            Reading::Rubric {
+                team_a: scores(a),
+                team_b: scores(b),
+            },
+        ));
+        r
+    }
+
+    #[test]
+    fn margins_flips_and_leniency_over_paired_judgments() {
+        let a = vec![
+            round("r1", "j", 8.0, 6.0),
+            round("r2", "j", 6.0, 7.0),
+            round("r3", "j", 5.0, 5.0),
+        ];
+        let b = vec![
+            round("r1", "j", 8.0, 5.0),
+            round("r2", "j", 7.0, 6.0),
+            round("r4", "j", 5.0, 5.0),
+        ];
+        let c = compare(ProtocolKind::EthicsBowl, &a, &b);
+        assert_eq!(c.rounds, (3, 3, 2));
+        assert_eq!(c.pairs.len(), 2);
+        assert_eq!(
+            (c.pairs[0].margin_a, c.pairs[0].margin_b),
+            (Some(14.0), Some(21.0))
+        );
+        assert!(!c.pairs[0].flipped());
+        assert_eq!((c.pairs[1].verdict_a, c.pairs[1].verdict_b), ("B", "A"));
+        assert_eq!(c.flipped, 1);
+        assert_eq!(c.mean_abs_change, Some((7.0 + 14.0) / 2.0));
+        assert_eq!(c.judges[0].n_a, 6);
+    }
+}

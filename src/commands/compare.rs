@@ -1,0 +1,217 @@
+//! `ethics-bowl compare A B [--out DIR]`: two results folders of one protocol side by side
+//! (see `analysis::compare`), as Markdown on stdout, and with `--out` as `compare.md`,
+//! `compare_pairs.csv` and `compare_judges.csv`.
+
+use std::fmt::Write as _;
+use std::path::Path;
+
+use ethics_bowl::analysis::compare::{Comparison, compare};
+use ethics_bowl::domain::{ProtocolKind, Round};
+use ethics_bowl::sanitize::sanitize;
+use ethics_bowl::store::{RoundFilter, Store};
+
+use super::UsageError;
+
+/// A folder's rounds and the protocol they played.
+fn load(dir: &Path) -> Result<(ProtocolKind, Vec<Round>), UsageError> {
+    let store = Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
+    let (rounds, errors) = store
+        .load_rounds(&RoundFilter::default())
+        .map_err(|e| UsageError(e.to_string()))?;
+    for e in &errors {
+        eprintln!("warning: {e}");
+    }
+    let kind = store
+        .load_tournament()
+        .ok()
+        .flatten()
+        .map(|t| t.protocol)
+        .or_else(|| rounds.first().map(Round::kind))
+        .unwrap_or(ProtocolKind::EthicsBowl);
+    Ok((kind, rounds))
+}
+
+fn num(v: Option<f64>, digits: usize) -> String {
+    v.map_or("–".to_string(), |v| format!("{v:.digits$}"))
+}
+
+/// The comparison as Markdown.
+fn markdown(c: &Comparison, a: &Path, b: &Path) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "# Comparison\n\nA: {}\nB: {}\n",
+        a.display(),
+        b.display()
+    );
+    let (na, nb, both) = c.rounds;
+    let _ = writeln!(
+        s,
+        "{} rounds: {na} in A, {nb} in B, {both} in both; {} judgments usable in both (same round, same judge).\n",
+        c.protocol.as_str(),
+        c.pairs.len()
+    );
+    let flipped = if c.pairs.is_empty() {
+        "–".to_string()
+    } else {
+        format!(
+            "{} of {} ({:.0}%)",
+            c.flipped,
+            c.pairs.len(),
+            100.0 * c.flipped as f64 / c.pairs.len() as f64
+        )
+    };
+    let _ = writeln!(
+        s,
+        "| agreement between A and B | |\n|---|---|\n| correlation of the margins (Pearson) | {} |\n| mean absolute change of the margin | {} |\n| verdicts that flipped | {flipped} |\n",
+        num(c.margin_correlation, 3),
+        num(c.mean_abs_change, 2)
+    );
+    if !c.ratings.is_empty() {
+        let _ = writeln!(
+            s,
+            "## Ratings (Bradley–Terry, 95% intervals)\n\n| model | A | B |\n|---|---|---|"
+        );
+        let show = |r: &Option<ethics_bowl::analysis::ratings::Rating>| {
+            r.as_ref().map_or("–".to_string(), |r| {
+                format!(
+                    "{:.0} [{:.0}, {:.0}] (n={})",
+                    r.rating, r.low, r.high, r.matches
+                )
+            })
+        };
+        for r in &c.ratings {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} |",
+                sanitize(&r.model),
+                show(&r.a),
+                show(&r.b)
+            );
+        }
+        s.push('\n');
+    }
+    let what = if c.protocol == ProtocolKind::QaDebate {
+        "mean confidence"
+    } else {
+        "mean total given a team"
+    };
+    let _ = writeln!(s, "## Judges ({what})\n\n| judge | A | B |\n|---|---|---|");
+    for j in &c.judges {
+        let _ = writeln!(
+            s,
+            "| {} | {} (n={}) | {} (n={}) |",
+            sanitize(&j.judge),
+            num(j.mean_a, 2),
+            j.n_a,
+            num(j.mean_b, 2),
+            j.n_b
+        );
+    }
+    let _ = writeln!(s, "\n## Judgments that changed verdict\n");
+    let flips: Vec<_> = c.pairs.iter().filter(|p| p.flipped()).collect();
+    if flips.is_empty() {
+        s.push_str("None.\n");
+    } else {
+        let _ = writeln!(
+            s,
+            "| round | judge | A | B | margin A | margin B |\n|---|---|---|---|---|---|"
+        );
+        for p in flips {
+            let _ = writeln!(
+                s,
+                "| {} | {} | {} | {} | {} | {} |",
+                sanitize(&p.round_id),
+                sanitize(&p.judge),
+                p.verdict_a,
+                p.verdict_b,
+                num(p.margin_a, 1),
+                num(p.margin_b, 1)
+            );
+        }
+    }
+    s
+}
+
+/// Writes a CSV, naming the file on failure.
+fn write_csv(path: &Path, header: &[&str], rows: Vec<Vec<String>>) -> anyhow::Result<()> {
+    let mut w = csv::Writer::from_path(path)
+        .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
+    w.write_record(header)?;
+    for r in rows {
+        w.write_record(r.iter().map(|c| sanitize(c)))?;
+    }
+    w.flush()
+        .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", path.display()))?;
+    Ok(())
+}
+
+/// Compares two results folders.
+pub fn run(a: &Path, b: &Path, out: Option<&Path>) -> anyhow::Result<()> {
+    let (kind_a, rounds_a) = load(a)?;
+    let (kind_b, rounds_b) = load(b)?;
+    if kind_a != kind_b {
+        return Err(UsageError(format!(
+            "{} holds {} rounds and {} holds {}: compare folders of one protocol",
+            a.display(),
+            kind_a.as_str(),
+            b.display(),
+            kind_b.as_str()
+        ))
+        .into());
+    }
+    let c = compare(kind_a, &rounds_a, &rounds_b);
+    let text = markdown(&c, a, b);
+    print!("{text}");
+    if let Some(out) = out {
+        std::fs::create_dir_all(out)
+            .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", out.display()))?;
+        std::fs::write(out.join("compare.md"), &text)
+            .map_err(|e| anyhow::anyhow!("{}: cannot write: {e}", out.display()))?;
+        let opt = |v: Option<f64>| v.map_or(String::new(), |v| v.to_string());
+        write_csv(
+            &out.join("compare_pairs.csv"),
+            &[
+                "round_id",
+                "judge",
+                "verdict_a",
+                "verdict_b",
+                "margin_a",
+                "margin_b",
+                "flipped",
+            ],
+            c.pairs
+                .iter()
+                .map(|p| {
+                    vec![
+                        p.round_id.clone(),
+                        p.judge.clone(),
+                        p.verdict_a.to_string(),
+                        p.verdict_b.to_string(),
+                        opt(p.margin_a),
+                        opt(p.margin_b),
+                        p.flipped().to_string(),
+                    ]
+                })
+                .collect(),
+        )?;
+        write_csv(
+            &out.join("compare_judges.csv"),
+            &["judge", "mean_a", "n_a", "mean_b", "n_b"],
+            c.judges
+                .iter()
+                .map(|j| {
+                    vec![
+                        j.judge.clone(),
+                        opt(j.mean_a),
+                        j.n_a.to_string(),
+                        opt(j.mean_b),
+                        j.n_b.to_string(),
+                    ]
+                })
+                .collect(),
+        )?;
+        eprintln!("wrote {}", out.join("compare.md").display());
+    }
+    Ok(())
+}
