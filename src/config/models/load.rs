@@ -16,6 +16,30 @@ const TOP_LEVEL_KEYS: [&str; 3] = ["models", "retry", "limits"];
 /// What to do about a value of the wrong type or an unknown key.
 const FIX: &str = "compare with sample-config/models.toml; the README lists every key";
 
+/// A `concurrency` key (as in `concurrency = "auto"`, which other tools use) is told how this
+/// file says the same.
+fn concurrency_hint(e: ConfigError) -> ConfigError {
+    match e {
+        ConfigError::Key {
+            path,
+            key,
+            message,
+            context,
+            ..
+        } if key.ends_with(".concurrency") => ConfigError::Key {
+            path,
+            key,
+            message,
+            context,
+            fix: "concurrency that follows the provider's rate limits (\"auto\") is \
+                  `adaptive_concurrency = true`, with `max_concurrency` as its ceiling; a fixed \
+                  number is `max_concurrency = N` with `adaptive_concurrency = false`"
+                .into(),
+        },
+        other => other,
+    }
+}
+
 /// The file's typed shape; unknown top-level keys are refused before it is read.
 #[derive(Deserialize)]
 struct FileShape {
@@ -76,7 +100,8 @@ impl ModelsConfig {
             models,
             retry,
             limits,
-        } = crate::config::typed::from_str(text, path, |key| entry_of(entries, key), FIX)?;
+        } = crate::config::typed::from_str(text, path, |key| entry_of(entries, key), FIX)
+            .map_err(concurrency_hint)?;
         let mut seen: HashMap<String, usize> = HashMap::new();
         for (index, model) in models.iter().enumerate() {
             validate::check_model(model, &entry_label(Some(&model.name), index), path)?;

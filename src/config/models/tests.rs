@@ -319,6 +319,11 @@ fn adaptive_concurrency_defaults_by_provider_and_is_refused_for_simulated() {
     );
     let e = err(&entry("openai", "adaptive_concurrency = \"auto\"\n"));
     assert!(e.contains("models[0].adaptive_concurrency"), "{e}");
+    let e = err(&entry("openai", "concurrency = \"auto\"\n"));
+    assert!(
+        e.contains("models[0].concurrency") && e.contains("`adaptive_concurrency = true`"),
+        "{e}"
+    );
 }
 
 #[test]
