@@ -12,7 +12,6 @@
 mod batch_server;
 
 use std::path::Path;
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use batch_server::{BatchServer, Options};
@@ -20,26 +19,6 @@ use ethics_bowl::engine;
 use ethics_bowl::store::{RoundFilter, Store};
 
 const KEY: &str = "bench-key";
-
-/// Answers as the Ethics Bowl's debaters and judge would.
-fn answers() -> batch_server::Answer {
-    let scores: Vec<String> = ethics_bowl::domain::Criterion::ALL
-        .iter()
-        .map(|c| format!("\"{}\": 7", c.key()))
-        .collect();
-    let judgment = format!(
-        "{{\"team_a_scores\": {{{0}}}, \"team_b_scores\": {{{0}}}, \"overall_analysis\": \"fine\"}}",
-        scores.join(", ")
-    );
-    Arc::new(move |_model, prompt| {
-        if prompt.starts_with("## Your role: judge") || !prompt.starts_with("## ") {
-            judgment.clone()
-        } else {
-            "A careful analysis of the case.\nGuiding principle: care.\nTentative conclusion: act."
-                .to_string()
-        }
-    })
-}
 
 /// The tournament's files in `dir`; returns the tournament file.
 fn write(dir: &Path, server: &BatchServer, batch: bool) -> std::path::PathBuf {
@@ -137,7 +116,7 @@ async fn main() {
         delay: Duration::from_secs_f64(delay),
         expire_after: None,
         key: KEY.to_string(),
-        answer: answers(),
+        answer: batch_server::ethics_bowl_answers(),
         refuse: false,
     };
 

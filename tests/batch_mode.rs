@@ -272,32 +272,11 @@ async fn cancelling_cancels_open_batches_at_the_provider_and_in_the_journal() {
     }
 }
 
-/// Answers as the Ethics Bowl's debaters and judge would: an analysis with its principle and
-/// conclusion, or a judgment with every score.
-fn ethics_bowl_answers() -> support::batch_server::Answer {
-    let scores: Vec<String> = ethics_bowl::domain::Criterion::ALL
-        .iter()
-        .map(|c| format!("\"{}\": 7", c.key()))
-        .collect();
-    let judgment = format!(
-        "{{\"team_a_scores\": {{{0}}}, \"team_b_scores\": {{{0}}}, \"overall_analysis\": \"fine\"}}",
-        scores.join(", ")
-    );
-    Arc::new(move |_model, prompt| {
-        if prompt.starts_with("## Your role: judge") || !prompt.starts_with("## ") {
-            judgment.clone()
-        } else {
-            "A careful analysis of the case.\nGuiding principle: care.\nTentative conclusion: act."
-                .to_string()
-        }
-    })
-}
-
 #[tokio::test]
 async fn a_batched_tournament_plays_every_round_in_waves_and_a_rerun_sends_nothing() {
     use ethics_bowl::engine::EngineEvent;
     let server = BatchServer::start(Options {
-        answer: ethics_bowl_answers(),
+        answer: support::batch_server::ethics_bowl_answers(),
         ..options(100)
     })
     .await;

@@ -128,11 +128,20 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
 /// Prints one round (Markdown unless `json`); an unknown id is a usage error naming the
 /// closest ids the folder holds.
 fn one_round(store: &Store, dir: &Path, id: &str, json: bool) -> anyhow::Result<()> {
-    // A round file is named by its id, except in the predecessor's folders.
-    let (all, _) = store
-        .load_rounds(&RoundFilter::default())
-        .map_err(|e| super::UsageError(e.to_string()))?;
-    let round = all.iter().find(|r| r.id == id).cloned();
+    // A round file is named by its id (one file to read), except in the predecessor's
+    // folders, which are searched.
+    let named = match store.load_round(id) {
+        Ok(round) => round,
+        Err(ethics_bowl::store::StoreError::BadId(_)) => None,
+        Err(e) => return Err(super::UsageError(e.to_string()).into()),
+    };
+    let (all, _) = match named {
+        Some(_) => (Vec::new(), Vec::new()),
+        None => store
+            .load_rounds(&RoundFilter::default())
+            .map_err(|e| super::UsageError(e.to_string()))?,
+    };
+    let round = named.or_else(|| all.iter().find(|r| r.id == id).cloned());
     let Some(round) = round else {
         let mut near: Vec<(f64, &str)> = all
             .iter()

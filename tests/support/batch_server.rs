@@ -24,6 +24,27 @@ pub const FAIL_MARK: &str = "FAIL-IN-BATCH";
 /// The answer text for a model and the last user message.
 pub type Answer = Arc<dyn Fn(&str, &str) -> String + Send + Sync>;
 
+/// Answers as the Ethics Bowl's debaters and judge would: an analysis with its principle and
+/// conclusion, or a judgment with every score.
+pub fn ethics_bowl_answers() -> Answer {
+    let scores: Vec<String> = ethics_bowl::domain::Criterion::ALL
+        .iter()
+        .map(|c| format!("\"{}\": 7", c.key()))
+        .collect();
+    let judgment = format!(
+        "{{\"team_a_scores\": {{{0}}}, \"team_b_scores\": {{{0}}}, \"overall_analysis\": \"fine\"}}",
+        scores.join(", ")
+    );
+    Arc::new(move |_model, prompt| {
+        if prompt.starts_with("## Your role: judge") || !prompt.starts_with("## ") {
+            judgment.clone()
+        } else {
+            "A careful analysis of the case.\nGuiding principle: care.\nTentative conclusion: act."
+                .to_string()
+        }
+    })
+}
+
 /// How the server behaves.
 #[derive(Clone)]
 pub struct Options {

@@ -1,13 +1,11 @@
 //! Anthropic's Message Batches: the requests posted whole to `/messages/batches`, read
 //! until `processing_status` is `ended`, the results read as JSON lines.
 
-use std::collections::HashMap;
-
 use reqwest::Method;
 use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 
-use super::api::{Http, Progress, Stage, count, outcome_of};
+use super::api::{Http, Progress, Stage, count, outcome_of, result_lines};
 use super::item::{Item, ItemOutcome};
 use crate::providers::ProviderError;
 use crate::providers::anthropic::{API_VERSION, parse_body};
@@ -90,19 +88,8 @@ pub(crate) async fn results(
 
 /// Reads the results' JSON lines.
 pub(crate) fn read_results(text: &str, requests: &[(String, u32)]) -> Vec<(String, ItemOutcome)> {
-    let limits: HashMap<&str, u32> = requests.iter().map(|(id, m)| (id.as_str(), *m)).collect();
     let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let Ok(value) = serde_json::from_str::<Value>(line) else {
-            tracing::warn!("an unreadable line in a batch results file was skipped");
-            continue;
-        };
-        let Some(id) = value.get("custom_id").and_then(Value::as_str) else {
-            continue;
-        };
-        let Some(&max_tokens) = limits.get(id) else {
-            continue;
-        };
+    for (id, max_tokens, value) in result_lines(text, requests) {
         let result = value.get("result");
         let outcome = match result.and_then(|r| r.get("type")).and_then(Value::as_str) {
             Some("succeeded") => {
@@ -137,7 +124,7 @@ pub(crate) fn read_results(text: &str, requests: &[(String, u32)]) -> Vec<(Strin
             }
             _ => continue,
         };
-        out.push((id.to_string(), outcome));
+        out.push((id, outcome));
     }
     out
 }

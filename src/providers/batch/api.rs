@@ -334,3 +334,25 @@ pub(crate) fn outcome_of(
         )))
     }
 }
+
+/// The lines of a results file (OpenAI's output and error files, Anthropic's results): each
+/// line's `custom_id`, the token limit its request asked for, and the line itself. Lines that
+/// are not JSON are skipped with a warning; lines of requests not in `requests` are skipped.
+pub(crate) fn result_lines<'a>(
+    text: &'a str,
+    requests: &'a [(String, u32)],
+) -> impl Iterator<Item = (String, u32, Value)> + 'a {
+    let limits: std::collections::HashMap<&str, u32> =
+        requests.iter().map(|(id, m)| (id.as_str(), *m)).collect();
+    text.lines()
+        .filter(|l| !l.trim().is_empty())
+        .filter_map(move |line| {
+            let Ok(value) = serde_json::from_str::<Value>(line) else {
+                tracing::warn!("an unreadable line in a batch results file was skipped");
+                return None;
+            };
+            let id = value.get("custom_id").and_then(Value::as_str)?;
+            let max_tokens = *limits.get(id)?;
+            Some((id.to_string(), max_tokens, value))
+        })
+}

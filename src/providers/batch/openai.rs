@@ -2,14 +2,12 @@
 //! a batch created over it (`/batches`, window 24 h), read until it ends, its output and
 //! error files downloaded.
 
-use std::collections::HashMap;
-
 use reqwest::Method;
 use reqwest::header::HeaderMap;
 use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
 
-use super::api::{Http, Progress, Stage, count, outcome_of};
+use super::api::{Http, Progress, Stage, count, outcome_of, result_lines};
 use super::item::{Item, ItemOutcome};
 use crate::providers::ProviderError;
 use crate::providers::openai_chat::parse_body;
@@ -149,19 +147,8 @@ pub(crate) async fn results(
 
 /// Reads an output or error file: one line per request.
 pub(crate) fn read_results(text: &str, requests: &[(String, u32)]) -> Vec<(String, ItemOutcome)> {
-    let limits: HashMap<&str, u32> = requests.iter().map(|(id, m)| (id.as_str(), *m)).collect();
     let mut out = Vec::new();
-    for line in text.lines().filter(|l| !l.trim().is_empty()) {
-        let Ok(value) = serde_json::from_str::<Value>(line) else {
-            tracing::warn!("an unreadable line in a batch results file was skipped");
-            continue;
-        };
-        let Some(id) = value.get("custom_id").and_then(Value::as_str) else {
-            continue;
-        };
-        let Some(&max_tokens) = limits.get(id) else {
-            continue;
-        };
+    for (id, max_tokens, value) in result_lines(text, requests) {
         let response = value.get("response").filter(|r| !r.is_null());
         let outcome = match (response, value.get("error").filter(|e| !e.is_null())) {
             (Some(r), _) => {
@@ -187,7 +174,7 @@ pub(crate) fn read_results(text: &str, requests: &[(String, u32)]) -> Vec<(Strin
             }
             (None, None) => continue,
         };
-        out.push((id.to_string(), outcome));
+        out.push((id, outcome));
     }
     out
 }
