@@ -4,6 +4,8 @@
 //! waits on the engine: a burst of deltas is applied in one batch before the next key.
 
 use std::io::Stdout;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{Event, EventStream};
@@ -16,7 +18,9 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use tokio::sync::mpsc;
 
+use crate::domain::Round;
 use crate::engine::{EngineCommand, EngineEvent};
+use crate::store::Store;
 
 use super::app::App;
 use super::theme::Theme;
@@ -47,12 +51,14 @@ impl Drop for Restore {
 }
 
 /// Runs the UI until the user quits. Engine events come from `events`; commands go to
-/// `commands`. Returns the final state.
+/// `commands`; rounds and analyses the state asks for are read from the results folder
+/// `dir`. Returns the final state.
 pub async fn run(
     mut app: App,
     theme: Theme,
     mut events: mpsc::UnboundedReceiver<EngineEvent>,
     commands: mpsc::UnboundedSender<EngineCommand>,
+    dir: PathBuf,
 ) -> std::io::Result<App> {
     // The hook restores the terminal before the panic message is printed.
     let previous = std::panic::take_hook();
@@ -74,10 +80,13 @@ pub async fn run(
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut batch = Vec::with_capacity(BATCH);
     let mut engine_open = true;
+    // Answers of work done off this loop (an analysis of the store) come back here.
+    let (answers_tx, mut answers) = mpsc::unbounded_channel::<Msg>();
     loop {
         let mut effects = Vec::new();
         tokio::select! {
             biased;
+            Some(answer) = answers.recv() => effects = update(&mut app, answer),
             key = keys.next() => match key {
                 Some(Ok(Event::Key(key))) => effects = update(&mut app, Msg::Key(key)),
                 Some(Ok(Event::Resize(..))) => app.dirty = true,
@@ -101,17 +110,45 @@ pub async fn run(
                 }
             }
         }
-        for effect in effects {
+        while let Some(effect) = (!effects.is_empty()).then(|| effects.remove(0)) {
             match effect {
                 Effect::Command(c) => {
                     let _ = commands.send(c);
                 }
                 Effect::Copy(text) => copy_to_clipboard(&text)?,
+                // One file: read here, between two frames.
+                Effect::LoadRound { round_id } => {
+                    let result = read_round(&dir, &round_id);
+                    effects.extend(update(&mut app, Msg::RoundLoaded { round_id, result }));
+                }
+                Effect::Analyse => {
+                    let (dir, answers) = (dir.clone(), answers_tx.clone());
+                    tokio::task::spawn_blocking(move || {
+                        let _ = answers.send(Msg::Analysed(analyse_store(&dir)));
+                    });
+                }
                 Effect::Quit => return Ok(app),
             }
         }
     }
     Ok(app)
+}
+
+/// The round `id` as stored in `dir`.
+fn read_round(dir: &Path, id: &str) -> Result<Arc<Round>, String> {
+    match Store::open(dir).and_then(|store| store.load_round(id)) {
+        Ok(Some(round)) => Ok(Arc::new(round)),
+        Ok(None) => Err("it has no file".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The analysis of every round stored in `dir`, as `ethics-bowl report` computes it.
+fn analyse_store(dir: &Path) -> Result<Box<crate::analysis::Analysis>, String> {
+    let store = Store::open(dir).map_err(|e| e.to_string())?;
+    crate::analysis::analyse_store(&store)
+        .map(Box::new)
+        .map_err(|e| e.to_string())
 }
 
 /// Puts `text` on the clipboard through the terminal: OSC 52 (`ESC ] 52 ; c ; base64 BEL`),
