@@ -324,3 +324,53 @@ fn open_refuses_folders_of_two_protocols_naming_both() {
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("needs a terminal"), "{stderr}");
 }
+
+#[test]
+fn a_panel_round_pairs_each_persona_and_the_panels_verdict() {
+    let a = fixture_rounds("panel");
+    let id = "borrowed_voice__sim-alpha__vs__sim-beta__r1";
+    let mut b = a.clone();
+    let r = b.iter_mut().find(|r| r.id == id).unwrap();
+    let coach = r
+        .judgments
+        .iter_mut()
+        .find(|j| j.persona_id.as_deref() == Some("coach"))
+        .unwrap();
+    let (ta, tb) = match &coach.reading {
+        Reading::Rubric { team_a, team_b } => (team_a.clone(), team_b.clone()),
+        other => panic!("{other:?}"),
+    };
+    coach.reading = Reading::Rubric {
+        team_a: tb,
+        team_b: ta,
+    };
+    let mut app = compared("panel", a, b);
+    let round = app.rounds[app.index[id]].stored.clone();
+    let c = app.compare.as_ref().unwrap();
+    let judges: Vec<&str> = c.judge_rows(&round).iter().map(|r| r.judge).collect();
+    assert_eq!(
+        judges,
+        [
+            "philosopher",
+            "clinician",
+            "coach",
+            ethics_bowl::tui::compare::PANEL
+        ]
+    );
+    let mut screens = vec![side_by_side(&mut app, id)];
+    assert!(
+        screens[0].contains("philosopher — ≡ same"),
+        "{}",
+        screens[0]
+    );
+    for _ in 0..8 {
+        key(&mut app, KeyCode::PageDown);
+        screens.push(draw(&app, 120, 40));
+    }
+    assert!(
+        screens
+            .iter()
+            .any(|s| s.contains("coach — ⇄ verdict flipped: Team A → Team B"))
+    );
+    assert!(screens.iter().any(|s| s.contains("panel verdict — margin")));
+}
