@@ -337,7 +337,7 @@ fn a_panel_round_pairs_each_persona_and_the_panels_verdict() {
         .find(|j| j.persona_id.as_deref() == Some("coach"))
         .unwrap();
     let (ta, tb) = match &coach.reading {
-        Reading::Rubric { team_a, team_b } => (team_a.clone(), team_b.clone()),
+        Reading::Rubric { team_a, team_b } => (*team_a, *team_b),
         other => panic!("{other:?}"),
     };
     coach.reading = Reading::Rubric {

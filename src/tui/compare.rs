@@ -43,8 +43,11 @@ pub struct CompareState {
     pub label_b: String,
     /// The comparison of A's stored rounds with B's.
     pub comparison: Comparison,
-    /// B's rounds by id, sanitised, phases dropped.
-    b: HashMap<String, Round>,
+    /// B's rounds in the folder's order (which the ratings' bootstrap follows, as in
+    /// `ethics-bowl compare`), sanitised, phases dropped.
+    b: Vec<Round>,
+    /// Round id → index in `b`.
+    b_index: HashMap<String, usize>,
     /// What changed in each round judged in both.
     marks: HashMap<String, Mark>,
     /// Lines scrolled in the compare screen.
@@ -103,13 +106,13 @@ impl CompareState {
 
     /// B's round `id`.
     pub fn b_round(&self, id: &str) -> Option<&Round> {
-        self.b.get(id)
+        self.b_index.get(id).map(|i| &self.b[*i])
     }
 
     /// A round's judges in A (`a`, as the UI holds it) and in B, A's order first.
     pub fn judge_rows<'a>(&'a self, a: &'a Round) -> Vec<JudgeRow<'a>> {
         let in_a = judgments(a);
-        let in_b = self.b.get(&a.id).map(judgments).unwrap_or_default();
+        let in_b = self.b_round(&a.id).map(judgments).unwrap_or_default();
         let mut judges: Vec<&str> = in_a.iter().map(|(k, _)| *k).collect();
         for (k, _) in &in_b {
             if !judges.contains(k) {
@@ -133,8 +136,7 @@ impl CompareState {
 
     /// Compares again after A's rounds changed (a correction was stored).
     fn refresh(&mut self, a: &[Round]) {
-        let b: Vec<Round> = self.b.values().cloned().collect();
-        self.comparison = compare(self.comparison.protocol, a, &b);
+        self.comparison = compare(self.comparison.protocol, a, &self.b);
         self.marks = marks(&self.comparison);
     }
 }
@@ -144,7 +146,8 @@ impl App {
     /// `open A --compare B` does; B's rounds are sanitised as A's are, and one that cannot
     /// be is named in the log and left out.
     pub fn set_compare(&mut self, label_a: &str, label_b: &str, b_rounds: Vec<Round>) {
-        let mut b = HashMap::new();
+        let mut b = Vec::new();
+        let mut b_index = HashMap::new();
         for round in b_rounds {
             let mut round = match sanitized(&round) {
                 Ok(None) => round,
@@ -159,16 +162,17 @@ impl App {
                 }
             };
             round.phases = Vec::new();
-            b.insert(round.id.clone(), round);
+            b_index.insert(round.id.clone(), b.len());
+            b.push(round);
         }
-        let b_list: Vec<Round> = b.values().cloned().collect();
-        let comparison = compare(self.protocol, &self.stored_rounds(), &b_list);
+        let comparison = compare(self.protocol, &self.stored_rounds(), &b);
         self.compare = Some(CompareState {
             label_a: sanitize(label_a),
             label_b: sanitize(label_b),
             marks: marks(&comparison),
             comparison,
             b,
+            b_index,
             scroll: 0,
             back: Screen::Matrix,
         });
