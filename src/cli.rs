@@ -75,6 +75,11 @@ pub enum Command {
         /// The colour theme.
         #[arg(long, default_value = "default")]
         theme: String,
+        /// Set another results folder of the same protocol beside DIR (a second run, or a
+        /// `rejudge --out` copy): the matrix marks what changed, `v` in a round shows its
+        /// judgments in both side by side, `c` the agreement between them.
+        #[arg(long, value_name = "B")]
+        compare: Option<PathBuf>,
     },
     /// List the configured models, their endpoints, and whether each key variable is set.
     Models {

@@ -111,7 +111,11 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             };
             commands::run::run(source, ui).await
         }
-        Command::Open { dir, theme } => commands::open::run(&dir, &theme).await,
+        Command::Open {
+            dir,
+            theme,
+            compare,
+        } => commands::open::run(&dir, compare.as_deref(), &theme).await,
         Command::Compare { a, b, out } => commands::compare::run(&a, &b, out.as_deref()),
         Command::Report { dir, out, format } => {
             commands::report::run(&dir, out.as_deref(), &format)

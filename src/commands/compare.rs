@@ -13,7 +13,7 @@ use ethics_bowl::store::{RoundFilter, Store};
 use super::UsageError;
 
 /// A folder's rounds and the protocol they played.
-fn load(dir: &Path) -> Result<(ProtocolKind, Vec<Round>), UsageError> {
+pub fn load(dir: &Path) -> Result<(ProtocolKind, Vec<Round>), UsageError> {
     let store = Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
     let (rounds, errors) = store
         .load_rounds(&RoundFilter::default())
@@ -21,14 +21,18 @@ fn load(dir: &Path) -> Result<(ProtocolKind, Vec<Round>), UsageError> {
     for e in &errors {
         eprintln!("warning: {e}");
     }
-    let kind = store
+    Ok((protocol(&store, &rounds), rounds))
+}
+
+/// The protocol a folder played: its tournament file's, else its first round's.
+pub fn protocol(store: &Store, rounds: &[Round]) -> ProtocolKind {
+    store
         .load_tournament()
         .ok()
         .flatten()
         .map(|t| t.protocol)
         .or_else(|| rounds.first().map(Round::kind))
-        .unwrap_or(ProtocolKind::EthicsBowl);
-    Ok((kind, rounds))
+        .unwrap_or(ProtocolKind::EthicsBowl)
 }
 
 fn num(v: Option<f64>, digits: usize) -> String {

@@ -1,26 +1,56 @@
-//! `ethics-bowl open DIR`: the terminal UI over stored results, with no engine calls: every
-//! round's transcript and scores, and the review queue, whose corrections are stored.
+//! `ethics-bowl open DIR [--compare B]`: the terminal UI over stored results, with no engine
+//! calls: every round's transcript and scores, and the review queue, whose corrections are
+//! stored; with `--compare`, a second folder of the same protocol beside it.
 
 use std::path::Path;
 
+use ethics_bowl::domain::Round;
 use ethics_bowl::engine;
+use ethics_bowl::store::Store;
 use ethics_bowl::tui::browse;
 use tokio::sync::mpsc;
 
 use super::UsageError;
 
-/// Opens the UI over a results folder (ours or the Python predecessor's).
-pub async fn run(dir: &Path, theme: &str) -> anyhow::Result<()> {
-    if !super::run::can_show_ui() {
-        return Err(UsageError(
-            "`open` needs a terminal; use `ethics-bowl rounds DIR` to list rounds".into(),
-        )
-        .into());
+/// Folder B's rounds, refused (naming both folders and protocols) unless B played the
+/// protocol A did.
+fn folder_b(
+    a: &Path,
+    store_a: &Store,
+    rounds_a: &[Round],
+    b: &Path,
+) -> Result<Vec<Round>, UsageError> {
+    let kind_a = super::compare::protocol(store_a, rounds_a);
+    let (kind_b, rounds_b) = super::compare::load(b)?;
+    if kind_a != kind_b {
+        return Err(UsageError(format!(
+            "{} holds {} rounds and {} (--compare) holds {}: compare folders of one protocol",
+            a.display(),
+            kind_a.as_str(),
+            b.display(),
+            kind_b.as_str()
+        )));
     }
-    let store = ethics_bowl::store::Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
+    Ok(rounds_b)
+}
+
+/// Opens the UI over a results folder (ours or the Python predecessor's), with folder
+/// `compare` beside it when given.
+pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Result<()> {
+    let store = Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
     let (rounds, errors) = store
         .load_rounds(&ethics_bowl::store::RoundFilter::default())
         .map_err(|e| UsageError(e.to_string()))?;
+    // Checked before the terminal, so a mistaken pair is said at once, terminal or not.
+    let other = compare
+        .map(|b| folder_b(dir, &store, &rounds, b).map(|rounds| (b, rounds)))
+        .transpose()?;
+    if !super::run::can_show_ui() {
+        return Err(UsageError(
+            "`open` needs a terminal; use `ethics-bowl rounds DIR` to list rounds (and `ethics-bowl compare A B` to compare two folders)".into(),
+        )
+        .into());
+    }
     // Named on screen (the log and a header marker), since the UI covers stderr.
     let unreadable: Vec<String> = errors
         .iter()
@@ -41,7 +71,15 @@ pub async fn run(dir: &Path, theme: &str) -> anyhow::Result<()> {
         .unwrap_or_default();
     let theme = super::theme(theme)?;
     let mut app = browse(&name, &rounds, std::time::Instant::now());
+    drop(rounds);
     app.note_unreadable(&unreadable);
+    if let Some((b, rounds_b)) = other {
+        app.set_compare(
+            &dir.display().to_string(),
+            &b.display().to_string(),
+            rounds_b,
+        );
+    }
     let (events_tx, events) = mpsc::unbounded_channel();
     let (commands, mut commands_rx) = mpsc::unbounded_channel();
     let server =

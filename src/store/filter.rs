@@ -63,7 +63,7 @@ pub struct FilterValues {
 
 impl FilterValues {
     /// The values in these rounds.
-    pub fn of(rounds: &[Round]) -> Self {
+    pub fn of<'a>(rounds: impl IntoIterator<Item = &'a Round>) -> Self {
         let mut v = Self::default();
         for r in rounds {
             v.models.insert(r.team_a_model.clone());

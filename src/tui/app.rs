@@ -7,10 +7,11 @@ use std::time::{Duration, Instant};
 
 use ratatui_textarea::TextArea;
 
-use crate::domain::{ProtocolKind, Round, RoundStatus};
+use crate::domain::{ProtocolKind, Round};
 use crate::engine::{ScheduledState, UsageTotals};
 use crate::store::TournamentStatus;
 
+use super::filter::Standing;
 pub use super::round_state::{Entry, LivePhase, ReviewItem, RoundState};
 use super::update::Effect;
 use super::views::presentation::presentation;
@@ -46,6 +47,12 @@ pub enum Screen {
     Review,
     /// The analysis tables.
     Analysis,
+    /// Two results folders side by side (`open A --compare B`): the selected round's
+    /// judgments in both, or the comparison's summary.
+    Compare {
+        /// The summary instead of the round.
+        summary: bool,
+    },
 }
 
 /// The Analysis screen's state: the results and where the user is in them.
@@ -222,6 +229,10 @@ pub struct App {
     pub text_kept: super::round_text::TextKept,
     /// Something changed since the last frame.
     pub dirty: bool,
+    /// The filter bar: which rounds the matrix, review queue and leaderboard show.
+    pub filter: super::filter::FilterBar,
+    /// Another results folder set beside this one (`open A --compare B`).
+    pub compare: Option<super::compare::CompareState>,
 }
 
 impl App {
@@ -265,6 +276,8 @@ impl App {
             analysing: false,
             text_kept: Default::default(),
             dirty: true,
+            filter: Default::default(),
+            compare: None,
         }
     }
 
@@ -326,14 +339,15 @@ impl App {
         self.cells.get(&self.cursor).map(|i| &self.rounds[*i])
     }
 
-    /// The review queue: what waits for a person in every stored round, in schedule order.
+    /// The review queue: what waits for a person in every stored round the filter lets
+    /// through, in schedule order.
     pub fn review_items(&self) -> impl Iterator<Item = &ReviewItem> {
-        self.rounds.iter().flat_map(|r| &r.review)
+        self.shown_rounds().flat_map(|r| &r.review)
     }
 
-    /// How many items wait for a person.
+    /// How many items of the queue wait for a person.
     pub fn review_len(&self) -> usize {
-        self.rounds.iter().map(|r| r.review.len()).sum()
+        self.shown_rounds().map(|r| r.review.len()).sum()
     }
 
     /// Calls under way.
@@ -376,16 +390,12 @@ impl App {
     pub fn counts(&self) -> [usize; 5] {
         let mut c = [0; 5];
         for r in &self.rounds {
-            let i = match r.status() {
-                RoundStatus::Complete => 0,
-                RoundStatus::NeedsReview => 4,
-                RoundStatus::Incomplete
-                    if r.is_running() || r.retry_until.is_some_and(|t| t > self.now) =>
-                {
-                    1
-                }
-                RoundStatus::Incomplete if r.error().is_some() => 3,
-                RoundStatus::Incomplete => 2,
+            let i = match super::filter::standing(r, self.now) {
+                Standing::Done => 0,
+                Standing::Running => 1,
+                Standing::Queued => 2,
+                Standing::Failed => 3,
+                Standing::Review => 4,
             };
             c[i] += 1;
         }

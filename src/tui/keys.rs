@@ -67,6 +67,18 @@ pub enum Action {
     Leave,
     /// In the score fields: erase a character.
     Erase,
+    /// Open the filter bar's prompt (to type or edit the filter).
+    Filter,
+    /// Clear the filter.
+    ClearFilter,
+    /// In the filter prompt: apply what is typed.
+    ApplyFilter,
+    /// In the filter prompt: leave it, the filter as it was.
+    CancelFilter,
+    /// Show the round's judgments in both compared folders side by side.
+    Compare,
+    /// Show the comparison's summary.
+    CompareSummary,
 }
 
 /// A key as bound: its code and whether Ctrl is held (Shift is part of the character).
@@ -125,6 +137,12 @@ pub enum Table {
     Plain,
     /// Quitting while calls are in flight, asked to confirm.
     Confirm,
+    /// The leaderboard.
+    Leaderboard,
+    /// Typing a filter in the filter bar.
+    FilterPrompt,
+    /// The compare screen (`open A --compare B`).
+    Compare,
 }
 
 const ARROWS: &[(Key, Action)] = &[
@@ -151,6 +169,19 @@ const BACK: Binding = Binding {
         (key(KeyCode::Esc), Action::Back),
         (key(KeyCode::Backspace), Action::Back),
     ],
+};
+
+const FILTER: Binding = Binding {
+    label: "f",
+    help: "filter rounds by model (a=, b= for a role), judge, dilemma, status; again to edit",
+    footer: Some("f filter"),
+    keys: &[(ch('f'), Action::Filter)],
+};
+const CLEAR_FILTER: Binding = Binding {
+    label: "F",
+    help: "clear the filter",
+    footer: Some("F clear filter"),
+    keys: &[(ch('F'), Action::ClearFilter)],
 };
 
 const GLOBAL: &[Binding] = &[
@@ -223,6 +254,14 @@ const MATRIX: &[Binding] = &[
         footer: Some("r retry"),
         keys: &[(ch('r'), Action::Retry)],
     },
+    FILTER,
+    CLEAR_FILTER,
+    Binding {
+        label: "c",
+        help: "with open A --compare B: agreement of A and B, flipped verdicts, judges, ratings",
+        footer: Some("c compare"),
+        keys: &[(ch('c'), Action::CompareSummary)],
+    },
 ];
 
 const ROUND: &[Binding] = &[
@@ -274,6 +313,12 @@ const ROUND: &[Binding] = &[
         footer: Some("y copy"),
         keys: &[(ch('y'), Action::Copy)],
     },
+    Binding {
+        label: "v",
+        help: "with open A --compare B: the round's judgments in A and B side by side",
+        footer: Some("v compare"),
+        keys: &[(ch('v'), Action::Compare)],
+    },
     BACK,
 ];
 
@@ -290,6 +335,8 @@ const REVIEW: &[Binding] = &[
         footer: Some("Enter edit"),
         keys: &[(key(KeyCode::Enter), Action::Open)],
     },
+    FILTER,
+    CLEAR_FILTER,
     BACK,
 ];
 
@@ -396,6 +443,68 @@ const ANALYSIS: &[Binding] = &[
 
 const PLAIN: &[Binding] = &[BACK];
 
+const LEADERBOARD: &[Binding] = &[FILTER, CLEAR_FILTER, BACK];
+
+const FILTER_PROMPT: &[Binding] = &[
+    Binding {
+        label: "key=value …",
+        help: "type the filter: model= a= b= judge= dilemma= (item=, topic=) status=",
+        footer: Some("type key=value words"),
+        keys: &[],
+    },
+    Binding {
+        label: "Enter",
+        help: "apply it (empty clears the filter)",
+        footer: Some("Enter apply (empty clears)"),
+        keys: &[(key(KeyCode::Enter), Action::ApplyFilter)],
+    },
+    Binding {
+        label: "Esc",
+        help: "leave the prompt, the filter as it was",
+        footer: Some("Esc cancel"),
+        keys: &[(key(KeyCode::Esc), Action::CancelFilter)],
+    },
+    Binding {
+        label: "Backspace",
+        help: "erase a character",
+        footer: None,
+        keys: &[(key(KeyCode::Backspace), Action::Erase)],
+    },
+];
+
+const COMPARE: &[Binding] = &[
+    Binding {
+        label: "Tab",
+        help: "this round / the summary of the comparison",
+        footer: Some("Tab round/summary"),
+        keys: &[(key(KeyCode::Tab), Action::SwitchTab)],
+    },
+    Binding {
+        label: "↑ ↓ / k j",
+        help: "scroll a line",
+        footer: Some("↑↓ PgUp PgDn scroll"),
+        keys: UP_DOWN,
+    },
+    Binding {
+        label: "PgUp PgDn",
+        help: "scroll a page",
+        footer: None,
+        keys: &[
+            (key(KeyCode::PageUp), Action::PageUp),
+            (key(KeyCode::PageDown), Action::PageDown),
+        ],
+    },
+    Binding {
+        label: "Esc",
+        help: "back where the comparison was opened",
+        footer: Some("Esc back"),
+        keys: &[
+            (key(KeyCode::Esc), Action::Back),
+            (key(KeyCode::Backspace), Action::Back),
+        ],
+    },
+];
+
 const CONFIRM: &[Binding] = &[
     Binding {
         label: "q / y",
@@ -423,6 +532,9 @@ pub fn bindings(table: Table) -> &'static [Binding] {
         Table::Analysis => ANALYSIS,
         Table::Plain => PLAIN,
         Table::Confirm => CONFIRM,
+        Table::Leaderboard => LEADERBOARD,
+        Table::FilterPrompt => FILTER_PROMPT,
+        Table::Compare => COMPARE,
     }
 }
 
@@ -433,7 +545,9 @@ pub fn screen_table(screen: Screen) -> Table {
         Screen::Round { .. } => Table::Round,
         Screen::Review => Table::Review,
         Screen::Analysis => Table::Analysis,
-        Screen::Leaderboard | Screen::Log => Table::Plain,
+        Screen::Leaderboard => Table::Leaderboard,
+        Screen::Log => Table::Plain,
+        Screen::Compare { .. } => Table::Compare,
     }
 }
 
@@ -452,7 +566,7 @@ pub fn action(table: Table, pressed: &KeyEvent) -> Option<Action> {
 /// out (they would do nothing here, such as pausing while browsing).
 pub fn footer(table: Table, hidden: &[Action]) -> String {
     let global = match table {
-        Table::Editor | Table::Fields => &[][..],
+        Table::Editor | Table::Fields | Table::FilterPrompt => &[][..],
         _ => GLOBAL,
     };
     bindings(table)
@@ -468,7 +582,7 @@ pub fn footer(table: Table, hidden: &[Action]) -> String {
 mod tests {
     use super::*;
 
-    const ALL: [Table; 9] = [
+    const ALL: [Table; 12] = [
         Table::Global,
         Table::Matrix,
         Table::Round,
@@ -478,6 +592,9 @@ mod tests {
         Table::Analysis,
         Table::Plain,
         Table::Confirm,
+        Table::Leaderboard,
+        Table::FilterPrompt,
+        Table::Compare,
     ];
 
     #[test]
@@ -489,7 +606,11 @@ mod tests {
                 .collect();
             if !matches!(
                 table,
-                Table::Global | Table::Editor | Table::Fields | Table::Confirm
+                Table::Global
+                    | Table::Editor
+                    | Table::Fields
+                    | Table::Confirm
+                    | Table::FilterPrompt
             ) {
                 keys.extend(GLOBAL.iter().flat_map(|b| b.keys.iter().map(|(k, _)| *k)));
             }

@@ -5,6 +5,8 @@
 
 pub mod app;
 mod browse;
+pub mod compare;
+pub mod filter;
 mod ingest;
 mod keys;
 mod round_state;

@@ -8,13 +8,11 @@ use crate::tui::keys::Action;
 use super::Effect;
 
 pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
-    let (rows, cols) = (app.rows.len(), app.columns.len());
-    let (r, c) = app.cursor;
     match action {
-        Action::Up => app.cursor.0 = r.saturating_sub(1),
-        Action::Down => app.cursor.0 = (r + 1).min(rows.saturating_sub(1)),
-        Action::Left => app.cursor.1 = c.saturating_sub(1),
-        Action::Right => app.cursor.1 = (c + 1).min(cols.saturating_sub(1)),
+        // Over the rows and columns the filter keeps.
+        Action::Up | Action::Down | Action::Left | Action::Right => {
+            super::filter::move_cursor(app, action);
+        }
         Action::Open if app.selected().is_some() => {
             app.screen = Screen::Round { scores: false };
             app.round_opened_from = Screen::Matrix;

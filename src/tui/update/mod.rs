@@ -4,7 +4,9 @@
 //! are looked up in [`super::keys`] and handled by the showing screen's module.
 
 mod analysis;
+mod compare;
 mod editor;
+mod filter;
 mod matrix;
 mod review;
 mod round;
@@ -73,7 +75,11 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
 fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Engine(event) => {
+            let stored = matches!(event, EngineEvent::RoundStored { .. });
             super::ingest::apply(app, event);
+            if stored {
+                app.refresh_compare();
+            }
             app.dirty = true;
             Vec::new()
         }
@@ -138,6 +144,10 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     if app.editor.is_some() {
         return editor::key(app, key);
     }
+    // The filter prompt takes every other key too (values may contain `q` and `?`).
+    if app.filter.prompt.is_some() {
+        return filter::key(app, key);
+    }
     if app.help {
         app.help = false;
         return Vec::new();
@@ -165,11 +175,20 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     let Some(action) = keys::action(keys::screen_table(app.screen), &key) else {
         return Vec::new();
     };
+    // The filter bar's and the comparison's keys, on the screens whose tables bind them.
+    match action {
+        Action::Filter => return filter::open(app),
+        Action::ClearFilter => return filter::clear(app),
+        Action::Compare => return compare::open(app, false),
+        Action::CompareSummary => return compare::open(app, true),
+        _ => {}
+    }
     match app.screen {
         Screen::Matrix => matrix::act(app, action),
         Screen::Round { scores } => round::act(app, action, scores),
         Screen::Review => review::act(app, action),
         Screen::Analysis => analysis::act(app, action),
+        Screen::Compare { summary } => compare::act(app, action, summary),
         Screen::Leaderboard | Screen::Log => {
             if action == Action::Back {
                 app.screen = Screen::Matrix;

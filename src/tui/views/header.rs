@@ -127,6 +127,26 @@ fn batches(app: &App) -> String {
     }
 }
 
+/// What is compared, with `open A --compare B`: both folders, the judgments found in both
+/// and how many flipped.
+fn comparing(app: &App) -> String {
+    let Some(c) = &app.compare else {
+        return String::new();
+    };
+    format!(
+        " · comparing A {} with B {} ({} judgment{} in both, {} flipped)",
+        c.label_a,
+        c.label_b,
+        c.comparison.pairs.len(),
+        if c.comparison.pairs.len() == 1 {
+            ""
+        } else {
+            "s"
+        },
+        c.comparison.flipped
+    )
+}
+
 /// The header's two lines, wrapping on a narrow terminal.
 pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
     let [done, running, queued, incomplete, review] = app.counts();
@@ -182,6 +202,7 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
             Mode::Browse => format!(" · {state}{cost}"),
         }),
         Span::styled(resumed, Style::new().fg(theme.accent)),
+        Span::styled(comparing(app), Style::new().fg(theme.accent)),
         Span::raw(match app.mode {
             Mode::Live => concurrency(app) + &batches(app),
             Mode::Browse => String::new(),

@@ -93,6 +93,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             Style::new().fg(theme.running),
         ));
     }
+    // The comparison's marks, only when another folder is set beside this one.
+    if app.compare.is_some() {
+        legend.spans.push(Span::styled(
+            "  vs B: ≡ same  Δ margin changed  ⇄ verdict flipped",
+            Style::new().fg(theme.accent),
+        ));
+    }
     let legend_text = Paragraph::new(legend).wrap(Wrap { trim: true });
     let legend_height = (legend_text.line_count(area.width) as u16).clamp(1, 3);
     let [table_area, accuracy_area, legend] = Layout::vertical([
@@ -102,20 +109,32 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     ])
     .areas(area);
     shown.render_matrix_panel(frame, accuracy_area, app, theme);
-    let label_width = app
-        .rows
+    // The filter hides rows and columns with no round that passes, and dims the cells
+    // that do not pass in the rows and columns it keeps.
+    let (shown_rows, shown_cols) = app.shown_lines();
+    let label_width = shown_rows
         .iter()
-        .map(|(a, b)| a.chars().count() + b.chars().count() + 4)
+        .map(|r| {
+            let (a, b) = &app.rows[*r];
+            a.chars().count() + b.chars().count() + 4
+        })
         .max()
         .unwrap_or(10)
         .clamp(10, usize::from(shown.max_label_width())) as u16;
     let visible = ((table_area.width.saturating_sub(label_width + 3)) / (CELL + 1)).max(1) as usize;
-    let first = app
-        .cursor
-        .1
+    let at = shown_cols
+        .iter()
+        .position(|c| *c == app.cursor.1)
+        .unwrap_or(0);
+    let first = at
         .saturating_sub(visible / 2)
-        .min(app.columns.len().saturating_sub(visible));
-    let cols: Vec<usize> = (first..app.columns.len()).take(visible).collect();
+        .min(shown_cols.len().saturating_sub(visible));
+    let cols: Vec<usize> = shown_cols
+        .iter()
+        .skip(first)
+        .take(visible)
+        .copied()
+        .collect();
     let multi_rep = app.columns.iter().any(|(_, r)| *r > 1);
     let header = Row::new(std::iter::once(Cell::from(shown.matrix_heading())).chain(
         cols.iter().map(|c| {
@@ -133,13 +152,20 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         }),
     ))
     .style(Style::new().fg(theme.dim));
-    let rows = app.rows.iter().enumerate().map(|(r, key)| {
-        let label = shown.row_label(key);
+    let rows = shown_rows.iter().map(|&r| {
+        let label = shown.row_label(&app.rows[r]);
         let cells = cols.iter().map(|c| {
             let Some(i) = app.cells.get(&(r, *c)) else {
                 return Cell::from("");
             };
-            let (text, colour) = cell(&app.rounds[*i], app, theme);
+            let round = &app.rounds[*i];
+            let (mut text, mut colour) = cell(round, app, theme);
+            if let Some(mark) = app.compare.as_ref().and_then(|c| c.mark(round.id())) {
+                text.push(mark.symbol());
+            }
+            if !app.passes(round) {
+                colour = theme.dim;
+            }
             let mut style = Style::new().fg(colour);
             if (r, *c) == app.cursor {
                 style = style
@@ -162,7 +188,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             .borders(Borders::ALL)
             .border_style(Style::new().fg(theme.border))
             .title(title)
-            .title_top(Line::from(more(first, cols.len(), app.columns.len())).right_aligned()),
+            .title_top(Line::from(more(first, cols.len(), shown_cols.len())).right_aligned()),
     );
     frame.render_widget(table, table_area);
     frame.render_widget(legend_text, legend);

@@ -4,7 +4,9 @@
 
 mod analysis;
 mod call_notes;
+mod compare;
 mod ethics_bowl;
+mod filter;
 mod header;
 mod help;
 mod leaderboard;
@@ -60,6 +62,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     ])
     .areas(area);
     frame.render_widget(header, top);
+    let body = filter::render(frame, body, app, theme);
     match app.screen {
         Screen::Matrix => matrix::render(frame, body, app, theme),
         Screen::Round { scores } => round::render(frame, body, app, theme, scores),
@@ -67,6 +70,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         Screen::Log => log::render(frame, body, app, theme),
         Screen::Review => review::render(frame, body, app, theme),
         Screen::Analysis => analysis::render(frame, body, app, theme),
+        Screen::Compare { summary } => compare::render(frame, body, app, theme, summary),
     }
     frame.render_widget(footer_text, footer);
     if app.help {
@@ -101,6 +105,7 @@ fn footer_text(app: &App) -> String {
         let table = match &app.editor {
             Some(editor) if editor.fields.is_some() => Table::Fields,
             Some(_) => Table::Editor,
+            None if app.filter.prompt.is_some() => Table::FilterPrompt,
             None => keys::screen_table(app.screen),
         };
         let mut hidden = Vec::new();
@@ -113,6 +118,12 @@ fn footer_text(app: &App) -> String {
             .is_some_and(|e| e.kind != ReviewKind::EthicsBowl)
         {
             hidden.push(Action::ScoreFields);
+        }
+        if app.compare.is_none() {
+            hidden.extend([Action::Compare, Action::CompareSummary]);
+        }
+        if app.filter.active.is_none() {
+            hidden.push(Action::ClearFilter);
         }
         keys::footer(table, &hidden)
     }

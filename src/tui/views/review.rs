@@ -26,10 +26,23 @@ fn render_queue(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let block = Block::new()
         .borders(Borders::ALL)
         .border_style(Style::new().fg(theme.border))
-        .title(format!(" Review queue · {} waiting ", app.review_len()));
+        .title(format!(
+            " Review queue · {} waiting{} ",
+            app.review_len(),
+            if app.filter.active.is_some() {
+                " in the filtered rounds"
+            } else {
+                ""
+            }
+        ));
     if app.review_len() == 0 {
+        let empty = if app.filter.active.is_some() {
+            "Nothing to review in the rounds the filter lets through (F clears it)."
+        } else {
+            "Every judgment is readable. Nothing to review."
+        };
         frame.render_widget(
-            Paragraph::new("Every judgment is readable. Nothing to review.")
+            Paragraph::new(empty)
                 .style(Style::new().fg(theme.dim))
                 .block(block),
             area,

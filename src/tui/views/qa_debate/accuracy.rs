@@ -18,10 +18,10 @@ use crate::tui::theme::Theme;
 const BAR: usize = 20;
 
 /// Judge accuracy per format over the judgments received so far (the panel's answer where
-/// a panel judged).
+/// a panel judged), in the rounds the filter lets through.
 pub fn so_far(app: &App) -> BTreeMap<QaFormat, Proportion> {
     let mut hits: BTreeMap<QaFormat, (usize, usize)> = BTreeMap::new();
-    for r in &app.rounds {
+    for r in app.shown_rounds() {
         if let (Some(setup), Some(correct)) = (r.stored.qa(), r.qa_correct()) {
             let slot = hits.entry(setup.format).or_default();
             slot.0 += usize::from(correct);

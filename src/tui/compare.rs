@@ -1,0 +1,191 @@
+//! A second results folder set beside the one open (`ethics-bowl open A --compare B`): B's
+//! rounds (their judgments; phases are not kept), the comparison `ethics-bowl compare`
+//! makes (see [`crate::analysis::compare`]), and for each round of A judged in both what
+//! changed, which the matrix marks. A round's two judgments are paired judge by judge for
+//! the side-by-side view.
+
+use std::collections::HashMap;
+
+use crate::analysis::compare::{Comparison, PairedJudgment, compare};
+use crate::domain::{Judgment, Round};
+use crate::sanitize::{sanitize, sanitized};
+
+use super::app::{App, Screen};
+
+/// What changed in a round judged in both folders, least first.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
+pub enum Mark {
+    /// Every judgment in both gave the same verdict and margin.
+    Same,
+    /// A margin (total) changed, no verdict did.
+    Changed,
+    /// A verdict flipped.
+    Flipped,
+}
+
+impl Mark {
+    /// The matrix's mark after the cell.
+    pub fn symbol(self) -> char {
+        match self {
+            Self::Same => '≡',
+            Self::Changed => 'Δ',
+            Self::Flipped => '⇄',
+        }
+    }
+}
+
+/// The comparison as the UI holds it.
+#[derive(Debug, Clone)]
+pub struct CompareState {
+    /// What A is called (its folder).
+    pub label_a: String,
+    /// What B is called.
+    pub label_b: String,
+    /// The comparison of A's stored rounds with B's.
+    pub comparison: Comparison,
+    /// B's rounds in the folder's order (which the ratings' bootstrap follows, as in
+    /// `ethics-bowl compare`), sanitised, phases dropped.
+    b: Vec<Round>,
+    /// Round id → index in `b`.
+    b_index: HashMap<String, usize>,
+    /// What changed in each round judged in both.
+    marks: HashMap<String, Mark>,
+    /// Lines scrolled in the compare screen.
+    pub scroll: usize,
+    /// The screen the compare screen was opened from, where Esc returns.
+    pub back: Screen,
+}
+
+/// One judge of a round, in A and in B.
+#[derive(Debug, Clone, Copy)]
+pub struct JudgeRow<'a> {
+    /// The judge (persona, model, or the panel's aggregate).
+    pub judge: &'a str,
+    /// Its judgment in A.
+    pub a: Option<&'a Judgment>,
+    /// Its judgment in B.
+    pub b: Option<&'a Judgment>,
+    /// The pair the comparison counts, when usable in both.
+    pub pair: Option<&'a PairedJudgment>,
+}
+
+/// What the panel's aggregate is called among a round's judges.
+pub const PANEL: &str = "panel verdict";
+
+/// A round's judgments by judge, the panel's aggregate last.
+fn judgments(round: &Round) -> Vec<(&str, &Judgment)> {
+    let mut out: Vec<(&str, &Judgment)> =
+        round.judgments.iter().map(|j| (j.judge_key(), j)).collect();
+    if let Some(v) = round.panel.as_ref().and_then(|p| p.verdict.as_ref()) {
+        out.push((PANEL, v));
+    }
+    out
+}
+
+fn marks(comparison: &Comparison) -> HashMap<String, Mark> {
+    let mut marks: HashMap<String, Mark> = HashMap::new();
+    for p in &comparison.pairs {
+        let mark = if p.flipped() {
+            Mark::Flipped
+        } else if p.change().is_some_and(|c| c.abs() > 1e-9) {
+            Mark::Changed
+        } else {
+            Mark::Same
+        };
+        let slot = marks.entry(p.round_id.clone()).or_insert(Mark::Same);
+        *slot = (*slot).max(mark);
+    }
+    marks
+}
+
+impl CompareState {
+    /// What changed in the round `id`, when it was judged in both.
+    pub fn mark(&self, id: &str) -> Option<Mark> {
+        self.marks.get(id).copied()
+    }
+
+    /// B's round `id`.
+    pub fn b_round(&self, id: &str) -> Option<&Round> {
+        self.b_index.get(id).map(|i| &self.b[*i])
+    }
+
+    /// A round's judges in A (`a`, as the UI holds it) and in B, A's order first.
+    pub fn judge_rows<'a>(&'a self, a: &'a Round) -> Vec<JudgeRow<'a>> {
+        let in_a = judgments(a);
+        let in_b = self.b_round(&a.id).map(judgments).unwrap_or_default();
+        let mut judges: Vec<&str> = in_a.iter().map(|(k, _)| *k).collect();
+        for (k, _) in &in_b {
+            if !judges.contains(k) {
+                judges.push(k);
+            }
+        }
+        judges
+            .into_iter()
+            .map(|judge| JudgeRow {
+                judge,
+                a: in_a.iter().find(|(k, _)| *k == judge).map(|(_, j)| *j),
+                b: in_b.iter().find(|(k, _)| *k == judge).map(|(_, j)| *j),
+                pair: self
+                    .comparison
+                    .pairs
+                    .iter()
+                    .find(|p| p.round_id == a.id && p.judge == judge),
+            })
+            .collect()
+    }
+
+    /// Compares again after A's rounds changed (a correction was stored).
+    fn refresh(&mut self, a: &[Round]) {
+        self.comparison = compare(self.comparison.protocol, a, &self.b);
+        self.marks = marks(&self.comparison);
+    }
+}
+
+impl App {
+    /// Sets folder B (`label_b`, its rounds) beside the rounds open (folder `label_a`), as
+    /// `open A --compare B` does; B's rounds are sanitised as A's are, and one that cannot
+    /// be is named in the log and left out.
+    pub fn set_compare(&mut self, label_a: &str, label_b: &str, b_rounds: Vec<Round>) {
+        let mut b = Vec::new();
+        let mut b_index = HashMap::new();
+        for round in b_rounds {
+            let mut round = match sanitized(&round) {
+                Ok(None) => round,
+                Ok(Some(clean)) => clean,
+                Err(e) => {
+                    self.log_line(format!(
+                        "compare: round {} of {} cannot be shown: {e}",
+                        sanitize(&round.id),
+                        sanitize(label_b)
+                    ));
+                    continue;
+                }
+            };
+            round.phases = Vec::new();
+            b_index.insert(round.id.clone(), b.len());
+            b.push(round);
+        }
+        let comparison = compare(self.protocol, &self.stored_rounds(), &b);
+        self.compare = Some(CompareState {
+            label_a: sanitize(label_a),
+            label_b: sanitize(label_b),
+            marks: marks(&comparison),
+            comparison,
+            b,
+            b_index,
+            scroll: 0,
+            back: Screen::Matrix,
+        });
+    }
+
+    /// Compares again once a round of A was stored anew (a correction from the review
+    /// queue), so marks and summary follow it.
+    pub(crate) fn refresh_compare(&mut self) {
+        if self.compare.is_some() {
+            let a = self.stored_rounds();
+            if let Some(c) = &mut self.compare {
+                c.refresh(&a);
+            }
+        }
+    }
+}

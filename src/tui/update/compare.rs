@@ -1,0 +1,177 @@
+//! Keys of the comparison (`open A --compare B`): `v` in a round shows its judgments in both
+//! folders side by side, `c` on the matrix the summary; Tab switches between the two, the
+//! arrows scroll, Esc goes back where it was opened.
+
+use crate::tui::app::{App, Screen};
+use crate::tui::keys::Action;
+
+use super::Effect;
+
+/// Lines a page scrolls.
+const PAGE: usize = 20;
+
+/// Opens the comparison: the summary, or the selected round side by side.
+pub(super) fn open(app: &mut App, summary: bool) -> Vec<Effect> {
+    let from = app.screen;
+    let Some(compare) = app.compare.as_mut() else {
+        app.notice = Some(
+            "nothing to compare with: open the results with `ethics-bowl open A --compare B`"
+                .into(),
+        );
+        return Vec::new();
+    };
+    compare.back = from;
+    compare.scroll = 0;
+    app.screen = Screen::Compare { summary };
+    Vec::new()
+}
+
+/// A key in the compare screen.
+pub(super) fn act(app: &mut App, action: Action, summary: bool) -> Vec<Effect> {
+    let Some(compare) = app.compare.as_mut() else {
+        app.screen = Screen::Matrix;
+        return Vec::new();
+    };
+    match action {
+        Action::Back => app.screen = compare.back,
+        Action::SwitchTab => {
+            app.screen = Screen::Compare { summary: !summary };
+            compare.scroll = 0;
+        }
+        Action::Up => compare.scroll = compare.scroll.saturating_sub(1),
+        Action::Down => compare.scroll += 1,
+        Action::PageUp => compare.scroll = compare.scroll.saturating_sub(PAGE),
+        Action::PageDown => compare.scroll += PAGE,
+        _ => {}
+    }
+    Vec::new()
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+
+    use crate::domain::{Judgment, Reading, Round, RoundRecord, ScheduledRound, Scores};
+    use crate::engine::EngineEvent;
+    use crate::tui::app::{App, Screen};
+    use crate::tui::browse;
+    use crate::tui::compare::Mark;
+    use crate::tui::update::{Msg, update};
+
+    fn round(id: &str, d: &str, judges: &[(&str, f64, f64)]) -> Round {
+        let mut r = crate::protocols::blank_round(
+            &ScheduledRound {
+                judges: judges.iter().map(|(j, _, _)| j.to_string()).collect(),
+                ..ScheduledRound::example(id, d)
+            },
+            RoundRecord::EthicsBowl,
+        );
+        for (judge, a, b) in judges {
+            r.put_judgment(Judgment::new(
+                judge,
+                Reading::Rubric {
+                    team_a: Scores::uniform(*a),
+                    team_b: Scores::uniform(*b),
+                },
+            ));
+        }
+        r.status = r.settled_status();
+        r
+    }
+
+    fn press(app: &mut App, code: KeyCode) {
+        update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
+    }
+
+    /// A: three rounds. B: r1 the same, r2 with a total changed, r3 flipped, r4 only in B.
+    fn compared() -> App {
+        let a = vec![
+            round("r1", "d1", &[("j", 7.0, 6.0)]),
+            round("r2", "d2", &[("j", 7.0, 6.0)]),
+            round("r3", "d3", &[("j", 7.0, 6.0), ("k", 6.0, 6.0)]),
+        ];
+        let b = vec![
+            round("r1", "d1", &[("j", 7.0, 6.0)]),
+            round("r2", "d2", &[("j", 8.0, 6.0)]),
+            round("r3", "d3", &[("j", 5.0, 7.0), ("k", 6.0, 6.0)]),
+            round("r4", "d4", &[("j", 5.0, 7.0)]),
+        ];
+        let mut app = browse("t", &a, Instant::now());
+        app.set_compare("runs/a", "runs/b", b);
+        app
+    }
+
+    #[test]
+    fn rounds_judged_in_both_are_marked_by_what_changed() {
+        let app = compared();
+        let c = app.compare.as_ref().expect("compare");
+        assert_eq!(c.mark("r1"), Some(Mark::Same));
+        assert_eq!(c.mark("r2"), Some(Mark::Changed));
+        assert_eq!(c.mark("r3"), Some(Mark::Flipped));
+        assert_eq!(c.mark("r4"), None);
+        assert_eq!((c.comparison.pairs.len(), c.comparison.flipped), (4, 1));
+        let r3 = &app.rounds[app.index["r3"]].stored;
+        let rows = c.judge_rows(r3);
+        assert_eq!(rows.len(), 2);
+        assert!(
+            rows.iter()
+                .all(|r| r.a.is_some() && r.b.is_some() && r.pair.is_some())
+        );
+        // B keeps judgments, not phases.
+        assert!(c.b_round("r3").is_some_and(|r| r.phases.is_empty()));
+    }
+
+    #[test]
+    fn v_opens_the_round_side_by_side_tab_the_summary_and_esc_goes_back() {
+        let mut app = compared();
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(app.screen, Screen::Round { scores: false });
+        press(&mut app, KeyCode::Char('v'));
+        assert_eq!(app.screen, Screen::Compare { summary: false });
+        press(&mut app, KeyCode::Down);
+        assert_eq!(app.compare.as_ref().map(|c| c.scroll), Some(1));
+        press(&mut app, KeyCode::Tab);
+        assert_eq!(app.screen, Screen::Compare { summary: true });
+        assert_eq!(app.compare.as_ref().map(|c| c.scroll), Some(0));
+        press(&mut app, KeyCode::Esc);
+        assert_eq!(app.screen, Screen::Round { scores: false });
+        press(&mut app, KeyCode::Esc);
+        press(&mut app, KeyCode::Char('c'));
+        assert_eq!(app.screen, Screen::Compare { summary: true });
+        press(&mut app, KeyCode::Esc);
+        assert_eq!(app.screen, Screen::Matrix);
+    }
+
+    #[test]
+    fn without_a_second_folder_the_keys_say_how_to_set_one() {
+        let mut app = browse(
+            "t",
+            &[round("r1", "d1", &[("j", 7.0, 6.0)])],
+            Instant::now(),
+        );
+        press(&mut app, KeyCode::Char('c'));
+        assert_eq!(app.screen, Screen::Matrix);
+        assert!(
+            app.notice
+                .as_deref()
+                .is_some_and(|n| n.contains("--compare"))
+        );
+    }
+
+    #[test]
+    fn a_correction_stored_in_a_is_compared_again() {
+        let mut app = compared();
+        update(
+            &mut app,
+            Msg::Engine(EngineEvent::RoundStored {
+                round: Arc::new(round("r1", "d1", &[("j", 5.0, 7.0)])),
+            }),
+        );
+        let c = app.compare.as_ref().expect("compare");
+        assert_eq!(c.mark("r1"), Some(Mark::Flipped));
+        assert_eq!(c.comparison.flipped, 2);
+    }
+}
