@@ -3,11 +3,12 @@
 //! stored; with `--compare`, a second folder of the same protocol beside it.
 
 use std::path::Path;
+use std::sync::Arc;
 
-use ethics_bowl::domain::Round;
-use ethics_bowl::engine;
+use ethics_bowl::domain::{Round, RoundStatus};
+use ethics_bowl::engine::{self, ScheduledState};
 use ethics_bowl::store::Store;
-use ethics_bowl::tui::browse;
+use ethics_bowl::tui::browse_schedule;
 use tokio::sync::mpsc;
 
 use super::UsageError;
@@ -38,8 +39,16 @@ fn folder_b(
 /// `compare` beside it when given.
 pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Result<()> {
     let store = Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
+    // Finished rounds are read one at a time and kept without their text, which the UI
+    // reads back from the store when it opens one (as a resumed run's are).
     let (rounds, errors) = store
-        .load_rounds(&ethics_bowl::store::RoundFilter::default())
+        .load_rounds_with(&ethics_bowl::store::RoundFilter::default(), |round| {
+            if round.status == RoundStatus::Complete {
+                round.without_text()
+            } else {
+                round
+            }
+        })
         .map_err(|e| UsageError(e.to_string()))?;
     // Checked before the terminal, so a mistaken pair is said at once, terminal or not.
     let other = compare
@@ -70,8 +79,16 @@ pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Res
         .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_default();
     let theme = super::theme(theme)?;
-    let mut app = browse(&name, &rounds, std::time::Instant::now());
-    drop(rounds);
+    let schedule = rounds
+        .into_iter()
+        .map(|round| ScheduledState {
+            text_dropped: round.status == RoundStatus::Complete,
+            round: Arc::new(round),
+            stored: true,
+            to_run: false,
+        })
+        .collect();
+    let mut app = browse_schedule(&name, schedule, std::time::Instant::now());
     app.note_unreadable(&unreadable);
     if let Some((b, rounds_b)) = other {
         app.set_compare(

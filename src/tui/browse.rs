@@ -13,7 +13,6 @@ use super::update::{Msg, update};
 
 /// The state for browsing `rounds`.
 pub fn browse(name: &str, rounds: &[Round], now: Instant) -> App {
-    let mut app = App::new(name, Mode::Browse, now);
     let rounds = rounds
         .iter()
         .map(|r| ScheduledState {
@@ -23,6 +22,14 @@ pub fn browse(name: &str, rounds: &[Round], now: Instant) -> App {
             text_dropped: false,
         })
         .collect();
+    browse_schedule(name, rounds, now)
+}
+
+/// The state for browsing stored rounds as given, some of them perhaps without their text
+/// ([`ScheduledState::text_dropped`]: `open` reads a large folder so, one round whole at a
+/// time).
+pub fn browse_schedule(name: &str, rounds: Vec<ScheduledState>, now: Instant) -> App {
+    let mut app = App::new(name, Mode::Browse, now);
     update(
         &mut app,
         Msg::Engine(EngineEvent::Started {

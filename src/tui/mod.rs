@@ -17,6 +17,6 @@ pub mod update;
 pub mod views;
 
 pub use app::{App, Mode, Screen};
-pub use browse::browse;
+pub use browse::{browse, browse_schedule};
 pub use theme::Theme;
 pub use update::{AnalysisTarget, Effect, Msg, analysis_targets, update};

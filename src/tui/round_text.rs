@@ -43,10 +43,13 @@ impl Default for TextKept {
     }
 }
 
-/// The round showing in the round view, if one is.
+/// The round showing whole, if one is: in the round view, or its two judgments side by
+/// side (`open --compare`).
 fn showing(app: &App) -> Option<usize> {
     match app.screen {
-        Screen::Round { .. } => app.cells.get(&app.cursor).copied(),
+        Screen::Round { .. } | Screen::Compare { summary: false } => {
+            app.cells.get(&app.cursor).copied()
+        }
         _ => None,
     }
 }

@@ -185,6 +185,7 @@ mod tests {
                 round: Arc::new(r),
                 stored: false,
                 to_run: true,
+                text_dropped: false,
             })
             .collect();
         update(
