@@ -3,7 +3,8 @@
 //! back to their own calls with the batch discount, a request failing inside a batch fails
 //! its call alone, an expired batch's unfinished requests go again in the next batch, a
 //! killed run's open batch is polled again (never sent twice) and its stored results are
-//! used without asking, and cancelling cancels at the provider.
+//! used without asking, a batch whose create answer was lost (in the run, or by a kill) is
+//! found in the provider's list and adopted, and cancelling cancels at the provider.
 //!
 //! The server answers on its own threads over real sockets, so the batches run on real
 //! time (a few hundred milliseconds), not a paused tokio clock.
@@ -476,4 +477,139 @@ async fn answers_nobody_took_are_kept_for_the_next_run() {
         (Some(&1), polls),
         "answered from the journal"
     );
+}
+
+#[tokio::test]
+async fn a_batch_whose_create_answer_was_lost_is_found_in_the_list_and_never_sent_twice() {
+    for provider in PROVIDERS {
+        let server = BatchServer::start(options(100)).await;
+        server.lose_creates(1);
+        let config = models(provider, &server);
+        let dir = tempfile::tempdir().unwrap();
+        let registry = registry_for(&config);
+        let _batching = start(&registry, dir.path());
+        let results = call_all(&registry, &["x", "y"]).await;
+        for (result, prompt) in results.iter().zip(["x", "y"]) {
+            let outcome = result.as_ref().expect("answered by the batch");
+            assert_eq!(
+                outcome.completion.text,
+                format!("test-model answers: {prompt}"),
+                "{provider}"
+            );
+            assert_eq!(outcome.attempts.len(), 1, "{provider}: no second attempt");
+        }
+        let seen = server.seen();
+        assert_eq!(
+            seen.created.get(provider),
+            Some(&1),
+            "{provider}: not sent again"
+        );
+        assert_eq!(seen.lists, 1, "{provider}: the list was read once");
+        let journal = std::fs::read_to_string(dir.path().join("m.jsonl")).unwrap();
+        assert!(journal.contains("\"submitted\""), "{provider}: {journal}");
+    }
+}
+
+/// Runs a first run of `config` on its own runtime until its batch is made at the provider,
+/// then kills it (drops the runtime) while the create answer is still held back.
+fn run_killed_while_creating(server: &BatchServer, config: &ModelsConfig, dir: &Path) {
+    server.hold_creates(Some(Duration::from_secs(5)));
+    std::thread::scope(|scope| {
+        scope.spawn(|| {
+            let runtime = tokio::runtime::Builder::new_current_thread()
+                .enable_all()
+                .build()
+                .unwrap();
+            runtime.block_on(async {
+                let registry = registry_for(config);
+                let _batching = start(&registry, dir);
+                let calls = tokio::spawn(async move { call_all(&registry, &["x", "y"]).await });
+                while server.seen().created.is_empty() {
+                    tokio::time::sleep(Duration::from_millis(10)).await;
+                }
+                assert!(!calls.is_finished(), "still waiting for the create answer");
+            });
+            drop(runtime);
+        });
+    });
+    server.hold_creates(None);
+}
+
+#[tokio::test]
+async fn a_run_killed_before_its_create_answer_came_adopts_the_batch_on_the_next_run() {
+    for provider in PROVIDERS {
+        let server = BatchServer::start(options(200)).await;
+        let config = models(provider, &server);
+        let dir = tempfile::tempdir().unwrap();
+        run_killed_while_creating(&server, &config, dir.path());
+        let journal = std::fs::read_to_string(dir.path().join("m.jsonl")).unwrap();
+        assert!(
+            journal.contains("\"submitting\"") && !journal.contains("\"submitted\""),
+            "{provider}: the kill fell between create and its answer: {journal}"
+        );
+        assert!(
+            ethics_bowl::providers::batch::any_open(dir.path()),
+            "{provider}: a resume turns batch mode on to look for it"
+        );
+        let registry = registry_for(&config);
+        let _batching = start(&registry, dir.path());
+        let results = call_all(&registry, &["x", "y"]).await;
+        let seen = server.seen();
+        for result in &results {
+            let outcome = result.as_ref().expect("answered");
+            assert_eq!(outcome.attempts.len(), 1, "{provider}");
+            assert!(outcome.completion.batch_id.is_some(), "{provider}");
+        }
+        assert_eq!(
+            seen.created.get(provider),
+            Some(&1),
+            "{provider}: the lost batch was adopted, not sent again"
+        );
+        assert!(seen.ids.values().all(|n| *n == 1), "{provider}");
+        assert_eq!(seen.lists, 1, "{provider}");
+    }
+}
+
+#[tokio::test]
+async fn a_lost_batch_that_cannot_be_listed_is_sent_again_and_not_looked_for_twice() {
+    let server = BatchServer::start(options(100)).await;
+    let config = models("openai", &server);
+    let dir = tempfile::tempdir().unwrap();
+    run_killed_while_creating(&server, &config, dir.path());
+    server.set_list_fails(true);
+    {
+        let registry = registry_for(&config);
+        let _batching = start(&registry, dir.path());
+        let results = call_all(&registry, &["x", "y"]).await;
+        assert!(results.iter().all(Result::is_ok), "sent again and answered");
+    }
+    let seen = server.seen();
+    assert_eq!(
+        seen.created.get("openai"),
+        Some(&2),
+        "the fallback sends again"
+    );
+    assert_eq!(seen.lists, 1);
+    let journal = std::fs::read_to_string(dir.path().join("m.jsonl")).unwrap();
+    assert!(journal.contains("not looked up"), "{journal}");
+    // The journal closed the lost batch: a later run does not look for it again.
+    server.set_list_fails(false);
+    let registry = registry_for(&config);
+    let _batching = start(&registry, dir.path());
+    let _ = call_all(&registry, &["x", "y"]).await;
+    assert_eq!(server.seen().lists, 1);
+
+    // In a run, a lost create answer with no list to read fails the calls' attempt, which
+    // the retry policy sends again.
+    let server = BatchServer::start(options(100)).await;
+    server.lose_creates(1);
+    server.set_list_fails(true);
+    let config = models("google", &server);
+    let dir = tempfile::tempdir().unwrap();
+    let registry = registry_for(&config);
+    let _batching = start(&registry, dir.path());
+    let results = call_all(&registry, &["x"]).await;
+    let outcome = results[0].as_ref().expect("answered by a second batch");
+    assert_eq!(outcome.attempts.len(), 2);
+    assert_eq!(server.seen().created.get("google"), Some(&2));
 }

@@ -4,6 +4,12 @@
 //! (inline `batchGenerateContent`, the batch operation, cancel); plus each provider's
 //! ordinary endpoint, answered whole (`stream = false`), for comparison.
 //!
+//! Batches keep the tag they were created with (OpenAI's `metadata`, Gemini's display name)
+//! and are listed newest first (`GET /v1/batches`, `/v1/messages/batches`,
+//! `/v1beta/batches`). A create answer can be lost on purpose: the batch is made and the
+//! answer is a 500 ([`BatchServer::lose_creates`]), or comes only after a long hold
+//! ([`BatchServer::hold_creates`]); listing can be made to fail.
+//!
 //! A batch ends `delay` after it was created (real time: the server answers on its own
 //! threads). Requests whose prompt holds [`FAIL_MARK`] fail on their own (HTTP 400 inside the
 //! batch); with `expire_after = Some(n)` a batch expires having run only its first `n`
@@ -80,11 +86,19 @@ pub struct Seen {
     pub single: usize,
     /// When each batch was created, from the server's start.
     pub created_at: Vec<Duration>,
+    /// List calls.
+    pub lists: usize,
 }
 
 struct Batch {
     provider: &'static str,
     created: Instant,
+    /// When, as the provider lists it.
+    created_wall: jiff::Timestamp,
+    /// The tag it was created with (OpenAI's metadata, Gemini's display name).
+    tag: Option<String>,
+    /// Its order of creation.
+    seq: usize,
     /// Request id, model, body.
     items: Vec<(String, String, Value)>,
     cancelled: bool,
@@ -97,6 +111,12 @@ struct State {
     batches: HashMap<String, Batch>,
     seen: Seen,
     next: usize,
+    /// Create calls whose answer is still to be lost (a 500 after the batch is made).
+    lose: usize,
+    /// How long create answers are held back.
+    hold: Option<Duration>,
+    /// List calls fail (HTTP 503).
+    list_fails: bool,
 }
 
 /// The running server.
@@ -117,6 +137,9 @@ impl BatchServer {
             batches: HashMap::new(),
             seen: Seen::default(),
             next: 1,
+            lose: 0,
+            hold: None,
+            list_fails: false,
         }));
         Mock::given(any())
             .respond_with(Responder(Arc::clone(&state)))
@@ -133,6 +156,22 @@ impl BatchServer {
     /// Refuses (or stops refusing) every batch from now on.
     pub fn set_refuse(&self, refuse: bool) {
         self.state.lock().unwrap().options.refuse = refuse;
+    }
+
+    /// Loses the answer of the next `n` create calls: the batch is made, the answer is a 500.
+    pub fn lose_creates(&self, n: usize) {
+        self.state.lock().unwrap().lose = n;
+    }
+
+    /// Holds back every create answer this long (the batch is made at once), as a provider
+    /// whose answer is slow to come; `None` answers at once.
+    pub fn hold_creates(&self, hold: Option<Duration>) {
+        self.state.lock().unwrap().hold = hold;
+    }
+
+    /// Makes list calls fail (or work again).
+    pub fn set_list_fails(&self, fails: bool) {
+        self.state.lock().unwrap().list_fails = fails;
     }
 
     /// Forgets every batch, as a provider does after its retention period: reads of them
@@ -200,7 +239,13 @@ impl State {
         format!("{prefix}{}", self.next)
     }
 
-    fn add_batch(&mut self, provider: &'static str, id: &str, items: Vec<(String, String, Value)>) {
+    fn add_batch(
+        &mut self,
+        provider: &'static str,
+        id: &str,
+        tag: Option<String>,
+        items: Vec<(String, String, Value)>,
+    ) {
         *self.seen.created.entry(provider).or_default() += 1;
         self.seen.created_at.push(self.started.elapsed());
         self.seen.requests += items.len();
@@ -212,6 +257,9 @@ impl State {
             Batch {
                 provider,
                 created: Instant::now(),
+                created_wall: jiff::Timestamp::now(),
+                tag,
+                seq: self.next,
                 items,
                 cancelled: false,
             },
@@ -232,6 +280,48 @@ impl State {
             0
         };
         (over, ran)
+    }
+
+    /// The answer to a create call that made a batch: `made`, unless it is to be lost or
+    /// held back.
+    fn created(&mut self, made: ResponseTemplate) -> ResponseTemplate {
+        if self.lose > 0 {
+            self.lose -= 1;
+            return json_response(
+                500,
+                json!({"error": {"message": "internal error (test)", "type": "api_error"}}),
+            );
+        }
+        match self.hold {
+            Some(hold) => made.set_delay(hold),
+            None => made,
+        }
+    }
+
+    /// The answer to a list call: the batches of a provider, newest first, as `show`
+    /// renders them, in the page `page` makes of them; a 503 when lists are made to fail.
+    fn list(
+        &mut self,
+        provider: &str,
+        show: fn(&State, &str) -> Value,
+        page: fn(Vec<Value>) -> Value,
+    ) -> ResponseTemplate {
+        self.seen.lists += 1;
+        if self.list_fails {
+            return json_response(
+                503,
+                json!({"error": {"message": "unavailable (test)", "type": "api_error"}}),
+            );
+        }
+        let mut ids: Vec<(&String, usize)> = self
+            .batches
+            .iter()
+            .filter(|(_, b)| b.provider == provider)
+            .map(|(id, b)| (id, b.seq))
+            .collect();
+        ids.sort_by_key(|(_, seq)| std::cmp::Reverse(*seq));
+        let shown = ids.into_iter().map(|(id, _)| show(self, id)).collect();
+        json_response(200, page(shown))
     }
 
     fn text(&self, model: &str, body: &Value) -> Result<String, String> {
@@ -341,9 +431,19 @@ impl Respond for Responder {
                     })
                     .collect();
                 let id = state.id("batch_");
-                state.add_batch("openai", &id, items);
-                json_response(200, openai_batch(&state, &id))
+                let tag = body
+                    .pointer("/metadata/ethics_bowl_local")
+                    .and_then(Value::as_str)
+                    .map(str::to_string);
+                state.add_batch("openai", &id, tag, items);
+                let made = json_response(200, openai_batch(&state, &id));
+                state.created(made)
             }
+            ("GET", "/v1/batches") => state.list(
+                "openai",
+                openai_batch,
+                |data| json!({"object": "list", "data": data, "has_more": false}),
+            ),
             ("POST", p) if p.starts_with("/v1/batches/") && p.ends_with("/cancel") => {
                 let id = p
                     .trim_start_matches("/v1/batches/")
@@ -389,9 +489,15 @@ impl Respond for Responder {
                     })
                     .collect();
                 let id = state.id("msgbatch_");
-                state.add_batch("anthropic", &id, items);
-                json_response(200, anthropic_batch(&state, &id))
+                state.add_batch("anthropic", &id, None, items);
+                let made = json_response(200, anthropic_batch(&state, &id));
+                state.created(made)
             }
+            ("GET", "/v1/messages/batches") => state.list(
+                "anthropic",
+                anthropic_batch,
+                |data| json!({"data": data, "has_more": false}),
+            ),
             ("POST", p) if p.starts_with("/v1/messages/batches/") && p.ends_with("/cancel") => {
                 let id = p
                     .trim_start_matches("/v1/messages/batches/")
@@ -439,8 +545,16 @@ impl Respond for Responder {
                     })
                     .collect();
                 let id = state.id("batches/");
-                state.add_batch("google", &id, items);
-                json_response(200, gemini_batch(&state, &id))
+                let tag = ["/batch/display_name", "/batch/displayName"]
+                    .iter()
+                    .find_map(|p| body.pointer(p).and_then(Value::as_str))
+                    .map(str::to_string);
+                state.add_batch("google", &id, tag, items);
+                let made = json_response(200, gemini_batch(&state, &id));
+                state.created(made)
+            }
+            ("GET", "/v1beta/batches") => {
+                state.list("google", gemini_batch, |ops| json!({"operations": ops}))
             }
             ("POST", p) if p.starts_with("/v1beta/batches/") && p.ends_with(":cancel") => {
                 let id = p
@@ -493,6 +607,8 @@ fn openai_batch(state: &State, id: &str) -> Value {
     };
     let mut out = json!({
         "id": id, "object": "batch", "status": status,
+        "created_at": batch.created_wall.as_second(),
+        "metadata": batch.tag.as_ref().map(|t| json!({"created_by": "ethics-bowl", "ethics_bowl_local": t})),
         "request_counts": {"total": total, "completed": if over { ran - failed_inside } else { 0 }, "failed": if over { failed_inside + (total - ran) } else { 0 }},
     });
     if over {
@@ -515,6 +631,7 @@ fn anthropic_batch(state: &State, id: &str) -> Value {
         .count();
     json!({
         "id": id, "type": "message_batch",
+        "created_at": batch.created_wall.to_string(),
         "processing_status": if over { "ended" } else { "in_progress" },
         "request_counts": {
             "processing": if over { 0 } else { total },
@@ -597,6 +714,8 @@ fn gemini_batch(state: &State, id: &str) -> Value {
         "metadata": {
             "@type": "type.googleapis.com/google.ai.generativelanguage.v1main.GenerateContentBatch",
             "state": word,
+            "displayName": batch.tag,
+            "createTime": batch.created_wall.to_string(),
             "batchStats": {
                 "requestCount": total.to_string(),
                 "successfulRequestCount": (ran - failed).to_string(),

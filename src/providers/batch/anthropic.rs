@@ -5,7 +5,7 @@ use reqwest::Method;
 use reqwest::header::{HeaderMap, HeaderValue};
 use serde_json::{Value, json};
 
-use super::api::{Http, Progress, Stage, count, outcome_of, result_lines};
+use super::api::{Http, LIST_PAGE, Listed, Progress, Stage, count, outcome_of, result_lines};
 use super::item::{Item, ItemOutcome};
 use crate::providers::ProviderError;
 use crate::providers::anthropic::{API_VERSION, parse_body};
@@ -31,6 +31,39 @@ pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, Pr
         .and_then(Value::as_str)
         .map(str::to_string)
         .ok_or_else(|| ProviderError::malformed("the message batch was created without an id"))
+}
+
+/// The account's most recent message batches, newest first (one page). They carry no tag:
+/// Message Batches have no metadata or name.
+pub(crate) async fn list(http: &Http<'_>) -> Result<Vec<Listed>, ProviderError> {
+    let page = http
+        .json(call(
+            http,
+            Method::GET,
+            &format!("/messages/batches?limit={LIST_PAGE}"),
+        ))
+        .await?;
+    Ok(read_list(&page))
+}
+
+/// Reads a page of `GET /messages/batches`.
+pub(crate) fn read_list(page: &Value) -> Vec<Listed> {
+    page.get("data")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|b| {
+            Some(Listed {
+                remote: b.get("id").and_then(Value::as_str)?.to_string(),
+                tag: None,
+                created: b
+                    .get("created_at")
+                    .and_then(Value::as_str)
+                    .and_then(|t| t.parse().ok()),
+                total: read_progress(b.clone()).total,
+            })
+        })
+        .collect()
 }
 
 /// Reads a message batch.
@@ -172,6 +205,22 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn a_listed_batch_shows_its_creation_and_size() {
+        let page = json!({"data": [
+            {"id": "msgbatch_1", "created_at": "2026-11-23T08:00:00Z", "processing_status": "in_progress", "request_counts": {"processing": 2, "succeeded": 1, "errored": 0, "canceled": 0, "expired": 0}}
+        ], "has_more": false});
+        let listed = read_list(&page);
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].remote, "msgbatch_1");
+        assert_eq!(listed[0].total, 3);
+        assert_eq!(
+            listed[0].created,
+            Some("2026-11-23T08:00:00Z".parse().unwrap())
+        );
+        assert_eq!(listed[0].tag, None);
     }
 
     #[test]

@@ -51,6 +51,22 @@ pub(crate) struct Progress {
     pub raw: Value,
 }
 
+/// How many batches one list call asks for: the page read to find a lost batch.
+pub(crate) const LIST_PAGE: usize = 100;
+
+/// A batch as the provider's list shows it.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Listed {
+    /// The provider's id.
+    pub remote: String,
+    /// The tag it carries (OpenAI's `metadata.ethics_bowl_local`, Gemini's display name).
+    pub tag: Option<String>,
+    /// When the provider created it.
+    pub created: Option<jiff::Timestamp>,
+    /// Requests in it, when the list says.
+    pub total: u64,
+}
+
 /// One model's batch API.
 #[derive(Debug)]
 pub(crate) enum BatchApi {
@@ -114,14 +130,33 @@ impl BatchApi {
         body
     }
 
-    /// Creates a batch of `items`; returns the provider's id for it.
-    pub(crate) async fn create(&self, items: &[Item]) -> Result<String, ProviderError> {
+    /// Creates a batch of `items` carrying `tag` where the provider keeps one (OpenAI's
+    /// metadata, Gemini's display name; Anthropic has no field for it); returns the
+    /// provider's id for it.
+    pub(crate) async fn create(&self, items: &[Item], tag: &str) -> Result<String, ProviderError> {
         let result = match self {
-            Self::OpenAi(t) => openai::create(&Http(t), items).await,
+            Self::OpenAi(t) => openai::create(&Http(t), items, tag).await,
             Self::Anthropic(t) => anthropic::create(&Http(t), items).await,
-            Self::Gemini(t) => gemini::create(&Http(t), items).await,
+            Self::Gemini(t) => gemini::create(&Http(t), items, tag).await,
         };
         result.map_err(|e| e.redacted(&self.target().redactor))
+    }
+
+    /// The account's most recent batches (one page, newest first), to find one whose
+    /// create answer was lost.
+    pub(crate) async fn list(&self) -> Result<Vec<Listed>, ProviderError> {
+        let result = match self {
+            Self::OpenAi(t) => openai::list(&Http(t)).await,
+            Self::Anthropic(t) => anthropic::list(&Http(t)).await,
+            Self::Gemini(t) => gemini::list(&Http(t)).await,
+        };
+        result.map_err(|e| e.redacted(&self.target().redactor))
+    }
+
+    /// Whether this provider's batches carry our tag, so a listed batch is known for ours
+    /// by it alone.
+    pub(crate) fn tags_batches(&self) -> bool {
+        !matches!(self, Self::Anthropic(_))
     }
 
     /// Reads a batch's progress.

@@ -7,7 +7,7 @@ use reqwest::Method;
 use reqwest::header::HeaderMap;
 use serde_json::{Value, json};
 
-use super::api::{Http, Progress, Stage, count, outcome_of};
+use super::api::{Http, LIST_PAGE, Listed, Progress, Stage, count, outcome_of};
 use super::item::{Item, ItemOutcome};
 use crate::providers::ProviderError;
 use crate::providers::gemini::parse_body;
@@ -17,15 +17,20 @@ fn call(http: &Http<'_>, method: Method, path: &str) -> reqwest::RequestBuilder 
     http.request(method, &url, "x-goog-api-key", "", HeaderMap::new())
 }
 
-/// Creates a batch of inline requests; returns its name (`batches/…`).
-pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, ProviderError> {
+/// Creates a batch of inline requests named `tag` (its display name); returns its name
+/// (`batches/…`).
+pub(crate) async fn create(
+    http: &Http<'_>,
+    items: &[Item],
+    tag: &str,
+) -> Result<String, ProviderError> {
     let requests: Vec<Value> = items
         .iter()
         .map(|i| json!({"request": i.body, "metadata": {"key": i.id}}))
         .collect();
     let model = http.config().model.clone();
     let body = json!({"batch": {
-        "display_name": "ethics-bowl",
+        "display_name": tag,
         "input_config": {"requests": {"requests": requests}},
     }});
     let operation = http
@@ -43,6 +48,47 @@ pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, Pr
         .and_then(Value::as_str)
         .map(str::to_string)
         .ok_or_else(|| ProviderError::malformed("the batch was created without a name"))
+}
+
+/// The account's most recent batches (one page of `GET /batches`, operations whose
+/// metadata is the batch).
+pub(crate) async fn list(http: &Http<'_>) -> Result<Vec<Listed>, ProviderError> {
+    let page = http
+        .json(call(
+            http,
+            Method::GET,
+            &format!("batches?pageSize={LIST_PAGE}"),
+        ))
+        .await?;
+    Ok(read_list(&page))
+}
+
+/// Reads a page of `GET /batches`: `operations`, each with its batch as `metadata`.
+pub(crate) fn read_list(page: &Value) -> Vec<Listed> {
+    page.get("operations")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|op| {
+            let batch = batch_of(op);
+            let field = |camel: &str, snake: &str| {
+                batch
+                    .get(camel)
+                    .or_else(|| batch.get(snake))
+                    .and_then(Value::as_str)
+            };
+            Some(Listed {
+                remote: op
+                    .get("name")
+                    .or_else(|| batch.get("name"))
+                    .and_then(Value::as_str)?
+                    .to_string(),
+                tag: field("displayName", "display_name").map(str::to_string),
+                created: field("createTime", "create_time").and_then(|t| t.parse().ok()),
+                total: count(batch.pointer("/batchStats/requestCount")),
+            })
+        })
+        .collect()
 }
 
 /// Reads a batch.
@@ -185,6 +231,20 @@ pub(crate) async fn cancel(http: &Http<'_>, remote: &str) -> Result<(), Provider
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_listed_batch_shows_its_display_name_creation_and_size() {
+        let page = json!({"operations": [
+            {"name": "batches/7", "metadata": {"@type": "x", "displayName": "ethics-bowl-b1-cd", "createTime": "2026-11-23T08:00:00.5Z", "batchStats": {"requestCount": "4"}}},
+            {"metadata": {"displayName": "no name"}}
+        ], "nextPageToken": "t"});
+        let listed = read_list(&page);
+        assert_eq!(listed.len(), 1);
+        assert_eq!(listed[0].remote, "batches/7");
+        assert_eq!(listed[0].tag.as_deref(), Some("ethics-bowl-b1-cd"));
+        assert_eq!(listed[0].total, 4);
+        assert!(listed[0].created.is_some());
+    }
 
     #[test]
     fn inline_answers_and_errors_are_matched_by_key_or_position() {

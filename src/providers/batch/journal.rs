@@ -3,10 +3,16 @@
 //! records. A restarted run reads it to find the batches still open (it polls them again,
 //! never submitting their requests twice) and the results already fetched.
 //!
-//! A line cut short by a crash is ignored. A batch recorded as submitting but never as
-//! submitted was not created as far as the journal knows: its requests are sent again (if
-//! the crash fell between the provider creating it and the journal's next line, that one
-//! batch runs twice and is paid twice).
+//! A line cut short by a crash is ignored. Every batch is created with a tag unique to it,
+//! recorded in its `submitting` line with the time. A batch recorded as submitting but never
+//! as submitted nor closed (the run died around its create call, or the answer was lost) is
+//! looked for in the provider's list when the next run starts ([`super::adopt`]): found, it
+//! is recorded as submitted and polled like any open batch, its requests not sent again; not
+//! found, or when the list cannot be read, it is closed and its requests are sent again (if
+//! the provider did make it, that batch then runs twice and is paid twice). OpenAI and
+//! Gemini batches are found by their tag; Anthropic's, which carry none, only by their size
+//! and creation time. Journals written before tags have none, and such a batch is sent again
+//! as before.
 
 use std::collections::HashMap;
 use std::fs::{File, OpenOptions};
@@ -52,6 +58,14 @@ pub(crate) enum Record {
         local: String,
         /// Its requests.
         requests: Vec<Entry>,
+        /// The tag the batch carries at the provider (OpenAI's metadata, Gemini's display
+        /// name), unique to this batch, to find it if the create answer is lost. Absent in
+        /// journals written before batches were tagged.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        tag: Option<String>,
+        /// When the create call was about to go, RFC 3339.
+        #[serde(default, skip_serializing_if = "Option::is_none")]
+        at: Option<String>,
     },
     /// The provider created it.
     Submitted {
@@ -96,6 +110,10 @@ pub(crate) enum Record {
 pub(crate) struct Recorded {
     /// The requests.
     pub requests: Vec<Entry>,
+    /// The tag it carries at the provider, when it was tagged.
+    pub tag: Option<String>,
+    /// When its create call was about to go.
+    pub submitting_at: Option<String>,
     /// The provider's id, once created.
     pub remote: Option<String>,
     /// When it was created.
@@ -104,6 +122,14 @@ pub(crate) struct Recorded {
     pub closed: bool,
     /// Its results all reached their calls.
     pub claimed: bool,
+}
+
+impl Recorded {
+    /// A tagged batch recorded as submitting but never as submitted nor closed: the run
+    /// died (or lost the create answer) around its create call, so the provider may hold it.
+    pub(crate) fn is_orphan(&self) -> bool {
+        self.remote.is_none() && !self.closed && self.tag.is_some() && !self.requests.is_empty()
+    }
 }
 
 /// What a journal holds, read back.
@@ -175,7 +201,8 @@ impl Journal {
 }
 
 /// Whether any journal in `dir` (a tournament's `batches/` folder) records a batch that is
-/// still open at its provider. Unreadable journals count as none.
+/// still open at its provider, or one that may be (its create answer was lost: it is looked
+/// for in the provider's list). Unreadable journals count as none.
 pub fn any_open(dir: &Path) -> bool {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return false;
@@ -188,9 +215,29 @@ pub fn any_open(dir: &Path) -> bool {
                 .is_ok_and(|r| {
                     r.batches
                         .iter()
-                        .any(|(_, b)| b.remote.is_some() && !b.closed)
+                        .any(|(_, b)| (b.remote.is_some() || b.is_orphan()) && !b.closed)
                 })
     })
+}
+
+/// The provider's ids of every batch the journals in `dir` record (every model's of the
+/// tournament), which a lookup for a lost batch must not take for it. Unreadable journals
+/// add none.
+pub(crate) fn remotes_in(dir: &Path) -> std::collections::HashSet<String> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Default::default();
+    };
+    entries
+        .flatten()
+        .map(|entry| entry.path())
+        .filter(|path| path.extension().is_some_and(|e| e == "jsonl"))
+        .filter_map(|path| {
+            File::open(path)
+                .and_then(|f| replay(BufReader::new(f)))
+                .ok()
+        })
+        .flat_map(|r| r.batches.into_iter().filter_map(|(_, b)| b.remote))
+        .collect()
 }
 
 fn replay(reader: impl BufRead) -> std::io::Result<Replay> {
@@ -223,7 +270,13 @@ fn replay(reader: impl BufRead) -> std::io::Result<Replay> {
         });
         let batch = &mut out.batches[at].1;
         match record {
-            Record::Submitting { requests, .. } => batch.requests = requests,
+            Record::Submitting {
+                requests, tag, at, ..
+            } => {
+                batch.requests = requests;
+                batch.tag = tag;
+                batch.submitting_at = at;
+            }
             Record::Submitted { remote, at, .. } => {
                 batch.remote = Some(remote);
                 batch.submitted_at = Some(at);
@@ -268,6 +321,10 @@ mod tests {
         }
     }
 
+    fn j_after(path: &Path) -> Journal {
+        Journal::open(path).unwrap().0
+    }
+
     fn entry(id: &str) -> Entry {
         Entry {
             id: id.into(),
@@ -286,6 +343,8 @@ mod tests {
         j.append(&Record::Submitting {
             local: "b0".into(),
             requests: vec![entry("x"), entry("y")],
+            tag: None,
+            at: None,
         })
         .unwrap();
         j.append(&Record::Submitted {
@@ -305,6 +364,8 @@ mod tests {
         j.append(&Record::Submitting {
             local: "b1".into(),
             requests: vec![entry("z")],
+            tag: Some("ethics-bowl-b1-00".into()),
+            at: Some("2026-11-23T00:00:01Z".into()),
         })
         .unwrap();
         drop(j);
@@ -320,7 +381,11 @@ mod tests {
         assert_eq!(b0.remote.as_deref(), Some("batch_9"));
         assert_eq!(b0.requests.len(), 2);
         assert!(!b0.closed);
-        assert!(replay.batches[1].1.remote.is_none(), "never created");
+        let b1 = &replay.batches[1].1;
+        assert!(b1.remote.is_none(), "never submitted");
+        assert!(b1.is_orphan(), "looked for at the provider");
+        assert_eq!(b1.tag.as_deref(), Some("ethics-bowl-b1-00"));
+        assert!(any_open(&dir.path().join("batches")));
         assert_eq!(replay.results["x"].0, "batch_9");
         assert!(
             !replay.results.contains_key("y"),
@@ -336,5 +401,19 @@ mod tests {
             replay.batches[0].1.closed,
             "the record after the torn line reads"
         );
+        let mut j = j_after(&path);
+        j.append(&Record::Ended {
+            local: "b1".into(),
+            state: "not created".into(),
+        })
+        .unwrap();
+        let (_, replay) = Journal::open(&path).unwrap();
+        assert!(
+            !replay.batches[1].1.is_orphan(),
+            "closed: not looked for again"
+        );
+        assert!(!any_open(&dir.path().join("batches")));
+        let remotes = remotes_in(&dir.path().join("batches"));
+        assert_eq!(remotes.into_iter().collect::<Vec<_>>(), ["batch_9"]);
     }
 }

@@ -7,8 +7,10 @@
 //! batch (split at the provider's size limits), polls it with a growing interval, and hands
 //! each call its answer, read by the same parser as a streamed one. A failed request fails
 //! its own call (retried by the retry policy in a later batch when retryable), never the
-//! batch. The [`journal`] in the tournament folder makes this survive a crash.
+//! batch. The [`journal`] in the tournament folder makes this survive a crash, and
+//! [`adopt`] finds a batch whose create answer was lost.
 
+mod adopt;
 mod anthropic;
 mod api;
 mod gemini;

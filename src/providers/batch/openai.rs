@@ -7,7 +7,7 @@ use reqwest::header::HeaderMap;
 use reqwest::multipart::{Form, Part};
 use serde_json::{Value, json};
 
-use super::api::{Http, Progress, Stage, count, outcome_of, result_lines};
+use super::api::{Http, LIST_PAGE, Listed, Progress, Stage, count, outcome_of, result_lines};
 use super::item::{Item, ItemOutcome};
 use crate::providers::ProviderError;
 use crate::providers::openai_chat::parse_body;
@@ -33,8 +33,16 @@ pub(crate) fn input_file(items: &[Item]) -> String {
     out
 }
 
-/// Uploads the requests as a file and creates a batch over it; returns the batch's id.
-pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, ProviderError> {
+/// The metadata key that carries our tag on a batch.
+const TAG_KEY: &str = "ethics_bowl_local";
+
+/// Uploads the requests as a file and creates a batch over it, tagged `tag` in its
+/// metadata; returns the batch's id.
+pub(crate) async fn create(
+    http: &Http<'_>,
+    items: &[Item],
+    tag: &str,
+) -> Result<String, ProviderError> {
     let file = Part::bytes(input_file(items).into_bytes())
         .file_name("ethics-bowl-batch.jsonl")
         .mime_str("application/jsonl")
@@ -52,7 +60,7 @@ pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, Pr
             "input_file_id": file_id,
             "endpoint": "/v1/chat/completions",
             "completion_window": "24h",
-            "metadata": {"created_by": "ethics-bowl"},
+            "metadata": {"created_by": "ethics-bowl", TAG_KEY: tag},
         })))
         .await?;
     batch
@@ -60,6 +68,41 @@ pub(crate) async fn create(http: &Http<'_>, items: &[Item]) -> Result<String, Pr
         .and_then(Value::as_str)
         .map(str::to_string)
         .ok_or_else(|| ProviderError::malformed("the batch was created without an id"))
+}
+
+/// The account's most recent batches, newest first (one page).
+pub(crate) async fn list(http: &Http<'_>) -> Result<Vec<Listed>, ProviderError> {
+    let page = http
+        .json(call(
+            http,
+            Method::GET,
+            &format!("/batches?limit={LIST_PAGE}"),
+        ))
+        .await?;
+    Ok(read_list(&page))
+}
+
+/// Reads a page of `GET /batches`.
+pub(crate) fn read_list(page: &Value) -> Vec<Listed> {
+    page.get("data")
+        .and_then(Value::as_array)
+        .into_iter()
+        .flatten()
+        .filter_map(|b| {
+            Some(Listed {
+                remote: b.get("id").and_then(Value::as_str)?.to_string(),
+                tag: b
+                    .pointer(&format!("/metadata/{TAG_KEY}"))
+                    .and_then(Value::as_str)
+                    .map(str::to_string),
+                created: b
+                    .get("created_at")
+                    .and_then(Value::as_i64)
+                    .and_then(|s| jiff::Timestamp::from_second(s).ok()),
+                total: count(b.pointer("/request_counts/total")),
+            })
+        })
+        .collect()
 }
 
 /// Reads a batch.
@@ -234,6 +277,24 @@ mod tests {
                 ..
             }
         ));
+    }
+
+    #[test]
+    fn a_listed_batch_shows_its_tag_creation_and_size() {
+        let page = json!({"object": "list", "data": [
+            {"id": "batch_2", "created_at": 1_700_000_000, "metadata": {"ethics_bowl_local": "ethics-bowl-b0-ab"}, "request_counts": {"total": 3}},
+            {"id": "batch_1", "metadata": null},
+            {"object": "batch"}
+        ], "has_more": true});
+        let listed = read_list(&page);
+        assert_eq!(listed.len(), 2, "an entry without an id is skipped");
+        assert_eq!(listed[0].tag.as_deref(), Some("ethics-bowl-b0-ab"));
+        assert_eq!(listed[0].total, 3);
+        assert_eq!(
+            listed[0].created,
+            Some(jiff::Timestamp::from_second(1_700_000_000).unwrap())
+        );
+        assert_eq!((listed[1].tag.as_ref(), listed[1].created), (None, None));
     }
 
     #[test]

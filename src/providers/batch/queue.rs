@@ -2,7 +2,7 @@
 //! polled and read; each is handed its own answer or error.
 
 use std::collections::{HashMap, HashSet};
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::atomic::{AtomicBool, AtomicU64, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::{Duration, SystemTime};
@@ -11,9 +11,10 @@ use tokio::sync::{Notify, oneshot};
 use tokio::task::AbortHandle;
 use tokio::time::Instant;
 
-use super::api::{BatchApi, Progress, Stage};
+use super::adopt::{Lost, find, may_have_created, new_tag};
+use super::api::{BatchApi, Listed, Progress, Stage};
 use super::item::{Item, ItemOutcome, item_id};
-use super::journal::{Entry, Journal, JournalError, Record};
+use super::journal::{Entry, Journal, JournalError, Record, Recorded, remotes_in};
 use super::{BatchSettings, BatchView, Board};
 use crate::domain::{ErrorKind, now_rfc3339};
 use crate::providers::ProviderError;
@@ -30,6 +31,9 @@ const MAX_REFUSED_POLLS: u32 = 3;
 const GIVE_UP_AFTER: Duration = Duration::from_secs(25 * 3600);
 /// How long stopping or cancelling waits for batches being created to get their ids.
 const CREATE_WAIT: Duration = Duration::from_secs(15);
+/// How long listing the provider's batches (to find one whose create answer was lost) may
+/// take before its requests are sent again instead.
+const LIST_WAIT: Duration = Duration::from_secs(60);
 
 /// The queue's changing state.
 #[derive(Debug, Default)]
@@ -43,6 +47,12 @@ struct State {
     waiters: HashMap<String, Vec<oneshot::Sender<Delivery>>>,
     /// Requests in a batch being created or still open.
     placed: HashSet<String>,
+    /// Requests of batches whose create answer was lost, while the provider's list is
+    /// read to find them…
+    looking: HashSet<String>,
+    /// …and the calls that asked for them meanwhile, held until it is known whether they
+    /// are in a batch or must be sent.
+    held: HashMap<String, Item>,
     /// Answers no call has asked for yet (fetched while nobody waited, or read from the
     /// journal), by request id.
     unclaimed: HashMap<String, Delivery>,
@@ -66,6 +76,9 @@ pub(crate) struct ModelBatcher {
     /// Batches being created (their ids not yet known), and a signal when one is.
     creating: AtomicUsize,
     created: Notify,
+    /// The folder of every model's journal, whose batches a lookup for a lost batch must
+    /// not take for it.
+    journals: PathBuf,
 }
 
 impl ModelBatcher {
@@ -95,8 +108,17 @@ impl ModelBatcher {
             collector: Mutex::new(None),
             creating: AtomicUsize::new(0),
             created: Notify::new(),
+            journals: journal_path
+                .parent()
+                .map(Path::to_path_buf)
+                .unwrap_or_default(),
         });
+        let mut lost = Vec::new();
         for (local, batch) in replay.batches {
+            if batch.is_orphan() {
+                lost.push((local, batch));
+                continue;
+            }
             let Some(remote) = batch.remote.filter(|_| !batch.closed) else {
                 continue;
             };
@@ -111,6 +133,17 @@ impl ModelBatcher {
                 .map(|e| (e.id.clone(), e.max_tokens))
                 .collect();
             Arc::clone(&queue).watch_batch(local, remote, requests, submitted);
+        }
+        if !lost.is_empty() {
+            let mut state = lock(&queue.state);
+            for (_, batch) in &lost {
+                state
+                    .looking
+                    .extend(batch.requests.iter().map(|e| e.id.clone()));
+            }
+            drop(state);
+            queue.creating.fetch_add(1, Ordering::SeqCst);
+            tokio::spawn(Arc::clone(&queue).adopt_lost(lost));
         }
         let collector = tokio::spawn(Arc::clone(&queue).collect());
         *lock(&queue.collector) = Some(collector.abort_handle());
@@ -141,7 +174,7 @@ impl ModelBatcher {
                 return;
             }
             if tokio::time::timeout_at(deadline, created).await.is_err() {
-                tracing::warn!(model = %self.model, "a batch was still being created when the run stopped; if the provider made it, the next run sends its requests again");
+                tracing::warn!(model = %self.model, "a batch was still being created when the run stopped; if the provider made it, the next run looks for it in the provider's list");
                 return;
             }
         }
@@ -166,24 +199,119 @@ impl ModelBatcher {
             }
             let (tx, rx) = oneshot::channel();
             state.waiters.entry(id.clone()).or_default().push(tx);
-            if !state.placed.contains(&id) && state.pending_ids.insert(id.clone()) {
-                let now = Instant::now();
-                state.first_arrival.get_or_insert(now);
-                state.last_arrival = Some(now);
-                state.pending.push(Item {
-                    id,
-                    body,
-                    max_tokens,
-                    round_id: req.tag.round_id.clone(),
-                    phase: req.tag.phase.clone(),
-                });
-                self.arrived.notify_one();
+            let item = Item {
+                id: id.clone(),
+                body,
+                max_tokens,
+                round_id: req.tag.round_id.clone(),
+                phase: req.tag.phase.clone(),
+            };
+            if state.placed.contains(&id) {
+                // Its batch answers it.
+            } else if state.looking.contains(&id) {
+                state.held.entry(id).or_insert(item);
+            } else if state.pending_ids.insert(id) {
+                self.enqueue(&mut state, item);
             }
             rx
         };
         match receiver.await {
             Ok((remote, outcome)) => outcome.into_result(&remote),
             Err(_) => Err(stopped()),
+        }
+    }
+
+    /// Puts a call in the next batch.
+    fn enqueue(&self, state: &mut State, item: Item) {
+        let now = Instant::now();
+        state.first_arrival.get_or_insert(now);
+        state.last_arrival = Some(now);
+        state.pending.push(item);
+        self.arrived.notify_one();
+    }
+
+    /// Looks for the batches whose create answer was lost (`lost`, as the journal tells
+    /// them) in the provider's list: one found is recorded as submitted and polled; the
+    /// requests of one not found (or of all, when the list cannot be read) are sent again,
+    /// and the journal closes it so no later run looks again.
+    async fn adopt_lost(self: Arc<Self>, lost: Vec<(String, Recorded)>) {
+        let listed = self.list().await;
+        for (local, batch) in lost {
+            let ids: Vec<String> = batch.requests.iter().map(|e| e.id.clone()).collect();
+            let tag = batch.tag.as_deref().unwrap_or_default();
+            let found = listed.as_ref().ok().and_then(|listed| {
+                let wanted = Lost {
+                    tag,
+                    at: batch.submitting_at.as_deref().and_then(|t| t.parse().ok()),
+                    requests: ids.len(),
+                };
+                find(
+                    listed,
+                    &wanted,
+                    self.api.tags_batches(),
+                    &self.known_remotes(),
+                )
+                .cloned()
+            });
+            match found {
+                Some(remote) => {
+                    tracing::info!(model = %self.model, batch = %remote.remote, requests = ids.len(), "found at the provider a batch whose create answer was lost; polling it instead of sending its requests again");
+                    self.record_submitted(&local, &remote.remote);
+                    let requests = batch
+                        .requests
+                        .iter()
+                        .map(|e| (e.id.clone(), e.max_tokens))
+                        .collect();
+                    let created = remote
+                        .created
+                        .map_or_else(SystemTime::now, SystemTime::from);
+                    // Stopped meanwhile: the journal has it for the next run.
+                    if !self.stopped.load(Ordering::SeqCst) {
+                        Arc::clone(&self).watch_batch(local, remote.remote, requests, created);
+                    }
+                }
+                None => {
+                    let why = match &listed {
+                        Ok(_) => "not in the provider's list: never created".to_string(),
+                        Err(e) => format!("not looked up ({e}): sent again"),
+                    };
+                    tracing::warn!(model = %self.model, requests = ids.len(), why, "a batch whose create answer was lost is not adopted; its requests are sent again");
+                    self.record_closed(&local, &why);
+                }
+            }
+            self.release(&ids);
+        }
+        self.creating.fetch_sub(1, Ordering::SeqCst);
+        self.created.notify_waiters();
+    }
+
+    /// The provider's most recent batches, bounded in time; an error says why not.
+    async fn list(&self) -> Result<Vec<Listed>, String> {
+        match tokio::time::timeout(LIST_WAIT, self.api.list()).await {
+            Ok(Ok(listed)) => Ok(listed),
+            Ok(Err(e)) => {
+                tracing::warn!(model = %self.model, error = %e, "could not list the provider's batches to find one whose create answer was lost; if the provider made it, it runs twice");
+                Err(e.to_string())
+            }
+            Err(_) => {
+                tracing::warn!(model = %self.model, "listing the provider's batches took too long; if a batch whose create answer was lost exists, it runs twice");
+                Err("the list took too long".to_string())
+            }
+        }
+    }
+
+    /// Ends the lookup of `ids`: the calls held for those not placed in a batch go to the
+    /// next one.
+    fn release(&self, ids: &[String]) {
+        let mut state = lock(&self.state);
+        for id in ids {
+            state.looking.remove(id);
+            let Some(item) = state.held.remove(id) else {
+                continue;
+            };
+            if !state.placed.contains(id) && state.pending_ids.insert(id.clone()) {
+                self.enqueue(&mut state, item);
+            }
         }
     }
 
@@ -282,21 +410,71 @@ impl ModelBatcher {
                 max_tokens: i.max_tokens,
             })
             .collect();
+        let tag = new_tag(local);
+        let at = now_rfc3339();
         self.record(&Record::Submitting {
             local: local.to_string(),
             requests,
+            tag: Some(tag.clone()),
+            at: Some(at.clone()),
         })
         .map_err(|e| ProviderError::new(ErrorKind::Http, e.to_string(), false))?;
-        let remote = self.api.create(items).await?;
+        let remote = match self.api.create(items, &tag).await {
+            Ok(remote) => remote,
+            Err(error) => {
+                let found = if may_have_created(&error) {
+                    let wanted = Lost {
+                        tag: &tag,
+                        at: at.parse().ok(),
+                        requests: items.len(),
+                    };
+                    let known = self.known_remotes();
+                    self.list().await.ok().and_then(|listed| {
+                        find(&listed, &wanted, self.api.tags_batches(), &known)
+                            .map(|b| b.remote.clone())
+                    })
+                } else {
+                    None
+                };
+                let Some(remote) = found else {
+                    self.record_closed(local, "not created");
+                    return Err(error);
+                };
+                tracing::info!(model = %self.model, batch = %remote, %error, "the create answer was lost, but the provider lists the batch: polling it");
+                remote
+            }
+        };
+        self.record_submitted(local, &remote);
+        tracing::info!(model = %self.model, batch = %remote, requests = items.len(), "batch created");
+        Ok(remote)
+    }
+
+    /// The provider's ids of the batches the tournament's journals have (every model's: two
+    /// models may share an account).
+    fn known_remotes(&self) -> HashSet<String> {
+        remotes_in(&self.journals)
+    }
+
+    /// Journals that batch `local` is `remote` at the provider.
+    fn record_submitted(&self, local: &str, remote: &str) {
         if let Err(e) = self.record(&Record::Submitted {
             local: local.to_string(),
-            remote: remote.clone(),
+            remote: remote.to_string(),
             at: now_rfc3339(),
         }) {
             tracing::error!(model = %self.model, batch = %remote, error = %e, "the batch runs, but the journal could not record it; a later run would send its requests again");
         }
-        tracing::info!(model = %self.model, batch = %remote, requests = items.len(), "batch created");
-        Ok(remote)
+    }
+
+    /// Journals that batch `local` never reached the provider (its requests go again), so
+    /// that no later run looks for it.
+    fn record_closed(&self, local: &str, why: &str) {
+        if let Err(e) = self.record(&Record::Ended {
+            local: local.to_string(),
+            state: why.to_string(),
+        }) {
+            tracing::warn!(model = %self.model, error = %e, "could not journal that a batch was not created; a later run looks for it at the provider again");
+        }
     }
 
     /// Starts polling an open batch.
