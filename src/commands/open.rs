@@ -48,7 +48,7 @@ pub async fn run(dir: &Path, theme: &str) -> anyhow::Result<()> {
         tokio::spawn(
             async move { engine::serve_corrections(store, events_tx, &mut commands_rx).await },
         );
-    ethics_bowl::tui::terminal::run(app, theme, events, commands).await?;
+    ethics_bowl::tui::terminal::run(app, theme, events, commands, dir.to_path_buf()).await?;
     let _ = server.await;
     Ok(())
 }

@@ -217,6 +217,8 @@ pub struct App {
     pub analysis: Option<AnalysisView>,
     /// Something changed since the last frame.
     pub dirty: bool,
+    /// Search and jump-to-round.
+    pub search: super::search::SearchState,
 }
 
 impl App {
@@ -258,6 +260,7 @@ impl App {
             editor: None,
             analysis: None,
             dirty: true,
+            search: Default::default(),
         }
     }
 

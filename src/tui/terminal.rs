@@ -47,12 +47,14 @@ impl Drop for Restore {
 }
 
 /// Runs the UI until the user quits. Engine events come from `events`; commands go to
-/// `commands`. Returns the final state.
+/// `commands`; searches read the round files of the results folder `results`. Returns the
+/// final state.
 pub async fn run(
     mut app: App,
     theme: Theme,
     mut events: mpsc::UnboundedReceiver<EngineEvent>,
     commands: mpsc::UnboundedSender<EngineCommand>,
+    results: std::path::PathBuf,
 ) -> std::io::Result<App> {
     // The hook restores the terminal before the panic message is printed.
     let previous = std::panic::take_hook();
@@ -74,6 +76,7 @@ pub async fn run(
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut batch = Vec::with_capacity(BATCH);
     let mut engine_open = true;
+    let (found_tx, mut found) = mpsc::unbounded_channel::<Msg>();
     loop {
         let mut effects = Vec::new();
         tokio::select! {
@@ -93,6 +96,9 @@ pub async fn run(
                     update(&mut app, Msg::Engine(event));
                 }
             }
+            Some(msg) = found.recv() => {
+                update(&mut app, msg);
+            }
             _ = tick.tick() => {
                 update(&mut app, Msg::Tick(Instant::now()));
                 if app.dirty {
@@ -108,10 +114,31 @@ pub async fn run(
                 }
                 Effect::Copy(text) => copy_to_clipboard(&text)?,
                 Effect::Quit => return Ok(app),
+                Effect::Search { query, prompts } => {
+                    search_in_background(&results, query, prompts, found_tx.clone());
+                }
             }
         }
     }
     Ok(app)
+}
+
+/// Searches the store on tokio's blocking pool (reading a thousand files must not hold up
+/// keys or frames) and sends the answer back as a message.
+fn search_in_background(
+    results: &std::path::Path,
+    query: String,
+    prompts: bool,
+    answer: mpsc::UnboundedSender<Msg>,
+) {
+    let dir = results.to_path_buf();
+    tokio::task::spawn_blocking(move || {
+        let search = crate::store::SearchQuery::new(&query).with_prompts(prompts);
+        let hits = crate::store::Store::open(&dir)
+            .and_then(|store| store.search(&search, super::search::HIT_LIMIT))
+            .map_err(|e| e.to_string());
+        let _ = answer.send(Msg::SearchResults { query, hits });
+    });
 }
 
 /// Puts `text` on the clipboard through the terminal: OSC 52 (`ESC ] 52 ; c ; base64 BEL`),

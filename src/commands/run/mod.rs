@@ -84,7 +84,7 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
             report
         });
         let app = App::new(&name, Mode::Live, std::time::Instant::now());
-        ethics_bowl::tui::terminal::run(app, theme, events, commands).await?;
+        ethics_bowl::tui::terminal::run(app, theme, events, commands, dir.clone()).await?;
         // Quitting while calls were in flight cancelled them; otherwise the run is over.
         let report = engine.await??;
         // Corrections made after the rounds rewrote the summary: print it as stored now.

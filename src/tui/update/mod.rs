@@ -8,6 +8,7 @@ mod editor;
 mod matrix;
 mod review;
 mod round;
+mod search;
 #[cfg(test)]
 mod tests;
 
@@ -31,6 +32,13 @@ pub enum Msg {
     Key(KeyEvent),
     /// The clock moved (drives elapsed time and retry countdowns).
     Tick(Instant),
+    /// The store's answer to [`Effect::Search`] (or why the store could not be searched).
+    SearchResults {
+        /// The text searched for.
+        query: String,
+        /// The hits, in file order.
+        hits: Result<Vec<crate::store::SearchHit>, String>,
+    },
 }
 
 /// What the driver must do after an update.
@@ -42,6 +50,13 @@ pub enum Effect {
     Copy(String),
     /// Leave the UI.
     Quit,
+    /// Search the stored rounds off the UI thread and answer with [`Msg::SearchResults`].
+    Search {
+        /// The text to find.
+        query: String,
+        /// Search the prompts too.
+        prompts: bool,
+    },
 }
 
 /// Applies one message.
@@ -59,6 +74,11 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::Key(_) => Vec::new(),
         Msg::Tick(now) => {
             tick(app, now);
+            Vec::new()
+        }
+        Msg::SearchResults { query, hits } => {
+            search::results(app, &query, hits);
+            app.dirty = true;
             Vec::new()
         }
     }
@@ -108,6 +128,9 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             _ => Vec::new(),
         };
     }
+    if let Some(effects) = search::key(app, &key, global) {
+        return effects;
+    }
     match global {
         Some(Action::Help) => {
             app.help = true;
@@ -121,7 +144,10 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     };
     match app.screen {
         Screen::Matrix => matrix::act(app, action),
-        Screen::Round { scores } => round::act(app, action, scores),
+        Screen::Round { scores } => {
+            search::settle_scroll(app);
+            round::act(app, action, scores)
+        }
         Screen::Review => review::act(app, action),
         Screen::Analysis => analysis::act(app, action),
         Screen::Leaderboard | Screen::Log => {
