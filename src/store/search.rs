@@ -41,7 +41,9 @@ impl SearchQuery {
     pub fn new(text: &str) -> Self {
         let escaped = crate::safe_json::to_vec_pretty(&text).unwrap_or_default();
         // Without its quotes; an empty text escapes to `""`.
-        let inner = escaped.get(1..escaped.len().saturating_sub(1)).unwrap_or(&[]);
+        let inner = escaped
+            .get(1..escaped.len().saturating_sub(1))
+            .unwrap_or(&[]);
         let needle = inner
             .split(|b| !b.is_ascii())
             .max_by_key(|run| run.len())
@@ -175,7 +177,9 @@ impl Snippet {
         if skip > 0 {
             before.insert(0, '…');
         }
-        let room = SNIPPET.saturating_sub(BEFORE + matched.chars().count()).max(10);
+        let room = SNIPPET
+            .saturating_sub(BEFORE + matched.chars().count())
+            .max(10);
         let mut after: String = tail.chars().take(room).collect();
         if tail.chars().nth(room).is_some() {
             after.push('…');
@@ -370,7 +374,8 @@ fn search_bytes_with(
         Vec::new()
     } else {
         lower.clear();
-        lower.extend(raw.iter().map(u8::to_ascii_lowercase));
+        lower.extend_from_slice(raw);
+        lower.make_ascii_lowercase();
         finder.find_iter(lower).collect()
     };
     if !every_string && occurrences.is_empty() {
@@ -496,7 +501,8 @@ impl<'a, V: Visitor<'a>> Walk<'a, '_, V> {
                 return Err(Halt::Invalid);
             }
             self.pos += 1;
-            self.path.push(Seg::Key(&self.raw[key.start + 1..key.end - 1]));
+            self.path
+                .push(Seg::Key(&self.raw[key.start + 1..key.end - 1]));
             self.value(depth + 1)?;
             self.path.pop();
             self.whitespace();
@@ -542,14 +548,19 @@ impl<'a, V: Visitor<'a>> Walk<'a, '_, V> {
         let mut at = start + 1;
         loop {
             let rest = self.raw.get(at..).ok_or(Halt::Invalid)?;
-            let found = memchr::memchr2(b'"', b'\\', rest).ok_or(Halt::Invalid)?;
-            at += found;
-            if self.raw[at] == b'\\' {
-                at += 2;
-            } else {
+            at += memchr::memchr(b'"', rest).ok_or(Halt::Invalid)?;
+            // A quote after an odd number of backslashes is escaped (quotes are rarer in
+            // text than the escapes of newlines, so this stops less often than looking for
+            // both).
+            let mut k = at;
+            while k > start + 1 && self.raw[k - 1] == b'\\' {
+                k -= 1;
+            }
+            if (at - k).is_multiple_of(2) {
                 self.pos = at + 1;
                 return Ok(start..at + 1);
             }
+            at += 1;
         }
     }
 

@@ -194,7 +194,7 @@ const GLOBAL: &[Binding] = &[
 // Search and jump work on every screen (see `super::search`).
 const SEARCH: Binding = Binding {
     label: "/",
-    help: "search answers, corrections, round ids, models, dilemmas (prompts too while shown)",
+    help: "search text, round ids, models, dilemmas (prompts when shown)",
     footer: Some("/ search"),
     keys: &[(ch('/'), Action::Search)],
 };
@@ -583,11 +583,7 @@ mod tests {
                 .collect();
             if !matches!(
                 table,
-                Table::Global
-                    | Table::Editor
-                    | Table::Fields
-                    | Table::Confirm
-                    | Table::Prompt
+                Table::Global | Table::Editor | Table::Fields | Table::Confirm | Table::Prompt
             ) {
                 keys.extend(GLOBAL.iter().flat_map(|b| b.keys.iter().map(|(k, _)| *k)));
             }

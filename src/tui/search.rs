@@ -11,7 +11,7 @@ use crate::store::{HitPlace, SearchHit, SearchQuery, Snippet};
 use super::app::App;
 
 /// Hits a search returns at most (the store stops reading there).
-pub const HIT_LIMIT: usize = 2000;
+pub const HIT_LIMIT: usize = 500;
 
 /// What the footer prompt asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -103,7 +103,11 @@ impl SearchState {
             return format!("search for \"{query}\" failed: {e}");
         }
         let n = self.hits.len();
-        let more = if self.truncated { " (the first ones)" } else { "" };
+        let more = if self.truncated {
+            " (the first ones)"
+        } else {
+            ""
+        };
         format!(
             "\"{query}\": {n} hit{} in {} round{}{more}",
             if n == 1 { "" } else { "s" },

@@ -5,7 +5,13 @@ use crate::domain::{Judgment, Phase, Reading, Round, RoundError, RoundStatus};
 use crate::store::tests::round;
 
 fn with_phases(id: &str, phases: &[(PhaseType, &str, &str)]) -> Round {
-    let mut r = round(id, "sim-alpha", "sim-beta", "borrowed_voice", RoundStatus::Complete);
+    let mut r = round(
+        id,
+        "sim-alpha",
+        "sim-beta",
+        "borrowed_voice",
+        RoundStatus::Complete,
+    );
     r.phases = phases
         .iter()
         .map(|(t, model, text)| Phase {
@@ -36,7 +42,11 @@ fn finds_answers_case_insensitively_with_place_count_and_snippet() {
     let r = with_phases(
         "r1",
         &[
-            (PhaseType::Presentation, "sim-alpha", "We weigh the Fishing Trip."),
+            (
+                PhaseType::Presentation,
+                "sim-alpha",
+                "We weigh the Fishing Trip.",
+            ),
             (
                 PhaseType::Response,
                 "sim-beta",
@@ -154,7 +164,17 @@ fn prompts_are_searched_only_when_asked() {
     assert!(search_bytes(&raw, &query, "r1").is_empty());
     let found = search_bytes(&raw, &query.with_prompts(true), "r1");
     assert!(
-        matches!(found[..], [SearchHit { place: HitPlace::Phase { index: 0, prompt: true, .. }, .. }]),
+        matches!(
+            found[..],
+            [SearchHit {
+                place: HitPlace::Phase {
+                    index: 0,
+                    prompt: true,
+                    ..
+                },
+                ..
+            }]
+        ),
         "{found:?}"
     );
 }
@@ -162,7 +182,11 @@ fn prompts_are_searched_only_when_asked() {
 #[test]
 fn corrections_errors_and_panel_speakers_are_named() {
     let mut r = with_phases("r1", &[]);
-    let mut judge = Phase::new(PhaseType::PanelEvaluation, "sim-gamma", "the panel weighs candour");
+    let mut judge = Phase::new(
+        PhaseType::PanelEvaluation,
+        "sim-gamma",
+        "the panel weighs candour",
+    );
     judge.judge_id = Some("skeptic".into());
     judge.deliberation_round = Some(1);
     r.phases.push(judge);

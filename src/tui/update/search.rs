@@ -477,7 +477,11 @@ mod tests {
         assert_eq!(app.scroll, 8);
         assert!(!app.search.scroll_to_hit);
         press(&mut app, KeyCode::Esc);
-        assert_eq!(app.screen, Screen::Matrix, "back where the hit was opened from");
+        assert_eq!(
+            app.screen,
+            Screen::Matrix,
+            "back where the hit was opened from"
+        );
     }
 
     #[test]
@@ -485,7 +489,11 @@ mod tests {
         let mut app = app();
         search(&mut app, "x", vec![hit("d1__b__vs__a__r1", 0)]);
         press(&mut app, KeyCode::Char('l'));
-        assert_eq!(app.cursor, (0, 0), "the matrix under the list does not move");
+        assert_eq!(
+            app.cursor,
+            (0, 0),
+            "the matrix under the list does not move"
+        );
         press(&mut app, KeyCode::Esc);
         assert!(app.search.list.is_none());
         assert_eq!(app.screen, Screen::Matrix);
@@ -496,7 +504,10 @@ mod tests {
         assert!(press(&mut app, KeyCode::Enter).is_empty());
         assert!(app.search.query.is_none() && app.search.hits.is_empty());
         press(&mut app, KeyCode::Char('n'));
-        assert_eq!(app.notice.as_deref(), Some("no search yet: press / to search"));
+        assert_eq!(
+            app.notice.as_deref(),
+            Some("no search yet: press / to search")
+        );
     }
 
     #[test]
@@ -572,7 +583,11 @@ mod tests {
         press(&mut app, KeyCode::Char(':'));
         type_text(&mut app, "b__vs__a");
         press(&mut app, KeyCode::Enter);
-        assert_eq!(app.selected().unwrap().id(), "d1__b__vs__a__r1", "held, not only started");
+        assert_eq!(
+            app.selected().unwrap().id(),
+            "d1__b__vs__a__r1",
+            "held, not only started"
+        );
         press(&mut app, KeyCode::Esc);
 
         press(&mut app, KeyCode::Char(':'));

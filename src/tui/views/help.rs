@@ -28,7 +28,6 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     if app.search.list.is_some() {
         tables.insert(0, (Table::SearchList, "in the list: "));
     }
-    tables.insert(tables.len() - 1, (Table::Prompt, "typing after / or : "));
     let mut lines: Vec<Line<'_>> = tables
         .into_iter()
         .flat_map(|(table, prefix)| {
