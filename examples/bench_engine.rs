@@ -21,10 +21,16 @@
 //! `cargo build --release` first; `ETHICS_BOWL_BIN` runs another build of the binary (an
 //! older commit's, to compare).
 //!
+//! `memory-ui ROUNDS [IN_FLIGHT]`: the terminal UI's state (an `App` taking every engine
+//! event, no terminal drawn) over ROUNDS simulated rounds run in the same process, then
+//! over the same tournament resumed; resident memory at 10%, 50% and 100% and the peak.
+//! `BENCH_UI_KEEP_TEXT=N` lets N finished rounds keep their text (default 64).
+//!
 //! cargo run --release --example bench_engine -- synthetic
 //! cargo run --release --example bench_engine -- floor
 //! cargo run --release --example bench_engine -- replay
 //! cargo build --release && cargo run --release --example bench_engine -- memory 10000
+//! cargo run --release --example bench_engine -- memory-ui 10000
 //!
 //! `BENCH_DIR=/dev/shm` puts the results on another file system (here: memory), to tell
 //! the engine's own cost from the disk's.
@@ -639,6 +645,27 @@ fn memory(rounds: usize, in_flight: usize, tokens_per_second: f64) {
     let wall = start.elapsed();
     assert!(status.success(), "ethics-bowl ended with {status}");
     let peak = peak.load(Ordering::Relaxed);
+    // The same command again: every round is stored, so the run resumes, has nothing to
+    // run, and writes the summary.
+    let resumed = {
+        let start = Instant::now();
+        let mut child = std::process::Command::new(&binary)
+            .args(["run", "--headless"])
+            .arg(&config)
+            .stdout(std::process::Stdio::null())
+            .stderr(std::process::Stdio::null())
+            .spawn()
+            .expect("ethics-bowl");
+        let pid = child.id();
+        let mut peak = 0;
+        while child.try_wait().expect("wait").is_none() {
+            if let Some((_, hwm)) = resident_kib(pid) {
+                peak = peak.max(hwm);
+            }
+            std::thread::sleep(Duration::from_millis(2));
+        }
+        (peak, start.elapsed())
+    };
     println!(
         "memory: {rounds} simulated rounds, {in_flight} in flight, headless ({}), {:.1} s",
         binary.display(),
@@ -651,6 +678,11 @@ fn memory(rounds: usize, in_flight: usize, tokens_per_second: f64) {
         );
     }
     println!("  peak resident {:.1} MiB (VmHWM)", peak as f64 / 1024.0);
+    println!(
+        "  the same command again (resumes: {rounds} stored, none to run): peak resident {:.1} MiB, {:.1} s",
+        resumed.0 as f64 / 1024.0,
+        resumed.1.as_secs_f64()
+    );
     if let (Some(first), Some(last)) = (at.first(), at.last())
         && last.0 > first.0
     {
@@ -659,6 +691,87 @@ fn memory(rounds: usize, in_flight: usize, tokens_per_second: f64) {
             (last.1 as f64 - first.1 as f64) / (last.0 - first.0) as f64,
             marks[0],
             peak as f64 / rounds as f64
+        );
+    }
+}
+
+/// `memory-ui`: the terminal UI's state fed by a simulated tournament of `rounds` rounds
+/// (`in_flight` at once), then by the same command resumed, each in a child process of
+/// this binary (`ui-child`), so the figures are the UI state's and the engine's alone.
+fn memory_ui(rounds: usize, in_flight: usize) {
+    use std::io::BufRead;
+    let dir = scratch();
+    let config = memory_config(dir.path(), rounds, in_flight, 0.0);
+    println!(
+        "memory-ui: {rounds} simulated rounds, {in_flight} in flight, the UI's state fed by the engine in one process (no terminal drawn)"
+    );
+    for pass in ["run", "resumed"] {
+        let mut child = std::process::Command::new(std::env::current_exe().expect("exe"))
+            .arg("ui-child")
+            .arg(&config)
+            .arg(rounds.to_string())
+            .stdout(std::process::Stdio::piped())
+            .spawn()
+            .expect("ui child");
+        let stdout = child.stdout.take().expect("stdout");
+        for line in std::io::BufReader::new(stdout).lines() {
+            let Ok(line) = line else { break };
+            println!("  {pass}: {line}");
+        }
+        let status = child.wait().expect("wait");
+        assert!(status.success(), "ui-child ended with {status}");
+    }
+}
+
+/// `ui-child CONFIG ROUNDS`: runs the tournament in this process and applies every event to
+/// an [`ethics_bowl::tui::App`], as the terminal UI does between frames; prints resident
+/// memory at 10%, 50% and 100% of the rounds finished, at the end, and the peak.
+async fn ui_child(config: &Path, rounds: usize) {
+    use ethics_bowl::tui::{App, Mode, Msg, update};
+    let me = std::process::id();
+    let prepared = engine::prepare(config, None).expect("prepare");
+    let (tx, mut rx) = mpsc::unbounded_channel();
+    let (_commands, mut crx) = mpsc::unbounded_channel();
+    let start = Instant::now();
+    let handle = tokio::spawn(async move { engine::run(prepared, tx, &mut crx).await });
+    let mut app = App::new("memory", Mode::Live, Instant::now());
+    // `BENCH_UI_KEEP_TEXT=N`: N finished rounds keep their text (a large N keeps every
+    // round whole, as the UI did before it dropped finished rounds' text).
+    if let Some(n) = std::env::var("BENCH_UI_KEEP_TEXT")
+        .ok()
+        .and_then(|v| v.parse().ok())
+    {
+        app.text_kept.capacity = n;
+    }
+    let mut marks = [10, 50, 100].into_iter().peekable();
+    let mut finished = 0;
+    while let Some(event) = rx.recv().await {
+        let round_done = matches!(event, EngineEvent::RoundFinished { .. });
+        update(&mut app, Msg::Engine(event));
+        if round_done {
+            finished += 1;
+            if let Some(&mark) = marks.peek()
+                && finished * 100 >= mark * rounds
+                && let Some((rss, _)) = resident_kib(me)
+            {
+                marks.next();
+                println!(
+                    "{mark:>3}% ({finished} rounds finished, {:.1} s): resident {:.1} MiB",
+                    start.elapsed().as_secs_f64(),
+                    rss as f64 / 1024.0
+                );
+            }
+        }
+    }
+    handle.await.expect("engine task").expect("engine");
+    let whole = app.rounds.iter().filter(|r| !r.text_dropped).count();
+    if let Some((rss, hwm)) = resident_kib(me) {
+        println!(
+            "end ({} rounds in the UI, {whole} with their text, {:.1} s): resident {:.1} MiB, peak {:.1} MiB (VmHWM)",
+            app.rounds.len(),
+            start.elapsed().as_secs_f64(),
+            rss as f64 / 1024.0,
+            hwm as f64 / 1024.0
         );
     }
 }
@@ -736,6 +849,21 @@ async fn main() {
                 ),
             }
         }
+        ["memory-ui", rounds, rest @ ..] => match (
+            rounds.parse::<usize>(),
+            rest.first().map_or(Ok(16), |v| v.parse::<usize>()),
+        ) {
+            (Ok(rounds), Ok(in_flight))
+                if rounds >= 20 && rounds.is_multiple_of(20) && in_flight >= 1 =>
+            {
+                memory_ui(rounds, in_flight)
+            }
+            _ => eprintln!("memory-ui ROUNDS [IN_FLIGHT]: a multiple of 20 rounds"),
+        },
+        ["ui-child", config, rounds] => match rounds.parse() {
+            Ok(rounds) => ui_child(Path::new(config), rounds).await,
+            Err(_) => eprintln!("ui-child CONFIG ROUNDS"),
+        },
         ["serve", kind] => {
             let answers = if *kind == "replay" {
                 replay_answers()
@@ -749,7 +877,7 @@ async fn main() {
             std::future::pending::<()>().await;
         }
         _ => eprintln!(
-            "usage: bench_engine synthetic [ROUNDS] | floor [ROUNDS] | replay | memory ROUNDS [IN_FLIGHT [TOKENS_PER_SECOND]]"
+            "usage: bench_engine synthetic [ROUNDS] | floor [ROUNDS] | replay | memory ROUNDS [IN_FLIGHT [TOKENS_PER_SECOND]] | memory-ui ROUNDS [IN_FLIGHT]"
         ),
     }
 }

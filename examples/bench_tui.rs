@@ -38,6 +38,7 @@ fn tournament(now: Instant) -> (App, Vec<String>) {
                         )),
                         stored: false,
                         to_run: true,
+                        text_dropped: false,
                     });
                 }
             }

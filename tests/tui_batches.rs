@@ -32,6 +32,7 @@ fn scheduled(dilemma: &str) -> ScheduledState {
         round: Arc::new(round),
         stored: false,
         to_run: true,
+        text_dropped: false,
     }
 }
 

@@ -439,3 +439,63 @@ fn a_batched_run_shows_its_batches_and_cancels_them_when_asked() {
     );
     assert_eq!(server.running(), 0);
 }
+
+/// `open` on a tournament larger than the rounds the UI keeps whole: the first round's text
+/// waits in the store, so opening it goes through the real driver (`Effect::LoadRound`), and
+/// the Analysis screen is computed from the store (`Effect::Analyse`).
+#[test]
+fn a_round_whose_text_waits_in_the_store_is_read_back_when_opened() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("sim-alpha", 0.85, 0.0, 0.0),
+        sim("sim-beta", 0.6, 0.0, 0.0),
+        sim("sim-gamma", 0.4, 0.0, 0.0),
+        sim("sim-judge", 0.9, 0.0, 0.0),
+    ]
+    .concat();
+    // 3 models in 6 pairings × 7 dilemmas × 2 repetitions: 84 rounds, more than the 64
+    // finished rounds the UI keeps whole.
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"sim-alpha\", \"sim-beta\", \"sim-gamma\"]\njudges = [\"sim-judge\"]\nrepetitions = 2\n",
+    );
+    let status = Command::new(env!("CARGO_BIN_EXE_ethics-bowl"))
+        .args(["run", "--headless"])
+        .arg(&config)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{status:?}");
+    let results = dir.path().join("results/test");
+    let rounds = stored(&results);
+    assert_eq!(rounds.len(), 84);
+    let exit = dir.path().join("exit");
+    let command = format!(
+        "{} open {}; echo $? > {}; sleep 30",
+        env!("CARGO_BIN_EXE_ethics-bowl"),
+        results.display(),
+        exit.display()
+    );
+    let tmux = Tmux::start("readback", &command);
+    tmux.wait_for("Progress");
+    // The cursor starts on the first round by id, the first the UI gave its text up for.
+    // The round view follows the end of the transcript: the judge's answer, as stored.
+    let first = &rounds[0];
+    tmux.keys(&["Enter"]);
+    let screen = tmux.wait_until("the transcript read back from the store", |screen| {
+        screen.contains(&first.id) && screen.contains("━━ Judgment")
+    });
+    assert!(screen.contains("\"team_a_scores\""), "{screen}");
+    assert!(!screen.contains("could not be read back"), "{screen}");
+    // (Escape and a key sent together would read as Alt and the key.)
+    tmux.keys(&["Escape"]);
+    tmux.wait_for("Progress");
+    tmux.keys(&["a"]);
+    tmux.wait_for("Consistency flags");
+    tmux.keys(&["q"]);
+    assert_eq!(wait_exit(&tmux, &exit), "0");
+}

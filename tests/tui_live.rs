@@ -178,7 +178,15 @@ async fn a_resumed_run_starts_from_what_the_first_run_stored() {
                 .find(|j| j.is_usable())
                 .and_then(|j| j.margin())
         );
-        assert_eq!(state.stored.judgments, r.judgments);
+        // A finished round comes without its text (the store has it, and the round view
+        // reads it back); one waiting for a person keeps it for the review queue.
+        assert_eq!(state.text_dropped, r.status == RoundStatus::Complete);
+        let expected = if state.text_dropped {
+            (*r).clone().without_text()
+        } else {
+            (*r).clone()
+        };
+        assert_eq!(state.stored.judgments, expected.judgments);
         assert!(state.transcript().count() == r.phases.len() && !r.phases.is_empty());
     }
     let flagged = |rounds: &[ethics_bowl::domain::Round]| -> usize {

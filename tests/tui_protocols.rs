@@ -295,3 +295,79 @@ async fn at_80_by_24_nothing_is_cut_and_hidden_columns_are_marked() {
     );
     assert!(!draw_at(&app, 120, 40).backend().to_string().is_empty());
 }
+
+/// Every screen but the round view shows the same from rounds without their text as from
+/// the whole rounds (the stored fixtures of every protocol, a panel's included): what the
+/// UI keeps of a finished round is enough for the matrix, the leaderboard, the header and
+/// the review queue.
+#[test]
+fn screens_read_the_same_from_rounds_whose_text_waits_in_the_store() {
+    use ethics_bowl::domain::RoundStatus;
+    use ethics_bowl::engine::{EngineEvent, ScheduledState};
+    use ethics_bowl::store::{RoundFilter, Store};
+    use std::sync::Arc;
+    for protocol in ["ethics_bowl", "panel", "qa_debate", "structured_debate"] {
+        let dir = manifest("tests/fixtures/stored-v0").join(protocol);
+        let (rounds, _) = Store::open(&dir)
+            .unwrap()
+            .load_rounds(&RoundFilter::default())
+            .unwrap();
+        // `drop_text`: finished rounds come without their text, as a resumed run's do;
+        // `keep`: how many rounds at rest the UI keeps whole.
+        let start = |drop_text: bool, keep: usize| {
+            let mut app = App::new("t", Mode::Browse, Instant::now());
+            app.text_kept.capacity = keep;
+            let schedule = rounds
+                .iter()
+                .map(|r| {
+                    let dropped = drop_text && r.status == RoundStatus::Complete;
+                    ScheduledState {
+                        round: Arc::new(if dropped {
+                            r.clone().without_text()
+                        } else {
+                            r.clone()
+                        }),
+                        stored: true,
+                        to_run: false,
+                        text_dropped: dropped,
+                    }
+                })
+                .collect();
+            update(
+                &mut app,
+                Msg::Engine(EngineEvent::Started {
+                    tournament_id: "t".into(),
+                    rounds: schedule,
+                }),
+            );
+            app
+        };
+        let mut whole = start(false, usize::MAX);
+        let mut resumed = start(true, usize::MAX);
+        let mut evicted = start(false, 0);
+        assert!(whole.rounds.iter().all(|r| !r.text_dropped));
+        assert!(
+            evicted.rounds.iter().all(|r| r.text_dropped),
+            "{protocol}: every round at rest gave its text up"
+        );
+        for key in [None, Some(KeyCode::Char('s')), Some(KeyCode::Char('v'))] {
+            for app in [&mut whole, &mut resumed, &mut evicted] {
+                if let Some(key) = key {
+                    press(app, KeyCode::Esc);
+                    press(app, key);
+                }
+            }
+            let expected = draw(&whole).backend().to_string();
+            assert_eq!(
+                draw(&resumed).backend().to_string(),
+                expected,
+                "{protocol}, {key:?}"
+            );
+            assert_eq!(
+                draw(&evicted).backend().to_string(),
+                expected,
+                "{protocol}, {key:?}"
+            );
+        }
+    }
+}

@@ -7,7 +7,7 @@ use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
-use ethics_bowl::domain::{Phase, PhaseType, Round, RoundRecord, ScheduledRound};
+use ethics_bowl::domain::{Phase, PhaseType, Round, RoundRecord, RoundStatus, ScheduledRound};
 use ethics_bowl::engine::{EngineEvent, ScheduledState};
 use ethics_bowl::store::{SearchQuery, Store};
 use ethics_bowl::tui::search::HIT_LIMIT;
@@ -68,6 +68,7 @@ fn finished(d: &str, a: &str, b: &str) -> Round {
             ..Phase::new(p, model, &text)
         });
     }
+    round.status = RoundStatus::Complete;
     round
 }
 
@@ -91,6 +92,7 @@ fn live() -> Live {
             round: Arc::new(r),
             stored: false,
             to_run: true,
+            text_dropped: false,
         })
         .collect();
     send(
@@ -154,16 +156,29 @@ fn type_text(app: &mut App, text: &str) {
     }
 }
 
-/// Does what the driver does with a search effect: searches the store, answers.
+/// Does what the driver does with the effects of searching and opening rounds: searches
+/// the store, reads a round back, answers.
 fn drive(live: &mut Live, effects: Vec<Effect>) {
-    for effect in effects {
-        if let Effect::Search { query, prompts } = effect {
-            let hits = live
-                .store
-                .search(&SearchQuery::new(&query).with_prompts(prompts), HIT_LIMIT)
-                .map_err(|e| e.to_string());
-            update(&mut live.app, Msg::SearchResults { query, hits });
-        }
+    let mut effects = effects;
+    while let Some(effect) = effects.pop() {
+        let msg = match effect {
+            Effect::Search { query, prompts } => {
+                let hits = live
+                    .store
+                    .search(&SearchQuery::new(&query).with_prompts(prompts), HIT_LIMIT)
+                    .map_err(|e| e.to_string());
+                Msg::SearchResults { query, hits }
+            }
+            Effect::LoadRound { round_id } => {
+                let round = live.store.load_round(&round_id).unwrap().unwrap();
+                Msg::RoundLoaded {
+                    round_id,
+                    result: Ok(Arc::new(round)),
+                }
+            }
+            _ => continue,
+        };
+        effects.extend(update(&mut live.app, msg));
     }
 }
 
@@ -325,4 +340,48 @@ fn browsing_searches_the_same_way() {
     let t = draw(&browse.app, &themes()[0]);
     assert_highlighted(&t, "keeper's duty", &themes()[0]);
     assert_eq!(browse.app.search.current, Some(0));
+}
+
+#[test]
+fn a_hit_in_a_round_whose_text_waits_in_the_store_is_shown_once_read_back() {
+    let mut live = live();
+    // Only the most recent finished round keeps its text: the lifeboat rounds' wait in
+    // the store.
+    live.app.text_kept.capacity = 1;
+    let again = finished(DILEMMAS[0], "gpt", "claude");
+    update(
+        &mut live.app,
+        Msg::Engine(EngineEvent::RoundStored {
+            round: Arc::new(again),
+        }),
+    );
+    let lifeboat = live.app.index[&id(DILEMMAS[1], "claude", "gpt")];
+    assert!(live.app.rounds[lifeboat].text_dropped);
+    press(&mut live.app, KeyCode::Char('/'));
+    type_text(&mut live.app, "lighthouse");
+    let effects = press(&mut live.app, KeyCode::Enter);
+    drive(&mut live, effects);
+    let effects = press(&mut live.app, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        vec![Effect::LoadRound {
+            round_id: id(DILEMMAS[1], "claude", "gpt")
+        }]
+    );
+    let theme = Theme::no_color();
+    assert!(
+        draw(&live.app, &theme)
+            .backend()
+            .to_string()
+            .contains("reading the round from the store")
+    );
+    drive(&mut live, effects);
+    assert!(!live.app.rounds[lifeboat].text_dropped);
+    let t = draw(&live.app, &theme);
+    assert_highlighted(&t, "lighthouse", &theme);
+    assert!(
+        t.backend().to_string().contains("━━ Rebuttal"),
+        "{}",
+        t.backend()
+    );
 }

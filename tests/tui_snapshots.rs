@@ -163,6 +163,7 @@ fn mid_tournament() -> App {
                     round: Arc::new(blank(d, a, b)),
                     stored: false,
                     to_run: true,
+                    text_dropped: false,
                 });
             }
         }

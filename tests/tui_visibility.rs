@@ -165,6 +165,7 @@ fn app() -> App {
             round: Arc::new(blank(d)),
             stored: false,
             to_run: true,
+            text_dropped: false,
         })
         .collect();
     send(

@@ -18,8 +18,8 @@ pub mod tables;
 pub mod usage;
 
 pub use report::{
-    Analysis, Format, ReportError, analyse, qa_markdown, share as qa_share, structured_markdown,
-    write_report,
+    Analysis, Format, ReportError, analyse, analyse_store, qa_markdown, share as qa_share,
+    structured_markdown, write_report,
 };
 pub use summary::{
     ModelSummary, RoleSummary, StructuredSummary, Summary, Unfinished, summarize, summary_fields,

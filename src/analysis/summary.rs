@@ -180,21 +180,11 @@ fn structured_parts(
 /// round's). Summarising rounds cut down like this gives the same summary as the whole
 /// rounds (tested over every protocol), so a summary of many rounds can hold their numbers
 /// rather than their texts.
-pub fn summary_fields(mut round: Round) -> Round {
+pub fn summary_fields(round: Round) -> Round {
+    let mut round = round.without_text();
     for p in &mut round.phases {
-        p.prompt = String::new();
-        p.system_prompt = String::new();
-        p.response = String::new();
         p.timestamp = String::new();
         p.attempts = Vec::new();
-    }
-    round.phases.shrink_to_fit();
-    for j in round.judgments.iter_mut().chain(&mut round.scores) {
-        j.team_a_justification = String::new();
-        j.team_b_justification = String::new();
-        j.overall_analysis = String::new();
-        j.raw_response = String::new();
-        j.corrected_text = None;
     }
     round.panel = None;
     round

@@ -405,6 +405,40 @@ impl Round {
         }
     }
 
+    /// The round with its model text taken out: every call's prompts and answer, and every
+    /// judge's texts (its reading, problems, scores and all the numbers stay). What a reader
+    /// of many rounds keeps while only their numbers and verdicts matter (the UI's finished
+    /// rounds, a resumed run's schedule, a summary); the store keeps the whole round, and the
+    /// text is read back from it when it is wanted.
+    pub fn without_text(mut self) -> Self {
+        self.drop_text();
+        self
+    }
+
+    /// Takes the model text out in place (see [`Round::without_text`]).
+    pub fn drop_text(&mut self) {
+        for p in &mut self.phases {
+            p.prompt = String::new();
+            p.system_prompt = String::new();
+            p.response = String::new();
+            p.earlier_turns = Vec::new();
+        }
+        self.phases.shrink_to_fit();
+        let panel_verdict = self.panel.as_mut().and_then(|p| p.verdict.as_mut());
+        for j in self
+            .judgments
+            .iter_mut()
+            .chain(&mut self.scores)
+            .chain(panel_verdict)
+        {
+            j.team_a_justification = String::new();
+            j.team_b_justification = String::new();
+            j.overall_analysis = String::new();
+            j.raw_response = String::new();
+            j.corrected_text = None;
+        }
+    }
+
     /// Whether Team A and Team B are the same model.
     pub fn is_self_debate(&self) -> bool {
         self.team_a_model == self.team_b_model

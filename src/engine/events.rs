@@ -17,6 +17,10 @@ pub struct ScheduledState {
     pub stored: bool,
     /// Whether this run will run it (it has not finished).
     pub to_run: bool,
+    /// Whether `round` is [`Round::without_text`]: a finished round of a resumed run comes
+    /// without its model text (the store has it), so a schedule of many thousand rounds
+    /// costs their numbers, not their transcripts.
+    pub text_dropped: bool,
 }
 
 /// Something the engine did. What is stored arrives whole, as [`EngineEvent::RoundStored`]

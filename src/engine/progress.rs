@@ -267,6 +267,7 @@ mod tests {
                 round: Arc::new(blank(id)),
                 stored: false,
                 to_run: true,
+                text_dropped: false,
             })
             .collect();
         progress.apply(&EngineEvent::Started {

@@ -190,13 +190,22 @@ pub async fn run(
             },
         };
         let unfinished = round.status == RoundStatus::Incomplete;
-        if unfinished {
+        // A finished round's text waits in the store for whoever opens it; one that waits
+        // for a person keeps it (the review queue shows what the judge wrote).
+        let text_dropped = round.status == RoundStatus::Complete;
+        let round = if unfinished {
             to_run.push(round.clone());
-        }
+            round
+        } else if text_dropped {
+            round.without_text()
+        } else {
+            round
+        };
         schedule.push(ScheduledState {
             round: Arc::new(round),
             stored,
             to_run: unfinished,
+            text_dropped,
         });
     }
     ctx.control.emit(EngineEvent::Started {

@@ -12,6 +12,7 @@ use crate::engine::{ScheduledState, UsageTotals};
 use crate::store::TournamentStatus;
 
 pub use super::round_state::{Entry, LivePhase, ReviewItem, RoundState};
+use super::update::Effect;
 use super::views::presentation::presentation;
 
 /// The protocol a schedule runs: the kind most of its rounds have (a tournament runs one;
@@ -215,6 +216,10 @@ pub struct App {
     pub editor: Option<Editor>,
     /// The Analysis screen, once opened.
     pub analysis: Option<AnalysisView>,
+    /// The driver is computing the analysis from the store (see [`App::refresh_analysis`]).
+    pub analysing: bool,
+    /// Which finished rounds keep their text in memory (see [`super::round_text`]).
+    pub text_kept: super::round_text::TextKept,
     /// Something changed since the last frame.
     pub dirty: bool,
     /// Search and jump-to-round.
@@ -259,6 +264,8 @@ impl App {
             review_cursor: 0,
             editor: None,
             analysis: None,
+            analysing: false,
+            text_kept: Default::default(),
             dirty: true,
             search: Default::default(),
         }
@@ -278,8 +285,10 @@ impl App {
             self.resume.to_run += usize::from(s.to_run);
         }
         self.protocol = schedule_protocol(&rounds);
+        super::round_text::reset(self);
         for s in rounds {
-            let round = RoundState::new(s.round, s.stored);
+            let mut round = RoundState::new(s.round, s.stored);
+            round.text_dropped = s.text_dropped;
             let row_key = presentation(round.stored.kind()).row_key(&round);
             let col_key = (round.stored.dilemma_id.clone(), round.stored.repetition);
             let row = self
@@ -301,7 +310,11 @@ impl App {
             self.index.insert(round.id().to_string(), self.rounds.len());
             self.cells.insert((row, col), self.rounds.len());
             self.unpriced.extend(round.unpriced.iter().cloned());
+            let whole_at_rest = !round.text_dropped && round.at_rest();
             self.rounds.push(round);
+            if whole_at_rest {
+                super::round_text::touch(self, self.rounds.len() - 1);
+            }
         }
         self.refresh_totals();
     }
@@ -400,9 +413,26 @@ impl App {
             .collect()
     }
 
-    /// Recomputes the analysis now.
-    pub(crate) fn refresh_analysis(&mut self) {
+    /// Recomputes the analysis: here from the rounds in memory when every one has its
+    /// text, else by the driver from the store ([`Effect::Analyse`], answered by
+    /// [`App::take_analysis`]), since rounds whose text waits in the store would leave out
+    /// what the text-reading tables count.
+    pub(crate) fn refresh_analysis(&mut self) -> Option<Effect> {
+        if self.rounds.iter().any(|r| r.text_dropped) {
+            if self.analysing {
+                return None;
+            }
+            self.analysing = true;
+            return Some(Effect::Analyse);
+        }
         let analysis = crate::analysis::analyse(&self.stored_rounds(), &Default::default());
+        self.take_analysis(analysis);
+        None
+    }
+
+    /// Shows a newly computed analysis.
+    pub(crate) fn take_analysis(&mut self, analysis: crate::analysis::Analysis) {
+        self.analysing = false;
         match &mut self.analysis {
             Some(view) => {
                 view.analysis = analysis;

@@ -20,6 +20,7 @@ pub fn browse(name: &str, rounds: &[Round], now: Instant) -> App {
             round: Arc::new(r.clone()),
             stored: true,
             to_run: false,
+            text_dropped: false,
         })
         .collect();
     update(

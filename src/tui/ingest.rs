@@ -12,7 +12,7 @@ use super::app::App;
 
 /// A stored round with every string a model could have written sanitised (the same round
 /// when nothing needed it).
-fn clean(round: Arc<Round>) -> Result<Arc<Round>, String> {
+pub(crate) fn clean(round: Arc<Round>) -> Result<Arc<Round>, String> {
     match sanitized(&*round) {
         Ok(None) => Ok(round),
         Ok(Some(clean)) => Ok(Arc::new(clean)),
@@ -166,6 +166,18 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
                     r.on_disk = true;
                     // A model without a price stays without one: the set only grows.
                     app.unpriced.extend(r.unpriced.iter().cloned());
+                    let at_rest = r.at_rest();
+                    if app
+                        .text_kept
+                        .failed
+                        .as_ref()
+                        .is_some_and(|(id, _)| *id == r.stored.id)
+                    {
+                        app.text_kept.failed = None;
+                    }
+                    if at_rest {
+                        super::round_text::touch(app, i);
+                    }
                     app.refresh_totals();
                     close_corrected(app);
                     if let Some(view) = &mut app.analysis {
@@ -181,6 +193,7 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
                 r.retry_until = None;
                 r.live.clear();
                 app.finished_this_run += 1;
+                super::round_text::touch(app, i);
             }
         }
         EngineEvent::Paused => app.paused = true,

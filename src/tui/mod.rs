@@ -8,6 +8,7 @@ mod browse;
 mod ingest;
 mod keys;
 mod round_state;
+pub mod round_text;
 pub mod search;
 pub mod terminal;
 pub mod theme;

@@ -117,6 +117,10 @@ pub struct RoundState {
     pub unpriced: Vec<String>,
     /// When a retry is due, while one is waiting.
     pub retry_until: Option<Instant>,
+    /// `stored` is [`Round::without_text`]: a finished round the UI has not shown lately
+    /// keeps its numbers and verdicts only, and its text is read back from the store when
+    /// it is opened (see [`super::round_text`]).
+    pub text_dropped: bool,
 }
 
 /// The models whose answered calls in this round have no cost: taken once as a round is
@@ -144,11 +148,31 @@ impl RoundState {
             on_disk,
             live: Vec::new(),
             retry_until: None,
+            text_dropped: false,
         }
     }
 
-    /// Takes the round as newly stored (sanitised): calls it holds are no longer under
-    /// way, and the review items and usage follow it.
+    /// Whether the round is at rest: on disk, no call under way, and finished (or stopped
+    /// by an error), so its text may wait in the store.
+    pub(crate) fn at_rest(&self) -> bool {
+        self.on_disk
+            && self.live.is_empty()
+            && (self.stored.status != RoundStatus::Incomplete || self.stored.error.is_some())
+    }
+
+    /// Keeps the round's numbers and verdicts only (its review items, usage and costs were
+    /// taken from the whole round and stay).
+    pub(crate) fn drop_text(&mut self) {
+        if self.text_dropped {
+            return;
+        }
+        // In place when the UI holds the only copy (the engine has let its copy go).
+        Arc::make_mut(&mut self.stored).drop_text();
+        self.text_dropped = true;
+    }
+
+    /// Takes the round as newly stored, or read back whole from the store (sanitised):
+    /// calls it holds are no longer under way, and the review items and usage follow it.
     pub(crate) fn store(&mut self, round: Arc<Round>) {
         self.live
             .retain(|p| !is_stored_call(&round, p.phase_type, &p.speaker));
@@ -156,6 +180,7 @@ impl RoundState {
         self.usage = UsageTotals::of(&round);
         self.unpriced = unpriced_models(&round);
         self.stored = round;
+        self.text_dropped = false;
     }
 
     /// The round's id.

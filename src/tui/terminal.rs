@@ -4,6 +4,8 @@
 //! waits on the engine: a burst of deltas is applied in one batch before the next key.
 
 use std::io::Stdout;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{Event, EventStream};
@@ -16,7 +18,9 @@ use ratatui::Terminal;
 use ratatui::backend::CrosstermBackend;
 use tokio::sync::mpsc;
 
+use crate::domain::Round;
 use crate::engine::{EngineCommand, EngineEvent};
+use crate::store::Store;
 
 use super::app::App;
 use super::theme::Theme;
@@ -47,14 +51,14 @@ impl Drop for Restore {
 }
 
 /// Runs the UI until the user quits. Engine events come from `events`; commands go to
-/// `commands`; searches read the round files of the results folder `results`. Returns the
-/// final state.
+/// `commands`; rounds and analyses the state asks for are read from the results folder
+/// `dir`, and searches search it. Returns the final state.
 pub async fn run(
     mut app: App,
     theme: Theme,
     mut events: mpsc::UnboundedReceiver<EngineEvent>,
     commands: mpsc::UnboundedSender<EngineCommand>,
-    results: std::path::PathBuf,
+    dir: PathBuf,
 ) -> std::io::Result<App> {
     // The hook restores the terminal before the panic message is printed.
     let previous = std::panic::take_hook();
@@ -76,11 +80,13 @@ pub async fn run(
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Skip);
     let mut batch = Vec::with_capacity(BATCH);
     let mut engine_open = true;
-    let (found_tx, mut found) = mpsc::unbounded_channel::<Msg>();
+    // Answers of work done off this loop (an analysis of the store) come back here.
+    let (answers_tx, mut answers) = mpsc::unbounded_channel::<Msg>();
     loop {
         let mut effects = Vec::new();
         tokio::select! {
             biased;
+            Some(answer) = answers.recv() => effects = update(&mut app, answer),
             key = keys.next() => match key {
                 Some(Ok(Event::Key(key))) => effects = update(&mut app, Msg::Key(key)),
                 Some(Ok(Event::Resize(..))) => app.dirty = true,
@@ -96,9 +102,6 @@ pub async fn run(
                     update(&mut app, Msg::Engine(event));
                 }
             }
-            Some(msg) = found.recv() => {
-                update(&mut app, msg);
-            }
             _ = tick.tick() => {
                 update(&mut app, Msg::Tick(Instant::now()));
                 if app.dirty {
@@ -107,15 +110,26 @@ pub async fn run(
                 }
             }
         }
-        for effect in effects {
+        while let Some(effect) = (!effects.is_empty()).then(|| effects.remove(0)) {
             match effect {
                 Effect::Command(c) => {
                     let _ = commands.send(c);
                 }
                 Effect::Copy(text) => copy_to_clipboard(&text)?,
+                // One file: read here, between two frames.
+                Effect::LoadRound { round_id } => {
+                    let result = read_round(&dir, &round_id);
+                    effects.extend(update(&mut app, Msg::RoundLoaded { round_id, result }));
+                }
+                Effect::Analyse => {
+                    let (dir, answers) = (dir.clone(), answers_tx.clone());
+                    tokio::task::spawn_blocking(move || {
+                        let _ = answers.send(Msg::Analysed(analyse_store(&dir)));
+                    });
+                }
                 Effect::Quit => return Ok(app),
                 Effect::Search { query, prompts } => {
-                    search_in_background(&results, query, prompts, found_tx.clone());
+                    search_in_background(&dir, query, prompts, answers_tx.clone());
                 }
             }
         }
@@ -123,18 +137,35 @@ pub async fn run(
     Ok(app)
 }
 
+/// The round `id` as stored in `dir`.
+fn read_round(dir: &Path, id: &str) -> Result<Arc<Round>, String> {
+    match Store::open(dir).and_then(|store| store.load_round(id)) {
+        Ok(Some(round)) => Ok(Arc::new(round)),
+        Ok(None) => Err("it has no file".into()),
+        Err(e) => Err(e.to_string()),
+    }
+}
+
+/// The analysis of every round stored in `dir`, as `ethics-bowl report` computes it.
+fn analyse_store(dir: &Path) -> Result<Box<crate::analysis::Analysis>, String> {
+    let store = Store::open(dir).map_err(|e| e.to_string())?;
+    crate::analysis::analyse_store(&store)
+        .map(Box::new)
+        .map_err(|e| e.to_string())
+}
+
 /// Searches the store on tokio's blocking pool (reading a thousand files must not hold up
 /// keys or frames) and sends the answer back as a message.
 fn search_in_background(
-    results: &std::path::Path,
+    dir: &Path,
     query: String,
     prompts: bool,
     answer: mpsc::UnboundedSender<Msg>,
 ) {
-    let dir = results.to_path_buf();
+    let dir = dir.to_path_buf();
     tokio::task::spawn_blocking(move || {
         let search = crate::store::SearchQuery::new(&query).with_prompts(prompts);
-        let hits = crate::store::Store::open(&dir)
+        let hits = Store::open(&dir)
             .and_then(|store| store.search(&search, super::search::HIT_LIMIT))
             .map_err(|e| e.to_string());
         let _ = answer.send(Msg::SearchResults { query, hits });

@@ -105,6 +105,26 @@ impl<'a> ByProtocol<'a> {
     }
 }
 
+/// The analysis of every round stored in `store`, each model's provider taken from the
+/// tournament's record when there is one: what the UI shows of a tournament whose rounds
+/// it does not all hold whole. Files that cannot be read are left out (the UI names them
+/// in its log when it opens the folder).
+pub fn analyse_store(store: &crate::store::Store) -> Result<Analysis, crate::store::StoreError> {
+    let (rounds, _unreadable) = store.load_rounds(&crate::store::RoundFilter::default())?;
+    let provider_of = store
+        .load_tournament()
+        .ok()
+        .flatten()
+        .map(|t| {
+            t.models
+                .into_iter()
+                .map(|m| (m.name, m.provider.to_string()))
+                .collect()
+        })
+        .unwrap_or_default();
+    Ok(analyse(&rounds, &provider_of))
+}
+
 /// Analyses rounds (finished so far: incomplete rounds count only where they have data).
 /// `provider_of` names each model's provider, for the same-provider preference check.
 pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Analysis {

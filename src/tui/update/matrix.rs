@@ -25,10 +25,10 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Log => app.screen = Screen::Log,
         Action::Review => app.screen = Screen::Review,
         Action::Analysis => {
-            if app.analysis.as_ref().is_none_or(|v| v.stale) {
-                app.refresh_analysis();
-            }
             app.screen = Screen::Analysis;
+            if app.analysis.as_ref().is_none_or(|v| v.stale) {
+                return app.refresh_analysis().into_iter().collect();
+            }
         }
         Action::Pause if app.mode == Mode::Live && app.finished.is_none() => {
             let command = if app.paused {

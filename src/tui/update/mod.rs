@@ -12,10 +12,12 @@ mod search;
 #[cfg(test)]
 mod tests;
 
+use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyEvent, KeyEventKind};
 
+use crate::domain::Round;
 use crate::engine::{EngineCommand, EngineEvent};
 
 use super::app::{App, Mode, Screen};
@@ -32,6 +34,15 @@ pub enum Msg {
     Key(KeyEvent),
     /// The clock moved (drives elapsed time and retry countdowns).
     Tick(Instant),
+    /// A round read back from the store ([`Effect::LoadRound`]), or why it could not be.
+    RoundLoaded {
+        /// The round asked for.
+        round_id: String,
+        /// The whole round as stored (not yet sanitised), or the error.
+        result: Result<Arc<Round>, String>,
+    },
+    /// The analysis of the stored rounds ([`Effect::Analyse`]), or why it failed.
+    Analysed(Result<Box<crate::analysis::Analysis>, String>),
     /// The store's answer to [`Effect::Search`] (or why the store could not be searched).
     SearchResults {
         /// The text searched for.
@@ -48,6 +59,14 @@ pub enum Effect {
     Command(EngineCommand),
     /// Put this text on the clipboard (OSC 52).
     Copy(String),
+    /// Read this round whole from the store and answer with [`Msg::RoundLoaded`]: its
+    /// text was dropped from memory (see [`super::round_text`]).
+    LoadRound {
+        /// The round's id.
+        round_id: String,
+    },
+    /// Analyse the stored rounds off the UI's thread and answer with [`Msg::Analysed`].
+    Analyse,
     /// Leave the UI.
     Quit,
     /// Search the stored rounds off the UI thread and answer with [`Msg::SearchResults`].
@@ -61,6 +80,12 @@ pub enum Effect {
 
 /// Applies one message.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    let mut effects = apply(app, msg);
+    effects.extend(super::round_text::follow_screen(app));
+    effects
+}
+
+fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Engine(event) => {
             super::ingest::apply(app, event);
@@ -72,8 +97,27 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
             key_press(app, key)
         }
         Msg::Key(_) => Vec::new(),
-        Msg::Tick(now) => {
-            tick(app, now);
+        Msg::Tick(now) => tick(app, now).into_iter().collect(),
+        Msg::RoundLoaded { round_id, result } => {
+            let result = result
+                .map_err(|e| crate::sanitize::sanitize(&e))
+                .and_then(super::ingest::clean);
+            super::round_text::loaded(app, &round_id, result);
+            app.dirty = true;
+            Vec::new()
+        }
+        Msg::Analysed(result) => {
+            match result {
+                Ok(analysis) => app.take_analysis(*analysis),
+                Err(e) => {
+                    app.analysing = false;
+                    app.log_line(format!(
+                        "the analysis could not read the store: {}",
+                        crate::sanitize::sanitize(&e)
+                    ));
+                }
+            }
+            app.dirty = true;
             Vec::new()
         }
         Msg::SearchResults { query, hits } => {
@@ -84,22 +128,24 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     }
 }
 
-fn tick(app: &mut App, now: Instant) {
+fn tick(app: &mut App, now: Instant) -> Option<Effect> {
     let before = (app.elapsed().as_secs(), app.retries_waiting().0);
     app.now = now;
     // The Analysis screen follows the rounds, at most once a second.
+    let mut effect = None;
     if app.screen == Screen::Analysis
         && app.analysis.as_ref().is_some_and(|v| {
             v.stale && now.saturating_duration_since(v.computed) >= Duration::from_secs(1)
         })
     {
-        app.refresh_analysis();
+        effect = app.refresh_analysis();
         app.dirty = true;
     }
     // Redraw when a visible clock changed: elapsed seconds or a retry countdown.
     if before != (app.elapsed().as_secs(), app.retries_waiting().0) || app.retries_waiting().0 > 0 {
         app.dirty = true;
     }
+    effect
 }
 
 fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {

@@ -34,7 +34,9 @@ pub(super) fn act(app: &mut App, action: Action, scores: bool) -> Vec<Effect> {
         Action::Follow => app.follow = true,
         Action::Prompts => app.show_prompts = !app.show_prompts,
         Action::Copy => {
-            if let Some(round) = app.selected() {
+            if app.selected().is_some_and(|r| r.text_dropped) {
+                app.notice = Some("the round is still being read from the store".into());
+            } else if let Some(round) = app.selected() {
                 let text = crate::analysis::round_markdown::round_markdown(&round.stored);
                 let line = format!(
                     "copied round {} as Markdown ({} characters) through OSC 52; if the clipboard \

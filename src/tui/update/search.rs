@@ -315,6 +315,7 @@ mod tests {
                 round: Arc::new(blank(id)),
                 stored: false,
                 to_run: true,
+                text_dropped: false,
             })
             .collect();
         update(

@@ -31,6 +31,7 @@ fn schedule(rounds: Vec<(Round, bool)>) -> EngineEvent {
                 to_run: round.status == RoundStatus::Incomplete,
                 round: Arc::new(round),
                 stored,
+                text_dropped: false,
             })
             .collect(),
     }
@@ -837,4 +838,143 @@ fn no_remaining_time_is_shown_while_paused() {
     assert_eq!(app.eta(), None, "a paused run's pace says nothing");
     event(&mut app, EngineEvent::Resumed);
     assert!(app.eta().is_some());
+}
+
+/// The app with `r1`, `r2` and `r3` finished in that order, two finished rounds keeping
+/// their text.
+fn three_finished_keeping_two() -> (App, Vec<Round>) {
+    let mut app = app();
+    app.text_kept.capacity = 2;
+    let rounds: Vec<Round> = four()
+        .into_iter()
+        .take(3)
+        .map(|r| finished(r, judgment("j", ParseStatus::Parsed, 8.0, 6.0)))
+        .collect();
+    for r in &rounds {
+        stored(&mut app, r.clone());
+        event(
+            &mut app,
+            EngineEvent::RoundFinished {
+                round_id: r.id.clone(),
+            },
+        );
+    }
+    (app, rounds)
+}
+
+#[test]
+fn finished_rounds_beyond_the_few_kept_leave_their_text_in_the_store() {
+    let (mut app, rounds) = three_finished_keeping_two();
+    // r1, the least recent, keeps its numbers and verdict only.
+    let dropped: Vec<bool> = app.rounds.iter().map(|r| r.text_dropped).collect();
+    assert_eq!(dropped, [true, false, false, false]);
+    assert!(
+        app.rounds[0]
+            .stored
+            .phases
+            .iter()
+            .all(|p| p.response.is_empty())
+    );
+    assert_eq!(app.rounds[0].margin(), Some(14.0));
+    assert_eq!(app.totals.calls, 6);
+    // Opening it asks the driver for the round, once.
+    app.cursor = (0, 0);
+    let effects = key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        [Effect::LoadRound {
+            round_id: "r1".into()
+        }]
+    );
+    let now = app.now;
+    assert!(update(&mut app, Msg::Tick(now)).is_empty());
+    // The answer brings the text back; the least recent other round (r2) gives up its own,
+    // and the open round is never the one dropped.
+    update(
+        &mut app,
+        Msg::RoundLoaded {
+            round_id: "r1".into(),
+            result: Ok(Arc::new(rounds[0].clone())),
+        },
+    );
+    let dropped: Vec<bool> = app.rounds.iter().map(|r| r.text_dropped).collect();
+    assert_eq!(dropped, [false, true, false, false]);
+    assert_eq!(app.rounds[0].transcript().next().unwrap().text, "text");
+    assert_eq!(*app.rounds[0].stored, rounds[0]);
+}
+
+#[test]
+fn the_analysis_of_rounds_whose_text_is_in_the_store_is_computed_from_the_store() {
+    let (mut app, rounds) = three_finished_keeping_two();
+    let effects = key(&mut app, KeyCode::Char('a'));
+    assert_eq!(effects, [Effect::Analyse]);
+    assert!(app.analysing);
+    // No second analysis while one is under way.
+    app.analysis = None;
+    assert_eq!(app.refresh_analysis(), None);
+    let analysis = crate::analysis::analyse(&rounds, &Default::default());
+    update(&mut app, Msg::Analysed(Ok(Box::new(analysis))));
+    assert!(!app.analysing);
+    assert_eq!(app.analysis.as_ref().unwrap().analysis.rounds, 3);
+}
+
+#[test]
+fn a_round_that_cannot_be_read_back_says_why_and_is_not_asked_for_again() {
+    let (mut app, rounds) = three_finished_keeping_two();
+    app.cursor = (0, 0);
+    key(&mut app, KeyCode::Enter);
+    let effects = update(
+        &mut app,
+        Msg::RoundLoaded {
+            round_id: "r1".into(),
+            result: Err("permission denied \u{1b}[31m".into()),
+        },
+    );
+    assert!(effects.is_empty(), "{effects:?}");
+    let (id, why) = app.text_kept.failed.clone().unwrap();
+    assert_eq!(id, "r1");
+    assert!(!why.contains('\u{1b}'), "sanitised: {why:?}");
+    assert!(
+        app.log
+            .last()
+            .unwrap()
+            .text
+            .contains("could not be read back")
+    );
+    let now = app.now;
+    assert!(update(&mut app, Msg::Tick(now)).is_empty());
+    // Stored anew (a correction), it has its text again.
+    stored(&mut app, rounds[0].clone());
+    assert!(!app.rounds[0].text_dropped);
+    assert_eq!(app.text_kept.failed, None);
+}
+
+#[test]
+fn a_resumed_runs_finished_rounds_arrive_without_text_and_are_read_back_when_opened() {
+    let full = finished(
+        blank("r1", "a", "b", "d1"),
+        judgment("j", ParseStatus::Parsed, 8.0, 6.0),
+    );
+    let mut app = App::new("t", Mode::Live, Instant::now());
+    update(
+        &mut app,
+        Msg::Engine(EngineEvent::Started {
+            tournament_id: "t".into(),
+            rounds: vec![ScheduledState {
+                round: Arc::new(full.clone().without_text()),
+                stored: true,
+                to_run: false,
+                text_dropped: true,
+            }],
+        }),
+    );
+    assert!(app.rounds[0].text_dropped);
+    assert_eq!(app.rounds[0].margin(), Some(14.0));
+    let effects = key(&mut app, KeyCode::Enter);
+    assert_eq!(
+        effects,
+        [Effect::LoadRound {
+            round_id: "r1".into()
+        }]
+    );
 }

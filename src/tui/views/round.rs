@@ -93,11 +93,35 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, score
             .highlight_style(Style::new().fg(theme.accent).add_modifier(Modifier::BOLD)),
         tabs,
     );
-    if scores {
+    if round.text_dropped {
+        render_reading(frame, body, app, round, theme);
+    } else if scores {
         shown.render_verdict(frame, body, round, theme);
     } else {
         render_transcript(frame, body, app, round, theme);
     }
+}
+
+/// A round whose text waits in the store: being read back, or why it could not be.
+fn render_reading(frame: &mut Frame<'_>, area: Rect, app: &App, round: &RoundState, theme: &Theme) {
+    let failed = app
+        .text_kept
+        .failed
+        .as_ref()
+        .filter(|(id, _)| id == round.id());
+    let (text, colour) = match failed {
+        Some((_, why)) => (
+            format!("this round could not be read back from the store: {why}"),
+            theme.incomplete,
+        ),
+        None => ("reading the round from the store…".to_string(), theme.dim),
+    };
+    frame.render_widget(
+        Paragraph::new(text)
+            .wrap(Wrap { trim: true })
+            .style(Style::new().fg(colour)),
+        area,
+    );
 }
 
 fn render_transcript(
