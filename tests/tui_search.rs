@@ -385,3 +385,105 @@ fn a_hit_in_a_round_whose_text_waits_in_the_store_is_shown_once_read_back() {
         t.backend()
     );
 }
+
+/// The real binary in tmux, `open` on a stored results folder: `/` searches it through the
+/// driver (the store read off the UI thread), Enter opens a hit, `:` jumps to a round.
+/// Without tmux the test says so and passes, except under CI, where `.ci/run` installs it.
+#[test]
+fn open_searches_and_jumps_in_a_real_terminal() {
+    use std::process::Command;
+    let tmux_ok = Command::new("tmux")
+        .arg("-V")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !tmux_ok {
+        assert!(
+            std::env::var("CI").is_err(),
+            "tmux is not installed; .ci/run installs it"
+        );
+        eprintln!("SKIPPED: tmux is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let fixture = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/stored-v0/ethics_bowl");
+    std::fs::create_dir_all(dir.path().join("results/rounds")).unwrap();
+    std::fs::copy(
+        fixture.join("tournament.json"),
+        dir.path().join("results/tournament.json"),
+    )
+    .unwrap();
+    for entry in std::fs::read_dir(fixture.join("rounds")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(
+            &path,
+            dir.path()
+                .join("results/rounds")
+                .join(path.file_name().unwrap()),
+        )
+        .unwrap();
+    }
+    let socket = format!("eb-search-{}", std::process::id());
+    let tmux = |args: &[&str]| {
+        let out = Command::new("tmux")
+            .arg("-L")
+            .arg(&socket)
+            .args(args)
+            .output()
+            .expect("tmux runs");
+        String::from_utf8_lossy(&out.stdout).into_owned()
+    };
+    let command = format!(
+        "{} --log-file {} open {}; sleep 30",
+        env!("CARGO_BIN_EXE_ethics-bowl"),
+        dir.path().join("log.txt").display(),
+        dir.path().join("results").display()
+    );
+    tmux(&[
+        "new-session",
+        "-d",
+        "-s",
+        "s",
+        "-x",
+        "120",
+        "-y",
+        "40",
+        &command,
+    ]);
+    struct Kill<F: Fn(&[&str]) -> String>(F);
+    impl<F: Fn(&[&str]) -> String> Drop for Kill<F> {
+        fn drop(&mut self) {
+            (self.0)(&["kill-server"]);
+        }
+    }
+    let tmux = Kill(tmux);
+    let wait_for = |needle: &str| {
+        let deadline = Instant::now() + Duration::from_secs(60);
+        loop {
+            let screen = (tmux.0)(&["capture-pane", "-p", "-t", "s"]);
+            if screen.contains(needle) {
+                return screen;
+            }
+            assert!(
+                Instant::now() < deadline,
+                "waited for {needle}; the screen shows:\n{screen}"
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    };
+    wait_for("Team A vs Team B");
+    (tmux.0)(&["send-keys", "-t", "s", "/"]);
+    (tmux.0)(&["send-keys", "-t", "s", "-l", "CONSEQUENTIALIST reading"]);
+    wait_for("/CONSEQUENTIALIST reading█");
+    (tmux.0)(&["send-keys", "-t", "s", "Enter"]);
+    let list = wait_for("\"CONSEQUENTIALIST reading\": ");
+    assert!(list.contains("hits in 4 rounds"), "{list}");
+    (tmux.0)(&["send-keys", "-t", "s", "Enter"]);
+    let round = wait_for("hit 1 of");
+    assert!(round.contains("consequentialist reading"), "{round}");
+    (tmux.0)(&["send-keys", "-t", "s", ":"]);
+    (tmux.0)(&["send-keys", "-t", "s", "-l", "inherited"]);
+    (tmux.0)(&["send-keys", "-t", "s", "Enter"]);
+    wait_for("inherited_debt__sim-gamma__vs__sim-alpha__r1  A: sim-gamma");
+    (tmux.0)(&["send-keys", "-t", "s", "q"]);
+}
