@@ -232,6 +232,24 @@ mod tests {
     }
 
     #[test]
+    fn a_theme_file_without_search_match_still_loads() {
+        let older = include_str!("../../themes/default.toml")
+            .lines()
+            .filter(|l| !l.starts_with("search_match"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let theme = Theme::parse(&older, Path::new("older.toml")).unwrap();
+        assert_eq!(theme.search_match, Color::Yellow);
+        assert!(
+            Theme::no_color()
+                .search_match()
+                .add_modifier
+                .contains(ratatui::style::Modifier::REVERSED),
+            "without colours a match is reversed"
+        );
+    }
+
+    #[test]
     fn user_themes_override_and_errors_name_file_and_key() {
         let dir = tempfile::tempdir().unwrap();
         std::fs::create_dir_all(dir.path().join("themes")).unwrap();
