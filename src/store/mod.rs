@@ -8,6 +8,7 @@
 mod compat;
 mod filter;
 mod record;
+pub mod search;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -19,6 +20,7 @@ use crate::domain::{IdError, Round, check_file_id};
 
 pub use filter::{FilterValues, Role, RoundFilter};
 pub use record::{TournamentRecord, TournamentStatus};
+pub use search::{HitPlace, RoundFields, SearchHit, SearchQuery, Snippet, find_ignore_case};
 
 /// A store operation that failed; names the file.
 #[derive(Debug, thiserror::Error)]

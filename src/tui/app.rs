@@ -233,6 +233,8 @@ pub struct App {
     pub filter: super::filter::FilterBar,
     /// Another results folder set beside this one (`open A --compare B`).
     pub compare: Option<super::compare::CompareState>,
+    /// Search and jump-to-round.
+    pub search: super::search::SearchState,
 }
 
 impl App {
@@ -278,6 +280,7 @@ impl App {
             dirty: true,
             filter: Default::default(),
             compare: None,
+            search: Default::default(),
         }
     }
 

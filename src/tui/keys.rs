@@ -79,6 +79,16 @@ pub enum Action {
     Compare,
     /// Show the comparison's summary.
     CompareSummary,
+    /// Open the search prompt.
+    Search,
+    /// Open the jump-to-round prompt.
+    Jump,
+    /// Open the next search hit.
+    NextHit,
+    /// Open the previous search hit.
+    PreviousHit,
+    /// In a prompt: run it.
+    Run,
 }
 
 /// A key as bound: its code and whether Ctrl is held (Shift is part of the character).
@@ -143,6 +153,10 @@ pub enum Table {
     FilterPrompt,
     /// The compare screen (`open A --compare B`).
     Compare,
+    /// Typing a search or a round id in the footer.
+    Prompt,
+    /// The list of search hits (or of rounds to jump to).
+    SearchList,
 }
 
 const ARROWS: &[(Key, Action)] = &[
@@ -202,6 +216,82 @@ const GLOBAL: &[Binding] = &[
         help: "quit at once (everything finished is stored)",
         footer: None,
         keys: &[(ctrl('c'), Action::ForceQuit)],
+    },
+    SEARCH,
+    JUMP,
+    NEXT_HIT,
+];
+
+// Search and jump work on every screen (see `super::search`).
+const SEARCH: Binding = Binding {
+    label: "/",
+    help: "search text, round ids, models, dilemmas (prompts when shown)",
+    footer: Some("/ search"),
+    keys: &[(ch('/'), Action::Search)],
+};
+const JUMP: Binding = Binding {
+    label: ":",
+    help: "jump to a round by id (its start is enough)",
+    footer: Some(": jump"),
+    keys: &[(ch(':'), Action::Jump)],
+};
+const NEXT_HIT: Binding = Binding {
+    label: "n / N",
+    help: "open the next / previous search hit",
+    footer: Some("n/N next/prev hit"),
+    keys: &[(ch('n'), Action::NextHit), (ch('N'), Action::PreviousHit)],
+};
+const PROMPT: &[Binding] = &[
+    Binding {
+        label: "letters",
+        help: "type the search, or the start of a round id",
+        footer: None,
+        keys: &[],
+    },
+    Binding {
+        label: "Enter",
+        help: "run it",
+        footer: Some("Enter run"),
+        keys: &[(key(KeyCode::Enter), Action::Run)],
+    },
+    Binding {
+        label: "Backspace",
+        help: "erase a character",
+        footer: None,
+        keys: &[(key(KeyCode::Backspace), Action::Erase)],
+    },
+    Binding {
+        label: "Esc",
+        help: "cancel",
+        footer: Some("Esc cancel"),
+        keys: &[(key(KeyCode::Esc), Action::Leave)],
+    },
+];
+const SEARCH_LIST: &[Binding] = &[
+    Binding {
+        label: "↑ ↓ / k j",
+        help: "choose a hit",
+        footer: Some("↑↓ choose"),
+        keys: &[
+            (key(KeyCode::Up), Action::Up),
+            (key(KeyCode::Down), Action::Down),
+            (ch('k'), Action::Up),
+            (ch('j'), Action::Down),
+            (key(KeyCode::PageUp), Action::PageUp),
+            (key(KeyCode::PageDown), Action::PageDown),
+        ],
+    },
+    Binding {
+        label: "Enter",
+        help: "open the round at the hit",
+        footer: Some("Enter open"),
+        keys: &[(key(KeyCode::Enter), Action::Open)],
+    },
+    Binding {
+        label: "Esc",
+        help: "close the list (n / N still step through the hits)",
+        footer: Some("Esc close"),
+        keys: &[(key(KeyCode::Esc), Action::Back)],
     },
 ];
 
@@ -535,6 +625,8 @@ pub fn bindings(table: Table) -> &'static [Binding] {
         Table::Leaderboard => LEADERBOARD,
         Table::FilterPrompt => FILTER_PROMPT,
         Table::Compare => COMPARE,
+        Table::Prompt => PROMPT,
+        Table::SearchList => SEARCH_LIST,
     }
 }
 
@@ -566,7 +658,7 @@ pub fn action(table: Table, pressed: &KeyEvent) -> Option<Action> {
 /// out (they would do nothing here, such as pausing while browsing).
 pub fn footer(table: Table, hidden: &[Action]) -> String {
     let global = match table {
-        Table::Editor | Table::Fields | Table::FilterPrompt => &[][..],
+        Table::Editor | Table::Fields | Table::FilterPrompt | Table::Prompt => &[][..],
         _ => GLOBAL,
     };
     bindings(table)
@@ -582,7 +674,7 @@ pub fn footer(table: Table, hidden: &[Action]) -> String {
 mod tests {
     use super::*;
 
-    const ALL: [Table; 12] = [
+    const ALL: [Table; 14] = [
         Table::Global,
         Table::Matrix,
         Table::Round,
@@ -595,6 +687,8 @@ mod tests {
         Table::Leaderboard,
         Table::FilterPrompt,
         Table::Compare,
+        Table::Prompt,
+        Table::SearchList,
     ];
 
     #[test]
@@ -611,6 +705,7 @@ mod tests {
                     | Table::Fields
                     | Table::Confirm
                     | Table::FilterPrompt
+                    | Table::Prompt
             ) {
                 keys.extend(GLOBAL.iter().flat_map(|b| b.keys.iter().map(|(k, _)| *k)));
             }

@@ -11,6 +11,7 @@ mod ingest;
 mod keys;
 mod round_state;
 pub mod round_text;
+pub mod search;
 pub mod terminal;
 pub mod theme;
 pub mod update;

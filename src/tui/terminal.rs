@@ -52,7 +52,7 @@ impl Drop for Restore {
 
 /// Runs the UI until the user quits. Engine events come from `events`; commands go to
 /// `commands`; rounds and analyses the state asks for are read from the results folder
-/// `dir`. Returns the final state.
+/// `dir`, and searches search it. Returns the final state.
 pub async fn run(
     mut app: App,
     theme: Theme,
@@ -128,6 +128,9 @@ pub async fn run(
                     });
                 }
                 Effect::Quit => return Ok(app),
+                Effect::Search { query, prompts } => {
+                    search_in_background(&dir, query, prompts, answers_tx.clone());
+                }
             }
         }
     }
@@ -149,6 +152,24 @@ fn analyse_store(dir: &Path) -> Result<Box<crate::analysis::Analysis>, String> {
     crate::analysis::analyse_store(&store)
         .map(Box::new)
         .map_err(|e| e.to_string())
+}
+
+/// Searches the store on tokio's blocking pool (reading a thousand files must not hold up
+/// keys or frames) and sends the answer back as a message.
+fn search_in_background(
+    dir: &Path,
+    query: String,
+    prompts: bool,
+    answer: mpsc::UnboundedSender<Msg>,
+) {
+    let dir = dir.to_path_buf();
+    tokio::task::spawn_blocking(move || {
+        let search = crate::store::SearchQuery::new(&query).with_prompts(prompts);
+        let hits = Store::open(&dir)
+            .and_then(|store| store.search(&search, super::search::HIT_LIMIT))
+            .map_err(|e| e.to_string());
+        let _ = answer.send(Msg::SearchResults { query, hits });
+    });
 }
 
 /// Puts `text` on the clipboard through the terminal: OSC 52 (`ESC ] 52 ; c ; base64 BEL`),

@@ -50,6 +50,8 @@ pub struct Theme {
     pub team_a: Color,
     /// Team B's name and text.
     pub team_b: Color,
+    /// Behind a search match (see [`Theme::search_match`]).
+    pub search_match: Color,
 }
 
 #[derive(Deserialize)]
@@ -69,6 +71,9 @@ struct ThemeFile {
     incomplete: String,
     team_a: String,
     team_b: String,
+    /// Optional, so theme files written before search still load.
+    #[serde(default)]
+    search_match: Option<String>,
 }
 
 fn colour(value: &str) -> Option<Color> {
@@ -100,7 +105,22 @@ fn colour(value: &str) -> Option<Color> {
     })
 }
 
+/// Behind a search match when a theme file does not say.
+const DEFAULT_SEARCH_MATCH: &str = "yellow";
+
 impl Theme {
+    /// How a search match is drawn: dark text on the match colour, or reversed when colours
+    /// are off (so `NO_COLOR` still shows it).
+    pub fn search_match(&self) -> ratatui::style::Style {
+        use ratatui::style::{Modifier, Style};
+        let style = Style::new().add_modifier(Modifier::BOLD);
+        if self.search_match == Color::Reset {
+            style.add_modifier(Modifier::REVERSED)
+        } else {
+            style.bg(self.search_match).fg(Color::Black)
+        }
+    }
+
     /// Every colour the terminal's own (for `NO_COLOR` and plain terminals).
     pub fn no_color() -> Self {
         let c = Color::Reset;
@@ -119,6 +139,7 @@ impl Theme {
             incomplete: c,
             team_a: c,
             team_b: c,
+            search_match: c,
         }
     }
 
@@ -157,6 +178,10 @@ impl Theme {
             incomplete: get("incomplete", &f.incomplete)?,
             team_a: get("team_a", &f.team_a)?,
             team_b: get("team_b", &f.team_b)?,
+            search_match: get(
+                "search_match",
+                f.search_match.as_deref().unwrap_or(DEFAULT_SEARCH_MATCH),
+            )?,
         })
     }
 
@@ -203,6 +228,24 @@ mod tests {
         assert_eq!(
             Theme::load("default", None, true).unwrap(),
             Theme::no_color()
+        );
+    }
+
+    #[test]
+    fn a_theme_file_without_search_match_still_loads() {
+        let older = include_str!("../../themes/default.toml")
+            .lines()
+            .filter(|l| !l.starts_with("search_match"))
+            .collect::<Vec<_>>()
+            .join("\n");
+        let theme = Theme::parse(&older, Path::new("older.toml")).unwrap();
+        assert_eq!(theme.search_match, Color::Yellow);
+        assert!(
+            Theme::no_color()
+                .search_match()
+                .add_modifier
+                .contains(ratatui::style::Modifier::REVERSED),
+            "without colours a match is reversed"
         );
     }
 

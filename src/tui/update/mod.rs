@@ -10,6 +10,7 @@ mod filter;
 mod matrix;
 mod review;
 mod round;
+mod search;
 #[cfg(test)]
 mod tests;
 
@@ -44,6 +45,13 @@ pub enum Msg {
     },
     /// The analysis of the stored rounds ([`Effect::Analyse`]), or why it failed.
     Analysed(Result<Box<crate::analysis::Analysis>, String>),
+    /// The store's answer to [`Effect::Search`] (or why the store could not be searched).
+    SearchResults {
+        /// The text searched for.
+        query: String,
+        /// The hits, in file order.
+        hits: Result<Vec<crate::store::SearchHit>, String>,
+    },
 }
 
 /// What the driver must do after an update.
@@ -63,6 +71,13 @@ pub enum Effect {
     Analyse,
     /// Leave the UI.
     Quit,
+    /// Search the stored rounds off the UI thread and answer with [`Msg::SearchResults`].
+    Search {
+        /// The text to find.
+        query: String,
+        /// Search the prompts too.
+        prompts: bool,
+    },
 }
 
 /// Applies one message.
@@ -108,6 +123,11 @@ fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
                     ));
                 }
             }
+            app.dirty = true;
+            Vec::new()
+        }
+        Msg::SearchResults { query, hits } => {
+            search::results(app, &query, hits);
             app.dirty = true;
             Vec::new()
         }
@@ -164,6 +184,9 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             _ => Vec::new(),
         };
     }
+    if let Some(effects) = search::key(app, &key, global) {
+        return effects;
+    }
     match global {
         Some(Action::Help) => {
             app.help = true;
@@ -185,7 +208,10 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     }
     match app.screen {
         Screen::Matrix => matrix::act(app, action),
-        Screen::Round { scores } => round::act(app, action, scores),
+        Screen::Round { scores } => {
+            search::settle_scroll(app);
+            round::act(app, action, scores)
+        }
         Screen::Review => review::act(app, action),
         Screen::Analysis => analysis::act(app, action),
         Screen::Compare { summary } => compare::act(app, action, summary),

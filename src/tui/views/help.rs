@@ -24,7 +24,11 @@ fn sections(screen: Screen) -> Vec<(Table, &'static str)> {
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let mut lines: Vec<Line<'_>> = sections(app.screen)
+    let mut tables = sections(app.screen);
+    if app.search.list.is_some() {
+        tables.insert(0, (Table::SearchList, "in the list: "));
+    }
+    let mut lines: Vec<Line<'_>> = tables
         .into_iter()
         .flat_map(|(table, prefix)| {
             keys::bindings(table)

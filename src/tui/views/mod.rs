@@ -17,6 +17,7 @@ pub(crate) mod presentation;
 mod qa_debate;
 mod review;
 mod round;
+mod search;
 mod structured_debate;
 
 pub use matrix::cell;
@@ -73,6 +74,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         Screen::Compare { summary } => compare::render(frame, body, app, theme, summary),
     }
     frame.render_widget(footer_text, footer);
+    search::render_list(frame, body, app, theme);
     if app.help {
         help::render(frame, area, app, theme);
     }
@@ -88,7 +90,9 @@ fn footer(app: &App, theme: &Theme) -> Paragraph<'static> {
 /// The key hints of what is showing, leaving out keys that would do nothing (pause and
 /// retry while browsing, score fields for a reading that has none).
 fn footer_text(app: &App) -> String {
-    if let Some(notice) = &app.notice {
+    if let Some(prompt) = search::prompt_line(app) {
+        prompt
+    } else if let Some(notice) = &app.notice {
         notice.clone()
     } else if app.confirm_quit && !app.batches.is_empty() {
         let n = app.batches.len();
@@ -106,9 +110,13 @@ fn footer_text(app: &App) -> String {
             Some(editor) if editor.fields.is_some() => Table::Fields,
             Some(_) => Table::Editor,
             None if app.filter.prompt.is_some() => Table::FilterPrompt,
+            None if app.search.list.is_some() => Table::SearchList,
             None => keys::screen_table(app.screen),
         };
         let mut hidden = Vec::new();
+        if app.search.hits.is_empty() {
+            hidden.push(Action::NextHit);
+        }
         if app.mode == Mode::Browse {
             hidden.extend([Action::Pause, Action::Retry]);
         }

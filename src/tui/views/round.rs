@@ -134,8 +134,12 @@ fn render_transcript(
     let mut lines: Vec<Line<'_>> = Vec::new();
     let shown = presentation(round.stored.kind());
     let mut empty = true;
-    for p in round.transcript() {
+    let hit = super::search::target(app, round);
+    // Where the open hit's text begins and ends in `lines`, once passed.
+    let mut hit_lines: Option<std::ops::Range<usize>> = None;
+    for (entry, p) in round.transcript().enumerate() {
         empty = false;
+        let entry_start = lines.len();
         let (who, colour) = shown
             .speaker(&p, theme)
             .unwrap_or_else(|| role(p.phase_type, theme));
@@ -183,6 +187,7 @@ fn render_transcript(
                 Style::new().fg(theme.dim).add_modifier(Modifier::ITALIC),
             ));
         }
+        let answer_start = lines.len();
         if let Some(e) = p.error {
             lines.push(Line::styled(
                 format!("failed: {e}"),
@@ -192,8 +197,14 @@ fn render_transcript(
         } else {
             lines.extend(shown.phase_lines(&p, round, theme));
         }
+        if let Some(super::search::Target::Phase { index, prompt }) = hit
+            && index == entry
+        {
+            hit_lines = Some(if prompt { entry_start } else { answer_start }..lines.len());
+        }
         lines.push(Line::raw(""));
     }
+    let first_match = super::search::highlight_all(&mut lines, app, theme, hit_lines);
     if empty {
         lines.push(Line::styled(
             "No phase has started yet.",
@@ -203,13 +214,26 @@ fn render_transcript(
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(Style::new().fg(theme.border));
+    // Rows above the open hit's first match, counted before the lines go to the paragraph.
+    let above = hit.map(|_| {
+        first_match.map_or(0, |k| {
+            Paragraph::new(lines[..k].to_vec())
+                .wrap(Wrap { trim: false })
+                .line_count(area.width)
+        })
+    });
     let paragraph = Paragraph::new(lines)
         .wrap(Wrap { trim: false })
         .block(block);
     let inner_height = area.height.saturating_sub(1) as usize;
     let total = paragraph.line_count(area.width);
     let bottom = total.saturating_sub(inner_height);
-    let scroll = if app.follow {
+    let scroll = if let Some(above) = above {
+        // Opened at a search hit: a couple of lines above its first match.
+        let at = above.saturating_sub(2).min(bottom);
+        app.search.scrolled_to.set(Some(at));
+        at
+    } else if app.follow {
         bottom
     } else {
         app.scroll.min(bottom)
