@@ -509,3 +509,107 @@ fn tags(round: &Round) -> Tags {
     tags.standings = standings;
     tags
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::store::{RoundFilter, Store};
+
+    fn fixture(name: &str, id: &str) -> Round {
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/stored-v0")
+            .join(name);
+        let (rounds, _) = Store::open(&dir)
+            .unwrap()
+            .load_rounds(&RoundFilter::default())
+            .unwrap();
+        rounds.into_iter().find(|r| r.id == id).unwrap()
+    }
+
+    #[test]
+    fn a_debaters_argument_reads_as_the_judge_saw_it_with_quotes_marked() {
+        let round = fixture(
+            "qa_debate",
+            "qa-sample-0__debate__sim-alpha__vs__sim-beta__judge__sim-gamma__r1",
+        );
+        let v = view(&round);
+        let argument = &v.phases[0];
+        assert!(
+            argument
+                .text
+                .contains("says <v_quote>The otter is named Pablo</v_quote>, which"),
+            "{}",
+            argument.text
+        );
+        assert!(
+            v.phases[2].text.contains("<u_quote>Rule1: If the heron"),
+            "{}",
+            v.phases[2].text
+        );
+        assert!(!argument.text.contains("<thinking>"), "{}", argument.text);
+        assert!(
+            argument
+                .thinking
+                .as_deref()
+                .is_some_and(|t| t.contains("My reading"))
+        );
+        assert_eq!(v.tags.qa, Some("correct"));
+        let j = &v.judgments[0];
+        assert!(
+            j.lines[0].starts_with("Chose A (proved) · confidence 95 · correct"),
+            "{:?}",
+            j.lines
+        );
+        // The raw answer is the judgment phase's: pointed at, not repeated.
+        let at = j.raw_phase.unwrap();
+        assert!(round.phases[at].phase_type.is_judging());
+        assert!(j.raw.is_none());
+        assert!(v.setup.iter().any(|(k, _)| k == "question"));
+    }
+
+    #[test]
+    fn a_structured_verdict_is_the_argument_trace_with_claims_and_standings() {
+        let round = fixture(
+            "structured_debate",
+            "microservices_day_one__sim-alpha__vs__sim-beta__r1",
+        );
+        let v = view(&round);
+        assert_eq!(
+            v.tags.standings,
+            ["PARTIALLY_UPHELD", "REFUTED", "UNCERTAIN"]
+        );
+        let j = &v.judgments[0];
+        assert_eq!(j.head[0], "argument");
+        assert!(!j.rows.is_empty());
+        assert!(
+            j.rows.iter().all(|r| !r[1].is_empty()),
+            "every assessed argument shows its claim: {:?}",
+            j.rows
+        );
+        assert!(v.setup.iter().any(|(k, _)| k == "proposition"));
+    }
+
+    #[test]
+    fn an_ethics_bowl_judgment_is_its_rubric_and_a_panel_its_deliberation() {
+        let round = fixture("ethics_bowl", "borrowed_voice__sim-alpha__vs__sim-beta__r1");
+        let v = view(&round);
+        let j = &v.judgments[0];
+        assert_eq!(j.head, ["criterion", "Team A", "Team B"]);
+        assert_eq!(j.rows.len(), Criterion::ALL.len() + 1);
+        assert_eq!(j.rows.last().unwrap()[0], "total");
+        let dir =
+            std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/stored-v0/panel");
+        let (rounds, _) = Store::open(&dir)
+            .unwrap()
+            .load_rounds(&RoundFilter::default())
+            .unwrap();
+        let judged = rounds.iter().find(|r| r.panel.is_some()).unwrap();
+        let panel = view(judged).panel.unwrap();
+        assert!(
+            panel.lines[0].contains("judges; agreement"),
+            "{:?}",
+            panel.lines
+        );
+        assert!(!panel.rounds.is_empty());
+    }
+}
