@@ -85,8 +85,11 @@ struct PanelRoundView {
     number: u32,
     agreement: Option<f64>,
     /// Each disagreement: subject, severity and each judge's position.
-    disputes: Vec<(String, f64, Vec<(String, String)>)>,
+    disputes: Vec<Dispute>,
 }
+
+/// A panel disagreement: subject, severity, and each judge's position as (judge, position).
+type Dispute = (String, f64, Vec<(String, String)>);
 
 #[derive(Debug, Default, Serialize)]
 struct Tags {
