@@ -19,7 +19,7 @@ use std::path::{Path, PathBuf};
 use super::report::{Analysis, ReportError};
 use crate::domain::Round;
 
-pub use page::page;
+use page::page;
 
 /// Writes `report.html` into `out` (created if missing); returns its path.
 pub fn write_html(a: &Analysis, rounds: &[Round], out: &Path) -> Result<PathBuf, ReportError> {

@@ -74,13 +74,20 @@ const KEYS = ["model", "role", "case", "judge", "status", "protocol", "qa", "win
 const ALIASES = { dilemma: "case", item: "case", topic: "case" };
 
 function options(select, values) {
-  for (const v of [...new Set(values)].sort()) {
+  for (const v of [...new Set(values)].filter(Boolean).sort()) {
     const o = el("option", null, v);
     o.value = v;
     select.append(o);
   }
   // A filter with one choice or none narrows nothing: hide it.
   select.closest("label").hidden = select.options.length <= 2;
+}
+
+// Who played: `a vs b`, one name when one model played (self-play, consultancy), or the
+// judges when none did (the question-answer baselines).
+function who(r) {
+  const players = [...new Set([r.a, r.b].filter(Boolean))];
+  return players.length ? players.join(" vs ") : "judged by " + r.judges.join(", ");
 }
 
 function setup() {
@@ -99,7 +106,7 @@ function setup() {
       "li",
       null,
       el("span", "id", r.id),
-      el("span", "who", r.a === r.b ? r.a : r.a + " vs " + r.b),
+      el("span", "who", who(r)),
       el("span", "badge " + r.status, r.status.replace("_", " ")),
       el("span", "case", r.case)
     );
@@ -240,7 +247,7 @@ function open(id) {
     ["judges", r.judges.join(", ")],
     ["status", r.status],
   ];
-  detail.append(dl(meta.concat(r.setup)));
+  detail.append(dl(meta.concat(r.setup).filter(([, v]) => v)));
   if (r.error) detail.append(el("p", "error", r.error));
   for (const p of r.phases) {
     const s = el("section", "phase");

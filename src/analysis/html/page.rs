@@ -27,7 +27,7 @@ const FILTERS: [(&str, &str); 8] = [
 ];
 
 /// The whole page for an analysis and the rounds it was computed from.
-pub fn page(a: &Analysis, rounds: &[Round]) -> String {
+pub(super) fn page(a: &Analysis, rounds: &[Round]) -> String {
     let doc = sections::report(a);
     let views: Vec<RoundView> = rounds.iter().map(view).collect();
     // Serialising plain strings, numbers and vectors cannot fail; an empty list is the
@@ -56,7 +56,7 @@ pub fn page(a: &Analysis, rounds: &[Round]) -> String {
     format!(
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
-<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:; script-src 'sha256-{hash}'\">\
+<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{hash}'\">\
 <title>Tournament analysis</title><style>{STYLE}</style></head>\n<body>\
 <header><h1>Tournament analysis</h1><nav>{nav}<a href=\"#rounds\">Rounds</a></nav></header>\n<main>\
 {body}\
