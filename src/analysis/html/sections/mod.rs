@@ -20,8 +20,8 @@ pub(super) fn report(a: &Analysis) -> Doc {
     doc.h2("Overview");
     doc.p(&format!(
         "{} rounds ({} complete). Each figure is a mean over usable judgments (parsed, or corrected by hand), \
-         with its n; a figure on fewer than {MIN_N} observations is marked \"too few\". Every table row links \
-         to the rounds behind it in the transcript browser below.",
+         with its n; a figure on fewer than {MIN_N} observations is marked \"too few\". A table row about a model, \
+         dilemma, item, judge or round links to its rounds in the transcript browser below.",
         a.rounds, a.complete_rounds
     ));
     usage::usage(&mut doc, &a.usage_by_model);
