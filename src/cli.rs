@@ -45,15 +45,15 @@ pub enum Command {
         batch: bool,
     },
     /// Write the analysis of stored rounds: report.md, one CSV per table, analysis.json,
-    /// SVG charts.
+    /// SVG charts, and report.html (the tables, charts and every transcript in one page).
     Report {
         /// The tournament's results folder (results/<tournament>), or the predecessor's.
         dir: PathBuf,
         /// Where to write (default: DIR/report).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
-        /// Which files: md, csv, json, svg (comma-separated; default all).
-        #[arg(long, value_enum, value_delimiter = ',', default_values = ["md", "csv", "json", "svg"])]
+        /// Which files: md, csv, json, svg, html (comma-separated; default all).
+        #[arg(long, value_enum, value_delimiter = ',', default_values = ["md", "csv", "json", "svg", "html"])]
         format: Vec<FormatArg>,
     },
     /// Two results folders of one protocol side by side (two runs, or a run and a
@@ -216,6 +216,8 @@ pub enum FormatArg {
     Json,
     /// SVG charts.
     Svg,
+    /// report.html: every table and chart, and a transcript browser with search and filters.
+    Html,
 }
 
 /// A model's role, for filters.

@@ -5,6 +5,7 @@ pub mod bias;
 pub mod calls;
 mod charts;
 pub mod compare;
+pub mod html;
 pub mod panels;
 pub mod qa;
 pub mod ratings;
@@ -17,6 +18,7 @@ mod summary;
 pub mod tables;
 pub mod usage;
 
+pub use html::write_html;
 pub use report::{
     Analysis, Format, ReportError, analyse, analyse_store, qa_markdown, share as qa_share,
     structured_markdown, write_report,

@@ -1,10 +1,11 @@
-//! `ethics-bowl report DIR`: the analysis of what is stored, finished rounds so far.
+//! `ethics-bowl report DIR`: the analysis of what is stored, finished rounds so far, as
+//! report.md, CSVs, analysis.json, SVG charts and report.html.
 
 use std::path::Path;
 
 use ethics_bowl::analysis::qa::QaFigures;
 use ethics_bowl::analysis::structured::StructuredFigures;
-use ethics_bowl::analysis::{Format, analyse, qa_share, write_report};
+use ethics_bowl::analysis::{Format, analyse, qa_share, write_html, write_report};
 use ethics_bowl::domain::ProtocolKind;
 
 use super::UsageError;
@@ -23,6 +24,7 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
             FormatArg::Csv => Format::Csv,
             FormatArg::Json => Format::Json,
             FormatArg::Svg => Format::Svg,
+            FormatArg::Html => Format::Html,
         })
         .collect();
     let target = out
@@ -43,6 +45,12 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
     let analysis = analyse(&rounds, &provider_of);
     for path in write_report(&analysis, &target, &formats)? {
         println!("wrote {}", path.display());
+    }
+    if formats.contains(&Format::Html) {
+        println!(
+            "wrote {}",
+            write_html(&analysis, &rounds, &target)?.display()
+        );
     }
     for kind in ProtocolKind::ALL {
         match kind {

@@ -14,6 +14,9 @@ pub enum Format {
     Json,
     /// SVG charts.
     Svg,
+    /// `report.html`, with the transcripts: written by [`crate::analysis::write_html`],
+    /// which also takes the rounds.
+    Html,
 }
 
 /// A report could not be written.

@@ -31,7 +31,8 @@ pub use files::{Format, ReportError};
 pub use qa_debate::markdown as qa_markdown;
 pub use structured_debate::markdown as structured_markdown;
 
-/// Writes the chosen files into `out`; returns their paths.
+/// Writes the chosen files into `out`; returns their paths. `report.html` needs the rounds
+/// too: [`crate::analysis::write_html`] writes it.
 pub fn write_report(
     a: &Analysis,
     out: &Path,

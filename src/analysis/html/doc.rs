@@ -1,0 +1,156 @@
+//! The report's static part as HTML: headings, paragraphs, lists, inline SVG charts and
+//! tables whose rows link to the rounds behind them. Every piece of text goes through
+//! [`escape::html`](super::escape::html) here and nowhere else.
+
+use super::escape;
+
+/// Which rounds a table row stands for: `(key, value)` pairs of the page's round filters
+/// (`model`, `role`, `dilemma`, `judge`, `status`, `round`, `qa`, `winner`, `standing`, `q`).
+pub(super) type Filter = Vec<(&'static str, String)>;
+
+/// A table: its header and rows, each row with the filter its cells link to.
+pub(super) struct Table {
+    head: Vec<String>,
+    rows: Vec<(Vec<String>, Option<Filter>)>,
+}
+
+impl Table {
+    /// An empty table with these column names.
+    pub(super) fn new<S: AsRef<str>>(head: impl IntoIterator<Item = S>) -> Self {
+        Self {
+            head: head.into_iter().map(|h| h.as_ref().to_string()).collect(),
+            rows: Vec::new(),
+        }
+    }
+
+    /// Adds a row; with a filter, every cell links to the rounds it names.
+    pub(super) fn row(&mut self, cells: Vec<String>, filter: Option<Filter>) {
+        self.rows.push((cells, filter));
+    }
+}
+
+/// The link of a filter: `#rounds?model=a&dilemma=b`.
+pub(super) fn href(filter: &Filter) -> String {
+    let query: Vec<String> = filter
+        .iter()
+        .map(|(k, v)| format!("{k}={}", escape::query(v)))
+        .collect();
+    format!("#rounds?{}", query.join("&"))
+}
+
+/// The HTML of the report's sections, in order, with a contents list of its headings.
+#[derive(Default)]
+pub(super) struct Doc {
+    body: String,
+    contents: Vec<(String, String)>,
+}
+
+impl Doc {
+    /// A section heading (`h2`), listed in the contents.
+    pub(super) fn h2(&mut self, title: &str) {
+        let id = format!("s{}", self.contents.len() + 1);
+        self.body
+            .push_str(&format!("<h2 id=\"{id}\">{}</h2>\n", escape::html(title)));
+        self.contents.push((id, title.to_string()));
+    }
+
+    /// A subsection heading (`h3`).
+    pub(super) fn h3(&mut self, title: &str) {
+        self.body
+            .push_str(&format!("<h3>{}</h3>\n", escape::html(title)));
+    }
+
+    /// A paragraph.
+    pub(super) fn p(&mut self, text: &str) {
+        self.body
+            .push_str(&format!("<p>{}</p>\n", escape::html(text)));
+    }
+
+    /// A bulleted list.
+    pub(super) fn list(&mut self, items: &[String]) {
+        if items.is_empty() {
+            return;
+        }
+        self.body.push_str("<ul>");
+        for i in items {
+            self.body.push_str(&format!("<li>{}</li>", escape::html(i)));
+        }
+        self.body.push_str("</ul>\n");
+    }
+
+    /// A chart: SVG from `analysis::charts`, which escapes its own text; inlined without the
+    /// XML declaration a standalone file needs.
+    pub(super) fn chart(&mut self, svg: &str) {
+        let start = svg.find("<svg").unwrap_or(0);
+        self.body.push_str("<figure class=\"chart\">");
+        self.body.push_str(&svg[start..]);
+        self.body.push_str("</figure>\n");
+    }
+
+    /// A table.
+    pub(super) fn table(&mut self, t: &Table) {
+        self.body
+            .push_str("<div class=\"scroll\"><table><thead><tr>");
+        for h in &t.head {
+            self.body.push_str(&format!("<th>{}</th>", escape::html(h)));
+        }
+        self.body.push_str("</tr></thead><tbody>\n");
+        for (cells, filter) in &t.rows {
+            self.body.push_str("<tr>");
+            let link = filter.as_ref().map(href);
+            for c in cells {
+                let text = escape::html(c);
+                match &link {
+                    Some(l) => self.body.push_str(&format!(
+                        "<td><a href=\"{}\">{text}</a></td>",
+                        escape::html(l)
+                    )),
+                    None => self.body.push_str(&format!("<td>{text}</td>")),
+                }
+            }
+            self.body.push_str("</tr>\n");
+        }
+        self.body.push_str("</tbody></table></div>\n");
+    }
+
+    /// The contents list's entries: (anchor, title).
+    pub(super) fn contents(&self) -> &[(String, String)] {
+        &self.contents
+    }
+
+    /// The sections' HTML.
+    pub(super) fn body(&self) -> &str {
+        &self.body
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cells_are_escaped_and_link_to_their_rounds() {
+        let mut doc = Doc::default();
+        doc.h2("Models <b>");
+        let mut t = Table::new(["model", "n"]);
+        t.row(
+            vec!["<script>x</script>".into(), "3".into()],
+            Some(vec![("model", "a&b c".into())]),
+        );
+        t.row(vec!["plain".into(), "1".into()], None);
+        doc.table(&t);
+        let html = doc.body();
+        assert!(
+            html.contains("<h2 id=\"s1\">Models &lt;b&gt;</h2>"),
+            "{html}"
+        );
+        assert!(
+            html.contains(
+                "<td><a href=\"#rounds?model=a%26b%20c\">&lt;script&gt;x&lt;/script&gt;</a></td>"
+            ),
+            "{html}"
+        );
+        assert!(html.contains("<td>plain</td>"), "{html}");
+        assert!(!html.contains("<script>"));
+    }
+}

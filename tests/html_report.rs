@@ -1,0 +1,272 @@
+//! `report --format html` in a real headless Chromium (Debian's `chromium`): the page loads
+//! with no console errors, search narrows the round list, a round opens, and transcripts
+//! holding `<script>` and `<img onerror>` payloads run nothing and add no element.
+//!
+//! The page has a test hook: opened with `#selftest?q=…&open=ID` (and any filter), it runs
+//! the search and filters, opens the round, and writes what it saw as JSON into
+//! `<pre id="selftest">`, which `--dump-dom` prints. Without chromium the browser tests
+//! are skipped with a message, unless `CI` is set: there a missing chromium fails them.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use serde_json::Value;
+
+fn fixture(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/stored-v0")
+        .join(name)
+}
+
+/// A copy of a stored fixture's tournament and rounds, to change.
+fn copy_fixture(name: &str, to: &Path) {
+    std::fs::create_dir_all(to.join("rounds")).unwrap();
+    std::fs::copy(
+        fixture(name).join("tournament.json"),
+        to.join("tournament.json"),
+    )
+    .unwrap();
+    for entry in std::fs::read_dir(fixture(name).join("rounds")).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, to.join("rounds").join(path.file_name().unwrap())).unwrap();
+    }
+}
+
+/// The stored rounds' ids (their file names), sorted.
+fn round_ids(dir: &Path) -> Vec<String> {
+    let mut ids: Vec<String> = std::fs::read_dir(dir.join("rounds"))
+        .unwrap()
+        .map(|e| {
+            e.unwrap()
+                .path()
+                .file_stem()
+                .unwrap()
+                .to_string_lossy()
+                .into_owned()
+        })
+        .collect();
+    ids.sort();
+    ids
+}
+
+/// `ethics-bowl report DIR --out OUT --format html`; returns report.html's path.
+fn report_html(dir: &Path, out: &Path) -> PathBuf {
+    let output = Command::new(env!("CARGO_BIN_EXE_ethics-bowl"))
+        .arg("report")
+        .arg(dir)
+        .arg("--out")
+        .arg(out)
+        .args(["--format", "html"])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    let path = out.join("report.html");
+    assert!(
+        String::from_utf8_lossy(&output.stdout).contains("report.html"),
+        "the report names the file it wrote"
+    );
+    path
+}
+
+fn ci() -> bool {
+    std::env::var("CI").is_ok_and(|v| !v.is_empty() && v != "0" && v != "false")
+}
+
+/// Debian's chromium on the PATH; `None` (after saying so) when absent outside CI.
+fn chromium() -> Option<PathBuf> {
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .flat_map(|dir| ["chromium", "chromium-browser"].map(|name| dir.join(name)))
+            .find(|p| p.is_file())
+    });
+    if found.is_none() {
+        assert!(
+            !ci(),
+            "chromium is not installed and CI is set: install it (apt-get install -y chromium; .ci/run does)"
+        );
+        eprintln!(
+            "SKIPPED: chromium is not installed (apt-get install -y chromium); the HTML report's browser test did not run"
+        );
+    }
+    found
+}
+
+/// What the page's self-test saw, the page as the browser left it, and the browser's log.
+struct Visit {
+    selftest: Value,
+    dom: String,
+    log: String,
+}
+
+/// Opens the page at `fragment` in headless chromium and reads the self-test's record.
+fn visit(browser: &Path, page: &Path, fragment: &str) -> Visit {
+    let profile = tempfile::tempdir().unwrap();
+    let url = format!("file://{}#{fragment}", page.display());
+    let output = Command::new(browser)
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--no-first-run",
+            "--enable-logging=stderr",
+            "--v=0",
+            "--virtual-time-budget=5000",
+        ])
+        .arg(format!("--user-data-dir={}", profile.path().display()))
+        .arg("--dump-dom")
+        .arg(&url)
+        .output()
+        .unwrap();
+    let dom = String::from_utf8_lossy(&output.stdout).into_owned();
+    let log = String::from_utf8_lossy(&output.stderr).into_owned();
+    let start = dom
+        .find("<pre id=\"selftest\">")
+        .unwrap_or_else(|| panic!("no self-test record in the page at {url}:\n{log}"))
+        + "<pre id=\"selftest\">".len();
+    let end = start + dom[start..].find("</pre>").unwrap();
+    let text = dom[start..end]
+        .replace("&lt;", "<")
+        .replace("&gt;", ">")
+        .replace("&quot;", "\"")
+        .replace("&amp;", "&");
+    let selftest: Value = serde_json::from_str(&text)
+        .unwrap_or_else(|e| panic!("self-test record {text:?}: {e}\n{log}"));
+    Visit { selftest, dom, log }
+}
+
+/// The browser's console lines (errors, security-policy refusals, logs): a clean page has
+/// none.
+fn console_lines(log: &str) -> Vec<&str> {
+    log.lines().filter(|l| l.contains(":CONSOLE")).collect()
+}
+
+const PAYLOAD: &str = "<script>window.__pwned=1</script><img src=x onerror=\"window.__pwned=1\">";
+
+#[test]
+fn hostile_transcripts_run_nothing_and_search_narrows_and_a_round_opens() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("ethics_bowl", dir.path());
+    let target = "borrowed_voice__sim-alpha__vs__sim-beta__r1";
+    let file = dir.path().join("rounds").join(format!("{target}.json"));
+    let mut round: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    round["phases"][0]["response"] = format!(
+        "Consent matters. zebracorn {PAYLOAD} </script><!-- <svg onload=\"window.__pwned=1\">"
+    )
+    .into();
+    round["phases"][1]["response"] = format!("{PAYLOAD}\u{2028}and on").into();
+    round["judgments"][0]["overall_analysis"] = PAYLOAD.into();
+    std::fs::write(&file, serde_json::to_string_pretty(&round).unwrap()).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let page = report_html(dir.path(), out.path());
+
+    // The file itself: one page, nothing fetched, the payloads only inside the JSON block
+    // and there escaped.
+    let html = std::fs::read_to_string(&page).unwrap();
+    let start = html.find("id=\"data\">").unwrap();
+    let end = start + html[start..].find("</script>").unwrap();
+    let (data, markup) = (
+        &html[start..end],
+        format!("{}{}", &html[..start], &html[end..]),
+    );
+    assert!(
+        !html.contains("<script>window.__pwned"),
+        "payload as markup"
+    );
+    assert!(!html.contains("<img"), "no image element in the file");
+    assert!(!markup.contains(" src="), "nothing loaded from elsewhere");
+    assert!(!markup.contains("<link"), "no linked style sheet or font");
+    assert!(markup.contains("Content-Security-Policy"));
+    assert!(
+        data.contains("\\u003cscript\\u003ewindow.__pwned=1"),
+        "escaped in the JSON"
+    );
+    assert!(!data.contains('<') && !data.contains('\u{2028}'));
+
+    let Some(browser) = chromium() else { return };
+    let v = visit(
+        &browser,
+        &page,
+        &format!("selftest?q=zebracorn&open={target}"),
+    );
+    let s = &v.selftest;
+    assert_eq!(s["errors"], serde_json::json!([]), "{s}");
+    assert_eq!(s["total"], 4, "{s}");
+    assert_eq!(s["shown"], 1, "search narrows the list: {s}");
+    assert_eq!(s["opened"], true, "{s}");
+    assert_eq!(s["open_round"], target, "{s}");
+    assert_eq!(s["phases"], 6, "{s}");
+    assert_eq!(s["judgments"], 1, "{s}");
+    assert_eq!(s["pwned"], "undefined", "a payload ran: {s}");
+    assert_eq!(s["images"], 0, "{s}");
+    assert_eq!(s["scripts"], 2, "only the page's own scripts: {s}");
+    assert!(
+        !v.dom.contains("<img"),
+        "an <img> from model text in the DOM"
+    );
+    assert!(
+        !v.dom.contains("<svg onload"),
+        "an <svg> from model text in the DOM"
+    );
+    assert!(
+        v.dom
+            .contains("zebracorn &lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x"),
+        "the opened round shows the payload as text"
+    );
+    assert!(
+        console_lines(&v.log).is_empty(),
+        "console: {:?}",
+        console_lines(&v.log)
+    );
+
+    // A table's link (`#rounds?dilemma=…`) filters the list; the search is cleared by it.
+    let v = visit(&browser, &page, "selftest?dilemma=borrowed_voice&open=nope");
+    assert_eq!(v.selftest["shown"], 2, "{}", v.selftest);
+    assert_eq!(v.selftest["opened"], false, "{}", v.selftest);
+}
+
+#[test]
+fn every_protocol_renders_without_errors_and_quotes_and_filters_read() {
+    let Some(browser) = chromium() else { return };
+    for name in ["ethics_bowl", "panel", "qa_debate", "structured_debate"] {
+        let out = tempfile::tempdir().unwrap();
+        let page = report_html(&fixture(name), out.path());
+        for id in round_ids(&fixture(name)) {
+            let v = visit(&browser, &page, &format!("selftest?open={id}"));
+            let s = &v.selftest;
+            assert_eq!(s["errors"], serde_json::json!([]), "{name} {id}: {s}");
+            assert_eq!(s["opened"], true, "{name} {id}: {s}");
+            assert_eq!(s["shown"], s["total"], "{name} {id}: {s}");
+            assert!(
+                console_lines(&v.log).is_empty(),
+                "{name} {id}: {:?}",
+                console_lines(&v.log)
+            );
+            if name == "qa_debate" && id.contains("__debate__sim-alpha__vs__sim-beta") {
+                assert!(s["verified_quotes"].as_u64().unwrap() > 0, "{id}: {s}");
+                assert!(s["unverified_quotes"].as_u64().unwrap() > 0, "{id}: {s}");
+            }
+        }
+    }
+    // Protocol filters: the judge's answer (question-answer), an argument's standing (structured).
+    for (name, filter) in [
+        ("qa_debate", "qa=correct"),
+        ("structured_debate", "standing=REFUTED"),
+    ] {
+        let out = tempfile::tempdir().unwrap();
+        let page = report_html(&fixture(name), out.path());
+        let v = visit(&browser, &page, &format!("selftest?{filter}"));
+        let (shown, total) = (
+            v.selftest["shown"].as_u64().unwrap(),
+            v.selftest["total"].as_u64().unwrap(),
+        );
+        assert!(
+            0 < shown && shown < total,
+            "{name} {filter}: {}",
+            v.selftest
+        );
+    }
+}
