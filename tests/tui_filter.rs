@@ -63,6 +63,7 @@ fn live() -> App {
             round: Arc::new(r.clone()),
             stored: false,
             to_run: true,
+            text_dropped: false,
         })
         .collect();
     send(
