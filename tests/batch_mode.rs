@@ -613,3 +613,35 @@ async fn a_lost_batch_that_cannot_be_listed_is_sent_again_and_not_looked_for_twi
     assert_eq!(outcome.attempts.len(), 2);
     assert_eq!(server.seen().created.get("google"), Some(&2));
 }
+
+/// An Anthropic batch taken for ours by its size and time alone (its create answer was
+/// lost; Anthropic's batches carry no tag) may be somebody else's: it is polled, but never
+/// cancelled, in this run or the next.
+#[tokio::test]
+async fn a_batch_taken_by_size_and_time_alone_is_never_cancelled() {
+    let server = BatchServer::start(options(5_000)).await;
+    server.lose_creates(1);
+    let config = models("anthropic", &server);
+    let dir = tempfile::tempdir().unwrap();
+    for session in ["first", "resumed"] {
+        let registry = registry_for(&config);
+        let batching = start(&registry, dir.path());
+        let calls = call_all(&registry, &["p", "q"]);
+        let mut watch = batching.watch();
+        tokio::select! {
+            _ = calls => panic!("{session}: answered before the batch ended"),
+            _ = async {
+                while watch.borrow_and_update().is_empty() {
+                    watch.changed().await.unwrap();
+                }
+            } => {}
+        }
+        let refused = batching.cancel_open().await;
+        assert_eq!(refused.len(), 1, "{session}: {refused:?}");
+        assert!(refused[0].contains("was not cancelled"), "{session}");
+        assert_eq!(server.seen().cancelled, 0, "{session}");
+    }
+    let journal = std::fs::read_to_string(dir.path().join("m.jsonl")).unwrap();
+    assert!(journal.contains("\"guessed\":true"), "{journal}");
+    assert_eq!(server.seen().created.get("anthropic"), Some(&1));
+}

@@ -15,8 +15,12 @@ use super::UsageError;
 /// A folder's rounds and the protocol they played.
 pub fn load(dir: &Path) -> Result<(ProtocolKind, Vec<Round>), UsageError> {
     let store = Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
+    // Comparisons read judgments only: each round is held without its phases.
     let (rounds, errors) = store
-        .load_rounds(&RoundFilter::default())
+        .load_rounds_with(&RoundFilter::default(), |mut round| {
+            round.phases = Vec::new();
+            round
+        })
         .map_err(|e| UsageError(e.to_string()))?;
     for e in &errors {
         eprintln!("warning: {e}");

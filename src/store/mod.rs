@@ -257,6 +257,29 @@ impl Store {
         read_round(&path).map(Some)
     }
 
+    /// Reads the round with this id wherever its file is: `<id>.json` where this tool writes
+    /// it, else the folder's file that holds it (the predecessor names its files by
+    /// pairing, not by id), so whatever `load_rounds` listed can be read again by its id.
+    pub fn find_round(&self, id: &str) -> Result<Option<Round>, StoreError> {
+        if check_file_id(id).is_ok() {
+            let path = self.rounds_dir().join(format!("{id}.json"));
+            if path.exists()
+                && let Ok(round) = read_round(&path)
+                && round.id == id
+            {
+                return Ok(Some(round));
+            }
+        }
+        for path in self.round_files()? {
+            if let Ok(round) = read_round(&path)
+                && round.id == id
+            {
+                return Ok(Some(round));
+            }
+        }
+        Ok(None)
+    }
+
     /// Every round matching the filter, sorted by id. Files that cannot be read are
     /// returned as errors beside the rounds, so one bad file hides nothing else.
     pub fn load_rounds(
@@ -415,6 +438,39 @@ pub(crate) mod tests {
             panel: None,
             record: crate::domain::RoundRecord::EthicsBowl,
             timestamp: "2026-01-01T00:00:00Z".into(),
+        }
+    }
+
+    #[test]
+    fn a_round_is_found_by_its_id_whatever_its_file_is_called() {
+        let dir = tempfile::tempdir().unwrap();
+        let store = Store::create(dir.path()).unwrap();
+        store
+            .save_round(&round("r1", "a", "b", "d1", RoundStatus::Complete))
+            .unwrap();
+        // A file named otherwise (as the predecessor names its files), with an id no
+        // file name could have.
+        let odd = round("0af2/x y", "a", "b", "d2", RoundStatus::Complete);
+        std::fs::write(
+            dir.path().join("rounds/001_pairing.json"),
+            serde_json::to_vec(&odd).unwrap(),
+        )
+        .unwrap();
+        assert_eq!(store.find_round("r1").unwrap().unwrap().dilemma_id, "d1");
+        assert_eq!(
+            store.find_round("0af2/x y").unwrap().unwrap().dilemma_id,
+            "d2"
+        );
+        assert_eq!(store.find_round("missing").unwrap(), None);
+        // The predecessor's real folder: every round it lists is found again by its id.
+        let predecessor = Store::open(
+            &std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../shared/data/predecessor"),
+        );
+        if let Ok(store) = predecessor {
+            let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+            for r in rounds.iter().take(3) {
+                assert_eq!(store.find_round(&r.id).unwrap().as_ref(), Some(r));
+            }
         }
     }
 

@@ -192,6 +192,7 @@ impl Snippet {
     }
 
     /// The whole snippet as one text.
+    #[cfg(test)]
     pub fn text(&self) -> String {
         format!("{}{}{}", self.before, self.matched, self.after)
     }

@@ -64,6 +64,10 @@ pub struct AnalysisView {
     pub computed: Instant,
     /// Rounds have changed since.
     pub stale: bool,
+    /// How long it took (from asking the driver to the answer; zero when computed here):
+    /// the next pass waits a few times that, so a large tournament is not re-read back to
+    /// back while its rounds finish.
+    pub took: Duration,
     /// The tab showing.
     pub tab: usize,
     /// The selected line of the tab's list.
@@ -223,8 +227,9 @@ pub struct App {
     pub editor: Option<Editor>,
     /// The Analysis screen, once opened.
     pub analysis: Option<AnalysisView>,
-    /// The driver is computing the analysis from the store (see [`App::refresh_analysis`]).
-    pub analysing: bool,
+    /// When the driver was asked for the analysis it is computing from the store (see
+    /// [`App::refresh_analysis`]).
+    pub analysing: Option<Instant>,
     /// Which finished rounds keep their text in memory (see [`super::round_text`]).
     pub text_kept: super::round_text::TextKept,
     /// Something changed since the last frame.
@@ -275,7 +280,7 @@ impl App {
             review_cursor: 0,
             editor: None,
             analysis: None,
-            analysing: false,
+            analysing: None,
             text_kept: Default::default(),
             dirty: true,
             filter: Default::default(),
@@ -429,31 +434,42 @@ impl App {
     /// what the text-reading tables count.
     pub(crate) fn refresh_analysis(&mut self) -> Option<Effect> {
         if self.rounds.iter().any(|r| r.text_dropped) {
-            if self.analysing {
+            if self.analysing.is_some() {
                 return None;
             }
-            self.analysing = true;
+            self.analysing = Some(self.now);
+            // Rounds stored from now on make the answer stale.
+            if let Some(view) = &mut self.analysis {
+                view.stale = false;
+            }
             return Some(Effect::Analyse);
         }
         let analysis = crate::analysis::analyse(&self.stored_rounds(), &Default::default());
         self.take_analysis(analysis);
+        if let Some(view) = &mut self.analysis {
+            view.stale = false;
+        }
         None
     }
 
-    /// Shows a newly computed analysis.
+    /// Shows a newly computed analysis (whether rounds stored meanwhile make it stale is
+    /// left as it stands).
     pub(crate) fn take_analysis(&mut self, analysis: crate::analysis::Analysis) {
-        self.analysing = false;
+        let took = self.analysing.take().map_or(Duration::ZERO, |asked| {
+            self.now.saturating_duration_since(asked)
+        });
         match &mut self.analysis {
             Some(view) => {
                 view.analysis = analysis;
                 view.computed = self.now;
-                view.stale = false;
+                view.took = took;
             }
             None => {
                 self.analysis = Some(AnalysisView {
                     analysis,
                     computed: self.now,
                     stale: false,
+                    took,
                     tab: 0,
                     selected: 0,
                 });

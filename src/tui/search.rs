@@ -56,8 +56,6 @@ pub struct SearchState {
     pub prompt: Option<Prompt>,
     /// The last search run: its matches are highlighted in transcripts.
     pub query: Option<String>,
-    /// Whether that search searched prompts too.
-    pub prompts: bool,
     /// The store's answer has not come yet.
     pub running: bool,
     /// Its hits, in schedule order.

@@ -139,7 +139,7 @@ pub async fn run(
 
 /// The round `id` as stored in `dir`.
 fn read_round(dir: &Path, id: &str) -> Result<Arc<Round>, String> {
-    match Store::open(dir).and_then(|store| store.load_round(id)) {
+    match Store::open(dir).and_then(|store| store.find_round(id)) {
         Ok(Some(round)) => Ok(Arc::new(round)),
         Ok(None) => Err("it has no file".into()),
         Err(e) => Err(e.to_string()),

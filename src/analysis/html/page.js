@@ -279,7 +279,8 @@ function open(id) {
       const agreement = round.agreement === null ? "–" : Math.round(round.agreement * 100) + "%";
       s.append(el("h5", null, "Round " + round.number + " · agreement " + agreement));
       for (const [subject, severity, positions] of round.disputes) {
-        s.append(el("p", null, subject + " (severity " + severity.toFixed(2) + ")"));
+        const shown = typeof severity === "number" ? severity.toFixed(2) : "?";
+        s.append(el("p", null, subject + " (severity " + shown + ")"));
         s.append(dl(positions));
       }
     }

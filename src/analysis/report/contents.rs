@@ -110,7 +110,16 @@ impl<'a> ByProtocol<'a> {
 /// it does not all hold whole. Files that cannot be read are left out (the UI names them
 /// in its log when it opens the folder).
 pub fn analyse_store(store: &crate::store::Store) -> Result<Analysis, crate::store::StoreError> {
-    let (rounds, _unreadable) = store.load_rounds(&crate::store::RoundFilter::default())?;
+    // Prompts are never analysed: each round is held without them.
+    let (rounds, _unreadable) =
+        store.load_rounds_with(&crate::store::RoundFilter::default(), |mut round| {
+            for p in &mut round.phases {
+                p.prompt = String::new();
+                p.system_prompt = String::new();
+                p.earlier_turns = Vec::new();
+            }
+            round
+        })?;
     let provider_of = store
         .load_tournament()
         .ok()

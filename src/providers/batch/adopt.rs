@@ -12,7 +12,8 @@
 //! and nothing is adopted. A wrong pick (another program's batch on the account, of the same
 //! size and time) cannot hand a call someone else's answer (results are matched by our
 //! request ids, digests of the request): it only delays the calls, as the requests missing
-//! from the picked batch's results go again when it ends.
+//! from the picked batch's results go again when it ends. A batch taken so is journaled as
+//! `guessed` and never cancelled by us.
 
 use std::collections::HashSet;
 

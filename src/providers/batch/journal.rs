@@ -73,6 +73,11 @@ pub(crate) enum Record {
         local: String,
         /// The provider's id.
         remote: String,
+        /// Taken for ours by its size and time alone (a provider whose batches carry no
+        /// tag, after a lost create answer): it may be somebody else's, so it is polled but
+        /// never cancelled.
+        #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+        guessed: bool,
         /// When, RFC 3339.
         at: String,
     },
@@ -118,6 +123,8 @@ pub(crate) struct Recorded {
     pub remote: Option<String>,
     /// When it was created.
     pub submitted_at: Option<String>,
+    /// Taken for ours by size and time alone (see [`Record::Submitted`]).
+    pub guessed: bool,
     /// Over: its results are recorded.
     pub closed: bool,
     /// Its results all reached their calls.
@@ -277,9 +284,15 @@ fn replay(reader: impl BufRead) -> std::io::Result<Replay> {
                 batch.tag = tag;
                 batch.submitting_at = at;
             }
-            Record::Submitted { remote, at, .. } => {
+            Record::Submitted {
+                remote,
+                at,
+                guessed,
+                ..
+            } => {
                 batch.remote = Some(remote);
                 batch.submitted_at = Some(at);
+                batch.guessed = guessed;
             }
             Record::Results { items, .. } => {
                 let remote = batch.remote.clone().unwrap_or_default();
@@ -351,6 +364,7 @@ mod tests {
             local: "b0".into(),
             remote: "batch_9".into(),
             at: "2026-11-23T00:00:00Z".into(),
+            guessed: false,
         })
         .unwrap();
         j.append(&Record::Results {

@@ -58,6 +58,8 @@ struct State {
     unclaimed: HashMap<String, Delivery>,
     /// Open batches: local id to the provider's id and the poll task.
     open: HashMap<String, (String, AbortHandle)>,
+    /// Open batches taken for ours by size and time alone: never cancelled by us.
+    guessed: HashSet<String>,
 }
 
 /// One model's batch queue (see the module doc).
@@ -122,6 +124,9 @@ impl ModelBatcher {
             let Some(remote) = batch.remote.filter(|_| !batch.closed) else {
                 continue;
             };
+            if batch.guessed {
+                lock(&queue.state).guessed.insert(local.clone());
+            }
             let submitted = batch
                 .submitted_at
                 .and_then(|at| at.parse::<jiff::Timestamp>().ok())
@@ -256,7 +261,11 @@ impl ModelBatcher {
             match found {
                 Some(remote) => {
                     tracing::info!(model = %self.model, batch = %remote.remote, requests = ids.len(), "found at the provider a batch whose create answer was lost; polling it instead of sending its requests again");
-                    self.record_submitted(&local, &remote.remote);
+                    let guessed = !self.api.tags_batches();
+                    if guessed {
+                        lock(&self.state).guessed.insert(local.clone());
+                    }
+                    self.record_submitted(&local, &remote.remote, guessed);
                     let requests = batch
                         .requests
                         .iter()
@@ -441,10 +450,15 @@ impl ModelBatcher {
                     return Err(error);
                 };
                 tracing::info!(model = %self.model, batch = %remote, %error, "the create answer was lost, but the provider lists the batch: polling it");
-                remote
+                let guessed = !self.api.tags_batches();
+                if guessed {
+                    lock(&self.state).guessed.insert(local.to_string());
+                }
+                self.record_submitted(local, &remote, guessed);
+                return Ok(remote);
             }
         };
-        self.record_submitted(local, &remote);
+        self.record_submitted(local, &remote, false);
         tracing::info!(model = %self.model, batch = %remote, requests = items.len(), "batch created");
         Ok(remote)
     }
@@ -456,11 +470,12 @@ impl ModelBatcher {
     }
 
     /// Journals that batch `local` is `remote` at the provider.
-    fn record_submitted(&self, local: &str, remote: &str) {
+    fn record_submitted(&self, local: &str, remote: &str, guessed: bool) {
         if let Err(e) = self.record(&Record::Submitted {
             local: local.to_string(),
             remote: remote.to_string(),
             at: now_rfc3339(),
+            guessed,
         }) {
             tracing::error!(model = %self.model, batch = %remote, error = %e, "the batch runs, but the journal could not record it; a later run would send its requests again");
         }
@@ -693,12 +708,21 @@ impl ModelBatcher {
     /// are still collected, now or by the next run; returns what could not be cancelled.
     pub(crate) async fn cancel_open(&self) -> Vec<String> {
         self.settle().await;
-        let open: Vec<(String, String)> = lock(&self.state)
-            .open
-            .iter()
-            .map(|(local, (remote, _))| (local.clone(), remote.clone()))
-            .collect();
         let mut failures = Vec::new();
+        let mut open: Vec<(String, String)> = Vec::new();
+        {
+            let state = lock(&self.state);
+            for (local, (remote, _)) in &state.open {
+                if state.guessed.contains(local) {
+                    failures.push(format!(
+                        "model \"{}\": batch {remote} was not cancelled: it was taken for this run's by its size and time alone (the provider's batches carry no tag), so it may be somebody else's; cancel it in the provider's console if it is yours",
+                        self.model
+                    ));
+                } else {
+                    open.push((local.clone(), remote.clone()));
+                }
+            }
+        }
         for (local, remote) in open {
             match self.api.cancel(&remote).await {
                 Ok(()) => {

@@ -49,8 +49,10 @@ pub(super) fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             app.filter.message = None;
         }
         _ => {
+            // A pasted escape or control character never reaches the screen.
             if let KeyCode::Char(c) = key.code
                 && !key.modifiers.contains(KeyModifiers::CONTROL)
+                && !c.is_control()
             {
                 text.push(c);
                 app.filter.message = None;

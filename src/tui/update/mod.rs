@@ -116,7 +116,8 @@ fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
             match result {
                 Ok(analysis) => app.take_analysis(*analysis),
                 Err(e) => {
-                    app.analysing = false;
+                    // Not asked again until another round is stored.
+                    app.analysing = None;
                     app.log_line(format!(
                         "the analysis could not read the store: {}",
                         crate::sanitize::sanitize(&e)
@@ -137,11 +138,15 @@ fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
 fn tick(app: &mut App, now: Instant) -> Option<Effect> {
     let before = (app.elapsed().as_secs(), app.retries_waiting().0);
     app.now = now;
-    // The Analysis screen follows the rounds, at most once a second.
+    // The Analysis screen follows the rounds, at most once a second (and a pass over the
+    // store at most once every four times it took).
     let mut effect = None;
     if app.screen == Screen::Analysis
+        && app.analysing.is_none()
         && app.analysis.as_ref().is_some_and(|v| {
-            v.stale && now.saturating_duration_since(v.computed) >= Duration::from_secs(1)
+            v.stale
+                && now.saturating_duration_since(v.computed)
+                    >= Duration::from_secs(1).max(v.took * 4)
         })
     {
         effect = app.refresh_analysis();

@@ -35,7 +35,12 @@ pub(super) fn act(app: &mut App, action: Action, scores: bool) -> Vec<Effect> {
         Action::Prompts => app.show_prompts = !app.show_prompts,
         Action::Copy => {
             if app.selected().is_some_and(|r| r.text_dropped) {
-                app.notice = Some("the round is still being read from the store".into());
+                app.notice = Some(match &app.text_kept.failed {
+                    Some((id, why)) if app.selected().is_some_and(|r| r.id() == id) => {
+                        format!("nothing copied: the round could not be read back ({why})")
+                    }
+                    _ => "nothing copied yet: the round is still being read from the store".into(),
+                });
             } else if let Some(round) = app.selected() {
                 let text = crate::analysis::round_markdown::round_markdown(&round.stored);
                 let line = format!(

@@ -109,7 +109,6 @@ fn run_search(app: &mut App, text: String) -> Vec<Effect> {
         return Vec::new();
     }
     s.query = Some(text.clone());
-    s.prompts = app.show_prompts;
     s.running = true;
     vec![Effect::Search {
         query: text,

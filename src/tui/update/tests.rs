@@ -908,14 +908,32 @@ fn the_analysis_of_rounds_whose_text_is_in_the_store_is_computed_from_the_store(
     let (mut app, rounds) = three_finished_keeping_two();
     let effects = key(&mut app, KeyCode::Char('a'));
     assert_eq!(effects, [Effect::Analyse]);
-    assert!(app.analysing);
+    assert!(app.analysing.is_some());
     // No second analysis while one is under way.
     app.analysis = None;
     assert_eq!(app.refresh_analysis(), None);
     let analysis = crate::analysis::analyse(&rounds, &Default::default());
+    let t0 = app.now;
+    update(&mut app, Msg::Tick(t0 + Duration::from_secs(2)));
+    update(&mut app, Msg::Analysed(Ok(Box::new(analysis.clone()))));
+    assert!(app.analysing.is_none());
+    let view = app.analysis.as_ref().unwrap();
+    assert_eq!(
+        (view.analysis.rounds, view.took),
+        (3, Duration::from_secs(2))
+    );
+    // A round stored since: the next pass waits four times the last one's length.
+    stored(&mut app, rounds[1].clone());
+    assert!(app.analysis.as_ref().unwrap().stale);
+    assert!(update(&mut app, Msg::Tick(t0 + Duration::from_secs(5))).is_empty());
+    assert_eq!(
+        update(&mut app, Msg::Tick(t0 + Duration::from_secs(10))),
+        [Effect::Analyse]
+    );
+    // A round stored while the pass runs leaves its answer stale.
+    stored(&mut app, rounds[2].clone());
     update(&mut app, Msg::Analysed(Ok(Box::new(analysis))));
-    assert!(!app.analysing);
-    assert_eq!(app.analysis.as_ref().unwrap().analysis.rounds, 3);
+    assert!(app.analysis.as_ref().unwrap().stale);
 }
 
 #[test]

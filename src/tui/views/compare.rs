@@ -42,6 +42,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, summa
         return;
     }
     match app.selected() {
+        // A's judges' texts wait in the store until the round is read back.
+        Some(round) if round.text_dropped => {
+            super::round::render_reading(frame, body, app, round, theme)
+        }
         Some(round) => render_round(frame, body, &round.stored, compare, theme),
         None => frame.render_widget(
             Paragraph::new("No round is selected: choose one on the matrix.")

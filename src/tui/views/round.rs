@@ -103,7 +103,13 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, score
 }
 
 /// A round whose text waits in the store: being read back, or why it could not be.
-fn render_reading(frame: &mut Frame<'_>, area: Rect, app: &App, round: &RoundState, theme: &Theme) {
+pub(super) fn render_reading(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    app: &App,
+    round: &RoundState,
+    theme: &Theme,
+) {
     let failed = app
         .text_kept
         .failed
