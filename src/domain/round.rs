@@ -415,8 +415,15 @@ impl Round {
         self
     }
 
-    /// Takes the model text out in place (see [`Round::without_text`]).
+    /// Takes the model text out in place (see [`Round::without_text`]), and a
+    /// question-answer item's game text (its facts, rules and preferences), the longest
+    /// text such a round holds besides.
     pub fn drop_text(&mut self) {
+        if let RoundRecord::QaDebate(setup) = &mut self.record {
+            setup.facts = String::new();
+            setup.rules = String::new();
+            setup.preferences = String::new();
+        }
         for p in &mut self.phases {
             p.prompt = String::new();
             p.system_prompt = String::new();
