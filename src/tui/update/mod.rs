@@ -82,8 +82,13 @@ pub enum Effect {
 
 /// Applies one message.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
+    // Streamed text neither changes the screen nor drops a round's text: the most
+    // frequent message skips the check.
+    let delta = matches!(msg, Msg::Engine(EngineEvent::TextDelta { .. }));
     let mut effects = apply(app, msg);
-    effects.extend(super::round_text::follow_screen(app));
+    if !delta {
+        effects.extend(super::round_text::follow_screen(app));
+    }
     effects
 }
 
