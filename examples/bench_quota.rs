@@ -18,11 +18,14 @@
 //! the time until then), to show the limiter on a provider that counts that way.
 //!
 //! Reported per mode: calls answered and failed after retries, wall time, throughput against
-//! the binding quota (the quota-limited ideal time for the calls answered, from full buckets,
-//! over the wall time), requests and tokens admitted per period beyond the full buckets the
-//! run started with (up to the last admission: the share of the refill the client used),
-//! 429s met per 1,000 calls, and the median/p95 of the answered attempt's latency and of
-//! the whole call (queueing, holds and retries included).
+//! the binding quota (the quota-limited ideal time for the calls answered over the wall
+//! time: from full buckets refilling at R/P and T/P, or, with fixed windows, the start of
+//! the window the last call lands in when every window is filled in turn, plus one answer's
+//! latency), the requests and tokens the client drew per period while calls waited (buckets:
+//! beyond the full buckets it started with, up to the last admission; fixed windows: in the
+//! whole windows before the last admission's, each of which had calls waiting), 429s met
+//! per 1,000 calls, and the median/p95 of the answered attempt's latency and of the whole
+//! call (queueing, holds and retries included).
 //!
 //! Requests-bound (R = 300 per 6 s, 50/s, 15 calls in flight to use it at 300 ms):
 //! cargo run --release --example bench_quota -- --period 6 --requests 300 --tokens 1000000
@@ -382,12 +385,40 @@ struct Figures {
     wall: Duration,
     /// The quota-limited ideal time for every call, over the wall time.
     throughput: f64,
-    /// Requests and tokens admitted per period beyond the full buckets at the start.
-    refill_used: Option<(f64, f64)>,
+    /// Requests and tokens the client drew from the quota per period while calls waited:
+    /// beyond the full buckets at the start (buckets), or in the whole windows before the
+    /// last admission's (fixed windows).
+    used_per_period: Option<(f64, f64)>,
     refused: u64,
     attempt_ms: (u64, u64),
     call_ms: (u64, u64),
     window_after: u32,
+}
+
+/// The earliest the last call could be admitted under fixed windows, in seconds from the
+/// start: the start of the window it lands in when every window is filled to its requests
+/// and tokens in turn with the calls as admitted.
+fn fixed_window_ideal(admitted: &[(f64, u64)], args: &Args) -> f64 {
+    let (mut window, mut requests, mut tokens) = (0u64, 0u64, 0u64);
+    for (_, cost) in admitted {
+        if requests + 1 > args.requests || tokens + cost > args.tokens {
+            window += 1;
+            (requests, tokens) = (0, 0);
+        }
+        requests += 1;
+        tokens += cost;
+    }
+    window as f64 * args.period
+}
+
+/// Requests and tokens admitted per window in the whole windows before the one of the last
+/// admission (`last`, seconds from the start): every one of them had calls waiting.
+fn used_in_whole_windows(admitted: &[(f64, u64)], args: &Args, last: f64) -> Option<(f64, f64)> {
+    let windows = (last / args.period).floor();
+    let end = windows * args.period;
+    let within = admitted.iter().filter(|(at, _)| *at < end);
+    let (requests, tokens) = within.fold((0u64, 0u64), |(r, t), (_, cost)| (r + 1, t + cost));
+    (windows > 0.0).then(|| (requests as f64 / windows, tokens as f64 / windows))
 }
 
 fn percentiles(mut values: Vec<u64>) -> (u64, u64) {
@@ -474,27 +505,37 @@ async fn run(args: &Args, mode: Mode) -> Figures {
         eprintln!("{}: admitted per second: {per_second:?}", mode.name);
     }
     let total_tokens: u64 = quota.admitted.iter().map(|(_, cost)| cost).sum();
-    let ideal =
-        |needed: f64, capacity: f64| ((needed - capacity).max(0.0) / capacity) * args.period;
-    let ideal = ideal(answered as f64, args.requests as f64)
-        .max(ideal(total_tokens as f64, args.tokens as f64))
-        + args.latency_ms as f64 / 1000.0;
-    // What the client drew from the refill: the admissions beyond the full buckets it
-    // started with, per period up to the last admission.
+    let latency = args.latency_ms as f64 / 1000.0;
     let last = quota.admitted.last().map_or(0.0, |(at, _)| *at);
-    let refill_used = (last > 0.0).then(|| {
+    let (ideal, used_per_period) = if args.fixed_windows {
+        (
+            fixed_window_ideal(&quota.admitted, args) + latency,
+            used_in_whole_windows(&quota.admitted, args, last),
+        )
+    } else {
+        let ideal =
+            |needed: f64, capacity: f64| ((needed - capacity).max(0.0) / capacity) * args.period;
+        // What the client drew from the refill: the admissions beyond the full buckets it
+        // started with, per period up to the last admission.
         let periods = last / args.period;
         (
-            (quota.admitted.len() as f64 - args.requests as f64).max(0.0) / periods,
-            (total_tokens as f64 - args.tokens as f64).max(0.0) / periods,
+            ideal(answered as f64, args.requests as f64)
+                .max(ideal(total_tokens as f64, args.tokens as f64))
+                + latency,
+            (last > 0.0).then(|| {
+                (
+                    (quota.admitted.len() as f64 - args.requests as f64).max(0.0) / periods,
+                    (total_tokens as f64 - args.tokens as f64).max(0.0) / periods,
+                )
+            }),
         )
-    });
+    };
     Figures {
         answered,
         failed,
         wall,
         throughput: ideal / wall.as_secs_f64(),
-        refill_used,
+        used_per_period,
         refused: quota.refused_requests + quota.refused_tokens,
         attempt_ms: percentiles(attempt_ms),
         call_ms: percentiles(call_ms),
@@ -529,14 +570,14 @@ async fn main() {
         }
     );
     println!(
-        "| mode | run | answered | failed | wall s | throughput vs quota (answered calls) | requests/P beyond the full bucket (% of R) | tokens/P beyond the full bucket (% of T) | 429s per 1,000 calls | attempt p50/p95 ms | call p50/p95 s | window at end |"
+        "| mode | run | answered | failed | wall s | throughput vs quota (answered calls) | requests used per P while calls waited (% of R) | tokens used per P while calls waited (% of T) | 429s per 1,000 calls | attempt p50/p95 ms | call p50/p95 s | window at end |"
     );
     println!("|---|---|---|---|---|---|---|---|---|---|---|---|");
     for run_number in 1..=args.runs {
         for mode in &modes {
             let f = run(&args, *mode).await;
             let refill = |pick: fn(&(f64, f64)) -> f64, of: u64| {
-                f.refill_used.as_ref().map_or("n/a".to_string(), |s| {
+                f.used_per_period.as_ref().map_or("n/a".to_string(), |s| {
                     format!("{:.0} ({:.0}%)", pick(s), pick(s) / of as f64 * 100.0)
                 })
             };

@@ -8,8 +8,16 @@
 //! instead of meeting another 429: until the reset for a quota that comes back whole at its
 //! reset (a fixed window), but only until one more call's worth is back for a quota that
 //! refills as it goes (the token buckets of OpenAI and Anthropic, whose resets name the time
-//! until the bucket is full). Which of the two a quota is, the first call sent that early
-//! shows: an answer means it refills as it goes, a 429 that it does not.
+//! until the bucket is full). Which of the two a quota is, one call sent early shows, once
+//! per model: it goes when a report says the quota is spent (or nothing else is in flight),
+//! and an answer means the quota refills as it goes, a 429 that it does not.
+//!
+//! A quota that comes back whole at its reset is spent by its count, not by the window: a
+//! 429 from it holds calls until the reset its headers name (not the whole seconds a
+//! `Retry-After` rounds up to) and does not cut the window, and learning that kind gives
+//! back the largest window reached before, so each reset is met with a full burst. Once
+//! nothing is in flight, the fewest calls any report of the period left is what is truly
+//! left, so the calls the count set aside for answers already counted are sent too.
 //!
 //! With `adaptive_concurrency = false` the window stays at `max_concurrency` and nothing is
 //! held back; the headers are still recorded, for the snapshot.
@@ -34,6 +42,9 @@ const USAGE_WEIGHT: f64 = 0.2;
 /// resets name the time until it is whole, up to minutes for tokens) has room sooner, and
 /// a call sent early meets at worst a 429, which the retry policy handles.
 const MAX_HOLD: Duration = Duration::from_secs(60);
+/// How far a server's wait may pass the reset its headers name and still be that reset,
+/// rounded up to whole seconds (as `Retry-After` is).
+const ROUNDING: Duration = Duration::from_secs(1);
 
 /// What the limiter knows of one model at a moment, for the engine and UI to show.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -119,6 +130,10 @@ pub(crate) struct Window {
     adaptive: bool,
     cap: u32,
     size: u32,
+    /// The largest the window has been: what a quota found to come back whole at its
+    /// reset gets back, since the cuts made while that was unknown were the count's doing,
+    /// not the window's.
+    peak: u32,
     /// Successes counted toward the next slot.
     successes: u32,
     /// Until the first cut, the window grows by a slot per success, not per window of them.
@@ -153,6 +168,13 @@ pub(crate) struct Window {
     refilled_at: Option<Instant>,
     /// The longest reset any report named: roughly the quota's period.
     longest_reset: Duration,
+    /// When the binding quota is whole again, by the latest report of the current period:
+    /// what a 429 from a quota that comes back whole at its reset waits for.
+    reported_reset: Option<Instant>,
+    /// The fewest calls a report of the current period left: once nothing is in flight,
+    /// what is truly left of a quota that comes back only at its reset (the budget, less
+    /// every call in flight at each report, may have counted some twice).
+    least_left: Option<u64>,
     requests: Option<QuotaReport>,
     tokens: Option<QuotaReport>,
     rate_limited: u64,
@@ -170,6 +192,7 @@ impl Window {
             } else {
                 cap
             },
+            peak: 0,
             successes: 0,
             slow_start: true,
             tokens_per_call: None,
@@ -186,6 +209,8 @@ impl Window {
             probing: false,
             refilled_at: None,
             longest_reset: Duration::ZERO,
+            reported_reset: None,
+            least_left: None,
             requests: None,
             tokens: None,
             rate_limited: 0,
@@ -195,6 +220,7 @@ impl Window {
     /// Starts a call if the window and the quota allow, returning its ticket (to be given
     /// back to [`Window::settle`]).
     pub(crate) fn try_start(&mut self, now: Instant) -> Result<Ticket, Wait> {
+        self.recount_when_idle();
         if let Some(until) = self.hold_until {
             if until > now && self.budget == Some(0) {
                 return Err(Wait::Until(self.pace_spent_budget(now, until)));
@@ -213,6 +239,7 @@ impl Window {
                     // says more.
                     None => {
                         self.refilled_at = Some(now);
+                        self.least_left = None;
                         self.whole_quota_in_calls()
                             .map(|calls| calls.saturating_sub(u64::from(self.in_flight)))
                     }
@@ -275,6 +302,11 @@ impl Window {
             && let Some(pace) = self.pace(&binding, others)
         {
             self.hold_until = Some(now + pace.min(MAX_HOLD));
+            self.reported_reset = Some(now + reset);
+            self.least_left = Some(
+                self.least_left
+                    .map_or(binding.left, |l| l.min(binding.left)),
+            );
             self.paced_refill = Some(1);
             self.held_by_429 = false;
             self.budget = Some(0);
@@ -290,18 +322,24 @@ impl Window {
             return;
         }
         // Answers overtake each other: within one period (the same reset, give or take a
-        // tenth of the period), the smallest count is the latest. A quota that refills as it
-        // goes has no periods: its latest count stands.
-        let same_period = self.paced_refill.is_none()
+        // tenth of the period), the smallest count is the latest, also while an early call
+        // finds out how the quota comes back. A quota that refills as it goes has no periods:
+        // its latest count stands.
+        let same_period = (self.paced_refill.is_none() || self.refill == Refill::Unknown)
             && self.refill != Refill::Continuous
-            && self.hold_until.is_some_and(|held| {
-                let gap = if held > until {
-                    held - until
+            && self.reported_reset.is_some_and(|known| {
+                let gap = if known > until {
+                    known - until
                 } else {
-                    until - held
+                    until - known
                 };
                 gap <= self.longest_reset / 10
             });
+        self.reported_reset = Some(until);
+        self.least_left = match self.least_left {
+            Some(least) if same_period => Some(least.min(binding.left)),
+            _ => Some(binding.left),
+        };
         self.budget = match self.budget {
             Some(known) if same_period => Some(known.min(budget)),
             _ => Some(budget),
@@ -311,6 +349,19 @@ impl Window {
         self.held_by_429 = false;
     }
 
+    /// With nothing in flight, a budget spent by the count gets back what the reports of
+    /// the period say is truly left of a quota not known to refill as it goes.
+    fn recount_when_idle(&mut self) {
+        let recount = self.in_flight == 0
+            && self.budget == Some(0)
+            && self.refill != Refill::Continuous
+            && self.paced_refill.is_none()
+            && !self.held_by_429;
+        if let Some(left) = self.least_left.filter(|left| recount && *left > 0) {
+            self.budget = Some(left);
+        }
+    }
+
     /// A budget spent by the calls started since the latest report: with a quota that
     /// refills as it goes (or while that is being found out), the next call waits for one
     /// call's worth to come back, not for the whole reset.
@@ -318,7 +369,9 @@ impl Window {
         let paceable = self.paced_refill.is_none()
             && !self.held_by_429
             && !self.probing
-            && self.refill != Refill::AtReset;
+            && (self.refill == Refill::Continuous
+                || (self.refill == Refill::Unknown
+                    && (self.in_flight == 0 || self.least_left == Some(0))));
         match self.per_call.filter(|_| paceable) {
             Some(per_call) => {
                 let paced = until.min(now + per_call);
@@ -360,7 +413,15 @@ impl Window {
         let wait = per_call.saturating_mul(u32::try_from(wanted).unwrap_or(u32::MAX));
         match self.refill {
             Refill::Continuous => Some(wait),
-            Refill::Unknown if !self.probing => Some(wait),
+            // The early call that tells the two apart goes once a report has said the quota
+            // is spent (not only the count, which may count a call twice), or nothing else
+            // is in flight: an answer then means it refilled.
+            Refill::Unknown
+                if !self.probing
+                    && (others == 0 || binding.left == 0 || self.least_left == Some(0)) =>
+            {
+                Some(wait)
+            }
             Refill::Unknown | Refill::AtReset => None,
         }
     }
@@ -392,7 +453,10 @@ impl Window {
                     Refill::Continuous
                 }
                 (Outcome::Success(_), refill) => refill,
-                (Outcome::RateLimited(_), Refill::Unknown) if self.probing => Refill::AtReset,
+                (Outcome::RateLimited(_), Refill::Unknown) if self.probing => {
+                    self.size = self.size.max(self.peak);
+                    Refill::AtReset
+                }
                 (Outcome::RateLimited(_), Refill::Continuous) if !self.relearnt => {
                     self.relearnt = true;
                     Refill::Unknown
@@ -404,6 +468,16 @@ impl Window {
         }
         match outcome {
             Outcome::RateLimited(wait) => {
+                if let Some(reset) = self.quota_reset(wait, now) {
+                    // A fixed window's count is spent: wait for its reset, which the
+                    // headers name to the millisecond (a Retry-After rounds up to whole
+                    // seconds), and keep the window, whose size is not what ran out.
+                    self.hold_until = Some(reset);
+                    self.budget = Some(0);
+                    self.held_by_429 = false;
+                    self.paced_refill = None;
+                    return;
+                }
                 if let Some(wait) = wait {
                     let until = now + wait.min(MAX_HOLD);
                     self.hold_until = Some(self.hold_until.map_or(until, |h| h.max(until)));
@@ -429,11 +503,27 @@ impl Window {
                     if self.slow_start || self.successes >= self.size {
                         self.successes = 0;
                         self.size = (self.size + 1).min(self.cap);
+                        self.peak = self.peak.max(self.size);
                     }
                 }
             }
             Outcome::Other => {}
         }
+    }
+
+    /// The reset a 429 waits for when it is a quota signal: the quota comes back whole at
+    /// its reset and the latest report named that reset, still ahead. A server's wait
+    /// (`wait`) more than a second past it (beyond a Retry-After's rounding) is kept.
+    fn quota_reset(&self, wait: Option<Duration>, now: Instant) -> Option<Instant> {
+        if self.refill != Refill::AtReset {
+            return None;
+        }
+        let reset = self.reported_reset.filter(|reset| *reset > now)?;
+        let asked = wait.map(|wait| now + wait.min(MAX_HOLD));
+        Some(match asked {
+            Some(asked) if asked > reset + ROUNDING => asked,
+            _ => reset,
+        })
     }
 
     /// A token quota's remainder in calls, at the recent answers' average usage; with no
@@ -860,9 +950,6 @@ mod tests {
             Refill::AtReset,
             "an early 429: whole at the reset only"
         );
-        let g = w.try_start(now + ms(150)).unwrap();
-        w.observe(&report(10, 0, 850), now + ms(150));
-        w.settle(g, Outcome::Success(None), now + ms(150));
         assert_eq!(w.try_start(now + ms(150)), Err(Wait::Until(now + ms(1000))));
 
         let mut w = spent(Outcome::Success(None));
@@ -880,6 +967,102 @@ mod tests {
             Err(Wait::Until(now + ms(245))),
             "paced at a call's worth (950 ms for 10), not held for the reset"
         );
+    }
+
+    #[test]
+    fn the_early_call_waits_for_a_report_that_the_quota_is_spent() {
+        let ms = Duration::from_millis;
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        let a = w.try_start(now).unwrap();
+        let b = w.try_start(now).unwrap();
+        let _c = w.try_start(now).unwrap();
+        // Two left, which the two others in flight may take: spent by the count only.
+        w.observe(&report(10, 2, 1000), now);
+        w.settle(a, Outcome::Success(None), now);
+        assert_eq!(
+            w.try_start(now),
+            Err(Wait::Until(now + ms(1000))),
+            "no early call on the count alone"
+        );
+        // The next answer says none is left: two calls' worth (99 ms each) for the one
+        // still in flight and the early one.
+        w.observe(&report(10, 0, 990), now + ms(10));
+        w.settle(b, Outcome::Success(None), now + ms(10));
+        assert_eq!(w.try_start(now + ms(10)), Err(Wait::Until(now + ms(208))));
+        let probe = w.try_start(now + ms(208)).unwrap();
+        assert!(probe.early);
+    }
+
+    #[test]
+    fn a_quota_429_from_a_fixed_window_holds_until_its_reset_and_keeps_the_window() {
+        let ms = Duration::from_millis;
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        w.refill = Refill::AtReset;
+        let g = w.try_start(now).unwrap();
+        w.observe(&report(10, 0, 2300), now);
+        w.settle(g, Outcome::RateLimited(Some(ms(3000))), now);
+        assert_eq!(w.size, 8, "the count ran out, not the window");
+        assert_eq!(
+            w.try_start(now),
+            Err(Wait::Until(now + ms(2300))),
+            "the headers' reset, not the Retry-After rounded up to whole seconds"
+        );
+        let g = w.try_start(now + ms(2300)).unwrap();
+        w.observe(&report(10, 0, 5700), now + ms(2300));
+        w.settle(g, Outcome::RateLimited(Some(ms(10_000))), now + ms(2300));
+        assert_eq!(
+            w.try_start(now + ms(2300)),
+            Err(Wait::Until(now + ms(12_300))),
+            "a wait well past the reset is the server's word"
+        );
+        assert_eq!(w.size, 8);
+    }
+
+    #[test]
+    fn learning_that_a_quota_comes_back_at_its_reset_restores_the_window() {
+        let ms = Duration::from_millis;
+        let now = Instant::now();
+        let mut w = Window::new(16, true);
+        for _ in 0..4 {
+            succeed(&mut w, now);
+        }
+        let g = w.try_start(now).unwrap();
+        w.settle(g, Outcome::RateLimited(None), now);
+        assert_eq!((w.size, w.peak), (3, 6));
+        let a = w.try_start(now).unwrap();
+        w.observe(&report(10, 0, 1000), now);
+        w.settle(a, Outcome::Success(None), now);
+        let probe = w.try_start(now + ms(100)).unwrap();
+        w.observe(&report(10, 0, 900), now + ms(100));
+        w.settle(probe, Outcome::RateLimited(Some(ms(1000))), now + ms(100));
+        assert_eq!(w.refill, Refill::AtReset);
+        assert_eq!(w.size, 6, "the largest window so far");
+        assert_eq!(w.try_start(now + ms(100)), Err(Wait::Until(now + ms(1000))));
+    }
+
+    #[test]
+    fn an_idle_fixed_window_gets_back_what_the_reports_left() {
+        let now = Instant::now();
+        let until = now + Duration::from_millis(1000);
+        let mut w = Window::new(16, true);
+        w.size = 8;
+        w.refill = Refill::AtReset;
+        let calls: Vec<Ticket> = (0..4).map(|_| w.try_start(now).unwrap()).collect();
+        // Three left, but the three others in flight may each take one.
+        w.observe(&report(10, 3, 1000), now);
+        assert_eq!(w.try_start(now), Err(Wait::Until(until)));
+        for g in calls {
+            w.settle(g, Outcome::Success(None), now);
+        }
+        // None of them reported: they were counted before the report.
+        for _ in 0..3 {
+            assert!(w.try_start(now).is_ok());
+        }
+        assert_eq!(w.try_start(now), Err(Wait::Until(until)));
     }
 
     #[test]
