@@ -70,7 +70,7 @@ function haystack(r) {
 }
 
 // The filters: the search box and one select per key.
-const KEYS = ["model", "role", "case", "judge", "status", "protocol", "qa", "winner", "standing"];
+const KEYS = ["model", "role", "case", "judge", "status", "protocol", "qa", "winner", "standing", "confidence"];
 const ALIASES = { dilemma: "case", item: "case", topic: "case" };
 
 function options(select, values) {
@@ -99,6 +99,7 @@ function setup() {
   options($("f-qa"), rounds.flatMap((r) => (r.tags.qa ? [r.tags.qa] : [])));
   options($("f-winner"), rounds.flatMap((r) => (r.tags.winner ? [r.tags.winner] : [])));
   options($("f-standing"), rounds.flatMap((r) => r.tags.standings || []));
+  options($("f-confidence"), rounds.flatMap((r) => r.tags.confidence || []));
   $("f-role").closest("label").hidden = false;
   const list = $("list");
   for (const r of rounds) {
@@ -144,6 +145,7 @@ function matches(r, f) {
   if (f.qa && r.tags.qa !== f.qa) return false;
   if (f.winner && r.tags.winner !== f.winner) return false;
   if (f.standing && !(r.tags.standings || []).includes(f.standing)) return false;
+  if (f.confidence && !(r.tags.confidence || []).includes(f.confidence)) return false;
   if (f.q) {
     const words = f.q.toLowerCase().split(/\s+/).filter(Boolean);
     const h = haystack(r);

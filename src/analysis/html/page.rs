@@ -15,7 +15,7 @@ const STYLE: &str = include_str!("page.css");
 
 /// The filters' controls: (key, label); the script fills in the choices from the rounds
 /// and hides a filter with one choice or none.
-const FILTERS: [(&str, &str); 8] = [
+const FILTERS: [(&str, &str); 9] = [
     ("model", "model (any role)"),
     ("case", "dilemma / item / topic"),
     ("judge", "judge"),
@@ -24,6 +24,7 @@ const FILTERS: [(&str, &str); 8] = [
     ("qa", "judge's answer"),
     ("winner", "winner"),
     ("standing", "argument standing"),
+    ("confidence", "judge's confidence"),
 ];
 
 /// The whole page for an analysis and the rounds it was computed from.

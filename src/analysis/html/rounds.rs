@@ -103,6 +103,18 @@ struct Tags {
     /// Structured debates: every standing the judges gave an argument.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     standings: Vec<&'static str>,
+    /// Question-answer rounds: the calibration bins (`50-60`, as the calibration table
+    /// names them) of every judge's stated confidence.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    confidence: Vec<String>,
+}
+
+/// The calibration bin of a confidence (0–100), named `low-high`.
+pub(super) fn confidence_bin(c: f64) -> Option<String> {
+    crate::analysis::qa::CALIBRATION_BINS
+        .iter()
+        .find(|&&(low, high)| c >= low && (c < high || (high == 100.0 && c <= high)))
+        .map(|(low, high)| format!("{low:.0}-{high:.0}"))
 }
 
 /// The view of a round.
@@ -485,6 +497,17 @@ fn tags(round: &Round) -> Tags {
     let Some(j) = &round.scores else {
         return tags;
     };
+    if round.qa().is_some() {
+        let mut bins: Vec<String> = round
+            .judgments
+            .iter()
+            .filter_map(|j| j.choice().and_then(|c| c.confidence))
+            .filter_map(confidence_bin)
+            .collect();
+        bins.sort_unstable();
+        bins.dedup();
+        tags.confidence = bins;
+    }
     if let Some(q) = round.qa() {
         let right = match (j.choice(), j.label()) {
             (Some(c), _) => Some(q.assignment.correct_side == Some(c.side)),
@@ -515,6 +538,16 @@ fn tags(round: &Round) -> Tags {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn confidences_fall_in_the_calibration_tables_bins() {
+        assert_eq!(confidence_bin(0.0).as_deref(), Some("0-50"));
+        assert_eq!(confidence_bin(59.9).as_deref(), Some("50-60"));
+        assert_eq!(confidence_bin(60.0).as_deref(), Some("60-70"));
+        assert_eq!(confidence_bin(100.0).as_deref(), Some("90-100"));
+        assert_eq!(confidence_bin(101.0), None);
+    }
+
     use super::*;
     use crate::store::{RoundFilter, Store};
 

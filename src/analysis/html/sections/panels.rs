@@ -28,24 +28,25 @@ pub(super) fn section(doc: &mut Doc, s: &PanelSection) {
         opt(p.alpha_initial),
         opt(p.alpha_final)
     ));
+    // Means over every panel round: each row links to them all.
     let mut t = Table::new(["agreement", "mean"]);
     t.row(
         vec![
             "after independent evaluation".into(),
             cell(&p.initial_agreement),
         ],
-        None,
+        Some(Vec::new()),
     );
     t.row(
         vec!["after the last round".into(), cell(&p.final_agreement)],
-        None,
+        Some(Vec::new()),
     );
     t.row(
         vec![
             "rise, panels that deliberated".into(),
             cell(&p.agreement_rise),
         ],
-        None,
+        Some(Vec::new()),
     );
     doc.table(&t);
     for table in s.tables() {
@@ -57,14 +58,18 @@ pub(super) fn section(doc: &mut Doc, s: &PanelSection) {
             .position(|h| matches!(h.as_str(), "round_id" | "model" | "persona_id" | "judge"));
         let mut t = Table::new(&table.header);
         for row in &table.rows {
-            let filter = key.and_then(|k| {
-                let value = row.get(k)?.clone();
-                Some(match table.header[k].as_str() {
-                    "round_id" => vec![("round", value)],
-                    "model" => vec![("model", value)],
-                    _ => vec![("q", value)],
+            // A row about no one round, model or judge is a figure over every panel
+            // round: it links to them all.
+            let filter = key
+                .and_then(|k| {
+                    let value = row.get(k)?.clone();
+                    Some(match table.header[k].as_str() {
+                        "round_id" => vec![("round", value)],
+                        "model" => vec![("model", value)],
+                        _ => vec![("q", value)],
+                    })
                 })
-            });
+                .or(Some(Vec::new()));
             t.row(row.clone(), filter);
         }
         doc.table(&t);

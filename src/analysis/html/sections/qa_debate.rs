@@ -179,7 +179,7 @@ pub(super) fn section(doc: &mut Doc, q: &QaFigures) {
                 b.mean_confidence.map_or("–".into(), |c| format!("{c:.0}")),
                 share(&b.accuracy),
             ],
-            None,
+            Some(vec![("confidence", format!("{:.0}-{:.0}", b.low, b.high))]),
         );
     }
     doc.table(&t);
