@@ -5,7 +5,7 @@ use std::path::Path;
 
 use ethics_bowl::analysis::qa::QaFigures;
 use ethics_bowl::analysis::structured::StructuredFigures;
-use ethics_bowl::analysis::{Format, analyse, qa_share, write_html, write_report};
+use ethics_bowl::analysis::{Format, analyse, providers_of, qa_share, write_html, write_report};
 use ethics_bowl::domain::ProtocolKind;
 
 use super::UsageError;
@@ -31,17 +31,7 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
         .map(Path::to_path_buf)
         .unwrap_or_else(|| dir.join("report"));
     // Providers, for the same-provider check, from the tournament's record when there is one.
-    let provider_of = store
-        .load_tournament()
-        .ok()
-        .flatten()
-        .map(|t| {
-            t.models
-                .into_iter()
-                .map(|m| (m.name, m.provider.to_string()))
-                .collect()
-        })
-        .unwrap_or_default();
+    let provider_of = providers_of(&store);
     let analysis = analyse(&rounds, &provider_of);
     for path in write_report(&analysis, &target, &formats)? {
         println!("wrote {}", path.display());

@@ -192,6 +192,9 @@ pub struct App {
     /// Round files in the folder that could not be read (or were set aside as unreadable by
     /// an earlier run): their rounds are missing from every screen, so the header says so.
     pub unreadable: usize,
+    /// Each model's provider, from the tournament's record (the driver reads it as the UI
+    /// starts), for the Analysis screen's same-provider check, as `report` makes it.
+    pub provider_of: std::collections::BTreeMap<String, String>,
     /// Each adaptive model's concurrency window and reported quota, as of its last call.
     pub rate_limits: std::collections::BTreeMap<String, crate::providers::RateSnapshot>,
     /// A one-off notice in the footer (what a key just did), until the next key.
@@ -263,6 +266,7 @@ impl App {
             show_prompts: false,
             log: Vec::new(),
             unreadable: 0,
+            provider_of: Default::default(),
             rate_limits: Default::default(),
             notice: None,
             batches: Vec::new(),
@@ -444,7 +448,7 @@ impl App {
             }
             return Some(Effect::Analyse);
         }
-        let analysis = crate::analysis::analyse(&self.stored_rounds(), &Default::default());
+        let analysis = crate::analysis::analyse(&self.stored_rounds(), &self.provider_of);
         self.take_analysis(analysis);
         if let Some(view) = &mut self.analysis {
             view.stale = false;

@@ -73,6 +73,11 @@ pub async fn run(
         EnterAlternateScreen,
         crossterm::cursor::Hide
     )?;
+    // The providers, for the Analysis screen's same-provider check (none for a folder
+    // without a tournament record).
+    if let Ok(store) = Store::open(&dir) {
+        app.provider_of = crate::analysis::providers_of(&store);
+    }
     let mut terminal: Terminal<CrosstermBackend<Stdout>> =
         Terminal::new(CrosstermBackend::new(std::io::stdout()))?;
     let mut keys = EventStream::new();

@@ -120,7 +120,13 @@ pub fn analyse_store(store: &crate::store::Store) -> Result<Analysis, crate::sto
             }
             round
         })?;
-    let provider_of = store
+    Ok(analyse(&rounds, &providers_of(store)))
+}
+
+/// Each model's provider, from the tournament's record in `store` (none when it has none,
+/// as the predecessor's folders do): what the same-provider check reads.
+pub fn providers_of(store: &crate::store::Store) -> BTreeMap<String, String> {
+    store
         .load_tournament()
         .ok()
         .flatten()
@@ -130,8 +136,7 @@ pub fn analyse_store(store: &crate::store::Store) -> Result<Analysis, crate::sto
                 .map(|m| (m.name, m.provider.to_string()))
                 .collect()
         })
-        .unwrap_or_default();
-    Ok(analyse(&rounds, &provider_of))
+        .unwrap_or_default()
 }
 
 /// Analyses rounds (finished so far: incomplete rounds count only where they have data).

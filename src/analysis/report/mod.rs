@@ -26,7 +26,7 @@ use crate::analysis::tables::MIN_N;
 use crate::domain::ProtocolKind;
 
 pub use crate::analysis::show::share;
-pub use contents::{Analysis, analyse, analyse_store};
+pub use contents::{Analysis, analyse, analyse_store, providers_of};
 pub use files::{Format, ReportError};
 pub use qa_debate::markdown as qa_markdown;
 pub use structured_debate::markdown as structured_markdown;
