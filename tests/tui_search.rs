@@ -3,6 +3,8 @@
 //! of the search prompt, the list of hits, a round opened at a hit with the match
 //! highlighted (stored and streaming), and the rounds a jump could mean.
 
+mod support;
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
@@ -391,17 +393,7 @@ fn a_hit_in_a_round_whose_text_waits_in_the_store_is_shown_once_read_back() {
 /// Without tmux the test says so and passes, except under CI, where `.ci/run` installs it.
 #[test]
 fn open_searches_and_jumps_in_a_real_terminal() {
-    use std::process::Command;
-    let tmux_ok = Command::new("tmux")
-        .arg("-V")
-        .output()
-        .is_ok_and(|o| o.status.success());
-    if !tmux_ok {
-        assert!(
-            std::env::var("CI").is_err(),
-            "tmux is not installed; .ci/run installs it"
-        );
-        eprintln!("SKIPPED: tmux is not installed");
+    if !support::tmux::tmux_available() {
         return;
     }
     let dir = tempfile::tempdir().unwrap();
@@ -423,67 +415,26 @@ fn open_searches_and_jumps_in_a_real_terminal() {
         )
         .unwrap();
     }
-    let socket = format!("eb-search-{}", std::process::id());
-    let tmux = |args: &[&str]| {
-        let out = Command::new("tmux")
-            .arg("-L")
-            .arg(&socket)
-            .args(args)
-            .output()
-            .expect("tmux runs");
-        String::from_utf8_lossy(&out.stdout).into_owned()
-    };
     let command = format!(
         "{} --log-file {} open {}; sleep 30",
         env!("CARGO_BIN_EXE_ethics-bowl"),
         dir.path().join("log.txt").display(),
         dir.path().join("results").display()
     );
-    tmux(&[
-        "new-session",
-        "-d",
-        "-s",
-        "s",
-        "-x",
-        "120",
-        "-y",
-        "40",
-        &command,
-    ]);
-    struct Kill<F: Fn(&[&str]) -> String>(F);
-    impl<F: Fn(&[&str]) -> String> Drop for Kill<F> {
-        fn drop(&mut self) {
-            (self.0)(&["kill-server"]);
-        }
-    }
-    let tmux = Kill(tmux);
-    let wait_for = |needle: &str| {
-        let deadline = Instant::now() + Duration::from_secs(60);
-        loop {
-            let screen = (tmux.0)(&["capture-pane", "-p", "-t", "s"]);
-            if screen.contains(needle) {
-                return screen;
-            }
-            assert!(
-                Instant::now() < deadline,
-                "waited for {needle}; the screen shows:\n{screen}"
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    };
-    wait_for("Team A vs Team B");
-    (tmux.0)(&["send-keys", "-t", "s", "/"]);
-    (tmux.0)(&["send-keys", "-t", "s", "-l", "CONSEQUENTIALIST reading"]);
-    wait_for("/CONSEQUENTIALIST reading█");
-    (tmux.0)(&["send-keys", "-t", "s", "Enter"]);
-    let list = wait_for("\"CONSEQUENTIALIST reading\": ");
+    let tmux = support::tmux::Tmux::start("search", &command);
+    tmux.wait_for("Team A vs Team B");
+    tmux.keys(&["/"]);
+    tmux.text("CONSEQUENTIALIST reading");
+    tmux.wait_for("/CONSEQUENTIALIST reading█");
+    tmux.keys(&["Enter"]);
+    let list = tmux.wait_for("\"CONSEQUENTIALIST reading\": ");
     assert!(list.contains("hits in 4 rounds"), "{list}");
-    (tmux.0)(&["send-keys", "-t", "s", "Enter"]);
-    let round = wait_for("hit 1 of");
+    tmux.keys(&["Enter"]);
+    let round = tmux.wait_for("hit 1 of");
     assert!(round.contains("consequentialist reading"), "{round}");
-    (tmux.0)(&["send-keys", "-t", "s", ":"]);
-    (tmux.0)(&["send-keys", "-t", "s", "-l", "inherited"]);
-    (tmux.0)(&["send-keys", "-t", "s", "Enter"]);
-    wait_for("inherited_debt__sim-gamma__vs__sim-alpha__r1  A: sim-gamma");
-    (tmux.0)(&["send-keys", "-t", "s", "q"]);
+    tmux.keys(&[":"]);
+    tmux.text("inherited");
+    tmux.keys(&["Enter"]);
+    tmux.wait_for("inherited_debt__sim-gamma__vs__sim-alpha__r1  A: sim-gamma");
+    tmux.keys(&["q"]);
 }
