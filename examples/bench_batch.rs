@@ -8,6 +8,8 @@
 //! cargo run --release --example bench_batch            # DELAY = 3 s
 //! cargo run --release --example bench_batch -- 10      # DELAY = 10 s
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a benchmark: a failure stops it
+
 #[path = "../tests/support/batch_server.rs"]
 mod batch_server;
 

@@ -35,6 +35,8 @@
 //! `BENCH_DIR=/dev/shm` puts the results on another file system (here: memory), to tell
 //! the engine's own cost from the disk's.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a benchmark: a failure stops it
+
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};

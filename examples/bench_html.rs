@@ -10,6 +10,8 @@
 //!
 //! Needs `chromium` on the PATH for the opening times (apt-get install -y chromium).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a benchmark: a failure stops it
+
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;

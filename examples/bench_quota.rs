@@ -32,6 +32,8 @@
 //! Tokens-bound (T = 120,000 per 6 s; about 400 tokens a call, so again about 50 calls/s):
 //! cargo run --release --example bench_quota -- --period 6 --requests 1200 --tokens 120000
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a benchmark: a failure stops it
+
 use std::sync::{Arc, Mutex};
 use std::time::Duration;
 

@@ -5,6 +5,8 @@
 //!
 //! cargo run --release --example bench_search
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a benchmark: a failure stops it
+
 use std::time::{Duration, Instant};
 
 use ethics_bowl::domain::{Judgment, Phase, PhaseType, Reading, Round, RoundRecord, RoundStatus};

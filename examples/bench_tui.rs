@@ -4,6 +4,8 @@
 //!
 //! cargo run --release --example bench_tui
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a benchmark: a failure stops it
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

@@ -14,3 +14,13 @@ pub mod safe_json;
 pub mod sanitize;
 pub mod store;
 pub mod tui;
+
+/// A panic's message from its payload (`panic!` with a literal or with a format): for the panic
+/// hook's report and for the round error that records a task that panicked.
+pub fn panic_message(payload: &(dyn std::any::Any + Send)) -> &str {
+    payload
+        .downcast_ref::<&str>()
+        .copied()
+        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
+        .unwrap_or("(no message)")
+}

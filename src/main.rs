@@ -13,6 +13,7 @@ use ethics_bowl::config::ConfigError;
 use ethics_bowl::engine::PrepareError;
 use ethics_bowl::inputs::DilemmaError;
 use ethics_bowl::providers::SetupError;
+use ethics_bowl::store::StoreError;
 
 use cli::{Cli, Command, DilemmasAction, JudgmentAction};
 use commands::UsageError;
@@ -204,6 +205,8 @@ fn exit_code(e: &anyhow::Error) -> u8 {
             || c.is::<UsageError>()
             || c.is::<PrepareError>()
             || c.is::<DilemmaError>()
+            || c.downcast_ref::<StoreError>()
+                .is_some_and(|e| matches!(e, StoreError::InUse { .. } | StoreError::Newer { .. }))
     });
     if usage { 2 } else { 1 }
 }

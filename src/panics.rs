@@ -63,12 +63,7 @@ fn reader_went_away(info: &PanicHookInfo<'_>) -> bool {
 }
 
 fn message<'a>(info: &'a PanicHookInfo<'_>) -> &'a str {
-    let payload = info.payload();
-    payload
-        .downcast_ref::<&str>()
-        .copied()
-        .or_else(|| payload.downcast_ref::<String>().map(String::as_str))
-        .unwrap_or("(no message)")
+    ethics_bowl::panic_message(info.payload())
 }
 
 /// The report: when, which thread, where, what, and the backtrace.

@@ -7,6 +7,8 @@
 //! server answers on its own threads over real sockets, so a paused clock in the test would
 //! jump the client's waits past the server's windows instead of keeping them in step.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 use std::path::Path;
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};

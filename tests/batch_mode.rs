@@ -9,6 +9,8 @@
 //! The server answers on its own threads over real sockets, so the batches run on real
 //! time (a few hundred milliseconds), not a paused tokio clock.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::path::Path;

@@ -2,6 +2,8 @@
 //! source: text that is not UTF-8 (stdin or a file, with the first bad byte) and
 //! configuration values of the wrong type (the file and the key's path).
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Output, Stdio};

@@ -1,6 +1,8 @@
 //! The `models` and `ask` commands as a user runs them: output, exit codes, and the
 //! configuration errors, each naming file, model and key with exit code 2.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::io::Write;

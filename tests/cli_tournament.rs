@@ -2,6 +2,8 @@
 //! and resumed, bad configurations refused with exit code 2 and nothing written, and the
 //! `judgment parse`, `rounds` and `dilemmas` commands.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::path::{Path, PathBuf};
@@ -641,4 +643,29 @@ fn compare_shows_the_changes_between_two_folders() {
     assert!(pairs.contains("r2,j,B,A,-7,7,true"), "{pairs}");
     let (o, _, stderr) = output(bin().arg("compare").arg(a.path()).arg("no/such/folder"));
     assert_eq!(o.status.code(), Some(2), "{stderr}");
+}
+
+/// A schedule of a hundred million rounds is refused at once with its size, exit 2, before
+/// anything is built or written.
+#[test]
+fn a_schedule_too_large_to_hold_is_refused_with_its_size() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        sim("a", 0.8, 0.0, 0.0),
+        sim("b", 0.5, 0.0, 0.0),
+        sim("j", 0.5, 0.0, 0.0),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\"]\nrepetitions = 100000000\n",
+    );
+    let (out, _, stderr) = output(bin().args(["run", "--headless"]).arg(&config));
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("at least 200000000 rounds") && stderr.contains("key \"repetitions\""),
+        "{stderr}"
+    );
+    assert!(!dir.path().join("results/test/rounds").exists());
 }

@@ -6,6 +6,8 @@
 //! Without the package the test says so and passes, except under CI (`CI=true`), where the
 //! package must be there.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::net::TcpListener;

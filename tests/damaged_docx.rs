@@ -5,6 +5,8 @@
 //! hanging it; every case must return (a result or an error) within the bound, and no panic
 //! may escape. The command line is checked too: exit code 2, the file named, no panic text.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 use std::io::{Cursor, Read, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};

@@ -2,6 +2,8 @@
 //! are not results at all, filters that name nothing. Each is worked with or refused with a
 //! message that says what to do, never stopped on silently.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::path::Path;
@@ -152,5 +154,101 @@ fn open_names_unreadable_round_files_in_the_header_and_the_log() {
             .contains("unreadable: rounds/x.json: not a valid round file")),
         "{:?}",
         app.log
+    );
+}
+
+/// A round file named for one round but holding another is set aside, never written over
+/// the round it holds (and never overwritten by the round its name says); a file whose id
+/// has a path in it is the same damage. Both rounds are played or kept as they should be.
+#[test]
+fn a_round_file_holding_another_round_is_set_aside_and_both_rounds_stay_whole() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(dir.path(), &three_models(), ONE_DILEMMA);
+    let results = dir.path().join("results/test");
+    let (out, _, stderr) = output(bin().args(["run", "--headless"]).arg(&config));
+    assert!(out.status.success(), "{stderr}");
+    let rounds = results.join("rounds");
+    let a = rounds.join("borrowed_voice__sim-alpha__vs__sim-beta__r1.json");
+    let b = rounds.join("borrowed_voice__sim-beta__vs__sim-alpha__r1.json");
+    let whole_a = std::fs::read_to_string(&a).unwrap();
+    // B's file now holds A's round; a stray file holds an id with a path in it.
+    std::fs::write(&b, &whole_a).unwrap();
+    let mut escaping: serde_json::Value = serde_json::from_str(&whole_a).unwrap();
+    escaping["id"] = "../../escaped".into();
+    std::fs::write(rounds.join("stray.json"), escaping.to_string()).unwrap();
+
+    let (out, _, stderr) = output(bin().args(["run", "--headless", "--resume"]).arg(&results));
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the round inside is \"borrowed_voice__sim-alpha__vs__sim-beta__r1\""),
+        "{stderr}"
+    );
+    assert!(stderr.contains("stray.json"), "{stderr}");
+    assert_eq!(
+        std::fs::read_to_string(&a).unwrap(),
+        whole_a,
+        "A's round untouched"
+    );
+    let replayed: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&b).unwrap()).unwrap();
+    assert_eq!(
+        replayed["id"],
+        "borrowed_voice__sim-beta__vs__sim-alpha__r1"
+    );
+    assert!(!dir.path().join("escaped.json").exists() && !results.join("escaped.json").exists());
+    assert!(rounds.join(".unreadable/stray.json").exists());
+}
+
+/// A round file from a newer ethics-bowl stops a run with exit 2 before anything is set
+/// aside or paid for.
+#[test]
+fn a_round_file_from_a_newer_build_stops_the_run_with_exit_2_and_touches_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(dir.path(), &three_models(), ONE_DILEMMA);
+    let results = dir.path().join("results/test");
+    let (out, _, stderr) = output(bin().args(["run", "--headless"]).arg(&config));
+    assert!(out.status.success(), "{stderr}");
+    let a = results.join("rounds/borrowed_voice__sim-alpha__vs__sim-beta__r1.json");
+    let mut newer: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(&a).unwrap()).unwrap();
+    newer["schema_version"] = 99.into();
+    newer["status"] = "incomplete".into();
+    let text = newer.to_string();
+    std::fs::write(&a, &text).unwrap();
+
+    let (out, _, stderr) = output(bin().args(["run", "--headless", "--resume"]).arg(&results));
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(
+        stderr.contains("written by a newer ethics-bowl") && stderr.contains("upgrade"),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(&a).unwrap(), text, "left as it was");
+    assert!(!results.join("rounds/.unreadable").exists());
+}
+
+/// A FIFO named like a round file is set aside by a run, never opened (which would wait
+/// forever), and listed, not read, by the readers.
+#[cfg(unix)]
+#[test]
+fn a_fifo_among_the_round_files_is_never_read() {
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(dir.path(), &three_models(), ONE_DILEMMA);
+    let results = dir.path().join("results/test");
+    let (out, _, stderr) = output(bin().args(["run", "--headless"]).arg(&config));
+    assert!(out.status.success(), "{stderr}");
+    let fifo = results.join("rounds/pipe.json");
+    let made = Command::new("mkfifo").arg(&fifo).status().unwrap();
+    assert!(made.success());
+    let (out, _, stderr) = output(bin().arg("rounds").arg(&results));
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("pipe.json") && stderr.contains("not a regular file"),
+        "{stderr}"
+    );
+    let (out, _, stderr) = output(bin().args(["run", "--headless", "--resume"]).arg(&results));
+    assert!(out.status.success(), "{stderr}");
+    assert!(
+        results.join("rounds/.unreadable/pipe.json").exists(),
+        "{stderr}"
     );
 }

@@ -2,6 +2,8 @@
 //! LibreOffice), on our own three docx-rs layouts, and on the Python predecessor's real
 //! document; its errors; and property tests.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 use std::path::{Path, PathBuf};
 
 use ethics_bowl::domain::Dilemma;

@@ -2,6 +2,8 @@
 //! in-process HTTP server for failures): dependency order, failed phases, partial judgments,
 //! several judges, hidden model names, corrections, resume and budget.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use ethics_bowl::domain::{ParseStatus, PhaseType, RoundStatus};

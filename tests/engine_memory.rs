@@ -4,6 +4,8 @@
 //! it. Finished rounds must be let go: memory grows with rounds in flight, not with rounds
 //! finished.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::collections::HashMap;

@@ -3,6 +3,8 @@
 //! from its response's labelled lines), judge agreement across repetitions under `rotate`,
 //! and the loader skipping a real document's front and back matter.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::collections::{BTreeMap, BTreeSet};

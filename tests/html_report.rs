@@ -7,6 +7,8 @@
 //! `<pre id="selftest">`, which `--dump-dom` prints. Without chromium the browser tests
 //! are skipped with a message, unless `CI` is set: there a missing chromium fails them.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 use std::path::{Path, PathBuf};
 use std::process::Command;
 

@@ -2,6 +2,8 @@
 //! others, a judge whose provider fails, the round limit, the stored record, the events, the
 //! report, and config errors.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use ethics_bowl::domain::{PanelState, PhaseType, RoundStatus, SeatOutcome};

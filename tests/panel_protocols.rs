@@ -3,6 +3,8 @@
 //! round limit, the weighted aggregate, a failed judge left out, resume in the middle of a
 //! deliberation, and the report's panel section for each protocol.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::path::{Path, PathBuf};

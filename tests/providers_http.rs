@@ -2,6 +2,8 @@
 //! retry paths, final errors, error frames inside 200 streams, truncation, malformed data,
 //! read timeouts, Gemini's body-only retry delay, and keys never leaking.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use ethics_bowl::domain::ErrorKind;
@@ -1173,4 +1175,177 @@ async fn refused_connections_are_retried_until_the_server_is_back() {
         .expect_err("unreachable");
     assert_eq!(failure.error.kind, ErrorKind::Unreachable);
     assert_eq!(failure.attempts.len(), 2);
+}
+
+/// A 429 whose headers name absurd waits (a 30-digit or `1e20` Retry-After, `inf`, a reset a
+/// billion years off) is a clear failure after one attempt, in every wire format; nonsense
+/// waits (NaN, negative, text) are ignored and the call retried as usual. Nothing panics.
+#[tokio::test]
+async fn absurd_rate_limit_headers_fail_clearly_and_never_panic() {
+    let thirty_digits = "123456789012345678901234567890";
+    let too_long: [&[(&str, &str)]; 6] = [
+        &[("retry-after", "1e20")],
+        &[("retry-after", thirty_digits)],
+        &[("retry-after", "inf")],
+        &[("retry-after-ms", "1e20")],
+        &[("retry-after-ms", thirty_digits)],
+        &[("retry-after", "Fri, 31 Dec 9999 23:59:59 GMT")],
+    ];
+    let ignored: [&[(&str, &str)]; 6] = [
+        &[("retry-after", "NaN")],
+        &[("retry-after", "-5")],
+        &[("retry-after", "soon")],
+        &[
+            ("x-ratelimit-remaining-requests", "0"),
+            ("x-ratelimit-reset-requests", "1e20s"),
+        ],
+        &[
+            ("x-ratelimit-remaining-requests", "0"),
+            (
+                "x-ratelimit-reset-requests",
+                "123456789012345678901234567890s",
+            ),
+        ],
+        &[
+            ("anthropic-ratelimit-requests-remaining", "0"),
+            ("anthropic-ratelimit-requests-reset", "9999-12-31T23:59:59Z"),
+        ],
+    ];
+    for f in ALL {
+        for (headers, final_after_one) in too_long
+            .iter()
+            .map(|h| (h, true))
+            .chain(ignored.iter().map(|h| (h, false)))
+        {
+            let server = MockServer::start().await;
+            let mut answer =
+                ResponseTemplate::new(429).set_body_json(f.error_body(429, "rate_limit_error"));
+            for (name, value) in headers.iter() {
+                answer = answer.insert_header(*name, *value);
+            }
+            Mock::given(method("POST"))
+                .respond_with(answer)
+                .mount(&server)
+                .await;
+            // Fixed concurrency: a reset header is read (where the panic was) but holds no call.
+            let r = call(
+                &f.config(&server, "adaptive_concurrency = false\n"),
+                "hello",
+            )
+            .await;
+            let e = r.result.expect_err("every answer is a 429");
+            let said = e.to_string();
+            assert!(said.contains("HTTP 429"), "{f:?} {headers:?}: {said}");
+            if final_after_one {
+                assert_eq!(e.attempts.len(), 1, "{f:?} {headers:?}: {said}");
+                assert!(
+                    said.contains("longer than max_retry_after_s"),
+                    "{f:?} {headers:?}: {said}"
+                );
+            } else {
+                assert_eq!(
+                    e.attempts.len(),
+                    3,
+                    "{f:?} {headers:?}: retried as usual: {said}"
+                );
+            }
+        }
+    }
+}
+
+/// A raw server that answers one streamed request in the OpenAI format with `frames`
+/// produced without end by `next(i)`, `pause` apart.
+async fn endless_server(next: fn(usize) -> String, pause: std::time::Duration) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let addr = listener.local_addr().unwrap();
+    tokio::spawn(async move {
+        while let Ok((mut socket, _)) = listener.accept().await {
+            tokio::spawn(async move {
+                use tokio::io::{AsyncReadExt, AsyncWriteExt};
+                let mut buf = vec![0u8; 64 * 1024];
+                let _ = socket.read(&mut buf).await;
+                let head = "HTTP/1.1 200 OK\r\ncontent-type: text/event-stream\r\ntransfer-encoding: chunked\r\n\r\n";
+                if socket.write_all(head.as_bytes()).await.is_err() {
+                    return;
+                }
+                for i in 0.. {
+                    let frame = next(i);
+                    let chunk = format!("{:x}\r\n{frame}\r\n", frame.len());
+                    if socket.write_all(chunk.as_bytes()).await.is_err() {
+                        return; // the client has gone
+                    }
+                    if !pause.is_zero() {
+                        tokio::time::sleep(pause).await;
+                    }
+                }
+            });
+        }
+    });
+    format!("http://{addr}/v1")
+}
+
+/// One OpenAI stream event carrying `text`.
+fn delta(text: &str) -> String {
+    format!(
+        "data: {}\n\n",
+        serde_json::json!({"choices": [{"index": 0, "delta": {"content": text}, "finish_reason": null}]})
+    )
+}
+
+/// A server that streams text without end is cut at `max_response_bytes`, once, and says so;
+/// one that sends events without text, or one endless line, is cut at 64 times that; one that
+/// trickles a piece at a time (never silent for `timeout_s`) is ended at `max_call_s`.
+#[tokio::test]
+async fn endless_and_trickling_streams_are_ended_with_a_reason() {
+    let limits = "adaptive_concurrency = false\nmax_response_bytes = 4096\nmax_call_s = 1\n";
+    let flood = endless_server(|_| delta(&"word ".repeat(100)), std::time::Duration::ZERO).await;
+    let r = call(&models("openai-compatible", &flood, limits), "hello").await;
+    let e = r.result.expect_err("an endless answer");
+    assert!(
+        e.to_string()
+            .contains("passed 4096 bytes (max_response_bytes)"),
+        "{e}"
+    );
+    assert_eq!(e.attempts.len(), 1, "not paid again: {e}");
+    assert!(
+        r.streamed.len() <= 4096,
+        "{} bytes passed on",
+        r.streamed.len()
+    );
+
+    let empty = endless_server(|_| delta(""), std::time::Duration::ZERO).await;
+    let e = call(&models("openai-compatible", &empty, limits), "hello")
+        .await
+        .result
+        .expect_err("endless events");
+    assert!(e.to_string().contains("max_response_bytes"), "{e}");
+
+    let line = endless_server(
+        |i| {
+            if i == 0 {
+                "data: {\"x\": \"".into()
+            } else {
+                "y".repeat(8192)
+            }
+        },
+        std::time::Duration::ZERO,
+    )
+    .await;
+    let e = call(&models("openai-compatible", &line, limits), "hello")
+        .await
+        .result
+        .expect_err("one endless line");
+    assert!(e.to_string().contains("max_response_bytes"), "{e}");
+
+    let trickle = endless_server(|_| delta("a"), std::time::Duration::from_millis(100)).await;
+    let e = call(&models("openai-compatible", &trickle, limits), "hello")
+        .await
+        .result
+        .expect_err("a trickle");
+    assert!(
+        e.to_string()
+            .contains("still arriving after 1 s (max_call_s)"),
+        "{e}"
+    );
+    assert_eq!(e.attempts.len(), 3, "a time-out is retried: {e}");
 }

@@ -3,6 +3,8 @@
 //! balanced sample), the metrics against values counted by hand, a debate over the
 //! in-process HTTP server, the review path for an unreadable verdict, and config errors.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::path::{Path, PathBuf};

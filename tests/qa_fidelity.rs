@@ -8,6 +8,8 @@
 //! the second speaker see the first's argument of the round; a panel labels the three-way
 //! baseline too.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::path::{Path, PathBuf};

@@ -4,6 +4,8 @@
 //! second run asks for nothing already on disk, and the folders judged are copies (`--out`),
 //! so the fixtures are never written.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::path::{Path, PathBuf};

@@ -2,6 +2,8 @@
 //! and the report say them: counted by model, the same in both, and absent from the report
 //! when there are none.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 use ethics_bowl::analysis::{Format, analyse, summarize, write_report};
 use ethics_bowl::domain::{Phase, PhaseType, Round};
 

@@ -1,6 +1,8 @@
 //! What a run's end tells a script: the exit code, each failed round with its model, phase
 //! and the provider's message, the resume command, and the same in the log file.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::process::{Command, Output};
@@ -185,4 +187,88 @@ fn with_stderr_in_a_file_progress_is_plain_lines() {
     }
     assert!(written.contains("round 2/2:"), "{written}");
     assert!(!written.contains('\r'), "no bar redraws: {written:?}");
+}
+
+/// A bug that panics inside a call (a simulated model told to) is recorded as its round's
+/// error, naming the phase and the panic's message; the run goes on, says so in one line
+/// without a backtrace (the backtrace goes to the log file), and exits 1; a resumed run
+/// retries the round.
+#[test]
+fn a_call_that_panics_is_kept_as_its_rounds_error_and_resume_retries_it() {
+    use support::tournament::sim;
+    let dir = tempfile::tempdir().unwrap();
+    let buggy = format!("{}panic_rate = 1.0\n", sim("a", 0.8, 0.0, 0.0));
+    let judge = sim("j", 0.5, 0.0, 0.0);
+    let models = [buggy.as_str(), &sim("b", 0.5, 0.0, 0.0), &judge].concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\"]\n",
+    );
+    let log = dir.path().join("run.log");
+    let out = bin()
+        .env_remove("RUST_BACKTRACE")
+        .arg("--log-file")
+        .arg(&log)
+        .args(["run", "--headless"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(1), "{stderr}");
+    assert!(
+        !stderr.contains("stack backtrace") && !stderr.contains("RUST_BACKTRACE"),
+        "{stderr}"
+    );
+    let results = dir.path().join("results/test");
+    for id in [
+        "borrowed_voice__a__vs__b__r1",
+        "borrowed_voice__b__vs__a__r1",
+    ] {
+        let text = std::fs::read_to_string(results.join(format!("rounds/{id}.json"))).unwrap();
+        let round: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_eq!(round["status"], "incomplete", "{id}");
+        let message = round["error"]["message"].as_str().unwrap_or_default();
+        assert!(
+            message.contains("internal error in round")
+                && message.contains("panicked on purpose")
+                && message.contains("please report it"),
+            "{id}: {message}"
+        );
+        assert_eq!(round["error"]["model_id"], "a", "{id}");
+        let line = stderr
+            .lines()
+            .find(|l| l.starts_with(&format!("failed: {id}")))
+            .unwrap_or_else(|| panic!("no failure line for {id}:\n{stderr}"));
+        assert!(line.contains("panicked on purpose"), "{line}");
+    }
+    let logged = std::fs::read_to_string(&log).unwrap();
+    assert!(
+        logged.contains("PANIC in thread") && logged.contains("panicked on purpose"),
+        "{logged}"
+    );
+
+    // The bug fixed (the model no longer panics), the same folder resumed: both rounds run.
+    std::fs::write(
+        dir.path().join("models.toml"),
+        std::fs::read_to_string(dir.path().join("models.toml"))
+            .unwrap()
+            .replace("panic_rate = 1.0\n", ""),
+    )
+    .unwrap();
+    let out = bin()
+        .args(["run", "--headless"])
+        .arg(&config)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    for id in [
+        "borrowed_voice__a__vs__b__r1",
+        "borrowed_voice__b__vs__a__r1",
+    ] {
+        let text = std::fs::read_to_string(results.join(format!("rounds/{id}.json"))).unwrap();
+        let round: serde_json::Value = serde_json::from_str(&text).unwrap();
+        assert_ne!(round["status"], "incomplete", "{id}: {}", round["error"]);
+    }
 }

@@ -3,6 +3,8 @@
 //! `ask` as a user would, with trace logging to `--log-file`. No key may appear in a round
 //! file or any other file of the results, in the log file, on stderr or on stdout.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::path::Path;

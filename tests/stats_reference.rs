@@ -2,6 +2,8 @@
 //! scipy (Pearson, Spearman) and the `krippendorff` package (alpha, interval), recorded in
 //! `tests/stats_reference/reference.csv` by the script beside it.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 use ethics_bowl::analysis::stats::{krippendorff_interval, pearson, spearman};
 
 fn numbers(s: &str, sep: char) -> Vec<f64> {

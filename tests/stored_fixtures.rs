@@ -2,6 +2,8 @@
 //! one judged by a panel; see `tests/fixtures/stored-v0/README.md`) still load, list, report,
 //! open and resume exactly as the code that wrote them did.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::path::{Path, PathBuf};

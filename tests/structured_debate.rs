@@ -4,6 +4,8 @@
 //! argument, a closing over the word limit, totals recomputed from the weights), replies kept
 //! as free text and corrected in review, and the terminal UI.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::path::{Path, PathBuf};

@@ -5,6 +5,8 @@
 //! point evenly matched, over 3 clearly ahead, configurable), a draw being no win, in
 //! briefings, win rates and the report.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use ethics_bowl::analysis::{Format as ReportFormat, analyse, write_report};

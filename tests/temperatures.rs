@@ -2,6 +2,8 @@
 //! temperature of their role, in place of the models' own, and each stored phase records the
 //! temperature it was sent with; without the table a phase records the model's own.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use ethics_bowl::domain::Round;

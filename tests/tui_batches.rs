@@ -3,6 +3,8 @@
 //! sent, age, next poll, both moving on the UI's clock), and quitting asks whether to cancel
 //! the open batches at the provider or leave them for a resumed run.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

@@ -4,6 +4,8 @@
 //! marks, a round's two judgments side by side for every protocol, and the summary. And the
 //! command refuses two folders of different protocols with exit code 2, naming both.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 use std::path::Path;
 use std::process::Command;
 use std::time::Instant;

@@ -7,6 +7,8 @@
 //! Without tmux the test says so and passes, except under CI (`CI=true`), where `.ci/run`
 //! installs it.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::path::Path;

@@ -3,6 +3,8 @@
 //! cells of the rows kept dimmed), the review queue and the leaderboard narrowed the same
 //! way, and the bar on each.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 use std::sync::Arc;
 use std::time::Instant;
 

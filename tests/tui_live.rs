@@ -3,6 +3,8 @@
 //! on and after it, the live Analysis equal to the report's, and a resumed run that starts
 //! from what the first run stored.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::path::{Path, PathBuf};

@@ -3,6 +3,8 @@
 //! screens as tables with their own tabs, stepped through line by line, and a panel round's
 //! verdict tab for each of the two debates.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::path::{Path, PathBuf};

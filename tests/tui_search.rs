@@ -3,6 +3,8 @@
 //! of the search prompt, the list of hits, a round opened at a hit with the match
 //! highlighted (stored and streaming), and the rounds a jump could mean.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 mod support;
 
 use std::sync::Arc;

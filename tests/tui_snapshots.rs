@@ -3,6 +3,8 @@
 //! no-colour theme; a transcript (with a hostile answer rendered harmless), a score table,
 //! the help overlay, and the too-small message.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};

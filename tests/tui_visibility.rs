@@ -4,6 +4,8 @@
 //! phase), every attempt of the call that stopped a round, and a judge's correction turn
 //! after its first answer. Rounds are set up directly, as the engine would store them.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 

@@ -4,6 +4,7 @@ mod error;
 mod models;
 mod panel;
 mod qa;
+mod seconds;
 mod structured;
 mod tournament;
 mod typed;
@@ -15,6 +16,7 @@ pub use models::{
 };
 pub use panel::{PanelConfig, PanelJudgeConfig};
 pub use qa::{QaConfig, QaDataset};
+pub use seconds::{LONGEST_SECONDS, seconds};
 pub use structured::{StructuredConfig, TopicsFile};
 pub use tournament::{JudgingMode, Pairings, RoleTemperatures, Selection, TournamentConfig};
 

@@ -141,11 +141,11 @@ impl PanelConfig {
         }
         if let Some(t) = self
             .deliberation_timeout_s
-            .filter(|t| !(t.is_finite() && *t > 0.0))
+            .filter(|t| !super::seconds::in_range(*t, true))
         {
             return Some((
                 "panel.deliberation_timeout_s".into(),
-                format!("{t} is not a positive number of seconds"),
+                format!("{t} is not a positive number of seconds up to a week (604800)"),
                 "use e.g. deliberation_timeout_s = 300, or leave it out for no limit".into(),
             ));
         }
@@ -156,7 +156,7 @@ impl PanelConfig {
     pub fn deliberation_timeout(&self) -> Option<std::time::Duration> {
         self.deliberation_timeout_s
             .filter(|t| t.is_finite() && *t > 0.0)
-            .map(std::time::Duration::from_secs_f64)
+            .map(crate::config::seconds)
     }
 
     /// The models the panel calls, each once, in order.

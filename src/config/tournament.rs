@@ -237,6 +237,51 @@ impl TournamentConfig {
                 "list at least two models, or one with self_debates = true",
             );
         }
+        // A name listed twice plays (and is paid for) twice while its rounds share one file.
+        let lists: [(&str, Vec<String>); 4] = [
+            ("models", self.models.clone()),
+            ("judges", self.judges.clone()),
+            (
+                "dilemmas",
+                match &self.dilemmas {
+                    Selection::Ids(ids) => ids.clone(),
+                    Selection::Keyword(_) => Vec::new(),
+                },
+            ),
+            (
+                "pairings",
+                match &self.pairings {
+                    Pairings::List(pairs) => pairs
+                        .iter()
+                        .map(|[a, b]| format!("[\"{a}\", \"{b}\"]"))
+                        .collect(),
+                    Pairings::Keyword(_) => Vec::new(),
+                },
+            ),
+        ];
+        for (key, list) in &lists {
+            if let Some(twice) = first_duplicate(list) {
+                return bad(
+                    key,
+                    format!("lists {twice} twice"),
+                    "list each once (use repetitions = N to play a pairing more than once)",
+                );
+            }
+        }
+        if matches!(&self.dilemmas, Selection::Ids(ids) if ids.is_empty()) {
+            return bad(
+                "dilemmas",
+                "is an empty list: the tournament would have no rounds".into(),
+                "list the dilemma ids to play, or write dilemmas = \"all\"",
+            );
+        }
+        if matches!(&self.pairings, Pairings::List(pairs) if pairs.is_empty()) {
+            return bad(
+                "pairings",
+                "is an empty list: the tournament would have no rounds".into(),
+                "list [team_a, team_b] pairs, or write pairings = \"all\"",
+            );
+        }
         match (self.judging, &self.panel) {
             (JudgingMode::Panel, None) => {
                 return bad(
@@ -361,11 +406,11 @@ impl TournamentConfig {
                 "use e.g. batch_collect_s = 2",
             );
         }
-        if !(self.batch_poll_max_s.is_finite() && self.batch_poll_max_s > 0.0) {
+        if !super::seconds::in_range(self.batch_poll_max_s, true) {
             return bad(
                 "batch_poll_max_s",
                 format!(
-                    "{} is not a positive number of seconds",
+                    "{} is not a positive number of seconds up to a week (604800)",
                     self.batch_poll_max_s
                 ),
                 "use e.g. batch_poll_max_s = 60",
@@ -419,6 +464,20 @@ impl TournamentConfig {
     }
 }
 
+/// The first entry of `list` that appears again later, quoted.
+fn first_duplicate(list: &[String]) -> Option<String> {
+    let mut seen = std::collections::HashSet::new();
+    list.iter()
+        .find(|item| !seen.insert(item.as_str()))
+        .map(|item| {
+            if item.starts_with('[') {
+                item.clone()
+            } else {
+                format!("\"{item}\"")
+            }
+        })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -470,6 +529,41 @@ mod tests {
             .unwrap_err()
             .to_string();
         assert!(e.contains("key \"repetitions\""), "{e}");
+        // Listed twice, or listed empty: no round is paid twice, and no run is empty.
+        let head = "name = \"x\"\ndilemma_file = \"d.md\"\n";
+        let ab = "models = [\"a\", \"b\"]\njudges = [\"c\"]\n";
+        for (body, key, says) in [
+            (
+                "models = [\"a\", \"a\", \"b\"]\njudges = [\"c\"]\n".to_string(),
+                "models",
+                "lists \"a\" twice",
+            ),
+            (
+                "models = [\"a\", \"b\"]\njudges = [\"c\", \"d\", \"c\"]\n".to_string(),
+                "judges",
+                "lists \"c\" twice",
+            ),
+            (
+                format!("{ab}dilemmas = [\"x\", \"x\"]\n"),
+                "dilemmas",
+                "lists \"x\" twice",
+            ),
+            (
+                format!("{ab}pairings = [[\"a\", \"b\"], [\"a\", \"b\"]]\n"),
+                "pairings",
+                "lists [\"a\", \"b\"] twice",
+            ),
+            (format!("{ab}dilemmas = []\n"), "dilemmas", "empty list"),
+            (format!("{ab}pairings = []\n"), "pairings", "empty list"),
+        ] {
+            let e = TournamentConfig::parse(&format!("{head}{body}"), Path::new("t.toml"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.contains(&format!("key \"{key}\"")) && e.contains(says),
+                "{body}: {e}"
+            );
+        }
         let e =
             TournamentConfig::parse(&format!("{BASE}judging = \"some\"\n"), Path::new("t.toml"))
                 .unwrap_err()

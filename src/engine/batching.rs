@@ -53,8 +53,8 @@ pub fn batched_models<'a>(
 /// The polling settings a tournament file asks for.
 pub fn settings(config: &TournamentConfig) -> BatchSettings {
     BatchSettings {
-        poll_max: std::time::Duration::from_secs_f64(config.batch_poll_max_s),
-        collect: std::time::Duration::from_secs_f64(config.batch_collect_s),
+        poll_max: crate::config::seconds(config.batch_poll_max_s),
+        collect: crate::config::seconds(config.batch_collect_s),
         ..BatchSettings::default()
     }
 }

@@ -261,6 +261,32 @@ fn select<T: Clone>(
     Ok(picked)
 }
 
+/// Refuses, before anything is allocated, a schedule of more than
+/// [`schedule::MAX_ROUNDS`] rounds (repetitions × items × pairings, a lower bound of what the
+/// schedule would hold).
+fn schedule_size(
+    config_path: &Path,
+    config: &TournamentConfig,
+    items: usize,
+) -> Result<(), PrepareError> {
+    let rounds = schedule::least_rounds(config, items);
+    if rounds > schedule::MAX_ROUNDS {
+        return Err(invalid(
+            config_path,
+            "repetitions",
+            format!(
+                "the schedule would hold at least {rounds} rounds ({} repetitions × {items} \
+                 items × {} pairings), more than the {} one run takes",
+                config.repetitions,
+                schedule::pairings(config).len(),
+                schedule::MAX_ROUNDS
+            ),
+            "lower repetitions, or select fewer dilemmas, items or pairings".into(),
+        ));
+    }
+    Ok(())
+}
+
 /// Every pairing over `ids` with its judges, for the protocols where two models meet over
 /// an item (dilemma or topic).
 fn pairings_schedule(
@@ -268,6 +294,7 @@ fn pairings_schedule(
     config: &TournamentConfig,
     ids: &[String],
 ) -> Result<Schedule, PrepareError> {
+    schedule_size(config_path, config, ids.len())?;
     schedule::build(config, ids).map_err(|message| {
         invalid(
             config_path,
@@ -378,6 +405,7 @@ fn qa_inputs(
     }
     let sampled = sample(&items, qa.sample_per_level, qa.seed, qa.both_wrong_share);
     let ids: Vec<String> = sampled.iter().map(|(item, _)| item.id.clone()).collect();
+    schedule_size(config_path, config, ids.len())?;
     let schedule = schedule::build_qa(config, qa, &ids);
     Ok(Inputs {
         qa_sample: sampled.iter().map(|(_, s)| s.clone()).collect(),

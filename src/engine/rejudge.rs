@@ -291,8 +291,8 @@ pub fn prepare_rejudge(
         ));
     }
     let batch_settings = crate::providers::BatchSettings {
-        poll_max: std::time::Duration::from_secs_f64(config.batch_poll_max_s),
-        collect: std::time::Duration::from_secs_f64(config.batch_collect_s),
+        poll_max: crate::config::seconds(config.batch_poll_max_s),
+        collect: crate::config::seconds(config.batch_collect_s),
         ..Default::default()
     };
     let source = Store::open(results)?;
@@ -303,7 +303,7 @@ pub fn prepare_rejudge(
     let protocol = protocol_of(&source, &stored_rounds, &config, config_path, results)?;
     let store = match out {
         Some(out) => {
-            let store = Store::create(out)?;
+            let store = Store::open_for_writing(out)?;
             for round in &stored_rounds {
                 if store.load_round(&round.id)?.is_none() {
                     store.save_round(round)?;
@@ -311,7 +311,7 @@ pub fn prepare_rejudge(
             }
             store
         }
-        None => source,
+        None => source.locked()?,
     };
     let mut rounds = Vec::new();
     let mut skipped = Vec::new();

@@ -4,7 +4,10 @@
 //! with what finished kept.
 
 use std::collections::HashMap;
+use std::panic::AssertUnwindSafe;
 use std::sync::Arc;
+
+use futures_util::FutureExt;
 use std::time::Duration;
 
 use tokio::task::JoinSet;
@@ -62,30 +65,61 @@ fn forget_failed_panel(round: &mut Round) {
     }
 }
 
-/// Runs the round's remaining steps and returns it as stored.
-pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round {
+/// Runs the round's remaining steps and returns it as stored. A panic while it runs (a bug)
+/// is recorded as the round's error, on the last snapshot stored, so that the round is kept
+/// `incomplete` and a resumed run retries it.
+pub(crate) async fn run_round(ctx: Arc<RoundContext>, round: Round) -> Round {
+    let writer = RoundWriter::start(Arc::clone(&ctx));
+    let before = round.clone();
+    let played = AssertUnwindSafe(play(&ctx, &writer, round))
+        .catch_unwind()
+        .await;
+    let round = match played {
+        Ok(round) => round,
+        Err(payload) => {
+            let mut round = writer.last_snapshot().map_or(before, |r| (*r).clone());
+            let step = steps_of(&ctx, &round)
+                .ok()
+                .and_then(|steps| steps.into_iter().find(|s| !s.is_done(&round)))
+                .unwrap_or_else(|| Step::new(PhaseType::Judgment, "", &[]));
+            let message = internal_error(&round.id, &step, payload);
+            fail(&writer, &mut round, &step, message, Vec::new());
+            writer.events().emit(EngineEvent::RoundFinished {
+                round_id: round.id.clone(),
+            });
+            round
+        }
+    };
+    writer.finish().await;
+    round
+}
+
+/// The round's steps, run until every one has finished, failed or been stopped.
+async fn play(ctx: &Arc<RoundContext>, writer: &RoundWriter, mut round: Round) -> Round {
     // Whether the round differs from its file: a new round has none yet, and a resumed
     // one keeps the error that stopped it among its earlier errors.
     let resumed_error = round.error.take();
     let mut unsaved = resumed_error.is_some() || round.phases.is_empty();
     round.earlier_errors.extend(resumed_error);
     forget_failed_panel(&mut round);
-    let writer = RoundWriter::start(Arc::clone(&ctx));
     let mut running: JoinSet<CallResult> = JoinSet::new();
+    // Which step each call task runs, so that a task that panicked is recorded as its step's
+    // failure instead of vanishing.
+    let mut step_of_task: HashMap<tokio::task::Id, Step> = HashMap::new();
     let mut started: Vec<Step> = Vec::new();
     // Each timed deliberation round's deadline, from its first call in this run.
     let mut deadlines: HashMap<u32, Instant> = HashMap::new();
     let mut stopped = false;
     let mut steps = Vec::new();
     loop {
-        match steps_of(&ctx, &round) {
+        match steps_of(ctx, &round) {
             Ok(now) => steps = now,
             Err(message) => {
                 let step = steps
                     .last()
                     .cloned()
                     .unwrap_or_else(|| Step::new(PhaseType::PanelEvaluation, "", &[]));
-                fail(&writer, &mut round, &step, message, Vec::new());
+                fail(writer, &mut round, &step, message, Vec::new());
                 unsaved = false;
                 break;
             }
@@ -111,13 +145,13 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
                         let at = *deadlines.entry(n).or_insert_with(|| Instant::now() + limit);
                         (at, n, limit)
                     });
-                    match start_call(&ctx, writer.events(), &round, &step, timed) {
+                    match start_call(ctx, writer.events(), &round, &step, timed) {
                         Ok(task) => {
+                            step_of_task.insert(running.spawn(task).id(), step.clone());
                             started.push(step);
-                            running.spawn(task);
                         }
                         Err(message) => {
-                            fail(&writer, &mut round, &step, message, Vec::new());
+                            fail(writer, &mut round, &step, message, Vec::new());
                             unsaved = false;
                         }
                     }
@@ -134,18 +168,30 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
                 joined
             }
         };
-        let Ok((step, request, result)) = joined else {
-            continue;
+        let (step, request, result) = match joined {
+            Ok(done) => done,
+            Err(join_error) => {
+                // Only a panic (a bug) ends a call task this way while the round runs.
+                let Some(step) = step_of_task.remove(&join_error.id()) else {
+                    continue;
+                };
+                if join_error.is_panic() {
+                    let message = internal_error(&round.id, &step, join_error.into_panic());
+                    fail(writer, &mut round, &step, message, Vec::new());
+                    unsaved = false;
+                }
+                continue;
+            }
         };
         unsaved = false; // every arm below stores a snapshot
         match result {
-            Ok(outcome) => record_phase(&ctx, &writer, &mut round, &step, &request, outcome),
+            Ok(outcome) => record_phase(ctx, writer, &mut round, &step, &request, outcome),
             Err(failure) if step.seat.is_some() || step.correction > 0 => {
-                record_failed_aside(&ctx, &writer, &mut round, &step, &request, failure)
+                record_failed_aside(ctx, writer, &mut round, &step, &request, failure)
             }
             Err(failure) => {
                 let message = failure.to_string();
-                fail(&writer, &mut round, &step, message, failure.attempts)
+                fail(writer, &mut round, &step, message, failure.attempts)
             }
         }
     }
@@ -165,7 +211,6 @@ pub(crate) async fn run_round(ctx: Arc<RoundContext>, mut round: Round) -> Round
         round.status = status;
         writer.save(&round, vec![finished(&round)]);
     }
-    writer.finish().await;
     round
 }
 
@@ -193,6 +238,18 @@ fn status_of(steps: &[Step], round: &Round) -> RoundStatus {
     } else {
         RoundStatus::Incomplete
     }
+}
+
+/// The round's error for a call task that panicked: what broke, where, and that the round was
+/// kept (the panic's backtrace went to the log file through the panic hook).
+fn internal_error(round_id: &str, step: &Step, payload: Box<dyn std::any::Any + Send>) -> String {
+    format!(
+        "internal error in round {round_id} ({} of {}): {}; the round was kept and a resumed run \
+         retries it; please report it",
+        step.phase_type.as_str(),
+        step.model,
+        crate::panic_message(payload.as_ref())
+    )
 }
 
 /// Records a step that failed after its retries (with every attempt, when a call was

@@ -40,6 +40,8 @@ impl RoundEvents {
 pub(crate) struct RoundWriter {
     events: RoundEvents,
     task: JoinHandle<()>,
+    /// The last snapshot queued, from which a round whose task panicked is recorded.
+    last: std::sync::Mutex<Option<Arc<Round>>>,
 }
 
 impl RoundWriter {
@@ -73,6 +75,7 @@ impl RoundWriter {
         Self {
             events: RoundEvents(tx),
             task,
+            last: std::sync::Mutex::new(None),
         }
     }
 
@@ -83,10 +86,19 @@ impl RoundWriter {
 
     /// Queues a snapshot and the events that follow it.
     pub fn save(&self, round: &Round, events: Vec<EngineEvent>) {
-        let _ = self.events.0.send(Item::Snapshot(Arc::new(round.clone())));
+        let snapshot = Arc::new(round.clone());
+        if let Ok(mut last) = self.last.lock() {
+            *last = Some(Arc::clone(&snapshot));
+        }
+        let _ = self.events.0.send(Item::Snapshot(snapshot));
         for event in events {
             self.events.emit(event);
         }
+    }
+
+    /// The last snapshot queued, if any.
+    pub fn last_snapshot(&self) -> Option<Arc<Round>> {
+        self.last.lock().ok().and_then(|last| last.clone())
     }
 
     /// Waits until everything queued is stored and sent. Every [`RoundEvents`] handle must

@@ -53,6 +53,20 @@ pub fn pairings(config: &TournamentConfig) -> Vec<(String, String)> {
     }
 }
 
+/// The most rounds one tournament may schedule: far beyond any real study, and far below
+/// what would exhaust memory while the schedule is built.
+pub const MAX_ROUNDS: u64 = 1_000_000;
+
+/// How many rounds a schedule over `items` items holds at least: repetitions × items ×
+/// pairings (a question-answer schedule adds formats and judges on top), counted without
+/// building it.
+pub fn least_rounds(config: &TournamentConfig, items: usize) -> u64 {
+    let pairs = pairings(config).len().max(1) as u64;
+    u64::from(config.repetitions)
+        .saturating_mul(items as u64)
+        .saturating_mul(pairs)
+}
+
 /// The id of a round.
 pub fn round_id(dilemma: &str, a: &str, b: &str, repetition: u32) -> String {
     format!("{dilemma}__{a}__vs__{b}__r{repetition}")
@@ -373,7 +387,7 @@ mod tests {
                 .contains("no judge can score a vs b")
         );
         let c = TournamentConfig::parse(
-            "name = \"t\"\ndilemma_file = \"d.md\"\nmodels = [\"a\", \"b\", \"c\"]\njudges = [\"c\", \"x\"]\npairings = [[\"a\", \"b\"], [\"a\", \"c\"], [\"a\", \"c\"], [\"a\", \"c\"]]\n",
+            "name = \"t\"\ndilemma_file = \"d.md\"\nmodels = [\"a\", \"b\", \"c\"]\njudges = [\"c\", \"x\"]\npairings = [[\"a\", \"b\"], [\"a\", \"c\"]]\nrepetitions = 3\n",
             Path::new("t.toml"),
         )
         .unwrap();

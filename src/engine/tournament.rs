@@ -74,7 +74,8 @@ fn correction_events(
 
 /// After a run, or over stored results (`ethics-bowl open`): stores the corrections the
 /// review queue sends until the command channel closes. Other commands are refused, since no
-/// tournament is running.
+/// tournament is running; so is a correction while another process writes the folder (a
+/// run), which holds its lock.
 pub async fn serve_corrections(
     store: Store,
     events: mpsc::UnboundedSender<EngineEvent>,
@@ -86,7 +87,12 @@ pub async fn serve_corrections(
                 round_id,
                 judge,
                 correction,
-            } => correction_events(&store, &round_id, &judge, &correction),
+            } => match store.clone().locked() {
+                Ok(writable) => correction_events(&writable, &round_id, &judge, &correction),
+                Err(e) => EngineEvent::CommandRefused {
+                    reason: format!("the correction was not saved: {e}"),
+                },
+            },
             _ => EngineEvent::CommandRefused {
                 reason: "no tournament is running".into(),
             },

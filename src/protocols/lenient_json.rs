@@ -1,13 +1,15 @@
 //! Reading JSON out of what models actually send: objects anywhere in the text (in code
 //! fences, after a preamble, outside `<thinking>` blocks), with comments and trailing commas
-//! allowed. Every protocol reads its replies through it: the Ethics Bowl's rubric reader,
+//! allowed, and raw control characters (a newline, a tab) inside strings kept as the text they
+//! stand for: small models most of all write them there, and strict JSON would lose the whole
+//! answer for them. Every protocol reads its replies through it: the Ethics Bowl's rubric reader,
 //! the structured debate's replies and verdicts, and panel evaluations. It never panics,
 //! whatever the input, and stays linear on hostile input.
 
 use serde_json::Value;
 
-/// Every JSON object in an answer (outside thinking blocks), read leniently (comments and
-/// trailing commas allowed), outermost first.
+/// Every JSON object in an answer (outside thinking blocks), read leniently (comments,
+/// trailing commas and raw control characters in strings allowed), outermost first.
 pub fn objects(text: &str) -> Vec<Value> {
     objects_at(&strip_thinking(text))
         .into_iter()
@@ -105,7 +107,9 @@ fn matching_brace(bytes: &[u8]) -> Option<usize> {
     None
 }
 
-/// Removes `//` and `/* */` comments and trailing commas, outside strings.
+/// Removes `//` and `/* */` comments and trailing commas outside strings, and escapes the raw
+/// control characters (U+0000 to U+001F) inside them, which strict JSON forbids, so that the
+/// string reads as the text the model wrote.
 fn relax(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     let chars: Vec<char> = text.chars().collect();
@@ -113,12 +117,29 @@ fn relax(text: &str) -> String {
     while i < chars.len() {
         let c = chars[i];
         if in_string {
-            out.push(c);
             match (escaped, c) {
-                (true, _) => escaped = false,
-                (false, '\\') => escaped = true,
-                (false, '"') => in_string = false,
-                _ => {}
+                (true, _) if c.is_ascii_control() && c != '\u{7f}' => {
+                    // A backslash before a raw control character: the character itself.
+                    escape_control(c, &mut out);
+                    escaped = false;
+                }
+                (true, _) => {
+                    out.push(c);
+                    escaped = false;
+                }
+                (false, '\\') => {
+                    out.push(c);
+                    escaped = true;
+                }
+                (false, '"') => {
+                    out.push(c);
+                    in_string = false;
+                }
+                (false, c) if c.is_ascii_control() && c != '\u{7f}' => {
+                    out.push('\\');
+                    escape_control(c, &mut out);
+                }
+                _ => out.push(c),
             }
             i += 1;
             continue;
@@ -155,6 +176,19 @@ fn relax(text: &str) -> String {
     out
 }
 
+/// Writes the escape for a control character below U+0020 after a backslash already written:
+/// `n`, `r`, `t`, `b`, `f`, or `u00XX`.
+fn escape_control(c: char, out: &mut String) {
+    match c {
+        '\n' => out.push('n'),
+        '\r' => out.push('r'),
+        '\t' => out.push('t'),
+        '\u{8}' => out.push('b'),
+        '\u{c}' => out.push('f'),
+        other => out.push_str(&format!("u{:04x}", u32::from(other))),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -184,10 +218,36 @@ mod tests {
         assert!(objects("no json here").is_empty());
     }
 
+    #[test]
+    fn raw_control_characters_in_strings_are_kept_as_text() {
+        let text = "{\"a\": \"line one\nline two\r\n\tindented\u{1}\", \"b\": 2}";
+        assert_eq!(
+            objects(text),
+            vec![json!({"a": "line one\nline two\r\n\tindented\u{1}", "b": 2})]
+        );
+        // Escapes the model did write are read as before, and a backslash before a raw
+        // newline stands for the newline.
+        let text = "{\"a\": \"x\\ny\\\\ \\u0041\\\nz\"}";
+        assert_eq!(objects(text), vec![json!({"a": "x\ny\\ A\nz"})]);
+        // Outside strings, control characters are white space or an error, as in JSON.
+        assert_eq!(objects("{\n\t\"a\":\r\n1}"), vec![json!({"a": 1})]);
+    }
+
     proptest! {
         #[test]
         fn never_panics(text in any::<String>()) {
             let _ = objects(&text);
+        }
+
+        /// Any string value, with any control characters in it raw, reads back as itself.
+        #[test]
+        fn strings_with_raw_control_characters_read_back(
+            parts in proptest::collection::vec(("[a-z ]{0,8}", proptest::char::range('\u{0}', '\u{1f}')), 0..8)
+        ) {
+            let value: String = parts.iter().flat_map(|(s, c)| s.chars().chain([*c])).collect();
+            // Letters, spaces and control characters: written raw between the quotes.
+            let raw = format!("{{\"k\": \"{value}\"}}");
+            prop_assert_eq!(objects(&raw), vec![json!({"k": value})]);
         }
     }
 }

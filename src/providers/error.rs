@@ -2,6 +2,7 @@
 //! later) or final (retrying cannot help).
 
 use crate::domain::ErrorKind;
+use crate::providers::rate_headers::{LONGEST_NAMED_WAIT, header_wait};
 use std::time::Duration;
 
 use reqwest::header::HeaderMap;
@@ -204,6 +205,33 @@ impl ProviderError {
         )
     }
 
+    /// An answer still arriving when the call's total time (`max_call_s`) ran out: a server
+    /// that streams without end, or trickles a byte at a time. Retried like a timeout.
+    pub fn call_too_long(limit: Duration) -> Self {
+        Self::new(
+            ErrorKind::Timeout,
+            format!(
+                "the answer was still arriving after {} s (max_call_s); the call was ended and \
+                 its partial answer discarded",
+                limit.as_secs_f64()
+            ),
+            true,
+        )
+    }
+
+    /// An answer larger than the model's `max_response_bytes`: a server sending without
+    /// end. Not retried, since the same request would pay for the same flood.
+    pub fn answer_too_large(limit: u64) -> Self {
+        Self::new(
+            ErrorKind::StreamError,
+            format!(
+                "the answer passed {limit} bytes (max_response_bytes) and was ended there; raise \
+                 max_response_bytes if answers this long are expected"
+            ),
+            false,
+        )
+    }
+
     /// A streamed response that ended without sending anything at all. Not retried: the
     /// servers known to do this do it again for the same request.
     pub fn empty_stream() -> Self {
@@ -339,20 +367,21 @@ fn header_str(headers: &HeaderMap, name: &str) -> Option<String> {
 
 /// `retry-after-ms` (milliseconds), then `retry-after` (seconds, or an HTTP date).
 pub fn retry_after_from_headers(headers: &HeaderMap) -> Option<Duration> {
-    if let Some(ms) = header_str(headers, "retry-after-ms").and_then(|v| v.parse::<f64>().ok())
-        && ms.is_finite()
-        && ms >= 0.0
+    if let Some(wait) = header_str(headers, "retry-after-ms")
+        .and_then(|v| v.parse::<f64>().ok())
+        .and_then(|ms| header_wait(ms / 1000.0))
     {
-        return Some(Duration::from_secs_f64(ms / 1000.0));
+        return Some(wait);
     }
     let value = header_str(headers, "retry-after")?;
     if let Ok(secs) = value.parse::<f64>() {
-        return (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs));
+        return header_wait(secs);
     }
     let when = httpdate::parse_http_date(&value).ok()?;
     Some(
         when.duration_since(std::time::SystemTime::now())
-            .unwrap_or(Duration::ZERO),
+            .unwrap_or(Duration::ZERO)
+            .min(LONGEST_NAMED_WAIT),
     )
 }
 
@@ -371,8 +400,7 @@ fn gemini_retry_delay(err: &Value) -> Option<Duration> {
 }
 
 fn parse_proto_duration(s: &str) -> Option<Duration> {
-    let secs: f64 = s.strip_suffix('s')?.parse().ok()?;
-    (secs.is_finite() && secs >= 0.0).then(|| Duration::from_secs_f64(secs))
+    header_wait(s.strip_suffix('s')?.parse().ok()?)
 }
 
 #[cfg(test)]

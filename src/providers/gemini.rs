@@ -75,6 +75,9 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
     if let Some(t) = req.temperature_or(cfg.temperature) {
         generation["temperature"] = json!(t);
     }
+    if let Some(seed) = cfg.seed {
+        generation["seed"] = json!(seed);
+    }
     if let Some(effort) = cfg.reasoning_effort {
         generation["thinkingConfig"] = json!({"thinkingBudget": effort.budget_tokens()});
     }

@@ -109,15 +109,21 @@ pub(crate) fn request_id(headers: &HeaderMap) -> Option<String> {
         .find_map(|h| headers.get(*h)?.to_str().ok().map(str::to_string))
 }
 
-/// Reads a successful JSON (non-streamed) body.
+/// Reads a successful JSON (non-streamed) body of at most `max_bytes`.
 pub(crate) async fn read_json(
     response: reqwest::Response,
+    max_bytes: u64,
 ) -> Result<(Value, Option<String>), ProviderError> {
     let id = request_id(response.headers());
-    let bytes = response
-        .bytes()
-        .await
-        .map_err(|e| ProviderError::from_transport(&e))?;
+    let mut bytes = Vec::new();
+    let mut stream = response.bytes_stream();
+    while let Some(chunk) = stream.next().await {
+        let chunk = chunk.map_err(|e| ProviderError::from_transport(&e))?;
+        bytes.extend_from_slice(&chunk);
+        if bytes.len() as u64 > max_bytes {
+            return Err(ProviderError::answer_too_large(max_bytes));
+        }
+    }
     let value = serde_json::from_slice(&bytes).map_err(ProviderError::malformed)?;
     Ok((value, id))
 }
@@ -154,15 +160,33 @@ pub(crate) trait SseDecoder {
 
 /// Streams an SSE body through a decoder, passing text on as it arrives. A stream that ends
 /// without a finish reason is truncated, never an answer; one that ends without a single
-/// event is an [`ProviderError::empty_stream`].
+/// event is an [`ProviderError::empty_stream`]; one whose text passes `max_bytes` is ended
+/// there ([`ProviderError::answer_too_large`]).
 pub(crate) async fn read_sse<D: SseDecoder>(
     response: reqwest::Response,
     mut decoder: D,
     max_tokens: u32,
+    max_bytes: u64,
     on_delta: &mut (dyn FnMut(&str) + Send),
 ) -> Result<Completion, ProviderError> {
     let id = request_id(response.headers());
-    let mut events = response.bytes_stream().eventsource();
+    // The stream's own bytes (the events' JSON around the text) are bounded too, at 64 times
+    // the text's limit, so that a server sending events without text, or one endless line,
+    // cannot fill memory either; past that the stream is cut and the answer refused.
+    let raw_limit = max_bytes.saturating_mul(64);
+    let mut raw = 0u64;
+    let flooded = std::sync::atomic::AtomicBool::new(false);
+    let mut events = response
+        .bytes_stream()
+        .take_while(|chunk| {
+            raw = raw.saturating_add(chunk.as_ref().map_or(0, |c| c.len() as u64));
+            let within = raw <= raw_limit;
+            if !within {
+                flooded.store(true, std::sync::atomic::Ordering::Relaxed);
+            }
+            std::future::ready(within)
+        })
+        .eventsource();
     let mut received = 0usize;
     let mut any_event = false;
     while let Some(item) = events.next().await {
@@ -176,11 +200,18 @@ pub(crate) async fn read_sse<D: SseDecoder>(
             && !text.is_empty()
         {
             received += text.len();
+            if received as u64 > max_bytes {
+                return Err(ProviderError::answer_too_large(max_bytes));
+            }
             on_delta(&text);
         }
         if decoder.ended() {
             break;
         }
+    }
+    drop(events);
+    if flooded.load(std::sync::atomic::Ordering::Relaxed) {
+        return Err(ProviderError::answer_too_large(max_bytes));
     }
     if !any_event {
         return Err(ProviderError::empty_stream());
@@ -336,15 +367,22 @@ async fn unredacted_exchange<D: SseDecoder + Default>(
         parse_body,
         ..
     } = outgoing;
-    let response = post_json(target, &url, headers, &body).await?;
-    if target.config.stream {
-        read_sse(response, D::default(), max_tokens, on_delta).await
-    } else {
-        let (value, id) = read_json(response).await?;
-        let completion = parse_body(&value, id, max_tokens)?;
-        on_delta(&completion.text);
-        Ok(completion)
-    }
+    let max_call = crate::config::seconds(target.config.max_call_s);
+    let max_bytes = target.config.max_response_bytes;
+    let call = async {
+        let response = post_json(target, &url, headers, &body).await?;
+        if target.config.stream {
+            read_sse(response, D::default(), max_tokens, max_bytes, on_delta).await
+        } else {
+            let (value, id) = read_json(response, max_bytes.saturating_mul(8)).await?;
+            let completion = parse_body(&value, id, max_tokens)?;
+            on_delta(&completion.text);
+            Ok(completion)
+        }
+    };
+    tokio::time::timeout(max_call, call)
+        .await
+        .unwrap_or_else(|_| Err(ProviderError::call_too_long(max_call)))
 }
 
 #[cfg(test)]

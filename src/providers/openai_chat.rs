@@ -70,6 +70,9 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
     if let Some(t) = req.temperature_or(cfg.temperature) {
         body["temperature"] = json!(t);
     }
+    if let Some(seed) = cfg.seed {
+        body["seed"] = json!(seed);
+    }
     if let Some(effort) = cfg.reasoning_effort {
         body["reasoning_effort"] = json!(effort.as_str());
     }
@@ -243,6 +246,19 @@ mod tests {
         assert_eq!(
             crate::providers::gemini::request_body(&cfg, &req)["generationConfig"]["temperature"],
             0.5
+        );
+    }
+
+    #[test]
+    fn a_seed_goes_on_the_wire_only_when_set() {
+        let req = ChatRequest::new("sys", "q");
+        let mut cfg = config("openai-compatible");
+        assert!(request_body(&cfg, &req).get("seed").is_none());
+        cfg.seed = Some(7);
+        assert_eq!(request_body(&cfg, &req)["seed"], 7);
+        assert_eq!(
+            crate::providers::gemini::request_body(&cfg, &req)["generationConfig"]["seed"],
+            7
         );
     }
 

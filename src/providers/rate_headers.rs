@@ -136,14 +136,31 @@ pub(crate) fn parse_go_duration(text: &str) -> Option<Duration> {
         rest = &rest[unit_len..];
         seconds += value * scale;
     }
-    (seconds.is_finite() && seconds >= 0.0).then(|| Duration::from_secs_f64(seconds))
+    header_wait(seconds)
+}
+
+/// The longest wait a server's header or body is taken to name: a week. A longer one (a
+/// 30-digit `Retry-After`, `1e20`, `inf`) reads as this, which every limit then treats as
+/// longer than allowed, instead of overflowing a `Duration` or an `Instant`.
+pub(crate) const LONGEST_NAMED_WAIT: Duration = Duration::from_secs(7 * 24 * 3600);
+
+/// A wait of `seconds` read from outside, clamped to [`LONGEST_NAMED_WAIT`]; `None` for a
+/// negative number or NaN, which name no wait.
+pub(crate) fn header_wait(seconds: f64) -> Option<Duration> {
+    if seconds.is_nan() || seconds < 0.0 {
+        return None;
+    }
+    Some(
+        Duration::try_from_secs_f64(seconds)
+            .map_or(LONGEST_NAMED_WAIT, |d| d.min(LONGEST_NAMED_WAIT)),
+    )
 }
 
 /// The time from now until an RFC 3339 timestamp (zero when it has passed).
 fn until_rfc3339(text: &str) -> Option<Duration> {
     let at: jiff::Timestamp = text.parse().ok()?;
     let left = at.duration_since(jiff::Timestamp::now());
-    Some(Duration::try_from(left).unwrap_or(Duration::ZERO))
+    Some(Duration::try_from(left).map_or(Duration::ZERO, |d| d.min(LONGEST_NAMED_WAIT)))
 }
 
 #[cfg(test)]

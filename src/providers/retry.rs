@@ -37,8 +37,8 @@ impl From<&RetryConfig> for RetryPolicy {
             max_attempts: c.max_attempts,
             initial_backoff: Duration::from_millis(c.initial_backoff_ms),
             max_backoff: Duration::from_millis(c.max_backoff_ms),
-            max_retry_after: Duration::from_secs_f64(c.max_retry_after_s),
-            connect_retry: Duration::from_secs_f64(c.connect_retry_s),
+            max_retry_after: crate::config::seconds(c.max_retry_after_s),
+            connect_retry: crate::config::seconds(c.connect_retry_s),
         }
     }
 }
@@ -146,7 +146,8 @@ pub(crate) async fn run<A: Attempter + Sync, G: Gate + Sync>(
     let mut schedule = policy.schedule();
     let mut attempts = Vec::new();
     let mut unreachable_since: Option<tokio::time::Instant> = None;
-    for number in first_number.. {
+    let mut number = first_number;
+    loop {
         let pass = gate.enter().await;
         let started = Instant::now();
         let mut streamed = 0usize;
@@ -215,8 +216,8 @@ pub(crate) async fn run<A: Attempter + Sync, G: Gate + Sync>(
                 return Err((error, attempts));
             }
         }
+        number = number.saturating_add(1);
     }
-    unreachable!("the attempt counter is unbounded")
 }
 
 #[cfg(test)]

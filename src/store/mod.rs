@@ -7,6 +7,7 @@
 
 mod compat;
 mod filter;
+mod lock;
 mod record;
 pub mod search;
 
@@ -19,6 +20,7 @@ use serde::de::DeserializeOwned;
 use crate::domain::{IdError, Round, check_file_id};
 
 pub use filter::{FilterValues, Role, RoundFilter};
+pub use lock::LOCK_FILE;
 pub use record::{TournamentRecord, TournamentStatus};
 pub use search::{HitPlace, RoundFields, SearchHit, SearchQuery, Snippet, find_ignore_case};
 
@@ -56,6 +58,32 @@ pub enum StoreError {
         /// The folder.
         path: PathBuf,
     },
+    /// A round file written by a newer ethics-bowl: never set aside or played again, since
+    /// its round may be whole; this build must not touch the folder.
+    #[error(
+        "{}: written by a newer ethics-bowl (round schema version {version}; this build reads \
+         up to {}); upgrade ethics-bowl to use this folder",
+        path.display(),
+        crate::domain::ROUND_SCHEMA_VERSION
+    )]
+    Newer {
+        /// The file.
+        path: PathBuf,
+        /// Its schema version.
+        version: u64,
+    },
+    /// Another process writes this folder (see [`lock`]).
+    #[error(
+        "{} is in use by ethics-bowl ({holder}); wait for it to end or stop it, or write to \
+         another folder with --out",
+        path.display()
+    )]
+    InUse {
+        /// The folder.
+        path: PathBuf,
+        /// Who holds it, as its lock file says.
+        holder: String,
+    },
 }
 
 /// A round file that could not be read, moved out of the way so the round can be played
@@ -69,10 +97,6 @@ pub struct SetAside {
     /// Why it could not be read.
     pub reason: String,
 }
-
-/// Temporary files older than this are left by a process that died mid-write (a live
-/// writer's temporary file exists for milliseconds).
-const STALE_TEMPORARY: std::time::Duration = std::time::Duration::from_secs(60);
 
 fn io(path: &Path) -> impl FnOnce(std::io::Error) -> StoreError + '_ {
     move |source| StoreError::Io {
@@ -89,6 +113,8 @@ pub struct Store {
     /// takes the folder's lock, and hundreds of writers at once spend their time fighting
     /// over it.
     writers: std::sync::Arc<tokio::sync::Semaphore>,
+    /// The folder's writer lock, when this store writes rounds (shared by its clones).
+    lock: Option<std::sync::Arc<lock::FolderLock>>,
 }
 
 /// File writes under way at once from the async API.
@@ -120,17 +146,49 @@ impl Store {
         }
     }
 
-    /// Opens (creating if needed) a tournament's folder for a run, after tidying what a
-    /// killed run may have left: stale temporary files are removed, and round files that
-    /// cannot be read are set aside (returned, for the run to report) so that their rounds
-    /// are played again.
+    /// Opens (creating if needed) a tournament's folder for writing: this process becomes
+    /// its one writer until the store (and every clone of it) is dropped; another writer
+    /// gets [`StoreError::InUse`].
+    pub fn open_for_writing(dir: &Path) -> Result<Self, StoreError> {
+        Self::create(dir)?.locked()
+    }
+
+    /// This store, holding the folder's writer lock (see [`lock`]).
+    pub fn locked(mut self) -> Result<Self, StoreError> {
+        if self.lock.is_none() {
+            self.lock = Some(std::sync::Arc::new(lock::lock(&self.dir)?));
+        }
+        Ok(self)
+    }
+
+    /// Opens (creating if needed) a tournament's folder for a run, as its one writer (see
+    /// [`Store::open_for_writing`]), after tidying what a killed run may have left: temporary
+    /// files are removed (with the lock held, none can be another writer's), and round files
+    /// that cannot be read are set aside (returned, for the run to report) so that their
+    /// rounds are played again.
     pub fn open_for_run(dir: &Path) -> Result<(Self, Vec<SetAside>), StoreError> {
-        let store = Self::create(dir)?;
-        store.remove_stale_temporaries()?;
+        let store = Self::open_for_writing(dir)?;
+        store.remove_temporaries()?;
         let mut set_aside = Vec::new();
         for path in store.round_files()? {
-            if let Err(e) = read_round(&path) {
-                set_aside.push(store.set_aside(&path, e.to_string())?);
+            let damage = match read_round(&path) {
+                Err(e @ StoreError::Newer { .. }) => return Err(e),
+                Err(e) => Some(e.to_string()),
+                // A round whose file is named for another round would be written over that
+                // round's file, or that round over it.
+                Ok(round)
+                    if path.file_stem().and_then(|s| s.to_str()) != Some(round.id.as_str()) =>
+                {
+                    Some(format!(
+                        "{}: the round inside is {:?}, not the round its name says",
+                        path.display(),
+                        round.id
+                    ))
+                }
+                Ok(_) => None,
+            };
+            if let Some(reason) = damage {
+                set_aside.push(store.set_aside(&path, reason)?);
             }
         }
         Ok((store, set_aside))
@@ -156,8 +214,9 @@ impl Store {
         })
     }
 
-    /// Removes `.tmp-*` files that a killed process left beside the files it was writing.
-    fn remove_stale_temporaries(&self) -> Result<(), StoreError> {
+    /// Removes `.tmp-*` files that a killed process left beside the files it was writing
+    /// (called with the folder's lock held, so no live writer's file is among them).
+    fn remove_temporaries(&self) -> Result<(), StoreError> {
         for dir in [
             self.dir.clone(),
             self.dir.join("rounds"),
@@ -167,13 +226,7 @@ impl Store {
                 continue;
             };
             for entry in entries.flatten() {
-                let stale = entry
-                    .metadata()
-                    .and_then(|m| m.modified())
-                    .ok()
-                    .and_then(|t| t.elapsed().ok())
-                    .is_some_and(|age| age > STALE_TEMPORARY);
-                if stale && entry.file_name().to_string_lossy().starts_with(".tmp-") {
+                if entry.file_name().to_string_lossy().starts_with(".tmp-") {
                     let path = entry.path();
                     std::fs::remove_file(&path).map_err(io(&path))?;
                 }
@@ -195,6 +248,7 @@ impl Store {
         Self {
             dir: dir.to_path_buf(),
             writers: std::sync::Arc::new(tokio::sync::Semaphore::new(CONCURRENT_WRITES)),
+            lock: None,
         }
     }
 
@@ -357,12 +411,34 @@ impl Store {
 }
 
 fn read_round(path: &Path) -> Result<Round, StoreError> {
+    // A FIFO, a device or a folder named like a round file is never opened: reading a FIFO
+    // would wait for a writer forever.
+    let kind = std::fs::symlink_metadata(path)
+        .map_err(io(path))?
+        .file_type();
+    if !kind.is_file() {
+        return Err(StoreError::Parse {
+            path: path.to_path_buf(),
+            what: "round file",
+            message: "not a regular file".into(),
+        });
+    }
     let text = std::fs::read_to_string(path).map_err(io(path))?;
     let value: serde_json::Value = serde_json::from_str(&text).map_err(|e| StoreError::Parse {
         path: path.to_path_buf(),
         what: "round file",
         message: e.to_string(),
     })?;
+    if let Some(version) = value
+        .get("schema_version")
+        .and_then(serde_json::Value::as_u64)
+        .filter(|v| *v > u64::from(crate::domain::ROUND_SCHEMA_VERSION))
+    {
+        return Err(StoreError::Newer {
+            path: path.to_path_buf(),
+            version,
+        });
+    }
     serde_json::from_value(compat::upgrade(value)).map_err(|e| StoreError::Parse {
         path: path.to_path_buf(),
         what: "round file",
@@ -579,7 +655,7 @@ pub(crate) mod tests {
     }
 
     #[test]
-    fn a_run_sets_aside_unreadable_round_files_and_removes_stale_temporaries() {
+    fn a_run_sets_aside_unreadable_round_files_and_removes_every_temporary() {
         let dir = tempfile::tempdir().unwrap();
         let store = Store::create(dir.path()).unwrap();
         store
@@ -592,13 +668,6 @@ pub(crate) mod tests {
         for t in [&stale, &fresh] {
             std::fs::write(t, "partial").unwrap();
         }
-        let old = std::time::SystemTime::now() - std::time::Duration::from_secs(3600);
-        std::fs::File::options()
-            .write(true)
-            .open(&stale)
-            .unwrap()
-            .set_modified(old)
-            .unwrap();
 
         let (store, set_aside) = Store::open_for_run(dir.path()).unwrap();
         assert_eq!(set_aside.len(), 1);
@@ -613,19 +682,18 @@ pub(crate) mod tests {
             !bad.exists() && set_aside[0].to.exists(),
             "moved, not deleted"
         );
+        // With the folder's lock held no other writer can own them, however young.
         assert!(
-            !stale.exists(),
-            "a temporary file a killed run left is removed"
-        );
-        assert!(
-            fresh.exists(),
-            "a writer's fresh temporary file is left alone"
+            !stale.exists() && !fresh.exists(),
+            "the temporary files a killed run left are removed"
         );
         assert_eq!(store.set_aside_files(), vec![set_aside[0].to.clone()]);
         let (rounds, errors) = store.load_rounds(&RoundFilter::default()).unwrap();
         assert_eq!((rounds.len(), errors.len()), (1, 0));
 
-        // A second damaged file of the same name keeps the first one set aside.
+        // A second damaged file of the same name keeps the first one set aside (once this
+        // run's store, and with it the folder's lock, is gone).
+        drop(store);
         std::fs::write(&bad, "not json").unwrap();
         let (_, again) = Store::open_for_run(dir.path()).unwrap();
         assert!(again[0].to.ends_with("rounds/.unreadable/bad.json.1"));

@@ -168,6 +168,20 @@ fn semantic_checks() {
         ("max_tokens = 0\n", "max_tokens"),
         ("max_concurrency = 0\n", "max_concurrency"),
         ("timeout_s = -1.0\n", "timeout_s"),
+        ("timeout_s = 1e300\n", "timeout_s"),
+        ("timeout_s = inf\n", "timeout_s"),
+        (
+            "price = { input_per_mtok = inf, output_per_mtok = 1.0 }\n",
+            "price",
+        ),
+        (
+            "price = { input_per_mtok = 1.0, output_per_mtok = nan }\n",
+            "price",
+        ),
+        (
+            "price = { input_per_mtok = -1.0, output_per_mtok = 1.0 }\n",
+            "price",
+        ),
         ("base_url = \"ftp://x\"\n", "base_url"),
         ("[models.simulated]\nquality = 0.5\n", "simulated"),
     ] {
@@ -180,6 +194,24 @@ fn semantic_checks() {
     assert!(
         e.contains("key \"max_tokens\"") && e.contains("reasoning budget"),
         "{e}"
+    );
+    for (provider, says) in [
+        ("anthropic", "Anthropic's API takes no seed"),
+        ("simulated", "[models.simulated]"),
+    ] {
+        let e = err(&format!(
+            "[[models]]\nname = \"a\"\nprovider = \"{provider}\"\nmodel = \"m\"\nseed = 1\n"
+        ));
+        assert!(e.contains("key \"seed\"") && e.contains(says), "{e}");
+    }
+    let e =
+        err("[[models]]\nname = \"a\"\nprovider = \"google\"\nmodel = \"m\"\nseed = 4294967296\n");
+    assert!(e.contains("key \"seed\"") && e.contains("32-bit"), "{e}");
+    assert!(
+        parse(
+            "[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\nseed = 4294967296\n"
+        )
+        .is_ok()
     );
     let e = err("[[models]]\nname = \"a\"\nprovider = \"openai-compatible\"\nmodel = \"m\"\n");
     assert!(e.contains("need a base_url"), "{e}");

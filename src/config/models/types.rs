@@ -151,6 +151,10 @@ pub struct SimulatedParams {
     pub malformed_judgment_rate: f64,
     /// Share of calls that fail with a transient (retryable) error.
     pub failure_rate: f64,
+    /// Share of calls that panic inside the tool: a bug on purpose, to see that a bug is
+    /// recorded as its round's error (the round kept `incomplete`, retried on resume) and
+    /// never crashes a run. Leave it at 0 for anything else.
+    pub panic_rate: f64,
     /// As a panel judge in deliberation: the share of the gap to the other judges' mean
     /// score it closes each round (0 never moves, 1 adopts their mean).
     pub deliberation_pull: f64,
@@ -180,6 +184,7 @@ impl Default for SimulatedParams {
             tokens_per_second: 400.0,
             malformed_judgment_rate: 0.15,
             failure_rate: 0.0,
+            panic_rate: 0.0,
             deliberation_pull: 0.5,
             invented_quote_rate: 0.1,
             bluff_rate: 0.6,
@@ -222,12 +227,25 @@ pub struct ModelConfig {
     /// Sampling temperature; the provider's default when absent.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub temperature: Option<f64>,
+    /// A sampling seed, sent as the provider's `seed` (Chat Completions servers, Gemini), so
+    /// that a server which honours it (llama.cpp, vLLM) answers the same prompt the same way
+    /// every run; OpenAI and Gemini treat it as best effort. Anthropic has none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
     /// Output-token cap for one answer, reasoning tokens included.
     #[serde(default = "default_max_tokens")]
     pub max_tokens: u32,
     /// Longest silence allowed between two pieces of a response, in seconds.
     #[serde(default = "default_timeout_s")]
     pub timeout_s: f64,
+    /// The longest one attempt may take from sending the request to the answer's end, in
+    /// seconds: ends a stream that never stops or trickles (`timeout_s` bounds silence only).
+    #[serde(default = "default_max_call_s")]
+    pub max_call_s: f64,
+    /// The largest answer taken, in bytes of text (a non-streamed body may be 8 times this
+    /// as JSON): ends a server that sends without end.
+    #[serde(default = "default_max_response_bytes")]
+    pub max_response_bytes: u64,
     /// Calls to this model in flight at once: the fixed number, or the ceiling of the
     /// adaptive window.
     #[serde(default = "default_max_concurrency")]
@@ -287,6 +305,12 @@ fn default_max_tokens() -> u32 {
 }
 fn default_timeout_s() -> f64 {
     120.0
+}
+fn default_max_call_s() -> f64 {
+    1800.0
+}
+fn default_max_response_bytes() -> u64 {
+    1024 * 1024
 }
 fn default_max_concurrency() -> u32 {
     4
@@ -360,7 +384,7 @@ impl ModelConfig {
 
     /// The read timeout as a duration.
     pub fn read_timeout(&self) -> Duration {
-        Duration::from_secs_f64(self.timeout_s)
+        crate::config::seconds(self.timeout_s)
     }
 }
 

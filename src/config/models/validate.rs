@@ -90,6 +90,33 @@ pub(super) fn check_model(m: &ModelConfig, label: &str, path: &Path) -> Result<(
             "use a temperature from 0 to 2",
         );
     }
+    if m.seed.is_some()
+        && matches!(
+            m.provider,
+            ProviderKind::Anthropic | ProviderKind::Simulated
+        )
+    {
+        let fix = if m.provider == ProviderKind::Simulated {
+            "set the simulated model's own seed under [models.simulated] instead"
+        } else {
+            "remove seed: Anthropic's API takes no seed"
+        };
+        return bad(
+            "seed",
+            format!("is not sent to {} models", m.provider.as_str()),
+            fix,
+        );
+    }
+    if let Some(seed) = m.seed
+        && m.provider == ProviderKind::Google
+        && i32::try_from(seed).is_err()
+    {
+        return bad(
+            "seed",
+            format!("{seed} is larger than Gemini's seed (a 32-bit integer)"),
+            "use a seed from 0 to 2147483647",
+        );
+    }
     if m.max_tokens == 0 {
         return bad(
             "max_tokens",
@@ -97,11 +124,34 @@ pub(super) fn check_model(m: &ModelConfig, label: &str, path: &Path) -> Result<(
             "use a positive number of tokens",
         );
     }
-    if !(m.timeout_s.is_finite() && m.timeout_s > 0.0) {
+    if !crate::config::seconds::in_range(m.timeout_s, true) {
         return bad(
             "timeout_s",
-            format!("{} is not a positive number of seconds", m.timeout_s),
+            format!(
+                "{} is not a positive number of seconds up to a week (604800)",
+                m.timeout_s
+            ),
             "use e.g. timeout_s = 120",
+        );
+    }
+    if !crate::config::seconds::in_range(m.max_call_s, true) {
+        return bad(
+            "max_call_s",
+            format!(
+                "{} is not a positive number of seconds up to a week (604800)",
+                m.max_call_s
+            ),
+            "use e.g. max_call_s = 1800",
+        );
+    }
+    if !(1024..=1024 * 1024 * 1024).contains(&m.max_response_bytes) {
+        return bad(
+            "max_response_bytes",
+            format!(
+                "{} is not from 1024 to 1073741824 bytes",
+                m.max_response_bytes
+            ),
+            "use e.g. max_response_bytes = 1048576 (1 MiB)",
         );
     }
     if m.max_concurrency == 0 {
@@ -184,9 +234,18 @@ pub(super) fn check_model(m: &ModelConfig, label: &str, path: &Path) -> Result<(
         );
     }
     if let Some(price) = m.price
-        && (price.input_per_mtok < 0.0 || price.output_per_mtok < 0.0)
+        && ![price.input_per_mtok, price.output_per_mtok]
+            .iter()
+            .all(|p| p.is_finite() && *p >= 0.0)
     {
-        return bad("price", "prices cannot be negative".into(), "fix the price");
+        return bad(
+            "price",
+            format!(
+                "input_per_mtok = {}, output_per_mtok = {}: prices must be finite and not negative",
+                price.input_per_mtok, price.output_per_mtok
+            ),
+            "give dollars per million tokens, e.g. price = { input_per_mtok = 2.5, output_per_mtok = 10.0 }",
+        );
     }
     match (m.provider, &m.simulated) {
         (ProviderKind::Simulated, Some(sim)) => check_simulated(sim, label, path)?,
@@ -228,6 +287,7 @@ fn check_simulated(sim: &SimulatedParams, label: &str, path: &Path) -> Result<()
         ("malformed_judgment_rate", sim.malformed_judgment_rate),
         ("deliberation_pull", sim.deliberation_pull),
         ("failure_rate", sim.failure_rate),
+        ("panic_rate", sim.panic_rate),
         ("invented_quote_rate", sim.invented_quote_rate),
         ("bluff_rate", sim.bluff_rate),
         ("overlong_rate", sim.overlong_rate),
@@ -269,19 +329,19 @@ pub(super) fn check_limits(
             "use 1 (no retries) or more",
         ));
     }
-    if !(retry.connect_retry_s.is_finite() && retry.connect_retry_s >= 0.0) {
+    if !crate::config::seconds::in_range(retry.connect_retry_s, false) {
         return Err(ConfigError::invalid(
             path,
             "[retry], key \"connect_retry_s\"",
-            "must be a non-negative number of seconds",
+            "must be a number of seconds from 0 to a week (604800)",
             "use e.g. 15 (0 stops at max_attempts like any other failure)",
         ));
     }
-    if !(retry.max_retry_after_s.is_finite() && retry.max_retry_after_s >= 0.0) {
+    if !crate::config::seconds::in_range(retry.max_retry_after_s, false) {
         return Err(ConfigError::invalid(
             path,
             "[retry], key \"max_retry_after_s\"",
-            "must be a non-negative number of seconds",
+            "must be a number of seconds from 0 to a week (604800)",
             "use e.g. 120",
         ));
     }

@@ -1153,6 +1153,47 @@ mod tests {
             }
         }
 
+        /// A complete judgment whose free-text fields hold raw control characters (as small
+        /// models write them, which strict JSON forbids) is read complete, with its scores and
+        /// the text as written.
+        #[test]
+        fn raw_control_characters_in_text_fields_keep_the_judgment(
+            a in prop::array::uniform7(1u8..=10),
+            b in prop::array::uniform7(1u8..=10),
+            texts in prop::array::uniform3(prop::collection::vec(
+                ("[A-Za-z ,.]{0,12}", prop::char::range('\u{0}', '\u{1f}')), 0..6)),
+            pretty in any::<bool>(),
+        ) {
+            let text_of = |parts: &Vec<(String, char)>| -> String {
+                parts.iter().flat_map(|(s, c)| s.chars().chain([*c])).collect()
+            };
+            let [ja, jb, overall] = texts.each_ref().map(text_of);
+            let scores = |v: &[u8; 7]| -> String {
+                let fields: Vec<String> =
+                    KEYS.iter().zip(v).map(|(k, n)| format!("\"{k}\": {n}")).collect();
+                format!("{{{}}}", fields.join(if pretty { ",\n    " } else { ", " }))
+            };
+            // The strings are written raw: no escaping of their control characters.
+            let answer = format!(
+                "{{\"team_a_scores\": {}, \"team_b_scores\": {}, \"team_a_justification\": \"{ja}\", \"team_b_justification\": \"{jb}\", \"overall_analysis\": \"{overall}\"}}",
+                scores(&a),
+                scores(&b)
+            );
+            let p = parse_judgment(&answer);
+            prop_assert_eq!(p.status(), ParseStatus::Parsed, "{:?}", p.problems);
+            for (k, (x, y)) in KEYS.iter().zip(a.iter().zip(&b)) {
+                let c = criterion_of(k);
+                prop_assert!(c.is_some());
+                if let Some(c) = c {
+                    prop_assert_eq!(p.team_a.get(c), Some(f64::from(*x)));
+                    prop_assert_eq!(p.team_b.get(c), Some(f64::from(*y)));
+                }
+            }
+            prop_assert_eq!(p.team_a_justification.trim(), ja.trim());
+            prop_assert_eq!(p.team_b_justification.trim(), jb.trim());
+            prop_assert_eq!(p.overall_analysis.trim(), overall.trim());
+        }
+
         #[test]
         fn never_panics_on_mutated_valid_outputs(cut in 0usize..2000, insert in any::<String>(), at in 0usize..2000, which in 0usize..3) {
             let sources = [spec_json(), format!("```json\n{}\n```", spec_json()), "### Team A Scores\n- Consistency: 8\n| Criterion | Team A | Team B |\n|---|---|---|\n| consistency | 8 | 9 |".to_string()];

@@ -155,6 +155,9 @@ impl Simulator {
         let params = &self.model.params;
         let max_tokens = req.token_limit(self.max_tokens);
         let key = self.request_key(req);
+        if rng_for(&[&key, "panic", &attempt.to_string()]).random_bool(params.panic_rate) {
+            panic_on_purpose();
+        }
         let mut fail = rng_for(&[&key, "failure", &attempt.to_string()]);
         if fail.random_bool(params.failure_rate) {
             let mut e = ProviderError::new(
@@ -234,6 +237,12 @@ pub fn fnv1a(bytes: &[u8]) -> u64 {
     bytes.iter().fold(0xcbf2_9ce4_8422_2325, |h, b| {
         (h ^ u64::from(*b)).wrapping_mul(0x0100_0000_01b3)
     })
+}
+
+/// The bug `simulated.panic_rate` asks for.
+#[allow(clippy::panic)] // the point: a panic, to test how the tool records one
+fn panic_on_purpose() -> ! {
+    panic!("a simulated bug: this call panicked on purpose (simulated.panic_rate)")
 }
 
 #[cfg(test)]
