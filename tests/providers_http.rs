@@ -1293,13 +1293,14 @@ fn delta(text: &str) -> String {
 }
 
 /// A server that streams text without end is cut at `max_response_bytes`, once, and says so;
-/// one that sends events without text, or one endless line, is cut at 64 times that; one that
-/// trickles a piece at a time (never silent for `timeout_s`) is ended at `max_call_s`.
+/// one that sends events without text, or one endless line, is cut at 64 times that (these
+/// with a `max_call_s` no machine reaches, so only the size can end them); one that trickles
+/// a piece at a time (never silent for `timeout_s`) is ended at `max_call_s`.
 #[tokio::test]
 async fn endless_and_trickling_streams_are_ended_with_a_reason() {
-    let limits = "adaptive_concurrency = false\nmax_response_bytes = 4096\nmax_call_s = 1\n";
+    let sized = "adaptive_concurrency = false\nmax_response_bytes = 4096\nmax_call_s = 600\n";
     let flood = endless_server(|_| delta(&"word ".repeat(100)), std::time::Duration::ZERO).await;
-    let r = call(&models("openai-compatible", &flood, limits), "hello").await;
+    let r = call(&models("openai-compatible", &flood, sized), "hello").await;
     let e = r.result.expect_err("an endless answer");
     assert!(
         e.to_string()
@@ -1313,12 +1314,17 @@ async fn endless_and_trickling_streams_are_ended_with_a_reason() {
         r.streamed.len()
     );
 
-    let empty = endless_server(|_| delta(""), std::time::Duration::ZERO).await;
-    let e = call(&models("openai-compatible", &empty, limits), "hello")
+    let empty = endless_server(|_| delta("").repeat(100), std::time::Duration::ZERO).await;
+    let e = call(&models("openai-compatible", &empty, sized), "hello")
         .await
         .result
         .expect_err("endless events");
-    assert!(e.to_string().contains("max_response_bytes"), "{e}");
+    assert!(
+        e.to_string()
+            .contains("passed 262144 bytes (64 × max_response_bytes)"),
+        "{e}"
+    );
+    assert_eq!(e.attempts.len(), 1, "not paid again: {e}");
 
     let line = endless_server(
         |i| {
@@ -1331,14 +1337,15 @@ async fn endless_and_trickling_streams_are_ended_with_a_reason() {
         std::time::Duration::ZERO,
     )
     .await;
-    let e = call(&models("openai-compatible", &line, limits), "hello")
+    let e = call(&models("openai-compatible", &line, sized), "hello")
         .await
         .result
         .expect_err("one endless line");
-    assert!(e.to_string().contains("max_response_bytes"), "{e}");
+    assert!(e.to_string().contains("(64 × max_response_bytes)"), "{e}");
 
+    let timed = "adaptive_concurrency = false\nmax_call_s = 1\n";
     let trickle = endless_server(|_| delta("a"), std::time::Duration::from_millis(100)).await;
-    let e = call(&models("openai-compatible", &trickle, limits), "hello")
+    let e = call(&models("openai-compatible", &trickle, timed), "hello")
         .await
         .result
         .expect_err("a trickle");

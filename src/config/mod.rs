@@ -16,6 +16,7 @@ pub use models::{
 };
 pub use panel::{PanelConfig, PanelJudgeConfig};
 pub use qa::{QaConfig, QaDataset};
+pub(crate) use seconds::in_range as seconds_in_range;
 pub use seconds::{LONGEST_SECONDS, seconds};
 pub use structured::{StructuredConfig, TopicsFile};
 pub use tournament::{JudgingMode, Pairings, RoleTemperatures, Selection, TournamentConfig};

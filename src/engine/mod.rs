@@ -3,6 +3,7 @@
 //! from a channel and knows nothing of any user interface.
 
 mod batching;
+mod caught;
 mod control;
 mod corrections;
 mod events;
@@ -17,6 +18,7 @@ mod summary_file;
 mod tally;
 mod tournament;
 
+pub use caught::panic_is_caught;
 pub use corrections::{apply_correction, apply_reply_correction};
 pub use events::{Correction, EngineCommand, EngineEvent, ScheduledState, is_stored_call};
 pub use prepare::{PrepareError, Prepared, prepare, prepare_resume};

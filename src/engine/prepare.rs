@@ -40,6 +40,9 @@ pub enum PrepareError {
     /// The results folder to resume cannot be read.
     #[error("cannot resume: {0}")]
     Resume(#[from] StoreError),
+    /// The results folder to write is another process's (see [`Store::open_for_writing`]).
+    #[error(transparent)]
+    Folder(StoreError),
 }
 
 /// A checked tournament, ready to run.

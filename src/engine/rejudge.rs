@@ -279,12 +279,12 @@ pub fn prepare_rejudge(
             "use e.g. judge_temperature = 0.2",
         ));
     }
-    if !(config.batch_poll_max_s.is_finite() && config.batch_poll_max_s > 0.0) {
+    if !crate::config::seconds_in_range(config.batch_poll_max_s, true) {
         return Err(invalid(
             config_path,
             "batch_poll_max_s",
             format!(
-                "{} is not a positive number of seconds",
+                "{} is not a positive number of seconds up to a week (604800)",
                 config.batch_poll_max_s
             ),
             "use e.g. batch_poll_max_s = 60",
@@ -296,23 +296,24 @@ pub fn prepare_rejudge(
         ..Default::default()
     };
     let source = Store::open(results)?;
+    // The folder written is this process's alone before anything is read from it.
+    let store = match out {
+        Some(out) => Store::open_for_writing(out),
+        None => source.clone().locked(),
+    }
+    .map_err(PrepareError::Folder)?;
     let (stored_rounds, errors) = source.load_rounds(&RoundFilter::default())?;
     if let Some(e) = errors.into_iter().next() {
         return Err(PrepareError::Resume(e));
     }
     let protocol = protocol_of(&source, &stored_rounds, &config, config_path, results)?;
-    let store = match out {
-        Some(out) => {
-            let store = Store::open_for_writing(out)?;
-            for round in &stored_rounds {
-                if store.load_round(&round.id)?.is_none() {
-                    store.save_round(round)?;
-                }
+    if out.is_some() {
+        for round in &stored_rounds {
+            if store.load_round(&round.id)?.is_none() {
+                store.save_round(round)?;
             }
-            store
         }
-        None => source.locked()?,
-    };
+    }
     let mut rounds = Vec::new();
     let mut skipped = Vec::new();
     for stored_round in stored_rounds {

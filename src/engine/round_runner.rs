@@ -24,6 +24,7 @@ use crate::providers::{
 };
 use crate::store::Store;
 
+use super::caught::caught;
 use super::control::Control;
 use super::events::EngineEvent;
 use super::round_writer::{RoundEvents, RoundWriter};
@@ -71,17 +72,31 @@ fn forget_failed_panel(round: &mut Round) {
 pub(crate) async fn run_round(ctx: Arc<RoundContext>, round: Round) -> Round {
     let writer = RoundWriter::start(Arc::clone(&ctx));
     let before = round.clone();
-    let played = AssertUnwindSafe(play(&ctx, &writer, round))
-        .catch_unwind()
-        .await;
+    let played = caught(AssertUnwindSafe(play(&ctx, &writer, round)).catch_unwind()).await;
     let round = match played {
         Ok(round) => round,
         Err(payload) => {
-            let mut round = writer.last_snapshot().map_or(before, |r| (*r).clone());
-            let step = steps_of(&ctx, &round)
-                .ok()
-                .and_then(|steps| steps.into_iter().find(|s| !s.is_done(&round)))
-                .unwrap_or_else(|| Step::new(PhaseType::Judgment, "", &[]));
+            let mut round = match writer.last_snapshot() {
+                Some(stored) => (*stored).clone(),
+                // Nothing stored this run: the round as it came, its resumed error kept among
+                // the earlier ones as `play` would have.
+                None => {
+                    let mut round = before;
+                    let resumed = round.error.take();
+                    round.earlier_errors.extend(resumed);
+                    round
+                }
+            };
+            // Where the round was, asked of the protocol; the same bug may strike again
+            // there, so that is caught too and the step named generically.
+            let step = std::panic::catch_unwind(AssertUnwindSafe(|| {
+                steps_of(&ctx, &round)
+                    .ok()
+                    .and_then(|steps| steps.into_iter().find(|s| !s.is_done(&round)))
+            }))
+            .ok()
+            .flatten()
+            .unwrap_or_else(|| Step::new(PhaseType::Judgment, "", &[]));
             let message = internal_error(&round.id, &step, payload);
             fail(&writer, &mut round, &step, message, Vec::new());
             writer.events().emit(EngineEvent::RoundFinished {
@@ -147,7 +162,7 @@ async fn play(ctx: &Arc<RoundContext>, writer: &RoundWriter, mut round: Round) -
                     });
                     match start_call(ctx, writer.events(), &round, &step, timed) {
                         Ok(task) => {
-                            step_of_task.insert(running.spawn(task).id(), step.clone());
+                            step_of_task.insert(running.spawn(caught(task)).id(), step.clone());
                             started.push(step);
                         }
                         Err(message) => {

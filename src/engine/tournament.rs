@@ -1,7 +1,7 @@
 //! The tournament runner: stores the manifest, picks up what is on disk, runs the remaining
 //! rounds concurrently, answers commands while it runs, and ends with the summary.
 
-use std::collections::{HashSet, VecDeque};
+use std::collections::{HashMap, HashSet, VecDeque};
 use std::path::PathBuf;
 use std::sync::Arc;
 
@@ -232,6 +232,8 @@ pub async fn run(
     let mut queue: VecDeque<Round> = to_run.into();
     let mut tasks: JoinSet<Round> = JoinSet::new();
     let mut running: HashSet<String> = HashSet::new();
+    // Which round each task plays, so that one ending abnormally frees its place.
+    let mut round_of_task: HashMap<tokio::task::Id, String> = HashMap::new();
     let mut commands_open = true;
     let mut notes = Vec::new();
     loop {
@@ -240,7 +242,8 @@ pub async fn run(
                 break;
             };
             running.insert(round.id.clone());
-            tasks.spawn(run_round(Arc::clone(&ctx), round));
+            let id = round.id.clone();
+            round_of_task.insert(tasks.spawn(run_round(Arc::clone(&ctx), round)).id(), id);
         }
         if tasks.is_empty() && (queue.is_empty() || ctx.control.cancel.is_cancelled()) {
             break;
@@ -276,12 +279,22 @@ pub async fn run(
                     }
                 }
             },
-            Some(joined) = tasks.join_next() => match joined {
-                Ok(round) => {
+            Some(joined) = tasks.join_next_with_id() => match joined {
+                Ok((task, round)) => {
+                    round_of_task.remove(&task);
                     running.remove(&round.id);
                     save_briefing(&store, &round);
                 }
-                Err(e) => tracing::error!(error = %e, "a round task ended abnormally"),
+                // A round task records its own panics; this is one its record itself broke.
+                Err(e) => {
+                    if let Some(id) = round_of_task.remove(&e.id()) {
+                        running.remove(&id);
+                        let message = format!("internal error in round {id}: its task ended abnormally ({e}); please report it");
+                        tracing::error!("{message}");
+                        ctx.control.emit(EngineEvent::Warning { message });
+                        ctx.control.emit(EngineEvent::RoundFinished { round_id: id });
+                    }
+                }
             },
         }
     }

@@ -75,7 +75,9 @@ impl ProviderError {
     /// (any of the three providers' error envelopes).
     pub fn from_http(status: u16, headers: &HeaderMap, body: &str) -> Self {
         if (300..400).contains(&status) {
-            let to = header_str(headers, "location").unwrap_or_else(|| "elsewhere".into());
+            let to = header_str(headers, "location")
+                .map(|l| server_line(&l))
+                .unwrap_or_else(|| "elsewhere".into());
             return Self {
                 status: Some(status),
                 ..Self::new(
@@ -119,7 +121,9 @@ impl ProviderError {
                     .and_then(Value::as_str)
                     .map(str::to_string)
             });
-        let message = with_context_hint(message, code.as_deref(), &err);
+        let message = with_context_hint(server_line(&message), code.as_deref(), &err);
+        let code = code.map(|c| server_line(&c));
+        let request_id = request_id.map(|id| server_line(&id));
         let retry_after = retry_after_from_headers(headers).or_else(|| gemini_retry_delay(&err));
         let retryable = match header_str(headers, "x-should-retry").as_deref() {
             Some("true") => true,
@@ -142,12 +146,12 @@ impl ProviderError {
         let message = err
             .get("message")
             .and_then(Value::as_str)
-            .unwrap_or("error frame without a message")
-            .to_string();
+            .unwrap_or("error frame without a message");
+        let message = server_line(message);
         let code = ["type", "status", "code"]
             .iter()
             .find_map(|k| err.get(*k).and_then(Value::as_str))
-            .map(str::to_string);
+            .map(server_line);
         let numeric = err.get("code").and_then(Value::as_u64).map(|c| c as u16);
         let retryable = match code.as_deref() {
             Some(
@@ -227,6 +231,19 @@ impl ProviderError {
             format!(
                 "the answer passed {limit} bytes (max_response_bytes) and was ended there; raise \
                  max_response_bytes if answers this long are expected"
+            ),
+            false,
+        )
+    }
+
+    /// A stream whose own bytes (the events around the text) passed `limit`, 64 times the
+    /// answer's limit: events without text, or one line without end. Not retried.
+    pub fn stream_too_large(limit: u64) -> Self {
+        Self::new(
+            ErrorKind::StreamError,
+            format!(
+                "the stream passed {limit} bytes (64 × max_response_bytes) without ending its \
+                 answer, and was ended there"
             ),
             false,
         )
@@ -358,6 +375,20 @@ fn is_permanent_quota(status: u16, err: &Value) -> bool {
     })
 }
 
+/// Text a server sent, made one safe line: escape sequences and control characters dropped
+/// (a server's message reaches terminals, the log file and round files, and must not retitle
+/// a terminal, write its clipboard or forge a log line), white space folded, at most 2,000
+/// characters.
+fn server_line(text: &str) -> String {
+    let clean = crate::sanitize::sanitize(text);
+    let mut line = clean.split_whitespace().collect::<Vec<_>>().join(" ");
+    if let Some((cut, _)) = line.char_indices().nth(2000) {
+        line.truncate(cut);
+        line.push('…');
+    }
+    line
+}
+
 fn header_str(headers: &HeaderMap, name: &str) -> Option<String> {
     headers
         .get(name)
@@ -406,6 +437,34 @@ fn parse_proto_duration(s: &str) -> Option<Duration> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_servers_message_is_one_clean_line() {
+        let hostile = "bad request\u{1b}]0;owned\u{7}\u{1b}]52;c;ZWNobyBoaQ==\u{7}\u{1b}c\u{1b}[6n\n2026-01-01 ERROR forged log line\r\n\u{9b}31mred";
+        let body =
+            serde_json::json!({"error": {"message": hostile, "type": "invalid\u{1b}[2J_request"}})
+                .to_string();
+        let e = ProviderError::from_http(400, &HeaderMap::new(), &body);
+        for shown in [
+            e.to_string(),
+            e.message.clone(),
+            e.code.clone().unwrap_or_default(),
+        ] {
+            assert!(
+                !shown
+                    .chars()
+                    .any(|c| c.is_control() || ('\u{80}'..='\u{9f}').contains(&c)),
+                "{shown:?}"
+            );
+        }
+        assert!(
+            e.message.starts_with("bad request") && e.message.contains("forged log line"),
+            "{}",
+            e.message
+        );
+        let frame = serde_json::json!({"message": "a\nb\u{1b}[31m", "type": "server_error"});
+        assert_eq!(ProviderError::from_stream_frame(&frame).message, "a b");
+    }
     use reqwest::header::{HeaderName, HeaderValue};
 
     fn headers(pairs: &[(&str, &str)]) -> HeaderMap {

@@ -211,7 +211,7 @@ pub(crate) async fn read_sse<D: SseDecoder>(
     }
     drop(events);
     if flooded.load(std::sync::atomic::Ordering::Relaxed) {
-        return Err(ProviderError::answer_too_large(max_bytes));
+        return Err(ProviderError::stream_too_large(raw_limit));
     }
     if !any_event {
         return Err(ProviderError::empty_stream());

@@ -139,10 +139,11 @@ pub(crate) fn parse_go_duration(text: &str) -> Option<Duration> {
     header_wait(seconds)
 }
 
-/// The longest wait a server's header or body is taken to name: a week. A longer one (a
-/// 30-digit `Retry-After`, `1e20`, `inf`) reads as this, which every limit then treats as
-/// longer than allowed, instead of overflowing a `Duration` or an `Instant`.
-pub(crate) const LONGEST_NAMED_WAIT: Duration = Duration::from_secs(7 * 24 * 3600);
+/// The longest wait a server's header or body is taken to name: a week and a second, one
+/// second past the longest `max_retry_after_s` allows. A longer one (a 30-digit
+/// `Retry-After`, `1e20`, `inf`) reads as this, which every limit then treats as longer than
+/// allowed, instead of overflowing a `Duration` or an `Instant`.
+pub(crate) const LONGEST_NAMED_WAIT: Duration = Duration::from_secs(7 * 24 * 3600 + 1);
 
 /// A wait of `seconds` read from outside, clamped to [`LONGEST_NAMED_WAIT`]; `None` for a
 /// negative number or NaN, which name no wait.

@@ -6,12 +6,19 @@
 //! file itself stays, holding who had it last; it is never removed, since removing a lock
 //! file while another process opens it would let two writers in.
 //!
+//! Within one process the lock is shared: every store of a folder that asks for it gets the
+//! same held lock (a run's command takes it before its terminal UI starts, the engine and the
+//! review queue's corrections then write under it), since a second lock on the same file
+//! from the same process would refuse the process itself.
+//!
 //! Readers (`open`, `report`, `rounds`, `compare`, search) take no lock: every file is
 //! written whole by a rename, so they read a folder while a run writes it.
 
+use std::collections::HashMap;
 use std::fs::{File, OpenOptions, TryLockError};
 use std::io::{Read, Seek, SeekFrom, Write};
-use std::path::Path;
+use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, OnceLock, Weak};
 
 use super::StoreError;
 
@@ -24,8 +31,30 @@ pub(crate) struct FolderLock {
     _file: File,
 }
 
-/// Takes the folder's lock, or says who holds it.
-pub(crate) fn lock(dir: &Path) -> Result<FolderLock, StoreError> {
+/// The locks this process holds, by folder, so that asking again shares the one held.
+fn held() -> &'static Mutex<HashMap<PathBuf, Weak<FolderLock>>> {
+    static HELD: OnceLock<Mutex<HashMap<PathBuf, Weak<FolderLock>>>> = OnceLock::new();
+    HELD.get_or_init(Mutex::default)
+}
+
+/// Takes the folder's lock (or shares the one this process already holds), or says who
+/// holds it.
+pub(crate) fn lock(dir: &Path) -> Result<Arc<FolderLock>, StoreError> {
+    let key = std::fs::canonicalize(dir).unwrap_or_else(|_| dir.to_path_buf());
+    let mut held = held()
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(lock) = held.get(&key).and_then(Weak::upgrade) {
+        return Ok(lock);
+    }
+    let lock = Arc::new(take(dir)?);
+    held.retain(|_, l| l.strong_count() > 0);
+    held.insert(key, Arc::downgrade(&lock));
+    Ok(lock)
+}
+
+/// Takes the folder's lock file's advisory lock.
+fn take(dir: &Path) -> Result<FolderLock, StoreError> {
     let path = dir.join(LOCK_FILE);
     let io = |source| StoreError::Io {
         path: path.clone(),
@@ -47,6 +76,11 @@ pub(crate) fn lock(dir: &Path) -> Result<FolderLock, StoreError> {
                 path: dir.to_path_buf(),
                 holder: holder_text(&holder),
             });
+        }
+        // A file system without advisory locks (some network mounts): the run goes on, as
+        // before there were locks, and the log says the folder is unguarded.
+        Err(TryLockError::Error(e)) if e.kind() == std::io::ErrorKind::Unsupported => {
+            tracing::warn!(folder = %dir.display(), "this file system takes no locks; another run could write this folder at the same time");
         }
         Err(TryLockError::Error(e)) => return Err(io(e)),
     }
@@ -94,7 +128,8 @@ mod tests {
     fn a_second_lock_on_a_held_folder_says_who_holds_it_and_a_released_one_is_taken() {
         let dir = tempfile::tempdir().unwrap();
         let held = lock(dir.path()).unwrap();
-        let Err(StoreError::InUse { holder, .. }) = lock(dir.path()) else {
+        // Another holder: a second file description, as another process would have.
+        let Err(StoreError::InUse { holder, .. }) = take(dir.path()) else {
             panic!("a second lock was taken");
         };
         assert!(
@@ -102,7 +137,18 @@ mod tests {
             "{holder}"
         );
         drop(held);
-        assert!(lock(dir.path()).is_ok(), "released with its holder");
+        assert!(take(dir.path()).is_ok(), "released with its holder");
+    }
+
+    #[test]
+    fn one_process_shares_its_lock_and_takes_it_again_once_all_are_gone() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = lock(dir.path()).unwrap();
+        let second = lock(&dir.path().join(".")).unwrap();
+        assert!(Arc::ptr_eq(&first, &second), "one held lock, shared");
+        drop((first, second));
+        // Gone with its last holder: another process could take it now; this one takes it anew.
+        assert!(take(dir.path()).is_ok());
     }
 
     #[test]

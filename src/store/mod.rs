@@ -156,7 +156,7 @@ impl Store {
     /// This store, holding the folder's writer lock (see [`lock`]).
     pub fn locked(mut self) -> Result<Self, StoreError> {
         if self.lock.is_none() {
-            self.lock = Some(std::sync::Arc::new(lock::lock(&self.dir)?));
+            self.lock = Some(lock::lock(&self.dir)?);
         }
         Ok(self)
     }
@@ -168,21 +168,26 @@ impl Store {
     /// rounds are played again.
     pub fn open_for_run(dir: &Path) -> Result<(Self, Vec<SetAside>), StoreError> {
         let store = Self::open_for_writing(dir)?;
+        // Every file is read before anything is touched: a file from a newer build stops the
+        // run with the folder as it was. Only each round's id is kept meanwhile.
+        let mut read = Vec::new();
+        for path in store.round_files()? {
+            match read_round(&path) {
+                Err(e @ StoreError::Newer { .. }) => return Err(e),
+                result => read.push((path, result.map(|round| round.id))),
+            }
+        }
         store.remove_temporaries()?;
         let mut set_aside = Vec::new();
-        for path in store.round_files()? {
-            let damage = match read_round(&path) {
-                Err(e @ StoreError::Newer { .. }) => return Err(e),
+        for (path, result) in read {
+            let damage = match result {
                 Err(e) => Some(e.to_string()),
                 // A round whose file is named for another round would be written over that
                 // round's file, or that round over it.
-                Ok(round)
-                    if path.file_stem().and_then(|s| s.to_str()) != Some(round.id.as_str()) =>
-                {
+                Ok(id) if path.file_stem().and_then(|s| s.to_str()) != Some(id.as_str()) => {
                     Some(format!(
-                        "{}: the round inside is {:?}, not the round its name says",
-                        path.display(),
-                        round.id
+                        "{}: the round inside is {id:?}, not the round its name says",
+                        path.display()
                     ))
                 }
                 Ok(_) => None,
@@ -411,11 +416,9 @@ impl Store {
 }
 
 fn read_round(path: &Path) -> Result<Round, StoreError> {
-    // A FIFO, a device or a folder named like a round file is never opened: reading a FIFO
-    // would wait for a writer forever.
-    let kind = std::fs::symlink_metadata(path)
-        .map_err(io(path))?
-        .file_type();
+    // A FIFO, a device or a folder named like a round file (or a link to one) is never
+    // opened: reading a FIFO would wait for a writer forever.
+    let kind = std::fs::metadata(path).map_err(io(path))?.file_type();
     if !kind.is_file() {
         return Err(StoreError::Parse {
             path: path.to_path_buf(),

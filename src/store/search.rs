@@ -334,8 +334,8 @@ fn search_chunk(
             break;
         }
         raw.clear();
-        // Only regular files: opening a FIFO named like a round would wait forever.
-        if !std::fs::symlink_metadata(path).is_ok_and(|m| m.file_type().is_file()) {
+        // Only regular files (or links to them): opening a FIFO would wait forever.
+        if !std::fs::metadata(path).is_ok_and(|m| m.file_type().is_file()) {
             continue;
         }
         let read = std::fs::File::open(path).and_then(|mut f| f.read_to_end(&mut raw));

@@ -60,10 +60,13 @@ pub async fn run(
     commands: mpsc::UnboundedSender<EngineCommand>,
     dir: PathBuf,
 ) -> std::io::Result<App> {
-    // The hook restores the terminal before the panic message is printed.
+    // The hook restores the terminal before the panic message is printed, unless the engine
+    // catches the panic (a round's bug, kept as its error) and the UI goes on.
     let previous = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
-        restore();
+        if !crate::engine::panic_is_caught() {
+            restore();
+        }
         previous(info);
     }));
     enable_raw_mode()?;

@@ -61,6 +61,10 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
         eprintln!("warning: {w}");
     }
     let dir = prepared.dir.clone();
+    // This process becomes the folder's one writer before anything starts (the terminal UI
+    // included), so a second run on it exits 2 at once; the engine, the review queue's
+    // corrections and the summary written at the end share this lock.
+    let _writer = Store::open_for_writing(&dir)?;
     let protocol = prepared.config.protocol;
     let (events_tx, events) = mpsc::unbounded_channel();
     let (commands, mut commands_rx) = mpsc::unbounded_channel();
