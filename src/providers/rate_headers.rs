@@ -253,4 +253,66 @@ mod tests {
         ]));
         assert!(r.is_empty());
     }
+
+    /// Header values as a broken or hostile server might send them: numbers of any size and
+    /// sign, exponents, NaN and infinities, every duration unit, dates, text.
+    fn header_value() -> impl proptest::strategy::Strategy<Value = String> {
+        use proptest::prelude::*;
+        let number = prop_oneof![
+            any::<f64>().prop_map(|n| n.to_string()),
+            any::<i64>().prop_map(|n| n.to_string()),
+            "[0-9]{1,40}",
+            "-?[0-9]{0,30}\\.?[0-9]{0,30}(e[+-]?[0-9]{1,4})?",
+            prop::sample::select(vec!["NaN", "inf", "-inf", "infinity", "1e308", "-0"])
+                .prop_map(String::from),
+        ];
+        let unit = prop::sample::select(vec!["", "h", "m", "s", "ms", "us", "µs", "ns", "d", "x"]);
+        prop_oneof![
+            (number.clone(), unit.clone()).prop_map(|(n, u)| format!("{n}{u}")),
+            (number.clone(), unit.clone(), number, unit)
+                .prop_map(|(a, u, b, v)| format!("{a}{u}{b}{v}")),
+            "[0-9]{1,6}-[0-9]{2}-[0-9]{2}T[0-9]{2}:[0-9]{2}:[0-9]{2}(\\.[0-9]{1,12})?(Z|[+-][0-9]{2}:[0-9]{2})",
+            "[A-Za-z]{3}, [0-9]{2} [A-Za-z]{3} [0-9]{4,6} [0-9]{2}:[0-9]{2}:[0-9]{2} GMT",
+            "[ -~]{0,40}",
+        ]
+    }
+
+    proptest::proptest! {
+        /// No value of any rate-limit or retry header panics a reader, and every wait read
+        /// stays within the longest a server may name.
+        #[test]
+        fn no_header_value_panics_or_names_an_unbounded_wait(value in header_value(), which in 0usize..8) {
+            let name = [
+                "retry-after",
+                "retry-after-ms",
+                "x-ratelimit-reset-requests",
+                "x-ratelimit-reset-tokens",
+                "anthropic-ratelimit-requests-reset",
+                "anthropic-ratelimit-tokens-reset",
+                "x-ratelimit-remaining-requests",
+                "anthropic-ratelimit-output-tokens-reset",
+            ][which];
+            let Ok(value) = HeaderValue::from_str(&value) else {
+                return Ok(());
+            };
+            let mut map = HeaderMap::new();
+            map.insert(HeaderName::from_static(name), value);
+            for remaining in ["x-ratelimit-remaining-requests", "anthropic-ratelimit-requests-remaining"] {
+                map.insert(HeaderName::from_static(remaining), HeaderValue::from_static("0"));
+            }
+            let report = RateReport::from_headers(&map);
+            for quota in [report.requests, report.tokens].into_iter().flatten() {
+                proptest::prop_assert!(quota.reset.is_none_or(|r| r <= LONGEST_NAMED_WAIT));
+            }
+            let wait = crate::providers::error::retry_after_from_headers(&map);
+            proptest::prop_assert!(wait.is_none_or(|w| w <= LONGEST_NAMED_WAIT));
+            proptest::prop_assert!(parse_go_duration(map.get(name).and_then(|v| v.to_str().ok()).unwrap_or("")).is_none_or(|d| d <= LONGEST_NAMED_WAIT));
+        }
+
+        /// Any number of seconds converts without panicking, within a week and a second.
+        #[test]
+        fn any_number_of_seconds_is_a_bounded_wait(n in proptest::num::f64::ANY) {
+            proptest::prop_assert!(header_wait(n).is_none_or(|d| d <= LONGEST_NAMED_WAIT));
+        }
+    }
 }

@@ -391,3 +391,61 @@ fn batch_is_for_providers_with_a_batch_api_and_its_discount_is_a_share() {
         "{e}"
     );
 }
+
+/// A number in TOML as a file might hold it: any float (`inf`, `nan` and exponents
+/// included), any integer, or digits far past any integer type.
+fn toml_number() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    prop_oneof![
+        any::<f64>().prop_map(|n| {
+            if n.is_nan() {
+                "nan".to_string()
+            } else if n.is_infinite() {
+                if n > 0.0 { "inf".into() } else { "-inf".into() }
+            } else {
+                format!("{n:e}")
+            }
+        }),
+        any::<i64>().prop_map(|n| n.to_string()),
+        "[0-9]{20,40}",
+        prop::sample::select(vec!["0", "-0.0", "1e300", "-1e300", "5e-324"]).prop_map(String::from),
+    ]
+}
+
+proptest::proptest! {
+    /// Any number in any numeric key of a models file is accepted or refused with an error,
+    /// never a panic; an accepted file's durations convert without one.
+    #[test]
+    fn no_number_in_a_models_file_panics(value in toml_number(), which in 0usize..13) {
+        let (section, key) = [
+            ("model", "temperature"),
+            ("model", "timeout_s"),
+            ("model", "max_call_s"),
+            ("model", "max_tokens"),
+            ("model", "max_concurrency"),
+            ("model", "max_response_bytes"),
+            ("model", "seed"),
+            ("model", "batch_discount"),
+            ("model", "requests_per_minute"),
+            ("retry", "max_retry_after_s"),
+            ("retry", "connect_retry_s"),
+            ("retry", "max_attempts"),
+            ("price", "input_per_mtok"),
+        ][which];
+        let (retry, model, price) = match section {
+            "retry" => (format!("{key} = {value}\n"), String::new(), "1.0".to_string()),
+            "price" => (String::new(), String::new(), value.clone()),
+            _ => (String::new(), format!("{key} = {value}\n"), "1.0".to_string()),
+        };
+        let text = format!(
+            "[retry]\n{retry}\n[[models]]\nname = \"a\"\nprovider = \"openai\"\nmodel = \"m\"\n{model}price = {{ input_per_mtok = {price}, output_per_mtok = 1.0 }}\n"
+        );
+        if let Ok(config) = parse(&text) {
+            let _ = crate::providers::RetryPolicy::from(&config.retry);
+            for m in &config.models {
+                let _ = m.read_timeout();
+                proptest::prop_assert!(m.timeout_s.is_finite() && m.max_call_s.is_finite());
+            }
+        }
+    }
+}
