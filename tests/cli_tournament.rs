@@ -457,6 +457,18 @@ fn one_round_prints_as_markdown_and_an_unknown_id_names_the_closest() {
 
 #[test]
 fn ctrl_c_stops_and_says_how_to_resume() {
+    stops_and_says_how_to_resume("-INT");
+}
+
+/// SIGTERM, as `timeout` and `docker stop` send it, stops a headless run as Ctrl-C does.
+#[test]
+fn sigterm_stops_and_says_how_to_resume() {
+    stops_and_says_how_to_resume("-TERM");
+}
+
+/// A headless run sent `signal` part-way: exit 130 with the resume command, every round
+/// counted, and the record saying `cancelled`, never `running`.
+fn stops_and_says_how_to_resume(signal: &str) {
     let dir = tempfile::tempdir().unwrap();
     let config = write(dir.path(), &sample_models(1500.0), SAMPLE_TOURNAMENT);
     let results: PathBuf = dir.path().join("results/test");
@@ -478,7 +490,7 @@ fn ctrl_c_stops_and_says_how_to_resume() {
         std::thread::sleep(Duration::from_millis(20));
     }
     let status = Command::new("kill")
-        .args(["-INT", &child.id().to_string()])
+        .args([signal, &child.id().to_string()])
         .status()
         .unwrap();
     assert!(status.success());

@@ -111,11 +111,12 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
     let open_batches = Arc::new(AtomicUsize::new(0));
     let open = Arc::clone(&open_batches);
     tokio::spawn(async move {
-        if tokio::signal::ctrl_c().await.is_err() {
+        let Some(signal) = stop_signal().await else {
             return;
-        }
+        };
         let n = open.load(Ordering::SeqCst);
-        if n > 0 {
+        // SIGTERM (`timeout`, `docker stop`, a scheduler) asks nothing: the batches stay open.
+        if n > 0 && signal == Stop::CtrlC {
             eprintln!(
                 "\n{n} batch(es) are open at the provider. Press Ctrl-C again within 10 s to cancel \
                  them there too; otherwise they stay open and running this command again collects \
@@ -144,4 +145,32 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
     let report = engine.await??;
     print_summary(&report.summary, protocol, &dir);
     outcome(report.status, &report.summary, &dir)
+}
+
+/// What asked a headless run to stop.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+enum Stop {
+    /// Ctrl-C (SIGINT).
+    CtrlC,
+    /// SIGTERM, as `timeout`, `docker stop` and schedulers send it.
+    Terminate,
+}
+
+/// Waits for Ctrl-C or SIGTERM; `None` when neither can be listened for.
+async fn stop_signal() -> Option<Stop> {
+    #[cfg(unix)]
+    {
+        use tokio::signal::unix::{SignalKind, signal};
+        match signal(SignalKind::terminate()) {
+            Ok(mut term) => tokio::select! {
+                c = tokio::signal::ctrl_c() => c.ok().map(|()| Stop::CtrlC),
+                t = term.recv() => t.map(|()| Stop::Terminate),
+            },
+            Err(_) => tokio::signal::ctrl_c().await.ok().map(|()| Stop::CtrlC),
+        }
+    }
+    #[cfg(not(unix))]
+    {
+        tokio::signal::ctrl_c().await.ok().map(|()| Stop::CtrlC)
+    }
 }
