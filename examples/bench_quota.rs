@@ -31,6 +31,9 @@
 //! cargo run --release --example bench_quota -- --period 6 --requests 300 --tokens 1000000
 //! Tokens-bound (T = 120,000 per 6 s; about 400 tokens a call, so again about 50 calls/s):
 //! cargo run --release --example bench_quota -- --period 6 --requests 1200 --tokens 120000
+//! Three names on one quota of 30 requests a minute (a debater and two judges that are one
+//! provider model on one key), 84 calls:
+//! cargo run --release --example bench_quota -- --period 60 --requests 30 --calls 84 --names 3 --modes adaptive
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // a benchmark: a failure stops it
 
@@ -80,6 +83,10 @@ struct Args {
     /// Only these modes (adaptive, fixed8, fixed32); all when absent.
     #[arg(long, value_delimiter = ',')]
     modes: Vec<String>,
+    /// Configured names on the one quota (the same provider model and key at other
+    /// temperatures, as a debater and its judges), the calls dealt among them in turn.
+    #[arg(long, default_value_t = 1)]
+    names: usize,
 }
 
 /// One quota: a bucket refilling continuously, or (with `window`) one made whole at every
@@ -449,28 +456,43 @@ async fn run(args: &Args, mode: Mode) -> Figures {
         answer: sse_answer(args.output_tokens),
     });
     let base = serve(Arc::clone(&server)).await.expect("bench server");
-    let text = format!(
-        "[limits]\nmax_concurrency = 100000\n\n[[models]]\nname = \"m\"\nprovider = \"openai\"\n\
-         model = \"bench-model\"\napi_key_env = \"BENCH_QUOTA_KEY\"\nbase_url = \"{base}\"\n\
-         max_tokens = {}\nmax_concurrency = {}\nadaptive_concurrency = {}\n",
-        args.output_tokens * 2,
-        mode.max_concurrency,
-        mode.adaptive
-    );
+    let names: Vec<String> = (1..=args.names.max(1)).map(|i| format!("m{i}")).collect();
+    let models: String = names
+        .iter()
+        .enumerate()
+        .map(|(i, name)| {
+            format!(
+                "[[models]]\nname = \"{name}\"\nprovider = \"openai\"\nmodel = \"bench-model\"\n\
+                 api_key_env = \"BENCH_QUOTA_KEY\"\nbase_url = \"{base}\"\nmax_tokens = {}\n\
+                 max_concurrency = {}\nadaptive_concurrency = {}\ntemperature = {:.1}\n\n",
+                args.output_tokens * 2,
+                mode.max_concurrency,
+                mode.adaptive,
+                i as f64 * 0.5
+            )
+        })
+        .collect();
+    let text = format!("[limits]\nmax_concurrency = 100000\n\n{models}");
     let config = ModelsConfig::parse(&text, std::path::Path::new("bench-models.toml"))
         .expect("models config");
-    let registry = ModelRegistry::build_with_env(&config, ["m"], &Default::default(), |var| {
-        (var == "BENCH_QUOTA_KEY").then(|| "sk-bench".to_string())
-    })
+    let registry = ModelRegistry::build_with_env(
+        &config,
+        names.iter().map(String::as_str),
+        &Default::default(),
+        |var| (var == "BENCH_QUOTA_KEY").then(|| "sk-bench".to_string()),
+    )
     .expect("registry");
-    let client = registry.get("m").expect("client");
+    let clients: Vec<_> = names
+        .iter()
+        .map(|name| registry.get(name).expect("client"))
+        .collect();
     // A prompt of about 200 tokens, as a short debate turn's.
     let context =
         "The case concerns a hospital deciding who receives a scarce treatment. ".repeat(11);
     let start = Instant::now();
     let calls: Vec<_> = (0..args.calls)
         .map(|i| {
-            let client = Arc::clone(&client);
+            let client = Arc::clone(&clients[i % clients.len()]);
             let request = ChatRequest::new(
                 "You are a careful ethicist.",
                 format!("{context}Question {i}: what should be done?"),
@@ -496,7 +518,7 @@ async fn run(args: &Args, mode: Mode) -> Figures {
         }
     }
     let wall = start.elapsed();
-    let window_after = client.rate_snapshot().window;
+    let window_after = clients[0].rate_snapshot().window;
     let quota = server.quota.lock().unwrap_or_else(|e| e.into_inner());
     if args.timeline {
         let mut per_second =
@@ -555,14 +577,15 @@ async fn main() {
     let per_minute = 60.0 / args.period;
     println!(
         "quota: R = {} requests and T = {} tokens per P = {} s (= {:.0} RPM, {:.0} TPM); \
-         {} calls queued at once, {} ms per answer, {} output tokens each; {}; default retry \
-         policy",
+         {} calls queued at once over {} name(s) on the quota, {} ms per answer, {} output \
+         tokens each; {}; default retry policy",
         args.requests,
         args.tokens,
         args.period,
         args.requests as f64 * per_minute,
         args.tokens as f64 * per_minute,
         args.calls,
+        args.names.max(1),
         args.latency_ms,
         args.output_tokens,
         if args.fixed_windows {

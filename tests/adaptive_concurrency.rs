@@ -1,7 +1,8 @@
 //! Adaptive concurrency against an in-process server that enforces a request quota per
 //! window and sends OpenAI's rate-limit headers: a burst of calls under `max_concurrency = 16`
 //! is answered in full with few 429s when the window adapts, where a fixed 16 meets many;
-//! and Anthropic's quota headers reach the model's snapshot.
+//! three names on one quota (fixed window and token bucket) pace it as one; and Anthropic's
+//! quota headers reach the model's snapshot.
 //!
 //! The quota window is real time (6 requests per 300 ms), not a paused tokio clock: the mock
 //! server answers on its own threads over real sockets, so a paused clock in the test would
@@ -37,6 +38,16 @@ struct QuotaServer {
     counts: Arc<Counts>,
 }
 
+impl QuotaServer {
+    fn new(counts: &Arc<Counts>) -> Self {
+        Self {
+            started: Instant::now(),
+            used: std::sync::Mutex::new((0, 0)),
+            counts: Arc::clone(counts),
+        }
+    }
+}
+
 impl Respond for QuotaServer {
     fn respond(&self, _request: &Request) -> ResponseTemplate {
         let elapsed = self.started.elapsed();
@@ -53,30 +64,66 @@ impl Respond for QuotaServer {
         }
         let remaining = QUOTA - used.1;
         drop(used);
-        let template = if allowed {
-            self.counts.answered.fetch_add(1, Ordering::SeqCst);
-            ResponseTemplate::new(200).set_body_json(serde_json::json!({
-                "id": "c",
-                "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
-                "usage": {"prompt_tokens": 3, "completion_tokens": 1}
-            }))
-        } else {
-            self.counts.limited.fetch_add(1, Ordering::SeqCst);
-            ResponseTemplate::new(429)
-                .insert_header("retry-after-ms", reset_ms.to_string())
-                .set_body_json(serde_json::json!({
-                    "error": {"message": "Rate limit reached for requests", "type": "requests", "code": "rate_limit_exceeded"}
-                }))
-        };
-        template
-            .insert_header("x-ratelimit-limit-requests", QUOTA.to_string())
-            .insert_header("x-ratelimit-remaining-requests", remaining.to_string())
-            .insert_header("x-ratelimit-reset-requests", format!("{reset_ms}ms"))
-            .insert_header("x-ratelimit-limit-tokens", "100000")
-            .insert_header("x-ratelimit-remaining-tokens", "99000")
-            .insert_header("x-ratelimit-reset-tokens", "6m0s")
-            .set_delay(Duration::from_millis(20))
+        answer(&self.counts, allowed, remaining, reset_ms, reset_ms)
     }
+}
+
+/// Allows `QUOTA` requests at once, refilling continuously at `QUOTA` per `PERIOD` (as
+/// OpenAI's buckets do): a 429 names the time until one request is back, the reset header
+/// the time until the bucket is full.
+struct BucketServer {
+    bucket: std::sync::Mutex<(Instant, f64)>,
+    counts: Arc<Counts>,
+}
+
+impl Respond for BucketServer {
+    fn respond(&self, _request: &Request) -> ResponseTemplate {
+        let per_ms = QUOTA as f64 / PERIOD.as_millis() as f64;
+        let mut bucket = self.bucket.lock().unwrap();
+        let now = Instant::now();
+        let level = (bucket.1 + now.duration_since(bucket.0).as_secs_f64() * 1000.0 * per_ms)
+            .min(QUOTA as f64);
+        let allowed = level >= 1.0;
+        let level = if allowed { level - 1.0 } else { level };
+        *bucket = (now, level);
+        drop(bucket);
+        let next_ms = ((1.0 - level).max(0.0) / per_ms).ceil() as u128;
+        let full_ms = ((QUOTA as f64 - level) / per_ms).ceil() as u128;
+        answer(&self.counts, allowed, level as usize, next_ms, full_ms)
+    }
+}
+
+/// An answer or a 429 (naming `wait_ms`), with OpenAI's quota headers.
+fn answer(
+    counts: &Counts,
+    allowed: bool,
+    remaining: usize,
+    wait_ms: u128,
+    reset_ms: u128,
+) -> ResponseTemplate {
+    let template = if allowed {
+        counts.answered.fetch_add(1, Ordering::SeqCst);
+        ResponseTemplate::new(200).set_body_json(serde_json::json!({
+            "id": "c",
+            "choices": [{"index": 0, "message": {"role": "assistant", "content": "ok"}, "finish_reason": "stop"}],
+            "usage": {"prompt_tokens": 3, "completion_tokens": 1}
+        }))
+    } else {
+        counts.limited.fetch_add(1, Ordering::SeqCst);
+        ResponseTemplate::new(429)
+            .insert_header("retry-after-ms", wait_ms.to_string())
+            .set_body_json(serde_json::json!({
+                "error": {"message": "Rate limit reached for requests", "type": "requests", "code": "rate_limit_exceeded"}
+            }))
+    };
+    template
+        .insert_header("x-ratelimit-limit-requests", QUOTA.to_string())
+        .insert_header("x-ratelimit-remaining-requests", remaining.to_string())
+        .insert_header("x-ratelimit-reset-requests", format!("{reset_ms}ms"))
+        .insert_header("x-ratelimit-limit-tokens", "100000")
+        .insert_header("x-ratelimit-remaining-tokens", "99000")
+        .insert_header("x-ratelimit-reset-tokens", "6m0s")
+        .set_delay(Duration::from_millis(20))
 }
 
 /// Runs a burst of `CALLS` calls at a fresh quota server; returns the server's counts, the
@@ -86,11 +133,7 @@ async fn burst(adaptive: bool) -> (Arc<Counts>, usize, RateSnapshot) {
     let counts = Arc::new(Counts::default());
     Mock::given(method("POST"))
         .and(path("/v1/chat/completions"))
-        .respond_with(QuotaServer {
-            started: Instant::now(),
-            used: std::sync::Mutex::new((0, 0)),
-            counts: Arc::clone(&counts),
-        })
+        .respond_with(QuotaServer::new(&counts))
         .mount(&server)
         .await;
     let text = format!(
@@ -146,6 +189,77 @@ async fn an_adaptive_window_meets_few_429s_where_a_fixed_one_meets_many() {
     assert!(!snapshot.adaptive);
     assert_eq!(snapshot.window, 16);
     assert_eq!(snapshot.rate_limited, limited as u64);
+}
+
+/// Runs `CALLS` calls spread over three names that are one provider model on one key (a
+/// debater and two judges at other temperatures), each name with the default three
+/// attempts, against `responder`; returns the server's counts, the calls answered and the
+/// snapshots the registry reports.
+async fn three_names(
+    responder: impl Respond + 'static,
+    counts: &Arc<Counts>,
+) -> (usize, usize, Vec<(String, RateSnapshot)>) {
+    let server = MockServer::start().await;
+    Mock::given(method("POST"))
+        .and(path("/v1/chat/completions"))
+        .respond_with(responder)
+        .mount(&server)
+        .await;
+    let model = |name: &str, temperature: f64| {
+        format!(
+            "[[models]]\nname = \"{name}\"\nprovider = \"openai\"\nmodel = \"test-model\"\n\
+             api_key_env = \"TEST_KEY\"\nbase_url = \"{}/v1\"\nstream = false\n\
+             max_concurrency = 16\ntemperature = {temperature}\n\n",
+            server.uri()
+        )
+    };
+    let text = format!(
+        "[retry]\ninitial_backoff_ms = 10\nmax_backoff_ms = 50\n\n{}{}{}",
+        model("debater", 1.0),
+        model("judge", 0.0),
+        model("judge-warm", 0.7)
+    );
+    let config = ModelsConfig::parse(&text, Path::new("test-models.toml")).unwrap();
+    let names = ["debater", "judge", "judge-warm"];
+    let registry = ModelRegistry::build_with_env(&config, names, &Default::default(), |var| {
+        (var == "TEST_KEY").then(|| "sk-test".to_string())
+    })
+    .unwrap();
+    let calls = (0..CALLS).map(|i| {
+        let client = registry.get(names[i % 3]).unwrap();
+        tokio::spawn(async move {
+            let request = ChatRequest::new("You are terse.", format!("question {i}"));
+            client.complete(&request, &mut |_| {}).await
+        })
+    });
+    let mut answered = 0;
+    for call in futures_util::future::join_all(calls).await {
+        if call.unwrap().is_ok() {
+            answered += 1;
+        }
+    }
+    let limited = counts.limited.load(Ordering::SeqCst);
+    (answered, limited, registry.rate_snapshots())
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 2)]
+async fn three_names_on_one_quota_pace_it_as_one() {
+    let counts = Arc::new(Counts::default());
+    let (answered, limited, snapshots) = three_names(QuotaServer::new(&counts), &counts).await;
+    assert_eq!(answered, CALLS, "fixed window: every call answered");
+    assert!(limited <= 5, "fixed window: {limited} 429s");
+    assert_eq!(snapshots.len(), 1, "one window, shown once: {snapshots:?}");
+    assert_eq!(snapshots[0].0, "debater+judge+judge-warm");
+    assert_eq!(snapshots[0].1.rate_limited, limited as u64);
+
+    let counts = Arc::new(Counts::default());
+    let bucket = BucketServer {
+        bucket: std::sync::Mutex::new((Instant::now(), QUOTA as f64)),
+        counts: Arc::clone(&counts),
+    };
+    let (answered, limited, _) = three_names(bucket, &counts).await;
+    assert_eq!(answered, CALLS, "token bucket: every call answered");
+    assert!(limited <= 5, "token bucket: {limited} 429s");
 }
 
 #[tokio::test]

@@ -706,8 +706,8 @@ async fn an_adaptive_model_reports_its_window_after_its_calls() {
     let reported: Vec<(&str, u32, Option<u64>)> = events
         .iter()
         .filter_map(|e| match e {
-            EngineEvent::RateLimits { model, snapshot } => Some((
-                model.as_str(),
+            EngineEvent::RateLimits { quota, snapshot } => Some((
+                quota.as_str(),
                 snapshot.max_concurrency,
                 snapshot.remaining_requests,
             )),

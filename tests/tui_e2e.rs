@@ -271,6 +271,91 @@ fn a_resumed_run_shows_what_the_first_session_stored() {
     assert_eq!(wait_exit(&tmux, &second_exit), "130");
 }
 
+/// SIGTERM, SIGINT or SIGHUP sent to the live UI (`kill`, `timeout`, a closed window) ends
+/// it as a forced quit does: the terminal is given back (the normal screen, the cursor shown,
+/// cooked mode), the run is stopped with the resume hint and exit 130, and the tournament
+/// record does not say it is still running.
+#[test]
+fn a_stop_signal_to_the_live_ui_gives_the_terminal_back() {
+    if !tmux_available() {
+        return;
+    }
+    for signal in ["TERM", "INT", "HUP"] {
+        let dir = tempfile::tempdir().unwrap();
+        let models = [
+            sim("sim-alpha", 0.85, 300.0, 0.3),
+            sim("sim-beta", 0.6, 300.0, 0.3),
+            sim("sim-judge", 0.6, 300.0, 0.3),
+        ]
+        .concat();
+        let config = write(
+            dir.path(),
+            &models,
+            "models = [\"sim-alpha\", \"sim-beta\"]\njudges = [\"sim-judge\"]\ndilemmas = [\"borrowed_voice\", \"quiet_majority\"]\n",
+        );
+        let (pid_file, done_file, stty_file) = (
+            dir.path().join("pid"),
+            dir.path().join("exit-code"),
+            dir.path().join("stty"),
+        );
+        // `exec` makes the shell's pid the program's, so the test knows whom to signal.
+        let command = format!(
+            "cd {} && sh -c 'echo $$ > {}; exec {} --log-file {} run {}'; echo $? > {}; stty -a > {}; sleep 30",
+            env!("CARGO_MANIFEST_DIR"),
+            pid_file.display(),
+            env!("CARGO_BIN_EXE_ethics-bowl"),
+            dir.path().join("log.txt").display(),
+            config.display(),
+            done_file.display(),
+            stty_file.display()
+        );
+        let tmux = Tmux::start(&format!("signal-{signal}"), &command);
+        tmux.wait_for("Team A vs Team B");
+        let pid = std::fs::read_to_string(&pid_file).unwrap();
+        let killed = Command::new("kill")
+            .args([&format!("-{signal}"), pid.trim()])
+            .status()
+            .unwrap();
+        assert!(killed.success());
+        assert_eq!(
+            wait_exit(&tmux, &done_file),
+            "130",
+            "SIG{signal}: stopped, to resume"
+        );
+        let flags = tmux.cmd(&[
+            "display",
+            "-p",
+            "-t",
+            "e2e",
+            "#{alternate_on} #{cursor_flag}",
+        ]);
+        assert_eq!(
+            flags.trim(),
+            "0 1",
+            "SIG{signal}: the normal screen and the cursor back"
+        );
+        let after = tmux.wait_for("--resume");
+        assert!(
+            after.contains("rounds:"),
+            "SIG{signal}: the summary:\n{after}"
+        );
+        let deadline = Instant::now() + Duration::from_secs(10);
+        while std::fs::metadata(&stty_file).map_or(true, |m| m.len() == 0) {
+            assert!(Instant::now() < deadline, "stty did not run");
+            std::thread::sleep(Duration::from_millis(50));
+        }
+        let stty = std::fs::read_to_string(&stty_file).unwrap();
+        let modes: Vec<&str> = stty.split_whitespace().collect();
+        assert!(
+            modes.contains(&"icanon") && modes.contains(&"echo"),
+            "SIG{signal}: cooked mode again: {stty}"
+        );
+        let record =
+            std::fs::read_to_string(dir.path().join("results/test/tournament.json")).unwrap();
+        assert!(!record.contains("\"running\""), "SIG{signal}: {record}");
+    }
+}
+
 /// Batch mode in a real terminal: the open batches show in the header and the batched rounds
 /// as `⧗`; quitting asks, and `c` cancels the open batches at the provider before the run
 /// stops; a second session started after a `q` (which leaves the batches open) polls the

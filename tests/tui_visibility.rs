@@ -312,7 +312,7 @@ fn the_header_shows_each_adaptive_models_window_and_quota() {
     send(
         &mut app,
         EngineEvent::RateLimits {
-            model: "gpt".into(),
+            quota: "gpt".into(),
             snapshot: ethics_bowl::providers::RateSnapshot {
                 adaptive: true,
                 window: 3,

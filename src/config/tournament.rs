@@ -208,7 +208,7 @@ impl TournamentConfig {
             text,
             path,
             |_| None,
-            "compare with sample-config/tournament.toml; the README lists every key",
+            "compare with sample-config/tournament.toml; docs/configuration.md lists every key",
         )?;
         config.check(path)?;
         Ok(config)

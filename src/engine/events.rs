@@ -116,11 +116,12 @@ pub enum EngineEvent {
         /// The budget.
         budget_usd: f64,
     },
-    /// Where a model's adaptive concurrency stands after one of its calls ended: its window,
-    /// the quota its provider reported, and any hold (models with `adaptive_concurrency`).
+    /// Where a quota's adaptive concurrency stands after one of its calls ended: its window,
+    /// what its provider reported, and any hold (models with `adaptive_concurrency`).
     RateLimits {
-        /// The model's configured name.
-        model: String,
+        /// The configured names metered as this one quota, joined with `+` (`gpt+gpt-judge`),
+        /// or one name (see `ModelClient::quota_label`).
+        quota: String,
         /// Its limiter's state.
         snapshot: crate::providers::RateSnapshot,
     },

@@ -381,7 +381,7 @@ fn start_call(
         let snapshot = client.rate_snapshot();
         if snapshot.adaptive && !client.is_batched() {
             events.emit(EngineEvent::RateLimits {
-                model: step.model.clone(),
+                quota: client.quota_label().to_string(),
                 snapshot,
             });
         }

@@ -17,6 +17,7 @@ use super::gemini::Gemini;
 use super::http::{self, ApiKey, HttpTarget};
 use super::limits::Limits;
 use super::openai_chat::OpenAiChat;
+use super::quota::{self, SharedQuota};
 use super::retry::{self, Attempter, Gate, RetryPolicy};
 use super::simulated::{SimulatedBehaviours, SimulatedModel, Simulator};
 use super::types::{CallEvent, ChatRequest, Completion, FinishReason};
@@ -160,7 +161,7 @@ pub struct ModelClient {
     config: Arc<ModelConfig>,
     backend: Backend,
     limits: Limits,
-    limiter: Arc<ModelLimiter>,
+    quota: Arc<SharedQuota>,
     policy: RetryPolicy,
     batch: Arc<ModelBatcherSlot>,
 }
@@ -176,10 +177,16 @@ impl ModelClient {
         &self.config
     }
 
-    /// The model's concurrency window and the quota its provider last reported, for the
-    /// engine and UI to show.
+    /// The concurrency window of the model's quota and what its provider last reported of
+    /// it, for the engine and UI to show.
     pub fn rate_snapshot(&self) -> RateSnapshot {
-        self.limiter.snapshot()
+        self.quota.limiter.snapshot()
+    }
+
+    /// The names metered as one quota with this one, joined with `+` (`gpt+gpt-judge`), or
+    /// its own name alone: how the window is named where it is shown.
+    pub fn quota_label(&self) -> &str {
+        &self.quota.label
     }
 
     /// Calls the model: attempts under the limits, retries by the policy, text passed to
@@ -366,14 +373,11 @@ impl ModelRegistry {
                 .filter_map(|(_, key)| key.as_ref().map(|(var, value)| (*var, value.as_str()))),
         );
         redact::remember(&redactor);
+        let quotas = quota::plan(&planned.iter().map(|(m, _)| *m).collect::<Vec<_>>());
         let mut clients = HashMap::new();
-        for (model, key) in planned {
+        for ((model, key), quota) in planned.into_iter().zip(quotas) {
             let key = key.map(|(_, value)| ApiKey::new(value));
-            let limiter = Arc::new(ModelLimiter::new(
-                model.max_concurrency,
-                model.uses_adaptive_concurrency(),
-            ));
-            let backend = backend(model, key, &redactor, behaviours, &limiter)?;
+            let backend = backend(model, key, &redactor, behaviours, &quota.limiter)?;
             let batch = Arc::new(ModelBatcherSlot::new(
                 &model.name,
                 model.provider.as_str(),
@@ -384,11 +388,11 @@ impl ModelRegistry {
                 backend,
                 batch,
                 limits: Limits::new(
-                    Arc::clone(&limiter),
-                    model.requests_per_minute,
+                    Arc::clone(&quota.limiter),
+                    quota.per_minute.clone(),
                     Arc::clone(&overall),
                 ),
-                limiter,
+                quota,
                 policy: policy.clone(),
             };
             clients.insert(model.name.clone(), Arc::new(client));
@@ -424,14 +428,16 @@ impl ModelRegistry {
         self.clients.get(name).is_some_and(|c| c.batch.supported())
     }
 
-    /// Every model's [`ModelClient::rate_snapshot`], by name in alphabetical order.
+    /// Every quota's [`ModelClient::rate_snapshot`] once, by its [`ModelClient::quota_label`]
+    /// in alphabetical order.
     pub fn rate_snapshots(&self) -> Vec<(String, RateSnapshot)> {
         let mut all: Vec<_> = self
             .clients
-            .iter()
-            .map(|(name, client)| (name.clone(), client.rate_snapshot()))
+            .values()
+            .map(|client| (client.quota_label().to_string(), client.rate_snapshot()))
             .collect();
         all.sort_by(|a, b| a.0.cmp(&b.0));
+        all.dedup_by(|a, b| a.0 == b.0);
         all
     }
 }

@@ -2,7 +2,7 @@
 //! later) or final (retrying cannot help).
 
 use crate::domain::ErrorKind;
-use crate::providers::rate_headers::{LONGEST_NAMED_WAIT, header_wait};
+use crate::providers::rate_headers::{LONGEST_NAMED_WAIT, RateReport, header_wait};
 use std::time::Duration;
 
 use reqwest::header::HeaderMap;
@@ -24,6 +24,10 @@ pub struct ProviderError {
     pub request_id: Option<String>,
     /// How long the server asked us to wait before trying again.
     pub retry_after: Option<Duration>,
+    /// On a rate limit whose headers say a quota is spent (none left): how long until it
+    /// is whole again. A wait the server named, like `retry_after`, though the limiter
+    /// paces to it rather than sleeping it out (a refilling bucket has room sooner).
+    pub quota_reset: Option<Duration>,
     /// Whether the same request may succeed if sent again.
     pub retryable: bool,
 }
@@ -38,6 +42,7 @@ impl ProviderError {
             code: None,
             request_id: None,
             retry_after: None,
+            quota_reset: None,
             retryable,
         }
     }
@@ -51,6 +56,24 @@ impl ProviderError {
             request_id: self.request_id.map(|id| redactor.redact_string(id)),
             ..self
         }
+    }
+
+    /// A rate limit: HTTP 429, or a rate-limit error frame inside a 200 stream.
+    pub fn is_rate_limit(&self) -> bool {
+        self.status == Some(429)
+            || matches!(
+                self.code.as_deref(),
+                Some("rate_limit_error" | "rate_limit_exceeded")
+            )
+    }
+
+    /// The wait a rate limit's server named (Retry-After, Gemini's retry delay, or the
+    /// reset of a quota its headers say is spent); `None` for any other failure.
+    pub fn named_rate_limit_wait(&self) -> Option<Duration> {
+        if !self.is_rate_limit() {
+            return None;
+        }
+        self.retry_after.or(self.quota_reset)
     }
 
     fn describe(&self) -> String {
@@ -125,6 +148,9 @@ impl ProviderError {
         let code = code.map(|c| server_line(&c));
         let request_id = request_id.map(|id| server_line(&id));
         let retry_after = retry_after_from_headers(headers).or_else(|| gemini_retry_delay(&err));
+        let quota_reset = (status == 429)
+            .then(|| RateReport::from_headers(headers).spent_reset())
+            .flatten();
         let retryable = match header_str(headers, "x-should-retry").as_deref() {
             Some("true") => true,
             Some("false") => false,
@@ -137,6 +163,7 @@ impl ProviderError {
             code,
             request_id,
             retry_after,
+            quota_reset,
             retryable,
         }
     }
@@ -168,6 +195,7 @@ impl ProviderError {
             code,
             request_id: None,
             retry_after: gemini_retry_delay(err),
+            quota_reset: None,
             retryable,
         }
     }
@@ -554,6 +582,38 @@ mod tests {
         let e = ProviderError::from_http(429, &HeaderMap::new(), body);
         assert!(e.retryable);
         assert_eq!(e.retry_after, Some(Duration::from_secs_f64(45.837906927)));
+    }
+
+    #[test]
+    fn a_429_names_its_wait_by_retry_after_or_a_spent_quotas_reset() {
+        let spent = headers(&[
+            ("x-ratelimit-remaining-requests", "0"),
+            ("x-ratelimit-reset-requests", "1m30s"),
+            ("x-ratelimit-remaining-tokens", "5000"),
+            ("x-ratelimit-reset-tokens", "6m0s"),
+        ]);
+        let e = ProviderError::from_http(429, &spent, "");
+        assert_eq!(e.retry_after, None);
+        assert_eq!(
+            e.quota_reset,
+            Some(Duration::from_secs(90)),
+            "the spent quota's"
+        );
+        assert_eq!(e.named_rate_limit_wait(), Some(Duration::from_secs(90)));
+        let e = ProviderError::from_http(429, &headers(&[("retry-after", "3")]), "");
+        assert_eq!(e.named_rate_limit_wait(), Some(Duration::from_secs(3)));
+        let left = headers(&[
+            ("x-ratelimit-remaining-requests", "4"),
+            ("x-ratelimit-reset-requests", "1s"),
+        ]);
+        let e = ProviderError::from_http(429, &left, "");
+        assert_eq!(
+            e.named_rate_limit_wait(),
+            None,
+            "a quota not spent names nothing"
+        );
+        let e = ProviderError::from_http(503, &spent, "");
+        assert_eq!((e.quota_reset, e.named_rate_limit_wait()), (None, None));
     }
 
     #[test]

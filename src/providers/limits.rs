@@ -4,10 +4,9 @@
 //! saturated provider never holds overall slots that other providers could use. The model's
 //! slots are its [`ModelLimiter`] window: fixed at `max_concurrency`, or adaptive.
 
-use std::num::NonZeroU32;
 use std::sync::Arc;
 
-use governor::{DefaultDirectRateLimiter, Quota, RateLimiter};
+use governor::DefaultDirectRateLimiter;
 use tokio::sync::{OwnedSemaphorePermit, Semaphore};
 
 use super::ProviderError;
@@ -24,15 +23,14 @@ pub(crate) struct Limits {
 }
 
 impl Limits {
-    /// Limits for one model, sharing the overall semaphore with every other model.
+    /// Limits for one model: its quota's window and requests-per-minute limit (shared with
+    /// the names on the same quota, see `providers::quota`), and the overall semaphore
+    /// shared with every model.
     pub(crate) fn new(
         model: Arc<ModelLimiter>,
-        requests_per_minute: Option<u32>,
+        per_minute: Option<Arc<DefaultDirectRateLimiter>>,
         overall: Arc<Semaphore>,
     ) -> Self {
-        let per_minute = requests_per_minute
-            .and_then(NonZeroU32::new)
-            .map(|rpm| Arc::new(RateLimiter::direct(Quota::per_minute(rpm))));
         Self {
             model,
             overall,
@@ -68,20 +66,11 @@ impl Gate for Limits {
     fn leave(&self, pass: Pass, result: &Result<Completion, ProviderError>) {
         let outcome = match result {
             Ok(c) => Outcome::Success(c.usage.map(|u| u.input_tokens + u.output_tokens)),
-            Err(e) if is_rate_limit(e) => Outcome::RateLimited(e.retry_after),
+            Err(e) if e.is_rate_limit() => Outcome::RateLimited(e.retry_after),
             Err(_) => Outcome::Other,
         };
         self.model.settle(pass.model, outcome);
     }
-}
-
-/// A 429, or a rate-limit error frame inside a 200 stream.
-fn is_rate_limit(e: &ProviderError) -> bool {
-    e.status == Some(429)
-        || matches!(
-            e.code.as_deref(),
-            Some("rate_limit_error" | "rate_limit_exceeded")
-        )
 }
 
 #[cfg(test)]
@@ -111,7 +100,9 @@ mod tests {
 
     #[tokio::test]
     async fn requests_per_minute_waits_once_the_burst_is_spent() {
-        let l = Limits::new(fixed(10), Some(1), Arc::new(Semaphore::new(10)));
+        let one = governor::Quota::per_minute(std::num::NonZeroU32::new(1).unwrap());
+        let per_minute = Some(Arc::new(governor::RateLimiter::direct(one)));
+        let l = Limits::new(fixed(10), per_minute, Arc::new(Semaphore::new(10)));
         drop(l.enter().await);
         assert!(l.enter().now_or_never().is_none());
     }

@@ -16,6 +16,7 @@ mod gemini;
 mod http;
 mod limits;
 mod openai_chat;
+mod quota;
 mod rate_headers;
 mod retry;
 pub mod simulated;

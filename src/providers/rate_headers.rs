@@ -74,6 +74,17 @@ impl RateReport {
         Self { requests, tokens }
     }
 
+    /// How long until the quotas this response says are spent (none left) are whole again:
+    /// the longer of their resets, or `None` when no spent quota names a reset.
+    pub(crate) fn spent_reset(&self) -> Option<Duration> {
+        [self.requests, self.tokens]
+            .into_iter()
+            .flatten()
+            .filter(|q| q.remaining == Some(0))
+            .filter_map(|q| q.reset)
+            .max()
+    }
+
     /// True when the response carried no rate-limit header at all.
     pub(crate) fn is_empty(&self) -> bool {
         self.requests.is_none() && self.tokens.is_none()

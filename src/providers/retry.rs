@@ -29,6 +29,9 @@ pub struct RetryPolicy {
     /// How long attempts that cannot connect at all go on being retried, counted from the
     /// first of them, past `max_attempts` if need be (a server restarting).
     pub connect_retry: Duration,
+    /// How long one call may be held by rate limits whose server named a wait, counted
+    /// from its first, before they use up attempts like any other failure.
+    pub max_rate_limit_wait: Duration,
 }
 
 impl From<&RetryConfig> for RetryPolicy {
@@ -39,6 +42,7 @@ impl From<&RetryConfig> for RetryPolicy {
             max_backoff: Duration::from_millis(c.max_backoff_ms),
             max_retry_after: crate::config::seconds(c.max_retry_after_s),
             connect_retry: crate::config::seconds(c.connect_retry_s),
+            max_rate_limit_wait: crate::config::seconds(c.max_rate_limit_wait_s),
         }
     }
 }
@@ -52,7 +56,12 @@ impl Default for RetryPolicy {
 /// What happens after a failed attempt.
 #[derive(Debug, Clone, PartialEq)]
 enum Decision {
+    /// Try again after the wait; the failure used up an attempt.
     Retry(Duration),
+    /// Try again after the wait without using up an attempt: a rate limit whose server
+    /// named its wait, within `max_rate_limit_wait`.
+    Hold(Duration),
+    /// Stop, with a reason to add to the error's message.
     GiveUp(Option<String>),
 }
 
@@ -69,13 +78,16 @@ impl RetryPolicy {
             .build()
     }
 
-    /// What follows the failed `tries`-th attempt; `unreachable_for` is how long attempts
-    /// have been failing to connect at all, when this one did too.
+    /// What follows a failed attempt that would be the `tries`-th to use up one of
+    /// `max_attempts`; `unreachable_for` is how long attempts have been failing to connect
+    /// at all, when this one did too; `held_for` how long the call has been held by rate
+    /// limits whose server named a wait, when this failure is one.
     fn decide(
         &self,
         error: &ProviderError,
         tries: u32,
         unreachable_for: Option<Duration>,
+        held_for: Option<Duration>,
         schedule: &mut impl Iterator<Item = Duration>,
     ) -> Decision {
         let backoff = schedule.next();
@@ -83,7 +95,30 @@ impl RetryPolicy {
         if !error.retryable {
             return Decision::GiveUp(None);
         }
+        if let Some(held) = held_for
+            && error.retry_after.is_none_or(|w| w <= self.max_retry_after)
+        {
+            // A named wait of zero is no pace at all: back off instead of asking at once.
+            let hold = error
+                .retry_after
+                .filter(|w| !w.is_zero())
+                .or(backoff)
+                .unwrap_or(self.max_backoff);
+            // Held only when the wait the server named ends within the allowance: a reset
+            // a week off is no reason to hold a call for minutes.
+            let named = error.named_rate_limit_wait().unwrap_or(hold).max(hold);
+            if held.saturating_add(named) <= self.max_rate_limit_wait {
+                return Decision::Hold(hold);
+            }
+        }
         if tries >= self.max_attempts && !bridging {
+            if let Some(held) = held_for {
+                return Decision::GiveUp(Some(format!(
+                    "rate-limited for {:.0} s in all, past max_rate_limit_wait_s ({:.0} s)",
+                    held.as_secs_f64(),
+                    self.max_rate_limit_wait.as_secs_f64()
+                )));
+            }
             return Decision::GiveUp(unreachable_for.map(|d| {
                 format!(
                     "still unreachable {:.0} s after the first failed connection \
@@ -134,7 +169,9 @@ pub(crate) trait Gate {
 
 /// Runs attempts until one succeeds, a failure is final, or the attempts run out (or, for
 /// attempts that cannot connect, `connect_retry` has passed). Attempts are numbered from
-/// `first_number` (a call that asks again after a truncated answer goes on counting).
+/// `first_number` (a call that asks again after a truncated answer goes on counting); a
+/// rate limit whose server named its wait is waited out without using one up, while the
+/// call's time so held stays within `max_rate_limit_wait`.
 pub(crate) async fn run<A: Attempter + Sync, G: Gate + Sync>(
     policy: &RetryPolicy,
     attempter: &A,
@@ -146,6 +183,8 @@ pub(crate) async fn run<A: Attempter + Sync, G: Gate + Sync>(
     let mut schedule = policy.schedule();
     let mut attempts = Vec::new();
     let mut unreachable_since: Option<tokio::time::Instant> = None;
+    let mut rate_limited_since: Option<tokio::time::Instant> = None;
+    let mut used = 0u32;
     let mut number = first_number;
     loop {
         let pass = gate.enter().await;
@@ -183,10 +222,18 @@ pub(crate) async fn run<A: Attempter + Sync, G: Gate + Sync>(
             unreachable_since = None;
             None
         };
-        let tries = number - first_number + 1;
-        let decision = policy.decide(&error, tries, unreachable_for, &mut schedule);
+        let held_for = error.named_rate_limit_wait().map(|_| {
+            rate_limited_since
+                .get_or_insert_with(tokio::time::Instant::now)
+                .elapsed()
+        });
+        let decision = policy.decide(&error, used + 1, unreachable_for, held_for, &mut schedule);
         let wait = match &decision {
-            Decision::Retry(wait) => Some(*wait),
+            Decision::Retry(wait) => {
+                used += 1;
+                Some(*wait)
+            }
+            Decision::Hold(wait) => Some(*wait),
             Decision::GiveUp(_) => None,
         };
         attempts.push(Attempt {
@@ -198,7 +245,7 @@ pub(crate) async fn run<A: Attempter + Sync, G: Gate + Sync>(
             discarded_chars: streamed,
         });
         match decision {
-            Decision::Retry(wait) => {
+            Decision::Retry(wait) | Decision::Hold(wait) => {
                 tracing::debug!(attempt = number, wait_ms = wait.as_millis() as u64, %error, "retrying");
                 observer(CallEvent::RetryScheduled {
                     attempt: number,
@@ -362,6 +409,97 @@ mod tests {
         assert!(e.message.contains("longer than max_retry_after_s"), "{e}");
         assert!(!e.retryable);
         assert_eq!(attempts.len(), 1);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn rate_limits_that_name_their_wait_use_up_no_attempt() {
+        let policy = RetryPolicy {
+            max_attempts: 2,
+            ..RetryPolicy::default()
+        };
+        let mut script = vec![Err(http(429, Some(Duration::from_secs(2)))); 6];
+        script.push(Ok("fine"));
+        let start = tokio::time::Instant::now();
+        let (result, attempts, _) = run_script(&policy, script).await;
+        assert_eq!(
+            result.unwrap(),
+            "fine",
+            "six 429s with a wait, two attempts"
+        );
+        assert_eq!(attempts.len(), 7);
+        assert_eq!(start.elapsed(), Duration::from_secs(12));
+        // Without a named wait, a 429 is an attempt like any other failure.
+        let script = vec![Err(http(429, None)), Err(http(429, None)), Ok("x")];
+        let (result, attempts, _) = run_script(&policy, script).await;
+        assert_eq!(result.unwrap_err().status, Some(429));
+        assert_eq!(attempts.len(), 2);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_spent_quota_named_by_its_reset_headers_holds_with_backoff() {
+        let policy = RetryPolicy {
+            max_attempts: 1,
+            ..RetryPolicy::default()
+        };
+        let mut spent = http(429, None);
+        spent.quota_reset = Some(Duration::from_secs(90));
+        let (result, attempts, _) =
+            run_script(&policy, vec![Err(spent.clone()), Err(spent), Ok("x")]).await;
+        assert_eq!(result.unwrap(), "x");
+        let first = attempts[0].wait_ms.unwrap();
+        assert!(
+            (500..1000).contains(&first),
+            "the backoff, not the reset: {first}"
+        );
+        // A reset past max_rate_limit_wait holds nothing: the attempt counts.
+        let mut far = http(429, None);
+        far.quota_reset = Some(Duration::from_secs(3600));
+        let (result, _, _) = run_script(&policy, vec![Err(far), Ok("x")]).await;
+        assert_eq!(result.unwrap_err().status, Some(429));
+        // Another failure's reset headers name no wait for this rule.
+        let mut other = http(503, None);
+        other.quota_reset = Some(Duration::from_secs(1));
+        let (result, _, _) = run_script(&policy, vec![Err(other), Ok("x")]).await;
+        assert_eq!(result.unwrap_err().status, Some(503));
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn holds_end_at_max_rate_limit_wait_and_then_attempts_count() {
+        let policy = RetryPolicy {
+            max_attempts: 2,
+            max_rate_limit_wait: Duration::from_secs(10),
+            ..RetryPolicy::default()
+        };
+        let script = vec![Err(http(429, Some(Duration::from_secs(4)))); 10];
+        let start = tokio::time::Instant::now();
+        let (result, attempts, _) = run_script(&policy, script).await;
+        let e = result.unwrap_err();
+        // Held 4 + 4 s; the third wait would pass 10 s, so it is an attempt (the first of
+        // two), and the fourth failure ends the call.
+        assert_eq!(attempts.len(), 4);
+        assert_eq!(start.elapsed(), Duration::from_secs(12));
+        assert!(
+            e.message.contains("past max_rate_limit_wait_s (10 s)"),
+            "{e}"
+        );
+        // With no allowance, every rate limit is an attempt.
+        let policy = RetryPolicy {
+            max_attempts: 2,
+            max_rate_limit_wait: Duration::ZERO,
+            ..RetryPolicy::default()
+        };
+        let script = vec![Err(http(429, Some(Duration::from_secs(1)))); 5];
+        let (_, attempts, _) = run_script(&policy, script).await;
+        assert_eq!(attempts.len(), 2);
+    }
+
+    #[tokio::test(start_paused = true)]
+    async fn a_zero_named_wait_backs_off_instead_of_asking_at_once() {
+        let mut script = vec![Err(http(429, Some(Duration::ZERO))); 3];
+        script.push(Ok("x"));
+        let (result, attempts, _) = run_script(&RetryPolicy::default(), script).await;
+        assert_eq!(result.unwrap(), "x");
+        assert!(attempts[..3].iter().all(|a| a.wait_ms.unwrap() >= 500));
     }
 
     fn refused() -> Result<&'static str, ProviderError> {

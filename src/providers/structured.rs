@@ -125,6 +125,7 @@ pub(crate) fn explain_rejection(error: ProviderError, cfg: &ModelConfig) -> Prov
         ),
         retryable: false,
         retry_after: None,
+        quota_reset: None,
         ..error
     }
 }

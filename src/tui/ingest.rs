@@ -209,8 +209,8 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
         EngineEvent::Warning { message } => {
             app.log_line(format!("warning: {}", sanitize(&message)));
         }
-        EngineEvent::RateLimits { model, snapshot } => {
-            app.rate_limits.insert(model, snapshot);
+        EngineEvent::RateLimits { quota, snapshot } => {
+            app.rate_limits.insert(quota, snapshot);
         }
         EngineEvent::CommandRefused { reason } => {
             let reason = sanitize(&reason);

@@ -1,7 +1,8 @@
 //! Drives the UI on a real terminal: raw mode and the alternate screen (restored on every
-//! exit path, panics included), keys from crossterm's event stream, engine events drained in
-//! batches, and a frame drawn on a ~30 fps tick only when something changed. Nothing here
-//! waits on the engine: a burst of deltas is applied in one batch before the next key.
+//! exit path, panics and SIGINT, SIGTERM or SIGHUP included), keys from crossterm's event
+//! stream, engine events drained in batches, and a frame drawn on a ~30 fps tick only when
+//! something changed. Nothing here waits on the engine: a burst of deltas is applied in one
+//! batch before the next key.
 
 use std::io::Stdout;
 use std::path::{Path, PathBuf};
@@ -90,10 +91,12 @@ pub async fn run(
     let mut engine_open = true;
     // Answers of work done off this loop (an analysis of the store) come back here.
     let (answers_tx, mut answers) = mpsc::unbounded_channel::<Msg>();
+    let mut signals = StopSignals::new();
     loop {
         let mut effects = Vec::new();
         tokio::select! {
             biased;
+            () = signals.recv() => effects = update(&mut app, Msg::Stop),
             Some(answer) = answers.recv() => effects = update(&mut app, answer),
             key = keys.next() => match key {
                 Some(Ok(Event::Key(key))) => effects = update(&mut app, Msg::Key(key)),
@@ -143,6 +146,48 @@ pub async fn run(
         }
     }
     Ok(app)
+}
+
+/// SIGINT, SIGTERM and SIGHUP (`kill`, `timeout`, `docker stop`, a closed terminal window),
+/// which would otherwise end the process with the terminal left raw, on the alternate screen
+/// and with no cursor: each becomes [`Msg::Stop`], so the UI ends as a forced quit does and
+/// the terminal is given back. (Ctrl-C pressed in the UI is a key, since raw mode turns
+/// signals from the keyboard off.)
+struct StopSignals {
+    #[cfg(unix)]
+    signals: Vec<tokio::signal::unix::Signal>,
+}
+
+impl StopSignals {
+    fn new() -> Self {
+        #[cfg(unix)]
+        {
+            use tokio::signal::unix::{SignalKind, signal};
+            let kinds = [
+                SignalKind::interrupt(),
+                SignalKind::terminate(),
+                SignalKind::hangup(),
+            ];
+            Self {
+                signals: kinds.into_iter().filter_map(|k| signal(k).ok()).collect(),
+            }
+        }
+        #[cfg(not(unix))]
+        {
+            Self {}
+        }
+    }
+
+    /// The next signal; never, where none can be listened for.
+    async fn recv(&mut self) {
+        #[cfg(unix)]
+        if !self.signals.is_empty() {
+            let next = self.signals.iter_mut().map(|s| Box::pin(s.recv()));
+            futures_util::future::select_all(next).await;
+            return;
+        }
+        std::future::pending::<()>().await
+    }
 }
 
 /// The round `id` as stored in `dir`.

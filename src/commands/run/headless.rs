@@ -225,8 +225,9 @@ fn event_line(event: &EngineEvent) -> Option<String> {
             budget_usd,
         } => format!("budget reached: ${spent_usd:.4} of ${budget_usd:.2}; no new calls"),
         EngineEvent::Warning { message } => format!("warning: {}", sanitize(message)),
-        EngineEvent::RateLimits { model, snapshot } if snapshot.held_for.is_some() => format!(
-            "rate limit: {model} holds new calls for {:.0} s (quota spent; window {}/{})",
+        EngineEvent::RateLimits { quota, snapshot } if snapshot.held_for.is_some() => format!(
+            "rate limit: {} holds new calls for {:.0} s (quota spent; window {}/{})",
+            sanitize(quota),
             snapshot.held_for.unwrap_or_default().as_secs_f64(),
             snapshot.window,
             snapshot.max_concurrency

@@ -14,7 +14,7 @@ use crate::config::ConfigError;
 
 const TOP_LEVEL_KEYS: [&str; 3] = ["models", "retry", "limits"];
 /// What to do about a value of the wrong type or an unknown key.
-const FIX: &str = "compare with sample-config/models.toml; the README lists every key";
+const FIX: &str = "compare with sample-config/models.toml; docs/configuration.md lists every key";
 
 /// A `concurrency` key (as in `concurrency = "auto"`, which other tools use) is told how this
 /// file says the same.

@@ -103,7 +103,7 @@ fn malformed_field_is_named_by_its_path() {
     assert_eq!(
         err(third),
         "models.toml, models[2].temperature: expected a number, found a string (line 13, model \"c\")\n  \
-         fix: compare with sample-config/models.toml; the README lists every key"
+         fix: compare with sample-config/models.toml; docs/configuration.md lists every key"
     );
     let e = err(
         "[retry]\nmax_attempts = true\n[[models]]\nname=\"a\"\nprovider=\"simulated\"\nmodel=\"m\"\n",
@@ -416,7 +416,7 @@ proptest::proptest! {
     /// Any number in any numeric key of a models file is accepted or refused with an error,
     /// never a panic; an accepted file's durations convert without one.
     #[test]
-    fn no_number_in_a_models_file_panics(value in toml_number(), which in 0usize..13) {
+    fn no_number_in_a_models_file_panics(value in toml_number(), which in 0usize..14) {
         let (section, key) = [
             ("model", "temperature"),
             ("model", "timeout_s"),
@@ -429,6 +429,7 @@ proptest::proptest! {
             ("model", "requests_per_minute"),
             ("retry", "max_retry_after_s"),
             ("retry", "connect_retry_s"),
+            ("retry", "max_rate_limit_wait_s"),
             ("retry", "max_attempts"),
             ("price", "input_per_mtok"),
         ][which];

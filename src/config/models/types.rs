@@ -405,6 +405,11 @@ pub struct RetryConfig {
     /// backoff until this many seconds have passed since the first such failure, even past
     /// `max_attempts`.
     pub connect_retry_s: f64,
+    /// A rate limit (429) whose server names a wait (Retry-After, or reset headers saying
+    /// the quota is spent) holds the call for that wait without using up an attempt, until
+    /// the call has been held this many seconds since its first such 429; later ones count
+    /// as attempts like any other failure.
+    pub max_rate_limit_wait_s: f64,
 }
 
 impl Default for RetryConfig {
@@ -415,6 +420,7 @@ impl Default for RetryConfig {
             max_backoff_ms: 8_000,
             max_retry_after_s: 120.0,
             connect_retry_s: 15.0,
+            max_rate_limit_wait_s: 300.0,
         }
     }
 }

@@ -345,6 +345,14 @@ pub(super) fn check_limits(
             "use e.g. 120",
         ));
     }
+    if !crate::config::seconds::in_range(retry.max_rate_limit_wait_s, false) {
+        return Err(ConfigError::invalid(
+            path,
+            "[retry], key \"max_rate_limit_wait_s\"",
+            "must be a number of seconds from 0 to a week (604800)",
+            "use e.g. 300 (0 counts every rate limit as an attempt)",
+        ));
+    }
     if limits.max_concurrency == 0 {
         return Err(ConfigError::invalid(
             path,

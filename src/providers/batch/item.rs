@@ -145,6 +145,7 @@ impl ItemOutcome {
                 code,
                 request_id: None,
                 retry_after: None,
+                quota_reset: None,
                 retryable,
             }),
         }

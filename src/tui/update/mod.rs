@@ -45,6 +45,9 @@ pub enum Msg {
     },
     /// The analysis of the stored rounds ([`Effect::Analyse`]), or why it failed.
     Analysed(Result<Box<crate::analysis::Analysis>, String>),
+    /// The process was asked to stop (SIGINT, SIGTERM or SIGHUP): leave at once, stopping
+    /// the run's new calls as a forced quit does.
+    Stop,
     /// The store's answer to [`Effect::Search`] (or why the store could not be searched).
     SearchResults {
         /// The text searched for.
@@ -132,6 +135,7 @@ fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.dirty = true;
             Vec::new()
         }
+        Msg::Stop => quit(app, true),
         Msg::SearchResults { query, hits } => {
             search::results(app, &query, hits);
             app.dirty = true;

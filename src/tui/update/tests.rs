@@ -329,6 +329,12 @@ fn pause_retry_and_quit_produce_the_right_commands() {
         key(&mut app, KeyCode::Char('q')),
         vec![Effect::Command(EngineCommand::Cancel), Effect::Quit]
     );
+    // A stop signal asks nothing, even with calls in flight or the editor open.
+    app.confirm_quit = false;
+    assert_eq!(
+        update(&mut app, Msg::Stop),
+        vec![Effect::Command(EngineCommand::Cancel), Effect::Quit]
+    );
 }
 
 #[test]
