@@ -275,6 +275,70 @@ async fn cancelling_cancels_open_batches_at_the_provider_and_in_the_journal() {
     }
 }
 
+/// Settings that collect calls for 300 ms before a batch is made.
+fn slow_collect() -> BatchSettings {
+    BatchSettings {
+        collect: Duration::from_millis(300),
+        ..fast()
+    }
+}
+
+#[tokio::test]
+async fn once_a_run_stops_no_batch_is_created_for_calls_still_being_collected() {
+    let server = BatchServer::start(options(100)).await;
+    let config = models("openai", &server);
+    let dir = tempfile::tempdir().unwrap();
+    let registry = registry_for(&config);
+    let batching = registry
+        .start_batching(&["m".to_string()], dir.path(), slow_collect())
+        .unwrap();
+    let calls = tokio::spawn({
+        let client = registry.get("m").unwrap();
+        async move {
+            let req = request("round0", "p");
+            client.complete(&req, &mut |_| {}).await
+        }
+    });
+    tokio::time::sleep(Duration::from_millis(50)).await;
+    batching.stop_creating();
+    let failure = calls.await.unwrap().expect_err("stopped before its batch");
+    assert!(
+        failure.error.retryable,
+        "a later run sends it: {}",
+        failure.error
+    );
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        server.seen().created.is_empty(),
+        "{:?}",
+        server.seen().created
+    );
+}
+
+#[tokio::test]
+async fn a_call_abandoned_before_its_batch_is_created_is_not_sent() {
+    let server = BatchServer::start(options(100)).await;
+    let config = models("openai", &server);
+    let dir = tempfile::tempdir().unwrap();
+    let registry = registry_for(&config);
+    let _batching = registry
+        .start_batching(&["m".to_string()], dir.path(), slow_collect())
+        .unwrap();
+    let abandoned = call_all(&registry, &["p", "q"]);
+    let _ = tokio::time::timeout(Duration::from_millis(50), abandoned).await;
+    tokio::time::sleep(Duration::from_millis(500)).await;
+    assert!(
+        server.seen().created.is_empty(),
+        "{:?}",
+        server.seen().created
+    );
+    // A call that is still waited for goes out as usual.
+    let answered = call_all(&registry, &["r"]).await;
+    assert!(answered[0].is_ok());
+    assert_eq!(server.seen().created.get("openai"), Some(&1));
+    assert_eq!(server.seen().requests, 1, "only the call still waited for");
+}
+
 #[tokio::test]
 async fn a_batched_tournament_plays_every_round_in_waves_and_a_rerun_sends_nothing() {
     use ethics_bowl::engine::EngineEvent;

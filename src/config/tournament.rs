@@ -146,6 +146,13 @@ pub struct TournamentConfig {
     /// Stop starting calls when the estimated cost would pass this many dollars.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_usd: Option<f64>,
+    /// Start no call while the disk holding the results has less than this many MiB free:
+    /// an answer that cannot be stored is paid for and lost.
+    #[serde(
+        default = "default_min_free_space_mb",
+        skip_serializing_if = "is_default_min_free_space"
+    )]
+    pub min_free_space_mb: u64,
     /// Team B also takes the consistency test.
     #[serde(default = "yes")]
     pub consistency_test_both_teams: bool,
@@ -191,6 +198,12 @@ fn default_batch_poll_max_s() -> f64 {
 }
 fn default_batch_collect_s() -> f64 {
     2.0
+}
+fn default_min_free_space_mb() -> u64 {
+    64
+}
+fn is_default_min_free_space(mb: &u64) -> bool {
+    *mb == default_min_free_space_mb()
 }
 fn yes() -> bool {
     true

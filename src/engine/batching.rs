@@ -86,11 +86,11 @@ pub(crate) fn start(
     let batching = registry
         .start_batching(models, &dir.join("batches"), settings)
         .map_err(|e| match e {
-            BatchSetupError::Journal(j) => EngineError(StoreError::Io {
+            BatchSetupError::Journal(j) => EngineError::Store(StoreError::Io {
                 path: j.path,
                 source: j.source,
             }),
-            other => EngineError(StoreError::Io {
+            other => EngineError::Store(StoreError::Io {
                 path: dir.to_path_buf(),
                 source: std::io::Error::other(other.to_string()),
             }),

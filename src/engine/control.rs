@@ -9,6 +9,7 @@ use tokio::sync::{mpsc, watch};
 use tokio_util::sync::CancellationToken;
 
 use super::events::EngineEvent;
+use super::store_guard::{StoreCheck, StoreGuard};
 
 /// What this run's calls have cost, for the budget.
 #[derive(Debug, Clone, Copy, Default)]
@@ -28,11 +29,18 @@ pub(crate) struct Control {
     /// Models already named in a warning that their server reports no usage.
     unreported_usage: Mutex<HashSet<String>>,
     events: mpsc::UnboundedSender<EngineEvent>,
+    /// Whether the store can take what new calls would bring.
+    pub store: StoreGuard,
 }
 
 impl Control {
-    pub fn new(budget_usd: Option<f64>, events: mpsc::UnboundedSender<EngineEvent>) -> Self {
+    pub fn new(
+        budget_usd: Option<f64>,
+        events: mpsc::UnboundedSender<EngineEvent>,
+        store: StoreGuard,
+    ) -> Self {
         Self {
+            store,
             cancel: CancellationToken::new(),
             paused: watch::Sender::new(false),
             budget_usd,
@@ -69,6 +77,14 @@ impl Control {
         if self.cancel.is_cancelled() || self.budget_hit.load(Ordering::SeqCst) {
             return false;
         }
+        match self.store.check() {
+            StoreCheck::Fine => {}
+            StoreCheck::Stopped => return false,
+            StoreCheck::LowSpace(message) => {
+                self.store_failed(&message);
+                return false;
+            }
+        }
         if let Some(budget) = self.budget_usd {
             let spent = self.spent();
             // The next call is assumed to cost what calls have cost on average.
@@ -88,6 +104,18 @@ impl Control {
             }
         }
         true
+    }
+
+    /// Stops new calls because the store cannot take more (the first failed round write, or
+    /// too little free space), announcing it once; calls under way go on, and are stored if
+    /// space returns.
+    pub fn store_failed(&self, message: &str) {
+        if self.store.failed(message) {
+            tracing::error!("{message}; no new calls start");
+            self.emit(EngineEvent::StoreFailed {
+                message: message.to_string(),
+            });
+        }
     }
 
     pub fn budget_reached(&self) -> bool {
@@ -131,5 +159,37 @@ impl Control {
                 ),
             });
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[tokio::test]
+    async fn a_store_failure_stops_new_calls_and_is_announced_once() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let dir = tempfile::tempdir().unwrap();
+        let control = Control::new(None, tx, StoreGuard::new(dir.path(), 0));
+        assert!(control.may_start_call().await);
+        control.store_failed("cannot store round r1: r1.json: no space");
+        control.store_failed("cannot store round r2: r2.json: no space");
+        assert!(!control.may_start_call().await);
+        let announced: Vec<_> = std::iter::from_fn(|| rx.try_recv().ok()).collect();
+        assert!(
+            matches!(&announced[..], [EngineEvent::StoreFailed { message }] if message.contains("r1.json")),
+            "{announced:?}"
+        );
+    }
+
+    #[tokio::test]
+    async fn too_little_free_space_stops_new_calls() {
+        let (tx, mut rx) = mpsc::unbounded_channel();
+        let dir = tempfile::tempdir().unwrap();
+        let control = Control::new(None, tx, StoreGuard::new(dir.path(), u64::MAX >> 21));
+        assert!(!control.may_start_call().await);
+        assert!(!control.may_start_call().await, "stays stopped");
+        assert!(matches!(rx.try_recv(), Ok(EngineEvent::StoreFailed { .. })));
+        assert!(rx.try_recv().is_err());
     }
 }

@@ -130,6 +130,13 @@ pub enum EngineEvent {
         /// The open batches, by model.
         open: Vec<crate::providers::BatchView>,
     },
+    /// The store could not take a round (a full disk, the first write that failed) or the
+    /// disk has less free space than `min_free_space_mb`: no new call starts; calls under
+    /// way finish, and are stored if space returns.
+    StoreFailed {
+        /// The file and the system's reason, or the free space found.
+        message: String,
+    },
     /// Something a person should know that stops nothing (a damaged round file set aside).
     Warning {
         /// What happened, naming the file or round.

@@ -465,7 +465,11 @@ pub async fn rejudge(
         judging,
         registry,
         store: plan.store.clone(),
-        control: Control::new(None, events),
+        control: Control::new(
+            None,
+            events,
+            super::store_guard::StoreGuard::new(plan.store.dir(), 0),
+        ),
         temperatures: crate::config::RoleTemperatures {
             debaters: None,
             judges: plan.judge_temperature,
@@ -487,7 +491,7 @@ pub async fn rejudge(
             Ok(round) if round.status != RoundStatus::Complete => need_attention += 1,
             Ok(_) => {}
             Err(e) => {
-                return Err(EngineError(StoreError::Io {
+                return Err(EngineError::Store(StoreError::Io {
                     path: plan.store.dir().to_path_buf(),
                     source: std::io::Error::other(e.to_string()),
                 }));
@@ -498,6 +502,12 @@ pub async fn rejudge(
         b.batching.settle().await;
     }
     drop(batches);
+    if let Some(trouble) = ctx.control.store.trouble() {
+        return Err(EngineError::StoreStopped {
+            trouble,
+            lost: ctx.control.store.lost(),
+        });
+    }
     let summary = refresh_summary(&plan.store)?;
     Ok(RejudgeReport {
         rounds: total,

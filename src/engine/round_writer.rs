@@ -4,9 +4,11 @@
 //! snapshot is sent only after it; so consumers see causes before effects and nothing is
 //! announced before it is stored, while the round runner goes on (the next phase may already
 //! be calling). When writes fall behind, the newest snapshot is written (and announced) once,
-//! since it holds every earlier one.
+//! since it holds every earlier one. A write the disk refuses is tried again, and stops the
+//! run's new calls meanwhile (see `engine::store_guard`).
 
 use std::sync::Arc;
+use std::time::Duration;
 
 use tokio::sync::mpsc;
 use tokio::task::JoinHandle;
@@ -36,6 +38,99 @@ impl RoundEvents {
     }
 }
 
+/// How long a writer waits before trying again to store a snapshot the disk refused.
+const RETRY_WRITE: Duration = Duration::from_secs(2);
+
+/// The writer task's loop: stores the newest snapshot of each batch, then sends what was
+/// queued with it. A snapshot the disk refuses stops the run's new calls (the first refusal
+/// names the file) and is kept, with everything queued after it, to be tried again every
+/// [`RETRY_WRITE`] and once more at the end, so answers in flight are stored if space
+/// returns; one that never is counted as lost.
+async fn write_and_announce(ctx: Arc<RoundContext>, mut rx: mpsc::UnboundedReceiver<Item>) {
+    let mut held: Vec<Item> = Vec::new();
+    let mut batch = Vec::new();
+    // Answers on disk for this round, to count what a refused snapshot would lose.
+    let mut stored_answers: Option<usize> = None;
+    loop {
+        let open = if held.is_empty() {
+            rx.recv_many(&mut batch, 4096).await > 0
+        } else {
+            tokio::select! {
+                n = rx.recv_many(&mut batch, 4096) => n > 0,
+                () = tokio::time::sleep(RETRY_WRITE) => true,
+            }
+        };
+        held.append(&mut batch);
+        let newest = held.iter().rposition(|i| matches!(i, Item::Snapshot(_)));
+        let Some(at) = newest else {
+            for item in held.drain(..) {
+                if let Item::Event(event) = item {
+                    ctx.control.emit(event);
+                }
+            }
+            if open {
+                continue;
+            }
+            return;
+        };
+        let Item::Snapshot(round) = &held[at] else {
+            return;
+        };
+        let round = Arc::clone(round);
+        match ctx.store.save_round_async(&round).await {
+            Ok(()) => {
+                stored_answers = Some(round.phases.len());
+                for (i, item) in held.drain(..).enumerate() {
+                    match item {
+                        Item::Event(event) => ctx.control.emit(event),
+                        Item::Snapshot(round) if i == at => {
+                            ctx.control.emit(EngineEvent::RoundStored { round });
+                        }
+                        Item::Snapshot(_) => {}
+                    }
+                }
+            }
+            Err(e) => {
+                ctx.control
+                    .store_failed(&format!("cannot store round {}: {e}", round.id));
+                // What was queued before the refused snapshot goes out; it and what
+                // follows it wait for the next try.
+                let rest = held.split_off(at);
+                for item in std::mem::replace(&mut held, rest) {
+                    if let Item::Event(event) = item {
+                        ctx.control.emit(event);
+                    }
+                }
+                if !open {
+                    let answers = round
+                        .phases
+                        .len()
+                        .saturating_sub(stored_answers.unwrap_or(0));
+                    tracing::error!(round = %round.id, answers, "the round's newest state was never stored");
+                    ctx.control.store.lose(answers);
+                    ctx.control.emit(EngineEvent::Warning {
+                        message: format!(
+                            "round {}: its newest state could not be stored ({answers} answer(s) lost)",
+                            round.id
+                        ),
+                    });
+                    // Events that are not announcements of the lost snapshot still go out
+                    // (the round is over, whatever is on disk).
+                    for item in held.drain(..) {
+                        if let Item::Event(event) = item {
+                            ctx.control.emit(event);
+                        }
+                    }
+                    return;
+                }
+            }
+        }
+        if !open {
+            return;
+        }
+    }
+}
+
 /// The writer task of one round.
 pub(crate) struct RoundWriter {
     events: RoundEvents,
@@ -46,32 +141,8 @@ pub(crate) struct RoundWriter {
 
 impl RoundWriter {
     pub fn start(ctx: Arc<RoundContext>) -> Self {
-        let (tx, mut rx) = mpsc::unbounded_channel::<Item>();
-        let task = tokio::spawn(async move {
-            let mut batch = Vec::new();
-            while rx.recv_many(&mut batch, 4096).await > 0 {
-                let newest = batch.iter().rposition(|i| matches!(i, Item::Snapshot(_)));
-                if let Some(at) = newest
-                    && let Item::Snapshot(round) = &batch[at]
-                    && let Err(e) = ctx.store.save_round_async(round).await
-                {
-                    // Without a record the run cannot go on honestly: stop it, and do
-                    // not announce what was not stored.
-                    tracing::error!(round = %round.id, error = %e, "cannot store the round; stopping the run");
-                    ctx.control.cancel.cancel();
-                    batch.truncate(at);
-                }
-                for (at, item) in batch.drain(..).enumerate() {
-                    match item {
-                        Item::Event(event) => ctx.control.emit(event),
-                        Item::Snapshot(round) if Some(at) == newest => {
-                            ctx.control.emit(EngineEvent::RoundStored { round });
-                        }
-                        Item::Snapshot(_) => {}
-                    }
-                }
-            }
-        });
+        let (tx, rx) = mpsc::unbounded_channel::<Item>();
+        let task = tokio::spawn(write_and_announce(ctx, rx));
         Self {
             events: RoundEvents(tx),
             task,

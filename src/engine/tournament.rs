@@ -20,6 +20,7 @@ use super::corrections::apply;
 use super::events::{Correction, EngineCommand, EngineEvent, ScheduledState};
 use super::prepare::Prepared;
 use super::round_runner::{RoundContext, run_round};
+use super::store_guard::{Lost, StoreGuard};
 use super::summary_file::refresh_summary;
 
 /// How a run ended.
@@ -36,10 +37,34 @@ pub struct RunReport {
     pub notes: Vec<String>,
 }
 
-/// The engine could not keep its record (the disk refused a write).
+/// The engine could not keep its record.
 #[derive(Debug, thiserror::Error)]
-#[error("the results store failed: {0}")]
-pub struct EngineError(#[from] pub StoreError);
+pub enum EngineError {
+    /// A record the run needs at its start or end could not be read or written.
+    #[error("the results store failed: {0}")]
+    Store(#[from] StoreError),
+    /// The store refused a round mid-run (a full disk), or the disk had less free space than
+    /// `min_free_space_mb`: no call was started after that, the calls under way finished,
+    /// and what could still not be stored is counted.
+    #[error("{trouble}; no call was started after it; {}", lost_text(*lost))]
+    StoreStopped {
+        /// The first refusal (the file and the system's reason) or the free space found.
+        trouble: String,
+        /// What could not be stored in the end.
+        lost: Lost,
+    },
+}
+
+fn lost_text(lost: Lost) -> String {
+    if lost.answers == 0 && lost.rounds == 0 {
+        "every answer received was stored".to_string()
+    } else {
+        format!(
+            "{} answer(s) received in {} round(s) could not be stored and are lost",
+            lost.answers, lost.rounds
+        )
+    }
+}
 
 /// Writes the decision briefing of a judged structured-debate round beside its file (a
 /// failure is logged: the round file, which holds everything, is already stored).
@@ -109,6 +134,14 @@ pub async fn run(
     commands: &mut mpsc::UnboundedReceiver<EngineCommand>,
 ) -> Result<RunReport, EngineError> {
     let (store, set_aside) = Store::open_for_run(&prepared.dir)?;
+    let guard = StoreGuard::new(&prepared.dir, prepared.config.min_free_space_mb);
+    // A disk already too full pays for nothing: no call starts.
+    if let Some(trouble) = guard.low_space() {
+        return Err(EngineError::StoreStopped {
+            trouble,
+            lost: Lost::default(),
+        });
+    }
     let set_aside: Vec<String> = set_aside
         .iter()
         .map(|s| {
@@ -177,7 +210,7 @@ pub async fn run(
         .with_corrections(prepared.config.judge_corrections),
         registry: prepared.registry,
         store: store.clone(),
-        control: Control::new(prepared.config.budget_usd, events),
+        control: Control::new(prepared.config.budget_usd, events, guard),
         temperatures: prepared.config.temperatures,
     });
 
@@ -253,7 +286,14 @@ pub async fn run(
                 None => commands_open = false,
                 Some(EngineCommand::Pause) => ctx.control.set_paused(true),
                 Some(EngineCommand::Resume) => ctx.control.set_paused(false),
-                Some(EngineCommand::Cancel) => ctx.control.cancel.cancel(),
+                Some(EngineCommand::Cancel) => {
+                    ctx.control.cancel.cancel();
+                    // Nothing is sent after "stopping": calls waiting for a batch are not
+                    // put in one.
+                    if let Some(b) = &batches {
+                        b.batching.stop_creating();
+                    }
+                }
                 Some(EngineCommand::CancelBatches) => match &batches {
                     Some(b) => {
                         for message in b.batching.cancel_open().await {
@@ -303,6 +343,25 @@ pub async fn run(
         b.batching.settle().await;
     }
     drop(batches);
+    if let Some(trouble) = ctx.control.store.trouble() {
+        // The summary and the record are tried (space may be back) but cannot replace
+        // the first refusal as what the person must hear.
+        if let Err(e) = refresh_summary(&store) {
+            tracing::warn!(error = %e, "summary not written");
+        }
+        record.status = TournamentStatus::Cancelled;
+        record.finished_at = Some(now_rfc3339());
+        if let Err(e) = store.save_tournament(&record) {
+            tracing::warn!(error = %e, "tournament record not written");
+        }
+        ctx.control.emit(EngineEvent::Finished {
+            status: record.status,
+        });
+        return Err(EngineError::StoreStopped {
+            trouble,
+            lost: ctx.control.store.lost(),
+        });
+    }
     let summary = refresh_summary(&store)?;
     record.status = if ctx.control.cancel.is_cancelled() {
         TournamentStatus::Cancelled

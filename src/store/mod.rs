@@ -10,6 +10,7 @@ mod filter;
 mod lock;
 mod record;
 pub mod search;
+pub mod space;
 
 use std::io::Write;
 use std::path::{Path, PathBuf};
@@ -484,7 +485,8 @@ fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     // 0600 whatever the umask.
     #[cfg(unix)]
     builder.permissions(std::os::unix::fs::PermissionsExt::from_mode(0o666));
-    let mut temp = builder.tempfile_in(dir).map_err(io(dir))?;
+    // A failure names the file being written (the round), not the folder or temporary.
+    let mut temp = builder.tempfile_in(dir).map_err(io(path))?;
     temp.write_all(bytes).map_err(io(path))?;
     temp.as_file().sync_all().map_err(io(path))?;
     temp.persist(path).map_err(|e| StoreError::Io {

@@ -209,6 +209,12 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
         EngineEvent::Warning { message } => {
             app.log_line(format!("warning: {}", sanitize(&message)));
         }
+        EngineEvent::StoreFailed { message } => {
+            app.log_line(format!(
+                "cannot store: {}; no new calls (calls under way finish, and are stored if space returns)",
+                sanitize(&message)
+            ));
+        }
         EngineEvent::RateLimits { quota, snapshot } => {
             app.rate_limits.insert(quota, snapshot);
         }

@@ -225,6 +225,10 @@ fn event_line(event: &EngineEvent) -> Option<String> {
             budget_usd,
         } => format!("budget reached: ${spent_usd:.4} of ${budget_usd:.2}; no new calls"),
         EngineEvent::Warning { message } => format!("warning: {}", sanitize(message)),
+        EngineEvent::StoreFailed { message } => format!(
+            "error: {}; no new calls start (calls under way finish, and are stored if space returns)",
+            sanitize(message)
+        ),
         EngineEvent::RateLimits { quota, snapshot } if snapshot.held_for.is_some() => format!(
             "rate limit: {} holds new calls for {:.0} s (quota spent; window {}/{})",
             sanitize(quota),

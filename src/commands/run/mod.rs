@@ -90,7 +90,7 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
         let app = App::new(&name, Mode::Live, std::time::Instant::now());
         ethics_bowl::tui::terminal::run(app, theme, events, commands, dir.clone()).await?;
         // Quitting while calls were in flight cancelled them; otherwise the run is over.
-        let report = engine.await??;
+        let report = engine.await?.map_err(|e| with_resume_hint(e, &dir))?;
         // Corrections made after the rounds rewrote the summary: print it as stored now.
         let summary = match Store::open(&report.dir).and_then(|s| engine::refresh_summary(&s)) {
             Ok(summary) => summary,
@@ -142,9 +142,20 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
     })
     .await;
     output.finish();
-    let report = engine.await??;
+    let report = engine.await?.map_err(|e| with_resume_hint(e, &dir))?;
     print_summary(&report.summary, protocol, &dir);
     outcome(report.status, &report.summary, &dir)
+}
+
+/// A run the store stopped says how to go on once there is room (exit 1).
+fn with_resume_hint(e: engine::EngineError, dir: &Path) -> anyhow::Error {
+    match e {
+        engine::EngineError::StoreStopped { .. } => anyhow::anyhow!(
+            "{e}. Free some space, then resume with: ethics-bowl run --resume {}",
+            dir.display()
+        ),
+        other => other.into(),
+    }
 }
 
 /// What asked a headless run to stop.

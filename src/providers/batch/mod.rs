@@ -177,6 +177,14 @@ impl Batching {
         }
     }
 
+    /// Creates no more batches (see [`ModelBatcher::stop_creating`]): the run has stopped
+    /// starting calls. Open batches are still polled.
+    pub fn stop_creating(&self) {
+        for queue in &self.queues {
+            queue.stop_creating();
+        }
+    }
+
     /// Asks the providers to cancel every open batch; returns what could not be
     /// cancelled. The batches stay open here until they end, so the answers they finished
     /// first are collected (now, or by the next run) and only the rest are sent again.

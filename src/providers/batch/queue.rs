@@ -169,6 +169,26 @@ impl ModelBatcher {
         state.waiters.clear();
     }
 
+    /// Creates no more batches: calls not yet in a batch fail as stopped (retryable, so a
+    /// later run sends them), while open batches go on being polled for the answers they
+    /// hold. Called the moment a run stops starting calls, so that nothing is sent after
+    /// "stopping".
+    pub(crate) fn stop_creating(&self) {
+        self.stopped.store(true, Ordering::SeqCst);
+        if let Some(collector) = lock(&self.collector).take() {
+            collector.abort();
+        }
+        let mut state = lock(&self.state);
+        let pending = std::mem::take(&mut state.pending);
+        state.pending_ids.clear();
+        state.first_arrival = None;
+        state.last_arrival = None;
+        for item in pending {
+            // Dropping the senders fails the waiting calls as stopped.
+            state.waiters.remove(&item.id);
+        }
+    }
+
     /// Waits (up to a bound) until no batch is being created, so that every batch the
     /// provider made is in the journal before the run stops or cancels.
     pub(crate) async fn settle(&self) {
@@ -359,7 +379,9 @@ impl ModelBatcher {
         }
     }
 
-    /// Takes every pending call, split into batches within the provider's limits.
+    /// Takes every pending call that someone still waits for (a call abandoned meanwhile,
+    /// as when a run is stopped, is not sent), split into batches within the provider's
+    /// limits.
     fn take_batches(&self) -> Vec<Vec<Item>> {
         let (max_requests, max_bytes) = self.api.limits();
         let mut state = lock(&self.state);
@@ -367,9 +389,23 @@ impl ModelBatcher {
         state.pending_ids.clear();
         state.first_arrival = None;
         state.last_arrival = None;
+        if self.stopped.load(Ordering::SeqCst) {
+            for item in pending {
+                state.waiters.remove(&item.id);
+            }
+            return Vec::new();
+        }
         let mut batches: Vec<Vec<Item>> = Vec::new();
         let mut bytes = 0usize;
         for item in pending {
+            let waited = state.waiters.get_mut(&item.id).is_some_and(|waiting| {
+                waiting.retain(|tx| !tx.is_closed());
+                !waiting.is_empty()
+            });
+            if !waited {
+                state.waiters.remove(&item.id);
+                continue;
+            }
             // The body plus room for the line around it.
             let size = item.body.to_string().len() + 200;
             let full = batches
