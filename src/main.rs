@@ -196,7 +196,9 @@ fn default_command() -> Command {
 /// 2 when the user must change how the tool is called or configured, 130 when stopped by
 /// Ctrl-C, 1 otherwise.
 fn exit_code(e: &anyhow::Error) -> u8 {
-    if e.chain().any(|c| c.is::<commands::run::Interrupted>()) {
+    if e.chain()
+        .any(|c| c.is::<commands::run::Interrupted>() || c.is::<commands::rejudge::Stopped>())
+    {
         return 130;
     }
     let usage = e.chain().any(|c| {

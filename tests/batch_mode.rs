@@ -434,9 +434,10 @@ async fn a_batched_tournament_plays_every_round_in_waves_and_a_rerun_sends_nothi
     let plan = ethics_bowl::engine::prepare_rejudge(&report.dir, &judging, Some(&out), true)
         .expect("plans");
     let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
-    let rejudged = ethics_bowl::engine::rejudge(plan, tx)
-        .await
-        .expect("rejudges");
+    let rejudged =
+        ethics_bowl::engine::rejudge(plan, tx, &mut tokio::sync::mpsc::unbounded_channel().1)
+            .await
+            .expect("rejudges");
     assert_eq!((rejudged.rounds, rejudged.need_attention), (4, 0));
     let seen = server.seen();
     assert_eq!(seen.requests, phases + 4, "one judgment per round, batched");

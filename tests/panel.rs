@@ -270,7 +270,9 @@ async fn rejudging_adds_a_panel_beside_the_original_judge_and_resumes_without_re
         let plan =
             engine::prepare_rejudge(original.dir(), &judging, Some(&out), false).expect("plan");
         let (tx, _rx) = mpsc::unbounded_channel();
-        engine::rejudge(plan, tx).await.expect("rejudges")
+        engine::rejudge(plan, tx, &mut tokio::sync::mpsc::unbounded_channel().1)
+            .await
+            .expect("rejudges")
     };
     let report = rejudge().await;
     assert_eq!(report.rounds, 2);

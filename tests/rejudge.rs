@@ -81,7 +81,12 @@ async fn rejudge(dir: &Path, judging: &Path, out: &Path) -> (RejudgeReport, Vec<
     let plan = engine::prepare_rejudge(dir, judging, Some(out), false).expect("plans");
     let skipped = plan.skipped.clone();
     let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
-    (engine::rejudge(plan, tx).await.expect("rejudges"), skipped)
+    (
+        engine::rejudge(plan, tx, &mut tokio::sync::mpsc::unbounded_channel().1)
+            .await
+            .expect("rejudges"),
+        skipped,
+    )
 }
 
 fn rounds(dir: &Path) -> Vec<Round> {
@@ -256,4 +261,57 @@ fn the_command_rejudges_a_copy_and_says_what_it_did() {
     assert!(stdout.contains("judged 7 exchange(s)"), "{stdout}");
     assert_eq!(snapshot(&source), before);
     assert!(rounds(&out).iter().all(|r| r.panel.is_some()));
+}
+
+/// A judge whose call panics (a bug) leaves its round incomplete with the message, through the
+/// run's own scheduler, and the other rounds are judged.
+#[tokio::test]
+async fn a_judge_whose_call_panics_is_kept_as_the_rounds_error() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::write(
+        dir.path().join("models.toml"),
+        "[[models]]\nname = \"bug\"\nprovider = \"simulated\"\nmodel = \"bug\"\n\
+         [models.simulated]\ntokens_per_second = 0\npanic_rate = 1.0\n",
+    )
+    .unwrap();
+    let judging = dir.path().join("judging.toml");
+    std::fs::write(
+        &judging,
+        format!(
+            "models_file = \"models.toml\"\ndilemma_file = \"{}\"\njudging = \"all\"\njudges = [\"bug\"]\n",
+            manifest("sample-config/dilemmas.docx").display()
+        ),
+    )
+    .unwrap();
+    let out = dir.path().join("out");
+    let (report, _) = rejudge(&fixture("ethics_bowl"), &judging, &out).await;
+    assert_eq!(report.need_attention, report.rounds, "every round kept, none lost");
+    assert!(!report.cancelled);
+    let (rounds, _) = Store::open(&out)
+        .unwrap()
+        .load_rounds(&RoundFilter::default())
+        .unwrap();
+    let kept = rounds
+        .iter()
+        .filter(|r| {
+            r.error
+                .as_ref()
+                .is_some_and(|e| e.message.contains("internal error in round"))
+        })
+        .count();
+    assert!(kept > 0, "the panic is the round's error");
+}
+
+/// A cancel sent while re-judging stops it: no new calls, the report says it was stopped.
+#[tokio::test]
+async fn rejudging_can_be_stopped_like_a_run() {
+    let dir = tempfile::tempdir().unwrap();
+    let judging = judging_file(dir.path(), SINGLE);
+    let out = dir.path().join("out");
+    let plan = engine::prepare_rejudge(&fixture("ethics_bowl"), &judging, Some(&out), false).unwrap();
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let (commands, mut commands_rx) = tokio::sync::mpsc::unbounded_channel();
+    commands.send(engine::EngineCommand::Cancel).unwrap();
+    let report = engine::rejudge(plan, tx, &mut commands_rx).await.unwrap();
+    assert!(report.cancelled);
 }

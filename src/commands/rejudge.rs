@@ -6,6 +6,14 @@ use ethics_bowl::engine::{self, Change, EngineEvent, Progress};
 use ethics_bowl::sanitize::sanitize;
 use tokio::sync::mpsc;
 
+/// Re-judging was stopped by Ctrl-C or SIGTERM (exit code 130).
+#[derive(Debug, thiserror::Error)]
+#[error(
+    "stopped; every judgment that finished is stored in {}. Run the same command again to judge the rest",
+    .0.display()
+)]
+pub struct Stopped(pub std::path::PathBuf);
+
 /// Judges the stored exchanges of `dir` with the judges of `config`.
 pub async fn run(dir: &Path, config: &Path, out: Option<&Path>, batch: bool) -> anyhow::Result<()> {
     let plan = engine::prepare_rejudge(dir, config, out, batch)?;
@@ -54,8 +62,21 @@ pub async fn run(dir: &Path, config: &Path, out: Option<&Path>, batch: bool) -> 
             }
         }
     });
-    let report = engine::rejudge(plan, tx).await?;
+    // Ctrl-C or SIGTERM stops it as it stops a run: no new calls, what finished is stored.
+    let (commands, mut commands_rx) = mpsc::unbounded_channel();
+    let stopper = tokio::spawn(async move {
+        if super::run::stop_signal().await.is_some() {
+            eprintln!("\nstopping: no new calls; calls under way are abandoned…");
+            let _ = commands.send(engine::EngineCommand::Cancel);
+        }
+    });
+    let report = engine::rejudge(plan, tx, &mut commands_rx).await;
+    stopper.abort();
+    let report = report?;
     let _ = printer.await;
+    for note in &report.notes {
+        eprintln!("warning: {}", sanitize(note));
+    }
     println!(
         "judged {} exchange(s); {} need review or are incomplete. Results: {}",
         report.rounds,
@@ -67,6 +88,9 @@ pub async fn run(dir: &Path, config: &Path, out: Option<&Path>, batch: bool) -> 
         "the folder now: {} rounds: {} complete, {} need review, {} incomplete, {} not started (summary.json rewritten)",
         s.rounds, s.complete, s.needs_review, s.incomplete, s.not_started
     );
+    if report.cancelled {
+        return Err(Stopped(target).into());
+    }
     if report.need_attention > 0 {
         println!(
             "rerun the same command to retry what failed; review with: ethics-bowl open {}",

@@ -10,8 +10,8 @@ use crate::config::{ModelsConfig, TournamentConfig};
 use crate::providers::{BatchSettings, BatchSetupError, Batching, ModelRegistry};
 use crate::store::StoreError;
 
+use super::error::EngineError;
 use super::events::EngineEvent;
-use super::tournament::EngineError;
 
 /// The models of a run whose calls go through their provider's batch API, and what the
 /// user should hear about the others. A model's own `batch` key wins; otherwise batch mode

@@ -3,11 +3,14 @@
 //! that could not be read gets its corrected text stored beside the original. Each stored
 //! correction rewrites `summary.json`, so its counts follow.
 
+use std::sync::Arc;
+
 use crate::domain::{Judgment, ParseStatus, Reading, Round};
 use crate::protocols::panel::Panel;
 use crate::store::Store;
 
-use super::events::Correction;
+use super::briefing::save_briefing;
+use super::events::{Correction, EngineEvent};
 use super::summary_file::refresh_or_warn;
 
 fn load(store: &Store, round_id: &str) -> Result<Round, String> {
@@ -149,4 +152,21 @@ fn correct_reply(
     store.save_round(&round).map_err(|e| e.to_string())?;
     refresh_or_warn(store);
     Ok(round)
+}
+
+/// Stores a correction and announces the round as stored (or says why it was refused).
+pub(super) fn correction_events(
+    store: &Store,
+    round_id: &str,
+    judge: &str,
+    correction: &Correction,
+) -> EngineEvent {
+    let round = match apply(store, round_id, judge, correction) {
+        Ok(round) => round,
+        Err(reason) => return EngineEvent::CommandRefused { reason },
+    };
+    save_briefing(store, &round);
+    EngineEvent::RoundStored {
+        round: Arc::new(round),
+    }
 }

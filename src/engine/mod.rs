@@ -3,9 +3,12 @@
 //! from a channel and knows nothing of any user interface.
 
 mod batching;
+mod briefing;
 mod caught;
+mod context;
 mod control;
 mod corrections;
+mod error;
 mod events;
 mod prepare;
 mod progress;
@@ -14,6 +17,7 @@ mod review;
 mod round_runner;
 mod round_writer;
 mod schedule;
+mod scheduler;
 mod store_guard;
 mod summary_file;
 mod tally;
@@ -21,6 +25,7 @@ mod tournament;
 
 pub use caught::panic_is_caught;
 pub use corrections::{apply_correction, apply_reply_correction};
+pub use error::EngineError;
 pub use events::{Correction, EngineCommand, EngineEvent, ScheduledState, is_stored_call};
 pub use prepare::{PrepareError, Prepared, prepare, prepare_resume};
 pub use progress::{Change, FinishedRound, Progress, RoundCounts};
@@ -30,4 +35,4 @@ pub use schedule::{Schedule, round_id};
 pub use store_guard::Lost;
 pub use summary_file::refresh_summary;
 pub use tally::UsageTotals;
-pub use tournament::{EngineError, RunReport, run, serve_corrections};
+pub use tournament::{RunReport, run, serve_corrections};

@@ -10,7 +10,6 @@ use std::sync::Arc;
 
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
 
 use crate::config::{ConfigError, JudgingMode, ModelsConfig, PanelConfig, TournamentConfig};
 use crate::domain::{ProtocolKind, Round, RoundStatus};
@@ -22,12 +21,13 @@ use crate::protocols::{Protocol, stored};
 use crate::providers::ModelRegistry;
 use crate::store::{RoundFilter, Store, StoreError};
 
+use super::context::RoundContext;
 use super::control::Control;
-use super::events::EngineEvent;
+use super::error::EngineError;
+use super::events::{EngineCommand, EngineEvent};
 use super::prepare::PrepareError;
-use super::round_runner::{RoundContext, run_round};
+use super::scheduler::play;
 use super::summary_file::refresh_summary;
-use super::tournament::EngineError;
 
 /// The judging file (`JUDGING.toml`): who judges, and where the models and dilemmas are.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -125,6 +125,10 @@ pub struct RejudgeReport {
     pub need_attention: usize,
     /// The folder's summary, rewritten from its rounds afterwards.
     pub summary: crate::analysis::Summary,
+    /// Whether a person stopped it ([`EngineCommand::Cancel`]) before every round was judged.
+    pub cancelled: bool,
+    /// What the person must hear afterwards (open batches the provider would not cancel).
+    pub notes: Vec<String>,
 }
 
 fn invalid(path: &Path, key: &str, message: String, fix: &str) -> PrepareError {
@@ -441,10 +445,13 @@ fn not_judgeable(protocol: &dyn Protocol, round: &Round, config: &JudgingConfig)
     None
 }
 
-/// Runs the new judges over the planned rounds; events go to `events`.
+/// Runs the new judges over the planned rounds through the run's scheduler (pause, cancel,
+/// retries, panels, briefings, the same failure handling); events go to `events`, and
+/// `commands` are answered until they close.
 pub async fn rejudge(
     plan: RejudgePlan,
     events: mpsc::UnboundedSender<EngineEvent>,
+    commands: &mut mpsc::UnboundedReceiver<EngineCommand>,
 ) -> Result<RejudgeReport, EngineError> {
     let (protocol, judging, registry) = plan.ctx_parts;
     let (batch_models, batch_settings) = plan.batch;
@@ -476,28 +483,20 @@ pub async fn rejudge(
         },
     });
     let total = plan.rounds.len();
-    let mut queue = plan.rounds.into_iter();
-    let mut tasks: JoinSet<Round> = JoinSet::new();
     let mut need_attention = 0;
-    loop {
-        while tasks.len() < concurrency {
-            let Some(round) = queue.next() else { break };
-            tasks.spawn(run_round(Arc::clone(&ctx), round));
-        }
-        let Some(joined) = tasks.join_next().await else {
-            break;
-        };
-        match joined {
-            Ok(round) if round.status != RoundStatus::Complete => need_attention += 1,
-            Ok(_) => {}
-            Err(e) => {
-                return Err(EngineError::Store(StoreError::Io {
-                    path: plan.store.dir().to_path_buf(),
-                    source: std::io::Error::other(e.to_string()),
-                }));
+    let notes = play(
+        &ctx,
+        plan.rounds.into(),
+        concurrency,
+        batches.as_ref(),
+        commands,
+        |round| {
+            if round.status != RoundStatus::Complete {
+                need_attention += 1;
             }
-        }
-    }
+        },
+    )
+    .await;
     if let Some(b) = &batches {
         b.batching.settle().await;
     }
@@ -513,5 +512,7 @@ pub async fn rejudge(
         rounds: total,
         need_attention,
         summary,
+        cancelled: ctx.control.cancel.is_cancelled(),
+        notes,
     })
 }

@@ -13,33 +13,16 @@ use std::time::Duration;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use crate::config::RoleTemperatures;
 use crate::domain::{Attempt, Phase, PhaseType, Round, RoundError, RoundStatus, now_rfc3339};
 
+use crate::protocols::Step;
 use crate::protocols::panel::time_up;
-use crate::protocols::strategy::JudgingStrategy;
-use crate::protocols::{Protocol, Step};
-use crate::providers::{
-    CallEvent, CallFailure, CallOutcome, ChatRequest, FinishReason, ModelRegistry,
-};
-use crate::store::Store;
+use crate::providers::{CallEvent, CallFailure, CallOutcome, ChatRequest, FinishReason};
 
 use super::caught::caught;
-use super::control::Control;
+use super::context::RoundContext;
 use super::events::EngineEvent;
 use super::round_writer::{RoundEvents, RoundWriter};
-
-/// What a round task needs.
-pub(crate) struct RoundContext {
-    pub protocol: Arc<dyn Protocol>,
-    /// Who judges the round's exchange, and how.
-    pub judging: JudgingStrategy,
-    pub registry: ModelRegistry,
-    pub store: Store,
-    pub control: Control,
-    /// Temperatures by role, in place of the models' own (`[temperatures]`).
-    pub temperatures: RoleTemperatures,
-}
 
 /// Text deltas are sent in pieces of at least this many bytes…
 const DELTA_BYTES: usize = 256;

@@ -15,8 +15,8 @@ use tokio::task::JoinHandle;
 
 use crate::domain::Round;
 
+use super::context::RoundContext;
 use super::events::EngineEvent;
-use super::round_runner::RoundContext;
 
 /// What the writer is given, in order.
 enum Item {

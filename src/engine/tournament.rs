@@ -1,25 +1,26 @@
 //! The tournament runner: stores the manifest, picks up what is on disk, runs the remaining
 //! rounds concurrently, answers commands while it runs, and ends with the summary.
 
-use std::collections::{HashMap, HashSet, VecDeque};
+use std::collections::HashSet;
 use std::path::PathBuf;
 use std::sync::Arc;
 
 use tokio::sync::mpsc;
-use tokio::task::JoinSet;
 
 use crate::analysis::Summary;
 use crate::config::JudgingMode;
-use crate::domain::{Round, RoundStatus, now_rfc3339};
+use crate::domain::{RoundStatus, now_rfc3339};
 use crate::protocols::panel::Panel;
 use crate::protocols::strategy::{Judges, JudgingStrategy};
-use crate::store::{Store, StoreError, TournamentRecord, TournamentStatus};
+use crate::store::{Store, TournamentRecord, TournamentStatus};
 
+use super::context::RoundContext;
 use super::control::Control;
-use super::corrections::apply;
-use super::events::{Correction, EngineCommand, EngineEvent, ScheduledState};
+use super::corrections::correction_events;
+use super::error::EngineError;
+use super::events::{EngineCommand, EngineEvent, ScheduledState};
 use super::prepare::Prepared;
-use super::round_runner::{RoundContext, run_round};
+use super::scheduler::play;
 use super::store_guard::{Lost, StoreGuard};
 use super::summary_file::refresh_summary;
 
@@ -35,66 +36,6 @@ pub struct RunReport {
     /// What the person must hear after the run, when the UI that showed it as it happened
     /// has closed (batches the provider would not cancel).
     pub notes: Vec<String>,
-}
-
-/// The engine could not keep its record.
-#[derive(Debug, thiserror::Error)]
-pub enum EngineError {
-    /// A record the run needs at its start or end could not be read or written.
-    #[error("the results store failed: {0}")]
-    Store(#[from] StoreError),
-    /// The store refused a round mid-run (a full disk), or the disk had less free space than
-    /// `min_free_space_mb`: no call was started after that, the calls under way finished,
-    /// and what could still not be stored is counted.
-    #[error("{trouble}; no call was started after it; {}", lost_text(*lost))]
-    StoreStopped {
-        /// The first refusal (the file and the system's reason) or the free space found.
-        trouble: String,
-        /// What could not be stored in the end.
-        lost: Lost,
-    },
-}
-
-fn lost_text(lost: Lost) -> String {
-    if lost.answers == 0 && lost.rounds == 0 {
-        "every answer received was stored".to_string()
-    } else {
-        format!(
-            "{} answer(s) received in {} round(s) could not be stored and are lost",
-            lost.answers, lost.rounds
-        )
-    }
-}
-
-/// Writes the decision briefing of a judged structured-debate round beside its file (a
-/// failure is logged: the round file, which holds everything, is already stored).
-fn save_briefing(store: &Store, round: &Round) {
-    let Some(judgment) = crate::protocols::structured_debate::briefing::briefing_judgment(round)
-    else {
-        return;
-    };
-    if let Some(text) = crate::protocols::structured_debate::briefing::briefing(round, judgment)
-        && let Err(e) = store.save_briefing(&round.id, &text)
-    {
-        tracing::warn!(round = %round.id, error = %e, "briefing not written");
-    }
-}
-
-/// Stores a correction and announces the round as stored (or says why it was refused).
-fn correction_events(
-    store: &Store,
-    round_id: &str,
-    judge: &str,
-    correction: &Correction,
-) -> EngineEvent {
-    let round = match apply(store, round_id, judge, correction) {
-        Ok(round) => round,
-        Err(reason) => return EngineEvent::CommandRefused { reason },
-    };
-    save_briefing(store, &round);
-    EngineEvent::RoundStored {
-        round: Arc::new(round),
-    }
 }
 
 /// After a run, or over stored results (`ethics-bowl open`): stores the corrections the
@@ -262,82 +203,15 @@ pub async fn run(
         Some(_) => usize::MAX,
         None => prepared.config.max_concurrency as usize,
     };
-    let mut queue: VecDeque<Round> = to_run.into();
-    let mut tasks: JoinSet<Round> = JoinSet::new();
-    let mut running: HashSet<String> = HashSet::new();
-    // Which round each task plays, so that one ending abnormally frees its place.
-    let mut round_of_task: HashMap<tokio::task::Id, String> = HashMap::new();
-    let mut commands_open = true;
-    let mut notes = Vec::new();
-    loop {
-        while running.len() < limit && !ctx.control.cancel.is_cancelled() {
-            let Some(round) = queue.pop_front() else {
-                break;
-            };
-            running.insert(round.id.clone());
-            let id = round.id.clone();
-            round_of_task.insert(tasks.spawn(run_round(Arc::clone(&ctx), round)).id(), id);
-        }
-        if tasks.is_empty() && (queue.is_empty() || ctx.control.cancel.is_cancelled()) {
-            break;
-        }
-        tokio::select! {
-            command = commands.recv(), if commands_open => match command {
-                None => commands_open = false,
-                Some(EngineCommand::Pause) => ctx.control.set_paused(true),
-                Some(EngineCommand::Resume) => ctx.control.set_paused(false),
-                Some(EngineCommand::Cancel) => {
-                    ctx.control.cancel.cancel();
-                    // Nothing is sent after "stopping": calls waiting for a batch are not
-                    // put in one.
-                    if let Some(b) = &batches {
-                        b.batching.stop_creating();
-                    }
-                }
-                Some(EngineCommand::CancelBatches) => match &batches {
-                    Some(b) => {
-                        for message in b.batching.cancel_open().await {
-                            tracing::error!("{message}");
-                            ctx.control.emit(EngineEvent::Warning { message: message.clone() });
-                            notes.push(message);
-                        }
-                    }
-                    None => ctx.control.emit(EngineEvent::CommandRefused { reason: "this run has no batches".into() }),
-                },
-                Some(EngineCommand::RetryRound(id)) => match store.load_round(&id) {
-                    Ok(Some(round)) if round.status == RoundStatus::Incomplete && !running.contains(&id) && !queue.iter().any(|r| r.id == id) && !ctx.control.cancel.is_cancelled() => {
-                        queue.push_front(round);
-                    }
-                    Ok(_) => ctx.control.emit(EngineEvent::CommandRefused { reason: format!("round {id} is not an incomplete round at rest") }),
-                    Err(e) => ctx.control.emit(EngineEvent::CommandRefused { reason: e.to_string() }),
-                },
-                Some(EngineCommand::ApplyCorrection { round_id, judge, correction }) => {
-                    if running.contains(&round_id) {
-                        ctx.control.emit(EngineEvent::CommandRefused { reason: format!("round {round_id} is still running") });
-                    } else {
-                        ctx.control.emit(correction_events(&store, &round_id, &judge, &correction));
-                    }
-                }
-            },
-            Some(joined) = tasks.join_next_with_id() => match joined {
-                Ok((task, round)) => {
-                    round_of_task.remove(&task);
-                    running.remove(&round.id);
-                    save_briefing(&store, &round);
-                }
-                // A round task records its own panics; this is one its record itself broke.
-                Err(e) => {
-                    if let Some(id) = round_of_task.remove(&e.id()) {
-                        running.remove(&id);
-                        let message = format!("internal error in round {id}: its task ended abnormally ({e}); please report it");
-                        tracing::error!("{message}");
-                        ctx.control.emit(EngineEvent::Warning { message });
-                        ctx.control.emit(EngineEvent::RoundFinished { round_id: id });
-                    }
-                }
-            },
-        }
-    }
+    let notes = play(
+        &ctx,
+        to_run.into(),
+        limit,
+        batches.as_ref(),
+        commands,
+        |_| {},
+    )
+    .await;
 
     if let Some(b) = &batches {
         b.batching.settle().await;

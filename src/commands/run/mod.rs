@@ -160,7 +160,7 @@ fn with_resume_hint(e: engine::EngineError, dir: &Path) -> anyhow::Error {
 
 /// What asked a headless run to stop.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
-enum Stop {
+pub(crate) enum Stop {
     /// Ctrl-C (SIGINT).
     CtrlC,
     /// SIGTERM, as `timeout`, `docker stop` and schedulers send it.
@@ -168,7 +168,7 @@ enum Stop {
 }
 
 /// Waits for Ctrl-C or SIGTERM; `None` when neither can be listened for.
-async fn stop_signal() -> Option<Stop> {
+pub(crate) async fn stop_signal() -> Option<Stop> {
     #[cfg(unix)]
     {
         use tokio::signal::unix::{SignalKind, signal};
