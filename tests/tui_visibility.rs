@@ -339,3 +339,18 @@ fn the_header_shows_each_adaptive_models_window_and_quota() {
         "{header}"
     );
 }
+
+#[test]
+fn a_store_that_refuses_a_round_is_said_in_the_footer_naming_the_file() {
+    let mut app = app();
+    send(
+        &mut app,
+        EngineEvent::StoreFailed {
+            message: "cannot store round r1: results/x/rounds/r1.json: No space left on device"
+                .into(),
+        },
+    );
+    let text = draw(&app, &Theme::no_color()).backend().to_string();
+    assert!(text.contains("cannot store: cannot store round r1"), "{text}");
+    assert!(text.contains("rounds/r1.json"), "{text}");
+}

@@ -210,10 +210,13 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
             app.log_line(format!("warning: {}", sanitize(&message)));
         }
         EngineEvent::StoreFailed { message } => {
-            app.log_line(format!(
+            let line = format!(
                 "cannot store: {}; no new calls (calls under way finish, and are stored if space returns)",
                 sanitize(&message)
-            ));
+            );
+            // In the footer too: the run is effectively over, and the log is a key away.
+            app.notice = Some(line.clone());
+            app.log_line(line);
         }
         EngineEvent::RateLimits { quota, snapshot } => {
             app.rate_limits.insert(quota, snapshot);
