@@ -4,6 +4,7 @@
 //! correction rewrites `summary.json`, so its counts follow.
 
 use crate::domain::{Judgment, ParseStatus, Reading, Round};
+use crate::protocols::judging::JudgeAnswer;
 use crate::protocols::panel::Panel;
 use crate::store::Store;
 
@@ -62,7 +63,11 @@ fn correct_judgment(
         Correction::Text(text) => {
             let reread = Judgment {
                 persona_id: original.persona_id.clone(),
-                ..crate::protocols::stored(round.kind()).judge(&round, &original.judge_model, text)
+                ..crate::protocols::stored(round.kind()).judge(
+                    &round,
+                    &original.judge_model,
+                    JudgeAnswer::free_text(text),
+                )
             };
             if reread.parse_status != ParseStatus::Parsed {
                 return Err(format!(
