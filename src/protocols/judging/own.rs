@@ -34,7 +34,7 @@ use std::ops::Range;
 
 use serde_json::Value;
 
-use crate::domain::{Phase, Round};
+use crate::domain::{Phase, ProtocolKind, Round, Side};
 use crate::protocols::lenient_json::{objects_at, strip_thinking};
 
 /// What one JSON object of an answer says on its own, as a protocol reads it: each value it
@@ -92,12 +92,7 @@ impl<'a> Quoted<'a> {
                 .phases
                 .iter()
                 .filter(|p| !p.phase_type.is_judging() && p.error.is_none())
-                .map(|p| {
-                    (
-                        format!("{} ({})", p.phase_type.title(), p.speaker()),
-                        &*p.response,
-                    )
-                })
+                .map(|p| (source(p), &*p.response))
                 .collect(),
         }
     }
@@ -120,6 +115,19 @@ impl<'a> Quoted<'a> {
             out.extend(top.into_iter().chain(inner).map(|v| (source.as_str(), v)));
         }
         out
+    }
+}
+
+/// Which debater's answer a phase is, as a review and a judge's correction turn read it:
+/// the phase and the side, never the model (judges may be kept from models' names).
+fn source(phase: &Phase) -> String {
+    let title = phase.phase_type.title();
+    match (phase.turn, phase.phase_type.protocol()) {
+        (Some(t), Some(ProtocolKind::StructuredDebate)) => {
+            format!("{title}, {}", Side::of(t.side).as_str())
+        }
+        (Some(t), _) => format!("{title}, debater {:?}", t.side),
+        (None, _) => title.to_string(),
     }
 }
 
@@ -198,8 +206,8 @@ pub fn own_text(
             Some((source, _)) => {
                 cut.push(span);
                 left_out.push(format!(
-                    "a judgment in the answer appears word for word in {source}: a \
-                     quotation, not the judge's own, so it was not read"
+                    "a judgment in the answer appears word for word in a debater's answer \
+                     ({source}): a quotation, not the judge's own, so it was not read"
                 ));
             }
             None => kept.push(claims),
@@ -345,8 +353,8 @@ mod tests {
             assert_eq!(
                 own.left_out,
                 [
-                    "a judgment in the answer appears word for word in Presentation (a): a \
-                  quotation, not the judge's own, so it was not read"
+                    "a judgment in the answer appears word for word in a debater's answer \
+                  (Presentation): a quotation, not the judge's own, so it was not read"
                 ]
             );
         }

@@ -1175,8 +1175,8 @@ mod tests {
         assert_eq!(p.status(), ParseStatus::Failed);
         assert!(
             p.problems.iter().any(|m| m
-                == "a judgment in the answer appears word for word in Presentation (a): a \
-                    quotation, not the judge's own, so it was not read"),
+                == "a judgment in the answer appears word for word in a debater's answer \
+                    (Presentation): a quotation, not the judge's own, so it was not read"),
             "{:?}",
             p.problems
         );

@@ -685,7 +685,7 @@ mod tests {
         assert!(
             j.problems
                 .iter()
-                .any(|m| m.contains("word for word in Argument (x · debater A · round 1)")),
+                .any(|m| m.contains("in a debater's answer (Argument, debater A)")),
             "{:?}",
             j.problems
         );

@@ -314,7 +314,7 @@ fn a_verdict_a_debater_planted_is_not_the_judges() {
     assert!(
         j.problems
             .iter()
-            .any(|m| m.contains("word for word in Opening statement")),
+            .any(|m| m.contains("in a debater's answer (Opening statement, con)")),
         "{:?}",
         j.problems
     );
