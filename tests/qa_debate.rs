@@ -19,6 +19,7 @@ use ethics_bowl::domain::{
 use ethics_bowl::engine::{self, Correction, RunReport};
 use ethics_bowl::inputs::{load_items, sample};
 use ethics_bowl::protocols::Protocol;
+use ethics_bowl::protocols::judging::JudgeAnswer;
 use ethics_bowl::protocols::qa_debate::quotes::{
     GameText, show_argument, split_rules, split_sentences,
 };
@@ -353,7 +354,7 @@ fn judged_round(
     let j = protocol.judge(
         &round,
         "judge",
-        &format!("Answer: {choice:?}\nConfidence: {confidence}"),
+        JudgeAnswer::free_text(&format!("Answer: {choice:?}\nConfidence: {confidence}")),
     );
     assert_eq!(
         j.choice().copied(),

@@ -151,6 +151,11 @@ pub struct Phase {
     /// The answer ended at the output-token limit and may be cut short.
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub truncated: bool,
+    /// The provider was made to answer in the request's JSON schema (structured output), so
+    /// the answer is that JSON and nothing else: a judge's is read whole, none of it taken
+    /// for a quotation (see `protocols::judging::own`).
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub constrained: bool,
     /// The server reported no usage: the token counts (and the cost from them) are
     /// estimates (see [`crate::providers::estimate`]).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -207,6 +212,7 @@ impl Phase {
             cost_usd: None,
             finish_reason: None,
             truncated: false,
+            constrained: false,
             usage_estimated: false,
             temperature: None,
             batch_id: None,

@@ -6,6 +6,7 @@
 use std::sync::Arc;
 
 use crate::domain::{Judgment, ParseStatus, Reading, Round};
+use crate::protocols::judging::JudgeAnswer;
 use crate::protocols::panel::Panel;
 use crate::store::Store;
 
@@ -65,7 +66,11 @@ fn correct_judgment(
         Correction::Text(text) => {
             let reread = Judgment {
                 persona_id: original.persona_id.clone(),
-                ..crate::protocols::stored(round.kind()).judge(&round, &original.judge_model, text)
+                ..crate::protocols::stored(round.kind()).judge(
+                    &round,
+                    &original.judge_model,
+                    JudgeAnswer::free_text(text),
+                )
             };
             if reread.parse_status != ParseStatus::Parsed {
                 return Err(format!(

@@ -427,6 +427,10 @@ fn record_phase(
         batch_id: outcome.completion.batch_id,
         usage_estimated: outcome.completion.usage_estimated,
         finish_reason: Some(outcome.completion.provider_finish_reason),
+        constrained: ctx
+            .registry
+            .get(&step.model)
+            .is_some_and(|client| client.constrains(request)),
         ..phase_of(step, request)
     };
     round.phases.push(phase);

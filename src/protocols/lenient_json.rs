@@ -6,6 +6,8 @@
 //! the structured debate's replies and verdicts, and panel evaluations. It never panics,
 //! whatever the input, and stays linear on hostile input.
 
+use std::ops::Range;
+
 use serde_json::Value;
 
 /// Every JSON object in an answer (outside thinking blocks), read leniently (comments,
@@ -17,16 +19,16 @@ pub fn objects(text: &str) -> Vec<Value> {
         .collect()
 }
 
-/// Every JSON object in `text` read leniently, outermost first, with the byte offset where
-/// each starts (thinking blocks are not removed: strip them first with
-/// [`strip_thinking`] when the offsets must refer to the visible text).
-pub fn objects_at(text: &str) -> Vec<(usize, Value)> {
+/// Every JSON object in `text` read leniently, outermost first, with the bytes it spans
+/// (thinking blocks are not removed: strip them first with [`strip_thinking`] when the
+/// spans must refer to the visible text). The spans never overlap.
+pub fn objects_at(text: &str) -> Vec<(Range<usize>, Value)> {
     candidates(text)
         .into_iter()
         .filter_map(|(start, candidate)| {
             serde_json::from_str(&relax(candidate))
                 .ok()
-                .map(|value| (start, value))
+                .map(|value| (start..start + candidate.len(), value))
         })
         .collect()
 }
@@ -213,7 +215,7 @@ mod tests {
         let text = "{ unclosed {\"a\": \"}{\"} and {\"b\": 1}";
         assert_eq!(
             objects_at(text),
-            vec![(11, json!({"a": "}{"})), (27, json!({"b": 1}))]
+            vec![(11..22, json!({"a": "}{"})), (27..35, json!({"b": 1}))]
         );
         assert!(objects("no json here").is_empty());
     }

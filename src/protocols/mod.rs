@@ -17,6 +17,7 @@ use crate::domain::{
 };
 use crate::providers::ChatRequest;
 use crate::providers::simulated::SimulatedBehaviours;
+use judging::JudgeAnswer;
 
 /// A panel judge's place in a call: who, and in which deliberation round.
 #[derive(Debug, Clone, PartialEq, Eq, Hash)]
@@ -204,8 +205,9 @@ pub trait Protocol: panel::PanelJudged + Send + Sync + std::fmt::Debug {
     /// The request for one step (a debater's, or a single judge's), given the phases
     /// finished so far.
     fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError>;
-    /// A judge's answer read into a judgment (raw text kept, status set).
-    fn judge(&self, round: &Round, judge_model: &str, raw: &str) -> Judgment;
+    /// A judge's answer read into a judgment (raw text kept, status set): its own part only,
+    /// judgments quoted from the round's debaters left out (see [`judging::own`]).
+    fn judge(&self, round: &Round, judge_model: &str, answer: JudgeAnswer<'_>) -> Judgment;
     /// Updates what the protocol derives from the phases (quote counts, …) after a phase
     /// has been added, before the round is stored.
     fn after_phase(&self, _round: &mut Round) {}

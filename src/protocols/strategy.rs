@@ -13,7 +13,7 @@
 use crate::domain::{Judgment, ParseStatus, Phase, PhaseType, Round};
 use crate::providers::{ChatRequest, Role, Turn};
 
-use super::judging::{CUT_SHORT, judge_correction_prompt};
+use super::judging::{CUT_SHORT, JudgeAnswer, judge_correction_prompt};
 use super::panel::Panel;
 use super::{PhaseRef, Protocol, ProtocolError, Step};
 
@@ -193,7 +193,7 @@ impl JudgingStrategy {
             return Ok(Vec::new());
         };
         let truncated = phase.truncated;
-        let mut judgment = protocol.judge(round, &step.model, &phase.response);
+        let mut judgment = protocol.judge(round, &step.model, JudgeAnswer::of(phase));
         if truncated && judgment.parse_status == ParseStatus::Parsed {
             judgment.parse_status = ParseStatus::Partial;
         }

@@ -5,6 +5,7 @@ use serde_json::{Value, json};
 
 use super::ProviderError;
 use super::http::{self, Finish, HttpTarget, Outgoing, SseDecoder};
+use super::structured;
 use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
 use crate::config::ModelConfig;
 
@@ -92,7 +93,7 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
     if let Some(s) = req
         .schema
         .as_ref()
-        .filter(|_| cfg.uses_structured_output() && cfg.reasoning_effort.is_none())
+        .filter(|_| structured::constrains(cfg, req))
     {
         body["tools"] = json!([{
             "name": s.name,

@@ -177,6 +177,12 @@ impl ModelClient {
         &self.config
     }
 
+    /// Whether this model is made to answer `req` in its schema, so that its whole answer is
+    /// the JSON asked for (see [`crate::domain::Phase::constrained`]).
+    pub fn constrains(&self, req: &ChatRequest) -> bool {
+        super::structured::constrains(&self.config, req)
+    }
+
     /// The concurrency window of the model's quota and what its provider last reported of
     /// it, for the engine and UI to show.
     pub fn rate_snapshot(&self) -> RateSnapshot {

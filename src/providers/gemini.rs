@@ -7,6 +7,7 @@ use serde_json::{Value, json};
 
 use super::ProviderError;
 use super::http::{self, Finish, HttpTarget, Outgoing, SseDecoder};
+use super::structured;
 use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
 use crate::config::ModelConfig;
 use crate::domain::ErrorKind;
@@ -81,7 +82,11 @@ pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
     if let Some(effort) = cfg.reasoning_effort {
         generation["thinkingConfig"] = json!({"thinkingBudget": effort.budget_tokens()});
     }
-    if let Some(s) = req.schema.as_ref().filter(|_| cfg.uses_structured_output()) {
+    if let Some(s) = req
+        .schema
+        .as_ref()
+        .filter(|_| structured::constrains(cfg, req))
+    {
         generation["responseMimeType"] = json!("application/json");
         generation["responseSchema"] = gemini_schema(&s.schema);
     }

@@ -4,9 +4,28 @@
 use serde_json::{Value, json};
 
 use super::ProviderError;
-use super::types::ResponseSchema;
+use super::types::{ChatRequest, ResponseSchema};
 use crate::config::{ModelConfig, ProviderKind, StructuredOutput};
 use crate::domain::ErrorKind;
+
+/// Whether the provider is made to answer `req` in its schema (the schema sent and
+/// enforced: OpenAI-style `json_schema` or `json_object` with a schema, Anthropic's forced
+/// tool, Gemini's `responseSchema`), so that the whole answer is the JSON asked for. JSON
+/// mode, which takes any object, does not count; nor does the simulated provider.
+pub(crate) fn constrains(cfg: &ModelConfig, req: &ChatRequest) -> bool {
+    req.schema.is_some()
+        && cfg.uses_structured_output()
+        && match cfg.provider {
+            ProviderKind::Simulated => false,
+            // Extended thinking does not allow a forced tool.
+            ProviderKind::Anthropic => cfg.reasoning_effort.is_none(),
+            ProviderKind::Openai
+            | ProviderKind::Google
+            | ProviderKind::Xai
+            | ProviderKind::Qwen
+            | ProviderKind::OpenaiCompatible => true,
+        }
+}
 
 /// The `response_format` a Chat Completions request carries for `flavour`, if any.
 pub(crate) fn response_format(flavour: StructuredOutput, schema: &ResponseSchema) -> Option<Value> {
@@ -185,6 +204,50 @@ mod tests {
             strict["json_schema"]["schema"], s.schema,
             "unchanged elsewhere"
         );
+    }
+
+    #[test]
+    fn an_answer_counts_as_constrained_only_when_its_schema_was_sent_and_enforced() {
+        let ask = ChatRequest::new("s", "u");
+        let with_schema = ChatRequest {
+            schema: Some(schema()),
+            ..ask.clone()
+        };
+        for (provider, extra, expected) in [
+            (
+                "openai-compatible",
+                "structured_output = \"json_schema\"",
+                true,
+            ),
+            (
+                "openai-compatible",
+                "structured_output = \"json_object_schema\"",
+                true,
+            ),
+            (
+                "openai-compatible",
+                "structured_output = \"json_object\"",
+                false,
+            ),
+            ("openai-compatible", "", false),
+            ("openai", "", true),
+            ("google", "", true),
+            ("anthropic", "", true),
+            (
+                "anthropic",
+                "reasoning_effort = \"low\"\nmax_tokens = 40000",
+                false,
+            ),
+            ("anthropic", "structured_output = false", false),
+        ] {
+            let cfg = config(provider, extra);
+            assert_eq!(
+                constrains(&cfg, &with_schema),
+                expected,
+                "{provider} {extra}"
+            );
+            assert!(!constrains(&cfg, &ask), "no schema, nothing enforced");
+        }
     }
 
     #[test]

@@ -16,7 +16,7 @@ use crate::domain::{
 };
 use crate::providers::ChatRequest;
 
-use super::judging::parse_judgment;
+use super::judging::{JudgeAnswer, Quoted, read_judgment};
 use super::{PhaseRef, Protocol, ProtocolError, Step, blank_round};
 
 /// Options of the Ethics Bowl beyond the spec (each in the tournament config).
@@ -155,8 +155,8 @@ impl Protocol for EthicsBowl {
         Ok(request.tagged(&round.id, step.phase_type.as_str()))
     }
 
-    fn judge(&self, _round: &Round, judge_model: &str, raw: &str) -> Judgment {
-        judgment_from_text(judge_model, raw)
+    fn judge(&self, round: &Round, judge_model: &str, answer: JudgeAnswer<'_>) -> Judgment {
+        judgment_from_answer(judge_model, answer, &Quoted::of(round))
     }
 }
 
@@ -185,9 +185,14 @@ impl EthicsBowl {
     }
 }
 
-/// Reads a judge's text into a judgment, keeping the raw text and the parse status.
-pub fn judgment_from_text(judge_model: &str, raw: &str) -> Judgment {
-    let parsed = parse_judgment(raw);
+/// Reads a judge's answer into a judgment (its own part: judgments `quoted` from the
+/// debaters left out), keeping the raw text and the parse status.
+pub fn judgment_from_answer(
+    judge_model: &str,
+    answer: JudgeAnswer<'_>,
+    quoted: &Quoted<'_>,
+) -> Judgment {
+    let parsed = read_judgment(answer, quoted);
     Judgment {
         judge_model: judge_model.to_string(),
         persona_id: None,
@@ -200,7 +205,7 @@ pub fn judgment_from_text(judge_model: &str, raw: &str) -> Judgment {
         team_b_justification: parsed.team_b_justification,
         overall_analysis: parsed.overall_analysis,
         problems: parsed.problems,
-        raw_response: raw.to_string(),
+        raw_response: answer.text.to_string(),
         corrected_text: None,
     }
 }

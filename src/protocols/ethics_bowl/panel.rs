@@ -6,7 +6,8 @@ use std::collections::BTreeMap;
 
 use crate::domain::{Aggregate, Criterion, Evaluation, Judgment, Reading, Round, Scores, Team};
 use crate::protocols::ProtocolError;
-use crate::protocols::judging::schema;
+use crate::protocols::judging::{JudgeAnswer, Quoted, own_judgment, schema};
+use crate::protocols::lenient_json;
 use crate::protocols::panel::{NO_CONFIDENCE, PanelJudged, Rubric, common_fields, text_field};
 
 use super::{EthicsBowl, prompts};
@@ -93,11 +94,13 @@ impl PanelJudged for EthicsBowl {
     /// score is there, and said so.
     fn panel_evaluation(
         &self,
-        _round: &Round,
+        round: &Round,
         judgment: &Judgment,
-        text: &str,
+        answer: JudgeAnswer<'_>,
     ) -> (Evaluation, Vec<String>) {
-        let objects = crate::protocols::lenient_json::objects(text);
+        let objects = own_judgment(answer, &Quoted::of(round))
+            .map(|own| lenient_json::objects(&own.text))
+            .unwrap_or_default();
         let common = common_fields(&objects);
         let mut problems = Vec::new();
         let mut verdict =
@@ -169,7 +172,7 @@ impl PanelJudged for EthicsBowl {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::protocols::ethics_bowl::{EthicsBowlOptions, judgment_from_text};
+    use crate::protocols::ethics_bowl::{EthicsBowlOptions, judgment_from_answer};
 
     fn round() -> Round {
         serde_json::from_value(serde_json::json!({
@@ -191,10 +194,11 @@ mod tests {
     }
 
     fn evaluate(raw: &str) -> (Evaluation, Vec<String>) {
+        let answer = JudgeAnswer::free_text(raw);
         EthicsBowl::new([], EthicsBowlOptions::default()).panel_evaluation(
             &round(),
-            &judgment_from_text("m", raw),
-            raw,
+            &judgment_from_answer("m", answer, &Quoted::none()),
+            answer,
         )
     }
 

@@ -4,6 +4,7 @@
 
 use serde_json::Value;
 
+use super::JudgeAnswer;
 use super::schema::{checks, describe};
 use crate::config::{PanelConfig, PanelJudgeConfig};
 use crate::domain::{
@@ -281,11 +282,15 @@ pub(crate) fn every_case() -> Vec<Case> {
 /// What an answer reads as: the judgment's status and problems, and for panels the
 /// evaluation's problems and whether it has a verdict and a confidence.
 pub(crate) fn read(case: &Case, text: &str) -> (ParseStatus, Vec<String>) {
-    let judgment = case.protocol.judge(&case.round, "j", text);
+    let judgment = case
+        .protocol
+        .judge(&case.round, "j", JudgeAnswer::free_text(text));
     let mut problems = judgment.problems.clone();
     let mut status = judgment.parse_status;
     if case.panel {
-        let (evaluation, more) = case.protocol.panel_evaluation(&case.round, &judgment, text);
+        let (evaluation, more) =
+            case.protocol
+                .panel_evaluation(&case.round, &judgment, JudgeAnswer::free_text(text));
         problems.extend(more);
         if evaluation.verdict.is_none() || evaluation.confidence.is_none() {
             status = ParseStatus::Partial;

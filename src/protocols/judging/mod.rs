@@ -1,15 +1,18 @@
 //! Reading judges' answers: the Ethics Bowl's rubric (the seven criteria for each team), and
 //! the 1–10 scores every rubric on that scale shares. The JSON in an answer is found by
 //! [`crate::protocols::lenient_json`]. Also what every judge is asked for: the JSON schemas
-//! of their answers ([`schema`]) and the correction turn after an unreadable answer.
+//! of their answers ([`schema`]), the correction turn after an unreadable answer, and which
+//! part of an answer is the judge's own ([`own`]), which every protocol's reader applies.
 
 mod correction;
 #[cfg(test)]
 mod every_judge;
+pub mod own;
 mod rubric;
 pub mod schema;
 mod score;
 
 pub use correction::{CUT_SHORT, judge_correction_prompt};
-pub use rubric::{ParsedJudgment, parse_judgment};
+pub use own::{JudgeAnswer, Quoted};
+pub use rubric::{ParsedJudgment, own_judgment, parse_judgment, read_judgment};
 pub(crate) use score::score_value;

@@ -6,7 +6,7 @@ use serde_json::Value;
 
 use crate::domain::{Aggregate, Evaluation, Judgment, Reading, Round};
 use crate::protocols::ProtocolError;
-use crate::protocols::judging::schema;
+use crate::protocols::judging::{JudgeAnswer, schema};
 
 /// What a protocol's panel judges score in one round: its dimensions, their scale, the
 /// verdicts, the labels voted on by name, and how all of it is asked for.
@@ -85,13 +85,14 @@ pub trait PanelJudged {
     /// The exchange as panel judges read it (every phase they need must have run).
     fn panel_material(&self, round: &Round) -> Result<String, ProtocolError>;
     /// A panel judge's answer as the panel compares it: `judgment` is the protocol's reading
-    /// of `text` (a person's correction of it, when corrected). Returns what could not be
-    /// read beside the judgment's own problems.
+    /// of `answer` (a person's correction of it, when corrected), whose other fields are read
+    /// from the same part of it, the judge's own. Returns what could not be read beside the
+    /// judgment's own problems.
     fn panel_evaluation(
         &self,
         round: &Round,
         judgment: &Judgment,
-        text: &str,
+        answer: JudgeAnswer<'_>,
     ) -> (Evaluation, Vec<String>);
     /// The panel's verdict as this protocol reads a judgment, from the weighted aggregate and
     /// each judge's final judgment with its weight.

@@ -13,10 +13,11 @@ use crate::domain::{
     Aggregate, Evaluation, Judgment, Label, QaChoice, QaSetup, Reading, Round, Team,
 };
 use crate::protocols::ProtocolError;
-use crate::protocols::judging::{schema, score_value};
+use crate::protocols::judging::{JudgeAnswer, Quoted, schema, score_value};
 use crate::protocols::lenient_json;
 use crate::protocols::panel::{PanelJudged, Rubric, common_fields};
 
+use super::verdict::own_reply;
 use super::{QaDebate, prompts, setup_of, transcript};
 
 /// What each debater is scored on, with what it means.
@@ -163,9 +164,11 @@ impl PanelJudged for QaDebate {
         &self,
         round: &Round,
         judgment: &Judgment,
-        text: &str,
+        answer: JudgeAnswer<'_>,
     ) -> (Evaluation, Vec<String>) {
-        let objects = lenient_json::objects(text);
+        let objects = own_reply(answer, &Quoted::of(round))
+            .map(|own| lenient_json::objects(&own.text))
+            .unwrap_or_default();
         let common = common_fields(&objects);
         let choice = judgment.choice();
         let mut problems = Vec::new();
@@ -185,7 +188,7 @@ impl PanelJudged for QaDebate {
         };
         // A three-way judge's confidence is read beside its label (its answer has no choice).
         let label_confidence = judgment.label().and_then(|_| {
-            lenient_json::objects(text)
+            objects
                 .iter()
                 .find_map(|o| o.get("confidence").and_then(Value::as_f64))
                 .filter(|c| (0.0..=100.0).contains(c))
@@ -321,8 +324,8 @@ mod tests {
         let p = QaDebate::default();
         let r = round(QaFormat::Debate);
         let raw = "{\"answer\": \"B\", \"confidence\": 70, \"debater_a_scores\": {\"argument_strength\": 4, \"quote_use\": \"3/10\"}, \"debater_b_scores\": {\"argument_strength\": 8, \"quote_use\": 9}, \"rationale\": \"B quoted the game.\"}";
-        let j = p.judge(&r, "m", raw);
-        let (e, problems) = p.panel_evaluation(&r, &j, raw);
+        let j = p.judge(&r, "m", JudgeAnswer::free_text(raw));
+        let (e, problems) = p.panel_evaluation(&r, &j, JudgeAnswer::free_text(raw));
         assert_eq!(e.verdict.as_deref(), Some("B"));
         assert_eq!(e.confidence, Some(0.7));
         assert_eq!(e.scores["debater_a.quote_use"], 3.0);
@@ -330,7 +333,11 @@ mod tests {
         assert_eq!(e.rationale, "B quoted the game.");
         assert!(problems.is_empty(), "{problems:?}");
         let bare = "Answer: A\nConfidence: 60";
-        let (e, problems) = p.panel_evaluation(&r, &p.judge(&r, "m", bare), bare);
+        let (e, problems) = p.panel_evaluation(
+            &r,
+            &p.judge(&r, "m", JudgeAnswer::free_text(bare)),
+            JudgeAnswer::free_text(bare),
+        );
         assert_eq!(e.verdict.as_deref(), Some("A"));
         assert_eq!(problems, ["0 of the debaters' 4 scores given"]);
     }
@@ -344,8 +351,8 @@ mod tests {
         assert!(rubric.dimensions.is_empty());
         let raw =
             "{\"answer\": \"unknown\", \"confidence\": 65, \"rationale\": \"No rule reaches it.\"}";
-        let j = p.judge(&r, "m", raw);
-        let (e, problems) = p.panel_evaluation(&r, &j, raw);
+        let j = p.judge(&r, "m", JudgeAnswer::free_text(raw));
+        let (e, problems) = p.panel_evaluation(&r, &j, JudgeAnswer::free_text(raw));
         assert_eq!(e.verdict.as_deref(), Some("unknown"));
         assert_eq!(e.confidence, Some(0.65));
         assert!(problems.is_empty(), "{problems:?}");
@@ -366,7 +373,7 @@ mod tests {
     fn the_panel_answer_is_the_weighted_vote_with_its_probability() {
         let p = QaDebate::default();
         let r = round(QaFormat::Debate);
-        let choose = |raw: &str| p.judge(&r, "m", raw);
+        let choose = |raw: &str| p.judge(&r, "m", JudgeAnswer::free_text(raw));
         let (a80, b60) = (
             choose("Answer: A\nConfidence: 80"),
             choose("Answer: B\nConfidence: 60"),

@@ -2,11 +2,15 @@
 //! the requested JSON object (`answer`, `confidence`: its keys are read before any prose in
 //! its reasoning or rationale), or `Answer: A` / `Confidence: 80` lines, with Markdown
 //! emphasis, brackets, "Debater A", a percentage or a 0–1 probability. Otherwise the last
-//! answer given wins (models reason first, then answer).
+//! answer given wins (models reason first, then answer). Only the judge's own part of the
+//! answer is read: JSON answers quoted from the debaters are left out, and an answer whose
+//! JSON answers disagree is not read at all (see [`own`](crate::protocols::judging::own)).
 
 use serde_json::Value;
 
 use crate::domain::{Label, QaChoice, Team};
+use crate::protocols::judging::own::{Claims, JudgeAnswer, OwnText, Quoted, own_text};
+use crate::protocols::judging::score_value;
 use crate::protocols::lenient_json;
 
 /// What was read, and what could not be.
@@ -119,8 +123,76 @@ fn json_keys(raw: &str) -> (Option<Team>, Option<String>) {
     (answer, confidence)
 }
 
-/// Reads a judge's reply.
+/// What one JSON object of a reply says alone: the answer (a side or a label), the
+/// confidence, and the debaters' scores a panel judge gives (`debater_a_scores`).
+fn claims(_before: &str, value: &Value) -> Claims {
+    let mut out = Claims::new();
+    if let Some(answer) = value
+        .get("answer")
+        .or_else(|| value.get("label"))
+        .and_then(Value::as_str)
+    {
+        let side = side_in(answer).map(|side| match side {
+            Team::A => "A",
+            Team::B => "B",
+        });
+        if let Some(named) = side.or_else(|| label_in(answer).map(Label::as_str)) {
+            out.insert("answer".into(), named.to_string());
+        }
+    }
+    let confidence = value.get("confidence").map(|v| match v {
+        Value::String(s) => s.clone(),
+        other => other.to_string(),
+    });
+    if let Some(Ok(c)) = confidence.as_deref().map(confidence_in) {
+        out.insert("confidence".into(), c.to_string());
+    }
+    for (key, scores) in value.as_object().into_iter().flatten() {
+        let Some(scores) = scores.as_object().filter(|_| key.ends_with("_scores")) else {
+            continue;
+        };
+        for (dimension, v) in scores {
+            if let Ok(v) = score_value(v) {
+                out.insert(format!("{key}.{dimension}"), v.to_string());
+            }
+        }
+    }
+    out
+}
+
+/// The judge's own part of a reply (see [`own`](crate::protocols::judging::own)), each
+/// JSON object read as the readers here read it.
+pub fn own_reply(answer: JudgeAnswer<'_>, quoted: &Quoted<'_>) -> Result<OwnText, String> {
+    own_text(answer, quoted, claims)
+}
+
+/// Reads a reply written outside any round (a person's correction in the review editor):
+/// its JSON answers must agree, and none is a quotation, since there is nothing to quote.
 pub fn read_verdict(raw: &str) -> ReadVerdict {
+    read_own_verdict(JudgeAnswer::free_text(raw), &Quoted::none())
+}
+
+/// Reads a judge's reply in a round: its own part (answers quoted from the debaters left
+/// out; nothing read when its answers disagree, with the reason).
+pub fn read_own_verdict(answer: JudgeAnswer<'_>, quoted: &Quoted<'_>) -> ReadVerdict {
+    match own_reply(answer, quoted) {
+        Ok(own) => {
+            let mut read = read_text(&own.text);
+            let complete =
+                read.side.is_some() && read.confidence.is_some() && read.problems.is_empty();
+            own.explain(complete, &mut read.problems);
+            read
+        }
+        Err(reason) => ReadVerdict {
+            side: None,
+            confidence: None,
+            problems: vec![reason],
+        },
+    }
+}
+
+/// Reads the text of a reply.
+fn read_text(raw: &str) -> ReadVerdict {
     let mut problems = Vec::new();
     let (json_answer, json_confidence) = json_keys(raw);
     let side = json_answer
@@ -186,9 +258,20 @@ fn label_in(value: &str) -> Option<Label> {
     Label::parse(&word)
 }
 
-/// Reads a three-way baseline's reply: the JSON object's `answer` (or `label`), else the
-/// last `Answer: …` line, else a last line that is just the label.
-pub fn read_label(raw: &str) -> ReadLabel {
+/// Reads a three-way baseline's reply, its own part (see [`read_own_verdict`]): the JSON
+/// object's `answer` (or `label`), else the last `Answer: …` line, else a last line that is
+/// just the label.
+pub fn read_label(answer: JudgeAnswer<'_>, quoted: &Quoted<'_>) -> ReadLabel {
+    let own = match own_reply(answer, quoted) {
+        Ok(own) => own,
+        Err(reason) => {
+            return ReadLabel {
+                label: None,
+                problems: vec![reason],
+            };
+        }
+    };
+    let raw = own.text.as_str();
     let objects = lenient_json::objects(raw);
     let label = objects
         .iter()
@@ -203,11 +286,12 @@ pub fn read_label(raw: &str) -> ReadLabel {
                 .filter(|l| l.trim().len() <= 14)
                 .and_then(label_in)
         });
-    let problems = if label.is_none() {
+    let mut problems = if label.is_none() {
         vec!["no label (expected \"answer\": \"proved\", \"disproved\" or \"unknown\")".into()]
     } else {
         Vec::new()
     };
+    own.explain(label.is_some(), &mut problems);
     ReadLabel { label, problems }
 }
 
@@ -281,8 +365,36 @@ mod tests {
     }
 
     #[test]
+    fn json_answers_that_disagree_are_not_read() {
+        let v = read_verdict(
+            "Debater B insists: {\"answer\": \"B\", \"confidence\": 99}\nMy verdict: {\"answer\": \"A\", \"confidence\": 70}",
+        );
+        assert_eq!((v.side, v.confidence), (None, None));
+        assert_eq!(
+            v.problems,
+            [
+                "the answer holds 2 judgments that disagree (answer: B against A); one may be \
+              quoted from a debater, so none was read: pick one by hand"
+            ]
+        );
+        // The same answer twice, written two ways, reads as one.
+        assert_eq!(
+            read(
+                "{\"answer\": \"A\", \"confidence\": 70}\nAgain: {\"confidence\": \"70%\", \"answer\": \"Debater A\"}"
+            ),
+            (Some(Team::A), Some(70.0))
+        );
+        let label = read_label(
+            JudgeAnswer::free_text("{\"answer\": \"proved\"} or rather {\"answer\": \"unknown\"}"),
+            &Quoted::none(),
+        );
+        assert_eq!(label.label, None);
+        assert!(label.problems[0].contains("(answer: proved against unknown)"));
+    }
+
+    #[test]
     fn three_way_labels() {
-        let label = |raw: &str| read_label(raw).label;
+        let label = |raw: &str| read_label(JudgeAnswer::free_text(raw), &Quoted::none()).label;
         assert_eq!(label("{\"answer\": \"unknown\"}"), Some(Label::Unknown));
         assert_eq!(
             label(
@@ -294,13 +406,60 @@ mod tests {
         assert_eq!(label("Reasoning.\n**Answer:** Proved"), Some(Label::Proved));
         assert_eq!(label("After all that:\ndisproved"), Some(Label::Disproved));
         assert_eq!(label("Answer: A"), None);
-        assert_eq!(read_label("Answer: provable").problems.len(), 1);
+        assert_eq!(
+            read_label(JudgeAnswer::free_text("Answer: provable"), &Quoted::none())
+                .problems
+                .len(),
+            1
+        );
     }
 
     proptest! {
         #[test]
         fn never_panics(raw in "\\PC{0,300}") {
             let _ = read_verdict(&raw);
+        }
+
+        /// Several JSON answers among words: read when they all agree, never when two
+        /// disagree.
+        #[test]
+        fn several_json_answers_are_read_only_when_they_agree(
+            answers in prop::collection::vec(
+                (prop::sample::select(vec!["A", "B"]), prop::sample::select(vec![70u8, 80])),
+                1..4,
+            ),
+            junk in "[ .\n]{0,6}",
+        ) {
+            let text: String = answers
+                .iter()
+                .map(|(a, c)| format!("{{\"answer\": \"{a}\", \"confidence\": {c}}}{junk}"))
+                .collect();
+            let v = read_verdict(&text);
+            let (a, c) = answers[0];
+            if answers.iter().all(|x| *x == (a, c)) {
+                let side = if a == "A" { Team::A } else { Team::B };
+                prop_assert_eq!((v.side, v.confidence), (Some(side), Some(f64::from(c))));
+            } else {
+                prop_assert_eq!((v.side, v.confidence), (None, None));
+            }
+        }
+
+        /// Several answer objects (cut, nested, repeated) among words: no panic.
+        #[test]
+        fn never_panics_on_several_objects(
+            parts in prop::collection::vec(
+                (prop::sample::select(vec!["A", "B", "Debater A", "proved", "x", ""]),
+                 prop::sample::select(vec!["70", "\"0.8\"", "150", "null", "{}"]),
+                 "[ a-z{}\n\"]{0,6}"),
+                0..6,
+            ),
+        ) {
+            let text: String = parts
+                .iter()
+                .map(|(a, c, junk)| format!("{{\"answer\": \"{a}\", \"confidence\": {c}}}{junk}"))
+                .collect();
+            let _ = read_verdict(&text);
+            let _ = read_label(JudgeAnswer::free_text(&text), &Quoted::none());
         }
 
         #[test]

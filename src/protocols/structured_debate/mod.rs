@@ -23,6 +23,7 @@ use crate::domain::{
 };
 use crate::providers::{ChatRequest, Role, Turn as ChatTurn};
 
+use super::judging::{JudgeAnswer, Quoted};
 use super::{PhaseRef, Protocol, ProtocolError, ReviewRequest, Step, blank_round};
 
 /// The debate's rules from the tournament's `[structured]` table.
@@ -321,11 +322,13 @@ impl Protocol for StructuredDebate {
         Ok(request.tagged(&round.id, tag))
     }
 
-    fn judge(&self, round: &Round, judge_model: &str, raw: &str) -> Judgment {
-        let (verdict, problems, status) = match round.structured() {
-            Some(setup) => {
+    fn judge(&self, round: &Round, judge_model: &str, answer: JudgeAnswer<'_>) -> Judgment {
+        let own = parse::own_verdict(answer, &Quoted::of(round));
+        let (verdict, problems, status) = match (round.structured(), own) {
+            (Some(_), Err(reason)) => (None, vec![reason], ParseStatus::Failed),
+            (Some(setup), Ok(own)) => {
                 let ids = argument_ids(setup);
-                let (verdict, problems) = parse::parse_verdict(raw, &ids);
+                let (verdict, mut problems) = parse::parse_verdict(&own.text, &ids);
                 let status = match &verdict {
                     None => ParseStatus::Failed,
                     Some(v) => {
@@ -345,13 +348,14 @@ impl Protocol for StructuredDebate {
                         }
                     }
                 };
+                own.explain(status == ParseStatus::Parsed, &mut problems);
                 let verdict = verdict.map(|mut v| {
                     v.compute_totals(&setup.weights, &setup.bands);
                     Box::new(v)
                 });
                 (verdict, problems, status)
             }
-            None => (
+            (None, _) => (
                 None,
                 vec!["the round has no structured-debate setup".into()],
                 ParseStatus::Failed,
@@ -366,7 +370,7 @@ impl Protocol for StructuredDebate {
             overall_analysis: String::new(),
             parse_status: status,
             problems,
-            raw_response: raw.to_string(),
+            raw_response: answer.text.to_string(),
             corrected_text: None,
         }
     }

@@ -14,10 +14,11 @@ use crate::domain::{
     StructuredVerdict,
 };
 use crate::protocols::ProtocolError;
-use crate::protocols::judging::schema;
+use crate::protocols::judging::{JudgeAnswer, Quoted, schema};
 use crate::protocols::lenient_json;
 use crate::protocols::panel::{NO_CONFIDENCE, PanelJudged, Rubric, common_fields};
 
+use super::parse::own_verdict;
 use super::{StructuredDebate, argument_ids, prompts, setup_of};
 
 /// Reads one of an assessment's four scores.
@@ -128,11 +129,14 @@ impl PanelJudged for StructuredDebate {
 
     fn panel_evaluation(
         &self,
-        _round: &Round,
+        round: &Round,
         judgment: &Judgment,
-        text: &str,
+        answer: JudgeAnswer<'_>,
     ) -> (Evaluation, Vec<String>) {
-        let common = common_fields(&lenient_json::objects(text));
+        let objects = own_verdict(answer, &Quoted::of(round))
+            .map(|own| lenient_json::objects(&own.text))
+            .unwrap_or_default();
+        let common = common_fields(&objects);
         let mut problems = Vec::new();
         if common.confidence.is_none() {
             problems.push(NO_CONFIDENCE.to_string());
@@ -340,8 +344,8 @@ mod tests {
         let p = StructuredDebate::default();
         let r = round();
         let raw = answer([(8.0, "UPHELD"), (6.0, "REFUTED"), (5.0, "UNCERTAIN")], "");
-        let j = p.judge(&r, "m", &raw);
-        let (e, problems) = p.panel_evaluation(&r, &j, &raw);
+        let j = p.judge(&r, "m", JudgeAnswer::free_text(&raw));
+        let (e, problems) = p.panel_evaluation(&r, &j, JudgeAnswer::free_text(&raw));
         assert!(problems.is_empty(), "{problems:?}");
         assert_eq!(e.scores["pro.logic"], 7.0);
         assert_eq!(e.scores["con.evidence"], 5.0);
@@ -374,7 +378,10 @@ mod tests {
             "\"straw_man\"",
         );
         let light_raw = answer([(2.0, "REFUTED"), (4.0, "UPHELD"), (6.0, "UPHELD")], "");
-        let (heavy, light) = (p.judge(&r, "m", &heavy_raw), p.judge(&r, "m", &light_raw));
+        let (heavy, light) = (
+            p.judge(&r, "m", JudgeAnswer::free_text(&heavy_raw)),
+            p.judge(&r, "m", JudgeAnswer::free_text(&light_raw)),
+        );
         let aggregate = Aggregate {
             scores: BTreeMap::new(),
             verdict: Some("pro".into()),

@@ -1,12 +1,16 @@
 //! Reading the structured debate's JSON replies leniently (code fences, a preamble, trailing
 //! commas, a bare array instead of the wrapping object, title-case values), validating what
-//! was read, and the free-text fallbacks when a reply is not JSON at all.
+//! was read, and the free-text fallbacks when a reply is not JSON at all. A judge's verdict is
+//! read from the judge's own part of its answer ([`own_verdict`]).
 
 use serde_json::Value;
 
 use crate::domain::{
     ArgumentAssessment, Closing, CrossResponse, DebateArgument, Fallacy, ResponseType, Side,
     Standing, StructuredVerdict, TotalBands,
+};
+use crate::protocols::judging::own::{
+    Claims, JudgeAnswer, OwnText, Quoted, own_text, verdict_claims,
 };
 use crate::protocols::judging::score_value;
 use crate::protocols::lenient_json;
@@ -253,6 +257,42 @@ fn fallacy(v: &str) -> Option<Fallacy> {
     Fallacy::ALL.into_iter().find(|f| f.as_str() == key)
 }
 
+/// The judge's own part of an answer (see [`own`](crate::protocols::judging::own)), each
+/// JSON object read as [`parse_verdict`] reads it.
+pub fn own_verdict(answer: JudgeAnswer<'_>, quoted: &Quoted<'_>) -> Result<OwnText, String> {
+    own_text(answer, quoted, claims)
+}
+
+/// What one JSON object says alone: each argument's four scores, standing and fallacies,
+/// and a panel judge's confidence.
+fn claims(_before: &str, value: &Value) -> Claims {
+    let mut out = verdict_claims(value);
+    if value.get("assessments").is_none() {
+        return out;
+    }
+    let (verdict, _) = verdict_in(value, &[]);
+    for a in &verdict.assessments {
+        let scores = [
+            ("logic", a.logic),
+            ("evidence", a.evidence),
+            ("responsiveness", a.responsiveness),
+            ("honesty", a.honesty),
+        ];
+        for (name, score) in scores {
+            if let Some(v) = score {
+                out.insert(format!("{}.{name}", a.arg_id), v.to_string());
+            }
+        }
+        if let Some(standing) = a.standing {
+            out.insert(format!("{}.standing", a.arg_id), standing.as_str().into());
+        }
+        let mut fallacies: Vec<&str> = a.fallacies.iter().map(|f| f.as_str()).collect();
+        fallacies.sort_unstable();
+        out.insert(format!("{}.fallacies", a.arg_id), fallacies.join(", "));
+    }
+    out
+}
+
 /// A judge's verdict as read, and what could not be read; the side totals are left to the
 /// caller (they are computed from the scores, not taken from the judge).
 pub fn parse_verdict(
@@ -266,6 +306,13 @@ pub fn parse_verdict(
             vec!["no JSON object with an \"assessments\" list was found".into()],
         );
     };
+    let (verdict, problems) = verdict_in(object, argument_ids);
+    (Some(verdict), problems)
+}
+
+/// The verdict one JSON object holds (it has an `assessments` list or map), and what could
+/// not be read in it.
+fn verdict_in(object: &Value, argument_ids: &[String]) -> (StructuredVerdict, Vec<String>) {
     let mut problems = Vec::new();
     let mut assessments = Vec::new();
     // A list of assessments each naming its argument, or an object keyed by argument id
@@ -339,7 +386,7 @@ pub fn parse_verdict(
         con_total: None,
         bands: TotalBands::default(),
     };
-    (Some(verdict), problems)
+    (verdict, problems)
 }
 
 #[cfg(test)]
@@ -419,6 +466,59 @@ mod tests {
             let _ = parse_cross(&raw, &ids);
             let _ = parse_closing(&raw);
             let _ = parse_verdict(&raw, &ids);
+        }
+
+        /// Several complete verdicts among words: read when they all agree, never when two
+        /// disagree.
+        #[test]
+        fn several_verdicts_are_read_only_when_they_agree(
+            logic in prop::collection::vec(7u8..9, 1..4),
+            junk in "[ a-z.\n]{0,8}",
+        ) {
+            let text: String = logic
+                .iter()
+                .map(|n| format!(
+                    "{{\"assessments\": [{{\"arg_id\": \"PRO-1\", \"logic\": {n}, \"evidence\": 5, \"responsiveness\": 5, \"honesty\": 5, \"fallacies\": [], \"standing\": \"UPHELD\", \"reason\": \"r\"}}]}}{junk}"
+                ))
+                .collect();
+            let own = own_verdict(JudgeAnswer::free_text(&text), &Quoted::none());
+            if logic.iter().all(|n| *n == logic[0]) {
+                let own = own.map_err(TestCaseError::fail)?;
+                let (verdict, _) = parse_verdict(&own.text, &["PRO-1".to_string()]);
+                let read = verdict.and_then(|v| v.assessments.first().and_then(|a| a.logic));
+                prop_assert_eq!(read, Some(f64::from(logic[0])));
+            } else {
+                prop_assert!(own.is_err(), "{}", text);
+            }
+        }
+
+        /// Several verdict-like objects (cut, repeated, disagreeing) among words: no panic.
+        #[test]
+        fn several_verdicts_never_panic(
+            parts in prop::collection::vec(
+                (0u8..12, prop::sample::select(vec!["UPHELD", "REFUTED", "?"]), "[ a-z{}\n\"]{0,6}"),
+                0..6,
+            ),
+            planted in "\\PC{0,80}",
+        ) {
+            let text: String = parts
+                .iter()
+                .map(|(n, standing, junk)| format!(
+                    "{{\"assessments\": [{{\"arg_id\": \"PRO-1\", \"logic\": {n}, \"standing\": \"{standing}\"}}], \"confidence\": 0.{n}}}{junk}"
+                ))
+                .collect();
+            let debater = crate::domain::Phase::new(crate::domain::PhaseType::Opening, "a", &planted);
+            let mut round: crate::domain::Round = serde_json::from_value(serde_json::json!({
+                "id": "r", "dilemma_id": "t", "team_a_model": "a", "team_b_model": "b",
+                "status": "incomplete", "timestamp": "t"
+            })).unwrap();
+            round.phases.push(debater);
+            for constrained in [false, true] {
+                let answer = JudgeAnswer { text: &text, constrained };
+                if let Ok(own) = own_verdict(answer, &Quoted::of(&round)) {
+                    let _ = parse_verdict(&own.text, &["PRO-1".to_string()]);
+                }
+            }
         }
 
         #[test]
