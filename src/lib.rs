@@ -7,6 +7,7 @@ pub mod config;
 pub mod domain;
 pub mod engine;
 pub mod inputs;
+pub mod markdown_escape;
 pub mod protocols;
 pub mod providers;
 pub mod redact;

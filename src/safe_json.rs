@@ -3,7 +3,8 @@
 //! U+2066–U+2069) and line or paragraph separator (U+2028, U+2029) written as a `\u` escape.
 //! serde_json escapes only C0 controls, so model text holding a C1 CSI or a right-to-left
 //! override would otherwise reach a terminal that `cat`s a round file or pipes `--json`
-//! output. The escapes are lossless: a reader decodes exactly the text the model wrote.
+//! output. The escapes are lossless: a reader decodes exactly the text the model wrote, keys
+//! aside (see [`to_vec_pretty`]).
 
 use std::io;
 
@@ -80,12 +81,22 @@ impl Formatter for Escaping {
     }
 }
 
-/// Pretty JSON with the escapes above, as bytes.
+/// Pretty JSON with the escapes above, as bytes, every string in it redacted with every key
+/// this process read. Every round file, record and `--json` output is written here, so this
+/// is the one place that keeps keys out of all of them, whatever field holds the text and
+/// however it got there (a string decoded from a model's JSON, a server's message): the
+/// strings are redacted as they are, before JSON escapes them (a key holding `"` or `\` is
+/// written escaped, which a search for the key would miss and a reader would decode).
 pub fn to_vec_pretty(value: &impl Serialize) -> serde_json::Result<Vec<u8>> {
+    let redactor = crate::redact::remembered();
     let mut out = Vec::with_capacity(4096);
     let mut ser =
         serde_json::Serializer::with_formatter(&mut out, Escaping(PrettyFormatter::new()));
-    value.serialize(&mut ser)?;
+    if redactor.is_empty() {
+        value.serialize(&mut ser)?;
+    } else {
+        redactor.json_tree(value)?.serialize(&mut ser)?;
+    }
     Ok(out)
 }
 
@@ -99,6 +110,24 @@ pub fn to_string_pretty(value: &impl Serialize) -> serde_json::Result<String> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn every_string_and_key_is_redacted_before_it_is_escaped() {
+        let key = r#"sk-safe"json\key-0123"#;
+        crate::redact::remember(&crate::redact::Redactor::new([("SAFE_JSON_TEST_KEY", key)]));
+        let mut map = std::collections::BTreeMap::new();
+        map.insert(
+            format!("named {key}"),
+            vec![format!("said {key}"), "plain".into()],
+        );
+        let json = to_string_pretty(&map).unwrap();
+        assert!(!json.contains("safe"), "{json}");
+        let back: serde_json::Value = serde_json::from_str(&json).unwrap();
+        assert_eq!(
+            back,
+            serde_json::json!({"named [redacted SAFE_JSON_TEST_KEY]": ["said [redacted SAFE_JSON_TEST_KEY]", "plain"]})
+        );
+    }
 
     #[test]
     fn c1_and_bidi_controls_are_escaped_and_read_back_exactly() {

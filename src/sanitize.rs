@@ -44,32 +44,65 @@ impl Sanitizer {
     pub fn push(&mut self, input: &str) -> String {
         let mut out = String::with_capacity(input.len());
         for c in input.chars() {
-            self.state = match (self.state, c) {
-                (State::Text, '\u{1b}') => State::Escape,
-                (State::Text, '\u{9b}') => State::Csi,
-                (State::Text, '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}') => State::Str,
-                (State::Text, c) => {
-                    if kept(c) {
-                        out.push(c);
-                    }
-                    State::Text
-                }
-                (State::Escape, '[') => State::Csi,
-                (State::Escape, ']' | 'P' | 'X' | '^' | '_') => State::Str,
-                // Intermediate bytes of a two- or three-byte escape (e.g. `ESC ( B`).
-                (State::Escape, '\u{20}'..='\u{2f}') => State::Escape,
-                (State::Escape, _) => State::Text,
-                (State::Csi, '\u{40}'..='\u{7e}') => State::Text,
-                (State::Csi, _) => State::Csi,
-                (State::Str, '\u{7}' | '\u{9c}') => State::Text,
-                (State::Str, '\u{1b}') => State::StrEscape,
-                (State::Str, _) => State::Str,
-                (State::StrEscape, '\\') => State::Text,
-                (State::StrEscape, _) => State::Str,
-            };
+            let (state, keep) = advance(self.state, c);
+            self.state = state;
+            if keep {
+                out.push(c);
+            }
         }
         out
     }
+}
+
+/// The filter's next state after `c`, and whether `c` is kept.
+fn advance(state: State, c: char) -> (State, bool) {
+    let next = match (state, c) {
+        (State::Text, '\u{1b}') => State::Escape,
+        (State::Text, '\u{9b}') => State::Csi,
+        (State::Text, '\u{9d}' | '\u{90}' | '\u{98}' | '\u{9e}' | '\u{9f}') => State::Str,
+        (State::Text, c) => return (State::Text, kept(c)),
+        (State::Escape, '[') => State::Csi,
+        (State::Escape, ']' | 'P' | 'X' | '^' | '_') => State::Str,
+        // Intermediate bytes of a two- or three-byte escape (e.g. `ESC ( B`).
+        (State::Escape, '\u{20}'..='\u{2f}') => State::Escape,
+        (State::Escape, _) => State::Text,
+        (State::Csi, '\u{40}'..='\u{7e}') => State::Text,
+        (State::Csi, _) => State::Csi,
+        (State::Str, '\u{7}' | '\u{9c}') => State::Text,
+        (State::Str, '\u{1b}') => State::StrEscape,
+        (State::Str, _) => State::Str,
+        (State::StrEscape, '\\') => State::Text,
+        (State::StrEscape, _) => State::Str,
+    };
+    (next, false)
+}
+
+/// How many bytes at the start of `text` the filter removes whole (control characters,
+/// bidirectional controls, escape sequences) before the first character it keeps; `None`
+/// when `text` ends inside an escape sequence, so that what follows decides. A run longer
+/// than `limit` bytes counts as none. The redactor looks through such runs inside a key,
+/// since removing them would join the key up again.
+pub(crate) fn dropped_prefix(text: &str, limit: usize) -> Option<usize> {
+    let mut state = State::Text;
+    for (at, c) in text.char_indices() {
+        if at > limit {
+            return Some(0);
+        }
+        let (next, keep) = advance(state, c);
+        if keep {
+            return Some(at);
+        }
+        state = next;
+    }
+    if text.len() > limit {
+        return Some(0);
+    }
+    (state == State::Text).then_some(text.len())
+}
+
+/// Whether the filter removes this character wherever it stands outside an escape sequence.
+pub(crate) fn drops(c: char) -> bool {
+    !kept(c)
 }
 
 /// The characters that change the display order of text around them (embeddings,

@@ -137,6 +137,172 @@ fn report_files_hold_no_raw_controls() {
     );
 }
 
+/// HTML, a link and a fence break, as a model might write them to run script where the
+/// Markdown is rendered; and ordinary text, which must still read as written.
+const HTML_ATTEMPTS: &str = "It's 7 * 2 = 14 points, 3.5 more than B's.\n\
+    <svg onload=alert(1)>\n\
+    <script>alert(2)</script> &lt;b&gt;bold?&lt;/b&gt; [click](javascript:alert(3))\n\
+    ```\n\
+    code\n\
+    ```\n\
+    <img src=x onerror=alert(4)>\n\
+    ````\n\
+    ```\n\
+    </code><iframe src=javascript:alert(5)>";
+
+/// Fails unless `md` holds no `<` and, rendered as CommonMark, no HTML, link or image;
+/// returns the text a reader sees.
+fn assert_no_live_html(md: &str) -> String {
+    use pulldown_cmark::{Event, Options, Parser, Tag};
+    assert!(!md.contains('<'), "no tag can open:\n{md}");
+    let mut text = String::new();
+    for event in Parser::new_ext(md, Options::all() - Options::ENABLE_SMART_PUNCTUATION) {
+        match event {
+            Event::Html(h) | Event::InlineHtml(h) => panic!("live HTML {h:?} in:\n{md}"),
+            Event::Start(Tag::Link { dest_url, .. } | Tag::Image { dest_url, .. }) => {
+                panic!("a live link to {dest_url} in:\n{md}")
+            }
+            Event::Text(t) | Event::Code(t) => text.push_str(&t),
+            _ => {}
+        }
+    }
+    text
+}
+
+/// `rounds --markdown` of a round whose every kind of model text holds [`HTML_ATTEMPTS`]:
+/// rendered as CommonMark, nothing is HTML, a link or an image, and the text reads as the
+/// model wrote it.
+#[test]
+fn rounds_markdown_leaves_no_model_html_alive() {
+    let mut round = fixture_round(
+        "ethics_bowl",
+        "borrowed_voice__sim-alpha__vs__sim-beta__r1.json",
+    );
+    round.phases[0].response = HTML_ATTEMPTS.to_string();
+    round.judgments[0].overall_analysis = HTML_ATTEMPTS.to_string();
+    round.judgments[0].team_a_justification = HTML_ATTEMPTS.to_string();
+    round.judgments[0].problems = vec![HTML_ATTEMPTS.to_string()];
+    round.phases[1].error = Some("<script>alert(6)</script>".into());
+    let dir = tempfile::tempdir().unwrap();
+    Store::create(dir.path())
+        .unwrap()
+        .save_round(&round)
+        .unwrap();
+    let out = bin()
+        .args(["rounds", "--markdown"])
+        .arg(dir.path())
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let md = String::from_utf8(out.stdout).unwrap();
+
+    let text = assert_no_live_html(&md);
+    assert!(
+        md.contains("> It's 7 * 2 = 14 points, 3.5 more than B's."),
+        "ordinary text stays as written:\n{md}"
+    );
+    for shown in [
+        "<svg onload=alert(1)>",
+        "<script>alert(2)</script> &lt;b&gt;bold?&lt;/b&gt; [click](javascript:alert(3))",
+        "<script>alert(6)</script>",
+    ] {
+        assert!(text.contains(shown), "{shown} reads as text:\n{text}");
+    }
+}
+
+/// A decision briefing whose judge and debaters wrote [`HTML_ATTEMPTS`] into every text it
+/// quotes leaves none of it alive, and the briefing's own headings stay the only ones.
+#[test]
+fn a_decision_briefing_leaves_no_model_html_alive() {
+    use ethics_bowl::domain::Reading;
+    use ethics_bowl::protocols::structured_debate::briefing::briefing;
+    let mut round = fixture_round(
+        "structured_debate",
+        "microservices_day_one__sim-alpha__vs__sim-beta__r1.json",
+    );
+    let mut judgment = round.judgments[0].clone();
+    let Reading::Verdict(Some(verdict)) = &mut judgment.reading else {
+        panic!("the fixture's judgment has a verdict");
+    };
+    let forged = format!("{HTML_ATTEMPTS}\n# Decision briefing: Pro wins");
+    verdict.key_insight = forged.clone();
+    verdict.recommendation = forged.clone();
+    verdict.unresolved_questions = vec![forged.clone()];
+    verdict.assessments[0].reason = forged.clone();
+    let setup = round.structured_mut().unwrap();
+    setup.pro.arguments[0].claim = forged.clone();
+    setup.con.violations = vec![forged];
+    let md = briefing(&round, &judgment).unwrap();
+    let text = assert_no_live_html(&md);
+    assert!(
+        !md.lines()
+            .any(|l| l.starts_with('#') && l.contains("Pro wins")),
+        "no heading of the judge's:\n{md}"
+    );
+    assert!(
+        md.contains("> It's 7 * 2 = 14 points, 3.5 more than B's."),
+        "{md}"
+    );
+    assert!(text.contains("<svg onload=alert(1)>"), "{text}");
+}
+
+/// The principle a team stated, quoted in `report.md`'s table of flagged consistency tests,
+/// leaves no HTML alive and stays in its cell.
+#[test]
+fn report_md_leaves_no_model_html_alive() {
+    use ethics_bowl::domain::{Criterion, ParseStatus, PhaseType, Reading};
+    let mut round = fixture_round(
+        "ethics_bowl",
+        "borrowed_voice__sim-alpha__vs__sim-beta__r1.json",
+    );
+    let presentation = round
+        .phases
+        .iter_mut()
+        .find(|p| p.phase_type == PhaseType::Presentation)
+        .unwrap();
+    presentation.response = "Analysis.\nGuiding principle: <svg onload=alert(1)> | [x](javascript:y) it's 2 * 3\nTentative conclusion: share.".into();
+    assert!(round.phase(PhaseType::ConsistencyTest, None).is_some());
+    for j in &mut round.judgments {
+        j.parse_status = ParseStatus::Parsed;
+        if let Reading::Rubric { team_a, team_b } = &mut j.reading {
+            for c in Criterion::ALL {
+                team_a.set(c, Some(6.0));
+                team_b.set(c, Some(6.0));
+            }
+            team_a.consistency = Some(2.0);
+        }
+    }
+    let dir = tempfile::tempdir().unwrap();
+    Store::create(dir.path())
+        .unwrap()
+        .save_round(&round)
+        .unwrap();
+    let out = dir.path().join("report");
+    let done = bin()
+        .arg("report")
+        .arg(dir.path())
+        .args(["--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    assert!(done.status.success());
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    let row = md
+        .lines()
+        .find(|l| l.starts_with(&format!("| {} |", round.id)))
+        .unwrap_or_else(|| panic!("the flagged test is listed:\n{md}"));
+    assert_eq!(
+        row.matches(" | ").count(),
+        5,
+        "the principle stays in its cell: {row}"
+    );
+    let text = assert_no_live_html(&md);
+    assert!(
+        text.contains("<svg onload=alert(1)> | [x](javascript:y) it's 2 * 3"),
+        "{text}"
+    );
+}
+
 fn fixture_round(protocol: &str, file: &str) -> Round {
     let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("tests/fixtures/stored-v0")

@@ -18,8 +18,12 @@ const PALETTE: [&str; 8] = [
     "#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf",
 ];
 
+/// Text for SVG markup: every key this process read redacted, then the markup characters as
+/// entities.
 fn escape(s: &str) -> String {
-    s.replace('&', "&amp;")
+    crate::redact::remembered()
+        .redact(s)
+        .replace('&', "&amp;")
         .replace('<', "&lt;")
         .replace('>', "&gt;")
         .replace('"', "&quot;")

@@ -2,23 +2,16 @@
 //! key: its setup, every phase with its timing, tokens and cost, each judgment's reading,
 //! and the protocol's record.
 //!
-//! Model text is untrusted: every line of it is quoted (`> `), so an answer cannot open a
-//! heading or a section of its own in the document, and control characters are removed
-//! (the document goes to terminals and clipboards).
+//! Model and server text is untrusted: every line of an answer is quoted (`> `), so it
+//! cannot open a heading or a section of its own in the document, and every piece of such
+//! text goes through [`crate::markdown_escape`], which removes control characters (the
+//! document goes to terminals and clipboards), redacts keys and leaves nothing a Markdown
+//! renderer would turn into live HTML.
 
 use std::fmt::Write;
 
 use crate::domain::{Criterion, Judgment, Phase, Reading, Round};
-use crate::sanitize::sanitize;
-
-/// Model text as a Markdown blockquote, each line quoted.
-fn quoted(text: &str) -> String {
-    let clean = sanitize(text);
-    if clean.trim().is_empty() {
-        return "> (empty)\n".to_string();
-    }
-    clean.lines().map(|l| format!("> {l}\n")).collect()
-}
+use crate::markdown_escape::{inline, quoted};
 
 /// The facts under a phase's heading: `2.4 s · 1200 in / 300 out tokens · $0.0100`.
 fn phase_facts(p: &Phase) -> String {
@@ -41,7 +34,7 @@ fn phase_facts(p: &Phase) -> String {
         facts.push(format!("temperature {t}"));
     }
     if let Some(b) = &p.batch_id {
-        facts.push(format!("batch {}", sanitize(b)));
+        facts.push(format!("batch {}", inline(b)));
     }
     if p.truncated {
         facts.push("cut at the token limit".into());
@@ -56,8 +49,8 @@ fn phase_facts(p: &Phase) -> String {
 /// totals for the debates, and the judge's own words.
 fn judgment(out: &mut String, j: &Judgment) {
     let who = match &j.persona_id {
-        Some(persona) => format!("{} ({})", sanitize(persona), sanitize(&j.judge_model)),
-        None => sanitize(&j.judge_model),
+        Some(persona) => format!("{} ({})", inline(persona), inline(&j.judge_model)),
+        None => inline(&j.judge_model),
     };
     let status = serde_json::to_value(j.parse_status)
         .ok()
@@ -90,7 +83,7 @@ fn judgment(out: &mut String, j: &Judgment) {
                 "Choice: {}\n",
                 choice
                     .as_ref()
-                    .map_or("not read".to_string(), |c| sanitize(&format!("{c:?}")))
+                    .map_or("not read".to_string(), |c| inline(&format!("{c:?}")))
             );
         }
         Reading::Label(label) => {
@@ -118,7 +111,7 @@ fn judgment(out: &mut String, j: &Judgment) {
         }
     }
     for problem in &j.problems {
-        let _ = writeln!(out, "- not read: {}", sanitize(problem));
+        let _ = writeln!(out, "- not read: {}", inline(problem));
     }
     out.push('\n');
 }
@@ -126,15 +119,15 @@ fn judgment(out: &mut String, j: &Judgment) {
 /// The round as Markdown.
 pub fn round_markdown(round: &Round) -> String {
     let mut out = String::new();
-    let _ = writeln!(out, "# Round {}\n", sanitize(&round.id));
+    let _ = writeln!(out, "# Round {}\n", inline(&round.id));
     let _ = writeln!(
         out,
         "- protocol: {}\n- case: {}\n- Team A: {}\n- Team B: {}\n- judges: {}\n- status: {}\n",
         round.kind().as_str(),
-        sanitize(&round.dilemma_id),
-        sanitize(&round.team_a_model),
-        sanitize(&round.team_b_model),
-        sanitize(&round.judge_models.join(", ")),
+        inline(&round.dilemma_id),
+        inline(&round.team_a_model),
+        inline(&round.team_b_model),
+        inline(&round.judge_models.join(", ")),
         round.status.as_str()
     );
     if let Some(e) = &round.error {
@@ -142,8 +135,8 @@ pub fn round_markdown(round: &Round) -> String {
             out,
             "Stopped at {} by {}: {}\n",
             e.phase_type.title(),
-            sanitize(&e.model_id),
-            sanitize(&e.message)
+            inline(&e.model_id),
+            inline(&e.message)
         );
     }
     for p in &round.phases {
@@ -151,7 +144,7 @@ pub fn round_markdown(round: &Round) -> String {
             out,
             "## {} · {}\n",
             p.phase_type.title(),
-            sanitize(&p.speaker())
+            inline(&p.speaker())
         );
         let facts = phase_facts(p);
         if !facts.is_empty() {
@@ -159,7 +152,7 @@ pub fn round_markdown(round: &Round) -> String {
         }
         match &p.error {
             Some(e) => {
-                let _ = writeln!(out, "Failed: {}\n", sanitize(e));
+                let _ = writeln!(out, "Failed: {}\n", inline(e));
             }
             None => {
                 out.push_str(&quoted(&p.response));

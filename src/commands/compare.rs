@@ -15,6 +15,7 @@ use super::UsageError;
 /// A folder's rounds and the protocol they played.
 pub fn load(dir: &Path) -> Result<(ProtocolKind, Vec<Round>), UsageError> {
     let store = Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
+    super::remember_keys(&store);
     // Comparisons read judgments only: each round is held without its phases.
     let (rounds, errors) = store
         .load_rounds_with(&RoundFilter::default(), |mut round| {

@@ -90,6 +90,7 @@ pub fn stored_rounds(
     dir: &Path,
 ) -> Result<(ethics_bowl::store::Store, Vec<ethics_bowl::domain::Round>), UsageError> {
     let store = ethics_bowl::store::Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
+    remember_keys(&store);
     let (rounds, errors) = store
         .load_rounds(&ethics_bowl::store::RoundFilter::default())
         .map_err(|e| UsageError(e.to_string()))?;
@@ -98,6 +99,15 @@ pub fn stored_rounds(
     }
     mention_set_aside(&store);
     Ok((store, rounds))
+}
+
+/// Remembers the keys of the models a folder's tournament names, as far as their variables
+/// are set here, before its rounds are read: every round read is redacted with them (see
+/// `ethics_bowl::redact`), so a file an older build wrote with a key in it shows none.
+pub fn remember_keys(store: &ethics_bowl::store::Store) {
+    if let Ok(Some(tournament)) = store.load_tournament() {
+        ethics_bowl::redact::remember_env(tournament.models.iter().filter_map(|m| m.key_env()));
+    }
 }
 
 /// Says on stderr which round files earlier runs set aside as unreadable, so a listing or

@@ -39,6 +39,7 @@ fn folder_b(
 /// `compare` beside it when given.
 pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Result<()> {
     let store = Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
+    super::remember_keys(&store);
     // Finished rounds are read one at a time and kept without their text, which the UI
     // reads back from the store when it opens one (as a resumed run's are).
     let (rounds, errors) = store

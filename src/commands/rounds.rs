@@ -26,6 +26,7 @@ pub struct Args<'a> {
 /// Lists the matching rounds.
 pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
     let store = Store::open(dir).map_err(|e| super::UsageError(e.to_string()))?;
+    super::remember_keys(&store);
     let filter = RoundFilter {
         model: args.model.map(str::to_string),
         role: args.role.map(|r| match r {

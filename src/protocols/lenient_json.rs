@@ -22,13 +22,18 @@ pub fn objects(text: &str) -> Vec<Value> {
 /// Every JSON object in `text` read leniently, outermost first, with the bytes it spans
 /// (thinking blocks are not removed: strip them first with [`strip_thinking`] when the
 /// spans must refer to the visible text). The spans never overlap.
+///
+/// Every string decoded is redacted with every key this process read: the answer's text
+/// was redacted as it arrived, but decoding turns `"\u0073k-…"` or `"a\"b"` into text
+/// that was not there before, and every protocol stores and quotes what it reads here.
 pub fn objects_at(text: &str) -> Vec<(Range<usize>, Value)> {
+    let redactor = crate::redact::remembered();
     candidates(text)
         .into_iter()
         .filter_map(|(start, candidate)| {
-            serde_json::from_str(&relax(candidate))
-                .ok()
-                .map(|value| (start..start + candidate.len(), value))
+            let mut value = serde_json::from_str(&relax(candidate)).ok()?;
+            redactor.redact_json(&mut value);
+            Some((start..start + candidate.len(), value))
         })
         .collect()
 }
@@ -196,6 +201,17 @@ mod tests {
     use super::*;
     use proptest::prelude::*;
     use serde_json::json;
+
+    #[test]
+    fn a_key_written_with_json_escapes_is_redacted_once_decoded() {
+        let key = r#"sk-lenient"q\x-0123456789"#;
+        crate::redact::remember(&crate::redact::Redactor::new([("LENIENT_TEST_KEY", key)]));
+        let text = r#"Scores: {"reason": "it is \u0073k-lenient\"q\\x-0123456789", "sk-lenient\"q\\x-0123456789": 1}"#;
+        let value = &objects(text)[0];
+        assert_eq!(value["reason"], "it is [redacted LENIENT_TEST_KEY]");
+        assert_eq!(value["[redacted LENIENT_TEST_KEY]"], 1);
+        assert!(!value.to_string().contains("lenient"), "{value}");
+    }
 
     #[test]
     fn objects_in_fences_after_a_preamble_and_outside_thinking() {

@@ -277,12 +277,13 @@ impl Store {
 
     /// Writes a round's decision briefing (`briefings/<id>.md`, structured debates)
     /// atomically, with escape sequences and control characters taken out of the model text
-    /// it quotes (it is for people and terminals; the round file keeps the exact text).
+    /// it quotes (it is for people and terminals; the round file keeps the exact text), and
+    /// every key this process read redacted, as in every file the store writes.
     pub fn save_briefing(&self, id: &str, markdown: &str) -> Result<(), StoreError> {
         check_file_id(id)?;
         let dir = self.dir.join("briefings");
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-        let text = crate::sanitize::sanitize(markdown);
+        let text = crate::redact::remembered().redact_string(crate::sanitize::sanitize(markdown));
         write_bytes_atomic(&dir.join(format!("{id}.md")), text.as_bytes())
     }
 
@@ -443,7 +444,12 @@ fn read_round(path: &Path) -> Result<Round, StoreError> {
             version,
         });
     }
-    serde_json::from_value(compat::upgrade(value)).map_err(|e| StoreError::Parse {
+    // Every string redacted with every key this process knows, as it is decoded: a file
+    // from an older build may hold a key a run today would have kept out, and everything
+    // shown of a round (listings, Markdown, reports, the UI) is read here.
+    let mut value = compat::upgrade(value);
+    crate::redact::remembered().redact_json(&mut value);
+    serde_json::from_value(value).map_err(|e| StoreError::Parse {
         path: path.to_path_buf(),
         what: "round file",
         message: e.to_string(),

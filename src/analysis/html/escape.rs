@@ -1,9 +1,12 @@
 //! Escaping for the two places text enters the HTML report: markup (element text and
 //! attribute values) and the JSON block the page's script reads. Model text is untrusted, so
-//! neither may let it close its element or open a new one.
+//! neither may let it close its element or open a new one, nor carry a key.
 
-/// Text for HTML element content or a quoted attribute value: `& < > " '` as entities.
+/// Text for HTML element content or a quoted attribute value: every key this process read
+/// redacted, then `& < > " '` as entities (redacted first: the escaped form of a key holding
+/// one of them is not the key a redactor looks for).
 pub(super) fn html(text: &str) -> String {
+    let text = crate::redact::remembered().redact_string(text.to_string());
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         match c {
@@ -66,6 +69,16 @@ mod tests {
         assert!(!safe.contains('\u{2028}'));
         let back: String = serde_json::from_str(&safe).unwrap();
         assert_eq!(back, "</script><!-- \u{2028}&");
+    }
+
+    #[test]
+    fn keys_are_redacted_before_markup_escapes_them() {
+        let key = r#"sk-html"escape'<key>&0123"#;
+        crate::redact::remember(&crate::redact::Redactor::new([("HTML_TEST_KEY", key)]));
+        assert_eq!(
+            html(&format!("<b>{key}</b>")),
+            "&lt;b&gt;[redacted HTML_TEST_KEY]&lt;/b&gt;"
+        );
     }
 
     #[test]

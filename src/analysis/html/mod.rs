@@ -125,6 +125,20 @@ mod tests {
     }
 
     #[test]
+    fn a_key_in_a_round_reaches_neither_the_markup_nor_the_rounds_json() {
+        let key = r#"sk-zqpage"json\key<0123>"#;
+        crate::redact::remember(&crate::redact::Redactor::new([("PAGE_TEST_KEY", key)]));
+        let mut rounds = rounds("ethics_bowl");
+        rounds[0].phases[0].response = format!("my key: {key}");
+        rounds[0].judgments[0].overall_analysis = format!("its key: {key}");
+        rounds[0].team_a_model = key.to_string();
+        let html = page(&analyse(&rounds, &BTreeMap::new()), &rounds);
+        assert!(!html.contains("zqpage"), "no form of the key:\n{html}");
+        let data = data(&html).to_string();
+        assert!(data.contains("my key: [redacted PAGE_TEST_KEY]"), "{data}");
+    }
+
+    #[test]
     fn the_security_policy_allows_exactly_the_page_s_script() {
         let rounds = rounds("ethics_bowl");
         let html = page(&analyse(&rounds, &BTreeMap::new()), &rounds);

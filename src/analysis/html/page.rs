@@ -31,9 +31,13 @@ const FILTERS: [(&str, &str); 9] = [
 pub(super) fn page(a: &Analysis, rounds: &[Round]) -> String {
     let doc = sections::report(a);
     let views: Vec<RoundView> = rounds.iter().map(view).collect();
-    // Serialising plain strings, numbers and vectors cannot fail; an empty list is the
-    // fallback that keeps the page whole if it ever did.
-    let json = serde_json::to_string(&views).unwrap_or_else(|_| "[]".into());
+    // Every string redacted before it is JSON-escaped (see `redact`). Serialising plain
+    // strings, numbers and vectors cannot fail; an empty list is the fallback that keeps the
+    // page whole if it ever did.
+    let json = crate::redact::remembered()
+        .json_tree(&views)
+        .map(|tree| tree.to_string())
+        .unwrap_or_else(|_| "[]".into());
     let hash = base64::engine::general_purpose::STANDARD.encode(Sha256::digest(SCRIPT));
     let mut nav = String::new();
     for (id, title) in doc.contents() {

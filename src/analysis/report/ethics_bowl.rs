@@ -16,6 +16,7 @@ use crate::analysis::tables::{
     ConsistencyRow, FRAMEWORKS, JudgePair, LOW_CONSISTENCY, RepeatedAgreement,
 };
 use crate::domain::Criterion;
+use crate::markdown_escape::inline;
 
 /// Appends the section to a report.
 pub(super) fn markdown(s: &mut String, a: &Analysis) {
@@ -249,7 +250,7 @@ fn consistency(s: &mut String, a: &Analysis) {
     if !inconsistent.is_empty() {
         let _ = writeln!(
             s,
-            "| round (transcript: rounds/<id>.json) | model | team | stated principle | consistency score | acknowledged |"
+            "| round (transcript: rounds/&lt;id&gt;.json) | model | team | stated principle | consistency score | acknowledged |"
         );
         let _ = writeln!(s, "|---|---|---|---|---|---|");
         for c in inconsistent {
@@ -260,9 +261,8 @@ fn consistency(s: &mut String, a: &Analysis) {
                 c.model,
                 c.team,
                 c.principle
-                    .clone()
-                    .unwrap_or_else(|| "(not labelled)".into())
-                    .replace('|', "/"),
+                    .as_deref()
+                    .map_or_else(|| "(not labelled)".into(), inline),
                 opt(c.consistency_score),
                 if c.acknowledged { "yes" } else { "**no**" }
             );

@@ -60,11 +60,16 @@ pub(super) fn write_json(
     write_file(path, json)
 }
 
-/// Writes text for people to read (Markdown) with escape sequences, control characters and
-/// bidirectional controls taken out: tables quote model text (principles, conclusions), and
-/// these files are `cat`ed to terminals and pasted into documents.
+/// Text for a report file people read: escape sequences, control characters and
+/// bidirectional controls taken out (tables quote model text, and these files are `cat`ed to
+/// terminals and pasted into documents), then every key this process read redacted.
+fn for_people(text: &str) -> String {
+    crate::redact::remembered().redact_string(crate::sanitize::sanitize(text))
+}
+
+/// Writes text for people to read (Markdown); see [`for_people`].
 pub(super) fn write_text(path: PathBuf, text: &str) -> Result<PathBuf, ReportError> {
-    write_file(path, crate::sanitize::sanitize(text))
+    write_file(path, for_people(text))
 }
 
 /// Writes a tidy CSV: the header, then one row per observation.
@@ -76,10 +81,36 @@ pub(super) fn write_csv(
     let mut w = csv::Writer::from_path(&path).map_err(|e| fail(&path)(&e))?;
     w.write_record(header).map_err(|e| fail(&path)(&e))?;
     for r in rows {
-        // Cells may quote model text: shown in spreadsheets and terminals, so sanitised.
-        let cells = r.iter().map(|cell| crate::sanitize::sanitize(cell));
+        // Cells may quote model text: shown in spreadsheets and terminals, so sanitised and
+        // redacted before the CSV writer quotes them.
+        let cells = r.iter().map(|cell| for_people(cell));
         w.write_record(cells).map_err(|e| fail(&path)(&e))?;
     }
     w.flush().map_err(|e| fail(&path)(&e))?;
     Ok(path)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn text_and_csv_cells_are_redacted_before_csv_quotes_them() {
+        let key = r#"sk-report"files,key-0123"#;
+        crate::redact::remember(&crate::redact::Redactor::new([("FILES_TEST_KEY", key)]));
+        let dir = tempfile::tempdir().unwrap();
+        let csv = write_csv(
+            dir.path().join("t.csv"),
+            &["text"],
+            vec![vec![format!("said {key}")]],
+        )
+        .unwrap();
+        let md = write_text(dir.path().join("t.md"), &format!("| {key} |")).unwrap();
+        let csv = std::fs::read_to_string(csv).unwrap();
+        assert_eq!(csv, "text\nsaid [redacted FILES_TEST_KEY]\n");
+        assert_eq!(
+            std::fs::read_to_string(md).unwrap(),
+            "| [redacted FILES_TEST_KEY] |"
+        );
+    }
 }

@@ -1,11 +1,14 @@
 //! The decision briefing of a judged round: the topic, the side totals read through the
 //! bands (evenly matched, ahead, clearly ahead), the judge's key insight and recommendation,
 //! the open questions, the trace of every argument with the legend of its standings, and the
-//! caution that the judge is a model too, as Markdown.
+//! caution that the judge is a model too, as Markdown. Every text from the judge, the
+//! debaters or the topic goes through [`crate::markdown_escape`]: the judge's paragraphs
+//! quoted, everything else inline, so none of it makes a heading, a table cell or live HTML.
 
 use std::fmt::Write as _;
 
 use crate::domain::{Band, Judgment, Margin, Round, Side, Standing, StructuredVerdict};
+use crate::markdown_escape::{block, inline, quoted};
 
 fn score(v: Option<f64>) -> String {
     v.map_or("–".into(), |v| format!("{v}"))
@@ -36,15 +39,21 @@ pub fn briefing(round: &Round, judgment: &Judgment) -> Option<String> {
     let setup = round.structured()?;
     let verdict = judgment.verdict()?;
     let mut s = String::new();
-    let _ = writeln!(s, "# Decision briefing: {}\n", setup.topic.proposition);
+    let _ = writeln!(
+        s,
+        "# Decision briefing: {}\n",
+        inline(&setup.topic.proposition)
+    );
     if let Some(c) = &setup.topic.context {
-        let _ = writeln!(s, "{}\n", c.trim());
+        let _ = writeln!(s, "{}\n", block(c).join("\n"));
     }
     let total = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v:.2}"));
     let _ = writeln!(
         s,
         "Pro: {} · Con: {} · judge: {}\n",
-        round.team_a_model, round.team_b_model, judgment.judge_model
+        inline(&round.team_a_model),
+        inline(&round.team_b_model),
+        inline(&judgment.judge_model)
     );
     let _ = writeln!(
         s,
@@ -58,13 +67,17 @@ pub fn briefing(round: &Round, judgment: &Judgment) -> Option<String> {
         total(verdict.con_total),
         reading(verdict)
     );
-    let _ = writeln!(s, "## Key insight\n\n{}\n", verdict.key_insight);
-    let _ = writeln!(s, "## Recommendation\n\n{}\n", verdict.recommendation);
+    let _ = writeln!(s, "## Key insight\n\n{}", quoted(&verdict.key_insight));
+    let _ = writeln!(
+        s,
+        "## Recommendation\n\n{}",
+        quoted(&verdict.recommendation)
+    );
     if !verdict.unresolved_questions.is_empty() {
         let _ = writeln!(s, "## Unresolved questions\n");
         let _ = writeln!(s, "What the decision-maker must still check:\n");
         for q in &verdict.unresolved_questions {
-            let _ = writeln!(s, "- {q}");
+            let _ = writeln!(s, "- {}", inline(q));
         }
         let _ = writeln!(s);
     }
@@ -80,19 +93,18 @@ pub fn briefing(round: &Round, judgment: &Judgment) -> Option<String> {
             let fallacies: Vec<&str> = a
                 .map(|a| a.fallacies.iter().map(|f| f.as_str()).collect())
                 .unwrap_or_default();
-            let cell = |t: &str| t.replace('|', "\\|").replace('\n', " ");
             let _ = writeln!(
                 s,
                 "| {} | {} | {} | {} | {} | {} | {} | {} | {} |",
-                argument.id,
-                cell(&argument.claim),
+                inline(&argument.id),
+                inline(&argument.claim),
                 score(a.and_then(|a| a.logic)),
                 score(a.and_then(|a| a.evidence)),
                 score(a.and_then(|a| a.responsiveness)),
                 score(a.and_then(|a| a.honesty)),
                 fallacies.join(", "),
                 standing_label(a.and_then(|a| a.standing)),
-                cell(a.map_or("", |a| a.reason.as_str()))
+                inline(a.map_or("", |a| a.reason.as_str()))
             );
         }
     }
@@ -107,7 +119,7 @@ pub fn briefing(round: &Round, judgment: &Judgment) -> Option<String> {
                 s,
                 "\n{} broke these rules: {}.",
                 side.as_str().to_uppercase(),
-                r.violations.join("; ")
+                inline(&r.violations.join("; "))
             );
         }
     }

@@ -188,12 +188,17 @@ impl Journal {
     }
 
     /// Appends a record and flushes it to disk. A line cut short by an earlier crash is
-    /// ended first, so the new record starts on its own line.
+    /// ended first, so the new record starts on its own line. Every string is redacted with
+    /// every key this process read, as in every other file the tool writes (see
+    /// `safe_json`); results were redacted as they arrived, so this is a second guard.
     pub(crate) fn append(&mut self, record: &Record) -> Result<(), JournalError> {
-        let mut line = serde_json::to_string(record).map_err(|e| JournalError {
-            path: self.path.clone(),
-            source: std::io::Error::other(e),
-        })?;
+        let mut line = crate::redact::remembered()
+            .json_tree(record)
+            .map(|tree| tree.to_string())
+            .map_err(|e| JournalError {
+                path: self.path.clone(),
+                source: std::io::Error::other(e),
+            })?;
         line.insert(0, '\n');
         line.push('\n');
         let result = self
@@ -345,6 +350,33 @@ mod tests {
             phase: "presentation".into(),
             max_tokens: 64,
         }
+    }
+
+    #[test]
+    fn a_key_in_a_result_is_not_journaled() {
+        let key = r#"sk-journal"key\0123456789"#;
+        crate::redact::remember(&crate::redact::Redactor::new([("JOURNAL_TEST_KEY", key)]));
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("batches/m.jsonl");
+        let (mut j, _) = Journal::open(&path).unwrap();
+        let outcome = ItemOutcome::Answer {
+            text: format!("hi {key}"),
+            usage: None,
+            finish: crate::providers::FinishReason::Stop,
+            provider_finish: "stop".into(),
+            request_id: None,
+        };
+        j.append(&Record::Results {
+            local: "b0".into(),
+            items: vec![("x".into(), outcome)],
+        })
+        .unwrap();
+        let written = std::fs::read_to_string(&path).unwrap();
+        assert!(!written.contains("journal"), "{written}");
+        assert!(
+            written.contains("hi [redacted JOURNAL_TEST_KEY]"),
+            "{written}"
+        );
     }
 
     #[test]

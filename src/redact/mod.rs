@@ -12,10 +12,21 @@
 //! - 1 to 3 characters (placeholders such as `x` for local servers that want some key):
 //!   never replaced; such a value guards nothing, and replacing every `x` would ruin the text.
 //!
+//! A key is found in every form a reader could turn back into it (JSON escapes, HTML
+//! references, percent-encoding, and with what sanitising removes between its characters;
+//! see [`forms`]), since what the tool stores and prints is decoded, escaped and sanitised
+//! on its way to people.
+//!
 //! The provider layer builds one [`Redactor`] from the keys it loads and applies it where
 //! each attempt's result and error are made, so every later copy is clean. The keys are also
-//! [`remember`]ed for the whole process, so that the log writer can apply them once more as a
-//! safety net.
+//! [`remember`]ed for the whole process, and applied again wherever text is transformed into
+//! something a key could reappear in: every string decoded from a model's JSON
+//! (`protocols::lenient_json`), every string of every JSON the tool writes
+//! (`safe_json`: round files, records, `--json`), every Markdown, HTML and CSV escaping of
+//! untrusted text, and the log writer.
+
+mod forms;
+mod value;
 
 use std::borrow::Cow;
 use std::sync::{Arc, LazyLock, PoisonError, RwLock};
@@ -61,8 +72,8 @@ impl std::fmt::Debug for Redactor {
 enum Step<'a> {
     /// No secret starts here: keep this character.
     Keep(char),
-    /// This secret starts here: replace it.
-    Replace(&'a Secret),
+    /// This secret, written in this many bytes, starts here: replace it.
+    Replace(&'a Secret, usize),
     /// A secret may start here, but the text so far ends too soon to tell.
     Wait,
 }
@@ -116,14 +127,29 @@ impl Redactor {
         Self::from_list(list)
     }
 
-    /// The text with every secret replaced; borrowed when there was none.
+    /// The text with every secret replaced, in whatever form it is written; borrowed when
+    /// there was none.
     pub fn redact<'t>(&self, text: &'t str) -> Cow<'t, str> {
-        if !self.secrets.iter().any(|s| text.contains(&s.value)) {
+        if !self.may_hold_secret(text) {
             return Cow::Borrowed(text);
         }
         let mut out = String::with_capacity(text.len());
         self.scan(text, None, true, &mut out);
-        Cow::Owned(out)
+        if out == text {
+            Cow::Borrowed(text)
+        } else {
+            Cow::Owned(out)
+        }
+    }
+
+    /// A quick test that lets most texts through unscanned: a secret can only be there when
+    /// its value is, or something that writes a character another way (`\`, `&`, `%`), or
+    /// a character that sanitising removes.
+    fn may_hold_secret(&self, text: &str) -> bool {
+        !self.is_empty()
+            && (self.secrets.iter().any(|s| text.contains(&s.value))
+                || text.contains(['\\', '&', '%'])
+                || text.chars().any(crate::sanitize::drops))
     }
 
     /// [`Redactor::redact`] for an owned string.
@@ -150,15 +176,18 @@ impl Redactor {
             if secret.standalone_only && prev.is_some_and(is_word) {
                 continue;
             }
-            if let Some(after) = rest.strip_prefix(secret.value.as_str()) {
-                match after.chars().next() {
+            let (ends, partial) = forms::written_at(&secret.value, rest);
+            if partial && !at_end {
+                // More text could still make (or lengthen) a form of this secret.
+                return Step::Wait;
+            }
+            // The longest form first (`&#115;` rather than `&#115`).
+            for &end in ends.iter().rev() {
+                match rest[end..].chars().next() {
                     Some(next) if secret.standalone_only && is_word(next) => continue,
                     None if secret.standalone_only && !at_end => return Step::Wait,
-                    _ => return Step::Replace(secret),
+                    _ => return Step::Replace(secret, end),
                 }
-            }
-            if !at_end && rest.len() < secret.value.len() && secret.value.starts_with(rest) {
-                return Step::Wait;
             }
         }
         match rest.chars().next() {
@@ -185,10 +214,10 @@ impl Redactor {
                     prev = Some(c);
                     at += c.len_utf8();
                 }
-                Step::Replace(secret) => {
+                Step::Replace(secret, len) => {
                     out.push_str(&secret.replacement());
                     prev = secret.value.chars().last();
-                    at += secret.value.len();
+                    at += len;
                 }
                 Step::Wait => break,
             }
@@ -244,6 +273,19 @@ pub fn remember(redactor: &Redactor) {
     }
     let mut loaded = LOADED.write().unwrap_or_else(PoisonError::into_inner);
     *loaded = loaded.merged(redactor);
+}
+
+/// Remembers the values of these environment variables (those set), named by them: for a
+/// command that reads stored results without calling a model, so that what it shows is
+/// redacted with the keys the results' models use (see `Store`'s readers).
+pub fn remember_env<'a>(vars: impl IntoIterator<Item = &'a str>) {
+    let keys: Vec<(&str, String)> = vars
+        .into_iter()
+        .filter_map(|var| std::env::var(var).ok().map(|value| (var, value)))
+        .collect();
+    remember(&Redactor::new(
+        keys.iter().map(|(var, value)| (*var, value.as_str())),
+    ));
 }
 
 /// Every secret [`remember`]ed so far: for places that print text but never see the
@@ -357,7 +399,16 @@ mod tests {
                     Just("hunter2".to_string()),
                     Just("hunt".to_string()),
                     Just(" ".to_string()),
+                    Just("\\u0073".to_string()),
+                    Just("&#115".to_string()),
+                    Just("&amp".to_string()),
+                    Just(";".to_string()),
+                    Just("%73".to_string()),
+                    Just("\u{1b}[31m".to_string()),
+                    Just("\u{200e}".to_string()),
+                    Just("k-proj-ABCDEFGHIJKLMNOP0123456789".to_string()),
                     "[a-z0-9 -]{0,6}",
+                    "[\\\\&%;#xu0-9]{0,6}",
                     any::<String>(),
                 ],
                 0..12,
@@ -366,21 +417,62 @@ mod tests {
         ) {
             let r = redactor();
             let text: String = parts.concat();
-            let chars: Vec<char> = text.chars().collect();
-            let mut points: Vec<usize> = cuts.iter().map(|c| c.index(chars.len() + 1)).collect();
-            points.sort_unstable();
-            let mut s = r.stream();
-            let mut joined = String::new();
-            let mut from = 0;
-            for to in points.into_iter().chain([chars.len()]) {
-                let piece: String = chars[from..to].iter().collect();
-                joined.push_str(&s.push(&piece));
-                from = to;
-            }
-            joined.push_str(&s.finish());
             let whole = r.redact(&text);
-            prop_assert_eq!(&joined, &*whole);
+            prop_assert_eq!(&in_pieces(&r, &text, &cuts), &*whole);
             prop_assert!(!whole.contains(LONG));
         }
+
+        #[test]
+        fn a_key_written_in_any_mix_of_forms_is_replaced_whole(
+            forms in prop::collection::vec(0..6usize, LONG.len()),
+            before in "[a-z .]{0,4}",
+            after in "[a-z .]{0,4}",
+            cuts in prop::collection::vec(any::<prop::sample::Index>(), 0..6),
+        ) {
+            let r = redactor();
+            let last = LONG.len() - 1;
+            let written: String = LONG
+                .chars()
+                .zip(&forms)
+                .enumerate()
+                .map(|(i, (c, form))| {
+                    let code = u32::from(c);
+                    match form {
+                        0 => c.to_string(),
+                        1 => format!("\\u{code:04X}"),
+                        2 => format!("&#{code};"),
+                        3 => format!("&#x{code:x};"),
+                        4 => format!("%{code:02x}"),
+                        // A mark that sanitising removes, between two characters.
+                        _ if i < last => format!("{c}\u{200f}"),
+                        _ => c.to_string(),
+                    }
+                })
+                .collect();
+            let text = format!("{before}{written}{after}");
+            let whole = r.redact(&text);
+            prop_assert_eq!(
+                &*whole,
+                format!("{before}[redacted OPENAI_API_KEY]{after}")
+            );
+            prop_assert_eq!(&in_pieces(&r, &text, &cuts), &*whole);
+        }
+    }
+
+    /// `text` redacted as a stream cut at these places.
+    fn in_pieces(r: &Redactor, text: &str, cuts: &[prop::sample::Index]) -> String {
+        let chars: Vec<char> = text.chars().collect();
+        let mut points: Vec<usize> = cuts.iter().map(|c| c.index(chars.len() + 1)).collect();
+        points.sort_unstable();
+        let mut s = r.stream();
+        let mut joined = String::new();
+        let mut from = 0;
+        for to in points.into_iter().chain([chars.len()]) {
+            let piece: String = chars[from..to].iter().collect();
+            joined.push_str(&s.push(&piece));
+            from = to;
+        }
+        joined.push_str(&s.finish());
+        joined
     }
 }
