@@ -285,7 +285,10 @@ async fn a_judge_whose_call_panics_is_kept_as_the_rounds_error() {
     .unwrap();
     let out = dir.path().join("out");
     let (report, _) = rejudge(&fixture("ethics_bowl"), &judging, &out).await;
-    assert_eq!(report.need_attention, report.rounds, "every round kept, none lost");
+    assert_eq!(
+        report.need_attention, report.rounds,
+        "every round kept, none lost"
+    );
     assert!(!report.cancelled);
     let (rounds, _) = Store::open(&out)
         .unwrap()
@@ -308,7 +311,8 @@ async fn rejudging_can_be_stopped_like_a_run() {
     let dir = tempfile::tempdir().unwrap();
     let judging = judging_file(dir.path(), SINGLE);
     let out = dir.path().join("out");
-    let plan = engine::prepare_rejudge(&fixture("ethics_bowl"), &judging, Some(&out), false).unwrap();
+    let plan =
+        engine::prepare_rejudge(&fixture("ethics_bowl"), &judging, Some(&out), false).unwrap();
     let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
     let (commands, mut commands_rx) = tokio::sync::mpsc::unbounded_channel();
     commands.send(engine::EngineCommand::Cancel).unwrap();

@@ -351,6 +351,9 @@ fn a_store_that_refuses_a_round_is_said_in_the_footer_naming_the_file() {
         },
     );
     let text = draw(&app, &Theme::no_color()).backend().to_string();
-    assert!(text.contains("cannot store: cannot store round r1"), "{text}");
+    assert!(
+        text.contains("cannot store: cannot store round r1"),
+        "{text}"
+    );
     assert!(text.contains("rounds/r1.json"), "{text}");
 }
