@@ -192,11 +192,15 @@ fn scratch() -> tempfile::TempDir {
     }
 }
 
+/// The key variable the HTTP models name: a real provider's model always has a key, and
+/// every answer, round file and report is then redacted of it, which a run without one skips.
+const KEY_VAR: &str = "BENCH_ENGINE_KEY";
+
 fn write_models(dir: &Path, base: &str, names: &[&str]) {
     let mut text = String::from("[retry]\nmax_attempts = 1\n[limits]\nmax_concurrency = 100000\n");
     for n in names {
         text.push_str(&format!(
-            "[[models]]\nname = \"{n}\"\nprovider = \"openai-compatible\"\nmodel = \"{n}\"\nbase_url = \"{base}\"\nmax_concurrency = 100000\n"
+            "[[models]]\nname = \"{n}\"\nprovider = \"openai-compatible\"\nmodel = \"{n}\"\nbase_url = \"{base}\"\napi_key_env = \"{KEY_VAR}\"\nmax_concurrency = 100000\n"
         ));
     }
     std::fs::write(dir.join("models.toml"), text).expect("models");
@@ -816,6 +820,10 @@ fn server_process(kind: &str) -> (ServerProcess, String) {
 
 #[tokio::main]
 async fn main() {
+    if std::env::var_os(KEY_VAR).is_none() {
+        // SAFETY: nothing has read the environment yet; the runtime's workers do not.
+        unsafe { std::env::set_var(KEY_VAR, "sk-bench-0123456789abcdefghijklmnopqrstuvwxyzABCD") };
+    }
     let args: Vec<String> = std::env::args().skip(1).collect();
     match args
         .iter()

@@ -24,15 +24,69 @@ fn must_escape(c: char) -> bool {
         | '\u{2066}'..='\u{2069}')
 }
 
-/// serde_json's pretty layout with the extra escapes above.
-struct Escaping(PrettyFormatter<'static>);
+/// serde_json's pretty layout with the extra escapes above; watching, it also keeps each
+/// string's text as it was (escapes undone) to say whether any holds a form of a key.
+struct Escaping<'a>(PrettyFormatter<'static>, Option<Watch<'a>>);
 
-impl Formatter for Escaping {
+/// What a watching [`Escaping`] keeps: the redactor, the string being written, and whether
+/// a string written so far holds something the redactor would replace.
+struct Watch<'a> {
+    redactor: &'a crate::redact::Redactor,
+    current: String,
+    found: &'a std::cell::Cell<bool>,
+}
+
+impl Formatter for Escaping<'_> {
+    fn begin_string<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        if let Some(watch) = &mut self.1 {
+            watch.current.clear();
+        }
+        self.0.begin_string(writer)
+    }
+
+    fn end_string<W: ?Sized + io::Write>(&mut self, writer: &mut W) -> io::Result<()> {
+        if let Some(watch) = &mut self.1
+            && !watch.found.get()
+            && matches!(
+                watch.redactor.redact(&watch.current),
+                std::borrow::Cow::Owned(_)
+            )
+        {
+            watch.found.set(true);
+        }
+        self.0.end_string(writer)
+    }
+
+    fn write_char_escape<W: ?Sized + io::Write>(
+        &mut self,
+        writer: &mut W,
+        char_escape: serde_json::ser::CharEscape,
+    ) -> io::Result<()> {
+        use serde_json::ser::CharEscape;
+        if let Some(watch) = &mut self.1 {
+            watch.current.push(match char_escape {
+                CharEscape::Quote => '"',
+                CharEscape::ReverseSolidus => '\\',
+                CharEscape::Solidus => '/',
+                CharEscape::Backspace => '\u{8}',
+                CharEscape::FormFeed => '\u{c}',
+                CharEscape::LineFeed => '\n',
+                CharEscape::CarriageReturn => '\r',
+                CharEscape::Tab => '\t',
+                CharEscape::AsciiControl(b) => char::from(b),
+            });
+        }
+        self.0.write_char_escape(writer, char_escape)
+    }
+
     fn write_string_fragment<W: ?Sized + io::Write>(
         &mut self,
         writer: &mut W,
         fragment: &str,
     ) -> io::Result<()> {
+        if let Some(watch) = &mut self.1 {
+            watch.current.push_str(fragment);
+        }
         let mut start = 0;
         for (i, c) in fragment.char_indices() {
             if must_escape(c) {
@@ -87,14 +141,39 @@ impl Formatter for Escaping {
 /// however it got there (a string decoded from a model's JSON, a server's message): the
 /// strings are redacted as they are, before JSON escapes them (a key holding `"` or `\` is
 /// written escaped, which a search for the key would miss and a reader would decode).
+///
+/// With keys known, the value is first written while each string is watched; only when one
+/// holds a form of a key (rare: text is redacted as it arrives and as it is decoded) is it
+/// written again from a tree whose strings were redacted. Every round file is written whole
+/// at each of its writes, so the watch is the cost paid every time.
 pub fn to_vec_pretty(value: &impl Serialize) -> serde_json::Result<Vec<u8>> {
     let redactor = crate::redact::remembered();
     let mut out = Vec::with_capacity(4096);
-    let mut ser =
-        serde_json::Serializer::with_formatter(&mut out, Escaping(PrettyFormatter::new()));
     if redactor.is_empty() {
+        let mut ser = serde_json::Serializer::with_formatter(
+            &mut out,
+            Escaping(PrettyFormatter::new(), None),
+        );
         value.serialize(&mut ser)?;
-    } else {
+        return Ok(out);
+    }
+    let found = std::cell::Cell::new(false);
+    let watch = Watch {
+        redactor: &redactor,
+        current: String::new(),
+        found: &found,
+    };
+    let mut ser = serde_json::Serializer::with_formatter(
+        &mut out,
+        Escaping(PrettyFormatter::new(), Some(watch)),
+    );
+    value.serialize(&mut ser)?;
+    if found.get() {
+        out.clear();
+        let mut ser = serde_json::Serializer::with_formatter(
+            &mut out,
+            Escaping(PrettyFormatter::new(), None),
+        );
         redactor.json_tree(value)?.serialize(&mut ser)?;
     }
     Ok(out)

@@ -58,6 +58,10 @@ impl Secret {
 pub struct Redactor {
     /// Longest value first, so that a key that starts with another key is replaced whole.
     secrets: Arc<[Secret]>,
+    /// By byte: whether a written form of a secret can start with it (a secret's first
+    /// byte, or `\`, `&`, `%`), so that the scan jumps over the text between such bytes
+    /// (256 entries; empty when there are no secrets).
+    starts: Arc<[bool]>,
 }
 
 impl std::fmt::Debug for Redactor {
@@ -106,9 +110,32 @@ impl Redactor {
 
     fn from_list(mut list: Vec<Secret>) -> Self {
         list.sort_by_key(|s| std::cmp::Reverse(s.value.len()));
+        let mut starts = vec![false; 256];
+        if !list.is_empty() {
+            for b in [b'\\', b'&', b'%'] {
+                starts[usize::from(b)] = true;
+            }
+            for secret in &list {
+                if let Some(&b) = secret.value.as_bytes().first() {
+                    starts[usize::from(b)] = true;
+                }
+            }
+        }
         Self {
             secrets: list.into(),
+            starts: starts.into(),
         }
+    }
+
+    /// The first byte at or after `from` where a written form of a secret may start (see
+    /// `forms::written_at`: the secret's own first character, or an escape, reference or
+    /// percent sign), or the end. A lead byte of a character is never a continuation byte,
+    /// so the position found is a character boundary.
+    fn next_start(&self, text: &str, from: usize) -> usize {
+        text.as_bytes()[from..]
+            .iter()
+            .position(|&b| self.starts.get(usize::from(b)).copied().unwrap_or(true))
+            .map_or(text.len(), |i| from + i)
     }
 
     /// True when there is nothing to replace.
@@ -146,10 +173,24 @@ impl Redactor {
     /// its value is, or something that writes a character another way (`\`, `&`, `%`), or
     /// a character that sanitising removes.
     fn may_hold_secret(&self, text: &str) -> bool {
-        !self.is_empty()
-            && (self.secrets.iter().any(|s| text.contains(&s.value))
-                || text.contains(['\\', '&', '%'])
-                || text.chars().any(crate::sanitize::drops))
+        if self.is_empty() {
+            return false;
+        }
+        let bytes = text.as_bytes();
+        // Vectorised byte searches for the common case (every string of a round file is
+        // tested at each write): an escape, a reference or a percent sign; a secret as it
+        // is; or a byte that a character sanitising removes starts with (C0 and C1
+        // controls, DEL, and the bidi controls U+061C, U+200E–U+200F, U+202A–U+202E,
+        // U+2066–U+2069), confirmed by characters only when one is there.
+        memchr::memchr3(b'\\', b'&', b'%', bytes).is_some()
+            || self
+                .secrets
+                .iter()
+                .any(|s| memchr::memmem::find(bytes, s.value.as_bytes()).is_some())
+            || (bytes
+                .iter()
+                .any(|&b| matches!(b, 0x00..=0x08 | 0x0b..=0x1f | 0x7f | 0xc2 | 0xd8 | 0xe2))
+                && text.chars().any(crate::sanitize::drops))
     }
 
     /// [`Redactor::redact`] for an owned string.
@@ -208,6 +249,15 @@ impl Redactor {
     ) -> (usize, Option<char>) {
         let mut at = 0;
         while at < text.len() {
+            // Text where no form can start is kept as it is, in one piece.
+            let next = self.next_start(text, at);
+            if next > at {
+                let kept = &text[at..next];
+                out.push_str(kept);
+                prev = kept.chars().next_back();
+                at = next;
+                continue;
+            }
             match self.step(&text[at..], prev, at_end) {
                 Step::Keep(c) => {
                     out.push(c);
