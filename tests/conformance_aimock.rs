@@ -146,6 +146,8 @@ async fn scripted_errors_are_classified() {
     for (provider, prefix) in FORMATS {
         let mut config = models(provider, &format!("{}{prefix}", server.base), "");
         config.retry.max_attempts = 1;
+        // The 429's named wait is the one attempt, not held (the mock names one every time).
+        config.retry.max_rate_limit_wait_s = 0.0;
         let failure = call(&config, "trigger429").await.result.expect_err("429");
         assert_eq!(failure.error.status, Some(429), "{provider}");
         assert!(

@@ -61,8 +61,11 @@ enum Decision {
     /// Try again after the wait without using up an attempt: a rate limit whose server
     /// named its wait, within `max_rate_limit_wait`.
     Hold(Duration),
-    /// Stop, with a reason to add to the error's message.
+    /// Stop, with a reason to add to the error's message that also makes it final.
     GiveUp(Option<String>),
+    /// Stop, saying how long rate limits held the call; the error stays as retryable as it
+    /// was (a later run may well get an answer).
+    RateLimitedOut(String),
 }
 
 impl RetryPolicy {
@@ -112,12 +115,14 @@ impl RetryPolicy {
             }
         }
         if tries >= self.max_attempts && !bridging {
-            if let Some(held) = held_for {
-                return Decision::GiveUp(Some(format!(
+            if let Some(held) = held_for
+                && !self.max_rate_limit_wait.is_zero()
+            {
+                return Decision::RateLimitedOut(format!(
                     "rate-limited for {:.0} s in all, past max_rate_limit_wait_s ({:.0} s)",
                     held.as_secs_f64(),
                     self.max_rate_limit_wait.as_secs_f64()
-                )));
+                ));
             }
             return Decision::GiveUp(unreachable_for.map(|d| {
                 format!(
@@ -234,7 +239,7 @@ pub(crate) async fn run<A: Attempter + Sync, G: Gate + Sync>(
                 Some(*wait)
             }
             Decision::Hold(wait) => Some(*wait),
-            Decision::GiveUp(_) => None,
+            Decision::GiveUp(_) | Decision::RateLimitedOut(_) => None,
         };
         attempts.push(Attempt {
             number,
@@ -260,6 +265,10 @@ pub(crate) async fn run<A: Attempter + Sync, G: Gate + Sync>(
                     error.message = format!("{}; {reason}", error.message);
                     error.retryable = false;
                 }
+                return Err((error, attempts));
+            }
+            Decision::RateLimitedOut(reason) => {
+                error.message = format!("{}; {reason}", error.message);
                 return Err((error, attempts));
             }
         }
@@ -482,6 +491,7 @@ mod tests {
             e.message.contains("past max_rate_limit_wait_s (10 s)"),
             "{e}"
         );
+        assert!(e.retryable, "a later run may get an answer");
         // With no allowance, every rate limit is an attempt.
         let policy = RetryPolicy {
             max_attempts: 2,
