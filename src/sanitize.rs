@@ -105,6 +105,16 @@ pub(crate) fn drops(c: char) -> bool {
     !kept(c)
 }
 
+/// Whether `text` holds a character the filter removes: a byte search for the bytes such
+/// characters start with (C0 controls but newline and tab, DEL, C1 controls after 0xC2, and
+/// the bidi controls after 0xD8 and 0xE2, see [`is_bidi_control`]), confirmed by characters
+/// only when one is there. Kept beside [`kept`], which it must agree with.
+pub(crate) fn holds_dropped(text: &str) -> bool {
+    text.bytes()
+        .any(|b| matches!(b, 0x00..=0x08 | 0x0b..=0x1f | 0x7f | 0xc2 | 0xd8 | 0xe2))
+        && text.chars().any(drops)
+}
+
 /// The characters that change the display order of text around them (embeddings,
 /// overrides, isolates and the directional marks).
 fn is_bidi_control(c: char) -> bool {
@@ -173,6 +183,13 @@ pub fn sanitized<T: Serialize + DeserializeOwned>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_byte_search_agrees_with_the_characters_dropped() {
+        for c in (0..=0x3000u32).filter_map(char::from_u32) {
+            assert_eq!(holds_dropped(&format!("a{c}b")), drops(c), "{c:?}");
+        }
+    }
     use proptest::prelude::*;
 
     #[test]

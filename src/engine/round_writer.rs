@@ -63,11 +63,7 @@ async fn write_and_announce(ctx: Arc<RoundContext>, mut rx: mpsc::UnboundedRecei
         held.append(&mut batch);
         let newest = held.iter().rposition(|i| matches!(i, Item::Snapshot(_)));
         let Some(at) = newest else {
-            for item in held.drain(..) {
-                if let Item::Event(event) = item {
-                    ctx.control.emit(event);
-                }
-            }
+            send_events(&ctx, held.drain(..));
             if open {
                 continue;
             }
@@ -96,11 +92,7 @@ async fn write_and_announce(ctx: Arc<RoundContext>, mut rx: mpsc::UnboundedRecei
                 // What was queued before the refused snapshot goes out; it and what
                 // follows it wait for the next try.
                 let rest = held.split_off(at);
-                for item in std::mem::replace(&mut held, rest) {
-                    if let Item::Event(event) = item {
-                        ctx.control.emit(event);
-                    }
-                }
+                send_events(&ctx, std::mem::replace(&mut held, rest));
                 if !open {
                     let answers = round
                         .phases
@@ -116,17 +108,22 @@ async fn write_and_announce(ctx: Arc<RoundContext>, mut rx: mpsc::UnboundedRecei
                     });
                     // Events that are not announcements of the lost snapshot still go out
                     // (the round is over, whatever is on disk).
-                    for item in held.drain(..) {
-                        if let Item::Event(event) = item {
-                            ctx.control.emit(event);
-                        }
-                    }
+                    send_events(&ctx, held.drain(..));
                     return;
                 }
             }
         }
         if !open {
             return;
+        }
+    }
+}
+
+/// Sends the events among `items`, in order; their snapshots are not announced.
+fn send_events(ctx: &RoundContext, items: impl IntoIterator<Item = Item>) {
+    for item in items {
+        if let Item::Event(event) = item {
+            ctx.control.emit(event);
         }
     }
 }

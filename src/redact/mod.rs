@@ -177,20 +177,15 @@ impl Redactor {
             return false;
         }
         let bytes = text.as_bytes();
-        // Vectorised byte searches for the common case (every string of a round file is
-        // tested at each write): an escape, a reference or a percent sign; a secret as it
-        // is; or a byte that a character sanitising removes starts with (C0 and C1
-        // controls, DEL, and the bidi controls U+061C, U+200E–U+200F, U+202A–U+202E,
-        // U+2066–U+2069), confirmed by characters only when one is there.
+        // Byte searches for the common case (every string of a round file is tested at
+        // each write): an escape, a reference or a percent sign; a secret as it is; or a
+        // character that sanitising removes.
         memchr::memchr3(b'\\', b'&', b'%', bytes).is_some()
             || self
                 .secrets
                 .iter()
                 .any(|s| memchr::memmem::find(bytes, s.value.as_bytes()).is_some())
-            || (bytes
-                .iter()
-                .any(|&b| matches!(b, 0x00..=0x08 | 0x0b..=0x1f | 0x7f | 0xc2 | 0xd8 | 0xe2))
-                && text.chars().any(crate::sanitize::drops))
+            || crate::sanitize::holds_dropped(text)
     }
 
     /// [`Redactor::redact`] for an owned string.
