@@ -7,14 +7,14 @@ use std::time::{Duration, Instant};
 
 use ratatui_textarea::TextArea;
 
-use crate::domain::{ProtocolKind, Round};
+use crate::domain::{ProtocolKind, QaFormat, Round};
 use crate::engine::{ScheduledState, UsageTotals};
 use crate::store::TournamentStatus;
 
 use super::filter::Standing;
+use super::keys::Table;
+use super::msg::Effect;
 pub use super::round_state::{Entry, LivePhase, ReviewItem, RoundState};
-use super::update::Effect;
-use super::views::presentation::presentation;
 
 /// The protocol a schedule runs: the kind most of its rounds have (a tournament runs one;
 /// an empty schedule shows as the Ethics Bowl's).
@@ -27,6 +27,28 @@ fn schedule_protocol(rounds: &[ScheduledState]) -> ProtocolKind {
         .into_iter()
         .max_by_key(|(kind, n)| (*n, *kind))
         .map_or(ProtocolKind::EthicsBowl, |(kind, _)| kind)
+}
+
+/// The matrix row a round belongs to: its pairing (Team A, Team B); for a question-answer
+/// round, its configuration (format and debaters) and its judges.
+fn row_key(round: &RoundState) -> (String, String) {
+    let r = &round.stored;
+    match r.kind() {
+        ProtocolKind::EthicsBowl | ProtocolKind::StructuredDebate => {
+            (r.team_a_model.clone(), r.team_b_model.clone())
+        }
+        ProtocolKind::QaDebate => {
+            let who = match r.qa().map(|s| s.format) {
+                Some(QaFormat::Debate) => {
+                    format!("debate {} v {}", r.team_a_model, r.team_b_model)
+                }
+                Some(QaFormat::Consultancy) => format!("consult {}", r.team_a_model),
+                Some(other) => other.as_str().to_string(),
+                None => String::new(),
+            };
+            (who, round.judges().join(", "))
+        }
+    }
 }
 
 /// Which screen is showing.
@@ -53,6 +75,21 @@ pub enum Screen {
         /// The summary instead of the round.
         summary: bool,
     },
+}
+
+impl Screen {
+    /// The table of the screen's own keys.
+    pub fn table(self) -> Table {
+        match self {
+            Self::Matrix => Table::Matrix,
+            Self::Round { .. } => Table::Round,
+            Self::Review => Table::Review,
+            Self::Analysis => Table::Analysis,
+            Self::Leaderboard => Table::Leaderboard,
+            Self::Log => Table::Plain,
+            Self::Compare { .. } => Table::Compare,
+        }
+    }
 }
 
 /// The Analysis screen's state: the results and where the user is in them.
@@ -311,7 +348,7 @@ impl App {
         for s in rounds {
             let mut round = RoundState::new(s.round, s.stored);
             round.text_dropped = s.text_dropped;
-            let row_key = presentation(round.stored.kind()).row_key(&round);
+            let row_key = row_key(&round);
             let col_key = (round.stored.dilemma_id.clone(), round.stored.repetition);
             let row = self
                 .rows

@@ -9,7 +9,8 @@ use crate::domain::Round;
 use crate::engine::{EngineEvent, ScheduledState};
 
 use super::app::{App, Mode};
-use super::update::{Msg, update};
+use super::msg::Msg;
+use super::update::update;
 
 /// The state for browsing `rounds`.
 pub fn browse(name: &str, rounds: &[Round], now: Instant) -> App {

@@ -3,8 +3,6 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use super::app::Screen;
-
 /// What a key does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
@@ -627,19 +625,6 @@ pub fn bindings(table: Table) -> &'static [Binding] {
         Table::Compare => COMPARE,
         Table::Prompt => PROMPT,
         Table::SearchList => SEARCH_LIST,
-    }
-}
-
-/// The table of a screen's own keys.
-pub fn screen_table(screen: Screen) -> Table {
-    match screen {
-        Screen::Matrix => Table::Matrix,
-        Screen::Round { .. } => Table::Round,
-        Screen::Review => Table::Review,
-        Screen::Analysis => Table::Analysis,
-        Screen::Leaderboard => Table::Leaderboard,
-        Screen::Log => Table::Plain,
-        Screen::Compare { .. } => Table::Compare,
     }
 }
 

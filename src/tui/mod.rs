@@ -9,6 +9,7 @@ pub mod compare;
 pub mod filter;
 mod ingest;
 mod keys;
+pub mod msg;
 mod round_state;
 pub mod round_text;
 pub mod search;
@@ -19,5 +20,7 @@ pub mod views;
 
 pub use app::{App, Mode, Screen};
 pub use browse::{browse, browse_schedule};
+pub use msg::{AnalysisTarget, Effect, Msg};
 pub use theme::Theme;
-pub use update::{AnalysisTarget, Effect, Msg, analysis_targets, update};
+pub use update::update;
+pub use views::analysis_targets;

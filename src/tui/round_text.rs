@@ -11,7 +11,7 @@ use std::sync::Arc;
 use crate::domain::Round;
 
 use super::app::{App, Screen};
-use super::update::Effect;
+use super::msg::Effect;
 
 /// Finished rounds whose text stays in memory, most recently shown or finished first.
 pub const KEPT_WHOLE: usize = 64;

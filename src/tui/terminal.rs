@@ -24,8 +24,9 @@ use crate::engine::{EngineCommand, EngineEvent};
 use crate::store::Store;
 
 use super::app::App;
+use super::msg::{Effect, Msg};
 use super::theme::Theme;
-use super::update::{Effect, Msg, update};
+use super::update::update;
 use super::views;
 
 /// Frames at most this often.

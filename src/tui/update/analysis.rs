@@ -1,36 +1,12 @@
 //! Keys on the Analysis screen: step through the tables and their lines, and open what a line
 //! is about (a dilemma's column, or a round).
 
-use crate::tui::app::{AnalysisView, App, Screen};
+use crate::tui::app::{App, Screen};
 use crate::tui::keys::Action;
-use crate::tui::views::presentation::presentation;
+use crate::tui::msg::AnalysisTarget;
+use crate::tui::views::{analysis_targets, presentation};
 
-use super::Effect;
-
-/// Where a line of the Analysis screen leads.
-#[derive(Debug, Clone, PartialEq, Eq)]
-pub enum AnalysisTarget {
-    /// A round's transcript (or its scores, for judges).
-    Round {
-        /// The round.
-        id: String,
-        /// Open the scores rather than the transcript.
-        scores: bool,
-    },
-    /// A dilemma's column of the matrix.
-    Dilemma(String),
-    /// A line that leads nowhere (a total, a calibration bin): it can be selected, not
-    /// opened.
-    Nothing,
-}
-
-/// What each line of the current Analysis tab leads to, one per line in the tab's order (the
-/// protocol's tables decide, see [`Presentation::analysis_lines`]).
-///
-/// [`Presentation::analysis_lines`]: crate::tui::views::presentation::Presentation::analysis_lines
-pub fn analysis_targets(app: &App, view: &AnalysisView) -> Vec<AnalysisTarget> {
-    presentation(app.protocol).analysis_lines(app, view)
-}
+use crate::tui::msg::Effect;
 
 pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
     let Some(view) = &app.analysis else {

@@ -5,7 +5,7 @@
 use crate::tui::app::{App, Screen};
 use crate::tui::keys::Action;
 
-use super::Effect;
+use crate::tui::msg::Effect;
 
 /// Lines a page scrolls.
 const PAGE: usize = 20;
@@ -59,7 +59,8 @@ mod tests {
     use crate::tui::app::{App, Screen};
     use crate::tui::browse;
     use crate::tui::compare::Mark;
-    use crate::tui::update::{Msg, update};
+    use crate::tui::msg::Msg;
+    use crate::tui::update::update;
 
     fn round(id: &str, d: &str, judges: &[(&str, f64, f64)]) -> Round {
         let mut r = crate::protocols::blank_round(

@@ -9,7 +9,7 @@ use crate::engine::{Correction, EngineCommand};
 use crate::tui::app::{App, Editor, ReviewKind, ScoreFields};
 use crate::tui::keys::{self, Action, Table};
 
-use super::Effect;
+use crate::tui::msg::Effect;
 
 pub(super) fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     let Some(editor) = &mut app.editor else {

@@ -9,7 +9,7 @@ use crate::tui::app::App;
 use crate::tui::filter::Filter;
 use crate::tui::keys::{self, Action, Table};
 
-use super::Effect;
+use crate::tui::msg::Effect;
 
 /// Opens the prompt with the filter in force.
 pub(super) fn open(app: &mut App) -> Vec<Effect> {
@@ -140,7 +140,8 @@ mod tests {
     use crate::engine::{EngineEvent, ScheduledState};
     use crate::tui::app::{App, Mode, Screen};
     use crate::tui::filter::{Standing, standing};
-    use crate::tui::update::{Msg, update};
+    use crate::tui::msg::Msg;
+    use crate::tui::update::update;
 
     fn round(id: &str, a: &str, b: &str, d: &str, judge: &str) -> Round {
         let s = ScheduledRound {

@@ -5,7 +5,7 @@ use crate::engine::EngineCommand;
 use crate::tui::app::{App, Mode, Screen};
 use crate::tui::keys::Action;
 
-use super::Effect;
+use crate::tui::msg::Effect;
 
 pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
     match action {

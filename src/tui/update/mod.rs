@@ -14,74 +14,15 @@ mod search;
 #[cfg(test)]
 mod tests;
 
-use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crossterm::event::{KeyEvent, KeyEventKind};
 
-use crate::domain::Round;
 use crate::engine::{EngineCommand, EngineEvent};
 
 use super::app::{App, Mode, Screen};
 use super::keys::{self, Action, Table};
-
-pub use analysis::{AnalysisTarget, analysis_targets};
-
-/// Something the UI reacts to.
-#[derive(Debug, Clone)]
-pub enum Msg {
-    /// From the engine.
-    Engine(EngineEvent),
-    /// From the keyboard.
-    Key(KeyEvent),
-    /// The clock moved (drives elapsed time and retry countdowns).
-    Tick(Instant),
-    /// A round read back from the store ([`Effect::LoadRound`]), or why it could not be.
-    RoundLoaded {
-        /// The round asked for.
-        round_id: String,
-        /// The whole round as stored (not yet sanitised), or the error.
-        result: Result<Arc<Round>, String>,
-    },
-    /// The analysis of the stored rounds ([`Effect::Analyse`]), or why it failed.
-    Analysed(Result<Box<crate::analysis::Analysis>, String>),
-    /// The process was asked to stop (SIGINT, SIGTERM or SIGHUP): leave at once, stopping
-    /// the run's new calls as a forced quit does.
-    Stop,
-    /// The store's answer to [`Effect::Search`] (or why the store could not be searched).
-    SearchResults {
-        /// The text searched for.
-        query: String,
-        /// The hits, in file order.
-        hits: Result<Vec<crate::store::SearchHit>, String>,
-    },
-}
-
-/// What the driver must do after an update.
-#[derive(Debug, Clone, PartialEq)]
-pub enum Effect {
-    /// Send this to the engine.
-    Command(EngineCommand),
-    /// Put this text on the clipboard (OSC 52).
-    Copy(String),
-    /// Read this round whole from the store and answer with [`Msg::RoundLoaded`]: its
-    /// text was dropped from memory (see [`super::round_text`]).
-    LoadRound {
-        /// The round's id.
-        round_id: String,
-    },
-    /// Analyse the stored rounds off the UI's thread and answer with [`Msg::Analysed`].
-    Analyse,
-    /// Leave the UI.
-    Quit,
-    /// Search the stored rounds off the UI thread and answer with [`Msg::SearchResults`].
-    Search {
-        /// The text to find.
-        query: String,
-        /// Search the prompts too.
-        prompts: bool,
-    },
-}
+use super::msg::{Effect, Msg};
 
 /// Applies one message.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
@@ -209,7 +150,7 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         Some(Action::Quit) => return quit(app, false),
         _ => {}
     }
-    let Some(action) = keys::action(keys::screen_table(app.screen), &key) else {
+    let Some(action) = keys::action(app.screen.table(), &key) else {
         return Vec::new();
     };
     // The filter bar's and the comparison's keys, on the screens whose tables bind them.

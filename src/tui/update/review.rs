@@ -7,7 +7,7 @@ use crate::engine::WaitingKind;
 use crate::tui::app::{App, Editor, ReviewKind, Screen};
 use crate::tui::keys::Action;
 
-use super::Effect;
+use crate::tui::msg::Effect;
 
 pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
     match action {

@@ -5,7 +5,7 @@ use crate::tui::app::{App, Screen};
 
 use crate::tui::keys::Action;
 
-use super::Effect;
+use crate::tui::msg::Effect;
 
 /// Lines a page scrolls.
 const PAGE: usize = 20;

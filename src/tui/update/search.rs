@@ -4,7 +4,7 @@
 //! overlay chooses a hit or a round; `n` / `N` open the next or previous hit from any
 //! screen.
 //!
-//! [`Msg::SearchResults`]: super::Msg::SearchResults
+//! [`Msg::SearchResults`]: crate::tui::msg::Msg::SearchResults
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -15,7 +15,7 @@ use crate::tui::search::{
     HIT_LIMIT, List, ListKind, Prompt, PromptKind, jump_candidates, live_hits, merge,
 };
 
-use super::Effect;
+use crate::tui::msg::Effect;
 
 /// Lines a page moves in the list.
 const PAGE: usize = 10;
@@ -293,7 +293,8 @@ mod tests {
     use crate::engine::{EngineEvent, ScheduledState};
     use crate::store::{RoundFields, Snippet};
     use crate::tui::app::Mode;
-    use crate::tui::update::{Msg, update};
+    use crate::tui::msg::Msg;
+    use crate::tui::update::update;
 
     /// A round set up from an id of the form `dilemma__a__vs__b__r1`.
     fn blank(id: &str) -> Round {

@@ -12,6 +12,8 @@ use crate::domain::{
 };
 use crate::engine::{Correction, ScheduledState};
 use crate::tui::app::ReviewKind;
+use crate::tui::msg::AnalysisTarget;
+use crate::tui::views::analysis_targets;
 
 fn blank(id: &str, a: &str, b: &str, d: &str) -> Round {
     let s = ScheduledRound {

@@ -8,7 +8,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Paragraph, Tabs};
 
-use super::presentation::presentation;
+use super::protocols::presentation;
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
 

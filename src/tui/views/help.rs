@@ -13,7 +13,7 @@ use crate::tui::theme::Theme;
 
 /// The tables the help lists for a screen, each with what its rows are prefixed with.
 fn sections(screen: Screen) -> Vec<(Table, &'static str)> {
-    let own = keys::screen_table(screen);
+    let own = screen.table();
     let mut sections = vec![(own, "")];
     if own == Table::Review {
         sections.push((Table::Editor, "in the editor: "));

@@ -8,7 +8,7 @@ use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::Style;
 use ratatui::widgets::{Block, Row, Table};
 
-use super::presentation::presentation;
+use super::protocols::presentation;
 use crate::analysis::usage::{ModelUsage, seconds, usage_by_model};
 use crate::sanitize::sanitize;
 use crate::tui::app::App;
@@ -73,15 +73,4 @@ fn render_usage(frame: &mut Frame<'_>, area: Rect, usage: &[ModelUsage], theme: 
     frame.render_widget(table, area);
 }
 
-/// A mean with its count, `52.3 (n=4)`, or `–` for none.
-pub fn mean(v: &[f64]) -> String {
-    if v.is_empty() {
-        "–".into()
-    } else {
-        format!(
-            "{:.1} (n={})",
-            v.iter().sum::<f64>() / v.len() as f64,
-            v.len()
-        )
-    }
-}
+//END

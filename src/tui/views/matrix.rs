@@ -11,15 +11,12 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 
-use super::presentation::presentation;
-use crate::domain::RoundStatus;
+use super::cells::CUT;
+use super::protocols::presentation;
 use crate::tui::app::{App, RoundState};
 use crate::tui::theme::Theme;
 
 const CELL: u16 = 7;
-
-/// The mark after a cell whose round holds an answer cut at the token limit.
-const CUT: char = '✂';
 
 /// A round's cell: text and colour, marked when an answer of the round was cut at the token
 /// limit (whatever state it is in, so the mark stays from the cut phase onwards).
@@ -64,22 +61,6 @@ fn state_cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui:
         );
     }
     presentation(round.stored.kind()).settled_cell(round, theme)
-}
-
-/// A settled round's cell by its status, with `outcome` (a margin) after the tick of a
-/// complete round.
-pub fn status_cell(
-    round: &RoundState,
-    outcome: String,
-    theme: &Theme,
-) -> (String, ratatui::style::Color) {
-    match round.status() {
-        RoundStatus::Complete => (format!("✓{outcome}"), theme.complete),
-        RoundStatus::NeedsReview => ("?rev".into(), theme.review),
-        RoundStatus::Incomplete if round.error().is_some() => ("✗err".into(), theme.incomplete),
-        RoundStatus::Incomplete if !round.stored.phases.is_empty() => ("…".into(), theme.queued),
-        RoundStatus::Incomplete => ("·".into(), theme.queued),
-    }
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
@@ -207,30 +188,6 @@ fn more(first: usize, shown: usize, total: usize) -> String {
     } else {
         format!("{left}{right} ")
     }
-}
-
-/// The legend's entry for [`CUT`], which every protocol's legend ends with.
-pub fn cut_legend(theme: &Theme) -> Span<'static> {
-    Span::styled(
-        format!("  {CUT} answer cut at token limit"),
-        Style::new().fg(theme.review),
-    )
-}
-
-/// The legend most protocols share: `running` names the phase letters, `done` what follows
-/// a finished round's tick.
-pub fn legend(theme: &Theme, running: &'static str, done: &'static str) -> Line<'static> {
-    Line::from(vec![
-        Span::styled("· queued  ", Style::new().fg(theme.queued)),
-        Span::styled(running, Style::new().fg(theme.running)),
-        Span::styled("▶Dn deliberating  ", Style::new().fg(theme.running)),
-        Span::styled("⟳ retry wait  ", Style::new().fg(theme.retrying)),
-        Span::styled(done, Style::new().fg(theme.complete)),
-        Span::styled("… stopped part-way  ", Style::new().fg(theme.queued)),
-        Span::styled("?rev review  ", Style::new().fg(theme.review)),
-        Span::styled("✗err incomplete", Style::new().fg(theme.incomplete)),
-        cut_legend(theme),
-    ])
 }
 
 #[cfg(test)]

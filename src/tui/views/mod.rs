@@ -1,9 +1,10 @@
 //! Views: functions from the state to a frame, one file per part of the screen. What each
 //! protocol shows its own way lives in its folder (`ethics_bowl/`, `qa_debate/`,
-//! `structured_debate/`) behind [`presentation::Presentation`].
+//! `structured_debate/`) behind [`presentation::Presentation`], chosen in [`protocols`].
 
 mod analysis;
 mod call_notes;
+mod cells;
 mod compare;
 mod ethics_bowl;
 mod filter;
@@ -14,6 +15,7 @@ mod log;
 mod matrix;
 mod panel;
 pub(crate) mod presentation;
+mod protocols;
 mod qa_debate;
 mod review;
 mod round;
@@ -21,6 +23,7 @@ mod search;
 mod structured_debate;
 
 pub use matrix::cell;
+pub use protocols::{analysis_targets, presentation};
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};
@@ -111,7 +114,7 @@ fn footer_text(app: &App) -> String {
             Some(_) => Table::Editor,
             None if app.filter.prompt.is_some() => Table::FilterPrompt,
             None if app.search.list.is_some() => Table::SearchList,
-            None => keys::screen_table(app.screen),
+            None => app.screen.table(),
         };
         let mut hidden = Vec::new();
         if app.search.hits.is_empty() {

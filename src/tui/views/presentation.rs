@@ -1,17 +1,17 @@
 //! The seam between the screens every protocol shares and what each protocol shows its own
 //! way: one trait, one implementation per protocol (`ethics_bowl/`, `qa_debate/`,
-//! `structured_debate/`), chosen by one exhaustive `match` on the protocol kind, so a new
-//! protocol is one new folder and one new arm here.
+//! `structured_debate/`), chosen by one exhaustive `match` on the protocol kind in
+//! [`super::protocols`], so a new protocol is one new folder and one new arm there.
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
 use ratatui::style::Color;
 use ratatui::text::Line;
 
-use crate::domain::{Evaluation, PanelRecord, ProtocolKind};
+use crate::domain::{Evaluation, PanelRecord};
 use crate::tui::app::{AnalysisView, App, Entry, RoundState};
+use crate::tui::msg::AnalysisTarget;
 use crate::tui::theme::Theme;
-use crate::tui::update::AnalysisTarget;
 
 /// What one protocol shows its own way: its transcript lines, verdict tab, matrix cell and
 /// legend, leaderboard, Analysis tables and panel cells.
@@ -37,15 +37,6 @@ pub trait Presentation: Sync {
 
     /// A round's matrix cell once no call of it is under way or waiting to retry.
     fn settled_cell(&self, round: &RoundState, theme: &Theme) -> (String, Color);
-
-    /// The matrix row a round belongs to: by default its pairing (Team A, Team B); a
-    /// protocol whose rows are configurations says otherwise.
-    fn row_key(&self, round: &RoundState) -> (String, String) {
-        (
-            round.stored.team_a_model.clone(),
-            round.stored.team_b_model.clone(),
-        )
-    }
 
     /// How a matrix row's key reads as its label: by default `a vs b`, or `a (self)`.
     fn row_label(&self, (a, b): &(String, String)) -> String {
@@ -110,14 +101,5 @@ pub trait Presentation: Sync {
     /// What the abbreviations of [`Self::panel_cell`] mean, when it uses any.
     fn panel_key(&self) -> Option<&'static str> {
         None
-    }
-}
-
-/// The presentation of a protocol: the one place the UI branches on the protocol kind.
-pub fn presentation(kind: ProtocolKind) -> &'static dyn Presentation {
-    match kind {
-        ProtocolKind::EthicsBowl => &super::ethics_bowl::EthicsBowl,
-        ProtocolKind::QaDebate => &super::qa_debate::QaDebate,
-        ProtocolKind::StructuredDebate => &super::structured_debate::StructuredDebate,
     }
 }

@@ -10,7 +10,7 @@ use ratatui::text::{Line, Span, Text};
 use ratatui::widgets::{Block, Borders, Paragraph, Tabs, Wrap};
 
 use super::call_notes;
-use super::presentation::presentation;
+use super::protocols::presentation;
 use crate::domain::PhaseType;
 use crate::tui::app::{App, RoundState};
 use crate::tui::theme::Theme;

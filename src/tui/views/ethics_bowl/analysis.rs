@@ -13,8 +13,8 @@ use ratatui::widgets::{
 use crate::analysis::tables::Cell;
 use crate::domain::Criterion;
 use crate::tui::app::{AnalysisView, App, RoundState};
+use crate::tui::msg::AnalysisTarget;
 use crate::tui::theme::Theme;
-use crate::tui::update::AnalysisTarget;
 
 fn cell(c: &Cell) -> String {
     match c.mean {

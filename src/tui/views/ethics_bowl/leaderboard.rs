@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Borders, Row, Table};
 use crate::domain::{Scores, Team};
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
-use crate::tui::views::leaderboard::mean;
+use crate::tui::views::cells::mean;
 
 #[derive(Default)]
 struct Tally {

@@ -15,8 +15,8 @@ use super::presentation::Presentation;
 use crate::domain::{Criterion, Evaluation, PanelRecord};
 use crate::protocols::panel::show_score;
 use crate::tui::app::{AnalysisView, App, Entry, RoundState};
+use crate::tui::msg::AnalysisTarget;
 use crate::tui::theme::Theme;
-use crate::tui::update::AnalysisTarget;
 
 /// The Ethics Bowl's screens.
 pub struct EthicsBowl;
@@ -95,12 +95,13 @@ impl Presentation for EthicsBowl {
     }
 
     fn render_verdict(&self, frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
+        let area = super::panel::render_above(frame, area, round, self, theme);
         scores::render(frame, area, round, theme);
     }
 
     fn settled_cell(&self, round: &RoundState, theme: &Theme) -> (String, Color) {
         let margin = round.margin().map(margin_text).unwrap_or_default();
-        super::matrix::status_cell(round, margin, theme)
+        super::cells::status_cell(round, margin, theme)
     }
 
     fn matrix_heading(&self) -> &'static str {
@@ -108,7 +109,7 @@ impl Presentation for EthicsBowl {
     }
 
     fn legend(&self, theme: &Theme) -> Line<'static> {
-        super::matrix::legend(theme, "▶PRBCJ running  ", "✓±n done (A−B, = tie)  ")
+        super::cells::legend(theme, "▶PRBCJ running  ", "✓±n done (A−B, = tie)  ")
     }
 
     fn render_leaderboard(&self, frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {

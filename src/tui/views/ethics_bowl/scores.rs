@@ -21,14 +21,9 @@ fn fmt(v: Option<f64>) -> String {
     })
 }
 
-/// The scores tab: the panel (when one judged), then each judge's fourteen scores beside
-/// their justifications.
+/// Each judge's fourteen scores beside their justifications (under the panel, when one
+/// judged).
 pub fn render(frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
-    let area = super::super::panel::render_above(frame, area, round, &super::EthicsBowl, theme);
-    render_judgments(frame, area, round, theme);
-}
-
-fn render_judgments(frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
     let judgments = &round.stored.judgments;
     if judgments.is_empty() {
         frame.render_widget(

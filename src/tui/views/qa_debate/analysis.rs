@@ -9,8 +9,8 @@ use crate::analysis::qa::{Proportion, QaFigures};
 use crate::analysis::qa_share;
 use crate::domain::QaFormat;
 use crate::tui::app::{AnalysisView, App, RoundState};
+use crate::tui::msg::AnalysisTarget;
 use crate::tui::theme::Theme;
-use crate::tui::update::AnalysisTarget;
 use crate::tui::views::analysis::{Tab, table};
 
 /// The tabs.

@@ -14,10 +14,10 @@ use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
 
 use super::presentation::Presentation;
-use crate::domain::{Evaluation, PanelRecord, QaFormat, RoundStatus, Team};
+use crate::domain::{Evaluation, PanelRecord, RoundStatus, Team};
 use crate::tui::app::{AnalysisView, App, Entry, RoundState};
+use crate::tui::msg::AnalysisTarget;
 use crate::tui::theme::Theme;
-use crate::tui::update::AnalysisTarget;
 
 /// The question-answer debate's screens.
 pub struct QaDebate;
@@ -71,7 +71,7 @@ impl Presentation for QaDebate {
 
     fn settled_cell(&self, round: &RoundState, theme: &Theme) -> (String, Color) {
         if round.status() == RoundStatus::Incomplete {
-            return super::matrix::status_cell(round, String::new(), theme);
+            return super::cells::status_cell(round, String::new(), theme);
         }
         let confidence = round
             .qa_choice()
@@ -84,17 +84,6 @@ impl Presentation for QaDebate {
             (_, Some(false)) => (format!("✗{confidence}"), theme.incomplete),
             (_, None) => (format!("○{confidence}"), theme.dim),
         }
-    }
-
-    fn row_key(&self, round: &RoundState) -> (String, String) {
-        let r = &round.stored;
-        let who = match r.qa().map(|s| s.format) {
-            Some(QaFormat::Debate) => format!("debate {} v {}", r.team_a_model, r.team_b_model),
-            Some(QaFormat::Consultancy) => format!("consult {}", r.team_a_model),
-            Some(other) => other.as_str().to_string(),
-            None => String::new(),
-        };
-        (who, round.judges().join(", "))
     }
 
     fn row_label(&self, (a, b): &(String, String)) -> String {
@@ -134,7 +123,7 @@ impl Presentation for QaDebate {
             Span::styled("○ both answers wrong  ", Style::new().fg(theme.dim)),
             Span::styled("… stopped part-way  ", Style::new().fg(theme.queued)),
             Span::styled("?rev review", Style::new().fg(theme.review)),
-            super::matrix::cut_legend(theme),
+            super::cells::cut_legend(theme),
         ])
     }
 

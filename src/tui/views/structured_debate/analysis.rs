@@ -9,8 +9,8 @@ use crate::analysis::qa_share;
 use crate::analysis::structured::{Mean, StructuredFigures};
 use crate::domain::{Fallacy, Side, Standing};
 use crate::tui::app::{AnalysisView, App};
+use crate::tui::msg::AnalysisTarget;
 use crate::tui::theme::Theme;
-use crate::tui::update::AnalysisTarget;
 use crate::tui::views::analysis::{Tab, table};
 
 /// The tabs.

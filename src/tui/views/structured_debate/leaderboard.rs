@@ -10,7 +10,7 @@ use ratatui::widgets::{Block, Borders, Row, Table};
 use crate::domain::Side;
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
-use crate::tui::views::leaderboard::mean;
+use crate::tui::views::cells::mean;
 
 /// For a structured debate: each model's wins (a draw is not a win) and its mean side total as
 /// Pro and as Con.

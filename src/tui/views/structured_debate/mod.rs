@@ -16,8 +16,8 @@ use ratatui::text::Line;
 use super::presentation::Presentation;
 use crate::domain::{Evaluation, PanelRecord, Side, Standing};
 use crate::tui::app::{AnalysisView, App, Entry, RoundState};
+use crate::tui::msg::AnalysisTarget;
 use crate::tui::theme::Theme;
-use crate::tui::update::AnalysisTarget;
 
 /// The structured debate's screens.
 pub struct StructuredDebate;
@@ -77,7 +77,7 @@ impl Presentation for StructuredDebate {
             .margin()
             .map(|m| format!("{m:+.1}"))
             .unwrap_or_default();
-        super::matrix::status_cell(round, margin, theme)
+        super::cells::status_cell(round, margin, theme)
     }
 
     fn matrix_heading(&self) -> &'static str {
@@ -85,7 +85,7 @@ impl Presentation for StructuredDebate {
     }
 
     fn legend(&self, theme: &Theme) -> Line<'static> {
-        super::matrix::legend(theme, "▶OXLJ running  ", "✓±n done (Pro−Con)  ")
+        super::cells::legend(theme, "▶OXLJ running  ", "✓±n done (Pro−Con)  ")
     }
 
     fn render_leaderboard(&self, frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {

@@ -1,0 +1,85 @@
+//! What flows through the UI's loop, as plain values: the messages `update` takes (engine
+//! events, keys, ticks, the driver's answers) and the effects it returns for the driver to
+//! carry out, and where a line of the Analysis screen leads. A leaf: it names the engine's,
+//! the store's and the analysis's types, and nothing else of the UI.
+
+use std::sync::Arc;
+use std::time::Instant;
+
+use crossterm::event::KeyEvent;
+
+use crate::domain::Round;
+use crate::engine::{EngineCommand, EngineEvent};
+
+/// Something the UI reacts to.
+#[derive(Debug, Clone)]
+pub enum Msg {
+    /// From the engine.
+    Engine(EngineEvent),
+    /// From the keyboard.
+    Key(KeyEvent),
+    /// The clock moved (drives elapsed time and retry countdowns).
+    Tick(Instant),
+    /// A round read back from the store ([`Effect::LoadRound`]), or why it could not be.
+    RoundLoaded {
+        /// The round asked for.
+        round_id: String,
+        /// The whole round as stored (not yet sanitised), or the error.
+        result: Result<Arc<Round>, String>,
+    },
+    /// The analysis of the stored rounds ([`Effect::Analyse`]), or why it failed.
+    Analysed(Result<Box<crate::analysis::Analysis>, String>),
+    /// The process was asked to stop (SIGINT, SIGTERM or SIGHUP): leave at once, stopping
+    /// the run's new calls as a forced quit does.
+    Stop,
+    /// The store's answer to [`Effect::Search`] (or why the store could not be searched).
+    SearchResults {
+        /// The text searched for.
+        query: String,
+        /// The hits, in file order.
+        hits: Result<Vec<crate::store::SearchHit>, String>,
+    },
+}
+
+/// What the driver must do after an update.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Effect {
+    /// Send this to the engine.
+    Command(EngineCommand),
+    /// Put this text on the clipboard (OSC 52).
+    Copy(String),
+    /// Read this round whole from the store and answer with [`Msg::RoundLoaded`]: its
+    /// text was dropped from memory (see [`super::round_text`]).
+    LoadRound {
+        /// The round's id.
+        round_id: String,
+    },
+    /// Analyse the stored rounds off the UI's thread and answer with [`Msg::Analysed`].
+    Analyse,
+    /// Leave the UI.
+    Quit,
+    /// Search the stored rounds off the UI thread and answer with [`Msg::SearchResults`].
+    Search {
+        /// The text to find.
+        query: String,
+        /// Search the prompts too.
+        prompts: bool,
+    },
+}
+
+/// Where a line of the Analysis screen leads.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum AnalysisTarget {
+    /// A round's transcript (or its scores, for judges).
+    Round {
+        /// The round.
+        id: String,
+        /// Open the scores rather than the transcript.
+        scores: bool,
+    },
+    /// A dilemma's column of the matrix.
+    Dilemma(String),
+    /// A line that leads nowhere (a total, a calibration bin): it can be selected, not
+    /// opened.
+    Nothing,
+}

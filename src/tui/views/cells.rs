@@ -1,0 +1,65 @@
+//! What the protocols' own views share: a settled round's matrix cell by its status, the
+//! matrix legend, and a mean with its count.
+
+use ratatui::style::Style;
+use ratatui::text::{Line, Span};
+
+use crate::domain::RoundStatus;
+use crate::tui::app::RoundState;
+use crate::tui::theme::Theme;
+
+/// The mark after a cell whose round holds an answer cut at the token limit.
+pub const CUT: char = '✂';
+
+/// A settled round's cell by its status, with `outcome` (a margin) after the tick of a
+/// complete round.
+pub fn status_cell(
+    round: &RoundState,
+    outcome: String,
+    theme: &Theme,
+) -> (String, ratatui::style::Color) {
+    match round.status() {
+        RoundStatus::Complete => (format!("✓{outcome}"), theme.complete),
+        RoundStatus::NeedsReview => ("?rev".into(), theme.review),
+        RoundStatus::Incomplete if round.error().is_some() => ("✗err".into(), theme.incomplete),
+        RoundStatus::Incomplete if !round.stored.phases.is_empty() => ("…".into(), theme.queued),
+        RoundStatus::Incomplete => ("·".into(), theme.queued),
+    }
+}
+
+/// The legend's entry for [`CUT`], which every protocol's legend ends with.
+pub fn cut_legend(theme: &Theme) -> Span<'static> {
+    Span::styled(
+        format!("  {CUT} answer cut at token limit"),
+        Style::new().fg(theme.review),
+    )
+}
+
+/// The legend most protocols share: `running` names the phase letters, `done` what follows
+/// a finished round's tick.
+pub fn legend(theme: &Theme, running: &'static str, done: &'static str) -> Line<'static> {
+    Line::from(vec![
+        Span::styled("· queued  ", Style::new().fg(theme.queued)),
+        Span::styled(running, Style::new().fg(theme.running)),
+        Span::styled("▶Dn deliberating  ", Style::new().fg(theme.running)),
+        Span::styled("⟳ retry wait  ", Style::new().fg(theme.retrying)),
+        Span::styled(done, Style::new().fg(theme.complete)),
+        Span::styled("… stopped part-way  ", Style::new().fg(theme.queued)),
+        Span::styled("?rev review  ", Style::new().fg(theme.review)),
+        Span::styled("✗err incomplete", Style::new().fg(theme.incomplete)),
+        cut_legend(theme),
+    ])
+}
+
+/// A mean with its count, `52.3 (n=4)`, or `–` for none.
+pub fn mean(v: &[f64]) -> String {
+    if v.is_empty() {
+        "–".into()
+    } else {
+        format!(
+            "{:.1} (n={})",
+            v.iter().sum::<f64>() / v.len() as f64,
+            v.len()
+        )
+    }
+}
