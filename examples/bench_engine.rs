@@ -747,7 +747,7 @@ async fn ui_child(config: &Path, rounds: usize) {
         .ok()
         .and_then(|v| v.parse().ok())
     {
-        app.text_kept.capacity = n;
+        app.mirror.text_kept.capacity = n;
     }
     let mut marks = [10, 50, 100].into_iter().peekable();
     let mut finished = 0;
@@ -770,11 +770,11 @@ async fn ui_child(config: &Path, rounds: usize) {
         }
     }
     handle.await.expect("engine task").expect("engine");
-    let whole = app.rounds.iter().filter(|r| !r.text_dropped).count();
+    let whole = app.mirror.rounds.iter().filter(|r| !r.text_dropped).count();
     if let Some((rss, hwm)) = resident_kib(me) {
         println!(
             "end ({} rounds in the UI, {whole} with their text, {:.1} s): resident {:.1} MiB, peak {:.1} MiB (VmHWM)",
-            app.rounds.len(),
+            app.mirror.rounds.len(),
             start.elapsed().as_secs_f64(),
             rss as f64 / 1024.0,
             hwm as f64 / 1024.0

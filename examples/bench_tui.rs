@@ -165,7 +165,10 @@ fn main() {
     let snapshots: Vec<Msg> = (0..1000)
         .map(|i| {
             let id = &streaming[i % streaming.len()];
-            let mut round: Round = app.rounds[app.index[id]].stored.as_ref().clone();
+            let mut round: Round = app.mirror.rounds[app.mirror.index[id]]
+                .stored
+                .as_ref()
+                .clone();
             for (n, p) in [
                 PhaseType::Presentation,
                 PhaseType::Response,

@@ -135,7 +135,8 @@ fn open_names_unreadable_round_files_in_the_header_and_the_log() {
     let store = Store::open(&results).unwrap();
     let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
     let mut app = ethics_bowl::tui::browse("eb", &rounds, std::time::Instant::now());
-    app.note_unreadable(&["rounds/x.json: not a valid round file: EOF".to_string()]);
+    app.mirror
+        .note_unreadable(&["rounds/x.json: not a valid round file: EOF".to_string()]);
     let screen = support::draw(&app);
     let text: String = screen
         .backend()
@@ -149,11 +150,11 @@ fn open_names_unreadable_round_files_in_the_header_and_the_log() {
         "{text}"
     );
     assert!(
-        app.log.iter().any(|l| l
+        app.mirror.log.iter().any(|l| l
             .text
             .contains("unreadable: rounds/x.json: not a valid round file")),
         "{:?}",
-        app.log
+        app.mirror.log
     );
 }
 

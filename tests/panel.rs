@@ -225,7 +225,7 @@ async fn the_score_view_shows_each_judge_per_round_and_the_matrix_shows_delibera
             model: "x (yielding) · deliberation 1".into(),
         }),
     );
-    assert_eq!(cell(&app.rounds[0], &app, &theme).0, "▶D1");
+    assert_eq!(cell(&app.mirror.rounds[0], &app, &theme).0, "▶D1");
 }
 
 #[tokio::test]

@@ -233,8 +233,8 @@ fn open_shows_every_stored_round() {
         let (rounds, errors) = store.load_rounds(&RoundFilter::default()).unwrap();
         assert!(errors.is_empty(), "{name}: {errors:?}");
         let app = ethics_bowl::tui::browse(name, &rounds, std::time::Instant::now());
-        assert_eq!(app.rounds.len(), rounds.len(), "{name}");
-        for (state, round) in app.rounds.iter().zip(&rounds) {
+        assert_eq!(app.mirror.rounds.len(), rounds.len(), "{name}");
+        for (state, round) in app.mirror.rounds.iter().zip(&rounds) {
             assert_eq!(state.status(), round.status, "{name} {}", round.id);
             assert_eq!(
                 state.stored.judgments.len(),

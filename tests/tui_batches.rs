@@ -115,7 +115,7 @@ fn a_batched_round_and_the_open_batches_show_in_the_matrix_and_header() {
     );
     insta::assert_snapshot!("batches_live_120x30", terminal.backend());
     assert!(
-        app.log.iter().any(|l| l
+        app.mirror.log.iter().any(|l| l
             .text
             .contains("batch opened: claude (anthropic) msgbatch_01: 200 requests")),
         "the log names the new batch"

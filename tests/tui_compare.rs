@@ -89,8 +89,9 @@ fn key(app: &mut App, code: KeyCode) {
 
 /// Puts the matrix cursor on a round.
 fn select(app: &mut App, id: &str) {
-    let i = app.index[id];
+    let i = app.mirror.index[id];
     app.cursor = *app
+        .mirror
         .cells
         .iter()
         .find(|(_, at)| **at == i)
@@ -347,7 +348,7 @@ fn a_panel_round_pairs_each_persona_and_the_panels_verdict() {
         team_b: ta,
     };
     let mut app = compared("panel", a, b);
-    let round = app.rounds[app.index[id]].stored.clone();
+    let round = app.mirror.rounds[app.mirror.index[id]].stored.clone();
     let c = app.compare.as_ref().unwrap();
     let judges: Vec<&str> = c.judge_rows(&round).iter().map(|r| r.judge).collect();
     assert_eq!(

@@ -59,13 +59,15 @@ async fn the_structured_verdict_tab_shows_its_argument_trace_live() {
     let mut app = App::new("sd", Mode::Live, Instant::now());
     let mut events = events.into_iter();
     apply(&mut app, events.by_ref().take(verdict_at + 1));
-    assert!(app.finished.is_none(), "the run goes on");
+    assert!(app.mirror.finished.is_none(), "the run goes on");
     let judged = app
+        .mirror
         .rounds
         .iter()
         .position(|r| r.stored.judgments.iter().any(|j| j.verdict().is_some()))
         .expect("the judged round");
     let cell = *app
+        .mirror
         .cells
         .iter()
         .find(|(_, i)| **i == judged)
@@ -77,7 +79,7 @@ async fn the_structured_verdict_tab_shows_its_argument_trace_live() {
     assert_eq!(app.screen, Screen::Round { scores: true });
     let during = draw(&app);
     let text = during.backend().to_string();
-    let setup = app.rounds[judged]
+    let setup = app.mirror.rounds[judged]
         .stored
         .structured()
         .expect("a structured round");
@@ -103,8 +105,8 @@ async fn the_structured_verdict_tab_shows_its_argument_trace_live() {
     // What the UI holds is what is stored, and its Analysis is the report's.
     let stored = stored_rounds(&report);
     for r in &stored {
-        let i = app.index[&r.id];
-        assert_eq!(*app.rounds[i].stored, *r, "{}", r.id);
+        let i = app.mirror.index[&r.id];
+        assert_eq!(*app.mirror.rounds[i].stored, *r, "{}", r.id);
     }
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('a'));
@@ -160,19 +162,22 @@ async fn a_resumed_run_starts_from_what_the_first_run_stored() {
     let mut app = App::new("test", Mode::Live, Instant::now());
     let mut events = events.into_iter();
     apply(&mut app, events.next());
-    assert_eq!(app.resume.stored, before.len());
-    assert_eq!(app.resume.to_run, app.rounds.len() - at_rest.len());
+    assert_eq!(app.mirror.resume.stored, before.len());
+    assert_eq!(
+        app.mirror.resume.to_run,
+        app.mirror.rounds.len() - at_rest.len()
+    );
     let header = draw(&app).backend().to_string();
     assert!(
         header.contains(&format!(
             "resumed: {} stored, {} to run",
             before.len(),
-            app.resume.to_run
+            app.mirror.resume.to_run
         )),
         "{header}"
     );
     for r in &at_rest {
-        let state = &app.rounds[app.index[&r.id]];
+        let state = &app.mirror.rounds[app.mirror.index[&r.id]];
         assert_eq!(
             state.margin(),
             r.judgments
@@ -196,13 +201,13 @@ async fn a_resumed_run_starts_from_what_the_first_run_stored() {
     };
     assert_eq!(app.review_len(), flagged(&before));
     let tokens: u64 = before.iter().map(|r| r.tokens().0).sum();
-    assert_eq!(app.totals.input_tokens, tokens);
+    assert_eq!(app.mirror.totals.input_tokens, tokens);
 
     // After the run: everything stored, in both sessions, and nothing more.
     apply(&mut app, events);
     let after = stored_rounds(&report);
     assert_eq!(app.review_len(), flagged(&after));
     let tokens: u64 = after.iter().map(|r| r.tokens().0).sum();
-    assert_eq!(app.totals.input_tokens, tokens);
+    assert_eq!(app.mirror.totals.input_tokens, tokens);
     assert!(!draw(&app).backend().to_string().contains("resumed:"));
 }

@@ -84,7 +84,7 @@ async fn live(config: &Path) -> App {
     for e in events {
         update(&mut app, Msg::Engine(e));
     }
-    assert!(app.finished.is_some(), "the run ended");
+    assert!(app.mirror.finished.is_some(), "the run ended");
     app
 }
 
@@ -162,11 +162,13 @@ async fn the_structured_analysis_is_tables_with_its_own_tabs() {
 /// Opens the verdict tab of the first round a panel judged.
 fn panel_verdict(app: &mut App) -> String {
     let judged = app
+        .mirror
         .rounds
         .iter()
         .position(|r| r.panel().is_some_and(|p| p.verdict.is_some()))
         .expect("a round the panel judged");
     let cell = *app
+        .mirror
         .cells
         .iter()
         .find(|(_, i)| **i == judged)
@@ -288,7 +290,7 @@ async fn at_80_by_24_nothing_is_cut_and_hidden_columns_are_marked() {
     assert!(flat.contains("any key closes this"), "{text}");
 
     // Browsing stored results offers no pause or retry.
-    let rounds = app.stored_rounds();
+    let rounds = app.mirror.stored_rounds();
     let browsing = ethics_bowl::tui::browse("t", &rounds, Instant::now());
     let text = draw_at(&browsing, 120, 40).backend().to_string();
     assert!(
@@ -318,7 +320,7 @@ fn screens_read_the_same_from_rounds_whose_text_waits_in_the_store() {
         // `keep`: how many rounds at rest the UI keeps whole.
         let start = |drop_text: bool, keep: usize| {
             let mut app = App::new("t", Mode::Browse, Instant::now());
-            app.text_kept.capacity = keep;
+            app.mirror.text_kept.capacity = keep;
             let schedule = rounds
                 .iter()
                 .map(|r| {
@@ -347,9 +349,9 @@ fn screens_read_the_same_from_rounds_whose_text_waits_in_the_store() {
         let mut whole = start(false, usize::MAX);
         let mut resumed = start(true, usize::MAX);
         let mut evicted = start(false, 0);
-        assert!(whole.rounds.iter().all(|r| !r.text_dropped));
+        assert!(whole.mirror.rounds.iter().all(|r| !r.text_dropped));
         assert!(
-            evicted.rounds.iter().all(|r| r.text_dropped),
+            evicted.mirror.rounds.iter().all(|r| r.text_dropped),
             "{protocol}: every round at rest gave its text up"
         );
         for key in [None, Some(KeyCode::Char('s')), Some(KeyCode::Char('v'))] {

@@ -351,7 +351,7 @@ fn a_hit_in_a_round_whose_text_waits_in_the_store_is_shown_once_read_back() {
     let mut live = live();
     // Only the most recent finished round keeps its text: the lifeboat rounds' wait in
     // the store.
-    live.app.text_kept.capacity = 1;
+    live.app.mirror.text_kept.capacity = 1;
     let again = finished(DILEMMAS[0], "gpt", "claude");
     update(
         &mut live.app,
@@ -359,8 +359,8 @@ fn a_hit_in_a_round_whose_text_waits_in_the_store_is_shown_once_read_back() {
             round: Arc::new(again),
         }),
     );
-    let lifeboat = live.app.index[&id(DILEMMAS[1], "claude", "gpt")];
-    assert!(live.app.rounds[lifeboat].text_dropped);
+    let lifeboat = live.app.mirror.index[&id(DILEMMAS[1], "claude", "gpt")];
+    assert!(live.app.mirror.rounds[lifeboat].text_dropped);
     press(&mut live.app, KeyCode::Char('/'));
     type_text(&mut live.app, "lighthouse");
     let effects = press(&mut live.app, KeyCode::Enter);
@@ -380,7 +380,7 @@ fn a_hit_in_a_round_whose_text_waits_in_the_store_is_shown_once_read_back() {
             .contains("reading the round from the store")
     );
     drive(&mut live, effects);
-    assert!(!live.app.rounds[lifeboat].text_dropped);
+    assert!(!live.app.mirror.rounds[lifeboat].text_dropped);
     let t = draw(&live.app, &theme);
     assert_highlighted(&t, "lighthouse", &theme);
     assert!(

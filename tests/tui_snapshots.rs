@@ -308,7 +308,7 @@ fn transcript_with_a_hostile_answer_renders_harmless_text() {
     let mut app = mid_tournament();
     let rid = id(DILEMMAS[0], "claude", "gpt");
     // The round under the cursor, stored with a hostile presentation as its only phase.
-    let mut round = Round::clone(&app.rounds[app.index[&rid]].stored);
+    let mut round = Round::clone(&app.mirror.rounds[app.mirror.index[&rid]].stored);
     round.phases = vec![phase(
         PhaseType::Presentation,
         "claude",
@@ -433,7 +433,7 @@ fn analysis_screen_tables() {
     key(&mut app, KeyCode::Tab);
     let view = app.analysis.as_ref().expect("analysis");
     let Some(ethics_bowl::tui::AnalysisTarget::Dilemma(first)) =
-        ethics_bowl::tui::analysis_targets(&app, view)
+        ethics_bowl::tui::analysis_targets(&app.mirror, view)
             .first()
             .cloned()
     else {
@@ -441,7 +441,7 @@ fn analysis_screen_tables() {
     };
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.screen, ethics_bowl::tui::Screen::Matrix);
-    assert_eq!(app.columns[app.cursor.1].0, first);
+    assert_eq!(app.mirror.columns[app.cursor.1].0, first);
     // Tab 0 (models): Enter opens a round the selected model played in that role.
     key(&mut app, KeyCode::Char('a'));
     while app.analysis.as_ref().expect("analysis").tab != 0 {

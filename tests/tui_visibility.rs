@@ -209,7 +209,10 @@ fn harmless(text: &str) {
 #[test]
 fn the_matrix_and_header_mark_cut_answers_and_estimated_usage() {
     let app = app();
-    assert_eq!((app.totals.truncated, app.totals.estimated), (1, 1));
+    assert_eq!(
+        (app.mirror.totals.truncated, app.mirror.totals.estimated),
+        (1, 1)
+    );
     let t = draw(&app, &Theme::no_color());
     let text = t.backend().to_string();
     assert!(

@@ -90,7 +90,7 @@ pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Res
         })
         .collect();
     let mut app = browse_schedule(&name, schedule, std::time::Instant::now());
-    app.note_unreadable(&unreadable);
+    app.mirror.note_unreadable(&unreadable);
     if let Some((b, rounds_b)) = other {
         app.set_compare(
             &dir.display().to_string(),

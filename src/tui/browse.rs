@@ -8,7 +8,8 @@ use std::time::Instant;
 use crate::domain::Round;
 use crate::engine::{EngineEvent, ScheduledState};
 
-use super::app::{App, Mode};
+use super::app::App;
+use super::mirror::Mode;
 use super::msg::Msg;
 use super::update::update;
 

@@ -153,7 +153,7 @@ impl App {
                 Ok(None) => round,
                 Ok(Some(clean)) => clean,
                 Err(e) => {
-                    self.log_line(format!(
+                    self.mirror.log_line(format!(
                         "compare: round {} of {} cannot be shown: {e}",
                         sanitize(&round.id),
                         sanitize(label_b)
@@ -165,7 +165,7 @@ impl App {
             b_index.insert(round.id.clone(), b.len());
             b.push(round);
         }
-        let comparison = compare(self.protocol, &self.stored_rounds(), &b);
+        let comparison = compare(self.mirror.protocol, &self.mirror.stored_rounds(), &b);
         self.compare = Some(CompareState {
             label_a: sanitize(label_a),
             label_b: sanitize(label_b),
@@ -182,7 +182,7 @@ impl App {
     /// queue), so marks and summary follow it.
     pub(crate) fn refresh_compare(&mut self) {
         if self.compare.is_some() {
-            let a = self.stored_rounds();
+            let a = self.mirror.stored_rounds();
             if let Some(c) = &mut self.compare {
                 c.refresh(&a);
             }

@@ -7,40 +7,11 @@
 
 use std::time::Instant;
 
-use crate::domain::{Round, RoundStatus};
+use crate::domain::Round;
 use crate::store::{FilterValues, Role, RoundFilter};
 
-use super::app::{App, RoundState};
-
-/// Where a round stands as the UI shows it: the header's counts and the status filter.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Standing {
-    /// Complete: every phase ran and every judgment is usable.
-    Done,
-    /// A call is under way or a retry is waiting.
-    Running,
-    /// Not begun, or stopped part-way with no error (it runs when its turn comes).
-    Queued,
-    /// Stopped by an error.
-    Failed,
-    /// A judgment or reply waits for a person.
-    Review,
-}
-
-/// Where `round` stands at `now`.
-pub fn standing(round: &RoundState, now: Instant) -> Standing {
-    match round.status() {
-        RoundStatus::Complete => Standing::Done,
-        RoundStatus::NeedsReview => Standing::Review,
-        RoundStatus::Incomplete
-            if round.is_running() || round.retry_until.is_some_and(|t| t > now) =>
-        {
-            Standing::Running
-        }
-        RoundStatus::Incomplete if round.error().is_some() => Standing::Failed,
-        RoundStatus::Incomplete => Standing::Queued,
-    }
-}
+use super::app::App;
+use super::mirror::{RoundState, Standing, standing};
 
 /// What a `status=` word asks for.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -227,27 +198,25 @@ impl App {
         self.filter
             .active
             .as_ref()
-            .is_none_or(|f| f.matches(round, self.now))
+            .is_none_or(|f| f.matches(round, self.mirror.now))
     }
 
     /// The rounds the filter lets through, in schedule order: what the leaderboard counts.
     pub fn shown_rounds(&self) -> impl Iterator<Item = &RoundState> {
-        self.rounds.iter().filter(|r| self.passes(r))
+        self.mirror.rounds.iter().filter(|r| self.passes(r))
     }
 
     /// The matrix rows and columns the filter keeps (those with a round that passes), and
     /// always the cursor's, so the cursor never sits in a hidden line.
     pub fn shown_lines(&self) -> (Vec<usize>, Vec<usize>) {
+        let m = &self.mirror;
         if self.filter.active.is_none() {
-            return (
-                (0..self.rows.len()).collect(),
-                (0..self.columns.len()).collect(),
-            );
+            return ((0..m.rows.len()).collect(), (0..m.columns.len()).collect());
         }
-        let mut rows = vec![false; self.rows.len()];
-        let mut cols = vec![false; self.columns.len()];
-        for (&(r, c), &i) in &self.cells {
-            if self.passes(&self.rounds[i]) {
+        let mut rows = vec![false; m.rows.len()];
+        let mut cols = vec![false; m.columns.len()];
+        for (&(r, c), &i) in &m.cells {
+            if self.passes(&m.rounds[i]) {
                 rows[r] = true;
                 cols[c] = true;
             }
@@ -266,10 +235,5 @@ impl App {
                 .collect()
         };
         (keep(rows), keep(cols))
-    }
-
-    /// The values the rounds hold for each filter key, to resolve and check typed values.
-    pub fn filter_values(&self) -> FilterValues {
-        FilterValues::of(self.rounds.iter().map(|r| r.stored.as_ref()))
     }
 }

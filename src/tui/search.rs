@@ -119,7 +119,7 @@ impl SearchState {
 /// round's stored phases as the transcript shows them.
 pub fn live_hits(app: &App, query: &SearchQuery) -> Vec<SearchHit> {
     let mut hits = Vec::new();
-    for round in &app.rounds {
+    for round in &app.mirror.rounds {
         let stored = round.stored.phases.len();
         for (j, call) in round.live.iter().enumerate() {
             let found = query.find_in(&call.text);
@@ -148,7 +148,7 @@ pub fn merge(app: &App, stored: Vec<SearchHit>, live: Vec<SearchHit>) -> Vec<Sea
     let mut all: Vec<(usize, SearchHit)> = stored
         .into_iter()
         .chain(live)
-        .filter_map(|h| app.index.get(&h.round_id).map(|&i| (i, h)))
+        .filter_map(|h| app.mirror.index.get(&h.round_id).map(|&i| (i, h)))
         .collect();
     // Stable: within a round, the order they came in.
     all.sort_by_key(|(i, _)| *i);
@@ -162,11 +162,11 @@ pub fn jump_candidates(app: &App, typed: &str) -> Vec<String> {
     if typed.is_empty() {
         return Vec::new();
     }
-    if app.index.contains_key(typed) {
+    if app.mirror.index.contains_key(typed) {
         return vec![typed.to_string()];
     }
     let lower = typed.to_lowercase();
-    let ids = || app.rounds.iter().map(|r| r.id());
+    let ids = || app.mirror.rounds.iter().map(|r| r.id());
     let starting: Vec<String> = ids()
         .filter(|id| id.to_lowercase().starts_with(&lower))
         .map(str::to_string)

@@ -81,7 +81,7 @@ pub async fn run(
     // The providers, for the Analysis screen's same-provider check (none for a folder
     // without a tournament record).
     if let Ok(store) = Store::open(&dir) {
-        app.provider_of = crate::analysis::providers_of(&store);
+        app.mirror.provider_of = crate::analysis::providers_of(&store);
     }
     let mut terminal: Terminal<CrosstermBackend<Stdout>> =
         Terminal::new(CrosstermBackend::new(std::io::stdout()))?;

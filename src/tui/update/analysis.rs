@@ -13,12 +13,12 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
         app.screen = Screen::Matrix;
         return Vec::new();
     };
-    let targets = analysis_targets(app, view);
+    let targets = analysis_targets(&app.mirror, view);
     let n = targets.len();
     let Some(view) = &mut app.analysis else {
         return Vec::new();
     };
-    let tabs = presentation(app.protocol).analysis_tabs().len();
+    let tabs = presentation(app.mirror.protocol).analysis_tabs().len();
     match action {
         Action::Back => app.screen = Screen::Matrix,
         Action::NextTab => {
@@ -33,14 +33,14 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
         Action::Down => view.selected = (view.selected + 1).min(n.saturating_sub(1)),
         Action::Open => match targets.get(view.selected).cloned() {
             Some(AnalysisTarget::Dilemma(d)) => {
-                if let Some(col) = app.columns.iter().position(|(c, _)| *c == d) {
+                if let Some(col) = app.mirror.columns.iter().position(|(c, _)| *c == d) {
                     app.cursor.1 = col;
                 }
                 app.screen = Screen::Matrix;
             }
             Some(AnalysisTarget::Round { id, scores }) => {
-                if let Some(i) = app.index.get(&id).copied()
-                    && let Some((&cell, _)) = app.cells.iter().find(|(_, idx)| **idx == i)
+                if let Some(i) = app.mirror.index.get(&id).copied()
+                    && let Some((&cell, _)) = app.mirror.cells.iter().find(|(_, idx)| **idx == i)
                 {
                     app.cursor = cell;
                     app.screen = Screen::Round { scores };

@@ -114,7 +114,7 @@ mod tests {
         assert_eq!(c.mark("r3"), Some(Mark::Flipped));
         assert_eq!(c.mark("r4"), None);
         assert_eq!((c.comparison.pairs.len(), c.comparison.flipped), (4, 1));
-        let r3 = &app.rounds[app.index["r3"]].stored;
+        let r3 = &app.mirror.rounds[app.mirror.index["r3"]].stored;
         let rows = c.judge_rows(r3);
         assert_eq!(rows.len(), 2);
         assert!(

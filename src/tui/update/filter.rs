@@ -67,7 +67,7 @@ fn apply(app: &mut App) {
     let Some(text) = app.filter.prompt.clone() else {
         return;
     };
-    match Filter::parse(&text, &app.filter_values()) {
+    match Filter::parse(&text, &app.mirror.filter_values()) {
         Ok(filter) => {
             app.filter.active = filter;
             app.filter.prompt = None;
@@ -78,7 +78,7 @@ fn apply(app: &mut App) {
                 Some(f) => format!(
                     "filter {}: {shown} of {} rounds (F clears)",
                     f.text,
-                    app.rounds.len()
+                    app.mirror.rounds.len()
                 ),
                 None => "filter cleared: every round shows".into(),
             });
@@ -93,9 +93,10 @@ fn settle(app: &mut App) {
     let passes = app.selected().is_some_and(|r| app.passes(r));
     if !passes
         && let Some(cell) = app
+            .mirror
             .cells
             .iter()
-            .filter(|(_, i)| app.passes(&app.rounds[**i]))
+            .filter(|(_, i)| app.passes(&app.mirror.rounds[**i]))
             .min_by_key(|(_, i)| **i)
             .map(|(cell, _)| *cell)
     {
@@ -138,8 +139,9 @@ mod tests {
     use crate::domain::{Judgment, ParseStatus, Reading, Round, RoundRecord, ScheduledRound};
     use crate::domain::{RoundStatus, Scores};
     use crate::engine::{EngineEvent, ScheduledState};
-    use crate::tui::app::{App, Mode, Screen};
-    use crate::tui::filter::{Standing, standing};
+    use crate::tui::app::{App, Screen};
+    use crate::tui::mirror::Mode;
+    use crate::tui::mirror::{Standing, standing};
     use crate::tui::msg::Msg;
     use crate::tui::update::update;
 
@@ -281,8 +283,8 @@ mod tests {
                 model: "gemini".into(),
             }),
         );
-        let r3 = &app.rounds[app.index["r3"]];
-        assert_eq!(standing(r3, app.now), Standing::Running);
+        let r3 = &app.mirror.rounds[app.mirror.index["r3"]];
+        assert_eq!(standing(r3, app.mirror.now), Standing::Running);
         type_filter(&mut app, "status=running");
         assert_eq!(shown(&app), ["r3"]);
         type_filter(&mut app, "status=queued");
@@ -354,7 +356,7 @@ mod tests {
             (Screen::Leaderboard, vec!["r3", "r6"])
         );
         assert_eq!(
-            app.rounds[app.index["r2"]].status(),
+            app.mirror.rounds[app.mirror.index["r2"]].status(),
             RoundStatus::NeedsReview
         );
     }

@@ -2,8 +2,9 @@
 
 use crate::domain::RoundStatus;
 use crate::engine::EngineCommand;
-use crate::tui::app::{App, Mode, Screen};
+use crate::tui::app::{App, Screen};
 use crate::tui::keys::Action;
+use crate::tui::mirror::Mode;
 
 use crate::tui::msg::Effect;
 
@@ -28,15 +29,15 @@ pub(super) fn act(app: &mut App, action: Action) -> Vec<Effect> {
                 return app.refresh_analysis().into_iter().collect();
             }
         }
-        Action::Pause if app.mode == Mode::Live && app.finished.is_none() => {
-            let command = if app.paused {
+        Action::Pause if app.mirror.mode == Mode::Live && app.mirror.finished.is_none() => {
+            let command = if app.mirror.paused {
                 EngineCommand::Resume
             } else {
                 EngineCommand::Pause
             };
             return vec![Effect::Command(command)];
         }
-        Action::Retry if app.mode == Mode::Live => {
+        Action::Retry if app.mirror.mode == Mode::Live => {
             if let Some(round) = app.selected()
                 && round.status() == RoundStatus::Incomplete
                 && round.error().is_some()

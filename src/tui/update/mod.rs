@@ -1,7 +1,8 @@
 //! The one place the UI's state changes: `update(app, msg)` takes an engine event, a key or
 //! a tick and returns what the driver must do (send the engine a command, quit). It does no
-//! I/O, so every behaviour is a plain unit test. Engine events go to [`super::ingest`]; keys
-//! are looked up in [`super::keys`] and handled by the showing screen's module.
+//! I/O, so every behaviour is a plain unit test. Engine events go to the mirror
+//! ([`Mirror::ingest`](super::mirror::Mirror)); keys are looked up in [`super::keys`] and
+//! handled by the showing screen's module.
 
 mod analysis;
 mod compare;
@@ -20,8 +21,9 @@ use crossterm::event::{KeyEvent, KeyEventKind};
 
 use crate::engine::{EngineCommand, EngineEvent};
 
-use super::app::{App, Mode, Screen};
+use super::app::{App, Screen};
 use super::keys::{self, Action, Table};
+use super::mirror::{Echo, Mode};
 use super::msg::{Effect, Msg};
 
 /// Applies one message.
@@ -31,7 +33,8 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
     let delta = matches!(msg, Msg::Engine(EngineEvent::TextDelta { .. }));
     let mut effects = apply(app, msg);
     if !delta {
-        effects.extend(super::round_text::follow_screen(app));
+        let showing = app.showing_round();
+        effects.extend(app.mirror.show_whole(showing));
     }
     effects
 }
@@ -39,10 +42,21 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
 fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Engine(event) => {
-            let stored = matches!(event, EngineEvent::RoundStored { .. });
-            super::ingest::apply(app, event);
-            if stored {
-                app.refresh_compare();
+            match super::mirror::ingest(&mut app.mirror, event) {
+                Echo::Nothing => {}
+                Echo::Stored => {
+                    app.refresh_compare();
+                    if let Some(view) = &mut app.analysis {
+                        view.stale = true;
+                    }
+                    close_corrected(app);
+                }
+                Echo::Refused(reason) => {
+                    if let Some(editor) = &mut app.editor {
+                        editor.message = Some(format!("not saved: {reason}"));
+                    }
+                }
+                Echo::StoreFailed(line) => app.notice = Some(line),
             }
             app.dirty = true;
             Vec::new()
@@ -56,8 +70,8 @@ fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::RoundLoaded { round_id, result } => {
             let result = result
                 .map_err(|e| crate::sanitize::sanitize(&e))
-                .and_then(super::ingest::clean);
-            super::round_text::loaded(app, &round_id, result);
+                .and_then(super::mirror::clean);
+            app.mirror.loaded(&round_id, result);
             app.dirty = true;
             Vec::new()
         }
@@ -67,7 +81,7 @@ fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
                 Err(e) => {
                     // Not asked again until another round is stored.
                     app.analysing = None;
-                    app.log_line(format!(
+                    app.mirror.log_line(format!(
                         "the analysis could not read the store: {}",
                         crate::sanitize::sanitize(&e)
                     ));
@@ -86,8 +100,11 @@ fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
 }
 
 fn tick(app: &mut App, now: Instant) -> Option<Effect> {
-    let before = (app.elapsed().as_secs(), app.retries_waiting().0);
-    app.now = now;
+    let before = (
+        app.mirror.elapsed().as_secs(),
+        app.mirror.retries_waiting().0,
+    );
+    app.mirror.now = now;
     // The Analysis screen follows the rounds, at most once a second (and a pass over the
     // store at most once every four times it took).
     let mut effect = None;
@@ -103,7 +120,13 @@ fn tick(app: &mut App, now: Instant) -> Option<Effect> {
         app.dirty = true;
     }
     // Redraw when a visible clock changed: elapsed seconds or a retry countdown.
-    if before != (app.elapsed().as_secs(), app.retries_waiting().0) || app.retries_waiting().0 > 0 {
+    if before
+        != (
+            app.mirror.elapsed().as_secs(),
+            app.mirror.retries_waiting().0,
+        )
+        || app.mirror.retries_waiting().0 > 0
+    {
         app.dirty = true;
     }
     effect
@@ -131,7 +154,7 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         app.confirm_quit = false;
         return match keys::action(Table::Confirm, &key) {
             Some(Action::Quit) => vec![Effect::Command(EngineCommand::Cancel), Effect::Quit],
-            Some(Action::CancelBatches) if !app.batches.is_empty() => vec![
+            Some(Action::CancelBatches) if !app.mirror.batches.is_empty() => vec![
                 Effect::Command(EngineCommand::CancelBatches),
                 Effect::Command(EngineCommand::Cancel),
                 Effect::Quit,
@@ -180,8 +203,8 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
 }
 
 fn quit(app: &mut App, force: bool) -> Vec<Effect> {
-    let live = app.mode == Mode::Live && app.finished.is_none();
-    if live && app.in_flight() > 0 && !force {
+    let live = app.mirror.mode == Mode::Live && app.mirror.finished.is_none();
+    if live && app.mirror.in_flight() > 0 && !force {
         app.confirm_quit = true;
         return Vec::new();
     }
@@ -189,5 +212,20 @@ fn quit(app: &mut App, force: bool) -> Vec<Effect> {
         vec![Effect::Command(EngineCommand::Cancel), Effect::Quit]
     } else {
         vec![Effect::Quit]
+    }
+}
+
+/// Closes the editor once its item no longer waits (the correction is stored), and keeps the
+/// queue's cursor on an item.
+fn close_corrected(app: &mut App) {
+    app.review_cursor = app.review_cursor.min(app.review_len().saturating_sub(1));
+    let Some(editor) = &app.editor else { return };
+    let waiting = app
+        .review_items()
+        .any(|r| r.round_id == editor.round_id && r.judge == editor.judge);
+    if !waiting {
+        let line = format!("corrected {} ({})", editor.round_id, editor.judge);
+        app.editor = None;
+        app.mirror.log_line(line);
     }
 }

@@ -28,9 +28,10 @@ fn open(app: &mut App) {
         return;
     };
     let protocol = app
+        .mirror
         .index
         .get(&item.round_id)
-        .map(|i| app.rounds[*i].stored.kind());
+        .map(|i| app.mirror.rounds[*i].stored.kind());
     let kind = match (item.kind, protocol) {
         (WaitingKind::Reply, _) => ReviewKind::Other,
         (WaitingKind::Judgment(_), Some(ProtocolKind::QaDebate)) => ReviewKind::QaVerdict,

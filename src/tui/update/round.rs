@@ -35,7 +35,7 @@ pub(super) fn act(app: &mut App, action: Action, scores: bool) -> Vec<Effect> {
         Action::Prompts => app.show_prompts = !app.show_prompts,
         Action::Copy => {
             if app.selected().is_some_and(|r| r.text_dropped) {
-                app.notice = Some(match &app.text_kept.failed {
+                app.notice = Some(match &app.mirror.text_kept.failed {
                     Some((id, why)) if app.selected().is_some_and(|r| r.id() == id) => {
                         format!("nothing copied: the round could not be read back ({why})")
                     }
@@ -51,7 +51,7 @@ pub(super) fn act(app: &mut App, action: Action, scores: bool) -> Vec<Effect> {
                     round.stored.id
                 );
                 app.notice = Some(line.clone());
-                app.log_line(line);
+                app.mirror.log_line(line);
                 return vec![Effect::Copy(text)];
             }
         }

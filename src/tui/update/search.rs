@@ -255,9 +255,10 @@ fn open_round(app: &mut App, id: &str) {
 /// is not in the matrix.
 fn show_round(app: &mut App, id: &str) -> bool {
     let cell = app
+        .mirror
         .index
         .get(id)
-        .and_then(|i| app.cells.iter().find(|(_, idx)| *idx == i))
+        .and_then(|i| app.mirror.cells.iter().find(|(_, idx)| *idx == i))
         .map(|(cell, _)| *cell);
     let Some(cell) = cell else {
         app.notice = Some(format!("round {id} is not in this tournament's matrix"));
@@ -292,7 +293,7 @@ mod tests {
     use crate::domain::{PhaseType, Round, RoundRecord, ScheduledRound};
     use crate::engine::{EngineEvent, ScheduledState};
     use crate::store::{RoundFields, Snippet};
-    use crate::tui::app::Mode;
+    use crate::tui::mirror::Mode;
     use crate::tui::msg::Msg;
     use crate::tui::update::update;
 
@@ -380,7 +381,7 @@ mod tests {
         type_text(&mut app, "qn?x");
         press(&mut app, KeyCode::Backspace);
         assert_eq!(app.search.prompt.as_ref().unwrap().text, "qn?");
-        assert!(app.finished.is_none() && !app.help && !app.confirm_quit);
+        assert!(app.mirror.finished.is_none() && !app.help && !app.confirm_quit);
         assert!(press(&mut app, KeyCode::Esc).is_empty());
         assert!(app.search.prompt.is_none() && app.search.query.is_none());
         assert_eq!(app.screen, Screen::Matrix);

@@ -156,17 +156,17 @@ fn finished(mut round: Round, j: Judgment) -> Round {
 fn the_schedule_becomes_a_matrix() {
     let app = app();
     assert_eq!(
-        app.rows,
+        app.mirror.rows,
         vec![
             ("a".to_string(), "b".to_string()),
             ("b".to_string(), "a".to_string())
         ]
     );
-    assert_eq!(app.columns.len(), 2);
-    assert_eq!(app.cells[&(1, 1)], 3);
+    assert_eq!(app.mirror.columns.len(), 2);
+    assert_eq!(app.mirror.cells[&(1, 1)], 3);
     assert_eq!(
-        app.resume,
-        crate::tui::app::Resume {
+        app.mirror.resume,
+        crate::tui::mirror::Resume {
             stored: 0,
             to_run: 4
         }
@@ -219,9 +219,9 @@ fn streamed_text_is_sanitised_even_when_a_sequence_is_split() {
     started(&mut app, "r1", PhaseType::Presentation);
     delta(&mut app, "r1", "safe \u{1b}]0;pw");
     delta(&mut app, "r1", "ned\u{7}\u{1b}[2Jtext\u{202e}");
-    let p = &app.rounds[0].live[0];
+    let p = &app.mirror.rounds[0].live[0];
     assert_eq!(p.text, "safe text");
-    assert_eq!(app.in_flight(), 1);
+    assert_eq!(app.mirror.in_flight(), 1);
 }
 
 #[test]
@@ -240,13 +240,17 @@ fn a_retry_voids_the_streamed_text_and_shows_its_wait() {
             error: "HTTP 503".into(),
         },
     );
-    assert_eq!(app.rounds[0].live[0].text, "");
-    assert_eq!(app.retries_waiting().0, 1);
-    assert_eq!(app.retries(), 1, "a call under way counts its retries");
-    assert!(app.log.last().unwrap().text.contains("HTTP 503"));
-    let later = app.now + Duration::from_secs(6);
+    assert_eq!(app.mirror.rounds[0].live[0].text, "");
+    assert_eq!(app.mirror.retries_waiting().0, 1);
+    assert_eq!(
+        app.mirror.retries(),
+        1,
+        "a call under way counts its retries"
+    );
+    assert!(app.mirror.log.last().unwrap().text.contains("HTTP 503"));
+    let later = app.mirror.now + Duration::from_secs(6);
     update(&mut app, Msg::Tick(later));
-    assert_eq!(app.retries_waiting().0, 0);
+    assert_eq!(app.mirror.retries_waiting().0, 0);
 }
 
 #[test]
@@ -262,7 +266,7 @@ fn a_stored_round_replaces_the_stream_with_the_stored_text() {
         ..Phase::new(PhaseType::Presentation, "a", "the whole \u{1b}[31manswer")
     });
     stored(&mut app, round);
-    let r = &app.rounds[0];
+    let r = &app.mirror.rounds[0];
     let transcript: Vec<_> = r.transcript().collect();
     assert_eq!(
         transcript.len(),
@@ -281,7 +285,7 @@ fn a_stored_round_replaces_the_stream_with_the_stored_text() {
         (transcript[1].phase_type, transcript[1].done),
         (PhaseType::ConsistencyTest, false)
     );
-    assert_eq!(app.in_flight(), 1);
+    assert_eq!(app.mirror.in_flight(), 1);
     assert!(r.on_disk);
 }
 
@@ -400,7 +404,14 @@ fn the_review_queue_fills_edits_saves_and_empties() {
     stored(&mut app, flagged("r1", ParseStatus::CorrectedByHand));
     assert_eq!(app.review_len(), 1);
     assert!(app.editor.is_none());
-    assert!(app.log.last().unwrap().text.starts_with("corrected r1"));
+    assert!(
+        app.mirror
+            .log
+            .last()
+            .unwrap()
+            .text
+            .starts_with("corrected r1")
+    );
     key(&mut app, KeyCode::Enter);
     key(&mut app, KeyCode::Esc);
     assert!(app.editor.is_none(), "no edits: one Esc leaves");
@@ -534,18 +545,18 @@ fn resumed() -> App {
 fn a_resumed_run_starts_from_what_is_stored() {
     let mut app = resumed();
     assert_eq!(
-        app.resume,
-        crate::tui::app::Resume {
+        app.mirror.resume,
+        crate::tui::mirror::Resume {
             stored: 3,
             to_run: 2
         }
     );
     // Margins, judgments and transcripts of earlier sessions.
-    assert_eq!(app.rounds[0].margin(), Some(14.0));
-    assert_eq!(app.rounds[0].status(), RoundStatus::Complete);
-    assert_eq!(app.rounds[0].transcript().count(), 2);
+    assert_eq!(app.mirror.rounds[0].margin(), Some(14.0));
+    assert_eq!(app.mirror.rounds[0].status(), RoundStatus::Complete);
+    assert_eq!(app.mirror.rounds[0].transcript().count(), 2);
     assert_eq!(
-        app.rounds[2].transcript().next().unwrap().text,
+        app.mirror.rounds[2].transcript().next().unwrap().text,
         "stored before the stop"
     );
     // The review queue holds what was flagged before.
@@ -557,15 +568,15 @@ fn a_resumed_run_starts_from_what_is_stored() {
     // The totals cover the stored phases: two rounds of two phases, and r3's one.
     assert_eq!(
         (
-            app.totals.input_tokens,
-            app.totals.calls,
-            app.totals.retries
+            app.mirror.totals.input_tokens,
+            app.mirror.totals.calls,
+            app.mirror.totals.retries
         ),
         (4500, 5, 4)
     );
-    assert!((app.totals.cost_usd - 0.04).abs() < 1e-9);
+    assert!((app.mirror.totals.cost_usd - 0.04).abs() < 1e-9);
     // Analysis reads only what is on disk: r4 has no file yet.
-    assert_eq!(app.stored_rounds().len(), 3);
+    assert_eq!(app.mirror.stored_rounds().len(), 3);
     key(&mut app, KeyCode::Char('a'));
     assert_eq!(app.analysis.as_ref().unwrap().analysis.rounds, 3);
     // The run goes on: r3 finishes; totals follow the store, not this session's calls.
@@ -580,18 +591,18 @@ fn a_resumed_run_starts_from_what_is_stored() {
             round_id: "r3".into(),
         },
     );
-    assert_eq!(app.rounds[2].margin(), Some(-14.0));
-    assert_eq!(app.totals.calls, 6);
+    assert_eq!(app.mirror.rounds[2].margin(), Some(-14.0));
+    assert_eq!(app.mirror.totals.calls, 6);
     assert!(app.analysis.as_ref().unwrap().stale);
-    assert_eq!(app.finished_this_run, 1);
+    assert_eq!(app.mirror.finished_this_run, 1);
 }
 
 #[test]
 fn the_clock_stops_and_the_remaining_time_is_this_runs_pace() {
     let mut app = resumed();
-    let t0 = app.now;
+    let t0 = app.mirror.now;
     update(&mut app, Msg::Tick(t0 + Duration::from_secs(10)));
-    assert_eq!(app.eta(), None, "nothing finished in this run yet");
+    assert_eq!(app.mirror.eta(), None, "nothing finished in this run yet");
     event(
         &mut app,
         EngineEvent::RoundFinished {
@@ -599,7 +610,7 @@ fn the_clock_stops_and_the_remaining_time_is_this_runs_pace() {
         },
     );
     assert_eq!(
-        app.eta(),
+        app.mirror.eta(),
         Some(Duration::from_secs(10)),
         "one of two done in 10 s: the stored rounds do not count"
     );
@@ -610,17 +621,17 @@ fn the_clock_stops_and_the_remaining_time_is_this_runs_pace() {
         },
     );
     update(&mut app, Msg::Tick(t0 + Duration::from_secs(60)));
-    assert_eq!(app.elapsed(), Duration::from_secs(10));
-    assert_eq!(app.eta(), None);
+    assert_eq!(app.mirror.elapsed(), Duration::from_secs(10));
+    assert_eq!(app.mirror.eta(), None);
 }
 
 #[test]
 fn browsing_builds_the_same_state_as_a_run_starts_from() {
     let live = resumed();
-    let rounds = live.stored_rounds();
+    let rounds = live.mirror.stored_rounds();
     let browsed = crate::tui::browse("t", &rounds, Instant::now());
-    assert_eq!(browsed.rounds.len(), 3);
-    for (b, l) in browsed.rounds.iter().zip(&live.rounds) {
+    assert_eq!(browsed.mirror.rounds.len(), 3);
+    for (b, l) in browsed.mirror.rounds.iter().zip(&live.mirror.rounds) {
         assert_eq!(b.stored, l.stored);
         assert_eq!(b.review, l.review);
         assert_eq!(b.margin(), l.margin());
@@ -730,23 +741,29 @@ fn every_string_of_a_stored_round_is_sanitised_as_it_enters() {
     });
     let mut app = app();
     stored(&mut app, round.clone());
-    let shown = serde_json::to_value(&*app.rounds[0].stored).unwrap();
+    let shown = serde_json::to_value(&*app.mirror.rounds[0].stored).unwrap();
     let mut all = Vec::new();
     strings(&shown, &mut all);
     assert!(all.iter().any(|s| s == "rationale!"), "{all:?}");
     for s in &all {
         assert_eq!(*s, crate::sanitize::sanitize(s), "not sanitised: {s:?}");
     }
-    let verdict = app.rounds[0].stored.judgments[0].verdict().unwrap();
+    let verdict = app.mirror.rounds[0].stored.judgments[0].verdict().unwrap();
     assert_eq!(verdict.key_insight, "insight!");
     assert_eq!(
-        app.rounds[0].stored.structured().unwrap().pro.arguments[0].claim,
+        app.mirror.rounds[0]
+            .stored
+            .structured()
+            .unwrap()
+            .pro
+            .arguments[0]
+            .claim,
         "claim!"
     );
     // The review queue and the start of a run take the same path.
     let mut started = App::new("t", Mode::Live, Instant::now());
     event(&mut started, schedule(vec![(round, true)]));
-    assert_eq!(started.rounds[0].stored, app.rounds[0].stored);
+    assert_eq!(started.mirror.rounds[0].stored, app.mirror.rounds[0].stored);
 }
 
 /// The four rounds of [`four`], stored and judged, as a structured debate.
@@ -767,7 +784,7 @@ fn structured_app() -> App {
 fn analysis_tabs_are_the_protocols_own_and_wrap_both_ways() {
     let mut eb = app();
     key(&mut eb, KeyCode::Char('a'));
-    assert_eq!(eb.protocol, ProtocolKind::EthicsBowl);
+    assert_eq!(eb.mirror.protocol, ProtocolKind::EthicsBowl);
     let tab = |app: &App| app.analysis.as_ref().unwrap().tab;
     key(&mut eb, KeyCode::BackTab);
     assert_eq!(tab(&eb), 4, "five Ethics Bowl tabs");
@@ -775,7 +792,7 @@ fn analysis_tabs_are_the_protocols_own_and_wrap_both_ways() {
     assert_eq!(tab(&eb), 0);
 
     let mut sd = structured_app();
-    assert_eq!(sd.protocol, ProtocolKind::StructuredDebate);
+    assert_eq!(sd.mirror.protocol, ProtocolKind::StructuredDebate);
     key(&mut sd, KeyCode::Char('a'));
     for expected in [1, 2, 3, 4, 0] {
         key(&mut sd, KeyCode::Tab);
@@ -792,7 +809,7 @@ fn lines_are_stepped_within_the_tab_and_a_new_tab_starts_at_the_top() {
     // The Sides tab: six lines, none leading anywhere.
     key(&mut sd, KeyCode::Tab);
     let view = sd.analysis.as_ref().unwrap();
-    let lines = analysis_targets(&sd, view);
+    let lines = analysis_targets(&sd.mirror, view);
     assert_eq!(lines, vec![AnalysisTarget::Nothing; 6]);
     for _ in 0..10 {
         key(&mut sd, KeyCode::Down);
@@ -832,7 +849,7 @@ fn esc_from_a_round_opened_in_analysis_returns_to_analysis() {
 #[test]
 fn no_remaining_time_is_shown_while_paused() {
     let mut app = resumed();
-    let t0 = app.now;
+    let t0 = app.mirror.now;
     update(&mut app, Msg::Tick(t0 + Duration::from_secs(10)));
     event(
         &mut app,
@@ -840,19 +857,19 @@ fn no_remaining_time_is_shown_while_paused() {
             round_id: "r3".into(),
         },
     );
-    assert!(app.eta().is_some());
+    assert!(app.mirror.eta().is_some());
     event(&mut app, EngineEvent::Paused);
     update(&mut app, Msg::Tick(t0 + Duration::from_secs(100)));
-    assert_eq!(app.eta(), None, "a paused run's pace says nothing");
+    assert_eq!(app.mirror.eta(), None, "a paused run's pace says nothing");
     event(&mut app, EngineEvent::Resumed);
-    assert!(app.eta().is_some());
+    assert!(app.mirror.eta().is_some());
 }
 
 /// The app with `r1`, `r2` and `r3` finished in that order, two finished rounds keeping
 /// their text.
 fn three_finished_keeping_two() -> (App, Vec<Round>) {
     let mut app = app();
-    app.text_kept.capacity = 2;
+    app.mirror.text_kept.capacity = 2;
     let rounds: Vec<Round> = four()
         .into_iter()
         .take(3)
@@ -874,17 +891,17 @@ fn three_finished_keeping_two() -> (App, Vec<Round>) {
 fn finished_rounds_beyond_the_few_kept_leave_their_text_in_the_store() {
     let (mut app, rounds) = three_finished_keeping_two();
     // r1, the least recent, keeps its numbers and verdict only.
-    let dropped: Vec<bool> = app.rounds.iter().map(|r| r.text_dropped).collect();
+    let dropped: Vec<bool> = app.mirror.rounds.iter().map(|r| r.text_dropped).collect();
     assert_eq!(dropped, [true, false, false, false]);
     assert!(
-        app.rounds[0]
+        app.mirror.rounds[0]
             .stored
             .phases
             .iter()
             .all(|p| p.response.is_empty())
     );
-    assert_eq!(app.rounds[0].margin(), Some(14.0));
-    assert_eq!(app.totals.calls, 6);
+    assert_eq!(app.mirror.rounds[0].margin(), Some(14.0));
+    assert_eq!(app.mirror.totals.calls, 6);
     // Opening it asks the driver for the round, once.
     app.cursor = (0, 0);
     let effects = key(&mut app, KeyCode::Enter);
@@ -894,7 +911,7 @@ fn finished_rounds_beyond_the_few_kept_leave_their_text_in_the_store() {
             round_id: "r1".into()
         }]
     );
-    let now = app.now;
+    let now = app.mirror.now;
     assert!(update(&mut app, Msg::Tick(now)).is_empty());
     // The answer brings the text back; the least recent other round (r2) gives up its own,
     // and the open round is never the one dropped.
@@ -905,10 +922,13 @@ fn finished_rounds_beyond_the_few_kept_leave_their_text_in_the_store() {
             result: Ok(Arc::new(rounds[0].clone())),
         },
     );
-    let dropped: Vec<bool> = app.rounds.iter().map(|r| r.text_dropped).collect();
+    let dropped: Vec<bool> = app.mirror.rounds.iter().map(|r| r.text_dropped).collect();
     assert_eq!(dropped, [false, true, false, false]);
-    assert_eq!(app.rounds[0].transcript().next().unwrap().text, "text");
-    assert_eq!(*app.rounds[0].stored, rounds[0]);
+    assert_eq!(
+        app.mirror.rounds[0].transcript().next().unwrap().text,
+        "text"
+    );
+    assert_eq!(*app.mirror.rounds[0].stored, rounds[0]);
 }
 
 #[test]
@@ -921,7 +941,7 @@ fn the_analysis_of_rounds_whose_text_is_in_the_store_is_computed_from_the_store(
     app.analysis = None;
     assert_eq!(app.refresh_analysis(), None);
     let analysis = crate::analysis::analyse(&rounds, &Default::default());
-    let t0 = app.now;
+    let t0 = app.mirror.now;
     update(&mut app, Msg::Tick(t0 + Duration::from_secs(2)));
     update(&mut app, Msg::Analysed(Ok(Box::new(analysis.clone()))));
     assert!(app.analysing.is_none());
@@ -957,22 +977,23 @@ fn a_round_that_cannot_be_read_back_says_why_and_is_not_asked_for_again() {
         },
     );
     assert!(effects.is_empty(), "{effects:?}");
-    let (id, why) = app.text_kept.failed.clone().unwrap();
+    let (id, why) = app.mirror.text_kept.failed.clone().unwrap();
     assert_eq!(id, "r1");
     assert!(!why.contains('\u{1b}'), "sanitised: {why:?}");
     assert!(
-        app.log
+        app.mirror
+            .log
             .last()
             .unwrap()
             .text
             .contains("could not be read back")
     );
-    let now = app.now;
+    let now = app.mirror.now;
     assert!(update(&mut app, Msg::Tick(now)).is_empty());
     // Stored anew (a correction), it has its text again.
     stored(&mut app, rounds[0].clone());
-    assert!(!app.rounds[0].text_dropped);
-    assert_eq!(app.text_kept.failed, None);
+    assert!(!app.mirror.rounds[0].text_dropped);
+    assert_eq!(app.mirror.text_kept.failed, None);
 }
 
 #[test]
@@ -994,8 +1015,8 @@ fn a_resumed_runs_finished_rounds_arrive_without_text_and_are_read_back_when_ope
             }],
         }),
     );
-    assert!(app.rounds[0].text_dropped);
-    assert_eq!(app.rounds[0].margin(), Some(14.0));
+    assert!(app.mirror.rounds[0].text_dropped);
+    assert_eq!(app.mirror.rounds[0].margin(), Some(14.0));
     let effects = key(&mut app, KeyCode::Enter);
     assert_eq!(
         effects,

@@ -15,7 +15,7 @@ use crate::tui::theme::Theme;
 /// Draws the screen.
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let Some(view) = &app.analysis else { return };
-    let shown = presentation(app.protocol);
+    let shown = presentation(app.mirror.protocol);
     let [tabs, body, note] = Layout::vertical([
         Constraint::Length(1),
         Constraint::Min(3),
@@ -28,7 +28,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             .highlight_style(Style::new().fg(theme.accent).add_modifier(Modifier::BOLD)),
         tabs,
     );
-    shown.render_analysis(frame, body, app, view, theme);
+    shown.render_analysis(frame, body, &app.mirror, view, theme);
     let stale = if view.stale { " · updating" } else { "" };
     frame.render_widget(
         Paragraph::new(format!("{} rounds analysed{stale}", view.analysis.rounds))

@@ -5,7 +5,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 
 use crate::domain::RoundStatus;
-use crate::tui::app::RoundState;
+use crate::tui::mirror::RoundState;
 use crate::tui::theme::Theme;
 
 /// The mark after a cell whose round holds an answer cut at the token limit.

@@ -56,7 +56,7 @@ fn lines(app: &App, theme: &Theme) -> Option<Vec<Line<'static>>> {
         Span::styled(
             format!(
                 " · {shown} of {} rounds · f edit · F clear",
-                app.rounds.len()
+                app.mirror.rounds.len()
             ),
             Style::new().fg(theme.dim),
         ),

@@ -9,7 +9,8 @@ use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
 use crate::engine::UsageTotals;
-use crate::tui::app::{App, Mode};
+use crate::tui::app::App;
+use crate::tui::mirror::Mode;
 use crate::tui::theme::Theme;
 
 fn clock(d: Duration) -> String {
@@ -50,6 +51,7 @@ fn tokens(t: &UsageTotals) -> String {
 /// left and any hold for a quota reset: ` · concurrency gpt 3/8 (1.2k req left)`.
 fn concurrency(app: &App) -> String {
     let models: Vec<String> = app
+        .mirror
         .rate_limits
         .iter()
         .map(|(model, s)| {
@@ -88,14 +90,27 @@ fn span(d: Duration) -> String {
 /// failed out of those sent, the oldest batch's age and the next poll: ` · batches gpt
 /// (openai) 1 (120/200 done, 2 failed, open 3 min, next poll 45 s)`.
 fn batches(app: &App) -> String {
-    let since = app.now.saturating_duration_since(app.batches_at);
-    let mut models: Vec<&str> = app.batches.iter().map(|b| b.model.as_str()).collect();
+    let since = app
+        .mirror
+        .now
+        .saturating_duration_since(app.mirror.batches_at);
+    let mut models: Vec<&str> = app
+        .mirror
+        .batches
+        .iter()
+        .map(|b| b.model.as_str())
+        .collect();
     models.dedup();
 
     let parts: Vec<String> = models
         .into_iter()
         .map(|model| {
-            let open: Vec<_> = app.batches.iter().filter(|b| b.model == model).collect();
+            let open: Vec<_> = app
+                .mirror
+                .batches
+                .iter()
+                .filter(|b| b.model == model)
+                .collect();
             let requests: u64 = open.iter().map(|b| b.requests).sum();
             let done: u64 = open.iter().map(|b| b.succeeded).sum();
             let failed: u64 = open.iter().map(|b| b.failed).sum();
@@ -149,15 +164,16 @@ fn comparing(app: &App) -> String {
 
 /// The header's two lines, wrapping on a narrow terminal.
 pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
-    let [done, running, queued, incomplete, review] = app.counts();
-    let state = match (app.mode, app.finished, app.paused) {
+    let [done, running, queued, incomplete, review] = app.mirror.counts();
+    let state = match (app.mirror.mode, app.mirror.finished, app.mirror.paused) {
         (Mode::Browse, _, _) => "browsing stored results".to_string(),
         (_, Some(status), _) => format!("{status:?}").to_lowercase(),
         (_, None, true) => "PAUSED".to_string(),
         (_, None, false) => "live".to_string(),
     };
-    let t = app.totals;
+    let t = app.mirror.totals;
     let unpriced = app
+        .mirror
         .unpriced
         .iter()
         .map(String::as_str)
@@ -179,14 +195,18 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         (false, false) => format!(" · cost unknown (no price for {unpriced})"),
     };
     let eta = app
+        .mirror
         .eta()
         .map(|d| format!(" · ETA {}", clock(d)))
         .unwrap_or_default();
     // A resumed run says so until it ends: the totals include earlier sessions.
-    let resumed = if app.mode == Mode::Live && app.finished.is_none() && app.resume.stored > 0 {
+    let resumed = if app.mirror.mode == Mode::Live
+        && app.mirror.finished.is_none()
+        && app.mirror.resume.stored > 0
+    {
         format!(
             " · resumed: {} stored, {} to run",
-            app.resume.stored, app.resume.to_run
+            app.mirror.resume.stored, app.mirror.resume.to_run
         )
     } else {
         String::new()
@@ -196,19 +216,25 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
             "ethics-bowl ",
             Style::new().fg(theme.accent).add_modifier(Modifier::BOLD),
         ),
-        Span::styled(app.name.clone(), Style::new().add_modifier(Modifier::BOLD)),
-        Span::raw(match app.mode {
-            Mode::Live => format!(" · {state} · elapsed {}{eta}{cost}", clock(app.elapsed())),
+        Span::styled(
+            app.mirror.name.clone(),
+            Style::new().add_modifier(Modifier::BOLD),
+        ),
+        Span::raw(match app.mirror.mode {
+            Mode::Live => format!(
+                " · {state} · elapsed {}{eta}{cost}",
+                clock(app.mirror.elapsed())
+            ),
             Mode::Browse => format!(" · {state}{cost}"),
         }),
         Span::styled(resumed, Style::new().fg(theme.accent)),
         Span::styled(comparing(app), Style::new().fg(theme.accent)),
-        Span::raw(match app.mode {
+        Span::raw(match app.mirror.mode {
             Mode::Live => concurrency(app) + &batches(app),
             Mode::Browse => String::new(),
         }),
         Span::styled(
-            match app.unreadable {
+            match app.mirror.unreadable {
                 0 => String::new(),
                 n => format!(
                     " · ⚠ {n} unreadable round file{} (log: g)",
@@ -219,11 +245,11 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         ),
     ]);
     // Calls under way (▶) and retries waiting (⟳), as the matrix marks them.
-    let live = match app.in_flight() {
+    let live = match app.mirror.in_flight() {
         0 => String::new(),
         n => format!(" ▶{n}"),
     };
-    let waiting = match app.retries_waiting().0 {
+    let waiting = match app.mirror.retries_waiting().0 {
         0 => String::new(),
         n => format!(" ⟳{n}"),
     };
@@ -242,7 +268,7 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         Span::raw(format!(
             " │ calls {}{live} │ retries {}{waiting}{}",
             t.calls,
-            app.retries(),
+            app.mirror.retries(),
             match t.failures {
                 0 => String::new(),
                 n => format!(" │ failed {n}"),

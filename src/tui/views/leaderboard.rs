@@ -22,7 +22,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let height = wanted.min(area.height / 2);
     let [board, calls] =
         Layout::vertical([Constraint::Min(0), Constraint::Length(height)]).areas(area);
-    presentation(app.protocol).render_leaderboard(frame, board, app, theme);
+    presentation(app.mirror.protocol).render_leaderboard(frame, board, app, theme);
     if height > 3 {
         render_usage(frame, calls, &usage, theme);
     }

@@ -12,9 +12,10 @@ use crate::tui::theme::Theme;
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let height = area.height.saturating_sub(2) as usize;
     let lines: Vec<Line<'_>> = app
+        .mirror
         .log
         .iter()
-        .skip(app.log.len().saturating_sub(height))
+        .skip(app.mirror.log.len().saturating_sub(height))
         .map(|l| {
             Line::raw(format!(
                 "[{:02}:{:02}] {}",

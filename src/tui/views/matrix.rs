@@ -13,7 +13,8 @@ use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 
 use super::cells::CUT;
 use super::protocols::presentation;
-use crate::tui::app::{App, RoundState};
+use crate::tui::app::App;
+use crate::tui::mirror::RoundState;
 use crate::tui::theme::Theme;
 
 const CELL: u16 = 7;
@@ -30,9 +31,9 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
 
 /// A round's cell by its state alone.
 fn state_cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::style::Color) {
-    if let Some(until) = round.retry_until.filter(|t| *t > app.now) {
+    if let Some(until) = round.retry_until.filter(|t| *t > app.mirror.now) {
         return (
-            format!("⟳{}s", (until - app.now).as_secs_f64().ceil() as u64),
+            format!("⟳{}s", (until - app.mirror.now).as_secs_f64().ceil() as u64),
             theme.retrying,
         );
     }
@@ -64,11 +65,17 @@ fn state_cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui:
 }
 
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let shown = presentation(app.protocol);
+    let shown = presentation(app.mirror.protocol);
     let panel_height = shown.matrix_panel_height(app);
     let mut legend = shown.legend(theme);
     // Batch mode's mark, only in a run that has batches.
-    if !app.batches.is_empty() || app.rounds.iter().any(|r| r.live.iter().any(|p| p.batched)) {
+    if !app.mirror.batches.is_empty()
+        || app
+            .mirror
+            .rounds
+            .iter()
+            .any(|r| r.live.iter().any(|p| p.batched))
+    {
         legend.spans.push(Span::styled(
             "  ⧗ waiting in a batch",
             Style::new().fg(theme.running),
@@ -96,7 +103,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let label_width = shown_rows
         .iter()
         .map(|r| {
-            let (a, b) = &app.rows[*r];
+            let (a, b) = &app.mirror.rows[*r];
             a.chars().count() + b.chars().count() + 4
         })
         .max()
@@ -116,10 +123,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .take(visible)
         .copied()
         .collect();
-    let multi_rep = app.columns.iter().any(|(_, r)| *r > 1);
+    let multi_rep = app.mirror.columns.iter().any(|(_, r)| *r > 1);
     let header = Row::new(std::iter::once(Cell::from(shown.matrix_heading())).chain(
         cols.iter().map(|c| {
-            let (d, rep) = &app.columns[*c];
+            let (d, rep) = &app.mirror.columns[*c];
             let d = shown.column_label(d);
             let short: String = d
                 .chars()
@@ -134,12 +141,12 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     ))
     .style(Style::new().fg(theme.dim));
     let rows = shown_rows.iter().map(|&r| {
-        let label = shown.row_label(&app.rows[r]);
+        let label = shown.row_label(&app.mirror.rows[r]);
         let cells = cols.iter().map(|c| {
-            let Some(i) = app.cells.get(&(r, *c)) else {
+            let Some(i) = app.mirror.cells.get(&(r, *c)) else {
                 return Cell::from("");
             };
-            let round = &app.rounds[*i];
+            let round = &app.mirror.rounds[*i];
             let (mut text, mut colour) = cell(round, app, theme);
             if let Some(mark) = app.compare.as_ref().and_then(|c| c.mark(round.id())) {
                 text.push(mark.symbol());

@@ -30,8 +30,9 @@ use ratatui::layout::{Constraint, Layout};
 use ratatui::style::Style;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use super::app::{App, Mode, ReviewKind, Screen};
+use super::app::{App, ReviewKind, Screen};
 use super::keys::{self, Action, Table};
+use super::mirror::Mode;
 use super::theme::Theme;
 
 /// The smallest terminal the layout fits.
@@ -97,8 +98,8 @@ fn footer_text(app: &App) -> String {
         prompt
     } else if let Some(notice) = &app.notice {
         notice.clone()
-    } else if app.confirm_quit && !app.batches.is_empty() {
-        let n = app.batches.len();
+    } else if app.confirm_quit && !app.mirror.batches.is_empty() {
+        let n = app.mirror.batches.len();
         format!(
             "Calls are in flight and {n} batch{} open at the provider: q stops and quits, leaving {} open (rerun the same command to collect {} answers); c cancels {} at the provider first; any other key stays.",
             if n == 1 { " is" } else { "es are" },
@@ -120,7 +121,7 @@ fn footer_text(app: &App) -> String {
         if app.search.hits.is_empty() {
             hidden.push(Action::NextHit);
         }
-        if app.mode == Mode::Browse {
+        if app.mirror.mode == Mode::Browse {
             hidden.extend([Action::Pause, Action::Retry]);
         }
         if app
@@ -147,7 +148,8 @@ mod tests {
     use ratatui_textarea::TextArea;
 
     use super::footer_text;
-    use crate::tui::app::{App, Editor, Mode, ReviewKind};
+    use crate::tui::app::{App, Editor, ReviewKind};
+    use crate::tui::mirror::Mode;
 
     fn editor(kind: ReviewKind) -> Editor {
         Editor {
@@ -166,7 +168,7 @@ mod tests {
     fn the_footer_offers_only_keys_that_do_something_here() {
         let mut app = App::new("t", Mode::Live, Instant::now());
         assert!(footer_text(&app).contains("p pause"));
-        app.mode = Mode::Browse;
+        app.mirror.mode = Mode::Browse;
         let browsing = footer_text(&app);
         assert!(!browsing.contains("p pause") && !browsing.contains("r retry"));
         app.editor = Some(editor(ReviewKind::EthicsBowl));

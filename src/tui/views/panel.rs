@@ -11,7 +11,7 @@ use ratatui::layout::Layout;
 
 use super::presentation::Presentation;
 use crate::domain::{PanelRecord, PanelState, SeatOutcome};
-use crate::tui::app::RoundState;
+use crate::tui::mirror::RoundState;
 use crate::tui::theme::Theme;
 
 /// A confidence (0–1) as shown beside a verdict; nothing when the judge gave none.

@@ -9,7 +9,8 @@ use ratatui::style::Color;
 use ratatui::text::Line;
 
 use crate::domain::{Evaluation, PanelRecord};
-use crate::tui::app::{AnalysisView, App, Entry, RoundState};
+use crate::tui::app::{AnalysisView, App};
+use crate::tui::mirror::{Entry, Mirror, RoundState};
 use crate::tui::msg::AnalysisTarget;
 use crate::tui::theme::Theme;
 
@@ -84,13 +85,13 @@ pub trait Presentation: Sync {
         &self,
         frame: &mut Frame<'_>,
         area: Rect,
-        app: &App,
+        mirror: &Mirror,
         view: &AnalysisView,
         theme: &Theme,
     );
 
     /// What each line of the current Analysis tab leads to, one per line in its order.
-    fn analysis_lines(&self, app: &App, view: &AnalysisView) -> Vec<AnalysisTarget>;
+    fn analysis_lines(&self, mirror: &Mirror, view: &AnalysisView) -> Vec<AnalysisTarget>;
 
     /// One judge's evaluation in a panel round, in the protocol's terms.
     fn panel_cell(&self, evaluation: &Evaluation) -> String;

@@ -2,7 +2,8 @@
 //! kind (see [`Presentation`]), and what the lines of its Analysis screen lead to.
 
 use crate::domain::ProtocolKind;
-use crate::tui::app::{AnalysisView, App};
+use crate::tui::app::AnalysisView;
+use crate::tui::mirror::Mirror;
 use crate::tui::msg::AnalysisTarget;
 
 use super::presentation::Presentation;
@@ -18,6 +19,6 @@ pub fn presentation(kind: ProtocolKind) -> &'static dyn Presentation {
 
 /// What each line of the current Analysis tab leads to, one per line in the tab's order (the
 /// protocol's tables decide, see [`Presentation::analysis_lines`]).
-pub fn analysis_targets(app: &App, view: &AnalysisView) -> Vec<AnalysisTarget> {
-    presentation(app.protocol).analysis_lines(app, view)
+pub fn analysis_targets(mirror: &Mirror, view: &AnalysisView) -> Vec<AnalysisTarget> {
+    presentation(mirror.protocol).analysis_lines(mirror, view)
 }

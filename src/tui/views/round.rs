@@ -12,7 +12,8 @@ use ratatui::widgets::{Block, Borders, Paragraph, Tabs, Wrap};
 use super::call_notes;
 use super::protocols::presentation;
 use crate::domain::PhaseType;
-use crate::tui::app::{App, RoundState};
+use crate::tui::app::App;
+use crate::tui::mirror::RoundState;
 use crate::tui::theme::Theme;
 
 fn role(phase: PhaseType, theme: &Theme) -> (&'static str, ratatui::style::Color) {
@@ -111,6 +112,7 @@ pub(super) fn render_reading(
     theme: &Theme,
 ) {
     let failed = app
+        .mirror
         .text_kept
         .failed
         .as_ref()

@@ -45,10 +45,11 @@ pub(super) fn render_list(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &
                 .iter()
                 .map(|hit| {
                     let models = app
+                        .mirror
                         .index
                         .get(&hit.round_id)
                         .map(|&i| {
-                            let r = &app.rounds[i].stored;
+                            let r = &app.mirror.rounds[i].stored;
                             format!("  {} vs {}", r.team_a_model, r.team_b_model)
                         })
                         .unwrap_or_default();
@@ -171,7 +172,7 @@ pub(super) enum Target {
 }
 
 /// The hit this round view was opened at, while it has not been scrolled since.
-pub(super) fn target(app: &App, round: &crate::tui::app::RoundState) -> Option<Target> {
+pub(super) fn target(app: &App, round: &crate::tui::mirror::RoundState) -> Option<Target> {
     if !app.search.scroll_to_hit {
         return None;
     }

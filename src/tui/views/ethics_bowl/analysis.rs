@@ -12,7 +12,8 @@ use ratatui::widgets::{
 
 use crate::analysis::tables::Cell;
 use crate::domain::Criterion;
-use crate::tui::app::{AnalysisView, App, RoundState};
+use crate::tui::app::AnalysisView;
+use crate::tui::mirror::{Mirror, RoundState};
 use crate::tui::msg::AnalysisTarget;
 use crate::tui::theme::Theme;
 
@@ -308,7 +309,7 @@ fn render_ratings(
 /// What each line of the current Analysis tab leads to, in the tab's order: the first round
 /// behind a model's row or rating, a dilemma's column, a judge's first shared exchange, a
 /// flagged consistency test's round.
-pub fn targets(app: &App, view: &AnalysisView) -> Vec<AnalysisTarget> {
+pub fn targets(app: &Mirror, view: &AnalysisView) -> Vec<AnalysisTarget> {
     let first_round = |pred: &dyn Fn(&RoundState) -> bool, scores: bool| {
         app.rounds
             .iter()

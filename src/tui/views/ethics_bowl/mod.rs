@@ -14,7 +14,8 @@ use ratatui::text::Line;
 use super::presentation::Presentation;
 use crate::domain::{Criterion, Evaluation, PanelRecord};
 use crate::protocols::panel::show_score;
-use crate::tui::app::{AnalysisView, App, Entry, RoundState};
+use crate::tui::app::{AnalysisView, App};
+use crate::tui::mirror::{Entry, Mirror, RoundState};
 use crate::tui::msg::AnalysisTarget;
 use crate::tui::theme::Theme;
 
@@ -124,15 +125,15 @@ impl Presentation for EthicsBowl {
         &self,
         frame: &mut Frame<'_>,
         area: Rect,
-        _app: &App,
+        _mirror: &Mirror,
         view: &AnalysisView,
         theme: &Theme,
     ) {
         analysis::render(frame, area, view, theme);
     }
 
-    fn analysis_lines(&self, app: &App, view: &AnalysisView) -> Vec<AnalysisTarget> {
-        analysis::targets(app, view)
+    fn analysis_lines(&self, mirror: &Mirror, view: &AnalysisView) -> Vec<AnalysisTarget> {
+        analysis::targets(mirror, view)
     }
 
     fn panel_cell(&self, e: &Evaluation) -> String {

@@ -8,7 +8,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 
 use crate::domain::{Criterion, Judgment, Scores, Team};
-use crate::tui::app::RoundState;
+use crate::tui::mirror::RoundState;
 use crate::tui::theme::Theme;
 
 fn fmt(v: Option<f64>) -> String {

@@ -8,7 +8,8 @@ use ratatui::layout::Rect;
 use crate::analysis::qa::{Proportion, QaFigures};
 use crate::analysis::qa_share;
 use crate::domain::QaFormat;
-use crate::tui::app::{AnalysisView, App, RoundState};
+use crate::tui::app::AnalysisView;
+use crate::tui::mirror::{Mirror, RoundState};
 use crate::tui::msg::AnalysisTarget;
 use crate::tui::theme::Theme;
 use crate::tui::views::analysis::{Tab, table};
@@ -180,7 +181,7 @@ fn empty(frame: &mut Frame<'_>, area: Rect, theme: &Theme) {
 
 /// What each line leads to: a configuration's first round, a debater's first debate;
 /// baselines and calibration bins lead nowhere.
-pub fn targets(app: &App, view: &AnalysisView) -> Vec<AnalysisTarget> {
+pub fn targets(app: &Mirror, view: &AnalysisView) -> Vec<AnalysisTarget> {
     let Some(q) = &view.analysis.qa else {
         return Vec::new();
     };

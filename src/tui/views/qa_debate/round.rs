@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use crate::domain::{PhaseType, QaSetup, Team};
 use crate::protocols::qa_debate::judge_correct;
 use crate::protocols::qa_debate::quotes::{GameText, ShownArgument, show_argument};
-use crate::tui::app::{Entry, RoundState};
+use crate::tui::mirror::{Entry, RoundState};
 use crate::tui::theme::Theme;
 
 /// The debater of an argument (see [`Entry::team`]).

@@ -8,7 +8,8 @@ use ratatui::layout::Rect;
 use crate::analysis::qa_share;
 use crate::analysis::structured::{Mean, StructuredFigures};
 use crate::domain::{Fallacy, Side, Standing};
-use crate::tui::app::{AnalysisView, App};
+use crate::tui::app::AnalysisView;
+use crate::tui::mirror::Mirror;
 use crate::tui::msg::AnalysisTarget;
 use crate::tui::theme::Theme;
 use crate::tui::views::analysis::{Tab, table};
@@ -35,7 +36,7 @@ struct Violation {
 }
 
 /// The rounds' rule violations as stored, in schedule order.
-fn violations(app: &App) -> Vec<Violation> {
+fn violations(app: &Mirror) -> Vec<Violation> {
     app.rounds
         .iter()
         .filter_map(|r| r.stored.structured().map(|s| (r, s)))
@@ -61,7 +62,7 @@ fn owned(v: &[&str]) -> Vec<String> {
 }
 
 /// The header, rows, widths and title of a tab.
-fn rows(f: &StructuredFigures, app: &App, tab: usize) -> Tab {
+fn rows(f: &StructuredFigures, app: &Mirror, tab: usize) -> Tab {
     match tab {
         0 => (
             (
@@ -192,7 +193,7 @@ fn rows(f: &StructuredFigures, app: &App, tab: usize) -> Tab {
 }
 
 /// Draws the current tab.
-pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, view: &AnalysisView, theme: &Theme) {
+pub fn render(frame: &mut Frame<'_>, area: Rect, app: &Mirror, view: &AnalysisView, theme: &Theme) {
     let Some(f) = &view.analysis.structured else {
         frame.render_widget(
             ratatui::widgets::Paragraph::new("No structured debate is stored yet.")
@@ -207,7 +208,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, view: &AnalysisView,
 
 /// What each line leads to: a model's first debate, a violation's round; the side figures
 /// lead nowhere.
-pub fn targets(app: &App, view: &AnalysisView) -> Vec<AnalysisTarget> {
+pub fn targets(app: &Mirror, view: &AnalysisView) -> Vec<AnalysisTarget> {
     let Some(f) = &view.analysis.structured else {
         return Vec::new();
     };

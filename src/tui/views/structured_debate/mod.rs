@@ -15,7 +15,8 @@ use ratatui::text::Line;
 
 use super::presentation::Presentation;
 use crate::domain::{Evaluation, PanelRecord, Side, Standing};
-use crate::tui::app::{AnalysisView, App, Entry, RoundState};
+use crate::tui::app::{AnalysisView, App};
+use crate::tui::mirror::{Entry, Mirror, RoundState};
 use crate::tui::msg::AnalysisTarget;
 use crate::tui::theme::Theme;
 
@@ -100,15 +101,15 @@ impl Presentation for StructuredDebate {
         &self,
         frame: &mut Frame<'_>,
         area: Rect,
-        app: &App,
+        mirror: &Mirror,
         view: &AnalysisView,
         theme: &Theme,
     ) {
-        analysis::render(frame, area, app, view, theme);
+        analysis::render(frame, area, mirror, view, theme);
     }
 
-    fn analysis_lines(&self, app: &App, view: &AnalysisView) -> Vec<AnalysisTarget> {
-        analysis::targets(app, view)
+    fn analysis_lines(&self, mirror: &Mirror, view: &AnalysisView) -> Vec<AnalysisTarget> {
+        analysis::targets(mirror, view)
     }
 
     fn panel_cell(&self, e: &Evaluation) -> String {

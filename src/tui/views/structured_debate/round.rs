@@ -11,7 +11,7 @@ use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 use crate::domain::{PhaseType, Side, Standing, StructuredSetup};
 use crate::protocols::structured_debate::briefing::standing_label;
 use crate::protocols::structured_debate::parse;
-use crate::tui::app::{Entry, RoundState};
+use crate::tui::mirror::{Entry, RoundState};
 use crate::tui::theme::Theme;
 
 /// The side of a reply (see [`Entry::team`]).

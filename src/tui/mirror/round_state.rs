@@ -119,7 +119,7 @@ pub struct RoundState {
     pub retry_until: Option<Instant>,
     /// `stored` is [`Round::without_text`]: a finished round the UI has not shown lately
     /// keeps its numbers and verdicts only, and its text is read back from the store when
-    /// it is opened (see [`super::round_text`]).
+    /// it is opened (see `round_text`).
     pub text_dropped: bool,
 }
 

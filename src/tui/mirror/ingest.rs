@@ -1,6 +1,7 @@
-//! Engine events into the UI's state. Stored rounds (at the start, and after every write)
+//! Engine events into the mirror. Stored rounds (at the start, and after every write)
 //! replace what the UI holds of them, sanitised here and nowhere else; the other events only
 //! move the calls under way (streamed text, retries, failures) and the run's own state.
+//! What a screen may want to know of an event comes back as an [`Echo`].
 
 use std::sync::Arc;
 
@@ -8,7 +9,8 @@ use crate::domain::Round;
 use crate::engine::{EngineEvent, ScheduledState};
 use crate::sanitize::{sanitize, sanitized};
 
-use super::app::App;
+use super::model::Mirror;
+use super::schedule::lay_out;
 
 /// A stored round with every string a model could have written sanitised (the same round
 /// when nothing needed it).
@@ -23,16 +25,29 @@ pub(crate) fn clean(round: Arc<Round>) -> Result<Arc<Round>, String> {
     }
 }
 
-/// Applies one engine event.
-pub(crate) fn apply(app: &mut App, event: EngineEvent) {
-    let round = |app: &App, id: &str| app.index.get(id).copied();
+/// What an event meant beyond the mirror, for the screens.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Echo {
+    /// Nothing a screen follows.
+    Nothing,
+    /// A round was stored anew (its analysis is stale, its review items may be gone).
+    Stored,
+    /// The engine refused a command (a correction), saying why (sanitised).
+    Refused(String),
+    /// The store refused a write: said in the footer too (sanitised).
+    StoreFailed(String),
+}
+
+/// Applies one engine event to the mirror; says what it meant for the screens.
+pub(crate) fn ingest(mirror: &mut Mirror, event: EngineEvent) -> Echo {
+    let round = |mirror: &Mirror, id: &str| mirror.index.get(id).copied();
     match event {
         EngineEvent::Started {
             tournament_id,
             rounds,
         } => {
-            app.name = sanitize(&tournament_id);
-            app.started = Some(app.now);
+            mirror.name = sanitize(&tournament_id);
+            mirror.started = Some(mirror.now);
             let mut problems = Vec::new();
             let rounds = rounds
                 .into_iter()
@@ -44,9 +59,9 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
                     }
                 })
                 .collect();
-            app.set_schedule(rounds);
+            lay_out(mirror, rounds);
             for p in problems {
-                app.log_line(p);
+                mirror.log_line(p);
             }
         }
         EngineEvent::PhaseStarted {
@@ -54,8 +69,8 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
             phase_type,
             model,
         } => {
-            if let Some(i) = round(app, &round_id) {
-                let r = &mut app.rounds[i];
+            if let Some(i) = round(mirror, &round_id) {
+                let r = &mut mirror.rounds[i];
                 r.retry_until = None;
                 r.live_mut(phase_type, &model);
             }
@@ -65,8 +80,8 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
             phase_type,
             model,
         } => {
-            if let Some(i) = round(app, &round_id) {
-                app.rounds[i].live_mut(phase_type, &model).batched = true;
+            if let Some(i) = round(mirror, &round_id) {
+                mirror.rounds[i].live_mut(phase_type, &model).batched = true;
             }
         }
         EngineEvent::Batches { open } => {
@@ -84,20 +99,21 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
             };
             let mut lines: Vec<String> = open
                 .iter()
-                .filter(|b| !known(&app.batches, b))
+                .filter(|b| !known(&mirror.batches, b))
                 .map(|b| said("opened", b))
                 .collect();
             lines.extend(
-                app.batches
+                mirror
+                    .batches
                     .iter()
                     .filter(|o| !known(&open, o))
                     .map(|o| said("closed", o)),
             );
             for line in lines {
-                app.log_line(line);
+                mirror.log_line(line);
             }
-            app.batches = open;
-            app.batches_at = app.now;
+            mirror.batches = open;
+            mirror.batches_at = mirror.now;
         }
         EngineEvent::TextDelta {
             round_id,
@@ -105,8 +121,8 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
             model,
             text,
         } => {
-            if let Some(i) = round(app, &round_id) {
-                let p = app.rounds[i].live_mut(phase_type, &model);
+            if let Some(i) = round(mirror, &round_id) {
+                let p = mirror.rounds[i].live_mut(phase_type, &model);
                 let clean = p.filter.push(&text);
                 p.text.push_str(&clean);
             }
@@ -119,9 +135,9 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
             wait,
             error,
         } => {
-            if let Some(i) = round(app, &round_id) {
-                let now = app.now;
-                let r = &mut app.rounds[i];
+            if let Some(i) = round(mirror, &round_id) {
+                let now = mirror.now;
+                let r = &mut mirror.rounds[i];
                 r.retry_until = Some(now + wait);
                 let p = r.live_mut(phase_type, &model);
                 // The failed attempt's text is void; the next attempt starts afresh.
@@ -129,7 +145,7 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
                 p.filter = Default::default();
                 p.retries += 1;
             }
-            app.log_line(format!(
+            mirror.log_line(format!(
                 "retry {} {} ({}) attempt {attempt}: {}; next in {:.1} s",
                 sanitize(&round_id),
                 phase_type.as_str(),
@@ -144,10 +160,10 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
             model,
             error,
         } => {
-            if let Some(i) = round(app, &round_id) {
-                app.rounds[i].end_call(phase_type, &model);
+            if let Some(i) = round(mirror, &round_id) {
+                mirror.rounds[i].end_call(phase_type, &model);
             }
-            app.log_line(format!(
+            mirror.log_line(format!(
                 "failed {} {} ({}): {}",
                 sanitize(&round_id),
                 phase_type.as_str(),
@@ -156,58 +172,55 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
             ));
         }
         EngineEvent::RoundStored { round: stored } => {
-            let Some(i) = round(app, &stored.id) else {
-                return;
+            let Some(i) = round(mirror, &stored.id) else {
+                return Echo::Nothing;
             };
             match clean(stored) {
                 Ok(stored) => {
-                    let r = &mut app.rounds[i];
+                    let r = &mut mirror.rounds[i];
                     r.store(stored);
                     r.on_disk = true;
                     // A model without a price stays without one: the set only grows.
-                    app.unpriced.extend(r.unpriced.iter().cloned());
+                    mirror.unpriced.extend(r.unpriced.iter().cloned());
                     let at_rest = r.at_rest();
-                    if app
+                    if mirror
                         .text_kept
                         .failed
                         .as_ref()
                         .is_some_and(|(id, _)| *id == r.stored.id)
                     {
-                        app.text_kept.failed = None;
+                        mirror.text_kept.failed = None;
                     }
                     if at_rest {
-                        super::round_text::touch(app, i);
+                        mirror.text_kept.touch(&mut mirror.rounds, i);
                     }
-                    app.refresh_totals();
-                    close_corrected(app);
-                    if let Some(view) = &mut app.analysis {
-                        view.stale = true;
-                    }
+                    mirror.refresh_totals();
+                    return Echo::Stored;
                 }
-                Err(e) => app.log_line(e),
+                Err(e) => mirror.log_line(e),
             }
         }
         EngineEvent::RoundFinished { round_id } => {
-            if let Some(i) = round(app, &round_id) {
-                let r = &mut app.rounds[i];
+            if let Some(i) = round(mirror, &round_id) {
+                let r = &mut mirror.rounds[i];
                 r.retry_until = None;
                 r.live.clear();
-                app.finished_this_run += 1;
-                super::round_text::touch(app, i);
+                mirror.finished_this_run += 1;
+                mirror.text_kept.touch(&mut mirror.rounds, i);
             }
         }
-        EngineEvent::Paused => app.paused = true,
-        EngineEvent::Resumed => app.paused = false,
+        EngineEvent::Paused => mirror.paused = true,
+        EngineEvent::Resumed => mirror.paused = false,
         EngineEvent::BudgetReached {
             spent_usd,
             budget_usd,
         } => {
-            app.log_line(format!(
+            mirror.log_line(format!(
                 "budget reached: ${spent_usd:.4} of ${budget_usd:.2}; no new calls"
             ));
         }
         EngineEvent::Warning { message } => {
-            app.log_line(format!("warning: {}", sanitize(&message)));
+            mirror.log_line(format!("warning: {}", sanitize(&message)));
         }
         EngineEvent::StoreFailed { message } => {
             let line = format!(
@@ -215,38 +228,22 @@ pub(crate) fn apply(app: &mut App, event: EngineEvent) {
                 sanitize(&message)
             );
             // In the footer too: the run is effectively over, and the log is a key away.
-            app.notice = Some(line.clone());
-            app.log_line(line);
+            mirror.log_line(line.clone());
+            return Echo::StoreFailed(line);
         }
         EngineEvent::RateLimits { quota, snapshot } => {
-            app.rate_limits.insert(quota, snapshot);
+            mirror.rate_limits.insert(quota, snapshot);
         }
         EngineEvent::CommandRefused { reason } => {
             let reason = sanitize(&reason);
-            if let Some(editor) = &mut app.editor {
-                editor.message = Some(format!("not saved: {reason}"));
-            }
-            app.log_line(format!("refused: {reason}"));
+            mirror.log_line(format!("refused: {reason}"));
+            return Echo::Refused(reason);
         }
         EngineEvent::Finished { status } => {
-            app.finished = Some(status);
-            app.ended = Some(app.now);
-            app.log_line(format!("tournament {status:?}").to_lowercase());
+            mirror.finished = Some(status);
+            mirror.ended = Some(mirror.now);
+            mirror.log_line(format!("tournament {status:?}").to_lowercase());
         }
     }
-}
-
-/// Closes the editor once its item no longer waits (the correction is stored), and keeps the
-/// queue's cursor on an item.
-fn close_corrected(app: &mut App) {
-    app.review_cursor = app.review_cursor.min(app.review_len().saturating_sub(1));
-    let Some(editor) = &app.editor else { return };
-    let waiting = app
-        .review_items()
-        .any(|r| r.round_id == editor.round_id && r.judge == editor.judge);
-    if !waiting {
-        let line = format!("corrected {} ({})", editor.round_id, editor.judge);
-        app.editor = None;
-        app.log_line(line);
-    }
+    Echo::Nothing
 }

@@ -1,0 +1,93 @@
+//! The schedule laid out as the matrix: a row per pairing (or, for question-answer rounds,
+//! per configuration and judges), a column per dilemma and repetition, each round in its
+//! cell, and the protocol most of its rounds have.
+
+use std::collections::HashMap;
+
+use crate::domain::{ProtocolKind, QaFormat};
+use crate::engine::ScheduledState;
+
+use super::model::{Mirror, Resume};
+use super::round_state::RoundState;
+
+/// The protocol a schedule runs: the kind most of its rounds have (a tournament runs one;
+/// an empty schedule shows as the Ethics Bowl's).
+fn schedule_protocol(rounds: &[ScheduledState]) -> ProtocolKind {
+    let mut counts: HashMap<ProtocolKind, usize> = HashMap::new();
+    for s in rounds {
+        *counts.entry(s.round.kind()).or_default() += 1;
+    }
+    counts
+        .into_iter()
+        .max_by_key(|(kind, n)| (*n, *kind))
+        .map_or(ProtocolKind::EthicsBowl, |(kind, _)| kind)
+}
+
+/// The matrix row a round belongs to: its pairing (Team A, Team B); for a question-answer
+/// round, its configuration (format and debaters) and its judges.
+fn row_key(round: &RoundState) -> (String, String) {
+    let r = &round.stored;
+    match r.kind() {
+        ProtocolKind::EthicsBowl | ProtocolKind::StructuredDebate => {
+            (r.team_a_model.clone(), r.team_b_model.clone())
+        }
+        ProtocolKind::QaDebate => {
+            let who = match r.qa().map(|s| s.format) {
+                Some(QaFormat::Debate) => {
+                    format!("debate {} v {}", r.team_a_model, r.team_b_model)
+                }
+                Some(QaFormat::Consultancy) => format!("consult {}", r.team_a_model),
+                Some(other) => other.as_str().to_string(),
+                None => String::new(),
+            };
+            (who, round.judges().join(", "))
+        }
+    }
+}
+
+/// The position of `key` in `lines`, added at the end when missing.
+fn position<T: PartialEq>(lines: &mut Vec<T>, key: T) -> usize {
+    match lines.iter().position(|l| *l == key) {
+        Some(at) => at,
+        None => {
+            lines.push(key);
+            lines.len() - 1
+        }
+    }
+}
+
+/// Lays out the matrix from the schedule, each round as it stands (already sanitised).
+pub(super) fn lay_out(m: &mut Mirror, rounds: Vec<ScheduledState>) {
+    m.rounds.clear();
+    m.index.clear();
+    m.rows.clear();
+    m.columns.clear();
+    m.cells.clear();
+    m.unpriced.clear();
+    m.resume = Resume::default();
+    for s in &rounds {
+        m.resume.stored += usize::from(s.stored);
+        m.resume.to_run += usize::from(s.to_run);
+    }
+    m.protocol = schedule_protocol(&rounds);
+    m.text_kept.reset();
+    for s in rounds {
+        let mut round = RoundState::new(s.round, s.stored);
+        round.text_dropped = s.text_dropped;
+        let row = position(&mut m.rows, row_key(&round));
+        let col = position(
+            &mut m.columns,
+            (round.stored.dilemma_id.clone(), round.stored.repetition),
+        );
+        m.index.insert(round.id().to_string(), m.rounds.len());
+        m.cells.insert((row, col), m.rounds.len());
+        m.unpriced.extend(round.unpriced.iter().cloned());
+        let whole_at_rest = !round.text_dropped && round.at_rest();
+        let at = m.rounds.len();
+        m.rounds.push(round);
+        if whole_at_rest {
+            m.text_kept.touch(&mut m.rounds, at);
+        }
+    }
+    m.refresh_totals();
+}
