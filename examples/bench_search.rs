@@ -14,7 +14,7 @@ use ethics_bowl::store::{SearchQuery, Store};
 
 const ROUNDS: usize = 1000;
 const RUNS: usize = 21;
-const LIMIT: usize = ethics_bowl::tui::search::HIT_LIMIT;
+const LIMIT: usize = ethics_bowl::tui::screens::search::HIT_LIMIT;
 
 const WORDS: &[&str] = &[
     "the",

@@ -15,7 +15,7 @@ use ethics_bowl::domain::{
     Criterion, Judgment, ParseStatus, QaChoice, Reading, Round, Scores, StructuredVerdict, Team,
 };
 use ethics_bowl::store::{RoundFilter, Store};
-use ethics_bowl::tui::compare::Mark;
+use ethics_bowl::tui::mirror::Mark;
 use ethics_bowl::tui::{App, Msg, Screen, Theme, browse, update, views};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -70,7 +70,7 @@ fn compared(protocol: &str, a: Vec<Round>, b: Vec<Round>) -> App {
     let a = stored(&tmp.path().join("a"), &a);
     let b = stored(&tmp.path().join("b"), &b);
     let mut app = browse(protocol, &a, Instant::now());
-    app.set_compare("results/a", "results/b", b);
+    app.mirror.set_compare("results/a", "results/b", b);
     app
 }
 
@@ -90,7 +90,7 @@ fn key(app: &mut App, code: KeyCode) {
 /// Puts the matrix cursor on a round.
 fn select(app: &mut App, id: &str) {
     let i = app.mirror.index[id];
-    app.cursor = *app
+    app.screens.matrix.cursor = *app
         .mirror
         .cells
         .iter()
@@ -112,7 +112,7 @@ fn side_by_side(app: &mut App, id: &str) -> String {
     select(app, id);
     key(app, KeyCode::Enter);
     key(app, KeyCode::Char('v'));
-    assert_eq!(app.screen, Screen::Compare { summary: false });
+    assert_eq!(app.screen(), Screen::Compare { summary: false });
     draw(app, 120, 40)
 }
 
@@ -173,7 +173,7 @@ fn ethics_bowl() -> App {
 #[test]
 fn the_matrix_marks_what_changed_and_the_header_says_what_is_compared() {
     let app = ethics_bowl();
-    let c = app.compare.as_ref().unwrap();
+    let c = app.mirror.compare.as_ref().unwrap();
     assert_eq!(c.mark(FLIPPED), Some(Mark::Flipped));
     assert_eq!(c.mark(CHANGED), Some(Mark::Changed));
     assert_eq!(c.mark(CORRECTED), None);
@@ -349,7 +349,7 @@ fn a_panel_round_pairs_each_persona_and_the_panels_verdict() {
     };
     let mut app = compared("panel", a, b);
     let round = app.mirror.rounds[app.mirror.index[id]].stored.clone();
-    let c = app.compare.as_ref().unwrap();
+    let c = app.mirror.compare.as_ref().unwrap();
     let judges: Vec<&str> = c.judge_rows(&round).iter().map(|r| r.judge).collect();
     assert_eq!(
         judges,
@@ -357,7 +357,7 @@ fn a_panel_round_pairs_each_persona_and_the_panels_verdict() {
             "philosopher",
             "clinician",
             "coach",
-            ethics_bowl::tui::compare::PANEL
+            ethics_bowl::tui::mirror::PANEL
         ]
     );
     let mut screens = vec![side_by_side(&mut app, id)];

@@ -171,7 +171,7 @@ fn the_prompt_then_a_filtered_matrix_review_queue_and_leaderboard() {
     typed(&mut app, "2 b=gpt");
     insta::assert_snapshot!("filter_typing_120x30", draw(&app, 120, 30));
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.screen, Screen::Matrix);
+    assert_eq!(app.screen(), Screen::Matrix);
     let matrix = draw(&app, 120, 30);
     assert!(
         matrix.contains("filter judge=judge-2 b=gpt-4o · 4 of 24 rounds"),

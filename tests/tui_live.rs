@@ -73,10 +73,10 @@ async fn the_structured_verdict_tab_shows_its_argument_trace_live() {
         .find(|(_, i)| **i == judged)
         .expect("its cell")
         .0;
-    app.cursor = cell;
+    app.screens.matrix.cursor = cell;
     press(&mut app, KeyCode::Enter);
     press(&mut app, KeyCode::Tab);
-    assert_eq!(app.screen, Screen::Round { scores: true });
+    assert_eq!(app.screen(), Screen::Round { scores: true });
     let during = draw(&app);
     let text = during.backend().to_string();
     let setup = app.mirror.rounds[judged]
@@ -110,7 +110,15 @@ async fn the_structured_verdict_tab_shows_its_argument_trace_live() {
     }
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('a'));
-    let live = serde_json::to_value(&app.analysis.as_ref().expect("analysis").analysis).unwrap();
+    let live = serde_json::to_value(
+        &app.screens
+            .analysis
+            .view
+            .as_ref()
+            .expect("analysis")
+            .analysis,
+    )
+    .unwrap();
     let report = serde_json::to_value(analyse(&stored, &Default::default())).unwrap();
     assert_eq!(live, report);
     assert!(live["structured"].is_object(), "{live}");
@@ -199,14 +207,14 @@ async fn a_resumed_run_starts_from_what_the_first_run_stored() {
     let flagged = |rounds: &[ethics_bowl::domain::Round]| -> usize {
         rounds.iter().map(|r| engine::waiting(r).len()).sum()
     };
-    assert_eq!(app.review_len(), flagged(&before));
+    assert_eq!(app.shown().review_len(), flagged(&before));
     let tokens: u64 = before.iter().map(|r| r.tokens().0).sum();
     assert_eq!(app.mirror.totals.input_tokens, tokens);
 
     // After the run: everything stored, in both sessions, and nothing more.
     apply(&mut app, events);
     let after = stored_rounds(&report);
-    assert_eq!(app.review_len(), flagged(&after));
+    assert_eq!(app.shown().review_len(), flagged(&after));
     let tokens: u64 = after.iter().map(|r| r.tokens().0).sum();
     assert_eq!(app.mirror.totals.input_tokens, tokens);
     assert!(!draw(&app).backend().to_string().contains("resumed:"));

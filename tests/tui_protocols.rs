@@ -91,14 +91,14 @@ async fn live(config: &Path) -> App {
 /// Steps through every Analysis tab, snapshotting each, and checks the tab names.
 fn analysis_tabs(app: &mut App, prefix: &str, tabs: &[&str]) {
     press(app, KeyCode::Char('a'));
-    assert_eq!(app.screen, Screen::Analysis);
+    assert_eq!(app.screen(), Screen::Analysis);
     let text = draw(app).backend().to_string();
     for tab in tabs {
         assert!(text.contains(tab), "tab {tab}:\n{text}");
     }
     assert!(!text.contains("Dilemmas"), "no Ethics Bowl tab:\n{text}");
     for (i, tab) in tabs.iter().enumerate() {
-        assert_eq!(app.analysis.as_ref().expect("analysis").tab, i);
+        assert_eq!(app.screens.analysis.view.as_ref().expect("analysis").tab, i);
         let name = tab.to_lowercase().replace(' ', "_");
         insta::assert_snapshot!(
             format!("{prefix}_analysis_{name}_120x40"),
@@ -106,7 +106,11 @@ fn analysis_tabs(app: &mut App, prefix: &str, tabs: &[&str]) {
         );
         press(app, KeyCode::Tab);
     }
-    assert_eq!(app.analysis.as_ref().expect("analysis").tab, 0, "wraps");
+    assert_eq!(
+        app.screens.analysis.view.as_ref().expect("analysis").tab,
+        0,
+        "wraps"
+    );
 }
 
 #[tokio::test]
@@ -119,7 +123,7 @@ async fn the_question_answer_analysis_is_tables_with_its_own_tabs() {
         &["Accuracy", "Baselines", "Calibration", "Debaters"],
     );
     // The configurations table: Down selects the next line, Enter opens its first round.
-    let view = app.analysis.as_ref().expect("analysis");
+    let view = app.screens.analysis.view.as_ref().expect("analysis");
     let lines = view
         .analysis
         .qa
@@ -129,12 +133,20 @@ async fn the_question_answer_analysis_is_tables_with_its_own_tabs() {
         .len();
     assert!(lines >= 3, "debate, naive and expert: {lines}");
     press(&mut app, KeyCode::Down);
-    assert_eq!(app.analysis.as_ref().expect("analysis").selected, 1);
+    assert_eq!(
+        app.screens
+            .analysis
+            .view
+            .as_ref()
+            .expect("analysis")
+            .selected,
+        1
+    );
     press(&mut app, KeyCode::Enter);
-    assert_eq!(app.screen, Screen::Round { scores: true });
+    assert_eq!(app.screen(), Screen::Round { scores: true });
     // Esc from a round opened in Analysis goes back to Analysis.
     press(&mut app, KeyCode::Esc);
-    assert_eq!(app.screen, Screen::Analysis);
+    assert_eq!(app.screen(), Screen::Analysis);
 }
 
 #[tokio::test]
@@ -174,10 +186,10 @@ fn panel_verdict(app: &mut App) -> String {
         .find(|(_, i)| **i == judged)
         .expect("its cell")
         .0;
-    app.cursor = cell;
+    app.screens.matrix.cursor = cell;
     press(app, KeyCode::Enter);
     press(app, KeyCode::Tab);
-    assert_eq!(app.screen, Screen::Round { scores: true });
+    assert_eq!(app.screen(), Screen::Round { scores: true });
     draw(app).backend().to_string()
 }
 

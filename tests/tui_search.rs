@@ -14,7 +14,7 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 use ethics_bowl::domain::{Phase, PhaseType, Round, RoundRecord, RoundStatus, ScheduledRound};
 use ethics_bowl::engine::{EngineEvent, ScheduledState};
 use ethics_bowl::store::{SearchQuery, Store};
-use ethics_bowl::tui::search::HIT_LIMIT;
+use ethics_bowl::tui::screens::search::HIT_LIMIT;
 use ethics_bowl::tui::{App, Effect, Mode, Msg, Screen, Theme, update, views};
 use ratatui::Terminal;
 use ratatui::backend::TestBackend;
@@ -261,6 +261,7 @@ fn search_prompt_results_and_hits_highlighted_live() {
     drive(&mut live, effects);
     let hits: Vec<&str> = live
         .app
+        .screens
         .search
         .hits
         .iter()
@@ -279,7 +280,7 @@ fn search_prompt_results_and_hits_highlighted_live() {
 
     // The first hit: its rebuttal is below a 30-line presentation; the view scrolls to it.
     press(&mut live.app, KeyCode::Enter);
-    assert_eq!(live.app.screen, Screen::Round { scores: false });
+    assert_eq!(live.app.screen(), Screen::Round { scores: false });
     for theme in themes() {
         let t = draw(&live.app, &theme);
         assert_highlighted(&t, "lighthouse", &theme);
@@ -320,7 +321,7 @@ fn jump_lists_the_rounds_an_id_start_could_mean() {
         live.app.selected().map(|r| r.id()),
         Some("lifeboat_algorithm__gpt__vs__claude__r1")
     );
-    assert_eq!(live.app.screen, Screen::Round { scores: false });
+    assert_eq!(live.app.screen(), Screen::Round { scores: false });
 }
 
 #[test]
@@ -339,11 +340,11 @@ fn browsing_searches_the_same_way() {
     };
     let effects = press(&mut browse.app, KeyCode::Enter);
     drive(&mut browse, effects);
-    assert_eq!(browse.app.search.hits.len(), 2);
+    assert_eq!(browse.app.screens.search.hits.len(), 2);
     press(&mut browse.app, KeyCode::Char('n'));
     let t = draw(&browse.app, &themes()[0]);
     assert_highlighted(&t, "keeper's duty", &themes()[0]);
-    assert_eq!(browse.app.search.current, Some(0));
+    assert_eq!(browse.app.screens.search.current, Some(0));
 }
 
 #[test]

@@ -420,7 +420,7 @@ fn review_queue_and_an_item_being_edited() {
 fn analysis_screen_tables() {
     let mut app = mid_tournament();
     key(&mut app, KeyCode::Char('a'));
-    assert_eq!(app.screen, ethics_bowl::tui::Screen::Analysis);
+    assert_eq!(app.screen(), ethics_bowl::tui::Screen::Analysis);
     for tab in ["models", "ratings", "dilemmas", "judges", "consistency"] {
         insta::assert_snapshot!(
             format!("analysis_{tab}_120x40"),
@@ -431,7 +431,7 @@ fn analysis_screen_tables() {
     // Tab 2 (dilemmas): Enter takes the matrix cursor to that dilemma's column.
     key(&mut app, KeyCode::Tab);
     key(&mut app, KeyCode::Tab);
-    let view = app.analysis.as_ref().expect("analysis");
+    let view = app.screens.analysis.view.as_ref().expect("analysis");
     let Some(ethics_bowl::tui::AnalysisTarget::Dilemma(first)) =
         ethics_bowl::tui::analysis_targets(&app.mirror, view)
             .first()
@@ -440,21 +440,23 @@ fn analysis_screen_tables() {
         panic!("the dilemma tab lists dilemmas")
     };
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.screen, ethics_bowl::tui::Screen::Matrix);
-    assert_eq!(app.mirror.columns[app.cursor.1].0, first);
+    assert_eq!(app.screen(), ethics_bowl::tui::Screen::Matrix);
+    assert_eq!(app.mirror.columns[app.screens.matrix.cursor.1].0, first);
     // Tab 0 (models): Enter opens a round the selected model played in that role.
     key(&mut app, KeyCode::Char('a'));
-    while app.analysis.as_ref().expect("analysis").tab != 0 {
+    while app.screens.analysis.view.as_ref().expect("analysis").tab != 0 {
         key(&mut app, KeyCode::Tab);
     }
     key(&mut app, KeyCode::Down);
     key(&mut app, KeyCode::Enter);
     assert_eq!(
-        app.screen,
+        app.screen(),
         ethics_bowl::tui::Screen::Round { scores: false }
     );
     let model = &app
+        .screens
         .analysis
+        .view
         .as_ref()
         .expect("analysis")
         .analysis

@@ -243,7 +243,7 @@ fn the_matrix_and_header_mark_cut_answers_and_estimated_usage() {
 fn a_cut_answer_estimated_tokens_and_a_correction_show_in_the_transcript() {
     let mut app = app();
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.screen, Screen::Round { scores: false });
+    assert_eq!(app.screen(), Screen::Round { scores: false });
     assert_eq!(
         app.selected().expect("a round").stored.dilemma_id,
         "borrowed_voice"

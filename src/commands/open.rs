@@ -92,7 +92,7 @@ pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Res
     let mut app = browse_schedule(&name, schedule, std::time::Instant::now());
     app.mirror.note_unreadable(&unreadable);
     if let Some((b, rounds_b)) = other {
-        app.set_compare(
+        app.mirror.set_compare(
             &dir.display().to_string(),
             &b.display().to_string(),
             rounds_b,

@@ -1,5 +1,5 @@
 //! The filter bar's filter: which rounds the matrix, the review queue and the leaderboard
-//! show. It is typed as `key=value` words (`a=gpt judge=claude status=failed`), each word
+//! show (the bar's prompt is `super::screens::filter_bar`). It is typed as `key=value` words (`a=gpt judge=claude status=failed`), each word
 //! narrowing further; model, role, dilemma and judge words are [`RoundFilter`]s, matched
 //! exactly as `ethics-bowl rounds` matches them, and a typed value is first resolved to the
 //! one value of the tournament it names. It reads only a round's compact facts (ids, models
@@ -10,7 +10,6 @@ use std::time::Instant;
 use crate::domain::Round;
 use crate::store::{FilterValues, Role, RoundFilter};
 
-use super::app::App;
 use super::mirror::{RoundState, Standing, standing};
 
 /// What a `status=` word asks for.
@@ -178,62 +177,5 @@ impl Filter {
                 let standing = standing(round, now);
                 self.statuses.iter().all(|s| s.matches(standing))
             })
-    }
-}
-
-/// The filter bar: the active filter and the prompt while one is typed.
-#[derive(Debug, Clone, Default)]
-pub struct FilterBar {
-    /// The filter in force.
-    pub active: Option<Filter>,
-    /// The text being typed, while the prompt is open.
-    pub prompt: Option<String>,
-    /// Why the typed filter was refused, until the text changes.
-    pub message: Option<String>,
-}
-
-impl App {
-    /// Whether a round passes the active filter (every round does with none).
-    pub fn passes(&self, round: &RoundState) -> bool {
-        self.filter
-            .active
-            .as_ref()
-            .is_none_or(|f| f.matches(round, self.mirror.now))
-    }
-
-    /// The rounds the filter lets through, in schedule order: what the leaderboard counts.
-    pub fn shown_rounds(&self) -> impl Iterator<Item = &RoundState> {
-        self.mirror.rounds.iter().filter(|r| self.passes(r))
-    }
-
-    /// The matrix rows and columns the filter keeps (those with a round that passes), and
-    /// always the cursor's, so the cursor never sits in a hidden line.
-    pub fn shown_lines(&self) -> (Vec<usize>, Vec<usize>) {
-        let m = &self.mirror;
-        if self.filter.active.is_none() {
-            return ((0..m.rows.len()).collect(), (0..m.columns.len()).collect());
-        }
-        let mut rows = vec![false; m.rows.len()];
-        let mut cols = vec![false; m.columns.len()];
-        for (&(r, c), &i) in &m.cells {
-            if self.passes(&m.rounds[i]) {
-                rows[r] = true;
-                cols[c] = true;
-            }
-        }
-        if let Some(r) = rows.get_mut(self.cursor.0) {
-            *r = true;
-        }
-        if let Some(c) = cols.get_mut(self.cursor.1) {
-            *c = true;
-        }
-        let keep = |v: Vec<bool>| {
-            v.iter()
-                .enumerate()
-                .filter(|(_, k)| **k)
-                .map(|(i, _)| i)
-                .collect()
-        };
-        (keep(rows), keep(cols))
     }
 }

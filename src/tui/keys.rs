@@ -1,5 +1,7 @@
-//! Every key the UI answers, as data. The key handlers look up what a key does here, and the
-//! help overlay and the footer list the same rows, so what they show is what works.
+//! Keys as data: what a key does ([`Action`]), a row of a key table ([`Binding`]), the keys
+//! every screen shares, and looking a pressed key up in a table. Each screen states its own
+//! table (see `super::screens`); the key handlers look a key up there, and the help overlay
+//! and the footer list the same rows, so what they show is what works.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
@@ -96,15 +98,18 @@ pub struct Key {
     ctrl: bool,
 }
 
-const fn key(code: KeyCode) -> Key {
+/// A key without Ctrl.
+pub(crate) const fn key(code: KeyCode) -> Key {
     Key { code, ctrl: false }
 }
 
-const fn ch(c: char) -> Key {
+/// A character key without Ctrl.
+pub(crate) const fn ch(c: char) -> Key {
     key(KeyCode::Char(c))
 }
 
-const fn ctrl(c: char) -> Key {
+/// A character key with Ctrl.
+pub(crate) const fn ctrl(c: char) -> Key {
     Key {
         code: KeyCode::Char(c),
         ctrl: true,
@@ -124,40 +129,8 @@ pub struct Binding {
     pub keys: &'static [(Key, Action)],
 }
 
-/// The key tables: one per screen, one for the editor's two modes, one for every screen.
-#[derive(Debug, Clone, Copy, PartialEq, Eq)]
-pub enum Table {
-    /// Keys that work everywhere (except inside the editor).
-    Global,
-    /// The progress matrix.
-    Matrix,
-    /// One round.
-    Round,
-    /// The review queue.
-    Review,
-    /// The review editor, fixing the text.
-    Editor,
-    /// The review editor, typing the fourteen scores.
-    Fields,
-    /// The Analysis screen.
-    Analysis,
-    /// The leaderboard and the log.
-    Plain,
-    /// Quitting while calls are in flight, asked to confirm.
-    Confirm,
-    /// The leaderboard.
-    Leaderboard,
-    /// Typing a filter in the filter bar.
-    FilterPrompt,
-    /// The compare screen (`open A --compare B`).
-    Compare,
-    /// Typing a search or a round id in the footer.
-    Prompt,
-    /// The list of search hits (or of rounds to jump to).
-    SearchList,
-}
-
-const ARROWS: &[(Key, Action)] = &[
+/// The arrows and h j k l, moving in four directions.
+pub(crate) const ARROWS: &[(Key, Action)] = &[
     (key(KeyCode::Up), Action::Up),
     (key(KeyCode::Down), Action::Down),
     (key(KeyCode::Left), Action::Left),
@@ -167,13 +140,15 @@ const ARROWS: &[(Key, Action)] = &[
     (ch('h'), Action::Left),
     (ch('l'), Action::Right),
 ];
-const UP_DOWN: &[(Key, Action)] = &[
+/// Up and down, by arrow or k j.
+pub(crate) const UP_DOWN: &[(Key, Action)] = &[
     (key(KeyCode::Up), Action::Up),
     (key(KeyCode::Down), Action::Down),
     (ch('k'), Action::Up),
     (ch('j'), Action::Down),
 ];
-const BACK: Binding = Binding {
+/// Esc (or Backspace): back where the screen was opened from.
+pub(crate) const BACK: Binding = Binding {
     label: "Esc",
     help: "back to the matrix",
     footer: Some("Esc back"),
@@ -183,20 +158,23 @@ const BACK: Binding = Binding {
     ],
 };
 
-const FILTER: Binding = Binding {
+/// `f`: the filter bar's prompt.
+pub(crate) const FILTER: Binding = Binding {
     label: "f",
     help: "filter rounds by model (a=, b= for a role), judge, dilemma, status; again to edit",
     footer: Some("f filter"),
     keys: &[(ch('f'), Action::Filter)],
 };
-const CLEAR_FILTER: Binding = Binding {
+/// `F`: no filter.
+pub(crate) const CLEAR_FILTER: Binding = Binding {
     label: "F",
     help: "clear the filter",
     footer: Some("F clear filter"),
     keys: &[(ch('F'), Action::ClearFilter)],
 };
 
-const GLOBAL: &[Binding] = &[
+/// Keys that work on every screen but the editor (and the prompts, where keys are text).
+pub const GLOBAL: &[Binding] = &[
     Binding {
         label: "?",
         help: "this help",
@@ -239,361 +217,8 @@ const NEXT_HIT: Binding = Binding {
     footer: Some("n/N next/prev hit"),
     keys: &[(ch('n'), Action::NextHit), (ch('N'), Action::PreviousHit)],
 };
-const PROMPT: &[Binding] = &[
-    Binding {
-        label: "letters",
-        help: "type the search, or the start of a round id",
-        footer: None,
-        keys: &[],
-    },
-    Binding {
-        label: "Enter",
-        help: "run it",
-        footer: Some("Enter run"),
-        keys: &[(key(KeyCode::Enter), Action::Run)],
-    },
-    Binding {
-        label: "Backspace",
-        help: "erase a character",
-        footer: None,
-        keys: &[(key(KeyCode::Backspace), Action::Erase)],
-    },
-    Binding {
-        label: "Esc",
-        help: "cancel",
-        footer: Some("Esc cancel"),
-        keys: &[(key(KeyCode::Esc), Action::Leave)],
-    },
-];
-const SEARCH_LIST: &[Binding] = &[
-    Binding {
-        label: "↑ ↓ / k j",
-        help: "choose a hit",
-        footer: Some("↑↓ choose"),
-        keys: &[
-            (key(KeyCode::Up), Action::Up),
-            (key(KeyCode::Down), Action::Down),
-            (ch('k'), Action::Up),
-            (ch('j'), Action::Down),
-            (key(KeyCode::PageUp), Action::PageUp),
-            (key(KeyCode::PageDown), Action::PageDown),
-        ],
-    },
-    Binding {
-        label: "Enter",
-        help: "open the round at the hit",
-        footer: Some("Enter open"),
-        keys: &[(key(KeyCode::Enter), Action::Open)],
-    },
-    Binding {
-        label: "Esc",
-        help: "close the list (n / N still step through the hits)",
-        footer: Some("Esc close"),
-        keys: &[(key(KeyCode::Esc), Action::Back)],
-    },
-];
-
-const MATRIX: &[Binding] = &[
-    Binding {
-        label: "← ↓ ↑ → / h j k l",
-        help: "move the cursor",
-        footer: Some("arrows/hjkl move"),
-        keys: ARROWS,
-    },
-    Binding {
-        label: "Enter",
-        help: "open the round under the cursor",
-        footer: Some("Enter open"),
-        keys: &[(key(KeyCode::Enter), Action::Open)],
-    },
-    Binding {
-        label: "v",
-        help: "review queue (what waits for a person)",
-        footer: Some("v review"),
-        keys: &[(ch('v'), Action::Review)],
-    },
-    Binding {
-        label: "a",
-        help: "analysis tables (as in the report)",
-        footer: Some("a analysis"),
-        keys: &[(ch('a'), Action::Analysis)],
-    },
-    Binding {
-        label: "s",
-        help: "leaderboard",
-        footer: Some("s scores"),
-        keys: &[(ch('s'), Action::Leaderboard)],
-    },
-    Binding {
-        label: "g",
-        help: "log",
-        footer: Some("g log"),
-        keys: &[(ch('g'), Action::Log)],
-    },
-    Binding {
-        label: "p",
-        help: "pause / resume new calls",
-        footer: Some("p pause"),
-        keys: &[(ch('p'), Action::Pause)],
-    },
-    Binding {
-        label: "r",
-        help: "retry an incomplete round",
-        footer: Some("r retry"),
-        keys: &[(ch('r'), Action::Retry)],
-    },
-    FILTER,
-    CLEAR_FILTER,
-    Binding {
-        label: "c",
-        help: "with open A --compare B: agreement of A and B, flipped verdicts, judges, ratings",
-        footer: Some("c compare"),
-        keys: &[(ch('c'), Action::CompareSummary)],
-    },
-];
-
-const ROUND: &[Binding] = &[
-    Binding {
-        label: "Tab",
-        help: "transcript / scores",
-        footer: Some("Tab transcript/scores"),
-        keys: &[(key(KeyCode::Tab), Action::SwitchTab)],
-    },
-    Binding {
-        label: "↑ ↓ / k j",
-        help: "scroll a line",
-        footer: Some("↑↓ PgUp PgDn Home End scroll"),
-        keys: UP_DOWN,
-    },
-    Binding {
-        label: "PgUp PgDn",
-        help: "scroll a page",
-        footer: None,
-        keys: &[
-            (key(KeyCode::PageUp), Action::PageUp),
-            (key(KeyCode::PageDown), Action::PageDown),
-        ],
-    },
-    Binding {
-        label: "Home",
-        help: "top (stops following)",
-        footer: None,
-        keys: &[(key(KeyCode::Home), Action::Top)],
-    },
-    Binding {
-        label: "End / f",
-        help: "follow the stream",
-        footer: Some("f follow"),
-        keys: &[
-            (key(KeyCode::End), Action::Follow),
-            (ch('f'), Action::Follow),
-        ],
-    },
-    Binding {
-        label: "P",
-        help: "show or hide prompts",
-        footer: Some("P prompts"),
-        keys: &[(ch('P'), Action::Prompts)],
-    },
-    Binding {
-        label: "y",
-        help: "copy the round as Markdown (clipboard via OSC 52)",
-        footer: Some("y copy"),
-        keys: &[(ch('y'), Action::Copy)],
-    },
-    Binding {
-        label: "v",
-        help: "with open A --compare B: the round's judgments in A and B side by side",
-        footer: Some("v compare"),
-        keys: &[(ch('v'), Action::Compare)],
-    },
-    BACK,
-];
-
-const REVIEW: &[Binding] = &[
-    Binding {
-        label: "↑ ↓ / k j",
-        help: "choose an item",
-        footer: Some("↑↓ choose"),
-        keys: UP_DOWN,
-    },
-    Binding {
-        label: "Enter",
-        help: "edit it: the model's text beside what is read from it",
-        footer: Some("Enter edit"),
-        keys: &[(key(KeyCode::Enter), Action::Open)],
-    },
-    FILTER,
-    CLEAR_FILTER,
-    BACK,
-];
-
-const EDITOR: &[Binding] = &[
-    Binding {
-        label: "letters, arrows",
-        help: "edit the text",
-        footer: Some("type to edit"),
-        keys: &[],
-    },
-    Binding {
-        label: "Tab",
-        help: "type the fourteen scores instead of fixing the text",
-        footer: Some("Tab type the 14 scores instead"),
-        keys: &[(key(KeyCode::Tab), Action::ScoreFields)],
-    },
-    Binding {
-        label: "Ctrl-S",
-        help: "save (once everything is read)",
-        footer: Some("Ctrl-S save"),
-        keys: &[(ctrl('s'), Action::Save)],
-    },
-    Binding {
-        label: "Esc",
-        help: "leave the editor (twice to discard edits)",
-        footer: Some("Esc leave (twice to discard edits)"),
-        keys: &[(key(KeyCode::Esc), Action::Leave)],
-    },
-];
-
-const FIELDS: &[Binding] = &[
-    Binding {
-        label: "digits, .",
-        help: "type a score (1 to 10, halves allowed)",
-        footer: Some("type each score"),
-        keys: &[],
-    },
-    Binding {
-        label: "arrows / Enter",
-        help: "move between the fields",
-        footer: Some("arrows move"),
-        keys: &[
-            (key(KeyCode::Up), Action::Up),
-            (key(KeyCode::Down), Action::Down),
-            (key(KeyCode::Enter), Action::Down),
-            (key(KeyCode::Left), Action::Left),
-            (key(KeyCode::Right), Action::Right),
-        ],
-    },
-    Binding {
-        label: "Backspace",
-        help: "erase a character",
-        footer: None,
-        keys: &[(key(KeyCode::Backspace), Action::Erase)],
-    },
-    Binding {
-        label: "Tab",
-        help: "back to the text",
-        footer: Some("Tab back to the text"),
-        keys: &[(key(KeyCode::Tab), Action::ScoreFields)],
-    },
-    Binding {
-        label: "Ctrl-S",
-        help: "save (once every field holds a score)",
-        footer: Some("Ctrl-S save"),
-        keys: &[(ctrl('s'), Action::Save)],
-    },
-    Binding {
-        label: "Esc",
-        help: "leave the editor (twice to discard edits)",
-        footer: Some("Esc leave"),
-        keys: &[(key(KeyCode::Esc), Action::Leave)],
-    },
-];
-
-const ANALYSIS: &[Binding] = &[
-    Binding {
-        label: "Tab / ← → / h l",
-        help: "next or previous table",
-        footer: Some("Tab/←→ tables"),
-        keys: &[
-            (key(KeyCode::Tab), Action::NextTab),
-            (key(KeyCode::Right), Action::NextTab),
-            (ch('l'), Action::NextTab),
-            (key(KeyCode::BackTab), Action::PreviousTab),
-            (key(KeyCode::Left), Action::PreviousTab),
-            (ch('h'), Action::PreviousTab),
-        ],
-    },
-    Binding {
-        label: "↑ ↓ / k j",
-        help: "choose a line",
-        footer: Some("↑↓ choose"),
-        keys: UP_DOWN,
-    },
-    Binding {
-        label: "Enter",
-        help: "open it (the matrix column, or a round)",
-        footer: Some("Enter open"),
-        keys: &[(key(KeyCode::Enter), Action::Open)],
-    },
-    BACK,
-];
-
-const PLAIN: &[Binding] = &[BACK];
-
-const LEADERBOARD: &[Binding] = &[FILTER, CLEAR_FILTER, BACK];
-
-const FILTER_PROMPT: &[Binding] = &[
-    Binding {
-        label: "key=value …",
-        help: "type the filter: model= a= b= judge= dilemma= (item=, topic=) status=",
-        footer: Some("type key=value words"),
-        keys: &[],
-    },
-    Binding {
-        label: "Enter",
-        help: "apply it (empty clears the filter)",
-        footer: Some("Enter apply (empty clears)"),
-        keys: &[(key(KeyCode::Enter), Action::ApplyFilter)],
-    },
-    Binding {
-        label: "Esc",
-        help: "leave the prompt, the filter as it was",
-        footer: Some("Esc cancel"),
-        keys: &[(key(KeyCode::Esc), Action::CancelFilter)],
-    },
-    Binding {
-        label: "Backspace",
-        help: "erase a character",
-        footer: None,
-        keys: &[(key(KeyCode::Backspace), Action::Erase)],
-    },
-];
-
-const COMPARE: &[Binding] = &[
-    Binding {
-        label: "Tab",
-        help: "this round / the summary of the comparison",
-        footer: Some("Tab round/summary"),
-        keys: &[(key(KeyCode::Tab), Action::SwitchTab)],
-    },
-    Binding {
-        label: "↑ ↓ / k j",
-        help: "scroll a line",
-        footer: Some("↑↓ PgUp PgDn scroll"),
-        keys: UP_DOWN,
-    },
-    Binding {
-        label: "PgUp PgDn",
-        help: "scroll a page",
-        footer: None,
-        keys: &[
-            (key(KeyCode::PageUp), Action::PageUp),
-            (key(KeyCode::PageDown), Action::PageDown),
-        ],
-    },
-    Binding {
-        label: "Esc",
-        help: "back where the comparison was opened",
-        footer: Some("Esc back"),
-        keys: &[
-            (key(KeyCode::Esc), Action::Back),
-            (key(KeyCode::Backspace), Action::Back),
-        ],
-    },
-];
-
-const CONFIRM: &[Binding] = &[
+/// Quitting while calls are in flight, asked to confirm.
+pub const CONFIRM: &[Binding] = &[
     Binding {
         label: "q / y",
         help: "stop the run and quit (any other key stays); open batches stay open",
@@ -609,122 +234,26 @@ const CONFIRM: &[Binding] = &[
 ];
 
 /// The rows of a table.
-pub fn bindings(table: Table) -> &'static [Binding] {
-    match table {
-        Table::Global => GLOBAL,
-        Table::Matrix => MATRIX,
-        Table::Round => ROUND,
-        Table::Review => REVIEW,
-        Table::Editor => EDITOR,
-        Table::Fields => FIELDS,
-        Table::Analysis => ANALYSIS,
-        Table::Plain => PLAIN,
-        Table::Confirm => CONFIRM,
-        Table::Leaderboard => LEADERBOARD,
-        Table::FilterPrompt => FILTER_PROMPT,
-        Table::Compare => COMPARE,
-        Table::Prompt => PROMPT,
-        Table::SearchList => SEARCH_LIST,
-    }
-}
-
 /// What a pressed key does in a table, if anything.
-pub fn action(table: Table, pressed: &KeyEvent) -> Option<Action> {
+pub fn action(table: &[Binding], pressed: &KeyEvent) -> Option<Action> {
     let ctrl = pressed.modifiers.contains(KeyModifiers::CONTROL);
-    bindings(table)
+    table
         .iter()
         .flat_map(|b| b.keys)
         .find(|(k, _)| k.code == pressed.code && k.ctrl == ctrl)
         .map(|(_, a)| *a)
 }
 
-/// The footer's line for a table: its rows' short forms, then the global ones (except in
-/// the editor, where every other key is text); rows whose keys do one of `hidden` are left
-/// out (they would do nothing here, such as pausing while browsing).
-pub fn footer(table: Table, hidden: &[Action]) -> String {
-    let global = match table {
-        Table::Editor | Table::Fields | Table::FilterPrompt | Table::Prompt => &[][..],
-        _ => GLOBAL,
-    };
-    bindings(table)
+/// The footer's line for a table: its rows' short forms, then the global ones when they
+/// apply; rows whose keys do one of `hidden` are left out (they would do nothing here, such
+/// as pausing while browsing).
+pub fn footer(table: &[Binding], global: bool, hidden: &[Action]) -> String {
+    let global = if global { GLOBAL } else { &[] };
+    table
         .iter()
         .chain(global)
         .filter(|b| !b.keys.iter().any(|(_, a)| hidden.contains(a)))
         .filter_map(|b| b.footer)
         .collect::<Vec<_>>()
         .join(" · ")
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    const ALL: [Table; 14] = [
-        Table::Global,
-        Table::Matrix,
-        Table::Round,
-        Table::Review,
-        Table::Editor,
-        Table::Fields,
-        Table::Analysis,
-        Table::Plain,
-        Table::Confirm,
-        Table::Leaderboard,
-        Table::FilterPrompt,
-        Table::Compare,
-        Table::Prompt,
-        Table::SearchList,
-    ];
-
-    #[test]
-    fn no_key_does_two_things_in_one_table_or_shadows_a_global_key() {
-        for table in ALL {
-            let mut keys: Vec<Key> = bindings(table)
-                .iter()
-                .flat_map(|b| b.keys.iter().map(|(k, _)| *k))
-                .collect();
-            if !matches!(
-                table,
-                Table::Global
-                    | Table::Editor
-                    | Table::Fields
-                    | Table::Confirm
-                    | Table::FilterPrompt
-                    | Table::Prompt
-            ) {
-                keys.extend(GLOBAL.iter().flat_map(|b| b.keys.iter().map(|(k, _)| *k)));
-            }
-            for (i, k) in keys.iter().enumerate() {
-                assert!(
-                    !keys[i + 1..].contains(k),
-                    "{table:?}: {k:?} is bound twice"
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn no_row_is_listed_twice() {
-        for table in ALL {
-            let rows = bindings(table);
-            for (i, b) in rows.iter().enumerate() {
-                assert!(
-                    rows[i + 1..].iter().all(|o| o.label != b.label),
-                    "{table:?}: {} is listed twice",
-                    b.label
-                );
-            }
-        }
-    }
-
-    #[test]
-    fn a_key_is_looked_up_with_its_ctrl() {
-        let s = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::NONE);
-        let ctrl_s = KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL);
-        assert_eq!(action(Table::Matrix, &s), Some(Action::Leaderboard));
-        assert_eq!(action(Table::Matrix, &ctrl_s), None);
-        assert_eq!(action(Table::Editor, &ctrl_s), Some(Action::Save));
-        let shift_p = KeyEvent::new(KeyCode::Char('P'), KeyModifiers::SHIFT);
-        assert_eq!(action(Table::Round, &shift_p), Some(Action::Prompts));
-    }
 }

@@ -1,16 +1,20 @@
-//! The terminal UI: an Elm-style loop. Its state starts from the store (every round as
-//! stored); engine events, keys and ticks become [`Msg`]s; a pure [`update`] changes the
-//! [`App`] state and returns effects (commands for the engine, quit); views render frames
-//! from the state. It never calls a provider or writes a file.
+//! The terminal UI: an Elm-style loop. Its state ([`App`]) is the tournament mirror
+//! ([`mirror`]: what the UI knows of the tournament, changed only by the engine's events and
+//! the store's answers) beside every screen's own state ([`screens`]); engine events, keys
+//! and ticks become [`Msg`]s; a pure [`update`] changes the state and returns effects
+//! (commands for the engine, reads of the store, quit), going from screen to screen through
+//! one navigation function ([`nav`]); views render frames from the state. It never calls a
+//! provider or writes a file.
 
 pub mod app;
 mod browse;
-pub mod compare;
 pub mod filter;
-mod keys;
+pub mod keys;
 pub mod mirror;
 pub mod msg;
-pub mod search;
+pub mod nav;
+pub mod screens;
+pub mod shown;
 pub mod terminal;
 pub mod theme;
 pub mod update;

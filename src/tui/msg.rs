@@ -1,7 +1,8 @@
 //! What flows through the UI's loop, as plain values: the messages `update` takes (engine
-//! events, keys, ticks, the driver's answers) and the effects it returns for the driver to
-//! carry out, and where a line of the Analysis screen leads. A leaf: it names the engine's,
-//! the store's and the analysis's types, and nothing else of the UI.
+//! events, keys, ticks, the driver's answers), the effects it returns for the driver to
+//! carry out, where a screen asks to go ([`Destination`]) and what its keys ask of the rest
+//! ([`Outcome`]), and where a line of the Analysis screen leads. A leaf: it names the
+//! engine's, the store's and the analysis's types, and nothing else of the UI.
 
 use std::sync::Arc;
 use std::time::Instant;
@@ -82,4 +83,97 @@ pub enum AnalysisTarget {
     /// A line that leads nowhere (a total, a calibration bin): it can be selected, not
     /// opened.
     Nothing,
+}
+
+/// Where navigation goes (see `super::nav::go`, the one place it is done).
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub enum Destination {
+    /// Back where the screen showing was opened from.
+    Back,
+    /// The progress matrix.
+    Matrix,
+    /// The review queue.
+    Review,
+    /// The review queue's selected item, in the editor.
+    Editor,
+    /// The leaderboard.
+    Leaderboard,
+    /// The log.
+    Log,
+    /// The Analysis screen (computed again when the rounds changed).
+    Analysis,
+    /// The comparison with a second folder (`open A --compare B`).
+    Compare {
+        /// Its summary rather than a round's judgments.
+        summary: bool,
+    },
+    /// A dilemma's column of the matrix.
+    Column(String),
+    /// A round, by id, whether or not the matrix shows it.
+    Round(RoundAt),
+}
+
+/// A round to open, and how.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundAt {
+    /// The round's id.
+    pub id: String,
+    /// Its verdict (or scores) tab rather than its transcript.
+    pub scores: bool,
+    /// Where its transcript starts.
+    pub opening: Opening,
+}
+
+/// Where a round's transcript starts when it is opened.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Opening {
+    /// At the end, following the stream (from the matrix or a jump).
+    Follow,
+    /// At the top (from a line of the Analysis screen).
+    Top,
+    /// At the open search hit, with the prompts shown when the hit is in one.
+    Hit {
+        /// The hit is in a prompt.
+        prompt: bool,
+    },
+}
+
+/// What a screen's key asks of the rest of the UI besides its own state: somewhere to go,
+/// effects for the driver, a notice for the footer, a line for the log.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Outcome {
+    /// Where to go.
+    pub go: Option<Destination>,
+    /// What the driver must do.
+    pub effects: Vec<Effect>,
+    /// A one-off notice for the footer.
+    pub notice: Option<String>,
+    /// A line for the log.
+    pub log: Option<String>,
+}
+
+impl Outcome {
+    /// Go somewhere.
+    pub fn go(to: Destination) -> Self {
+        Self {
+            go: Some(to),
+            ..Self::default()
+        }
+    }
+
+    /// Ask the driver for something.
+    pub fn effect(effect: Effect) -> Self {
+        Self {
+            effects: vec![effect],
+            ..Self::default()
+        }
+    }
+
+    /// Say something in the footer.
+    pub fn notice(text: String) -> Self {
+        Self {
+            notice: Some(text),
+            ..Self::default()
+        }
+    }
 }

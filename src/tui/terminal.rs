@@ -220,7 +220,7 @@ fn search_in_background(
     tokio::task::spawn_blocking(move || {
         let search = crate::store::SearchQuery::new(&query).with_prompts(prompts);
         let hits = Store::open(&dir)
-            .and_then(|store| store.search(&search, super::search::HIT_LIMIT))
+            .and_then(|store| store.search(&search, super::screens::search::HIT_LIMIT))
             .map_err(|e| e.to_string());
         let _ = answer.send(Msg::SearchResults { query, hits });
     });

@@ -195,6 +195,7 @@ pub(crate) fn ingest(mirror: &mut Mirror, event: EngineEvent) -> Echo {
                         mirror.text_kept.touch(&mut mirror.rounds, i);
                     }
                     mirror.refresh_totals();
+                    mirror.refresh_compare();
                     return Echo::Stored;
                 }
                 Err(e) => mirror.log_line(e),

@@ -4,6 +4,7 @@
 //! as stored, or as set up when it has no file yet), and model text is sanitised once, as
 //! it enters. The screens read it; none of their cursors, scrolls or modes live here.
 
+mod compare;
 mod ingest;
 mod model;
 mod round_state;
@@ -11,6 +12,7 @@ mod round_text;
 mod schedule;
 mod standing;
 
+pub use compare::{Compared, JudgeRow, Mark, PANEL};
 pub use ingest::Echo;
 pub(crate) use ingest::{clean, ingest};
 pub use model::{LogLine, Mirror, Mode, Resume};

@@ -11,6 +11,7 @@ use crate::providers::{BatchView, RateSnapshot};
 use crate::store::{FilterValues, TournamentStatus};
 use crate::tui::msg::Effect;
 
+use super::compare::Compared;
 use super::round_state::RoundState;
 use super::round_text::TextKept;
 use super::standing::{Standing, standing};
@@ -98,6 +99,8 @@ pub struct Mirror {
     pub finished: Option<TournamentStatus>,
     /// Which finished rounds keep their text in memory (see [`TextKept`]).
     pub text_kept: TextKept,
+    /// Another results folder set beside this one (`open A --compare B`).
+    pub compare: Option<Compared>,
 }
 
 impl Mirror {
@@ -128,6 +131,7 @@ impl Mirror {
             paused: false,
             finished: None,
             text_kept: TextKept::default(),
+            compare: None,
         }
     }
 
@@ -237,6 +241,33 @@ impl Mirror {
     pub(crate) fn log_line(&mut self, text: String) {
         let at_secs = self.elapsed().as_secs();
         self.log.push(LogLine { at_secs, text });
+    }
+
+    /// Sets folder B (`label_b`, its rounds) beside the rounds open (folder `label_a`), as
+    /// `open A --compare B` does; a round of B that cannot be shown is named in the log.
+    pub fn set_compare(&mut self, label_a: &str, label_b: &str, b_rounds: Vec<Round>) {
+        let mut problems = Vec::new();
+        let compared = Compared::new(
+            self.protocol,
+            (label_a, &self.stored_rounds()),
+            (label_b, b_rounds),
+            &mut problems,
+        );
+        for p in problems {
+            self.log_line(p);
+        }
+        self.compare = Some(compared);
+    }
+
+    /// Compares again once a round of A was stored anew (a correction from the review
+    /// queue), so marks and summary follow it.
+    pub(crate) fn refresh_compare(&mut self) {
+        if self.compare.is_some() {
+            let a = self.stored_rounds();
+            if let Some(c) = &mut self.compare {
+                c.refresh(&a);
+            }
+        }
     }
 
     /// Keeps round `showing` whole while a screen shows it, and asks the driver for its

@@ -1,30 +1,27 @@
 //! The one place the UI's state changes: `update(app, msg)` takes an engine event, a key or
 //! a tick and returns what the driver must do (send the engine a command, quit). It does no
 //! I/O, so every behaviour is a plain unit test. Engine events go to the mirror
-//! ([`Mirror::ingest`](super::mirror::Mirror)); keys are looked up in [`super::keys`] and
-//! handled by the showing screen's module.
+//! ([`ingest`]); a key goes to what holds the keyboard (the editor, a prompt, an overlay)
+//! or to the screen showing, looked up in its own key table, and what the screen asks for
+//! is carried out here: a destination through [`nav::go`], effects, a notice, a log line.
 
-mod analysis;
-mod compare;
-mod editor;
-mod filter;
-mod matrix;
-mod review;
-mod round;
-mod search;
 #[cfg(test)]
 mod tests;
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use crossterm::event::{KeyEvent, KeyEventKind};
 
 use crate::engine::{EngineCommand, EngineEvent};
 
-use super::app::{App, Screen};
-use super::keys::{self, Action, Table};
-use super::mirror::{Echo, Mode};
-use super::msg::{Effect, Msg};
+use super::app::App;
+use super::keys::{self, Action, CONFIRM, GLOBAL};
+use super::mirror::{Echo, Mode, clean, ingest};
+use super::msg::{Destination, Effect, Msg, Outcome};
+use super::nav;
+use super::screens::Id;
+use super::shown::Shown;
+use super::views::{analysis_targets, presentation};
 
 /// Applies one message.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
@@ -42,17 +39,11 @@ pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
 fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
     match msg {
         Msg::Engine(event) => {
-            match super::mirror::ingest(&mut app.mirror, event) {
+            match ingest(&mut app.mirror, event) {
                 Echo::Nothing => {}
-                Echo::Stored => {
-                    app.refresh_compare();
-                    if let Some(view) = &mut app.analysis {
-                        view.stale = true;
-                    }
-                    close_corrected(app);
-                }
+                Echo::Stored => stored(app),
                 Echo::Refused(reason) => {
-                    if let Some(editor) = &mut app.editor {
+                    if let Some(editor) = &mut app.screens.editor {
                         editor.message = Some(format!("not saved: {reason}"));
                     }
                 }
@@ -70,17 +61,17 @@ fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::RoundLoaded { round_id, result } => {
             let result = result
                 .map_err(|e| crate::sanitize::sanitize(&e))
-                .and_then(super::mirror::clean);
+                .and_then(clean);
             app.mirror.loaded(&round_id, result);
             app.dirty = true;
             Vec::new()
         }
         Msg::Analysed(result) => {
             match result {
-                Ok(analysis) => app.take_analysis(*analysis),
+                Ok(analysis) => app.screens.analysis.take(*analysis, app.mirror.now),
                 Err(e) => {
                     // Not asked again until another round is stored.
-                    app.analysing = None;
+                    app.screens.analysis.analysing = None;
                     app.mirror.log_line(format!(
                         "the analysis could not read the store: {}",
                         crate::sanitize::sanitize(&e)
@@ -92,41 +83,49 @@ fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
         }
         Msg::Stop => quit(app, true),
         Msg::SearchResults { query, hits } => {
-            search::results(app, &query, hits);
+            if let Some(summary) = app.screens.search.results(&app.mirror, &query, hits) {
+                app.notice = Some(summary);
+            }
             app.dirty = true;
             Vec::new()
         }
     }
 }
 
+/// A round was stored anew: the analysis is stale, the review queue may be shorter, and the
+/// editor closes once its item no longer waits (the correction is stored).
+fn stored(app: &mut App) {
+    app.screens.analysis.mark_stale();
+    let shown = Shown::new(&app.mirror, app.filter.active.as_ref());
+    app.screens.review.settle(shown.review_len());
+    let Some(editor) = &app.screens.editor else {
+        return;
+    };
+    let waiting = shown
+        .review_items()
+        .any(|r| r.round_id == editor.round_id && r.judge == editor.judge);
+    if !waiting {
+        let line = format!("corrected {} ({})", editor.round_id, editor.judge);
+        nav::close_editor(app);
+        app.mirror.log_line(line);
+    }
+}
+
 fn tick(app: &mut App, now: Instant) -> Option<Effect> {
-    let before = (
-        app.mirror.elapsed().as_secs(),
-        app.mirror.retries_waiting().0,
-    );
+    let m = &app.mirror;
+    let before = (m.elapsed().as_secs(), m.retries_waiting().0);
     app.mirror.now = now;
     // The Analysis screen follows the rounds, at most once a second (and a pass over the
     // store at most once every four times it took).
     let mut effect = None;
-    if app.screen == Screen::Analysis
-        && app.analysing.is_none()
-        && app.analysis.as_ref().is_some_and(|v| {
-            v.stale
-                && now.saturating_duration_since(v.computed)
-                    >= Duration::from_secs(1).max(v.took * 4)
-        })
-    {
-        effect = app.refresh_analysis();
+    if app.showing() == Id::Analysis && app.screens.analysis.due(now) {
+        effect = app.screens.analysis.refresh(&app.mirror);
         app.dirty = true;
     }
     // Redraw when a visible clock changed: elapsed seconds or a retry countdown.
-    if before
-        != (
-            app.mirror.elapsed().as_secs(),
-            app.mirror.retries_waiting().0,
-        )
-        || app.mirror.retries_waiting().0 > 0
-    {
+    let m = &app.mirror;
+    let waiting = m.retries_waiting().0;
+    if before != (m.elapsed().as_secs(), waiting) || waiting > 0 {
         app.dirty = true;
     }
     effect
@@ -134,25 +133,33 @@ fn tick(app: &mut App, now: Instant) -> Option<Effect> {
 
 fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     app.notice = None;
-    let global = keys::action(Table::Global, &key);
+    let global = keys::action(GLOBAL, &key);
     if global == Some(Action::ForceQuit) {
         return quit(app, true);
     }
     // The editor takes every other key (text may contain `q` and `?`).
-    if app.editor.is_some() {
-        return editor::key(app, key);
+    if app.showing() == Id::Editor {
+        let outcome = match &mut app.screens.editor {
+            Some(editor) => editor.key(key),
+            None => Outcome::go(Destination::Back),
+        };
+        return carry_out(app, outcome);
     }
     // The filter prompt takes every other key too (values may contain `q` and `?`).
     if app.filter.prompt.is_some() {
-        return filter::key(app, key);
+        let mirror = &app.mirror;
+        if app.filter.key(&key, || mirror.filter_values()) {
+            filtered(app, true);
+        }
+        return Vec::new();
     }
-    if app.help {
-        app.help = false;
+    if app.screens.help.open {
+        app.screens.help.open = false;
         return Vec::new();
     }
     if app.confirm_quit {
         app.confirm_quit = false;
-        return match keys::action(Table::Confirm, &key) {
+        return match keys::action(CONFIRM, &key) {
             Some(Action::Quit) => vec![Effect::Command(EngineCommand::Cancel), Effect::Quit],
             Some(Action::CancelBatches) if !app.mirror.batches.is_empty() => vec![
                 Effect::Command(EngineCommand::CancelBatches),
@@ -162,44 +169,101 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             _ => Vec::new(),
         };
     }
-    if let Some(effects) = search::key(app, &key, global) {
-        return effects;
+    let prompts = app.screens.round.show_prompts;
+    if let Some(outcome) = app.screens.search.key(&app.mirror, &key, global, prompts) {
+        return carry_out(app, outcome);
     }
     match global {
         Some(Action::Help) => {
-            app.help = true;
+            app.screens.help.open = true;
             return Vec::new();
         }
         Some(Action::Quit) => return quit(app, false),
         _ => {}
     }
-    let Some(action) = keys::action(app.screen.table(), &key) else {
+    let showing = app.showing();
+    let Some(action) = keys::action(app.screens.bindings(showing), &key) else {
         return Vec::new();
     };
     // The filter bar's and the comparison's keys, on the screens whose tables bind them.
     match action {
-        Action::Filter => return filter::open(app),
-        Action::ClearFilter => return filter::clear(app),
-        Action::Compare => return compare::open(app, false),
-        Action::CompareSummary => return compare::open(app, true),
+        Action::Filter => {
+            app.filter.open();
+            return Vec::new();
+        }
+        Action::ClearFilter => {
+            let cleared = app.filter.clear();
+            filtered(app, cleared);
+            return Vec::new();
+        }
+        Action::Compare => return nav::go(app, Destination::Compare { summary: false }),
+        Action::CompareSummary => return nav::go(app, Destination::Compare { summary: true }),
         _ => {}
     }
-    match app.screen {
-        Screen::Matrix => matrix::act(app, action),
-        Screen::Round { scores } => {
-            search::settle_scroll(app);
-            round::act(app, action, scores)
+    let shown = Shown::new(&app.mirror, app.filter.active.as_ref());
+    let screens = &mut app.screens;
+    let outcome = match showing {
+        Id::Matrix => screens.matrix.act(action, shown),
+        Id::Round => screens.round.act(action, &app.mirror),
+        Id::Review => screens.review.act(action, shown.review_len()),
+        Id::Analysis => {
+            let (targets, tabs) = match &screens.analysis.view {
+                Some(view) => (
+                    analysis_targets(&app.mirror, view),
+                    presentation(app.mirror.protocol).analysis_tabs().len(),
+                ),
+                None => (Vec::new(), 0),
+            };
+            screens.analysis.act(action, &targets, tabs)
         }
-        Screen::Review => review::act(app, action),
-        Screen::Analysis => analysis::act(app, action),
-        Screen::Compare { summary } => compare::act(app, action, summary),
-        Screen::Leaderboard | Screen::Log => {
-            if action == Action::Back {
-                app.screen = Screen::Matrix;
-            }
-            Vec::new()
-        }
+        Id::Leaderboard => screens.leaderboard.act(action),
+        Id::Log => screens.log.act(action),
+        Id::Compare if app.mirror.compare.is_none() => Outcome::go(Destination::Back),
+        Id::Compare => screens.compare.act(action),
+        // Taken above.
+        Id::Editor => Outcome::default(),
+    };
+    carry_out(app, outcome)
+}
+
+/// Carries out what a screen's key asked for.
+fn carry_out(app: &mut App, outcome: Outcome) -> Vec<Effect> {
+    let Outcome {
+        go,
+        mut effects,
+        notice,
+        log,
+    } = outcome;
+    if let Some(line) = log {
+        app.mirror.log_line(line);
     }
+    if notice.is_some() {
+        app.notice = notice;
+    }
+    if let Some(to) = go {
+        effects.extend(nav::go(app, to));
+    }
+    effects
+}
+
+/// After the filter changed (`changed`): the matrix cursor onto a round that passes, the
+/// review cursor inside the shorter queue, and a notice of what shows.
+fn filtered(app: &mut App, changed: bool) {
+    let shown = Shown::new(&app.mirror, app.filter.active.as_ref());
+    app.screens.matrix.settle(shown);
+    app.screens.review.settle(shown.review_len());
+    if !changed {
+        return;
+    }
+    app.notice = Some(match &app.filter.active {
+        Some(f) => format!(
+            "filter {}: {} of {} rounds (F clears)",
+            f.text,
+            shown.rounds().count(),
+            app.mirror.rounds.len()
+        ),
+        None => "filter cleared: every round shows".into(),
+    });
 }
 
 fn quit(app: &mut App, force: bool) -> Vec<Effect> {
@@ -212,20 +276,5 @@ fn quit(app: &mut App, force: bool) -> Vec<Effect> {
         vec![Effect::Command(EngineCommand::Cancel), Effect::Quit]
     } else {
         vec![Effect::Quit]
-    }
-}
-
-/// Closes the editor once its item no longer waits (the correction is stored), and keeps the
-/// queue's cursor on an item.
-fn close_corrected(app: &mut App) {
-    app.review_cursor = app.review_cursor.min(app.review_len().saturating_sub(1));
-    let Some(editor) = &app.editor else { return };
-    let waiting = app
-        .review_items()
-        .any(|r| r.round_id == editor.round_id && r.judge == editor.judge);
-    if !waiting {
-        let line = format!("corrected {} ({})", editor.round_id, editor.judge);
-        app.editor = None;
-        app.mirror.log_line(line);
     }
 }

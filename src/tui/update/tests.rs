@@ -11,8 +11,9 @@ use crate::domain::{
     StructuredSetup, Topic,
 };
 use crate::engine::{Correction, ScheduledState};
-use crate::tui::app::ReviewKind;
+use crate::tui::app::Screen;
 use crate::tui::msg::AnalysisTarget;
+use crate::tui::screens::editor::ReviewKind;
 use crate::tui::views::analysis_targets;
 
 fn blank(id: &str, a: &str, b: &str, d: &str) -> Round {
@@ -180,11 +181,11 @@ fn the_cursor_moves_and_stops_at_the_edges() {
     key(&mut app, KeyCode::Char('l'));
     key(&mut app, KeyCode::Char('j'));
     key(&mut app, KeyCode::Down);
-    assert_eq!(app.cursor, (1, 1));
+    assert_eq!(app.screens.matrix.cursor, (1, 1));
     key(&mut app, KeyCode::Up);
     key(&mut app, KeyCode::Char('h'));
     key(&mut app, KeyCode::Left);
-    assert_eq!(app.cursor, (0, 0));
+    assert_eq!(app.screens.matrix.cursor, (0, 0));
     let release = KeyEvent {
         code: KeyCode::Down,
         modifiers: KeyModifiers::NONE,
@@ -192,25 +193,29 @@ fn the_cursor_moves_and_stops_at_the_edges() {
         state: KeyEventState::NONE,
     };
     update(&mut app, Msg::Key(release));
-    assert_eq!(app.cursor, (0, 0), "key releases are ignored");
+    assert_eq!(
+        app.screens.matrix.cursor,
+        (0, 0),
+        "key releases are ignored"
+    );
 }
 
 #[test]
 fn enter_opens_the_round_and_scrolling_up_stops_following() {
     let mut app = app();
     key(&mut app, KeyCode::Enter);
-    assert_eq!(app.screen, Screen::Round { scores: false });
-    assert!(app.follow);
+    assert_eq!(app.screen(), Screen::Round { scores: false });
+    assert!(app.screens.round.follow);
     key(&mut app, KeyCode::PageDown);
-    assert!(app.follow, "scrolling down keeps following");
+    assert!(app.screens.round.follow, "scrolling down keeps following");
     key(&mut app, KeyCode::Up);
-    assert!(!app.follow);
+    assert!(!app.screens.round.follow);
     key(&mut app, KeyCode::End);
-    assert!(app.follow);
+    assert!(app.screens.round.follow);
     key(&mut app, KeyCode::Tab);
-    assert_eq!(app.screen, Screen::Round { scores: true });
+    assert_eq!(app.screen(), Screen::Round { scores: true });
     key(&mut app, KeyCode::Esc);
-    assert_eq!(app.screen, Screen::Matrix);
+    assert_eq!(app.screen(), Screen::Matrix);
 }
 
 #[test]
@@ -354,7 +359,8 @@ fn the_review_queue_fills_edits_saves_and_empties() {
     stored(&mut app, flagged("r1", ParseStatus::Failed));
     stored(&mut app, flagged("r2", ParseStatus::Partial));
     assert_eq!(
-        app.review_items()
+        app.shown()
+            .review_items()
             .map(|r| r.round_id.as_str())
             .collect::<Vec<_>>(),
         ["r1", "r2"],
@@ -362,11 +368,12 @@ fn the_review_queue_fills_edits_saves_and_empties() {
     );
     key(&mut app, KeyCode::Char('v'));
     key(&mut app, KeyCode::Enter);
-    assert!(app.editor.is_some());
+    assert!(app.screens.editor.is_some());
     // Saving text that still lacks scores is refused in place.
     assert!(ctrl_s(&mut app).is_empty());
     assert!(
-        app.editor
+        app.screens
+            .editor
             .as_ref()
             .unwrap()
             .message
@@ -376,13 +383,13 @@ fn the_review_queue_fills_edits_saves_and_empties() {
     );
     // Esc with edits asks first; q is text in the editor, not quit.
     key(&mut app, KeyCode::Char('q'));
-    assert!(app.editor.as_ref().unwrap().text().contains('q'));
+    assert!(app.screens.editor.as_ref().unwrap().text().contains('q'));
     key(&mut app, KeyCode::Esc);
-    assert!(app.editor.as_ref().unwrap().confirm_discard);
+    assert!(app.screens.editor.as_ref().unwrap().confirm_discard);
     key(&mut app, KeyCode::Char('x'));
-    assert!(app.editor.is_some() && !app.editor.as_ref().unwrap().confirm_discard);
+    assert!(app.screens.editor.is_some() && !app.screens.editor.as_ref().unwrap().confirm_discard);
     // Replace the text with a complete judgment and save.
-    let editor = app.editor.as_mut().unwrap();
+    let editor = app.screens.editor.as_mut().unwrap();
     let lines: Vec<String> = Criterion::ALL
         .iter()
         .map(|c| format!("\"{}\": 6", c.key()))
@@ -402,8 +409,8 @@ fn the_review_queue_fills_edits_saves_and_empties() {
     );
     // The engine stores it and sends the round: the item leaves the queue, the editor closes.
     stored(&mut app, flagged("r1", ParseStatus::CorrectedByHand));
-    assert_eq!(app.review_len(), 1);
-    assert!(app.editor.is_none());
+    assert_eq!(app.shown().review_len(), 1);
+    assert!(app.screens.editor.is_none());
     assert!(
         app.mirror
             .log
@@ -414,7 +421,7 @@ fn the_review_queue_fills_edits_saves_and_empties() {
     );
     key(&mut app, KeyCode::Enter);
     key(&mut app, KeyCode::Esc);
-    assert!(app.editor.is_none(), "no edits: one Esc leaves");
+    assert!(app.screens.editor.is_none(), "no edits: one Esc leaves");
 }
 
 #[test]
@@ -426,7 +433,7 @@ fn the_fourteen_fields_can_be_typed_directly() {
     key(&mut app, KeyCode::Char('v'));
     key(&mut app, KeyCode::Enter);
     key(&mut app, KeyCode::Tab);
-    assert!(app.editor.as_ref().unwrap().fields.is_some());
+    assert!(app.screens.editor.as_ref().unwrap().fields.is_some());
     for _ in 0..7 {
         key(&mut app, KeyCode::Char('8'));
         key(&mut app, KeyCode::Right);
@@ -434,7 +441,7 @@ fn the_fourteen_fields_can_be_typed_directly() {
         key(&mut app, KeyCode::Left);
         key(&mut app, KeyCode::Down);
     }
-    let fields = app.editor.as_ref().unwrap().fields.clone().unwrap();
+    let fields = app.screens.editor.as_ref().unwrap().fields.clone().unwrap();
     assert_eq!(fields.values[6], ["8".to_string(), "9".to_string()]);
     let effects = ctrl_s(&mut app);
     let Some(Effect::Command(EngineCommand::ApplyCorrection { correction, .. })) = effects.first()
@@ -446,10 +453,24 @@ fn the_fourteen_fields_can_be_typed_directly() {
     };
     assert_eq!((team_a.total(), team_b.total()), (Some(56.0), Some(63.0)));
     // An empty or out-of-range field is refused and the cursor goes to it.
-    app.editor.as_mut().unwrap().fields.as_mut().unwrap().values[2][1] = "11".into();
+    app.screens
+        .editor
+        .as_mut()
+        .unwrap()
+        .fields
+        .as_mut()
+        .unwrap()
+        .values[2][1] = "11".into();
     assert!(ctrl_s(&mut app).is_empty());
     assert_eq!(
-        app.editor.as_ref().unwrap().fields.as_ref().unwrap().cursor,
+        app.screens
+            .editor
+            .as_ref()
+            .unwrap()
+            .fields
+            .as_ref()
+            .unwrap()
+            .cursor,
         (2, 1)
     );
 }
@@ -458,10 +479,14 @@ fn the_fourteen_fields_can_be_typed_directly() {
 fn help_opens_and_any_key_closes_it() {
     let mut app = app();
     key(&mut app, KeyCode::Char('?'));
-    assert!(app.help);
+    assert!(app.screens.help.open);
     key(&mut app, KeyCode::Down);
-    assert!(!app.help);
-    assert_eq!(app.cursor, (0, 0), "the closing key does nothing else");
+    assert!(!app.screens.help.open);
+    assert_eq!(
+        app.screens.matrix.cursor,
+        (0, 0),
+        "the closing key does nothing else"
+    );
 }
 
 fn structured_setup() -> StructuredSetup {
@@ -493,12 +518,12 @@ fn an_unreadable_reply_joins_the_queue_and_a_stored_correction_clears_it() {
     });
     round.record = RoundRecord::StructuredDebate(Box::new(setup.clone()));
     stored(&mut app, round.clone());
-    let items: Vec<_> = app.review_items().collect();
+    let items: Vec<_> = app.shown().review_items().collect();
     assert_eq!(items.len(), 1);
     assert_eq!(items[0].raw, "prose red", "model text is sanitised");
     key(&mut app, KeyCode::Char('v'));
     key(&mut app, KeyCode::Enter);
-    let editor = app.editor.as_mut().unwrap();
+    let editor = app.screens.editor.as_mut().unwrap();
     assert_eq!(editor.kind, ReviewKind::Other);
     editor.textarea = TextArea::new(vec!["{\"arguments\": []}".into()]);
     assert_eq!(
@@ -513,7 +538,7 @@ fn an_unreadable_reply_joins_the_queue_and_a_stored_correction_clears_it() {
     setup.fallbacks[0].corrected_text = Some("{\"arguments\": []}".into());
     round.record = RoundRecord::StructuredDebate(Box::new(setup));
     stored(&mut app, round);
-    assert!(app.review_len() == 0 && app.editor.is_none());
+    assert!(app.shown().review_len() == 0 && app.screens.editor.is_none());
 }
 
 /// A resumed run: two rounds finished in an earlier session (one with a judgment to review),
@@ -561,6 +586,7 @@ fn a_resumed_run_starts_from_what_is_stored() {
     );
     // The review queue holds what was flagged before.
     let queue: Vec<_> = app
+        .shown()
         .review_items()
         .map(|i| (i.round_id.as_str(), i.judge.as_str()))
         .collect();
@@ -578,7 +604,10 @@ fn a_resumed_run_starts_from_what_is_stored() {
     // Analysis reads only what is on disk: r4 has no file yet.
     assert_eq!(app.mirror.stored_rounds().len(), 3);
     key(&mut app, KeyCode::Char('a'));
-    assert_eq!(app.analysis.as_ref().unwrap().analysis.rounds, 3);
+    assert_eq!(
+        app.screens.analysis.view.as_ref().unwrap().analysis.rounds,
+        3
+    );
     // The run goes on: r3 finishes; totals follow the store, not this session's calls.
     let r3 = finished(
         blank("r3", "b", "a", "d1"),
@@ -593,7 +622,7 @@ fn a_resumed_run_starts_from_what_is_stored() {
     );
     assert_eq!(app.mirror.rounds[2].margin(), Some(-14.0));
     assert_eq!(app.mirror.totals.calls, 6);
-    assert!(app.analysis.as_ref().unwrap().stale);
+    assert!(app.screens.analysis.view.as_ref().unwrap().stale);
     assert_eq!(app.mirror.finished_this_run, 1);
 }
 
@@ -636,7 +665,7 @@ fn browsing_builds_the_same_state_as_a_run_starts_from() {
         assert_eq!(b.review, l.review);
         assert_eq!(b.margin(), l.margin());
     }
-    assert_eq!(browsed.review_len(), live.review_len());
+    assert_eq!(browsed.shown().review_len(), live.shown().review_len());
 }
 
 /// Every string in a value (through its serde form).
@@ -785,7 +814,7 @@ fn analysis_tabs_are_the_protocols_own_and_wrap_both_ways() {
     let mut eb = app();
     key(&mut eb, KeyCode::Char('a'));
     assert_eq!(eb.mirror.protocol, ProtocolKind::EthicsBowl);
-    let tab = |app: &App| app.analysis.as_ref().unwrap().tab;
+    let tab = |app: &App| app.screens.analysis.view.as_ref().unwrap().tab;
     key(&mut eb, KeyCode::BackTab);
     assert_eq!(tab(&eb), 4, "five Ethics Bowl tabs");
     key(&mut eb, KeyCode::Tab);
@@ -808,21 +837,21 @@ fn lines_are_stepped_within_the_tab_and_a_new_tab_starts_at_the_top() {
     key(&mut sd, KeyCode::Char('a'));
     // The Sides tab: six lines, none leading anywhere.
     key(&mut sd, KeyCode::Tab);
-    let view = sd.analysis.as_ref().unwrap();
+    let view = sd.screens.analysis.view.as_ref().unwrap();
     let lines = analysis_targets(&sd.mirror, view);
     assert_eq!(lines, vec![AnalysisTarget::Nothing; 6]);
     for _ in 0..10 {
         key(&mut sd, KeyCode::Down);
     }
     assert_eq!(
-        sd.analysis.as_ref().unwrap().selected,
+        sd.screens.analysis.view.as_ref().unwrap().selected,
         5,
         "stops at the last"
     );
     key(&mut sd, KeyCode::Enter);
-    assert_eq!(sd.screen, Screen::Analysis, "a line that leads nowhere");
+    assert_eq!(sd.screen(), Screen::Analysis, "a line that leads nowhere");
     key(&mut sd, KeyCode::Tab);
-    assert_eq!(sd.analysis.as_ref().unwrap().selected, 0);
+    assert_eq!(sd.screens.analysis.view.as_ref().unwrap().selected, 0);
 }
 
 #[test]
@@ -836,14 +865,14 @@ fn esc_from_a_round_opened_in_analysis_returns_to_analysis() {
     key(&mut app, KeyCode::Char('a'));
     // Models tab: its first line opens a round of that model.
     key(&mut app, KeyCode::Enter);
-    assert!(matches!(app.screen, Screen::Round { .. }));
+    assert!(matches!(app.screen(), Screen::Round { .. }));
     key(&mut app, KeyCode::Esc);
-    assert_eq!(app.screen, Screen::Analysis);
+    assert_eq!(app.screen(), Screen::Analysis);
     // From the matrix, Esc goes back to the matrix.
     key(&mut app, KeyCode::Esc);
     key(&mut app, KeyCode::Enter);
     key(&mut app, KeyCode::Esc);
-    assert_eq!(app.screen, Screen::Matrix);
+    assert_eq!(app.screen(), Screen::Matrix);
 }
 
 #[test]
@@ -903,7 +932,7 @@ fn finished_rounds_beyond_the_few_kept_leave_their_text_in_the_store() {
     assert_eq!(app.mirror.rounds[0].margin(), Some(14.0));
     assert_eq!(app.mirror.totals.calls, 6);
     // Opening it asks the driver for the round, once.
-    app.cursor = (0, 0);
+    app.screens.matrix.cursor = (0, 0);
     let effects = key(&mut app, KeyCode::Enter);
     assert_eq!(
         effects,
@@ -936,23 +965,23 @@ fn the_analysis_of_rounds_whose_text_is_in_the_store_is_computed_from_the_store(
     let (mut app, rounds) = three_finished_keeping_two();
     let effects = key(&mut app, KeyCode::Char('a'));
     assert_eq!(effects, [Effect::Analyse]);
-    assert!(app.analysing.is_some());
+    assert!(app.screens.analysis.analysing.is_some());
     // No second analysis while one is under way.
-    app.analysis = None;
-    assert_eq!(app.refresh_analysis(), None);
+    app.screens.analysis.view = None;
+    assert_eq!(app.screens.analysis.refresh(&app.mirror), None);
     let analysis = crate::analysis::analyse(&rounds, &Default::default());
     let t0 = app.mirror.now;
     update(&mut app, Msg::Tick(t0 + Duration::from_secs(2)));
     update(&mut app, Msg::Analysed(Ok(Box::new(analysis.clone()))));
-    assert!(app.analysing.is_none());
-    let view = app.analysis.as_ref().unwrap();
+    assert!(app.screens.analysis.analysing.is_none());
+    let view = app.screens.analysis.view.as_ref().unwrap();
     assert_eq!(
         (view.analysis.rounds, view.took),
         (3, Duration::from_secs(2))
     );
     // A round stored since: the next pass waits four times the last one's length.
     stored(&mut app, rounds[1].clone());
-    assert!(app.analysis.as_ref().unwrap().stale);
+    assert!(app.screens.analysis.view.as_ref().unwrap().stale);
     assert!(update(&mut app, Msg::Tick(t0 + Duration::from_secs(5))).is_empty());
     assert_eq!(
         update(&mut app, Msg::Tick(t0 + Duration::from_secs(10))),
@@ -961,13 +990,13 @@ fn the_analysis_of_rounds_whose_text_is_in_the_store_is_computed_from_the_store(
     // A round stored while the pass runs leaves its answer stale.
     stored(&mut app, rounds[2].clone());
     update(&mut app, Msg::Analysed(Ok(Box::new(analysis))));
-    assert!(app.analysis.as_ref().unwrap().stale);
+    assert!(app.screens.analysis.view.as_ref().unwrap().stale);
 }
 
 #[test]
 fn a_round_that_cannot_be_read_back_says_why_and_is_not_asked_for_again() {
     let (mut app, rounds) = three_finished_keeping_two();
-    app.cursor = (0, 0);
+    app.screens.matrix.cursor = (0, 0);
     key(&mut app, KeyCode::Enter);
     let effects = update(
         &mut app,

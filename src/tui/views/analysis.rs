@@ -14,7 +14,9 @@ use crate::tui::theme::Theme;
 
 /// Draws the screen.
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let Some(view) = &app.analysis else { return };
+    let Some(view) = &app.screens.analysis.view else {
+        return;
+    };
     let shown = presentation(app.mirror.protocol);
     let [tabs, body, note] = Layout::vertical([
         Constraint::Length(1),

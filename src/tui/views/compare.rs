@@ -12,12 +12,14 @@ use ratatui::widgets::{Block, Borders, Paragraph, Tabs, Wrap};
 use crate::analysis::compare::Comparison;
 use crate::domain::{Criterion, Judgment, ParseStatus, ProtocolKind, Reading, Round, Team};
 use crate::tui::app::App;
-use crate::tui::compare::{CompareState, JudgeRow};
+use crate::tui::mirror::{Compared, JudgeRow};
 use crate::tui::theme::Theme;
 
 /// Draws the comparison: the selected round side by side, or the summary.
-pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, summary: bool) {
-    let Some(compare) = &app.compare else {
+pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let screen = &app.screens.compare;
+    let summary = screen.summary;
+    let Some(compare) = &app.mirror.compare else {
         return;
     };
     let [tabs, body] = Layout::vertical([Constraint::Length(1), Constraint::Min(3)]).areas(area);
@@ -35,18 +37,19 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, summa
         frame.render_widget(
             Paragraph::new(lines)
                 .wrap(Wrap { trim: false })
-                .scroll((compare.scroll.min(u16::MAX as usize) as u16, 0))
+                .scroll((screen.scroll.min(u16::MAX as usize) as u16, 0))
                 .block(bordered(" Comparison ", theme)),
             body,
         );
         return;
     }
-    match app.selected() {
+    let round = screen.round.as_deref().and_then(|id| app.mirror.round(id));
+    match round {
         // A's judges' texts wait in the store until the round is read back.
         Some(round) if round.text_dropped => {
             super::round::render_reading(frame, body, app, round, theme)
         }
-        Some(round) => render_round(frame, body, &round.stored, compare, theme),
+        Some(round) => render_round(frame, body, &round.stored, compare, screen.scroll, theme),
         None => frame.render_widget(
             Paragraph::new("No round is selected: choose one on the matrix.")
                 .block(bordered(" This round ", theme)),
@@ -85,7 +88,7 @@ fn side(kind: ProtocolKind, verdict: &str) -> &str {
 }
 
 /// The summary: what `ethics-bowl compare` prints, as lines.
-fn summary_lines(c: &Comparison, state: &CompareState) -> Vec<Line<'static>> {
+fn summary_lines(c: &Comparison, state: &Compared) -> Vec<Line<'static>> {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let (na, nb, both) = c.rounds;
     let pairs = c.pairs.len();
@@ -333,7 +336,8 @@ fn render_round(
     frame: &mut Frame<'_>,
     area: Rect,
     round: &Round,
-    compare: &CompareState,
+    compare: &Compared,
+    scroll: usize,
     theme: &Theme,
 ) {
     let title = format!(" {} · A left, B right ", round.id);
@@ -380,7 +384,7 @@ fn render_round(
             parts: vec![left, right],
         });
     }
-    let mut skip = compare.scroll.min(u16::MAX as usize) as u16;
+    let mut skip = scroll.min(u16::MAX as usize) as u16;
     let mut y = inner.y;
     let bottom = inner.y + inner.height;
     for strip in strips {

@@ -9,15 +9,16 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Paragraph, Wrap};
 
-use crate::tui::app::{App, Screen};
+use crate::tui::app::App;
 use crate::tui::filter::{KEYS, StatusWord};
+use crate::tui::screens::Id;
 use crate::tui::theme::Theme;
 
 /// The bar's lines, when it shows on this screen.
 fn lines(app: &App, theme: &Theme) -> Option<Vec<Line<'static>>> {
     if !matches!(
-        app.screen,
-        Screen::Matrix | Screen::Review | Screen::Leaderboard
+        app.showing(),
+        Id::Matrix | Id::Review | Id::Editor | Id::Leaderboard
     ) {
         return None;
     }
@@ -46,7 +47,7 @@ fn lines(app: &App, theme: &Theme) -> Option<Vec<Line<'static>>> {
         ]);
     }
     let filter = app.filter.active.as_ref()?;
-    let shown = app.shown_rounds().count();
+    let shown = app.shown().rounds().count();
     Some(vec![Line::from(vec![
         label,
         Span::styled(

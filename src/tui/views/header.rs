@@ -145,7 +145,7 @@ fn batches(app: &App) -> String {
 /// What is compared, with `open A --compare B`: both folders, the judgments found in both
 /// and how many flipped.
 fn comparing(app: &App) -> String {
-    let Some(c) = &app.compare else {
+    let Some(c) = &app.mirror.compare else {
         return String::new();
     };
     format!(

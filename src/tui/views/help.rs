@@ -7,31 +7,23 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, Clear, Paragraph, Wrap};
 
-use crate::tui::app::{App, Screen};
-use crate::tui::keys::{self, Table};
+use crate::tui::app::App;
+use crate::tui::keys::{Binding, GLOBAL};
+use crate::tui::screens::search;
 use crate::tui::theme::Theme;
 
-/// The tables the help lists for a screen, each with what its rows are prefixed with.
-fn sections(screen: Screen) -> Vec<(Table, &'static str)> {
-    let own = screen.table();
-    let mut sections = vec![(own, "")];
-    if own == Table::Review {
-        sections.push((Table::Editor, "in the editor: "));
-        sections.push((Table::Fields, "typing scores: "));
-    }
-    sections.push((Table::Global, ""));
-    sections
-}
-
+/// Draws the help over `area`: the keys of the screen showing (and of what it opens), then
+/// those of every screen, and the search list's first while it is open.
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let mut tables = sections(app.screen);
-    if app.search.list.is_some() {
-        tables.insert(0, (Table::SearchList, "in the list: "));
+    let mut tables: Vec<(&[Binding], &str)> = app.screens.help(app.showing());
+    tables.push((GLOBAL, ""));
+    if app.screens.search.list.is_some() {
+        tables.insert(0, (search::LIST, "in the list: "));
     }
     let mut lines: Vec<Line<'_>> = tables
         .into_iter()
         .flat_map(|(table, prefix)| {
-            keys::bindings(table)
+            table
                 .iter()
                 .map(move |b| Line::raw(format!("{:<20} {prefix}{}", b.label, b.help)))
         })

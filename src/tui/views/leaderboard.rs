@@ -17,7 +17,7 @@ use crate::tui::theme::Theme;
 /// Draws the leaderboard of the tournament's protocol, and under it what each model's calls
 /// took (calls, failures, retries, tokens, cost, latency), by role.
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let usage = usage_by_model(app.shown_rounds().map(|r| r.stored.as_ref()));
+    let usage = usage_by_model(app.shown().rounds().map(|r| r.stored.as_ref()));
     let wanted = usage.len() as u16 + 3;
     let height = wanted.min(area.height / 2);
     let [board, calls] =

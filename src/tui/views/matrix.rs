@@ -82,7 +82,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         ));
     }
     // The comparison's marks, only when another folder is set beside this one.
-    if app.compare.is_some() {
+    if app.mirror.compare.is_some() {
         legend.spans.push(Span::styled(
             "  vs B: ≡ same  Δ margin changed  ⇄ verdict flipped",
             Style::new().fg(theme.accent),
@@ -99,7 +99,8 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     shown.render_matrix_panel(frame, accuracy_area, app, theme);
     // The filter hides rows and columns with no round that passes, and dims the cells
     // that do not pass in the rows and columns it keeps.
-    let (shown_rows, shown_cols) = app.shown_lines();
+    let cursor = app.screens.matrix.cursor;
+    let (shown_rows, shown_cols) = app.screens.matrix.shown_lines(app.shown());
     let label_width = shown_rows
         .iter()
         .map(|r| {
@@ -110,10 +111,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .unwrap_or(10)
         .clamp(10, usize::from(shown.max_label_width())) as u16;
     let visible = ((table_area.width.saturating_sub(label_width + 3)) / (CELL + 1)).max(1) as usize;
-    let at = shown_cols
-        .iter()
-        .position(|c| *c == app.cursor.1)
-        .unwrap_or(0);
+    let at = shown_cols.iter().position(|c| *c == cursor.1).unwrap_or(0);
     let first = at
         .saturating_sub(visible / 2)
         .min(shown_cols.len().saturating_sub(visible));
@@ -148,14 +146,14 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             };
             let round = &app.mirror.rounds[*i];
             let (mut text, mut colour) = cell(round, app, theme);
-            if let Some(mark) = app.compare.as_ref().and_then(|c| c.mark(round.id())) {
+            if let Some(mark) = app.mirror.compare.as_ref().and_then(|c| c.mark(round.id())) {
                 text.push(mark.symbol());
             }
-            if !app.passes(round) {
+            if !app.shown().passes(round) {
                 colour = theme.dim;
             }
             let mut style = Style::new().fg(colour);
-            if (r, *c) == app.cursor {
+            if (r, *c) == cursor {
                 style = style
                     .bg(theme.selected)
                     .add_modifier(Modifier::BOLD | Modifier::REVERSED);

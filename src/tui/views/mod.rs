@@ -30,9 +30,11 @@ use ratatui::layout::{Constraint, Layout};
 use ratatui::style::Style;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
-use super::app::{App, ReviewKind, Screen};
-use super::keys::{self, Action, Table};
+use super::app::App;
+use super::keys::{self, Action};
 use super::mirror::Mode;
+use super::screens::editor::ReviewKind;
+use super::screens::{self, Id, filter_bar};
 use super::theme::Theme;
 
 /// The smallest terminal the layout fits.
@@ -68,18 +70,22 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     .areas(area);
     frame.render_widget(header, top);
     let body = filter::render(frame, body, app, theme);
-    match app.screen {
-        Screen::Matrix => matrix::render(frame, body, app, theme),
-        Screen::Round { scores } => round::render(frame, body, app, theme, scores),
-        Screen::Leaderboard => leaderboard::render(frame, body, app, theme),
-        Screen::Log => log::render(frame, body, app, theme),
-        Screen::Review => review::render(frame, body, app, theme),
-        Screen::Analysis => analysis::render(frame, body, app, theme),
-        Screen::Compare { summary } => compare::render(frame, body, app, theme, summary),
+    match app.showing() {
+        Id::Matrix => matrix::render(frame, body, app, theme),
+        Id::Round => round::render(frame, body, app, theme),
+        Id::Leaderboard => leaderboard::render(frame, body, app, theme),
+        Id::Log => log::render(frame, body, app, theme),
+        Id::Review => review::render_queue(frame, body, app, theme),
+        Id::Editor => match &app.screens.editor {
+            Some(editor) => review::render_editor(frame, body, editor, theme),
+            None => review::render_queue(frame, body, app, theme),
+        },
+        Id::Analysis => analysis::render(frame, body, app, theme),
+        Id::Compare => compare::render(frame, body, app, theme),
     }
     frame.render_widget(footer_text, footer);
     search::render_list(frame, body, app, theme);
-    if app.help {
+    if app.screens.help.open {
         help::render(frame, area, app, theme);
     }
 }
@@ -110,34 +116,39 @@ fn footer_text(app: &App) -> String {
     } else if app.confirm_quit {
         "Calls are in flight: press q again to stop and quit (everything finished is stored; rerun the same command to resume), any other key to stay.".to_string()
     } else {
-        let table = match &app.editor {
-            Some(editor) if editor.fields.is_some() => Table::Fields,
-            Some(_) => Table::Editor,
-            None if app.filter.prompt.is_some() => Table::FilterPrompt,
-            None if app.search.list.is_some() => Table::SearchList,
-            None => app.screen.table(),
+        let showing = app.showing();
+        // The editor and the filter prompt take every other key as text: no global keys.
+        let (table, global) = if showing == Id::Editor {
+            (app.screens.bindings(showing), false)
+        } else if app.filter.prompt.is_some() {
+            (filter_bar::BINDINGS, false)
+        } else if app.screens.search.list.is_some() {
+            (screens::search::LIST, true)
+        } else {
+            (app.screens.bindings(showing), true)
         };
         let mut hidden = Vec::new();
-        if app.search.hits.is_empty() {
+        if app.screens.search.hits.is_empty() {
             hidden.push(Action::NextHit);
         }
         if app.mirror.mode == Mode::Browse {
             hidden.extend([Action::Pause, Action::Retry]);
         }
         if app
+            .screens
             .editor
             .as_ref()
             .is_some_and(|e| e.kind != ReviewKind::EthicsBowl)
         {
             hidden.push(Action::ScoreFields);
         }
-        if app.compare.is_none() {
+        if app.mirror.compare.is_none() {
             hidden.extend([Action::Compare, Action::CompareSummary]);
         }
         if app.filter.active.is_none() {
             hidden.push(Action::ClearFilter);
         }
-        keys::footer(table, &hidden)
+        keys::footer(table, global, &hidden)
     }
 }
 
@@ -148,8 +159,10 @@ mod tests {
     use ratatui_textarea::TextArea;
 
     use super::footer_text;
-    use crate::tui::app::{App, Editor, ReviewKind};
+    use crate::tui::app::App;
     use crate::tui::mirror::Mode;
+    use crate::tui::screens::Id;
+    use crate::tui::screens::editor::{Editor, ReviewKind};
 
     fn editor(kind: ReviewKind) -> Editor {
         Editor {
@@ -171,9 +184,10 @@ mod tests {
         app.mirror.mode = Mode::Browse;
         let browsing = footer_text(&app);
         assert!(!browsing.contains("p pause") && !browsing.contains("r retry"));
-        app.editor = Some(editor(ReviewKind::EthicsBowl));
+        app.trail.show(Id::Editor);
+        app.screens.editor = Some(editor(ReviewKind::EthicsBowl));
         assert!(footer_text(&app).contains("Tab type the 14 scores"));
-        app.editor = Some(editor(ReviewKind::QaVerdict));
+        app.screens.editor = Some(editor(ReviewKind::QaVerdict));
         let qa = footer_text(&app);
         assert!(
             !qa.contains("14 scores") && qa.contains("Ctrl-S save"),

@@ -9,9 +9,10 @@ use ratatui::style::Color;
 use ratatui::text::Line;
 
 use crate::domain::{Evaluation, PanelRecord};
-use crate::tui::app::{AnalysisView, App};
+use crate::tui::app::App;
 use crate::tui::mirror::{Entry, Mirror, RoundState};
 use crate::tui::msg::AnalysisTarget;
+use crate::tui::screens::analysis::AnalysisView;
 use crate::tui::theme::Theme;
 
 /// What one protocol shows its own way: its transcript lines, verdict tab, matrix cell and

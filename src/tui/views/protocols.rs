@@ -2,9 +2,9 @@
 //! kind (see [`Presentation`]), and what the lines of its Analysis screen lead to.
 
 use crate::domain::ProtocolKind;
-use crate::tui::app::AnalysisView;
 use crate::tui::mirror::Mirror;
 use crate::tui::msg::AnalysisTarget;
+use crate::tui::screens::analysis::AnalysisView;
 
 use super::presentation::Presentation;
 

@@ -12,30 +12,25 @@ use ratatui::widgets::{
 use crate::domain::{Criterion, ParseStatus};
 use crate::engine::WaitingKind;
 use crate::protocols::judging::parse_judgment;
-use crate::tui::app::{App, Editor, ScoreFields};
+use crate::tui::app::App;
+use crate::tui::screens::editor::{Editor, ScoreFields};
 use crate::tui::theme::Theme;
 
-pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    match &app.editor {
-        Some(editor) => render_editor(frame, area, editor, theme),
-        None => render_queue(frame, area, app, theme),
-    }
-}
-
-fn render_queue(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+/// Draws the review queue.
+pub fn render_queue(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let block = Block::new()
         .borders(Borders::ALL)
         .border_style(Style::new().fg(theme.border))
         .title(format!(
             " Review queue · {} waiting{} ",
-            app.review_len(),
+            app.shown().review_len(),
             if app.filter.active.is_some() {
                 " in the filtered rounds"
             } else {
                 ""
             }
         ));
-    if app.review_len() == 0 {
+    if app.shown().review_len() == 0 {
         let empty = if app.filter.active.is_some() {
             "Nothing to review in the rounds the filter lets through (F clears it)."
         } else {
@@ -50,6 +45,7 @@ fn render_queue(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         return;
     }
     let items: Vec<ListItem<'_>> = app
+        .shown()
         .review_items()
         .map(|item| {
             let status = match item.kind {
@@ -71,7 +67,7 @@ fn render_queue(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             ])
         })
         .collect();
-    let mut state = ListState::default().with_selected(Some(app.review_cursor));
+    let mut state = ListState::default().with_selected(Some(app.screens.review.cursor));
     let list = List::new(items)
         .block(block)
         .highlight_style(Style::new().bg(theme.selected).add_modifier(Modifier::BOLD))
@@ -79,7 +75,8 @@ fn render_queue(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     frame.render_stateful_widget(list, area, &mut state);
 }
 
-fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: &Theme) {
+/// Draws the editor.
+pub fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: &Theme) {
     let [main, message] = Layout::vertical([Constraint::Min(5), Constraint::Length(2)]).areas(area);
     let [text_area, preview_area] =
         Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(main);

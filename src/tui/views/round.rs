@@ -31,8 +31,12 @@ fn role(phase: PhaseType, theme: &Theme) -> (&'static str, ratatui::style::Color
     }
 }
 
-pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme, scores: bool) {
-    let Some(round) = app.selected() else { return };
+pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let screen = &app.screens.round;
+    let scores = screen.scores;
+    let Some(round) = screen.round(&app.mirror) else {
+        return;
+    };
     let stored = &round.stored;
     let shown = presentation(stored.kind());
     let judges = match round.panel() {
@@ -178,7 +182,7 @@ fn render_transcript(
         if p.truncated {
             lines.push(call_notes::truncated(p.finish_reason, theme.review));
         }
-        if app.show_prompts
+        if app.screens.round.show_prompts
             && let Some(prompt) = p.prompt
         {
             lines.push(Line::styled(
@@ -239,12 +243,12 @@ fn render_transcript(
     let scroll = if let Some(above) = above {
         // Opened at a search hit: a couple of lines above its first match.
         let at = above.saturating_sub(2).min(bottom);
-        app.search.scrolled_to.set(Some(at));
+        app.screens.round.scrolled_to.set(Some(at));
         at
-    } else if app.follow {
+    } else if app.screens.round.follow {
         bottom
     } else {
-        app.scroll.min(bottom)
+        app.screens.round.scroll.min(bottom)
     };
     frame.render_widget(
         paragraph.scroll((scroll.min(u16::MAX as usize) as u16, 0)),

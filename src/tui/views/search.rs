@@ -9,12 +9,12 @@ use ratatui::widgets::{Block, Borders, Clear, List, ListItem, ListState, Paragra
 
 use crate::store::{HitPlace, find_ignore_case};
 use crate::tui::app::App;
-use crate::tui::search::{ListKind, PromptKind};
+use crate::tui::screens::search::{ListKind, PromptKind};
 use crate::tui::theme::Theme;
 
 /// The footer while the prompt is open: what is typed, after a cursor-like marker.
 pub(super) fn prompt_line(app: &App) -> Option<String> {
-    let prompt = app.search.prompt.as_ref()?;
+    let prompt = app.screens.search.prompt.as_ref()?;
     let (lead, hint) = match prompt.kind {
         PromptKind::Search => ("/", "search"),
         PromptKind::Jump => (":", "jump to round id"),
@@ -27,7 +27,8 @@ pub(super) fn prompt_line(app: &App) -> Option<String> {
 
 /// The list overlay, over most of the screen.
 pub(super) fn render_list(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
-    let Some(list) = &app.search.list else { return };
+    let search = &app.screens.search;
+    let Some(list) = &search.list else { return };
     let width = area.width.saturating_sub(4).max(20).min(area.width);
     let height = area.height.saturating_sub(4).max(6).min(area.height);
     let popup = Rect::new(
@@ -39,8 +40,7 @@ pub(super) fn render_list(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &
     let dim = Style::new().fg(theme.dim);
     let (title, items): (String, Vec<ListItem<'_>>) = match &list.kind {
         ListKind::Hits => {
-            let items = app
-                .search
+            let items = search
                 .hits
                 .iter()
                 .map(|hit| {
@@ -75,7 +75,7 @@ pub(super) fn render_list(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &
                     ])
                 })
                 .collect();
-            (format!(" Search {} ", app.search.summary()), items)
+            (format!(" Search {} ", search.summary()), items)
         }
         ListKind::Rounds(ids) => (
             format!(" {} rounds: choose one ", ids.len()),
@@ -173,10 +173,10 @@ pub(super) enum Target {
 
 /// The hit this round view was opened at, while it has not been scrolled since.
 pub(super) fn target(app: &App, round: &crate::tui::mirror::RoundState) -> Option<Target> {
-    if !app.search.scroll_to_hit {
+    if !app.screens.round.scroll_to_hit {
         return None;
     }
-    let hit = app.search.current_hit()?;
+    let hit = app.screens.search.current_hit()?;
     if hit.round_id != round.id() {
         return None;
     }
@@ -194,7 +194,12 @@ pub(super) fn highlight_all(
     theme: &Theme,
     hit_lines: Option<std::ops::Range<usize>>,
 ) -> Option<usize> {
-    let query = app.search.query.as_deref().filter(|q| !q.is_empty())?;
+    let query = app
+        .screens
+        .search
+        .query
+        .as_deref()
+        .filter(|q| !q.is_empty())?;
     let style = theme.search_match();
     let mut first = None;
     for (i, line) in std::mem::take(lines).into_iter().enumerate() {

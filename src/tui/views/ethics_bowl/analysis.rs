@@ -12,9 +12,9 @@ use ratatui::widgets::{
 
 use crate::analysis::tables::Cell;
 use crate::domain::Criterion;
-use crate::tui::app::AnalysisView;
 use crate::tui::mirror::{Mirror, RoundState};
 use crate::tui::msg::AnalysisTarget;
+use crate::tui::screens::analysis::AnalysisView;
 use crate::tui::theme::Theme;
 
 fn cell(c: &Cell) -> String {

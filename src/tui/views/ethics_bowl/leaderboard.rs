@@ -22,7 +22,7 @@ struct Tally {
 /// Draws it.
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let mut by_model: BTreeMap<&str, Tally> = BTreeMap::new();
-    for r in app.shown_rounds().map(|r| &r.stored) {
+    for r in app.shown().rounds().map(|r| &r.stored) {
         for j in r.judgments.iter().filter(|j| j.is_usable()) {
             if let (Some(a), Some(b)) = (
                 j.scores(Team::A).and_then(Scores::total),

@@ -14,9 +14,10 @@ use ratatui::text::Line;
 use super::presentation::Presentation;
 use crate::domain::{Criterion, Evaluation, PanelRecord};
 use crate::protocols::panel::show_score;
-use crate::tui::app::{AnalysisView, App};
+use crate::tui::app::App;
 use crate::tui::mirror::{Entry, Mirror, RoundState};
 use crate::tui::msg::AnalysisTarget;
+use crate::tui::screens::analysis::AnalysisView;
 use crate::tui::theme::Theme;
 
 /// The Ethics Bowl's screens.

@@ -21,7 +21,7 @@ const BAR: usize = 20;
 /// a panel judged), in the rounds the filter lets through.
 pub fn so_far(app: &App) -> BTreeMap<QaFormat, Proportion> {
     let mut hits: BTreeMap<QaFormat, (usize, usize)> = BTreeMap::new();
-    for r in app.shown_rounds() {
+    for r in app.shown().rounds() {
         if let (Some(setup), Some(correct)) = (r.stored.qa(), r.qa_correct()) {
             let slot = hits.entry(setup.format).or_default();
             slot.0 += usize::from(correct);

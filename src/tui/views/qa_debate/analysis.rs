@@ -8,9 +8,9 @@ use ratatui::layout::Rect;
 use crate::analysis::qa::{Proportion, QaFigures};
 use crate::analysis::qa_share;
 use crate::domain::QaFormat;
-use crate::tui::app::AnalysisView;
 use crate::tui::mirror::{Mirror, RoundState};
 use crate::tui::msg::AnalysisTarget;
+use crate::tui::screens::analysis::AnalysisView;
 use crate::tui::theme::Theme;
 use crate::tui::views::analysis::{Tab, table};
 

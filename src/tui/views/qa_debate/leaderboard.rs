@@ -16,7 +16,7 @@ use crate::tui::theme::Theme;
 /// held the correct answer and when it held the incorrect one.
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let mut wins: BTreeMap<&str, [(usize, usize); 2]> = BTreeMap::new();
-    for round in app.shown_rounds() {
+    for round in app.shown().rounds() {
         let r = &round.stored;
         let Some(setup) = r.qa() else {
             continue;

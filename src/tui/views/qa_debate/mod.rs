@@ -15,9 +15,10 @@ use ratatui::text::{Line, Span};
 
 use super::presentation::Presentation;
 use crate::domain::{Evaluation, PanelRecord, RoundStatus, Team};
-use crate::tui::app::{AnalysisView, App};
+use crate::tui::app::App;
 use crate::tui::mirror::{Entry, Mirror, RoundState};
 use crate::tui::msg::AnalysisTarget;
+use crate::tui::screens::analysis::AnalysisView;
 use crate::tui::theme::Theme;
 
 /// The question-answer debate's screens.

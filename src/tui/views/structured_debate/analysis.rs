@@ -8,9 +8,9 @@ use ratatui::layout::Rect;
 use crate::analysis::qa_share;
 use crate::analysis::structured::{Mean, StructuredFigures};
 use crate::domain::{Fallacy, Side, Standing};
-use crate::tui::app::AnalysisView;
 use crate::tui::mirror::Mirror;
 use crate::tui::msg::AnalysisTarget;
+use crate::tui::screens::analysis::AnalysisView;
 use crate::tui::theme::Theme;
 use crate::tui::views::analysis::{Tab, table};
 

@@ -23,7 +23,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         con: Vec<f64>,
     }
     let mut by_model: BTreeMap<&str, Record> = BTreeMap::new();
-    for round in app.shown_rounds() {
+    for round in app.shown().rounds() {
         let r = &round.stored;
         // The panel's verdict when a panel judged, as the matrix and Analysis count it.
         let Some(v) = round.deciding_judgment().and_then(|j| j.verdict()) else {

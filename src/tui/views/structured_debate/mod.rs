@@ -15,9 +15,10 @@ use ratatui::text::Line;
 
 use super::presentation::Presentation;
 use crate::domain::{Evaluation, PanelRecord, Side, Standing};
-use crate::tui::app::{AnalysisView, App};
+use crate::tui::app::App;
 use crate::tui::mirror::{Entry, Mirror, RoundState};
 use crate::tui::msg::AnalysisTarget;
+use crate::tui::screens::analysis::AnalysisView;
 use crate::tui::theme::Theme;
 
 /// The structured debate's screens.

@@ -1,131 +1,117 @@
-//! Keys of the filter bar: `f` opens its prompt (holding the filter in force, to edit),
-//! typing builds the filter, Enter applies it (or says what is wrong and stays), Esc leaves
-//! it as it was, `F` clears it. The matrix cursor moves over the rows and columns the
-//! filter keeps.
+//! The filter bar's prompt: `f` opens it holding the filter in force (to edit), typing
+//! builds the filter, Enter applies it (or says what is wrong and stays), Esc leaves it as
+//! it was, `F` clears it. What a filter is and matches is [`crate::tui::filter`]'s.
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-use crate::tui::app::App;
+use crate::store::FilterValues;
 use crate::tui::filter::Filter;
-use crate::tui::keys::{self, Action, Table};
+use crate::tui::keys::{self, Action, Binding, key};
 
-use crate::tui::msg::Effect;
+/// The filter prompt's keys (every other key is text).
+pub const BINDINGS: &[Binding] = &[
+    Binding {
+        label: "key=value …",
+        help: "type the filter: model= a= b= judge= dilemma= (item=, topic=) status=",
+        footer: Some("type key=value words"),
+        keys: &[],
+    },
+    Binding {
+        label: "Enter",
+        help: "apply it (empty clears the filter)",
+        footer: Some("Enter apply (empty clears)"),
+        keys: &[(key(KeyCode::Enter), Action::ApplyFilter)],
+    },
+    Binding {
+        label: "Esc",
+        help: "leave the prompt, the filter as it was",
+        footer: Some("Esc cancel"),
+        keys: &[(key(KeyCode::Esc), Action::CancelFilter)],
+    },
+    Binding {
+        label: "Backspace",
+        help: "erase a character",
+        footer: None,
+        keys: &[(key(KeyCode::Backspace), Action::Erase)],
+    },
+];
 
-/// Opens the prompt with the filter in force.
-pub(super) fn open(app: &mut App) -> Vec<Effect> {
-    let text = app
-        .filter
-        .active
-        .as_ref()
-        .map(|f| format!("{} ", f.text))
-        .unwrap_or_default();
-    app.filter.prompt = Some(text);
-    app.filter.message = None;
-    Vec::new()
+/// The filter bar: the active filter and the prompt while one is typed.
+#[derive(Debug, Clone, Default)]
+pub struct FilterBar {
+    /// The filter in force.
+    pub active: Option<Filter>,
+    /// The text being typed, while the prompt is open.
+    pub prompt: Option<String>,
+    /// Why the typed filter was refused, until the text changes.
+    pub message: Option<String>,
 }
 
-/// Clears the filter.
-pub(super) fn clear(app: &mut App) -> Vec<Effect> {
-    if app.filter.active.take().is_some() {
-        app.notice = Some("filter cleared: every round shows".into());
+impl FilterBar {
+    /// Opens the prompt with the filter in force.
+    pub fn open(&mut self) {
+        let text = self
+            .active
+            .as_ref()
+            .map(|f| format!("{} ", f.text))
+            .unwrap_or_default();
+        self.prompt = Some(text);
+        self.message = None;
     }
-    settle(app);
-    Vec::new()
-}
 
-/// A key while the prompt is open: every key but Enter, Esc and Backspace is text.
-pub(super) fn key(app: &mut App, key: KeyEvent) -> Vec<Effect> {
-    let Some(text) = app.filter.prompt.as_mut() else {
-        return Vec::new();
-    };
-    match keys::action(Table::FilterPrompt, &key) {
-        Some(Action::ApplyFilter) => apply(app),
-        Some(Action::CancelFilter) => {
-            app.filter.prompt = None;
-            app.filter.message = None;
-        }
-        Some(Action::Erase) => {
-            text.pop();
-            app.filter.message = None;
-        }
-        _ => {
-            // A pasted escape or control character never reaches the screen.
-            if let KeyCode::Char(c) = key.code
-                && !key.modifiers.contains(KeyModifiers::CONTROL)
-                && !c.is_control()
-            {
-                text.push(c);
-                app.filter.message = None;
+    /// Clears the filter; whether there was one.
+    pub fn clear(&mut self) -> bool {
+        self.active.take().is_some()
+    }
+
+    /// A key while the prompt is open: every key but Enter, Esc and Backspace is text.
+    /// Enter reads the typed filter against the values the rounds hold (`known`). Returns
+    /// whether the filter in force changed.
+    pub fn key(&mut self, key: &KeyEvent, known: impl FnOnce() -> FilterValues) -> bool {
+        let Some(text) = self.prompt.as_mut() else {
+            return false;
+        };
+        match keys::action(BINDINGS, key) {
+            Some(Action::ApplyFilter) => return self.apply(&known()),
+            Some(Action::CancelFilter) => {
+                self.prompt = None;
+                self.message = None;
+            }
+            Some(Action::Erase) => {
+                text.pop();
+                self.message = None;
+            }
+            _ => {
+                // A pasted escape or control character never reaches the screen.
+                if let KeyCode::Char(c) = key.code
+                    && !key.modifiers.contains(KeyModifiers::CONTROL)
+                    && !c.is_control()
+                {
+                    text.push(c);
+                    self.message = None;
+                }
             }
         }
+        false
     }
-    Vec::new()
-}
 
-/// Applies the typed filter, or keeps the prompt open with why it cannot be.
-fn apply(app: &mut App) {
-    let Some(text) = app.filter.prompt.clone() else {
-        return;
-    };
-    match Filter::parse(&text, &app.mirror.filter_values()) {
-        Ok(filter) => {
-            app.filter.active = filter;
-            app.filter.prompt = None;
-            app.filter.message = None;
-            settle(app);
-            let shown = app.shown_rounds().count();
-            app.notice = Some(match &app.filter.active {
-                Some(f) => format!(
-                    "filter {}: {shown} of {} rounds (F clears)",
-                    f.text,
-                    app.mirror.rounds.len()
-                ),
-                None => "filter cleared: every round shows".into(),
-            });
+    /// Applies the typed filter, or keeps the prompt open with why it cannot be.
+    fn apply(&mut self, known: &FilterValues) -> bool {
+        let Some(text) = self.prompt.clone() else {
+            return false;
+        };
+        match Filter::parse(&text, known) {
+            Ok(filter) => {
+                self.active = filter;
+                self.prompt = None;
+                self.message = None;
+                true
+            }
+            Err(why) => {
+                self.message = Some(why);
+                false
+            }
         }
-        Err(why) => app.filter.message = Some(why),
-    }
-}
-
-/// Puts the matrix cursor on a round that passes (the first, in schedule order) when the
-/// one under it does not, and keeps the review cursor inside the shorter queue.
-fn settle(app: &mut App) {
-    let passes = app.selected().is_some_and(|r| app.passes(r));
-    if !passes
-        && let Some(cell) = app
-            .mirror
-            .cells
-            .iter()
-            .filter(|(_, i)| app.passes(&app.mirror.rounds[**i]))
-            .min_by_key(|(_, i)| **i)
-            .map(|(cell, _)| *cell)
-    {
-        app.cursor = cell;
-    }
-    app.review_cursor = app.review_cursor.min(app.review_len().saturating_sub(1));
-}
-
-/// Moves the matrix cursor one shown row or column, stopping at the edges.
-pub(super) fn move_cursor(app: &mut App, action: Action) {
-    let (rows, cols) = app.shown_lines();
-    let step = |lines: &[usize], at: usize, forward: bool| -> usize {
-        let Some(pos) = lines.iter().position(|l| *l == at) else {
-            return lines.first().copied().unwrap_or(at);
-        };
-        let next = if forward {
-            lines.get(pos + 1)
-        } else {
-            pos.checked_sub(1).and_then(|p| lines.get(p))
-        };
-        next.copied().unwrap_or(at)
-    };
-    let (r, c) = app.cursor;
-    match action {
-        Action::Up => app.cursor.0 = step(&rows, r, false),
-        Action::Down => app.cursor.0 = step(&rows, r, true),
-        Action::Left => app.cursor.1 = step(&cols, c, false),
-        Action::Right => app.cursor.1 = step(&cols, c, true),
-        _ => {}
     }
 }
 
@@ -240,7 +226,7 @@ mod tests {
     }
 
     fn shown(app: &App) -> Vec<&str> {
-        app.shown_rounds().map(|r| r.id()).collect()
+        app.shown().rounds().map(|r| r.id()).collect()
     }
 
     #[test]
@@ -252,10 +238,10 @@ mod tests {
         assert_eq!(filter.text, "b=gpt-4o");
         assert_eq!(shown(&app), ["r2", "r5"]);
         // The review queue holds only r2's judgment, which passes.
-        assert_eq!(app.review_len(), 1);
+        assert_eq!(app.shown().review_len(), 1);
         // The cursor moved onto a round that passes; the hidden rows are stepped over.
         assert_eq!(app.selected().map(|r| r.id()), Some("r2"));
-        let (rows, cols) = app.shown_lines();
+        let (rows, cols) = app.screens.matrix.shown_lines(app.shown());
         assert_eq!((rows.len(), cols.len()), (1, 2));
         press(&mut app, KeyCode::Down);
         assert_eq!(app.selected().map(|r| r.id()), Some("r2"));
@@ -320,7 +306,7 @@ mod tests {
         );
         press(&mut app, KeyCode::Esc);
         assert!(app.filter.prompt.is_none() && app.filter.active.is_none());
-        assert_eq!(app.shown_rounds().count(), 6);
+        assert_eq!(app.shown().rounds().count(), 6);
     }
 
     #[test]
@@ -334,25 +320,28 @@ mod tests {
             press(&mut app, KeyCode::Char(c));
         }
         press(&mut app, KeyCode::Enter);
-        assert_eq!(app.screen, Screen::Matrix);
+        assert_eq!(app.screen(), Screen::Matrix);
         assert_eq!(shown(&app), ["r1"]);
         press(&mut app, KeyCode::Char('F'));
         assert!(app.filter.active.is_none());
-        assert_eq!(app.shown_rounds().count(), 6);
+        assert_eq!(app.shown().rounds().count(), 6);
         type_filter(&mut app, "a=gpt");
         type_filter(&mut app, "");
         assert!(app.filter.active.is_none());
         // The review queue and the leaderboard take the keys too.
         press(&mut app, KeyCode::Char('v'));
         type_filter(&mut app, "status=done");
-        assert_eq!((app.screen, app.review_len()), (Screen::Review, 0));
+        assert_eq!(
+            (app.screen(), app.shown().review_len()),
+            (Screen::Review, 0)
+        );
         press(&mut app, KeyCode::Char('F'));
-        assert_eq!(app.review_len(), 1);
+        assert_eq!(app.shown().review_len(), 1);
         press(&mut app, KeyCode::Esc);
         press(&mut app, KeyCode::Char('s'));
         type_filter(&mut app, "a=gemini");
         assert_eq!(
-            (app.screen, shown(&app)),
+            (app.screen(), shown(&app)),
             (Screen::Leaderboard, vec!["r3", "r6"])
         );
         assert_eq!(

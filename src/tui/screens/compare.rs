@@ -1,50 +1,84 @@
-//! Keys of the comparison (`open A --compare B`): `v` in a round shows its judgments in both
-//! folders side by side, `c` on the matrix the summary; Tab switches between the two, the
-//! arrows scroll, Esc goes back where it was opened.
+//! The comparison with a second folder (`open A --compare B`): a round's judgments in both
+//! side by side, or the comparison's summary; Tab switches, the arrows scroll, Esc goes back
+//! where it was opened. The folders and the comparison are the mirror's.
 
-use crate::tui::app::{App, Screen};
-use crate::tui::keys::Action;
+use crossterm::event::KeyCode;
 
-use crate::tui::msg::Effect;
+use crate::tui::keys::{Action, Binding, UP_DOWN, key};
+use crate::tui::msg::{Destination, Outcome};
+
+/// The compare screen's keys.
+pub const BINDINGS: &[Binding] = &[
+    Binding {
+        label: "Tab",
+        help: "this round / the summary of the comparison",
+        footer: Some("Tab round/summary"),
+        keys: &[(key(KeyCode::Tab), Action::SwitchTab)],
+    },
+    Binding {
+        label: "↑ ↓ / k j",
+        help: "scroll a line",
+        footer: Some("↑↓ PgUp PgDn scroll"),
+        keys: UP_DOWN,
+    },
+    Binding {
+        label: "PgUp PgDn",
+        help: "scroll a page",
+        footer: None,
+        keys: &[
+            (key(KeyCode::PageUp), Action::PageUp),
+            (key(KeyCode::PageDown), Action::PageDown),
+        ],
+    },
+    Binding {
+        label: "Esc",
+        help: "back where the comparison was opened",
+        footer: Some("Esc back"),
+        keys: &[
+            (key(KeyCode::Esc), Action::Back),
+            (key(KeyCode::Backspace), Action::Back),
+        ],
+    },
+];
 
 /// Lines a page scrolls.
 const PAGE: usize = 20;
 
-/// Opens the comparison: the summary, or the selected round side by side.
-pub(super) fn open(app: &mut App, summary: bool) -> Vec<Effect> {
-    let from = app.screen;
-    let Some(compare) = app.compare.as_mut() else {
-        app.notice = Some(
-            "nothing to compare with: open the results with `ethics-bowl open A --compare B`"
-                .into(),
-        );
-        return Vec::new();
-    };
-    compare.back = from;
-    compare.scroll = 0;
-    app.screen = Screen::Compare { summary };
-    Vec::new()
+/// The compare screen's state.
+#[derive(Debug, Clone, Default, PartialEq, Eq)]
+pub struct CompareScreen {
+    /// The summary instead of the round.
+    pub summary: bool,
+    /// Lines scrolled.
+    pub scroll: usize,
+    /// The round whose judgments show side by side.
+    pub round: Option<String>,
 }
 
-/// A key in the compare screen.
-pub(super) fn act(app: &mut App, action: Action, summary: bool) -> Vec<Effect> {
-    let Some(compare) = app.compare.as_mut() else {
-        app.screen = Screen::Matrix;
-        return Vec::new();
-    };
-    match action {
-        Action::Back => app.screen = compare.back,
-        Action::SwitchTab => {
-            app.screen = Screen::Compare { summary: !summary };
-            compare.scroll = 0;
-        }
-        Action::Up => compare.scroll = compare.scroll.saturating_sub(1),
-        Action::Down => compare.scroll += 1,
-        Action::PageUp => compare.scroll = compare.scroll.saturating_sub(PAGE),
-        Action::PageDown => compare.scroll += PAGE,
-        _ => {}
+impl CompareScreen {
+    /// Opens on the summary, or on round `round` side by side.
+    pub fn open(&mut self, summary: bool, round: Option<String>) {
+        self.summary = summary;
+        self.scroll = 0;
+        self.round = round;
     }
-    Vec::new()
+
+    /// Handles one of its keys.
+    pub fn act(&mut self, action: Action) -> Outcome {
+        match action {
+            Action::Back => return Outcome::go(Destination::Back),
+            Action::SwitchTab => {
+                self.summary = !self.summary;
+                self.scroll = 0;
+            }
+            Action::Up => self.scroll = self.scroll.saturating_sub(1),
+            Action::Down => self.scroll += 1,
+            Action::PageUp => self.scroll = self.scroll.saturating_sub(PAGE),
+            Action::PageDown => self.scroll += PAGE,
+            _ => {}
+        }
+        Outcome::default()
+    }
 }
 
 #[cfg(test)]
@@ -58,7 +92,7 @@ mod tests {
     use crate::engine::EngineEvent;
     use crate::tui::app::{App, Screen};
     use crate::tui::browse;
-    use crate::tui::compare::Mark;
+    use crate::tui::mirror::Mark;
     use crate::tui::msg::Msg;
     use crate::tui::update::update;
 
@@ -101,14 +135,14 @@ mod tests {
             round("r4", "d4", &[("j", 5.0, 7.0)]),
         ];
         let mut app = browse("t", &a, Instant::now());
-        app.set_compare("runs/a", "runs/b", b);
+        app.mirror.set_compare("runs/a", "runs/b", b);
         app
     }
 
     #[test]
     fn rounds_judged_in_both_are_marked_by_what_changed() {
         let app = compared();
-        let c = app.compare.as_ref().expect("compare");
+        let c = app.mirror.compare.as_ref().expect("compare");
         assert_eq!(c.mark("r1"), Some(Mark::Same));
         assert_eq!(c.mark("r2"), Some(Mark::Changed));
         assert_eq!(c.mark("r3"), Some(Mark::Flipped));
@@ -129,21 +163,21 @@ mod tests {
     fn v_opens_the_round_side_by_side_tab_the_summary_and_esc_goes_back() {
         let mut app = compared();
         press(&mut app, KeyCode::Enter);
-        assert_eq!(app.screen, Screen::Round { scores: false });
+        assert_eq!(app.screen(), Screen::Round { scores: false });
         press(&mut app, KeyCode::Char('v'));
-        assert_eq!(app.screen, Screen::Compare { summary: false });
+        assert_eq!(app.screen(), Screen::Compare { summary: false });
         press(&mut app, KeyCode::Down);
-        assert_eq!(app.compare.as_ref().map(|c| c.scroll), Some(1));
+        assert_eq!(Some(app.screens.compare.scroll), Some(1));
         press(&mut app, KeyCode::Tab);
-        assert_eq!(app.screen, Screen::Compare { summary: true });
-        assert_eq!(app.compare.as_ref().map(|c| c.scroll), Some(0));
+        assert_eq!(app.screen(), Screen::Compare { summary: true });
+        assert_eq!(Some(app.screens.compare.scroll), Some(0));
         press(&mut app, KeyCode::Esc);
-        assert_eq!(app.screen, Screen::Round { scores: false });
+        assert_eq!(app.screen(), Screen::Round { scores: false });
         press(&mut app, KeyCode::Esc);
         press(&mut app, KeyCode::Char('c'));
-        assert_eq!(app.screen, Screen::Compare { summary: true });
+        assert_eq!(app.screen(), Screen::Compare { summary: true });
         press(&mut app, KeyCode::Esc);
-        assert_eq!(app.screen, Screen::Matrix);
+        assert_eq!(app.screen(), Screen::Matrix);
     }
 
     #[test]
@@ -154,7 +188,7 @@ mod tests {
             Instant::now(),
         );
         press(&mut app, KeyCode::Char('c'));
-        assert_eq!(app.screen, Screen::Matrix);
+        assert_eq!(app.screen(), Screen::Matrix);
         assert!(
             app.notice
                 .as_deref()
@@ -171,7 +205,7 @@ mod tests {
                 round: Arc::new(round("r1", "d1", &[("j", 5.0, 7.0)])),
             }),
         );
-        let c = app.compare.as_ref().expect("compare");
+        let c = app.mirror.compare.as_ref().expect("compare");
         assert_eq!(c.mark("r1"), Some(Mark::Flipped));
         assert_eq!(c.comparison.flipped, 2);
     }

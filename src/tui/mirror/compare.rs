@@ -1,16 +1,14 @@
-//! A second results folder set beside the one open (`ethics-bowl open A --compare B`): B's
-//! rounds (their judgments; phases are not kept), the comparison `ethics-bowl compare`
-//! makes (see [`crate::analysis::compare`]), and for each round of A judged in both what
-//! changed, which the matrix marks. A round's two judgments are paired judge by judge for
-//! the side-by-side view.
+//! A second results folder set beside the one open (`ethics-bowl open A --compare B`), a
+//! read of the store the mirror keeps: B's rounds (their judgments; phases are not kept),
+//! the comparison `ethics-bowl compare` makes (see [`crate::analysis::compare`]), and for
+//! each round of A judged in both what changed, which the matrix marks. A round's two
+//! judgments are paired judge by judge for the side-by-side view.
 
 use std::collections::HashMap;
 
 use crate::analysis::compare::{Comparison, PairedJudgment, compare};
-use crate::domain::{Judgment, Round};
+use crate::domain::{Judgment, ProtocolKind, Round};
 use crate::sanitize::{sanitize, sanitized};
-
-use super::app::{App, Screen};
 
 /// What changed in a round judged in both folders, least first.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -34,9 +32,9 @@ impl Mark {
     }
 }
 
-/// The comparison as the UI holds it.
+/// The comparison as the mirror holds it.
 #[derive(Debug, Clone)]
-pub struct CompareState {
+pub struct Compared {
     /// What A is called (its folder).
     pub label_a: String,
     /// What B is called.
@@ -50,10 +48,6 @@ pub struct CompareState {
     b_index: HashMap<String, usize>,
     /// What changed in each round judged in both.
     marks: HashMap<String, Mark>,
-    /// Lines scrolled in the compare screen.
-    pub scroll: usize,
-    /// The screen the compare screen was opened from, where Esc returns.
-    pub back: Screen,
 }
 
 /// One judge of a round, in A and in B.
@@ -98,7 +92,7 @@ fn marks(comparison: &Comparison) -> HashMap<String, Mark> {
     marks
 }
 
-impl CompareState {
+impl Compared {
     /// What changed in the round `id`, when it was judged in both.
     pub fn mark(&self, id: &str) -> Option<Mark> {
         self.marks.get(id).copied()
@@ -135,17 +129,20 @@ impl CompareState {
     }
 
     /// Compares again after A's rounds changed (a correction was stored).
-    fn refresh(&mut self, a: &[Round]) {
+    pub(crate) fn refresh(&mut self, a: &[Round]) {
         self.comparison = compare(self.comparison.protocol, a, &self.b);
         self.marks = marks(&self.comparison);
     }
-}
 
-impl App {
-    /// Sets folder B (`label_b`, its rounds) beside the rounds open (folder `label_a`), as
-    /// `open A --compare B` does; B's rounds are sanitised as A's are, and one that cannot
-    /// be is named in the log and left out.
-    pub fn set_compare(&mut self, label_a: &str, label_b: &str, b_rounds: Vec<Round>) {
+    /// Sets B (`label_b`, its rounds) beside A's stored rounds `a` (folder `label_a`) of
+    /// `protocol`, as `open A --compare B` does; B's rounds are sanitised as A's are, and
+    /// one that cannot be is named in `problems` and left out.
+    pub(crate) fn new(
+        protocol: ProtocolKind,
+        (label_a, a): (&str, &[Round]),
+        (label_b, b_rounds): (&str, Vec<Round>),
+        problems: &mut Vec<String>,
+    ) -> Self {
         let mut b = Vec::new();
         let mut b_index = HashMap::new();
         for round in b_rounds {
@@ -153,7 +150,7 @@ impl App {
                 Ok(None) => round,
                 Ok(Some(clean)) => clean,
                 Err(e) => {
-                    self.mirror.log_line(format!(
+                    problems.push(format!(
                         "compare: round {} of {} cannot be shown: {e}",
                         sanitize(&round.id),
                         sanitize(label_b)
@@ -165,27 +162,14 @@ impl App {
             b_index.insert(round.id.clone(), b.len());
             b.push(round);
         }
-        let comparison = compare(self.mirror.protocol, &self.mirror.stored_rounds(), &b);
-        self.compare = Some(CompareState {
+        let comparison = compare(protocol, a, &b);
+        Self {
             label_a: sanitize(label_a),
             label_b: sanitize(label_b),
             marks: marks(&comparison),
             comparison,
             b,
             b_index,
-            scroll: 0,
-            back: Screen::Matrix,
-        });
-    }
-
-    /// Compares again once a round of A was stored anew (a correction from the review
-    /// queue), so marks and summary follow it.
-    pub(crate) fn refresh_compare(&mut self) {
-        if self.compare.is_some() {
-            let a = self.mirror.stored_rounds();
-            if let Some(c) = &mut self.compare {
-                c.refresh(&a);
-            }
         }
     }
 }

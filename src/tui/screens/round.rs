@@ -1,0 +1,204 @@
+//! One round, the one it was opened on (by id, whether or not the matrix shows it): its
+//! transcript or its verdict tab, scrolled or following the stream, prompts shown or not;
+//! `y` copies it as Markdown.
+
+use std::cell::Cell;
+
+use crossterm::event::KeyCode;
+
+use crate::tui::keys::{Action, BACK, Binding, UP_DOWN, ch, key};
+use crate::tui::mirror::{Mirror, RoundState};
+use crate::tui::msg::{Destination, Effect, Opening, Outcome};
+
+/// The round's keys.
+pub const BINDINGS: &[Binding] = &[
+    Binding {
+        label: "Tab",
+        help: "transcript / scores",
+        footer: Some("Tab transcript/scores"),
+        keys: &[(key(KeyCode::Tab), Action::SwitchTab)],
+    },
+    Binding {
+        label: "↑ ↓ / k j",
+        help: "scroll a line",
+        footer: Some("↑↓ PgUp PgDn Home End scroll"),
+        keys: UP_DOWN,
+    },
+    Binding {
+        label: "PgUp PgDn",
+        help: "scroll a page",
+        footer: None,
+        keys: &[
+            (key(KeyCode::PageUp), Action::PageUp),
+            (key(KeyCode::PageDown), Action::PageDown),
+        ],
+    },
+    Binding {
+        label: "Home",
+        help: "top (stops following)",
+        footer: None,
+        keys: &[(key(KeyCode::Home), Action::Top)],
+    },
+    Binding {
+        label: "End / f",
+        help: "follow the stream",
+        footer: Some("f follow"),
+        keys: &[
+            (key(KeyCode::End), Action::Follow),
+            (ch('f'), Action::Follow),
+        ],
+    },
+    Binding {
+        label: "P",
+        help: "show or hide prompts",
+        footer: Some("P prompts"),
+        keys: &[(ch('P'), Action::Prompts)],
+    },
+    Binding {
+        label: "y",
+        help: "copy the round as Markdown (clipboard via OSC 52)",
+        footer: Some("y copy"),
+        keys: &[(ch('y'), Action::Copy)],
+    },
+    Binding {
+        label: "v",
+        help: "with open A --compare B: the round's judgments in A and B side by side",
+        footer: Some("v compare"),
+        keys: &[(ch('v'), Action::Compare)],
+    },
+    BACK,
+];
+
+/// Lines a page scrolls.
+const PAGE: usize = 20;
+
+/// The round screen's state.
+#[derive(Debug, Clone)]
+pub struct RoundScreen {
+    /// The round showing, by id.
+    pub id: Option<String>,
+    /// The verdict (or scores) tab instead of the transcript.
+    pub scores: bool,
+    /// Lines scrolled from the top of the transcript.
+    pub scroll: usize,
+    /// Stick to the end of the transcript as it grows.
+    pub follow: bool,
+    /// Show each phase's prompt in the transcript.
+    pub show_prompts: bool,
+    /// The transcript is to scroll to the open search hit at its next frame.
+    pub scroll_to_hit: bool,
+    /// The line the transcript scrolled to for the open hit (the view knows the width,
+    /// which decides it): the next scroll key starts from there.
+    pub scrolled_to: Cell<Option<usize>>,
+}
+
+impl Default for RoundScreen {
+    fn default() -> Self {
+        Self {
+            id: None,
+            scores: false,
+            scroll: 0,
+            follow: true,
+            show_prompts: false,
+            scroll_to_hit: false,
+            scrolled_to: Cell::new(None),
+        }
+    }
+}
+
+impl RoundScreen {
+    /// Shows round `id`, on its verdict tab or its transcript from where `opening` says.
+    pub fn open(&mut self, id: String, scores: bool, opening: Opening) {
+        self.id = Some(id);
+        self.scores = scores;
+        self.scroll = 0;
+        self.scroll_to_hit = false;
+        match opening {
+            Opening::Follow => self.follow = true,
+            Opening::Top => self.follow = false,
+            Opening::Hit { prompt } => {
+                self.follow = false;
+                self.scroll_to_hit = true;
+                self.scrolled_to.set(None);
+                if prompt {
+                    self.show_prompts = true;
+                }
+            }
+        }
+    }
+
+    /// The round showing.
+    pub fn round<'a>(&self, mirror: &'a Mirror) -> Option<&'a RoundState> {
+        mirror.round(self.id.as_deref()?)
+    }
+
+    /// A view scrolled to a hit goes on from the line it showed.
+    fn settle_scroll(&mut self) {
+        if self.scroll_to_hit {
+            self.scroll_to_hit = false;
+            if let Some(line) = self.scrolled_to.take() {
+                self.scroll = line;
+            }
+        }
+    }
+
+    /// Handles one of the round's keys.
+    pub fn act(&mut self, action: Action, mirror: &Mirror) -> Outcome {
+        self.settle_scroll();
+        match action {
+            Action::Back => return Outcome::go(Destination::Back),
+            Action::SwitchTab => {
+                self.scores = !self.scores;
+                self.scroll = 0;
+            }
+            Action::Up => {
+                self.scroll = self.scroll.saturating_sub(1);
+                self.follow = false;
+            }
+            Action::Down => self.scroll += 1,
+            Action::PageUp => {
+                self.scroll = self.scroll.saturating_sub(PAGE);
+                self.follow = false;
+            }
+            Action::PageDown => self.scroll += PAGE,
+            Action::Top => {
+                self.scroll = 0;
+                self.follow = false;
+            }
+            Action::Follow => self.follow = true,
+            Action::Prompts => self.show_prompts = !self.show_prompts,
+            Action::Copy => return self.copy(mirror),
+            _ => {}
+        }
+        Outcome::default()
+    }
+
+    /// Copies the round as Markdown (once its text is in memory).
+    fn copy(&self, mirror: &Mirror) -> Outcome {
+        let Some(round) = self.round(mirror) else {
+            return Outcome::default();
+        };
+        if round.text_dropped {
+            return Outcome::notice(match &mirror.text_kept.failed {
+                Some((id, why)) if id == round.id() => {
+                    format!("nothing copied: the round could not be read back ({why})")
+                }
+                _ => "nothing copied yet: the round is still being read from the store".into(),
+            });
+        }
+        let text = crate::analysis::round_markdown::round_markdown(&round.stored);
+        let line = format!(
+            "copied round {} as Markdown ({} characters) through OSC 52; if the clipboard \
+             stays empty, the terminal does not allow it: `ethics-bowl rounds DIR --round {} --markdown` prints it",
+            round.stored.id,
+            text.chars().count(),
+            round.stored.id
+        );
+        Outcome {
+            notice: Some(line.clone()),
+            log: Some(line),
+            effects: vec![Effect::Copy(text)],
+            go: None,
+        }
+    }
+}
