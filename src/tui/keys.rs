@@ -79,6 +79,8 @@ pub enum Action {
     Compare,
     /// Show the comparison's summary.
     CompareSummary,
+    /// Open the round of what is selected (a review item, the compared round).
+    OpenRound,
     /// Open the search prompt.
     Search,
     /// Open the jump-to-round prompt.

@@ -1,11 +1,12 @@
 //! The comparison with a second folder (`open A --compare B`): a round's judgments in both
-//! side by side, or the comparison's summary; Tab switches, the arrows scroll, Esc goes back
-//! where it was opened. The folders and the comparison are the mirror's.
+//! side by side, or the comparison's summary; Tab switches, the arrows scroll, `o` opens the
+//! round compared, Esc goes back where it was opened. The folders and the comparison are
+//! the mirror's.
 
 use crossterm::event::KeyCode;
 
-use crate::tui::keys::{Action, Binding, UP_DOWN, key};
-use crate::tui::msg::{Destination, Outcome};
+use crate::tui::keys::{Action, Binding, UP_DOWN, ch, key};
+use crate::tui::msg::{Destination, Opening, Outcome, RoundAt};
 
 /// The compare screen's keys.
 pub const BINDINGS: &[Binding] = &[
@@ -29,6 +30,12 @@ pub const BINDINGS: &[Binding] = &[
             (key(KeyCode::PageUp), Action::PageUp),
             (key(KeyCode::PageDown), Action::PageDown),
         ],
+    },
+    Binding {
+        label: "o",
+        help: "open the round compared (its verdict tab)",
+        footer: None,
+        keys: &[(ch('o'), Action::OpenRound)],
     },
     Binding {
         label: "Esc",
@@ -75,6 +82,15 @@ impl CompareScreen {
             Action::Down => self.scroll += 1,
             Action::PageUp => self.scroll = self.scroll.saturating_sub(PAGE),
             Action::PageDown => self.scroll += PAGE,
+            Action::OpenRound if !self.summary => {
+                if let Some(id) = &self.round {
+                    return Outcome::go(Destination::Round(RoundAt {
+                        id: id.clone(),
+                        scores: true,
+                        opening: Opening::Top,
+                    }));
+                }
+            }
             _ => {}
         }
         Outcome::default()

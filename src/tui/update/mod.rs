@@ -205,7 +205,7 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     let outcome = match showing {
         Id::Matrix => screens.matrix.act(action, shown),
         Id::Round => screens.round.act(action, &app.mirror),
-        Id::Review => screens.review.act(action, shown.review_len()),
+        Id::Review => screens.review.act(action, shown),
         Id::Analysis => {
             let (targets, tabs) = match &screens.analysis.view {
                 Some(view) => (

@@ -1054,3 +1054,165 @@ fn a_resumed_runs_finished_rounds_arrive_without_text_and_are_read_back_when_ope
         }]
     );
 }
+
+/// Presses `:`, types `id` and Enter: the jump to a round by its id.
+fn jump(app: &mut App, id: &str) {
+    key(app, KeyCode::Char(':'));
+    for c in id.chars() {
+        key(app, KeyCode::Char(c));
+    }
+    key(app, KeyCode::Enter);
+}
+
+/// The round the round screen shows, while it shows.
+fn round_showing(app: &App) -> Option<&str> {
+    matches!(app.screen(), Screen::Round { .. })
+        .then(|| app.screens.round.id.as_deref())
+        .flatten()
+}
+
+#[test]
+fn a_round_opens_by_id_from_every_screen_even_one_filtered_off_the_matrix() {
+    let mut app = app();
+    // r2 waits for review, r3 is judged; B, the folder compared with, judged every round.
+    let mut r2 = blank("r2", "a", "b", "d2");
+    r2.put_judgment(judgment("j", ParseStatus::Failed, 0.0, 0.0));
+    stored(&mut app, r2);
+    let r3 = finished(
+        blank("r3", "b", "a", "d1"),
+        judgment("j", ParseStatus::Parsed, 7.0, 5.0),
+    );
+    stored(&mut app, r3);
+    let b = four()
+        .into_iter()
+        .map(|r| finished(r, judgment("j", ParseStatus::Parsed, 6.0, 6.0)))
+        .collect();
+    app.mirror.set_compare("a", "b", b);
+    // The filter keeps d2's rounds: r1 and r3 are off the matrix.
+    key(&mut app, KeyCode::Char('f'));
+    for c in "dilemma=d2".chars() {
+        key(&mut app, KeyCode::Char(c));
+    }
+    key(&mut app, KeyCode::Enter);
+    let off = |app: &App, id: &str| !app.shown().passes(app.mirror.round(id).unwrap());
+    assert!(off(&app, "r1") && off(&app, "r3") && !off(&app, "r2"));
+    let cursor = app.screens.matrix.cursor;
+
+    // From each screen, reached from the matrix by its key, `:` and the id open the round,
+    // and Esc goes back to that screen.
+    let screens: [(Option<KeyCode>, Screen); 7] = [
+        (None, Screen::Matrix),
+        (Some(KeyCode::Enter), Screen::Round { scores: false }),
+        (Some(KeyCode::Char('v')), Screen::Review),
+        (Some(KeyCode::Char('a')), Screen::Analysis),
+        (Some(KeyCode::Char('s')), Screen::Leaderboard),
+        (Some(KeyCode::Char('g')), Screen::Log),
+        (Some(KeyCode::Char('c')), Screen::Compare { summary: true }),
+    ];
+    for (to, screen) in screens {
+        if let Some(code) = to {
+            key(&mut app, code);
+        }
+        assert_eq!(app.screen(), screen);
+        jump(&mut app, "r1");
+        assert_eq!(round_showing(&app), Some("r1"), "from {screen:?}");
+        assert_eq!(app.screen(), Screen::Round { scores: false });
+        assert_eq!(
+            app.screens.matrix.cursor, cursor,
+            "the matrix cursor stays on a round the filter shows"
+        );
+        key(&mut app, KeyCode::Esc);
+        // A round opened from a round takes its place: back is where that one was opened.
+        let back = if to == Some(KeyCode::Enter) {
+            Screen::Matrix
+        } else {
+            screen
+        };
+        assert_eq!(app.screen(), back, "back where {screen:?} opened it");
+        key(&mut app, KeyCode::Esc);
+        assert_eq!(app.screen(), Screen::Matrix);
+    }
+    // Over the help: the key that closes it does nothing else, then the jump works.
+    key(&mut app, KeyCode::Char('?'));
+    key(&mut app, KeyCode::Char(':'));
+    assert!(!app.screens.help.open && app.screens.search.prompt.is_none());
+    jump(&mut app, "r1");
+    assert_eq!(round_showing(&app), Some("r1"));
+    key(&mut app, KeyCode::Esc);
+
+    // The screens' own ways to a round open it the same way: a search hit, a line of the
+    // Analysis screen, a review item, the round compared.
+    key(&mut app, KeyCode::Char('/'));
+    key(&mut app, KeyCode::Char('x'));
+    key(&mut app, KeyCode::Enter);
+    let hit = crate::store::SearchHit {
+        round_id: "r3".into(),
+        place: crate::store::HitPlace::Phase {
+            index: 0,
+            phase_type: PhaseType::Presentation,
+            speaker: "b".into(),
+            prompt: false,
+        },
+        count: 1,
+        snippet: Default::default(),
+    };
+    update(
+        &mut app,
+        Msg::SearchResults {
+            query: "x".into(),
+            hits: Ok(vec![hit]),
+        },
+    );
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(round_showing(&app), Some("r3"), "a search hit");
+    key(&mut app, KeyCode::Esc);
+
+    key(&mut app, KeyCode::Char('a'));
+    let view = app.screens.analysis.view.as_ref().unwrap();
+    let Some(AnalysisTarget::Round { id, scores }) =
+        analysis_targets(&app.mirror, view).first().cloned()
+    else {
+        panic!("the Models tab's first line leads to a round")
+    };
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(round_showing(&app), Some(id.as_str()), "an Analysis line");
+    assert_eq!(app.screen(), Screen::Round { scores });
+    key(&mut app, KeyCode::Esc);
+    key(&mut app, KeyCode::Esc);
+
+    key(&mut app, KeyCode::Char('v'));
+    key(&mut app, KeyCode::Char('o'));
+    assert_eq!(round_showing(&app), Some("r2"), "a review item");
+    assert_eq!(app.screen(), Screen::Round { scores: true });
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.screen(), Screen::Review);
+    key(&mut app, KeyCode::Esc);
+
+    jump(&mut app, "r3");
+    key(&mut app, KeyCode::Char('v'));
+    assert_eq!(app.screen(), Screen::Compare { summary: false });
+    key(&mut app, KeyCode::Char('o'));
+    assert_eq!(round_showing(&app), Some("r3"), "the round compared");
+    assert_eq!(app.screen(), Screen::Round { scores: true });
+
+    // An id the tournament does not hold opens nothing and says so.
+    key(&mut app, KeyCode::Esc);
+    jump(&mut app, "r9");
+    assert_eq!(app.screen(), Screen::Matrix);
+    assert!(app.notice.as_deref().is_some_and(|n| n.contains("r9")));
+}
+
+#[test]
+fn a_round_the_matrix_has_no_cell_for_opens_by_id_too() {
+    // Two rounds of one pairing, dilemma and repetition: the matrix shows the later one.
+    let mut app = App::new("t", Mode::Live, Instant::now());
+    let rounds = vec![
+        (blank("r1", "a", "b", "d1"), false),
+        (blank("r1-again", "a", "b", "d1"), false),
+    ];
+    update(&mut app, Msg::Engine(schedule(rounds)));
+    assert_eq!(app.mirror.cell_of(0), None);
+    jump(&mut app, "r1");
+    assert_eq!(round_showing(&app), Some("r1"));
+    assert_eq!(app.selected().map(|r| r.id()), Some("r1-again"));
+}
