@@ -386,7 +386,7 @@ fn the_predecessors_rounds_load_and_filter() {
     let app = ethics_bowl::tui::browse("predecessor", &rounds, std::time::Instant::now());
     assert_eq!(app.mirror.rounds.len(), 16);
     assert_eq!(app.shown().review_len(), 1);
-    assert!(app.mirror.totals.input_tokens > 0);
+    assert!(app.mirror.totals().input_tokens > 0);
     // Our parser reads the predecessor's judge texts to the scores it stored, except where
     // it recorded a parse error and stored a default: those rounds go to review.
     for r in &rounds {

@@ -170,9 +170,9 @@ async fn a_resumed_run_starts_from_what_the_first_run_stored() {
     let mut app = App::new("test", Mode::Live, Instant::now());
     let mut events = events.into_iter();
     apply(&mut app, events.next());
-    assert_eq!(app.mirror.resume.stored, before.len());
+    assert_eq!(app.mirror.resume().stored, before.len());
     assert_eq!(
-        app.mirror.resume.to_run,
+        app.mirror.resume().to_run,
         app.mirror.rounds.len() - at_rest.len()
     );
     let header = draw(&app).backend().to_string();
@@ -180,7 +180,7 @@ async fn a_resumed_run_starts_from_what_the_first_run_stored() {
         header.contains(&format!(
             "resumed: {} stored, {} to run",
             before.len(),
-            app.mirror.resume.to_run
+            app.mirror.resume().to_run
         )),
         "{header}"
     );
@@ -209,13 +209,13 @@ async fn a_resumed_run_starts_from_what_the_first_run_stored() {
     };
     assert_eq!(app.shown().review_len(), flagged(&before));
     let tokens: u64 = before.iter().map(|r| r.tokens().0).sum();
-    assert_eq!(app.mirror.totals.input_tokens, tokens);
+    assert_eq!(app.mirror.totals().input_tokens, tokens);
 
     // After the run: everything stored, in both sessions, and nothing more.
     apply(&mut app, events);
     let after = stored_rounds(&report);
     assert_eq!(app.shown().review_len(), flagged(&after));
     let tokens: u64 = after.iter().map(|r| r.tokens().0).sum();
-    assert_eq!(app.mirror.totals.input_tokens, tokens);
+    assert_eq!(app.mirror.totals().input_tokens, tokens);
     assert!(!draw(&app).backend().to_string().contains("resumed:"));
 }

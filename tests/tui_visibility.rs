@@ -210,7 +210,7 @@ fn harmless(text: &str) {
 fn the_matrix_and_header_mark_cut_answers_and_estimated_usage() {
     let app = app();
     assert_eq!(
-        (app.mirror.totals.truncated, app.mirror.totals.estimated),
+        (app.mirror.totals().truncated, app.mirror.totals().estimated),
         (1, 1)
     );
     let t = draw(&app, &Theme::no_color());

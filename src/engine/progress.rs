@@ -1,12 +1,14 @@
-//! What a consumer that prints lines rather than draws a screen (the headless runner,
-//! `rejudge`) keeps of a run: each round's state as last stored, in a few numbers (its
-//! status, what it used, what in it waits for review), and the calls under way, all derived
-//! from the events so that it agrees with the store. It keeps no round itself, so its memory
-//! grows by a few hundred bytes per round however long the rounds' texts are, and the
-//! counts and totals a status line asks for after every event are kept up to date as rounds
-//! are stored rather than summed afresh.
+//! The run's counters, folded from the engine's events in one place for every consumer: the
+//! headless runner's lines, `rejudge`'s, and the terminal UI's header. Each round's state as
+//! last stored is kept in a few numbers (its status, what it used, what in it waits for
+//! review), with the calls under way, the schedule's shape and the rounds this run has
+//! finished, all derived from the events so that it agrees with the store. It keeps no round
+//! itself, so its memory grows by a few hundred bytes per round however long the rounds'
+//! texts are, and the counts and totals a status line asks for after every event are kept up
+//! to date as rounds are stored rather than summed afresh.
 
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeSet, HashMap};
+use std::time::Duration;
 
 use crate::domain::{PhaseType, Round, RoundStatus};
 
@@ -108,15 +110,32 @@ struct Kept {
     waiting: Vec<String>,
 }
 
+/// The schedule at the run's outset.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Outset {
+    /// Rounds in the schedule.
+    pub rounds: usize,
+    /// Rounds read from their files.
+    pub stored: usize,
+    /// Rounds this run runs (not finished before).
+    pub to_run: usize,
+}
+
 /// The run so far, as events told it.
-#[derive(Debug, Default)]
+#[derive(Debug, Clone, Default)]
 pub struct Progress {
     rounds: HashMap<String, Kept>,
     /// Over every kept round, kept up to date as rounds are stored.
     counts: RoundCounts,
     totals: UsageTotals,
     waiting: usize,
-    under_way: HashMap<String, HashSet<(PhaseType, String)>>,
+    /// The calls under way of each round, with the attempts each has failed so far.
+    under_way: HashMap<String, HashMap<(PhaseType, String), u32>>,
+    outset: Outset,
+    /// Rounds this run has finished working on.
+    finished: usize,
+    /// Models whose answered calls have no cost (no price configured); only grows.
+    unpriced: BTreeSet<String>,
 }
 
 impl Progress {
@@ -124,13 +143,21 @@ impl Progress {
     pub fn apply(&mut self, event: &EngineEvent) -> Vec<Change> {
         match event {
             EngineEvent::Started { rounds, .. } => {
+                // A new schedule: nothing of an earlier one counts.
+                *self = Self::default();
                 for s in rounds {
                     self.store(&s.round);
                 }
-                vec![Change::Started {
+                let to_run = rounds.iter().filter(|s| s.to_run).count();
+                self.outset = Outset {
                     rounds: rounds.len(),
                     stored: rounds.iter().filter(|s| s.stored).count(),
-                    finished: rounds.iter().filter(|s| !s.to_run).count(),
+                    to_run,
+                };
+                vec![Change::Started {
+                    rounds: rounds.len(),
+                    stored: self.outset.stored,
+                    finished: rounds.len() - to_run,
                     waiting: self.waiting(),
                 }]
             }
@@ -139,10 +166,16 @@ impl Progress {
                 phase_type,
                 model,
             } => {
-                self.under_way
-                    .entry(round_id.clone())
-                    .or_default()
-                    .insert((*phase_type, model.clone()));
+                self.call(round_id, *phase_type, model);
+                Vec::new()
+            }
+            EngineEvent::RetryScheduled {
+                round_id,
+                phase_type,
+                model,
+                ..
+            } => {
+                *self.call(round_id, *phase_type, model) += 1;
                 Vec::new()
             }
             EngineEvent::PhaseFailed {
@@ -158,7 +191,7 @@ impl Progress {
             }
             EngineEvent::RoundStored { round } => {
                 if let Some(calls) = self.under_way.get_mut(&round.id) {
-                    calls.retain(|(p, who)| !is_stored_call(round, *p, who));
+                    calls.retain(|(p, who), _| !is_stored_call(round, *p, who));
                 }
                 self.store(round)
                     .into_iter()
@@ -170,20 +203,28 @@ impl Progress {
             }
             EngineEvent::RoundFinished { round_id } => {
                 self.under_way.remove(round_id);
-                self.rounds
-                    .get(round_id)
-                    .map(|r| {
-                        Change::RoundFinished(FinishedRound {
-                            id: round_id.clone(),
-                            status: r.status,
-                            truncated: r.usage.truncated,
-                        })
-                    })
-                    .into_iter()
-                    .collect()
+                let Some(r) = self.rounds.get(round_id) else {
+                    return Vec::new();
+                };
+                self.finished += 1;
+                vec![Change::RoundFinished(FinishedRound {
+                    id: round_id.clone(),
+                    status: r.status,
+                    truncated: r.usage.truncated,
+                })]
             }
             _ => Vec::new(),
         }
+    }
+
+    /// The call under way for this phase and model (as the events name it), begun when
+    /// missing: its failed attempts so far.
+    fn call(&mut self, round_id: &str, phase_type: PhaseType, model: &str) -> &mut u32 {
+        self.under_way
+            .entry(round_id.to_string())
+            .or_default()
+            .entry((phase_type, model.to_string()))
+            .or_default()
     }
 
     /// Keeps a round's newest state in a few numbers, in place of the one before; returns
@@ -196,6 +237,13 @@ impl Progress {
             usage: UsageTotals::of(round),
             waiting: items.iter().map(|i| i.key.clone()).collect(),
         };
+        self.unpriced.extend(
+            round
+                .phases
+                .iter()
+                .filter(|p| p.error.is_none() && p.cost_usd.is_none())
+                .map(|p| p.model_id.clone()),
+        );
         self.counts.count(kept.state, 1);
         self.totals += kept.usage;
         self.waiting += kept.waiting.len();
@@ -222,7 +270,16 @@ impl Progress {
 
     /// Calls under way.
     pub fn under_way(&self) -> usize {
-        self.under_way.values().map(HashSet::len).sum()
+        self.under_way.values().map(HashMap::len).sum()
+    }
+
+    /// Failed attempts of the calls under way (tried again, or waiting to be).
+    pub fn retries_under_way(&self) -> u64 {
+        self.under_way
+            .values()
+            .flat_map(HashMap::values)
+            .map(|n| u64::from(*n))
+            .sum()
     }
 
     /// Rounds by state as last stored: how the status line counts them.
@@ -236,6 +293,38 @@ impl Progress {
         // Taking a round's old cost out of the sum can leave a rounding error below zero.
         t.cost_usd = t.cost_usd.max(0.0);
         t
+    }
+
+    /// The models whose answered calls have no cost (no price configured): a cost shown
+    /// leaves them out.
+    pub fn unpriced(&self) -> &BTreeSet<String> {
+        &self.unpriced
+    }
+
+    /// The schedule at the run's outset.
+    pub fn outset(&self) -> Outset {
+        self.outset
+    }
+
+    /// Rounds this run has finished working on.
+    pub fn finished_this_run(&self) -> usize {
+        self.finished
+    }
+
+    /// Rounds done, those finished before this run included.
+    pub fn done(&self) -> usize {
+        self.outset.rounds - self.outset.to_run + self.finished
+    }
+
+    /// Rounds this run has still to finish.
+    pub fn left(&self) -> usize {
+        self.outset.to_run.saturating_sub(self.finished)
+    }
+
+    /// The time left at the pace of the rounds this run has finished in `elapsed`; none
+    /// before one has finished.
+    pub fn eta(&self, elapsed: Duration) -> Option<Duration> {
+        (self.finished > 0).then(|| elapsed.mul_f64(self.left() as f64 / self.finished as f64))
     }
 }
 
@@ -340,6 +429,83 @@ mod tests {
                 status: RoundStatus::NeedsReview,
                 truncated: 1
             })]
+        );
+    }
+
+    #[test]
+    fn the_schedule_calls_under_way_and_this_runs_pace_are_counted() {
+        let mut progress = Progress::default();
+        let mut r1 = blank("r1");
+        r1.phases
+            .push(Phase::new(PhaseType::Presentation, "unpriced", "x"));
+        let rounds = [
+            (r1, true, false),
+            (blank("r2"), false, true),
+            (blank("r3"), false, true),
+        ]
+        .into_iter()
+        .map(|(round, stored, to_run)| ScheduledState {
+            round: Arc::new(round),
+            stored,
+            to_run,
+            text_dropped: false,
+        })
+        .collect();
+        progress.apply(&EngineEvent::Started {
+            tournament_id: "t".into(),
+            rounds,
+        });
+        assert_eq!(
+            progress.outset(),
+            Outset {
+                rounds: 3,
+                stored: 1,
+                to_run: 2
+            }
+        );
+        assert!(progress.unpriced().contains("unpriced"));
+        let call = |e: fn(String, PhaseType, String) -> EngineEvent| {
+            e("r2".into(), PhaseType::Presentation, "a".into())
+        };
+        progress.apply(&call(|round_id, phase_type, model| {
+            EngineEvent::PhaseStarted {
+                round_id,
+                phase_type,
+                model,
+            }
+        }));
+        progress.apply(&call(|round_id, phase_type, model| {
+            EngineEvent::RetryScheduled {
+                round_id,
+                phase_type,
+                model,
+                attempt: 1,
+                wait: Duration::from_secs(1),
+                error: "HTTP 503".into(),
+            }
+        }));
+        assert_eq!((progress.under_way(), progress.retries_under_way()), (1, 1));
+        assert_eq!(
+            progress.eta(Duration::from_secs(30)),
+            None,
+            "nothing finished yet"
+        );
+        progress.apply(&EngineEvent::RoundFinished {
+            round_id: "r2".into(),
+        });
+        assert_eq!((progress.under_way(), progress.retries_under_way()), (0, 0));
+        assert_eq!(
+            (
+                progress.finished_this_run(),
+                progress.done(),
+                progress.left()
+            ),
+            (1, 2, 1)
+        );
+        assert_eq!(
+            progress.eta(Duration::from_secs(30)),
+            Some(Duration::from_secs(30)),
+            "one of two in 30 s: the round finished before does not count"
         );
     }
 }

@@ -87,17 +87,6 @@ impl Output {
     }
 }
 
-/// The run as counted so far, for the status line and the ETA.
-#[derive(Debug, Default)]
-struct Tally {
-    /// Rounds of the tournament.
-    rounds: usize,
-    /// Rounds not to be run (finished before this run).
-    kept: usize,
-    /// Rounds this run has finished with.
-    done: usize,
-}
-
 /// Follows the events until the engine stops sending, saying what happened through `say`
 /// and the status every `interval`.
 pub async fn follow(
@@ -112,7 +101,6 @@ pub async fn follow(
     // After a stall, one status line, not a burst of them.
     tick.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
     let mut progress = Progress::default();
-    let mut tally = Tally::default();
     let mut batch_lines = crate::commands::batch_lines::BatchLines::default();
     loop {
         let event = tokio::select! {
@@ -121,7 +109,7 @@ pub async fn follow(
                 None => break,
             },
             _ = tick.tick() => {
-                say(Say::Tick(status(&progress, &tally, start.elapsed())));
+                say(Say::Tick(status(&progress, start.elapsed())));
                 continue;
             }
         };
@@ -133,8 +121,6 @@ pub async fn follow(
                     finished,
                     waiting,
                 } => {
-                    tally.rounds = rounds;
-                    tally.kept = finished;
                     let resumed = if stored > 0 {
                         format!(
                             " (resumed: {stored} stored, {} to run, {waiting} waiting for review)",
@@ -160,18 +146,16 @@ pub async fn follow(
                     }
                 }),
                 Change::RoundFinished(round) => {
-                    tally.done += 1;
-                    let done = tally.kept + tally.done;
+                    let (done, of) = (progress.done(), progress.outset().rounds);
                     Say::Finished {
                         line: format!(
-                            "round {done}/{}: {} {}{}",
-                            tally.rounds,
+                            "round {done}/{of}: {} {}{}",
                             round.id,
                             round.status.as_str(),
                             cut(round.truncated)
                         ),
                         done,
-                        of: tally.rounds,
+                        of,
                     }
                 }
             });
@@ -187,7 +171,7 @@ pub async fn follow(
         }
         // Streamed text changes no count; the status is summed afresh only when one may change.
         if !matches!(event, EngineEvent::TextDelta { .. }) {
-            say(Say::Status(status(&progress, &tally, start.elapsed())));
+            say(Say::Status(status(&progress, start.elapsed())));
         }
     }
 }
@@ -267,15 +251,12 @@ fn tokens(t: &UsageTotals) -> String {
 
 /// One line: rounds by state, calls under way, tokens, cost, answers cut at the token limit,
 /// and the time left at this run's pace so far.
-fn status(progress: &Progress, tally: &Tally, elapsed: Duration) -> String {
+fn status(progress: &Progress, elapsed: Duration) -> String {
     let c = progress.counts();
     let t = progress.totals();
-    let left = tally.rounds.saturating_sub(tally.kept + tally.done);
-    let eta = if tally.done == 0 {
-        "ETA –".to_string()
-    } else {
-        let secs = elapsed.as_secs_f64() * left as f64 / tally.done as f64;
-        format!("ETA {}", clock(Duration::from_secs_f64(secs)))
+    let eta = match progress.eta(elapsed) {
+        None => "ETA –".to_string(),
+        Some(left) => format!("ETA {}", clock(left)),
     };
     format!(
         "status: {} complete, {} need review, {} incomplete, {} not started; {} calls in flight; {}; ${:.4}{}; {eta}",
@@ -428,12 +409,38 @@ mod tests {
 
     #[test]
     fn the_eta_follows_this_runs_pace() {
-        let tally = Tally {
-            rounds: 10,
-            kept: 2,
-            done: 4,
-        };
-        let line = status(&Progress::default(), &tally, Duration::from_secs(60));
+        use ethics_bowl::domain::Round;
+        use ethics_bowl::engine::ScheduledState;
+        use std::sync::Arc;
+        // Ten rounds, two finished before this run, four finished by it.
+        let mut progress = Progress::default();
+        let ids: Vec<String> = (0..10).map(|i| format!("r{i}")).collect();
+        let rounds = ids
+            .iter()
+            .enumerate()
+            .map(|(i, id)| ScheduledState {
+                round: Arc::new(
+                    serde_json::from_value::<Round>(serde_json::json!({
+                        "id": id, "dilemma_id": "d", "team_a_model": "a", "team_b_model": "b",
+                        "status": "incomplete", "timestamp": "t"
+                    }))
+                    .unwrap(),
+                ),
+                stored: i < 2,
+                to_run: i >= 2,
+                text_dropped: false,
+            })
+            .collect();
+        progress.apply(&EngineEvent::Started {
+            tournament_id: "t".into(),
+            rounds,
+        });
+        for id in &ids[2..6] {
+            progress.apply(&EngineEvent::RoundFinished {
+                round_id: id.clone(),
+            });
+        }
+        let line = status(&progress, Duration::from_secs(60));
         assert!(line.ends_with("ETA 0:01:00"), "{line}");
     }
 }

@@ -40,6 +40,11 @@ pub enum Echo {
 
 /// Applies one engine event to the mirror; says what it meant for the screens.
 pub(crate) fn ingest(mirror: &mut Mirror, event: EngineEvent) -> Echo {
+    // The counters are the run's, folded as every consumer folds them; streamed text
+    // changes none.
+    if !matches!(event, EngineEvent::TextDelta { .. }) {
+        mirror.progress.apply(&event);
+    }
     let round = |mirror: &Mirror, id: &str| mirror.index.get(id).copied();
     match event {
         EngineEvent::Started {
@@ -180,8 +185,6 @@ pub(crate) fn ingest(mirror: &mut Mirror, event: EngineEvent) -> Echo {
                     let r = &mut mirror.rounds[i];
                     r.store(stored);
                     r.on_disk = true;
-                    // A model without a price stays without one: the set only grows.
-                    mirror.unpriced.extend(r.unpriced.iter().cloned());
                     let at_rest = r.at_rest();
                     if mirror
                         .text_kept
@@ -194,7 +197,6 @@ pub(crate) fn ingest(mirror: &mut Mirror, event: EngineEvent) -> Echo {
                     if at_rest {
                         mirror.text_kept.touch(&mut mirror.rounds, i);
                     }
-                    mirror.refresh_totals();
                     mirror.refresh_compare();
                     return Echo::Stored;
                 }
@@ -206,7 +208,6 @@ pub(crate) fn ingest(mirror: &mut Mirror, event: EngineEvent) -> Echo {
                 let r = &mut mirror.rounds[i];
                 r.retry_until = None;
                 r.live.clear();
-                mirror.finished_this_run += 1;
                 mirror.text_kept.touch(&mut mirror.rounds, i);
             }
         }

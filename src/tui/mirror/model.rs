@@ -1,12 +1,12 @@
 //! The mirror itself: what the UI knows of the tournament, and what is read off it (counts,
 //! totals, the clock, the stored rounds).
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Arc;
 use std::time::{Duration, Instant};
 
 use crate::domain::{ProtocolKind, Round};
-use crate::engine::UsageTotals;
+use crate::engine::{Progress, UsageTotals};
 use crate::providers::{BatchView, RateSnapshot};
 use crate::store::{FilterValues, TournamentStatus};
 use crate::tui::msg::Effect;
@@ -84,15 +84,10 @@ pub struct Mirror {
     pub ended: Option<Instant>,
     /// The latest tick.
     pub now: Instant,
-    /// What every round's stored phases used (earlier sessions included).
-    pub totals: UsageTotals,
-    /// The models whose answered calls have no cost (no price configured): the cost shown
-    /// leaves them out, so the header says it is partial and names them.
-    pub unpriced: BTreeSet<String>,
-    /// What the schedule held as the run started.
-    pub resume: Resume,
-    /// Rounds this run has finished working on (for the remaining time).
-    pub finished_this_run: usize,
+    /// The run's counters (rounds by state, what the stored phases used, calls under way,
+    /// the schedule's shape, rounds finished this run, models without a price), folded
+    /// from the events as the headless runner folds them.
+    pub progress: Progress,
     /// New calls are on hold.
     pub paused: bool,
     /// How the run ended, once it has.
@@ -124,10 +119,7 @@ impl Mirror {
             started: None,
             ended: None,
             now,
-            totals: UsageTotals::default(),
-            unpriced: BTreeSet::new(),
-            resume: Resume::default(),
-            finished_this_run: 0,
+            progress: Progress::default(),
             paused: false,
             finished: None,
             text_kept: TextKept::default(),
@@ -148,26 +140,29 @@ impl Mirror {
             .map(|(cell, _)| *cell)
     }
 
-    /// Sums the rounds' usage again (after a round was stored).
-    pub(crate) fn refresh_totals(&mut self) {
-        self.totals = self.rounds.iter().map(|r| r.usage).sum();
-    }
-
     /// Calls under way.
     pub fn in_flight(&self) -> usize {
-        self.rounds.iter().map(|r| r.live.len()).sum()
+        self.progress.under_way()
+    }
+
+    /// What every round's stored phases used (earlier sessions included).
+    pub fn totals(&self) -> UsageTotals {
+        self.progress.totals()
+    }
+
+    /// What the schedule held as the run started.
+    pub fn resume(&self) -> Resume {
+        let outset = self.progress.outset();
+        Resume {
+            stored: outset.stored,
+            to_run: outset.to_run,
+        }
     }
 
     /// Retries over the whole tournament: stored phases' failed attempts, and those of
     /// calls under way.
     pub fn retries(&self) -> u64 {
-        let live: u64 = self
-            .rounds
-            .iter()
-            .flat_map(|r| &r.live)
-            .map(|p| u64::from(p.retries))
-            .sum();
-        self.totals.retries + live
+        self.progress.totals().retries + self.progress.retries_under_way()
     }
 
     /// Retries waiting, and the longest remaining wait.
@@ -206,12 +201,10 @@ impl Mirror {
     }
 
     /// Remaining time, from the pace of the rounds this run has finished; none while paused
-    /// (the pace says nothing then).
+    /// (the pace says nothing then) or once nothing is left.
     pub fn eta(&self) -> Option<Duration> {
-        let done = self.finished_this_run;
-        let left = self.resume.to_run.saturating_sub(done);
-        (self.finished.is_none() && !self.paused && done > 0 && left > 0)
-            .then(|| self.elapsed().mul_f64(left as f64 / done as f64))
+        let running = self.finished.is_none() && !self.paused && self.progress.left() > 0;
+        self.progress.eta(self.elapsed()).filter(|_| running)
     }
 
     /// The stored rounds, as the analysis (and `report`) reads them.

@@ -113,8 +113,6 @@ pub struct RoundState {
     pub review: Vec<ReviewItem>,
     /// What the stored phases used.
     pub usage: UsageTotals,
-    /// Models of stored phases that answered with no cost (no price configured).
-    pub unpriced: Vec<String>,
     /// When a retry is due, while one is waiting.
     pub retry_until: Option<Instant>,
     /// `stored` is [`Round::without_text`]: a finished round the UI has not shown lately
@@ -123,27 +121,12 @@ pub struct RoundState {
     pub text_dropped: bool,
 }
 
-/// The models whose answered calls in this round have no cost: taken once as a round is
-/// stored, so the header does not walk every phase at every frame.
-fn unpriced_models(round: &Round) -> Vec<String> {
-    let mut models: Vec<String> = round
-        .phases
-        .iter()
-        .filter(|p| p.error.is_none() && p.cost_usd.is_none())
-        .map(|p| p.model_id.clone())
-        .collect();
-    models.sort();
-    models.dedup();
-    models
-}
-
 impl RoundState {
     /// A round as stored (or set up), its text already sanitised.
     pub(crate) fn new(stored: Arc<Round>, on_disk: bool) -> Self {
         Self {
             review: review_items(&stored),
             usage: UsageTotals::of(&stored),
-            unpriced: unpriced_models(&stored),
             stored,
             on_disk,
             live: Vec::new(),
@@ -178,7 +161,6 @@ impl RoundState {
             .retain(|p| !is_stored_call(&round, p.phase_type, &p.speaker));
         self.review = review_items(&round);
         self.usage = UsageTotals::of(&round);
-        self.unpriced = unpriced_models(&round);
         self.stored = round;
         self.text_dropped = false;
     }

@@ -7,7 +7,7 @@ use std::collections::HashMap;
 use crate::domain::{ProtocolKind, QaFormat};
 use crate::engine::ScheduledState;
 
-use super::model::{Mirror, Resume};
+use super::model::Mirror;
 use super::round_state::RoundState;
 
 /// The protocol a schedule runs: the kind most of its rounds have (a tournament runs one;
@@ -63,12 +63,6 @@ pub(super) fn lay_out(m: &mut Mirror, rounds: Vec<ScheduledState>) {
     m.rows.clear();
     m.columns.clear();
     m.cells.clear();
-    m.unpriced.clear();
-    m.resume = Resume::default();
-    for s in &rounds {
-        m.resume.stored += usize::from(s.stored);
-        m.resume.to_run += usize::from(s.to_run);
-    }
     m.protocol = schedule_protocol(&rounds);
     m.text_kept.reset();
     for s in rounds {
@@ -81,7 +75,6 @@ pub(super) fn lay_out(m: &mut Mirror, rounds: Vec<ScheduledState>) {
         );
         m.index.insert(round.id().to_string(), m.rounds.len());
         m.cells.insert((row, col), m.rounds.len());
-        m.unpriced.extend(round.unpriced.iter().cloned());
         let whole_at_rest = !round.text_dropped && round.at_rest();
         let at = m.rounds.len();
         m.rounds.push(round);
@@ -89,5 +82,4 @@ pub(super) fn lay_out(m: &mut Mirror, rounds: Vec<ScheduledState>) {
             m.text_kept.touch(&mut m.rounds, at);
         }
     }
-    m.refresh_totals();
 }

@@ -166,7 +166,7 @@ fn the_schedule_becomes_a_matrix() {
     assert_eq!(app.mirror.columns.len(), 2);
     assert_eq!(app.mirror.cells[&(1, 1)], 3);
     assert_eq!(
-        app.mirror.resume,
+        app.mirror.resume(),
         crate::tui::mirror::Resume {
             stored: 0,
             to_run: 4
@@ -570,7 +570,7 @@ fn resumed() -> App {
 fn a_resumed_run_starts_from_what_is_stored() {
     let mut app = resumed();
     assert_eq!(
-        app.mirror.resume,
+        app.mirror.resume(),
         crate::tui::mirror::Resume {
             stored: 3,
             to_run: 2
@@ -594,13 +594,13 @@ fn a_resumed_run_starts_from_what_is_stored() {
     // The totals cover the stored phases: two rounds of two phases, and r3's one.
     assert_eq!(
         (
-            app.mirror.totals.input_tokens,
-            app.mirror.totals.calls,
-            app.mirror.totals.retries
+            app.mirror.totals().input_tokens,
+            app.mirror.totals().calls,
+            app.mirror.totals().retries
         ),
         (4500, 5, 4)
     );
-    assert!((app.mirror.totals.cost_usd - 0.04).abs() < 1e-9);
+    assert!((app.mirror.totals().cost_usd - 0.04).abs() < 1e-9);
     // Analysis reads only what is on disk: r4 has no file yet.
     assert_eq!(app.mirror.stored_rounds().len(), 3);
     key(&mut app, KeyCode::Char('a'));
@@ -621,9 +621,9 @@ fn a_resumed_run_starts_from_what_is_stored() {
         },
     );
     assert_eq!(app.mirror.rounds[2].margin(), Some(-14.0));
-    assert_eq!(app.mirror.totals.calls, 6);
+    assert_eq!(app.mirror.totals().calls, 6);
     assert!(app.screens.analysis.view.as_ref().unwrap().stale);
-    assert_eq!(app.mirror.finished_this_run, 1);
+    assert_eq!(app.mirror.progress.finished_this_run(), 1);
 }
 
 #[test]
@@ -930,7 +930,7 @@ fn finished_rounds_beyond_the_few_kept_leave_their_text_in_the_store() {
             .all(|p| p.response.is_empty())
     );
     assert_eq!(app.mirror.rounds[0].margin(), Some(14.0));
-    assert_eq!(app.mirror.totals.calls, 6);
+    assert_eq!(app.mirror.totals().calls, 6);
     // Opening it asks the driver for the round, once.
     app.screens.matrix.cursor = (0, 0);
     let effects = key(&mut app, KeyCode::Enter);

@@ -171,10 +171,11 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         (_, None, true) => "PAUSED".to_string(),
         (_, None, false) => "live".to_string(),
     };
-    let t = app.mirror.totals;
+    let t = app.mirror.totals();
     let unpriced = app
         .mirror
-        .unpriced
+        .progress
+        .unpriced()
         .iter()
         .map(String::as_str)
         .collect::<Vec<_>>()
@@ -202,11 +203,12 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
     // A resumed run says so until it ends: the totals include earlier sessions.
     let resumed = if app.mirror.mode == Mode::Live
         && app.mirror.finished.is_none()
-        && app.mirror.resume.stored > 0
+        && app.mirror.resume().stored > 0
     {
         format!(
             " · resumed: {} stored, {} to run",
-            app.mirror.resume.stored, app.mirror.resume.to_run
+            app.mirror.resume().stored,
+            app.mirror.resume().to_run
         )
     } else {
         String::new()
