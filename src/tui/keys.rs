@@ -152,7 +152,7 @@ pub(crate) const UP_DOWN: &[(Key, Action)] = &[
 /// Esc (or Backspace): back where the screen was opened from.
 pub(crate) const BACK: Binding = Binding {
     label: "Esc",
-    help: "back to the matrix",
+    help: "back to the screen this was opened from",
     footer: Some("Esc back"),
     keys: &[
         (key(KeyCode::Esc), Action::Back),
