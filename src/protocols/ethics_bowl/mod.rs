@@ -8,6 +8,9 @@
 mod panel;
 pub mod prompts;
 pub mod simulated;
+mod spec;
+
+pub use spec::Spec;
 
 use std::collections::HashMap;
 

@@ -13,7 +13,9 @@
 mod panel;
 pub mod prompts;
 pub mod quotes;
+mod schedule;
 pub mod simulated;
+mod spec;
 pub mod verdict;
 
 use std::collections::HashMap;
@@ -30,6 +32,7 @@ use super::judging::{JudgeAnswer, Quoted};
 use super::{PhaseRef, Protocol, ProtocolError, Step, blank_round};
 pub use panel::verdict_of;
 use quotes::{GameText, show_argument};
+pub use spec::Spec;
 
 /// The debate's rules from the tournament's `[qa]` table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]

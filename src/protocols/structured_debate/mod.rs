@@ -13,6 +13,9 @@ mod panel;
 pub mod parse;
 pub mod prompts;
 pub mod simulated;
+mod spec;
+
+pub use spec::Spec;
 
 use std::collections::HashMap;
 
