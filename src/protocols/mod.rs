@@ -20,8 +20,8 @@ pub use registry::{extra_folders, simulated_behaviours, spec, specs, stored};
 pub use spec::{ProtocolSpec, Rejudging, RoundExtra};
 
 use crate::domain::{
-    Judgment, Phase, PhaseType, ProtocolKind, Round, RoundRecord, RoundStatus, ScheduledRound,
-    Turn, now_rfc3339, speaker,
+    JudgingPhase, Judgment, OwnPhase, Phase, PhaseType, ProtocolKind, Round, RoundRecord,
+    RoundStatus, ScheduledRound, Turn, now_rfc3339, speaker,
 };
 use crate::providers::ChatRequest;
 use judging::JudgeAnswer;
@@ -84,16 +84,54 @@ pub struct Step {
     pub correction: u32,
 }
 
+/// What a step of a protocol's own asks, as its [`Protocol::request`] builds it: a single
+/// judge's judgment, or one of the protocol's debating phases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asked<P> {
+    /// A single judge's judgment (panel calls are the panel's to build).
+    Judgment,
+    /// One of the protocol's own phases.
+    Debate(P),
+}
+
 impl Step {
-    /// A debater's or single judge's call.
-    pub fn new(phase_type: PhaseType, model: &str, depends_on: &[PhaseType]) -> Self {
+    /// A debater's or single judge's call, waiting for the phases it quotes.
+    pub fn new<P: Into<PhaseType> + Copy>(phase_type: P, model: &str, depends_on: &[P]) -> Self {
         Self {
-            phase_type,
+            phase_type: phase_type.into(),
             model: model.to_string(),
-            depends_on: depends_on.iter().map(|p| PhaseRef::from(*p)).collect(),
+            depends_on: depends_on
+                .iter()
+                .map(|p| PhaseRef::from((*p).into()))
+                .collect(),
             seat: None,
             turn: None,
             correction: 0,
+        }
+    }
+
+    /// What the step asks of protocol `P` (called `protocol` in errors): a panel's call, or
+    /// another protocol's phase, is an error.
+    pub fn asked<P: OwnPhase>(
+        &self,
+        round: &Round,
+        protocol: &str,
+    ) -> Result<Asked<P>, ProtocolError> {
+        match self.phase_type {
+            PhaseType::Judging(JudgingPhase::Judgment) => Ok(Asked::Judgment),
+            PhaseType::Judging(JudgingPhase::PanelEvaluation | JudgingPhase::Deliberation) => {
+                Err(ProtocolError(format!(
+                    "round {}: panel calls are built by the panel",
+                    round.id
+                )))
+            }
+            PhaseType::Debate(_) => self.phase_type.own().map(Asked::Debate).ok_or_else(|| {
+                ProtocolError(format!(
+                    "round {}: {protocol} has no {} phase",
+                    round.id,
+                    self.phase_type.as_str()
+                ))
+            }),
         }
     }
 

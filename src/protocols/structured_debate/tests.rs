@@ -20,6 +20,11 @@ fn round(p: &StructuredDebate) -> Round {
         .unwrap()
 }
 
+/// A stage's turn, for a stage named as a phase type.
+fn turn(stage: PhaseType, side: Side, attempt: u32) -> Turn {
+    super::turn(stage.own().unwrap(), side, attempt)
+}
+
 fn answer(
     p: &StructuredDebate,
     round: &mut Round,
