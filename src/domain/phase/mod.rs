@@ -179,14 +179,6 @@ impl PhaseType {
         matches!(self, Self::Judging(_))
     }
 
-    /// The judging phase, if it is one.
-    pub fn judging(self) -> Option<JudgingPhase> {
-        match self {
-            Self::Judging(p) => Some(p),
-            Self::Debate(_) => None,
-        }
-    }
-
     /// The protocol `P`'s own phase, if it is one of its (none for judging phases and for
     /// other protocols' phases).
     pub fn own<P: OwnPhase>(self) -> Option<P> {
