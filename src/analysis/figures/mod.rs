@@ -12,7 +12,7 @@ mod markdown;
 mod usage;
 mod value;
 
-pub use link::{Link, LinkKey};
+pub use link::{Link, LinkKey, RoundTags, judges_of};
 pub use markdown::markdown;
 pub use value::Value;
 
