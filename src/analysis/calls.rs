@@ -45,6 +45,14 @@ impl CallCounts {
     }
 }
 
+/// Whether no answer was cut and no usage estimated: then the report has nothing to say
+/// about the calls, and `analysis.json` leaves them out.
+pub fn nothing_to_say(by_model: &BTreeMap<String, CallCounts>) -> bool {
+    by_model
+        .values()
+        .all(|c| c.truncated_phases == 0 && c.estimated_usage_phases == 0)
+}
+
 /// Every answered phase of the rounds, counted by the model that answered.
 pub fn calls_by_model(rounds: &[Round]) -> BTreeMap<String, CallCounts> {
     let mut by_model: BTreeMap<String, CallCounts> = BTreeMap::new();

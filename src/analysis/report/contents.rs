@@ -30,7 +30,7 @@ pub struct Analysis {
     /// Answered calls by model, with answers cut at the token limit and answers with
     /// estimated usage; left out when there are neither (as in results stored before they
     /// were recorded).
-    #[serde(skip_serializing_if = "super::calls::nothing_to_say")]
+    #[serde(skip_serializing_if = "crate::analysis::calls::nothing_to_say")]
     pub calls_by_model: BTreeMap<String, CallCounts>,
     /// Each model's calls by role: failures, retries, tokens, cost and latency.
     pub usage_by_model: Vec<crate::analysis::usage::ModelUsage>,

@@ -72,6 +72,36 @@ pub(super) fn write_text(path: PathBuf, text: &str) -> Result<PathBuf, ReportErr
     write_file(path, for_people(text))
 }
 
+/// Writes the figures' files in the formats asked for: each table's CSV, each chart's SVG.
+pub(super) fn write_figures(
+    sections: &[crate::analysis::figures::Section],
+    out: &Path,
+    formats: &[Format],
+) -> Result<Vec<PathBuf>, ReportError> {
+    use crate::analysis::figures::Block;
+    let mut written = Vec::new();
+    for block in sections.iter().flat_map(|s| &s.blocks) {
+        match block {
+            Block::Table(t) if formats.contains(&Format::Csv) => {
+                if let Some(tidy) = &t.tidy {
+                    let header: Vec<&str> = tidy.header.iter().map(String::as_str).collect();
+                    let rows = tidy
+                        .rows
+                        .iter()
+                        .map(|r| r.iter().map(crate::analysis::figures::Value::csv).collect())
+                        .collect();
+                    written.push(write_csv(out.join(&tidy.file), &header, rows)?);
+                }
+            }
+            Block::Chart(c) if formats.contains(&Format::Svg) => {
+                written.push(write_file(out.join(c.file), &c.svg)?);
+            }
+            _ => {}
+        }
+    }
+    Ok(written)
+}
+
 /// Writes a tidy CSV: the header, then one row per observation.
 pub(super) fn write_csv(
     path: PathBuf,

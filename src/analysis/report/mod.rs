@@ -10,18 +10,16 @@
 //! (`analysis::show`: how a figure is shown, `files`: how a file is written) and imports none
 //! of them.
 
-mod calls;
 mod contents;
-mod ethics_bowl;
 mod files;
 mod panels;
 mod qa_debate;
 mod structured_debate;
-mod usage;
 
 use std::fmt::Write as _;
 use std::path::{Path, PathBuf};
 
+use crate::analysis::figures;
 use crate::analysis::tables::MIN_N;
 use crate::domain::ProtocolKind;
 
@@ -51,16 +49,19 @@ pub fn write_report(
          a figure on fewer than {MIN_N} observations is marked \"too few\".\n",
         a.rounds, a.complete_rounds
     );
-    usage::markdown(&mut report, &a.usage_by_model);
-    written.extend(usage::files(&a.usage_by_model, out, formats)?);
-    calls::markdown(&mut report, &a.calls_by_model);
-    written.extend(calls::files(&a.calls_by_model, out, formats)?);
+    let sections = figures::sections(a);
+    report.push_str(&figures::markdown(&sections));
+    written.extend(files::write_figures(&sections, out, formats)?);
     for kind in ProtocolKind::ALL {
         match kind {
             ProtocolKind::EthicsBowl => {
-                if a.ethics_bowl_rounds > 0 {
-                    ethics_bowl::markdown(&mut report, a);
-                    written.extend(ethics_bowl::files(a, out, formats)?);
+                if let Some(p) = &a.panels {
+                    written.extend(panels::section(
+                        &mut report,
+                        &panels::ethics_bowl(p),
+                        out,
+                        formats,
+                    )?);
                 }
             }
             ProtocolKind::QaDebate => {

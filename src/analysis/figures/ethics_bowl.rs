@@ -1,0 +1,556 @@
+//! The Ethics Bowl's sections: model comparison by role, dilemma difficulty, consistency,
+//! framework usage, ratings, bias checks and judge agreement (and its judge panels'),
+//! each table with its CSV file and charts.
+
+use std::collections::BTreeMap;
+
+use super::{Link, LinkKey, Section, Table, Text, Value};
+use crate::analysis::Analysis;
+use crate::analysis::bias::Difference;
+use crate::analysis::charts;
+use crate::analysis::ratings::{DRAW_MARGIN, Rating};
+use crate::analysis::tables::{Cell, FRAMEWORKS, JudgePair, LOW_CONSISTENCY, RepeatedAgreement};
+use crate::domain::Criterion;
+
+/// The sections, when the Ethics Bowl played any round.
+pub(super) fn sections(a: &Analysis) -> Vec<Section> {
+    if a.ethics_bowl_rounds == 0 {
+        return Vec::new();
+    }
+    vec![
+        comparison(a),
+        difficulty(a),
+        consistency(a),
+        frameworks(a),
+        ratings(a),
+        bias(a),
+        agreement(a),
+    ]
+}
+
+fn comparison(a: &Analysis) -> Section {
+    let mut s = Section::new("Model comparison by role");
+    let mut head = vec!["model".to_string(), "role".to_string()];
+    head.extend(Criterion::ALL.iter().map(|c| c.label().to_string()));
+    head.push("total /70".into());
+    let mut t = Table::new("Models by role", head);
+    let mut tidy = Vec::new();
+    for m in &a.model_comparison {
+        let mut cells = vec![Value::text(&m.model), Value::text(m.role)];
+        cells.extend(
+            Criterion::ALL
+                .iter()
+                .map(|c| Value::Mean(m.criteria[c.key()])),
+        );
+        cells.push(Value::Mean(m.total));
+        let team = if m.role == "presenting" { "a" } else { "b" };
+        t.row(
+            cells,
+            Link::model(&m.model).map(|l| l.and(LinkKey::Role, team)),
+        );
+        for (criterion, c) in m
+            .criteria
+            .iter()
+            .map(|(k, c)| (k.to_string(), c))
+            .chain([("total".to_string(), &m.total)])
+        {
+            tidy.push(vec![
+                Value::text(&m.model),
+                Value::text(m.role),
+                Value::Text(criterion),
+                Value::Mean(*c),
+                Value::Count(c.n),
+            ]);
+        }
+    }
+    s.table(t.with_tidy(
+        "model_comparison.csv",
+        ["model", "role", "criterion", "mean", "n"],
+        tidy,
+    ));
+    s.chart(
+        "criteria_profile.svg",
+        charts::profile_chart(&a.model_comparison),
+        true,
+    );
+    s
+}
+
+fn difficulty(a: &Analysis) -> Section {
+    let mut s = Section::new("Dilemma difficulty (hardest first)");
+    let mut t = Table::new(
+        "Dilemmas, hardest first",
+        [
+            "dilemma",
+            "mean total /70",
+            "spread between models (sd of model means)",
+            "models",
+            "separates models",
+        ],
+    );
+    let mut tidy = Vec::new();
+    for (i, d) in a.dilemma_difficulty.iter().enumerate() {
+        t.row(
+            vec![
+                Value::text(&d.dilemma_id),
+                Value::Mean(d.mean_total),
+                Value::number(d.spread, 3),
+                Value::Count(d.models),
+                Value::strong(if d.separates_models { "yes" } else { "" }),
+            ],
+            Link::dilemma(&d.dilemma_id),
+        );
+        tidy.push(vec![
+            Value::Count(i + 1),
+            Value::text(&d.dilemma_id),
+            Value::Mean(d.mean_total),
+            Value::Count(d.mean_total.n),
+            Value::number(d.spread, 3),
+            Value::Count(d.models),
+            Value::Flag(d.separates_models),
+        ]);
+    }
+    s.table(t.with_tidy(
+        "dilemma_difficulty.csv",
+        [
+            "rank_hardest_first",
+            "dilemma_id",
+            "mean_total",
+            "n",
+            "spread_between_models",
+            "models",
+            "separates_models",
+        ],
+        tidy,
+    ));
+    s.chart(
+        "dilemma_difficulty.svg",
+        charts::difficulty_chart(&a.dilemma_difficulty),
+        true,
+    );
+    s
+}
+
+fn consistency(a: &Analysis) -> Section {
+    let mut s = Section::new("Consistency");
+    let flagged = a
+        .consistency
+        .iter()
+        .filter(|c| c.flagged_inconsistent)
+        .count();
+    let silent = a
+        .consistency
+        .iter()
+        .filter(|c| c.flagged_inconsistent && c.flagged_unacknowledged)
+        .count();
+    let honest = a.consistency.iter().filter(|c| c.acknowledged).count();
+    s.paragraph(
+        Text::plain(format!(
+            "{} consistency tests; {honest} acknowledged an inconsistency or drew a distinction. Two flags: ",
+            a.consistency.len()
+        ))
+        .emphasis("failed to maintain consistency")
+        .and(format!(
+            " (a judges' consistency score of {LOW_CONSISTENCY} or less): {flagged}; "
+        ))
+        .emphasis("failed to acknowledge the inconsistency")
+        .and(format!(
+            " (such a score with no acknowledgement in the answer): {silent}."
+        )),
+    );
+    let mut t = Table::new(
+        "Consistency by model",
+        [
+            "model",
+            "tests",
+            "mean consistency score",
+            "failed to maintain consistency",
+            "failed to acknowledge",
+            "acknowledged",
+        ],
+    );
+    let mut tidy = Vec::new();
+    for m in &a.consistency_by_model {
+        t.row(
+            vec![
+                Value::text(&m.model),
+                Value::Count(m.tests),
+                Value::Mean(m.mean_score),
+                Value::Count(m.flagged_inconsistent),
+                Value::Count(m.flagged_unacknowledged),
+                Value::Count(m.acknowledged),
+            ],
+            Link::model(&m.model),
+        );
+        tidy.push(vec![
+            Value::text(&m.model),
+            Value::Count(m.tests),
+            Value::Mean(m.mean_score),
+            Value::Count(m.mean_score.n),
+            Value::Count(m.flagged_inconsistent),
+            Value::Count(m.flagged_unacknowledged),
+            Value::Count(m.acknowledged),
+        ]);
+    }
+    s.table(t.with_tidy(
+        "consistency_by_model.csv",
+        [
+            "model",
+            "tests",
+            "mean_consistency_score",
+            "scored_tests",
+            "flagged_inconsistent",
+            "flagged_unacknowledged",
+            "acknowledged",
+        ],
+        tidy,
+    ));
+    // The flagged tests are listed; every test is in the CSV.
+    let mut t = Table::new(
+        "Consistency flags",
+        [
+            "round (transcript: rounds/<id>.json)",
+            "model",
+            "team",
+            "stated principle",
+            "consistency score",
+            "acknowledged",
+        ],
+    );
+    let mut tidy = Vec::new();
+    for c in &a.consistency {
+        if c.flagged_inconsistent {
+            t.row(
+                vec![
+                    Value::text(&c.round_id),
+                    Value::text(&c.model),
+                    Value::text(format!("{:?}", c.team)),
+                    c.principle
+                        .clone()
+                        .map_or_else(|| Value::text("(not labelled)"), Value::Quote),
+                    Value::number(c.consistency_score, 3),
+                    if c.acknowledged {
+                        Value::text("yes")
+                    } else {
+                        Value::strong("no")
+                    },
+                ],
+                Link::round(&c.round_id),
+            );
+        }
+        tidy.push(vec![
+            Value::text(&c.round_id),
+            Value::text(&c.model),
+            Value::text(format!("{:?}", c.team)),
+            Value::Quote(c.principle.clone().unwrap_or_default()),
+            Value::Quote(c.conclusion.clone().unwrap_or_default()),
+            Value::number(c.consistency_score, 3),
+            Value::Flag(c.acknowledged),
+            Value::Flag(c.flagged_inconsistent),
+            Value::Flag(c.flagged_unacknowledged),
+        ]);
+    }
+    s.table(t.with_tidy(
+        "consistency.csv",
+        [
+            "round_id",
+            "model",
+            "team",
+            "principle",
+            "conclusion",
+            "consistency_score",
+            "acknowledged",
+            "flagged_inconsistent",
+            "flagged_unacknowledged",
+        ],
+        tidy,
+    ));
+    s
+}
+
+fn frameworks(a: &Analysis) -> Section {
+    let mut s = Section::new("Framework usage");
+    let names: Vec<&str> = FRAMEWORKS.iter().map(|(n, _)| *n).collect();
+    let mut head = vec!["model"];
+    head.extend(&names);
+    head.extend(["dominant", "n (keyword hits)"]);
+    let mut t = Table::new("Frameworks", head);
+    let mut tidy = Vec::new();
+    for f in &a.framework_usage {
+        let mut cells = vec![Value::text(&f.model)];
+        cells.extend(
+            names
+                .iter()
+                .map(|n| Value::Percent(f.share.get(n).copied().unwrap_or(0.0))),
+        );
+        cells.push(Value::text(f.dominant.unwrap_or("–")));
+        cells.push(Value::Count(
+            f.hits.values().chain(f.judges_named.values()).sum(),
+        ));
+        t.row(cells, Link::model(&f.model));
+        for name in &names {
+            tidy.push(vec![
+                Value::text(&f.model),
+                Value::text(*name),
+                Value::Count(f.hits.get(name).copied().unwrap_or(0)),
+                Value::Count(f.judges_named.get(name).copied().unwrap_or(0)),
+                Value::Percent(f.share.get(name).copied().unwrap_or(0.0)),
+            ]);
+        }
+    }
+    s.table(t.with_tidy(
+        "framework_usage.csv",
+        [
+            "model",
+            "framework",
+            "hits_in_own_phases",
+            "named_by_judges",
+            "share",
+        ],
+        tidy,
+    ));
+    s
+}
+
+fn rating_table(title: &str, list: &[Rating], link: fn(&str) -> Option<Link>) -> Table {
+    let mut t = Table::new(
+        format!("Ratings {title}"),
+        [title, "rating", "95% interval", "matches"],
+    );
+    for r in list {
+        t.row(
+            vec![
+                Value::text(&r.entrant),
+                Value::number(Some(r.rating), 0),
+                Value::text(format!("{:.0} – {:.0}", r.low, r.high)),
+                Value::Count(r.matches),
+            ],
+            link(&r.entrant),
+        );
+    }
+    t
+}
+
+fn ratings(a: &Analysis) -> Section {
+    let mut s = Section::new("Ratings (Bradley–Terry, Elo scale, 95% bootstrap intervals)");
+    s.plain(format!(
+        "{} matches (one per usable judgment; a margin under {DRAW_MARGIN} points is a draw), {} draws.",
+        a.ratings.matches, a.ratings.draws
+    ));
+    s.table(rating_table("overall", &a.ratings.overall, Link::model));
+    s.table(rating_table("by role", &a.ratings.by_role, role_entrant));
+    s.chart(
+        "ratings.svg",
+        charts::ratings_chart(
+            &a.ratings.overall,
+            "Ratings (Bradley–Terry, Elo scale) with 95% intervals",
+        ),
+        true,
+    );
+    s
+}
+
+/// The rounds of a role entrant, `model (presenting)`: the model's as Team A or Team B.
+fn role_entrant(entrant: &str) -> Option<Link> {
+    let (model, role) = entrant.rsplit_once(" (")?;
+    let team = match role.strip_suffix(')')? {
+        "presenting" => "a",
+        "responding" => "b",
+        _ => return None,
+    };
+    Link::model(model).map(|l| l.and(LinkKey::Role, team))
+}
+
+fn difference(d: &Difference) -> String {
+    match (d.mean, d.low, d.high) {
+        (Some(m), Some(l), Some(h)) => format!("{m:+.2} (95% {l:+.2} to {h:+.2}, n={})", d.n),
+        (Some(m), _, _) => format!("{m:+.2} (n={})", d.n),
+        _ => "–".into(),
+    }
+}
+
+fn bias(a: &Analysis) -> Section {
+    let b = &a.bias;
+    let mut s = Section::new("Bias checks");
+    let mut items = vec![
+        Text::plain(format!(
+            "Position: Team A total minus Team B total: {}.",
+            difference(&b.position)
+        )),
+        Text::plain(format!(
+            "Length: correlation between a team's text length and its total: {} (n={}).",
+            Value::number(b.length_correlation, 3).shown(),
+            b.length_n
+        )),
+    ];
+    if b.self_preference.is_empty() {
+        items.push(Text::plain(
+            "Self-preference: no judge scored its own model or its provider's (rotating judges never do).",
+        ));
+    }
+    items.extend(b.self_preference.iter().map(|p| {
+        Text::plain(format!(
+            "Self-preference: {} on its {}: {} against the other judges.",
+            p.judge,
+            p.relation,
+            Value::Mean(p.difference).shown()
+        ))
+    }));
+    s.list(items);
+    let ceiling: Vec<Text> = b
+        .distributions
+        .iter()
+        .filter(|d| d.ceiling_warning)
+        .map(|d| {
+            Text::plain(format!(
+                "{} on {}: {:.0}% at 9–10",
+                d.judge,
+                d.criterion,
+                d.ceiling_share * 100.0
+            ))
+        })
+        .collect();
+    if !ceiling.is_empty() {
+        s.paragraph(Text::default().strong("Ceiling warning").and(format!(
+            ": for {} judge–criterion pairs, half the scores or more are 9–10, so the rubric cannot \
+             separate models there:",
+            ceiling.len()
+        )));
+        s.list(ceiling);
+    }
+    s
+}
+
+/// The pairs of judges and each judge's offset, with the pairs' CSV file.
+fn pairs(
+    s: &mut Section,
+    what: &str,
+    pairs: &[JudgePair],
+    offsets: &BTreeMap<String, Cell>,
+    file: &str,
+    offset_heading: &str,
+) {
+    let mut t = Table::new(
+        format!("Judge pairs ({what})"),
+        ["judges", what, "Pearson", "Spearman", "Pearson on totals"],
+    );
+    for p in pairs {
+        t.row(
+            vec![
+                Value::text(format!("{} – {}", p.a, p.b)),
+                Value::Count(p.shared_exchanges),
+                Value::number(p.pearson, 3),
+                Value::number(p.spearman, 3),
+                Value::number(p.pearson_totals, 3),
+            ],
+            Link::judge(&p.a),
+        );
+    }
+    let snake = what.replace(' ', "_");
+    s.table(t.with_tidy(
+        file,
+        [
+            "judge_a",
+            "judge_b",
+            "criterion",
+            "pearson",
+            "spearman",
+            snake.as_str(),
+        ],
+        pair_rows(pairs),
+    ));
+    let mut t = Table::new(format!("Judge offsets ({what})"), ["judge", offset_heading]);
+    for (j, c) in offsets {
+        t.row(vec![Value::text(j), Value::Mean(*c)], Link::judge(j));
+    }
+    s.table(t);
+}
+
+/// A pair of judges as CSV rows: over every score, over totals, and per criterion.
+fn pair_rows(pairs: &[JudgePair]) -> Vec<Vec<Value>> {
+    let mut rows = Vec::new();
+    for p in pairs {
+        let row = |criterion: &str, pearson: Option<f64>, spearman: Value| {
+            vec![
+                Value::text(&p.a),
+                Value::text(&p.b),
+                Value::text(criterion),
+                Value::number(pearson, 3),
+                spearman,
+                Value::Count(p.shared_exchanges),
+            ]
+        };
+        rows.push(row("all", p.pearson, Value::number(p.spearman, 3)));
+        rows.push(row("total", p.pearson_totals, Value::Empty));
+        for (c, r) in &p.per_criterion {
+            rows.push(row(c, *r, Value::Empty));
+        }
+    }
+    rows
+}
+
+fn agreement(a: &Analysis) -> Section {
+    let ag = &a.judge_agreement;
+    let mut s = Section::new("Judge agreement");
+    if ag.shared_exchanges == 0 {
+        s.paragraph(
+            Text::plain("No exchange was scored by two judges or more (use ")
+                .code("judging = \"all\"")
+                .and("), so agreement on the same exchange cannot be measured."),
+        );
+    } else {
+        s.plain(format!(
+            "{} exchanges scored by several judges; Krippendorff's alpha (interval): {}.",
+            ag.shared_exchanges,
+            Value::number(ag.alpha, 3).shown()
+        ));
+    }
+    // The CSV is written even when no pair shares an exchange (header only).
+    pairs(
+        &mut s,
+        "shared exchanges",
+        &ag.pairs,
+        &ag.offsets,
+        "judge_agreement.csv",
+        "mean offset from the others (+ generous, − harsh)",
+    );
+    s.chart(
+        "judge_agreement.svg",
+        charts::agreement_chart(ag),
+        ag.shared_exchanges > 0,
+    );
+    repetitions(&mut s, &ag.across_repetitions);
+    s
+}
+
+fn repetitions(s: &mut Section, r: &RepeatedAgreement) {
+    s.heading("Across repetitions");
+    if r.configurations == 0 {
+        s.paragraph(
+            Text::plain(
+                "No configuration (dilemma, Team A, Team B) was judged by different judges in different \
+                 rounds; with ",
+            )
+            .code("judging = \"rotate\"")
+            .and(", set ")
+            .code("repetitions")
+            .and(" above 1 and give more judges than a round excludes."),
+        );
+    } else {
+        s.plain(format!(
+            "{} configurations (dilemma, Team A, Team B) were judged by different judges in different rounds \
+             (one judge per round); a judge's score for a configuration is its mean over the rounds it judged \
+             there. Krippendorff's alpha (interval): {}.",
+            r.configurations,
+            Value::number(r.alpha, 3).shown()
+        ));
+    }
+    pairs(
+        s,
+        "shared configurations",
+        &r.pairs,
+        &r.offsets,
+        "judge_agreement_across_repetitions.csv",
+        "mean offset from the others on the same configurations (+ generous, − harsh)",
+    );
+}

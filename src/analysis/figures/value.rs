@@ -1,0 +1,108 @@
+//! A table cell as a value: what it is decides how each renderer shows it (a mean with its
+//! n, a share with its interval) and what its CSV field holds (the number alone, at full
+//! precision).
+
+use crate::analysis::qa::Proportion;
+use crate::analysis::show::{cell, num, share};
+use crate::analysis::tables::Cell;
+
+/// One cell.
+#[derive(Debug, Clone, PartialEq)]
+pub enum Value {
+    /// A name or id the configuration gave (a model, a judge, a dilemma, a round), or words
+    /// the tool writes.
+    Text(String),
+    /// Text a model wrote (a stated principle): escaped as Markdown wherever it is drawn.
+    Quote(String),
+    /// Words that need attention: a bold lead, then plain words (`**yes** (2 answers)`).
+    Strong(String, String),
+    /// A count.
+    Count(usize),
+    /// A mean with its n: `7.50 (n=12)`; the CSV field holds the mean.
+    Mean(Cell),
+    /// A proportion with its Wilson interval and n: `62% [48–74%] (n=40)`; the CSV field
+    /// holds the share.
+    Share(Proportion),
+    /// A number shown to `decimals` places, `–` when there is none.
+    Number(Option<f64>, usize),
+    /// A share shown as a whole percentage (`38%`); the CSV field holds the fraction.
+    Percent(f64),
+    /// Yes or no: `true`/`false` in CSV.
+    Flag(bool),
+    /// Nothing: an empty cell.
+    Empty,
+}
+
+impl Value {
+    /// A name or words.
+    pub fn text(s: impl Into<String>) -> Self {
+        Self::Text(s.into())
+    }
+
+    /// Bold words.
+    pub fn strong(s: impl Into<String>) -> Self {
+        Self::Strong(s.into(), String::new())
+    }
+
+    /// An optional number, empty in CSV and `–` on show when it is missing.
+    pub fn number(v: Option<f64>, decimals: usize) -> Self {
+        Self::Number(v, decimals)
+    }
+
+    /// How the report, the page and the screen show it.
+    pub fn shown(&self) -> String {
+        match self {
+            Self::Text(s) | Self::Quote(s) => s.clone(),
+            Self::Strong(lead, rest) => format!("{lead}{rest}"),
+            Self::Count(n) => n.to_string(),
+            Self::Mean(c) => cell(c),
+            Self::Share(p) => share(p),
+            Self::Number(Some(v), d) => format!("{v:.d$}", d = *d),
+            Self::Number(None, _) => "–".into(),
+            Self::Percent(v) => format!("{:.0}%", v * 100.0),
+            Self::Flag(true) => "yes".into(),
+            Self::Flag(false) => "no".into(),
+            Self::Empty => String::new(),
+        }
+    }
+
+    /// Its field in a CSV file.
+    pub fn csv(&self) -> String {
+        match self {
+            Self::Text(s) | Self::Quote(s) => s.clone(),
+            Self::Strong(lead, rest) => format!("{lead}{rest}"),
+            Self::Count(n) => n.to_string(),
+            Self::Mean(c) => num(c.mean),
+            Self::Share(p) => num(p.share),
+            Self::Number(v, _) => num(*v),
+            Self::Percent(v) => v.to_string(),
+            Self::Flag(b) => b.to_string(),
+            Self::Empty => String::new(),
+        }
+    }
+
+    /// Whether it is bold.
+    pub fn is_strong(&self) -> bool {
+        matches!(self, Self::Strong(..))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_value_is_shown_with_its_n_and_written_to_csv_as_the_number() {
+        let c = Cell::of(&[7.0, 8.0, 9.0]);
+        assert_eq!(Value::Mean(c).shown(), "8.00 (n=3)");
+        assert_eq!(Value::Mean(c).csv(), "8");
+        let p = Proportion::new(5, 10);
+        assert_eq!(Value::Share(p).shown(), "50% [24–76%] (n=10)");
+        assert_eq!(Value::Share(p).csv(), "0.5");
+        assert_eq!(Value::number(None, 3).shown(), "–");
+        assert_eq!(Value::number(None, 3).csv(), "");
+        assert_eq!(Value::number(Some(0.12345), 3).shown(), "0.123");
+        assert_eq!(Value::Percent(0.375).shown(), "38%");
+        assert_eq!(Value::Flag(true).csv(), "true");
+    }
+}
