@@ -39,7 +39,7 @@ pub enum Action {
     Pause,
     /// Run an incomplete round again.
     Retry,
-    /// Back to the matrix.
+    /// Back to the screen this one was opened from.
     Back,
     /// Transcript or scores.
     SwitchTab,
