@@ -40,11 +40,31 @@ pub enum Echo {
 
 /// Applies one engine event to the mirror; says what it meant for the screens.
 pub(crate) fn ingest(mirror: &mut Mirror, event: EngineEvent) -> Echo {
-    // The counters are the run's, folded as every consumer folds them; streamed text
-    // changes none.
-    if !matches!(event, EngineEvent::TextDelta { .. }) {
-        mirror.progress.apply(&event);
+    match event {
+        // The most frequent event, first and alone: it changes no counter.
+        EngineEvent::TextDelta {
+            round_id,
+            phase_type,
+            model,
+            text,
+        } => {
+            if let Some(&i) = mirror.index.get(&round_id) {
+                let p = mirror.rounds[i].live_mut(phase_type, &model);
+                let clean = p.filter.push(&text);
+                p.text.push_str(&clean);
+            }
+            Echo::Nothing
+        }
+        event => {
+            // The counters are the run's, folded as every consumer folds them.
+            mirror.progress.apply(&event);
+            apply(mirror, event)
+        }
     }
+}
+
+/// Applies an engine event other than streamed text.
+fn apply(mirror: &mut Mirror, event: EngineEvent) -> Echo {
     let round = |mirror: &Mirror, id: &str| mirror.index.get(id).copied();
     match event {
         EngineEvent::Started {
@@ -120,18 +140,8 @@ pub(crate) fn ingest(mirror: &mut Mirror, event: EngineEvent) -> Echo {
             mirror.batches = open;
             mirror.batches_at = mirror.now;
         }
-        EngineEvent::TextDelta {
-            round_id,
-            phase_type,
-            model,
-            text,
-        } => {
-            if let Some(i) = round(mirror, &round_id) {
-                let p = mirror.rounds[i].live_mut(phase_type, &model);
-                let clean = p.filter.push(&text);
-                p.text.push_str(&clean);
-            }
-        }
+        // Taken by `ingest`.
+        EngineEvent::TextDelta { .. } => {}
         EngineEvent::RetryScheduled {
             round_id,
             phase_type,

@@ -25,14 +25,16 @@ use super::views::{analysis_targets, presentation};
 
 /// Applies one message.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
-    // Streamed text neither changes the screen nor drops a round's text: the most
-    // frequent message skips the check.
-    let delta = matches!(msg, Msg::Engine(EngineEvent::TextDelta { .. }));
-    let mut effects = apply(app, msg);
-    if !delta {
-        let showing = app.showing_round();
-        effects.extend(app.mirror.show_whole(showing));
+    // Streamed text, the most frequent message, only grows a call's text: it changes no
+    // screen, no counter, and which rounds keep their text.
+    if let Msg::Engine(event @ EngineEvent::TextDelta { .. }) = msg {
+        ingest(&mut app.mirror, event);
+        app.dirty = true;
+        return Vec::new();
     }
+    let mut effects = apply(app, msg);
+    let showing = app.showing_round();
+    effects.extend(app.mirror.show_whole(showing));
     effects
 }
 
