@@ -17,7 +17,7 @@ pub(super) fn sections(a: &Analysis) -> Vec<Section> {
     if a.ethics_bowl_rounds == 0 {
         return Vec::new();
     }
-    vec![
+    let mut out = vec![
         comparison(a),
         difficulty(a),
         consistency(a),
@@ -25,7 +25,9 @@ pub(super) fn sections(a: &Analysis) -> Vec<Section> {
         ratings(a),
         bias(a),
         agreement(a),
-    ]
+    ];
+    out.extend(a.panels.as_ref().map(super::panels::ethics_bowl));
+    out
 }
 
 fn comparison(a: &Analysis) -> Section {

@@ -16,6 +16,8 @@ pub enum LinkKey {
     Round,
     /// A question-answer round's format and level tag (`debate`, `expert`).
     Qa,
+    /// A question-answer judgment's stated confidence, as a bin (`90-100`).
+    Confidence,
     /// A structured debate's winning side.
     Winner,
     /// A structured debate's argument standing.
@@ -34,6 +36,7 @@ impl LinkKey {
             Self::Judge => "judge",
             Self::Round => "round",
             Self::Qa => "qa",
+            Self::Confidence => "confidence",
             Self::Winner => "winner",
             Self::Standing => "standing",
             Self::Search => "q",
