@@ -340,8 +340,7 @@ fn ratings(a: &Analysis) -> Section {
         a.ratings.matches, a.ratings.draws
     ));
     s.table(rating_table("overall", &a.ratings.overall, Link::model));
-    // A role entrant names its model and role in one string: searched for.
-    s.table(rating_table("by role", &a.ratings.by_role, Link::search));
+    s.table(rating_table("by role", &a.ratings.by_role, role_entrant));
     s.chart(
         "ratings.svg",
         charts::ratings_chart(
@@ -351,6 +350,17 @@ fn ratings(a: &Analysis) -> Section {
         true,
     );
     s
+}
+
+/// The rounds of a role entrant, `model (presenting)`: the model's as Team A or Team B.
+fn role_entrant(entrant: &str) -> Option<Link> {
+    let (model, role) = entrant.rsplit_once(" (")?;
+    let team = match role.strip_suffix(')')? {
+        "presenting" => "a",
+        "responding" => "b",
+        _ => return None,
+    };
+    Link::model(model).map(|l| l.and(LinkKey::Role, team))
 }
 
 fn difference(d: &Difference) -> String {

@@ -1,5 +1,11 @@
 //! Which rounds a table row is about: the filter `report.html`'s transcript browser applies
-//! when the row is clicked, and the one the Analysis screen opens.
+//! when the row is clicked, and the one the Analysis screen opens. [`Link::matches`] is the
+//! page script's `matches` in Rust, over the same [`RoundTags`] the page's JSON carries, so
+//! that a test can check each row's link selects the rounds the row counts.
+
+use serde::Serialize;
+
+use crate::domain::{Judgment, Round, Side};
 
 /// A filter's key, as `report.html` names it in its links (`#rounds?model=x&role=a`).
 #[derive(Debug, Clone, Copy, PartialEq, Eq, PartialOrd, Ord)]
@@ -86,5 +92,157 @@ impl Link {
             .iter()
             .find(|(k, _)| *k == key)
             .map(|(_, v)| v.as_str())
+    }
+}
+
+impl Link {
+    /// Whether a round passes the link's filter, as `report.html` decides it: a model in
+    /// either team or among the judges (in `role`, when given), the case, a judge, the
+    /// question-answer and structured tags; a search asks that every word appear in the
+    /// round's ids or models (the page searches the transcript too).
+    pub fn matches(&self, round: &Round) -> bool {
+        let tags = RoundTags::of(round);
+        let judges = judges_of(round);
+        let role = self.get(LinkKey::Role);
+        self.0.iter().all(|(key, value)| match key {
+            LinkKey::Model => {
+                let in_a = round.team_a_model == *value;
+                let in_b = round.team_b_model == *value;
+                let judged = judges.contains(&value.as_str());
+                match role {
+                    Some("a") => in_a,
+                    Some("b") => in_b,
+                    Some("judge") => judged,
+                    _ => in_a || in_b || judged,
+                }
+            }
+            LinkKey::Role => true,
+            LinkKey::Dilemma => round.dilemma_id == *value,
+            LinkKey::Judge => judges.contains(&value.as_str()),
+            LinkKey::Round => round.id == *value,
+            LinkKey::Qa => tags.qa == Some(value.as_str()),
+            LinkKey::Confidence => tags.confidence.contains(value),
+            LinkKey::Winner => tags.winner == Some(value.as_str()),
+            LinkKey::Standing => tags.standings.contains(&value.as_str()),
+            LinkKey::Search => {
+                let hay = [
+                    round.id.as_str(),
+                    round.dilemma_id.as_str(),
+                    round.team_a_model.as_str(),
+                    round.team_b_model.as_str(),
+                ]
+                .into_iter()
+                .chain(judges.iter().copied())
+                .collect::<Vec<_>>()
+                .join(" ")
+                .to_lowercase();
+                value
+                    .to_lowercase()
+                    .split_whitespace()
+                    .all(|w| hay.contains(w))
+            }
+        })
+    }
+}
+
+/// The judges of a round as its filters name them: the judge models, then each panel
+/// judge's persona (the judge-agreement tables of a panel name its judges so).
+pub fn judges_of(round: &Round) -> Vec<&str> {
+    let mut judges: Vec<&str> = round.judge_models.iter().map(String::as_str).collect();
+    for j in &round.judgments {
+        if let Some(p) = j.persona_id.as_deref()
+            && !judges.contains(&p)
+        {
+            judges.push(p);
+        }
+    }
+    judges
+}
+
+/// What a round is, for the filters beyond its models and case: the page's JSON carries it
+/// (`tags`) and [`Link::matches`] reads it.
+#[derive(Debug, Default, Serialize, PartialEq, Eq)]
+pub struct RoundTags {
+    /// Question-answer rounds: `correct` or `incorrect` (the round's judgment against the
+    /// item's label), when read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub qa: Option<&'static str>,
+    /// Structured debates: `pro`, `con` or `draw`, when read.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub winner: Option<&'static str>,
+    /// Structured debates: every standing the judges gave an argument.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub standings: Vec<&'static str>,
+    /// Question-answer rounds: the calibration bins (`50-60`, as the calibration table
+    /// names them) of every judge's stated confidence.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub confidence: Vec<String>,
+}
+
+impl RoundTags {
+    /// The tags of a round, read from its judgment (the first judge's, or the panel's
+    /// aggregate).
+    pub fn of(round: &Round) -> Self {
+        let mut tags = Self::default();
+        let Some(j) = &round.scores else {
+            return tags;
+        };
+        if let Some(q) = round.qa() {
+            let mut bins: Vec<String> = round
+                .judgments
+                .iter()
+                .filter_map(|j| j.choice().and_then(|c| c.confidence))
+                .filter_map(confidence_bin)
+                .collect();
+            bins.sort_unstable();
+            bins.dedup();
+            tags.confidence = bins;
+            let right = match (j.choice(), j.label()) {
+                (Some(c), _) => Some(q.assignment.correct_side == Some(c.side)),
+                (None, Some(l)) => Some(l == q.label),
+                (None, None) => None,
+            };
+            tags.qa = right.map(|r| if r { "correct" } else { "incorrect" });
+        }
+        if let Some(v) = j.verdict() {
+            tags.winner = v.margin().map(|m| match m.winner() {
+                Some(Side::Pro) => "pro",
+                Some(Side::Con) => "con",
+                None => "draw",
+            });
+        }
+        let mut standings: Vec<&'static str> = round
+            .judgments
+            .iter()
+            .filter_map(Judgment::verdict)
+            .flat_map(|v| &v.assessments)
+            .filter_map(|a| a.standing.map(|s| s.as_str()))
+            .collect();
+        standings.sort_unstable();
+        standings.dedup();
+        tags.standings = standings;
+        tags
+    }
+}
+
+/// The calibration bin of a confidence (0–100), named `low-high`.
+fn confidence_bin(c: f64) -> Option<String> {
+    crate::analysis::qa::CALIBRATION_BINS
+        .iter()
+        .find(|&&(low, high)| c >= low && (c < high || (high == 100.0 && c <= high)))
+        .map(|(low, high)| format!("{low:.0}-{high:.0}"))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn confidences_fall_in_the_calibration_tables_bins() {
+        assert_eq!(confidence_bin(0.0).as_deref(), Some("0-50"));
+        assert_eq!(confidence_bin(59.9).as_deref(), Some("50-60"));
+        assert_eq!(confidence_bin(60.0).as_deref(), Some("60-70"));
+        assert_eq!(confidence_bin(100.0).as_deref(), Some("90-100"));
+        assert_eq!(confidence_bin(101.0), None);
     }
 }

@@ -15,7 +15,7 @@ mod structured_debate;
 mod usage;
 mod value;
 
-pub use link::{Link, LinkKey};
+pub use link::{Link, LinkKey, RoundTags, judges_of};
 pub use markdown::markdown;
 pub use panels::section as judge_panels;
 pub use qa_debate::section as qa_section;

@@ -344,10 +344,13 @@ fn calibration(s: &mut Section, q: &QaFigures) {
                 Value::number(b.mean_confidence, 0),
                 Value::Share(b.accuracy),
             ],
-            Some(Link(vec![(
-                LinkKey::Confidence,
-                format!("{:.0}-{:.0}", b.low, b.high),
-            )])),
+            // A bin no judge's confidence fell in has no rounds to open.
+            b.mean_confidence.map(|_| {
+                Link(vec![(
+                    LinkKey::Confidence,
+                    format!("{:.0}-{:.0}", b.low, b.high),
+                )])
+            }),
         );
     }
     s.table(t);

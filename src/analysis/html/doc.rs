@@ -3,6 +3,7 @@
 //! [`escape::html`](super::escape::html) here and nowhere else.
 
 use super::escape;
+use crate::analysis::figures::{self, Block, Link, Span, Text, Value};
 
 /// Which rounds a table row stands for: `(key, value)` pairs of the page's round filters
 /// (`model`, `role`, `dilemma`, `judge`, `status`, `round`, `qa`, `winner`, `standing`, `q`).
@@ -38,6 +39,40 @@ pub(super) fn href(filter: &Filter) -> String {
     format!("#rounds?{}", query.join("&"))
 }
 
+/// The link of a row: `#rounds?model=a&dilemma=b`.
+fn link_href(link: &Link) -> String {
+    let query: Vec<String> = link
+        .0
+        .iter()
+        .map(|(k, v)| format!("{}={}", k.as_str(), escape::query(v)))
+        .collect();
+    format!("#rounds?{}", query.join("&"))
+}
+
+/// Text with its emphasis as HTML, every run escaped.
+fn rich(t: &Text) -> String {
+    t.0.iter()
+        .map(|span| match span {
+            Span::Plain(s) => escape::html(s),
+            Span::Code(s) => format!("<code>{}</code>", escape::html(s)),
+            Span::Emphasis(s) => format!("<em>{}</em>", escape::html(s)),
+            Span::Strong(s) => format!("<strong>{}</strong>", escape::html(s)),
+        })
+        .collect()
+}
+
+/// A cell as HTML: escaped, its bold lead in `<strong>`.
+fn value(v: &Value) -> String {
+    match v {
+        Value::Strong(lead, rest) if !lead.is_empty() => format!(
+            "<strong>{}</strong>{}",
+            escape::html(lead),
+            escape::html(rest)
+        ),
+        other => escape::html(&other.shown()),
+    }
+}
+
 /// The HTML of the report's sections, in order, with a contents list of its headings.
 #[derive(Default)]
 pub(super) struct Doc {
@@ -66,18 +101,6 @@ impl Doc {
             .push_str(&format!("<p>{}</p>\n", escape::html(text)));
     }
 
-    /// A bulleted list.
-    pub(super) fn list(&mut self, items: &[String]) {
-        if items.is_empty() {
-            return;
-        }
-        self.body.push_str("<ul>");
-        for i in items {
-            self.body.push_str(&format!("<li>{}</li>", escape::html(i)));
-        }
-        self.body.push_str("</ul>\n");
-    }
-
     /// A chart: SVG from `analysis::charts`, which escapes its own text; inlined without the
     /// XML declaration a standalone file needs.
     pub(super) fn chart(&mut self, svg: &str) {
@@ -100,6 +123,56 @@ impl Doc {
             let link = filter.as_ref().map(href);
             for c in cells {
                 let text = escape::html(c);
+                match &link {
+                    Some(l) => self.body.push_str(&format!(
+                        "<td><a href=\"{}\">{text}</a></td>",
+                        escape::html(l)
+                    )),
+                    None => self.body.push_str(&format!("<td>{text}</td>")),
+                }
+            }
+            self.body.push_str("</tr>\n");
+        }
+        self.body.push_str("</tbody></table></div>\n");
+    }
+
+    /// A section of the figure model: its heading, then each block.
+    pub(super) fn section(&mut self, section: &figures::Section) {
+        self.h2(&section.title);
+        for block in &section.blocks {
+            match block {
+                Block::Heading(t) => self.h3(t),
+                Block::Paragraph(t) => {
+                    self.body.push_str(&format!("<p>{}</p>\n", rich(t)));
+                }
+                Block::List(items) => {
+                    self.body.push_str("<ul>");
+                    for i in items {
+                        self.body.push_str(&format!("<li>{}</li>", rich(i)));
+                    }
+                    self.body.push_str("</ul>\n");
+                }
+                Block::Table(t) if !t.rows.is_empty() => self.figure_table(t),
+                Block::Table(_) => {}
+                Block::Chart(c) if c.in_page => self.chart(&c.svg),
+                Block::Chart(_) => {}
+            }
+        }
+    }
+
+    /// A table of the figure model; a row with a link links every cell to its rounds.
+    fn figure_table(&mut self, t: &figures::Table) {
+        self.body
+            .push_str("<div class=\"scroll\"><table><thead><tr>");
+        for h in &t.columns {
+            self.body.push_str(&format!("<th>{}</th>", escape::html(h)));
+        }
+        self.body.push_str("</tr></thead><tbody>\n");
+        for row in &t.rows {
+            self.body.push_str("<tr>");
+            let link = row.link.as_ref().map(link_href);
+            for c in &row.cells {
+                let text = value(c);
                 match &link {
                     Some(l) => self.body.push_str(&format!(
                         "<td><a href=\"{}\">{text}</a></td>",

@@ -9,6 +9,7 @@
 
 use serde::Serialize;
 
+use crate::analysis::figures::RoundTags;
 use crate::domain::{
     Criterion, Judgment, PanelRecord, Phase, PhaseType, Reading, Round, Side, StructuredSetup,
 };
@@ -36,7 +37,7 @@ pub(super) struct RoundView {
     #[serde(skip_serializing_if = "Option::is_none")]
     panel: Option<PanelView>,
     /// The filters' protocol-specific values.
-    tags: Tags,
+    tags: RoundTags,
 }
 
 #[derive(Debug, Serialize)]
@@ -91,32 +92,6 @@ struct PanelRoundView {
 /// A panel disagreement: subject, severity, and each judge's position as (judge, position).
 type Dispute = (String, f64, Vec<(String, String)>);
 
-#[derive(Debug, Default, Serialize)]
-struct Tags {
-    /// Question-answer rounds: `correct` or `incorrect` (the round's judgment against the
-    /// item's label), when read.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    qa: Option<&'static str>,
-    /// Structured debates: `pro`, `con` or `draw`, when read.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    winner: Option<&'static str>,
-    /// Structured debates: every standing the judges gave an argument.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    standings: Vec<&'static str>,
-    /// Question-answer rounds: the calibration bins (`50-60`, as the calibration table
-    /// names them) of every judge's stated confidence.
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    confidence: Vec<String>,
-}
-
-/// The calibration bin of a confidence (0–100), named `low-high`.
-pub(super) fn confidence_bin(c: f64) -> Option<String> {
-    crate::analysis::qa::CALIBRATION_BINS
-        .iter()
-        .find(|&&(low, high)| c >= low && (c < high || (high == 100.0 && c <= high)))
-        .map(|(low, high)| format!("{low:.0}-{high:.0}"))
-}
-
 /// The view of a round.
 pub(super) fn view(round: &Round) -> RoundView {
     // A question-answer argument is shown as the judge read it: quotes checked against
@@ -141,7 +116,10 @@ pub(super) fn view(round: &Round) -> RoundView {
         rep: round.repetition,
         a: sanitize(&round.team_a_model),
         b: sanitize(&round.team_b_model),
-        judges: round.judge_models.iter().map(|j| sanitize(j)).collect(),
+        judges: crate::analysis::figures::judges_of(round)
+            .into_iter()
+            .map(sanitize)
+            .collect(),
         setup: setup(round),
         error: round.error.as_ref().map(|e| {
             sanitize(&format!(
@@ -154,7 +132,7 @@ pub(super) fn view(round: &Round) -> RoundView {
         phases,
         judgments,
         panel: round.panel.as_ref().map(panel),
-        tags: tags(round),
+        tags: RoundTags::of(round),
     }
 }
 
@@ -491,63 +469,8 @@ fn panel(p: &PanelRecord) -> PanelView {
     }
 }
 
-/// The round's judgment (the first judge's, or the panel's aggregate) read for the filters.
-fn tags(round: &Round) -> Tags {
-    let mut tags = Tags::default();
-    let Some(j) = &round.scores else {
-        return tags;
-    };
-    if round.qa().is_some() {
-        let mut bins: Vec<String> = round
-            .judgments
-            .iter()
-            .filter_map(|j| j.choice().and_then(|c| c.confidence))
-            .filter_map(confidence_bin)
-            .collect();
-        bins.sort_unstable();
-        bins.dedup();
-        tags.confidence = bins;
-    }
-    if let Some(q) = round.qa() {
-        let right = match (j.choice(), j.label()) {
-            (Some(c), _) => Some(q.assignment.correct_side == Some(c.side)),
-            (None, Some(l)) => Some(l == q.label),
-            (None, None) => None,
-        };
-        tags.qa = right.map(|r| if r { "correct" } else { "incorrect" });
-    }
-    if let Some(v) = j.verdict() {
-        tags.winner = v.margin().map(|m| match m.winner() {
-            Some(Side::Pro) => "pro",
-            Some(Side::Con) => "con",
-            None => "draw",
-        });
-    }
-    let mut standings: Vec<&'static str> = round
-        .judgments
-        .iter()
-        .filter_map(Judgment::verdict)
-        .flat_map(|v| &v.assessments)
-        .filter_map(|a| a.standing.map(|s| s.as_str()))
-        .collect();
-    standings.sort_unstable();
-    standings.dedup();
-    tags.standings = standings;
-    tags
-}
-
 #[cfg(test)]
 mod tests {
-
-    #[test]
-    fn confidences_fall_in_the_calibration_tables_bins() {
-        assert_eq!(confidence_bin(0.0).as_deref(), Some("0-50"));
-        assert_eq!(confidence_bin(59.9).as_deref(), Some("50-60"));
-        assert_eq!(confidence_bin(60.0).as_deref(), Some("60-70"));
-        assert_eq!(confidence_bin(100.0).as_deref(), Some("90-100"));
-        assert_eq!(confidence_bin(101.0), None);
-    }
-
     use super::*;
     use crate::store::{RoundFilter, Store};
 

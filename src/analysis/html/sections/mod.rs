@@ -3,11 +3,9 @@
 //! then the judge panels), chosen by an exhaustive `match` on the protocol kind as
 //! `write_report` does.
 
-mod ethics_bowl;
 mod panels;
 mod qa_debate;
 mod structured_debate;
-mod usage;
 
 use super::doc::{Doc, Filter};
 use crate::analysis::Analysis;
@@ -24,13 +22,21 @@ pub(super) fn report(a: &Analysis) -> Doc {
          dilemma, item, judge or round links to its rounds in the transcript browser below.",
         a.rounds, a.complete_rounds
     ));
-    usage::usage(&mut doc, &a.usage_by_model);
-    usage::calls(&mut doc, &a.calls_by_model);
+    for section in &crate::analysis::figures::sections(a) {
+        doc.section(section);
+    }
     for kind in ProtocolKind::ALL {
         match kind {
             ProtocolKind::EthicsBowl => {
-                if a.ethics_bowl_rounds > 0 {
-                    ethics_bowl::section(&mut doc, a);
+                if let Some(p) = &a.panels {
+                    panels::section(
+                        &mut doc,
+                        &crate::analysis::panels::PanelSection {
+                            protocol: ProtocolKind::EthicsBowl,
+                            figures: p.clone(),
+                            own: crate::analysis::panels::ProtocolPanelFigures::EthicsBowl,
+                        },
+                    );
                 }
             }
             ProtocolKind::QaDebate => {
