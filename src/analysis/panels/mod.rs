@@ -7,11 +7,10 @@
 //! standing). Each panel's own summary (rounds, agreement, improvement, why it stopped, each
 //! round's disagreements, final verdicts) is listed beside them ([`PanelExchange`]).
 //! [`panel_section`] gathers a protocol's figures for the report; `analysis::figures` draws
-//! them, and [`PanelSection::tables`] gives its CSV tables as text.
+//! them.
 
 pub mod qa;
 pub mod structured;
-mod tables;
 
 use std::collections::BTreeMap;
 
@@ -21,8 +20,6 @@ use crate::domain::{Evaluation, PanelRecord, PanelState, PanelSummary, ProtocolK
 
 use super::stats::{krippendorff_interval, mean};
 use super::tables::Cell;
-
-pub use tables::Table;
 
 /// One panel judge across the tournament.
 #[derive(Debug, Clone, PartialEq, Serialize)]
