@@ -47,6 +47,10 @@ fn normalise_verdict(raw: &str) -> Option<String> {
 }
 
 impl PanelJudged for EthicsBowl {
+    fn panel_tag_prefix(&self) -> &'static str {
+        ""
+    }
+
     fn panel_rubric(&self, _round: &Round) -> Result<Rubric, ProtocolError> {
         let criteria = prompts::criteria_list();
         Ok(Rubric {
