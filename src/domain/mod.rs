@@ -25,8 +25,8 @@ pub use panel::{
 };
 pub use protocol::{ProtocolKind, UnknownProtocol};
 pub use qa::{
-    Assignment, DebaterRecord, Label, QaChoice, QaFormat, QaItem, QaSetup, SampledItem, Turn,
-    TurnOrder,
+    Assignment, DebaterRecord, Label, QaChoice, QaFormat, QaItem, QaSetup, QuoteMatching,
+    SampledItem, Turn, TurnOrder,
 };
 pub use round::{Phase, PhaseType, Round, RoundError, RoundRecord, RoundStatus, speaker};
 pub use round_file::ROUND_SCHEMA_VERSION;
