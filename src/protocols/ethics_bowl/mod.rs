@@ -148,7 +148,11 @@ impl Protocol for EthicsBowl {
         };
         let request = ChatRequest::new(prompts::SYSTEM_PROMPT, user);
         let request = if step.phase_type == PhaseType::Judgment {
-            request.with_schema("ethics_bowl_judgment", prompts::judgment_schema())
+            let team_b_tested = round.phase(PhaseType::ConsistencyTestB, None).is_some();
+            request.with_schema(
+                "ethics_bowl_judgment",
+                prompts::judgment_schema(team_b_tested),
+            )
         } else {
             request
         };
