@@ -191,14 +191,6 @@ pub enum QuoteMatching {
 }
 
 impl QuoteMatching {
-    /// The key's value in files (`whole`, `fragment`).
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Whole => "whole",
-            Self::Fragment => "fragment",
-        }
-    }
-
     /// What a round file without the key was checked by: fragments.
     pub fn stored_before_the_option() -> Self {
         Self::Fragment
