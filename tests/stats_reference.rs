@@ -50,3 +50,47 @@ fn statistics_match_scipy_and_krippendorff() {
     }
     assert_eq!(checked, 14);
 }
+
+/// The judge-effects fit against statsmodels' least squares with sum-to-zero coding, on an
+/// unbalanced schedule (`tests/stats_reference/make_effects.py`).
+#[test]
+fn judge_effects_match_statsmodels() {
+    use ethics_bowl::analysis::effects::{Observation, fit};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/stats_reference/");
+    let level = |s: &str| s[1..].parse::<usize>().expect("a level like m2");
+    let mut data = csv::Reader::from_path(format!("{dir}effects_data.csv")).expect("data");
+    let obs: Vec<Observation> = data
+        .records()
+        .map(|r| {
+            let r = r.expect("row");
+            Observation {
+                exchange: r[0].parse().expect("exchange"),
+                model: level(&r[1]),
+                judge: level(&r[2]),
+                team_a: &r[3] == "1",
+                total: r[4].parse().expect("total"),
+            }
+        })
+        .collect();
+    let got = fit(&obs, 4, 3).expect("a fit");
+    let mut expected =
+        csv::Reader::from_path(format!("{dir}effects_expected.csv")).expect("expected");
+    let mut checked = 0;
+    for r in expected.records() {
+        let r = r.expect("row");
+        let want: f64 = r[2].parse().expect("estimate");
+        let value = match &r[0] {
+            "model" => got.models[level(&r[1])],
+            "judge" => got.judges[level(&r[1])],
+            _ => got.side,
+        };
+        assert!(
+            (value - want).abs() < 1e-9,
+            "{} {}: {value} against {want}",
+            &r[0],
+            &r[1]
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 8);
+}

@@ -5,6 +5,7 @@ pub mod bias;
 pub mod calls;
 mod charts;
 pub mod compare;
+pub mod effects;
 pub mod figures;
 pub mod html;
 pub mod panels;

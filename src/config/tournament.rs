@@ -337,14 +337,14 @@ impl TournamentConfig {
                     return bad(&key, message, &fix);
                 }
             }
-            (_, Some(_)) => {
+            (ProtocolKind::EthicsBowl | ProtocolKind::QaDebate, Some(_)) => {
                 return bad(
                     "structured",
                     "is set but protocol is not \"structured_debate\"".into(),
                     "write protocol = \"structured_debate\", or remove the [structured] table",
                 );
             }
-            _ => {}
+            (ProtocolKind::EthicsBowl | ProtocolKind::QaDebate, None) => {}
         }
         match (self.protocol, &self.qa) {
             (ProtocolKind::EthicsBowl | ProtocolKind::StructuredDebate, Some(_)) => {
@@ -373,7 +373,7 @@ impl TournamentConfig {
                     return bad(&key, message, &fix);
                 }
             }
-            _ => {}
+            (ProtocolKind::EthicsBowl | ProtocolKind::StructuredDebate, None) => {}
         }
         if self.repetitions == 0 {
             return bad("repetitions", "is 0".into(), "use 1 or more");

@@ -7,6 +7,7 @@ mod dilemma;
 mod ids;
 mod judgment;
 mod panel;
+mod phase;
 mod protocol;
 mod qa;
 mod round;
@@ -23,12 +24,16 @@ pub use panel::{
     FinalVerdict, Finding, PanelRecord, PanelRound, PanelSeat, PanelState, PanelSummary,
     RoundDisputes, SeatOutcome, SeatResult,
 };
+pub use phase::{
+    DebatePhase, EthicsBowlPhase, JudgingPhase, OwnPhase, PhaseNames, PhaseType, QaPhase,
+    StructuredPhase,
+};
 pub use protocol::{ProtocolKind, UnknownProtocol};
 pub use qa::{
     Assignment, DebaterRecord, Label, QaChoice, QaFormat, QaItem, QaSetup, QuoteMatching,
     SampledItem, Turn, TurnOrder,
 };
-pub use round::{Phase, PhaseType, Round, RoundError, RoundRecord, RoundStatus, speaker};
+pub use round::{Phase, Round, RoundError, RoundRecord, RoundStatus, speaker};
 pub use round_file::ROUND_SCHEMA_VERSION;
 pub use schedule::ScheduledRound;
 pub use structured::{

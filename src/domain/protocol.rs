@@ -43,10 +43,16 @@ impl std::fmt::Display for ProtocolKind {
 /// A protocol name that no format has.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error(
-    "unknown protocol \"{0}\" (known: ethics_bowl, qa_debate, structured_debate): the file \
-     was written by another program or a newer ethics-bowl"
+    "unknown protocol \"{0}\" (known: {known}): the file was written by another program or a \
+     newer ethics-bowl",
+    known = known_names()
 )]
 pub struct UnknownProtocol(pub String);
+
+/// Every format's name, as the error lists them.
+fn known_names() -> String {
+    ProtocolKind::ALL.map(ProtocolKind::as_str).join(", ")
+}
 
 impl std::str::FromStr for ProtocolKind {
     type Err = UnknownProtocol;

@@ -2,116 +2,9 @@
 
 use serde::{Deserialize, Serialize};
 
-use super::{Attempt, Judgment, PanelRecord, ProtocolKind, QaSetup, StructuredSetup, Turn};
-
-/// The steps of an Ethics Bowl round.
-#[derive(Debug, Clone, Copy, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize, Deserialize)]
-#[serde(rename_all = "snake_case")]
-pub enum PhaseType {
-    /// Team A analyses the dilemma.
-    Presentation,
-    /// Team B engages with the presentation.
-    Response,
-    /// Team A answers the response.
-    Rebuttal,
-    /// Team A faces the parallel case.
-    ConsistencyTest,
-    /// Team B faces the parallel case too (an option, on by default).
-    ConsistencyTestB,
-    /// A judge scores the exchange.
-    Judgment,
-    /// A panel judge's independent evaluation (deliberation round 0).
-    PanelEvaluation,
-    /// A panel judge's updated evaluation after seeing the others' positions.
-    Deliberation,
-    /// A question-answer debater's argument in one round (see [`Phase::turn`]).
-    Argument,
-    /// A structured debate's opening statement (each side's arguments as JSON).
-    Opening,
-    /// A structured debate's cross-examination (answers to every opposing argument).
-    CrossExamination,
-    /// A structured debate's closing statement.
-    Closing,
-}
-
-impl PhaseType {
-    /// The spec's name.
-    pub fn as_str(self) -> &'static str {
-        match self {
-            Self::Presentation => "presentation",
-            Self::Response => "response",
-            Self::Rebuttal => "rebuttal",
-            Self::ConsistencyTest => "consistency_test",
-            Self::ConsistencyTestB => "consistency_test_b",
-            Self::Judgment => "judgment",
-            Self::PanelEvaluation => "panel_evaluation",
-            Self::Deliberation => "deliberation",
-            Self::Argument => "argument",
-            Self::Opening => "opening",
-            Self::CrossExamination => "cross_examination",
-            Self::Closing => "closing",
-        }
-    }
-
-    /// The phase's name as people read it (`Consistency test (Team A)`).
-    pub fn title(self) -> &'static str {
-        match self {
-            Self::Presentation => "Presentation",
-            Self::Response => "Response",
-            Self::Rebuttal => "Rebuttal",
-            Self::ConsistencyTest => "Consistency test (Team A)",
-            Self::ConsistencyTestB => "Consistency test (Team B)",
-            Self::Judgment => "Judgment",
-            Self::PanelEvaluation => "Panel evaluation",
-            Self::Deliberation => "Deliberation",
-            Self::Argument => "Argument",
-            Self::Opening => "Opening statement",
-            Self::CrossExamination => "Cross-examination",
-            Self::Closing => "Closing statement",
-        }
-    }
-
-    /// One letter for compact displays (P R B C C J).
-    pub fn letter(self) -> char {
-        match self {
-            Self::Presentation => 'P',
-            Self::Response => 'R',
-            Self::Rebuttal => 'B',
-            Self::ConsistencyTest | Self::ConsistencyTestB => 'C',
-            Self::Judgment | Self::PanelEvaluation => 'J',
-            Self::Deliberation => 'D',
-            Self::Argument => 'A',
-            Self::Opening => 'O',
-            Self::CrossExamination => 'X',
-            Self::Closing => 'L',
-        }
-    }
-
-    /// The protocol whose debaters answer this phase; none for judging phases, which any
-    /// protocol's judging strategy may use. Reading a round file checks its phases by it.
-    pub fn protocol(self) -> Option<ProtocolKind> {
-        match self {
-            Self::Presentation
-            | Self::Response
-            | Self::Rebuttal
-            | Self::ConsistencyTest
-            | Self::ConsistencyTestB => Some(ProtocolKind::EthicsBowl),
-            Self::Argument => Some(ProtocolKind::QaDebate),
-            Self::Opening | Self::CrossExamination | Self::Closing => {
-                Some(ProtocolKind::StructuredDebate)
-            }
-            Self::Judgment | Self::PanelEvaluation | Self::Deliberation => None,
-        }
-    }
-
-    /// Whether a judge (single or panel) answers this phase rather than a debater.
-    pub fn is_judging(self) -> bool {
-        matches!(
-            self,
-            Self::Judgment | Self::PanelEvaluation | Self::Deliberation
-        )
-    }
-}
+use super::{
+    Attempt, Judgment, PanelRecord, PhaseType, ProtocolKind, QaSetup, StructuredSetup, Turn,
+};
 
 /// One finished call of a round.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -458,7 +351,8 @@ impl Round {
     }
 
     /// The finished phase of this type (for judgments, by this judge).
-    pub fn phase(&self, phase_type: PhaseType, model: Option<&str>) -> Option<&Phase> {
+    pub fn phase(&self, phase_type: impl Into<PhaseType>, model: Option<&str>) -> Option<&Phase> {
+        let phase_type = phase_type.into();
         self.phases
             .iter()
             .find(|p| p.phase_type == phase_type && model.is_none_or(|m| p.model_id == m))

@@ -114,34 +114,41 @@ impl TryFrom<RoundFile<'_>> for Round {
             ));
         }
         let kind: ProtocolKind = f.protocol.parse().map_err(|e| format!("{e}"))?;
-        let record = match (kind, f.qa, f.structured) {
-            (ProtocolKind::EthicsBowl, None, None) => RoundRecord::EthicsBowl,
-            (ProtocolKind::QaDebate, Some(qa), None) => {
-                RoundRecord::QaDebate(Box::new(qa.into_owned()))
-            }
-            (ProtocolKind::StructuredDebate, None, Some(s)) => {
-                RoundRecord::StructuredDebate(Box::new(s.into_owned()))
-            }
-            (kind, qa, structured) => {
-                let held: Vec<&str> = [qa.map(|_| "qa"), structured.map(|_| "structured")]
-                    .into_iter()
-                    .flatten()
-                    .collect();
-                return Err(format!(
-                    "a {kind} round must hold {} and holds {}",
-                    match kind {
-                        ProtocolKind::EthicsBowl => "no protocol record",
-                        ProtocolKind::QaDebate => "exactly a \"qa\" record",
-                        ProtocolKind::StructuredDebate => "exactly a \"structured\" record",
-                    },
-                    if held.is_empty() {
-                        "none".to_string()
-                    } else {
-                        held.join(" and ")
-                    }
-                ));
-            }
+        let held: Vec<&str> = [
+            f.qa.as_ref().map(|_| "qa"),
+            f.structured.as_ref().map(|_| "structured"),
+        ]
+        .into_iter()
+        .flatten()
+        .collect();
+        // Each protocol's record, when the file holds it and no other.
+        let (record, must_hold) = match (kind, f.qa, f.structured) {
+            (ProtocolKind::EthicsBowl, qa, structured) => (
+                (qa.is_none() && structured.is_none()).then_some(RoundRecord::EthicsBowl),
+                "no protocol record",
+            ),
+            (ProtocolKind::QaDebate, qa, structured) => (
+                qa.filter(|_| structured.is_none())
+                    .map(|qa| RoundRecord::QaDebate(Box::new(qa.into_owned()))),
+                "exactly a \"qa\" record",
+            ),
+            (ProtocolKind::StructuredDebate, qa, structured) => (
+                structured
+                    .filter(|_| qa.is_none())
+                    .map(|s| RoundRecord::StructuredDebate(Box::new(s.into_owned()))),
+                "exactly a \"structured\" record",
+            ),
         };
+        let record = record.ok_or_else(|| {
+            format!(
+                "a {kind} round must hold {must_hold} and holds {}",
+                if held.is_empty() {
+                    "none".to_string()
+                } else {
+                    held.join(" and ")
+                }
+            )
+        })?;
         if let Some(p) = f
             .phases
             .iter()

@@ -10,8 +10,8 @@ use crate::protocols::judging::JudgeAnswer;
 use crate::protocols::panel::Panel;
 use crate::store::Store;
 
-use super::briefing::save_briefing;
 use super::events::{Correction, EngineEvent};
+use super::round_extras::save_round_extras;
 use super::summary_file::refresh_or_warn;
 
 fn load(store: &Store, round_id: &str) -> Result<Round, String> {
@@ -170,7 +170,7 @@ pub(super) fn correction_events(
         Ok(round) => round,
         Err(reason) => return EngineEvent::CommandRefused { reason },
     };
-    save_briefing(store, &round);
+    save_round_extras(store, &round);
     EngineEvent::RoundStored {
         round: Arc::new(round),
     }

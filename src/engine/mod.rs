@@ -3,7 +3,6 @@
 //! from a channel and knows nothing of any user interface.
 
 mod batching;
-mod briefing;
 mod caught;
 mod context;
 mod control;
@@ -14,15 +13,16 @@ mod prepare;
 mod progress;
 mod rejudge;
 mod review;
+mod round_extras;
 mod round_runner;
 mod round_writer;
-mod schedule;
 mod scheduler;
 mod store_guard;
 mod summary_file;
 mod tally;
 mod tournament;
 
+pub use crate::protocols::schedule::{Schedule, round_id};
 pub use caught::panic_is_caught;
 pub use corrections::{apply_correction, apply_reply_correction};
 pub use error::EngineError;
@@ -31,7 +31,6 @@ pub use prepare::{PrepareError, Prepared, prepare, prepare_resume};
 pub use progress::{Change, FinishedRound, Progress, RoundCounts};
 pub use rejudge::{JudgingConfig, RejudgePlan, RejudgeReport, prepare_rejudge, rejudge};
 pub use review::{Waiting, WaitingKind, waiting};
-pub use schedule::{Schedule, round_id};
 pub use store_guard::Lost;
 pub use summary_file::refresh_summary;
 pub use tally::UsageTotals;

@@ -1,26 +1,18 @@
 //! Everything checked before anything is written or called: the tournament file, the models
-//! file, every key variable of a model that will be called, the protocol's inputs (the
-//! dilemma document and the selected ids, the BoardgameQA files and their sample, or the
-//! topics file), and
-//! the judge assignment. Any problem here is the user's to fix (exit 2).
+//! file, every key variable of a model that will be called, the protocol's inputs (read by
+//! its spec: see [`crate::protocols::ProtocolSpec::inputs`]), and the judge assignment. Any
+//! problem here is the user's to fix (exit 2).
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::config::{
-    ConfigError, ModelsConfig, QaConfig, Selection, StructuredConfig, TournamentConfig,
-};
-use crate::domain::ProtocolKind;
+use crate::config::{ConfigError, ModelsConfig, TournamentConfig};
 use crate::domain::SampledItem;
-use crate::inputs::{DilemmaError, QaDataError, load_dilemmas, load_items, load_topics, sample};
-use crate::protocols::Protocol;
-use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
-use crate::protocols::qa_debate::{QaDebate, QaRules};
-use crate::protocols::structured_debate::{StructuredDebate, StructuredRules};
+use crate::protocols::inputs::InputsError;
+use crate::protocols::schedule::{self, Schedule};
+use crate::protocols::{Protocol, spec};
 use crate::providers::{ModelRegistry, SetupError};
 use crate::store::{Store, StoreError};
-
-use super::schedule::{self, Schedule};
 
 /// A tournament that cannot start.
 #[derive(Debug, thiserror::Error)]
@@ -31,12 +23,9 @@ pub enum PrepareError {
     /// A model cannot be called (unknown, or its key variable is not set).
     #[error(transparent)]
     Setup(#[from] SetupError),
-    /// The dilemma document cannot be used.
+    /// The protocol's inputs cannot be used (its dilemma document, datasets or topics).
     #[error(transparent)]
-    Dilemmas(#[from] DilemmaError),
-    /// A question-answer dataset cannot be used.
-    #[error(transparent)]
-    QaData(#[from] QaDataError),
+    Inputs(#[from] InputsError),
     /// The results folder to resume cannot be read.
     #[error("cannot resume: {0}")]
     Resume(#[from] StoreError),
@@ -62,8 +51,9 @@ pub struct Prepared {
     pub protocol: Arc<dyn Protocol>,
     /// The dilemmas (or items) played, in order.
     pub item_ids: Vec<String>,
-    /// The question-answer sample with its assignments (empty for the Ethics Bowl).
-    pub qa_sample: Vec<SampledItem>,
+    /// The items' sample with the answers handed out, for the tournament's record (see
+    /// [`crate::protocols::inputs::Inputs::sample`]).
+    pub sample: Vec<SampledItem>,
     /// The rounds and their judges.
     pub schedule: Schedule,
     /// Clients for every model that will be called.
@@ -115,15 +105,6 @@ fn batch_plan(config: &TournamentConfig, models: &ModelsConfig) -> (Vec<String>,
     super::batching::batched_models(config.batch, models, used.iter().map(String::as_str))
 }
 
-/// What a protocol's inputs give the tournament.
-struct Inputs {
-    protocol: Arc<dyn Protocol>,
-    item_ids: Vec<String>,
-    qa_sample: Vec<SampledItem>,
-    schedule: Schedule,
-    warnings: Vec<String>,
-}
-
 /// Checks a tournament file and everything it names. `output` overrides `output_dir`.
 pub fn prepare(config_path: &Path, output: Option<&Path>) -> Result<Prepared, PrepareError> {
     let config = TournamentConfig::load(config_path)?;
@@ -164,11 +145,7 @@ pub fn prepare(config_path: &Path, output: Option<&Path>) -> Result<Prepared, Pr
             }
         }
     }
-    let inputs = match (config.protocol, &config.qa, &config.structured) {
-        (ProtocolKind::QaDebate, Some(qa), _) => qa_inputs(config_path, &config, qa)?,
-        (ProtocolKind::StructuredDebate, _, Some(s)) => topic_inputs(config_path, &config, s)?,
-        _ => dilemma_inputs(config_path, &config)?,
-    };
+    let inputs = spec(config.protocol).inputs(config_path, &config)?;
     let registry = ModelRegistry::build(
         &models,
         used.iter().copied(),
@@ -190,7 +167,7 @@ pub fn prepare(config_path: &Path, output: Option<&Path>) -> Result<Prepared, Pr
         models,
         protocol: inputs.protocol,
         item_ids: inputs.item_ids,
-        qa_sample: inputs.qa_sample,
+        sample: inputs.sample,
         schedule: inputs.schedule,
         registry,
         input_warnings: warnings,
@@ -227,196 +204,6 @@ fn invalid(config_path: &Path, key: &str, message: String, fix: String) -> Prepa
         message,
         fix,
     ))
-}
-
-/// Where a selection of ids comes from, for its error message.
-struct Picked<'a> {
-    config_path: &'a Path,
-    key: &'a str,
-    what: &'a str,
-    file: &'a Path,
-}
-
-/// The entries a selection names, in the selection's order (all for `"all"`); an unknown id
-/// is an error naming the key, the file and the ids that exist.
-fn select<T: Clone>(
-    all: Vec<T>,
-    selection: &Selection,
-    id: impl Fn(&T) -> &String,
-    at: Picked<'_>,
-) -> Result<Vec<T>, PrepareError> {
-    let Selection::Ids(ids) = selection else {
-        return Ok(all);
-    };
-    let mut picked = Vec::new();
-    for wanted in ids {
-        let Some(found) = all.iter().find(|x| id(x) == wanted) else {
-            let known: Vec<&str> = all.iter().map(|x| id(x).as_str()).collect();
-            return Err(invalid(
-                at.config_path,
-                at.key,
-                format!("{} \"{wanted}\" is not in {}", at.what, at.file.display()),
-                format!("use ids that exist: {}", known.join(", ")),
-            ));
-        };
-        picked.push(found.clone());
-    }
-    Ok(picked)
-}
-
-/// Refuses, before anything is allocated, a schedule of more than
-/// [`schedule::MAX_ROUNDS`] rounds (repetitions × items × pairings, a lower bound of what the
-/// schedule would hold).
-fn schedule_size(
-    config_path: &Path,
-    config: &TournamentConfig,
-    items: usize,
-) -> Result<(), PrepareError> {
-    let rounds = schedule::least_rounds(config, items);
-    if rounds > schedule::MAX_ROUNDS {
-        return Err(invalid(
-            config_path,
-            "repetitions",
-            format!(
-                "the schedule would hold at least {rounds} rounds ({} repetitions × {items} \
-                 items × {} pairings), more than the {} one run takes",
-                config.repetitions,
-                schedule::pairings(config).len(),
-                schedule::MAX_ROUNDS
-            ),
-            "lower repetitions, or select fewer dilemmas, items or pairings".into(),
-        ));
-    }
-    Ok(())
-}
-
-/// Every pairing over `ids` with its judges, for the protocols where two models meet over
-/// an item (dilemma or topic).
-fn pairings_schedule(
-    config_path: &Path,
-    config: &TournamentConfig,
-    ids: &[String],
-) -> Result<Schedule, PrepareError> {
-    schedule_size(config_path, config, ids.len())?;
-    schedule::build(config, ids).map_err(|message| {
-        invalid(
-            config_path,
-            "judges",
-            message,
-            "change judges or judging".into(),
-        )
-    })
-}
-
-/// The Ethics Bowl's inputs: the dilemma document and the selected dilemmas.
-fn dilemma_inputs(config_path: &Path, config: &TournamentConfig) -> Result<Inputs, PrepareError> {
-    let document = TournamentConfig::resolve(config_path, &config.dilemma_file);
-    let loaded = load_dilemmas(&document)?;
-    let dilemmas = select(
-        loaded.dilemmas,
-        &config.dilemmas,
-        |d| &d.id,
-        Picked {
-            config_path,
-            key: "dilemmas",
-            what: "dilemma",
-            file: &document,
-        },
-    )?;
-    let ids: Vec<String> = dilemmas.iter().map(|d| d.id.clone()).collect();
-    let schedule = pairings_schedule(config_path, config, &ids)?;
-    Ok(Inputs {
-        protocol: Arc::new(EthicsBowl::new(
-            dilemmas,
-            EthicsBowlOptions {
-                consistency_test_both_teams: config.consistency_test_both_teams,
-                judge_sees_model_names: config.judge_sees_model_names,
-            },
-        )),
-        item_ids: ids,
-        qa_sample: Vec::new(),
-        schedule,
-        warnings: loaded.warnings,
-    })
-}
-
-/// The structured debate's inputs: the topics file and the selected topics.
-fn topic_inputs(
-    config_path: &Path,
-    config: &TournamentConfig,
-    s: &StructuredConfig,
-) -> Result<Inputs, PrepareError> {
-    let file = TournamentConfig::resolve(config_path, &s.topics_file);
-    let all = load_topics(&file)?;
-    let topics = select(
-        all,
-        &s.topics,
-        |t| &t.id,
-        Picked {
-            config_path,
-            key: "structured.topics",
-            what: "topic",
-            file: &file,
-        },
-    )?;
-    let ids: Vec<String> = topics.iter().map(|t| t.id.clone()).collect();
-    let schedule = pairings_schedule(config_path, config, &ids)?;
-    Ok(Inputs {
-        protocol: Arc::new(StructuredDebate::new(
-            topics,
-            StructuredRules {
-                weights: s.weights,
-                bands: s.bands,
-                closing_word_limit: s.closing_word_limit,
-            },
-        )),
-        item_ids: ids,
-        qa_sample: Vec::new(),
-        schedule,
-        warnings: Vec::new(),
-    })
-}
-
-/// The question-answer debate's inputs: every dataset file, and the seeded sample.
-fn qa_inputs(
-    config_path: &Path,
-    config: &TournamentConfig,
-    qa: &QaConfig,
-) -> Result<Inputs, PrepareError> {
-    let mut items = Vec::new();
-    let mut warnings = Vec::new();
-    for dataset in &qa.datasets {
-        let path = TournamentConfig::resolve(config_path, &dataset.file);
-        let loaded = load_items(&path, dataset.level.as_deref())?;
-        for skipped in loaded.skipped {
-            warnings.push(format!("{}: {skipped}; left out", path.display()));
-        }
-        for item in loaded.items {
-            if items
-                .iter()
-                .any(|i: &crate::domain::QaItem| i.id == item.id)
-            {
-                return Err(invalid(
-                    config_path,
-                    "qa.datasets",
-                    format!("two files give the item id \"{}\"", item.id),
-                    "list each file once (ids come from the file name and the position)".into(),
-                ));
-            }
-            items.push(item);
-        }
-    }
-    let sampled = sample(&items, qa.sample_per_level, qa.seed, qa.both_wrong_share);
-    let ids: Vec<String> = sampled.iter().map(|(item, _)| item.id.clone()).collect();
-    schedule_size(config_path, config, ids.len())?;
-    let schedule = schedule::build_qa(config, qa, &ids);
-    Ok(Inputs {
-        qa_sample: sampled.iter().map(|(_, s)| s.clone()).collect(),
-        protocol: Arc::new(QaDebate::new(sampled, QaRules::of(qa))),
-        item_ids: ids,
-        schedule,
-        warnings,
-    })
 }
 
 /// Prepares the tournament whose results are in `dir`, from the tournament file it records.

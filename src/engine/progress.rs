@@ -242,14 +242,12 @@ impl Progress {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{
-        Judgment, ParseStatus, Phase, Reading, RoundRecord, ScheduledRound, Scores,
-    };
+    use crate::domain::{Judgment, ParseStatus, Phase, Reading, ScheduledRound, Scores};
     use crate::engine::events::ScheduledState;
     use std::sync::Arc;
 
     fn blank(id: &str) -> Round {
-        crate::protocols::blank_round(&ScheduledRound::example(id, "d"), RoundRecord::EthicsBowl)
+        crate::protocols::example_round(&ScheduledRound::example(id, "d"))
     }
 
     fn stored(round: &Round) -> EngineEvent {

@@ -13,11 +13,9 @@ use tokio::sync::mpsc;
 
 use crate::config::{ConfigError, JudgingMode, ModelsConfig, PanelConfig, TournamentConfig};
 use crate::domain::{ProtocolKind, Round, RoundStatus};
-use crate::inputs::load_dilemmas;
-use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
 use crate::protocols::panel::Panel;
 use crate::protocols::strategy::{Judges, JudgingStrategy};
-use crate::protocols::{Protocol, stored};
+use crate::protocols::{Protocol, Rejudging, spec, stored};
 use crate::providers::ModelRegistry;
 use crate::store::{RoundFilter, Store, StoreError};
 
@@ -345,9 +343,10 @@ pub fn prepare_rejudge(
     })
 }
 
-/// The protocol the folder's rounds were played in, able to build its judges' requests: the
-/// Ethics Bowl with its dilemma document (the judging file's, or the tournament's); the
-/// others read everything from the rounds themselves. A folder mixing protocols is refused.
+/// The protocol the folder's rounds were played in, able to build its judges' requests (its
+/// spec's [`crate::protocols::ProtocolSpec::rejudging`]: the Ethics Bowl loads its dilemma
+/// document again, the others read everything from the rounds themselves). A folder mixing
+/// protocols is refused.
 fn protocol_of(
     source: &Store,
     rounds: &[Round],
@@ -359,7 +358,7 @@ fn protocol_of(
     kinds.sort_by_key(|k| k.to_string());
     kinds.dedup();
     let kind = match kinds.as_slice() {
-        [] => return Ok(Arc::from(stored(ProtocolKind::EthicsBowl))),
+        [] => return Ok(Arc::from(stored(ProtocolKind::default()))),
         [kind] => *kind,
         several => {
             let names: Vec<String> = several.iter().map(ToString::to_string).collect();
@@ -373,37 +372,13 @@ fn protocol_of(
             }));
         }
     };
-    match kind {
-        ProtocolKind::EthicsBowl => {
-            let document = match &config.dilemma_file {
-                Some(file) => TournamentConfig::resolve(config_path, file),
-                None => match source.load_tournament()? {
-                    Some(record) => {
-                        TournamentConfig::resolve(&record.config_file, &record.config.dilemma_file)
-                    }
-                    None => {
-                        return Err(invalid(
-                            config_path,
-                            "dilemma_file",
-                            format!(
-                                "{} has no tournament.json to say which dilemmas it played",
-                                results.display()
-                            ),
-                            "name the dilemma document: dilemma_file = \"…\"",
-                        ));
-                    }
-                },
-            };
-            Ok(Arc::new(EthicsBowl::new(
-                load_dilemmas(&document)?.dilemmas,
-                EthicsBowlOptions {
-                    consistency_test_both_teams: false,
-                    judge_sees_model_names: config.judge_sees_model_names,
-                },
-            )))
-        }
-        ProtocolKind::QaDebate | ProtocolKind::StructuredDebate => Ok(Arc::from(stored(kind))),
-    }
+    Ok(spec(kind).rejudging(&Rejudging {
+        config_path,
+        results,
+        source,
+        dilemma_file: config.dilemma_file.as_deref(),
+        judge_sees_model_names: config.judge_sees_model_names,
+    })?)
 }
 
 /// Why a stored round cannot be judged as it is, if it cannot: its exchange is not complete,
@@ -446,8 +421,8 @@ fn not_judgeable(protocol: &dyn Protocol, round: &Round, config: &JudgingConfig)
 }
 
 /// Runs the new judges over the planned rounds through the run's scheduler (pause, cancel,
-/// retries, panels, briefings, the same failure handling); events go to `events`, and
-/// `commands` are answered until they close.
+/// retries, panels, the files beside each round, the same failure handling); events go to
+/// `events`, and `commands` are answered until they close.
 pub async fn rejudge(
     plan: RejudgePlan,
     events: mpsc::UnboundedSender<EngineEvent>,

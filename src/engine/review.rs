@@ -56,64 +56,31 @@ pub fn waiting(round: &Round) -> Vec<Waiting> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{
-        Judgment, ProtocolKind, Reading, ReplyFallback, RoundRecord, ScheduledRound,
-        StructuredSetup, Topic,
-    };
+    use crate::domain::{Judgment, Reading, ScheduledRound};
 
-    fn blank(record: RoundRecord) -> Round {
+    fn blank() -> Round {
         let s = ScheduledRound {
             judges: vec!["j1".into(), "j2".into()],
             ..ScheduledRound::example("r", "d")
         };
-        crate::protocols::blank_round(&s, record)
+        crate::protocols::example_round(&s)
     }
 
     #[test]
-    fn unusable_judgments_and_unread_replies_wait() {
-        let mut round = blank(RoundRecord::EthicsBowl);
-        round.put_judgment(Judgment::new(
-            "j1",
-            Reading::empty(ProtocolKind::EthicsBowl),
-        ));
+    fn unusable_judgments_wait() {
+        let mut round = blank();
+        round.put_judgment(Judgment::new("j1", Reading::empty(round.kind())));
         round.put_judgment(Judgment {
             parse_status: ParseStatus::Partial,
             problems: vec!["Team A missing: consistency".into()],
             raw_response: "raw".into(),
-            ..Judgment::new("j2", Reading::empty(ProtocolKind::EthicsBowl))
+            ..Judgment::new("j2", Reading::empty(round.kind()))
         });
         let items = waiting(&round);
         assert_eq!(items.len(), 1, "a parsed judgment does not wait");
         assert_eq!(
             (items[0].key.as_str(), items[0].kind, items[0].raw.as_str()),
             ("j2", WaitingKind::Judgment(ParseStatus::Partial), "raw")
-        );
-
-        let mut setup = StructuredSetup {
-            topic: Topic {
-                id: "t".into(),
-                proposition: "p".into(),
-                context: None,
-            },
-            closing_word_limit: 200,
-            weights: Default::default(),
-            bands: Default::default(),
-            pro: Default::default(),
-            con: Default::default(),
-            fallbacks: Vec::new(),
-        };
-        setup.fallbacks.push(ReplyFallback {
-            key: "pro.opening".into(),
-            raw: "prose".into(),
-            error: "not JSON".into(),
-            corrected_text: None,
-        });
-        let round = blank(RoundRecord::StructuredDebate(Box::new(setup)));
-        let items = waiting(&round);
-        assert_eq!(items.len(), 1);
-        assert_eq!(
-            (items[0].key.as_str(), items[0].kind),
-            ("pro.opening", WaitingKind::Reply)
         );
     }
 }

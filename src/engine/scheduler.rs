@@ -13,10 +13,10 @@ use tokio::task::JoinSet;
 use crate::domain::{Round, RoundStatus};
 
 use super::batching::RunBatches;
-use super::briefing::save_briefing;
 use super::context::RoundContext;
 use super::corrections::correction_events;
 use super::events::{EngineCommand, EngineEvent};
+use super::round_extras::save_round_extras;
 use super::round_runner::run_round;
 
 /// Plays `queue` with at most `limit` rounds at once, answering `commands` until they close;
@@ -91,7 +91,7 @@ pub(crate) async fn play(
                 Ok((task, round)) => {
                     round_of_task.remove(&task);
                     running.remove(&round.id);
-                    save_briefing(store, &round);
+                    save_round_extras(store, &round);
                     ended(&round);
                 }
                 // A round task records its own panics; this is one its record itself broke.

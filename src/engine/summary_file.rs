@@ -50,11 +50,11 @@ pub fn refresh_or_warn(store: &Store) {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{RoundRecord, ScheduledRound};
+    use crate::domain::ScheduledRound;
 
     fn round(id: &str) -> Round {
         let s = ScheduledRound::example(id, "d");
-        crate::protocols::blank_round(&s, RoundRecord::EthicsBowl)
+        crate::protocols::example_round(&s)
     }
 
     #[test]

@@ -97,12 +97,12 @@ impl Sum for UsageTotals {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Attempt, Phase, PhaseType, RoundRecord, ScheduledRound};
+    use crate::domain::{Attempt, Phase, PhaseType, ScheduledRound};
 
     #[test]
     fn phases_are_summed_with_retries_cut_answers_and_estimated_usage() {
         let s = ScheduledRound::example("r", "d");
-        let mut round = crate::protocols::blank_round(&s, RoundRecord::EthicsBowl);
+        let mut round = crate::protocols::example_round(&s);
         let attempt = |number, error: Option<&str>| Attempt {
             number,
             latency_ms: 10,

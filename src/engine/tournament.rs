@@ -74,7 +74,8 @@ pub async fn run(
     events: mpsc::UnboundedSender<EngineEvent>,
     commands: &mut mpsc::UnboundedReceiver<EngineCommand>,
 ) -> Result<RunReport, EngineError> {
-    let (store, set_aside) = Store::open_for_run(&prepared.dir)?;
+    let (store, set_aside) =
+        Store::open_for_run(&prepared.dir, &crate::protocols::extra_folders())?;
     let guard = StoreGuard::new(&prepared.dir, prepared.config.min_free_space_mb);
     // A disk already too full pays for nothing: no call starts.
     if let Some(trouble) = guard.low_space() {
@@ -126,7 +127,7 @@ pub async fn run(
             .chain(&set_aside)
             .cloned()
             .collect(),
-        qa_sample: prepared.qa_sample.clone(),
+        qa_sample: prepared.sample.clone(),
     };
     store.save_tournament(&record)?;
 

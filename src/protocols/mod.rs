@@ -1,22 +1,29 @@
 //! Debate formats: each says which calls a round makes, which phases each call waits for,
 //! what it asks, and how a judge's answer is read. The engine drives a round through the
-//! [`Protocol`] trait and knows nothing of any format's prompts.
+//! [`Protocol`] trait and asks everything else of a protocol through its [`ProtocolSpec`],
+//! found by kind in the registry ([`spec`]); it knows nothing of any format's prompts.
 
 pub mod ethics_bowl;
+pub mod inputs;
 pub mod judging;
 pub mod lenient_json;
 pub mod panel;
 pub mod qa_debate;
 pub mod quoting;
+mod registry;
+pub mod schedule;
+mod spec;
 pub mod strategy;
 pub mod structured_debate;
 
+pub use registry::{extra_folders, simulated_behaviours, spec, specs, stored};
+pub use spec::{ProtocolSpec, Rejudging, RoundExtra};
+
 use crate::domain::{
-    Judgment, Phase, PhaseType, ProtocolKind, Round, RoundRecord, RoundStatus, ScheduledRound,
-    Turn, now_rfc3339, speaker,
+    JudgingPhase, Judgment, OwnPhase, Phase, PhaseType, ProtocolKind, Round, RoundRecord,
+    RoundStatus, ScheduledRound, Turn, now_rfc3339, speaker,
 };
 use crate::providers::ChatRequest;
-use crate::providers::simulated::SimulatedBehaviours;
 use judging::JudgeAnswer;
 
 /// A panel judge's place in a call: who, and in which deliberation round.
@@ -77,16 +84,54 @@ pub struct Step {
     pub correction: u32,
 }
 
+/// What a step of a protocol's own asks, as its [`Protocol::request`] builds it: a single
+/// judge's judgment, or one of the protocol's debating phases.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Asked<P> {
+    /// A single judge's judgment (panel calls are the panel's to build).
+    Judgment,
+    /// One of the protocol's own phases.
+    Debate(P),
+}
+
 impl Step {
-    /// A debater's or single judge's call.
-    pub fn new(phase_type: PhaseType, model: &str, depends_on: &[PhaseType]) -> Self {
+    /// A debater's or single judge's call, waiting for the phases it quotes.
+    pub fn new<P: Into<PhaseType> + Copy>(phase_type: P, model: &str, depends_on: &[P]) -> Self {
         Self {
-            phase_type,
+            phase_type: phase_type.into(),
             model: model.to_string(),
-            depends_on: depends_on.iter().map(|p| PhaseRef::from(*p)).collect(),
+            depends_on: depends_on
+                .iter()
+                .map(|p| PhaseRef::from((*p).into()))
+                .collect(),
             seat: None,
             turn: None,
             correction: 0,
+        }
+    }
+
+    /// What the step asks of protocol `P` (called `protocol` in errors): a panel's call, or
+    /// another protocol's phase, is an error.
+    pub fn asked<P: OwnPhase>(
+        &self,
+        round: &Round,
+        protocol: &str,
+    ) -> Result<Asked<P>, ProtocolError> {
+        match self.phase_type {
+            PhaseType::Judging(JudgingPhase::Judgment) => Ok(Asked::Judgment),
+            PhaseType::Judging(JudgingPhase::PanelEvaluation | JudgingPhase::Deliberation) => {
+                Err(ProtocolError(format!(
+                    "round {}: panel calls are built by the panel",
+                    round.id
+                )))
+            }
+            PhaseType::Debate(_) => self.phase_type.own().map(Asked::Debate).ok_or_else(|| {
+                ProtocolError(format!(
+                    "round {}: {protocol} has no {} phase",
+                    round.id,
+                    self.phase_type.as_str()
+                ))
+            }),
         }
     }
 
@@ -149,6 +194,13 @@ pub fn blank_round(s: &ScheduledRound, record: RoundRecord) -> Round {
     }
 }
 
+/// A scheduled round of the default protocol before any call: what unit tests of code that
+/// reads any protocol's rounds start from.
+#[cfg(test)]
+pub(crate) fn example_round(s: &ScheduledRound) -> Round {
+    blank_round(s, RoundRecord::EthicsBowl)
+}
+
 /// A reply (not a judgment) that waits for a person: a debater's answer the protocol could
 /// not read, kept as free text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -165,29 +217,6 @@ pub struct ReviewRequest {
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 #[error("{0}")]
 pub struct ProtocolError(pub String);
-
-/// The protocol that reads stored rounds of this kind, for work on stored rounds that needs
-/// no inputs (re-reading a corrected judgment, re-deriving records).
-pub fn stored(kind: ProtocolKind) -> Box<dyn Protocol> {
-    match kind {
-        ProtocolKind::QaDebate => Box::new(qa_debate::QaDebate::default()),
-        ProtocolKind::StructuredDebate => Box::new(structured_debate::StructuredDebate::default()),
-        ProtocolKind::EthicsBowl => Box::new(ethics_bowl::EthicsBowl::new(
-            [],
-            ethics_bowl::EthicsBowlOptions::default(),
-        )),
-    }
-}
-
-/// What simulated models say in every protocol's calls (each protocol's `simulated`
-/// module), for the models of a run, `rejudge` and `ask` (see [`crate::providers::simulated`]).
-pub fn simulated_behaviours() -> SimulatedBehaviours {
-    SimulatedBehaviours::new(vec![
-        Box::new(ethics_bowl::simulated::Simulation),
-        Box::new(qa_debate::simulated::Simulation),
-        Box::new(structured_debate::simulated::Simulation),
-    ])
-}
 
 /// A debate format, as the engine sees it. How it is judged (single judges or a panel) is a
 /// strategy apart (see [`strategy`]); the protocol says what its judges read and, through

@@ -166,8 +166,12 @@ impl Store {
     /// [`Store::open_for_writing`]), after tidying what a killed run may have left: temporary
     /// files are removed (with the lock held, none can be another writer's), and round files
     /// that cannot be read are set aside (returned, for the run to report) so that their
-    /// rounds are played again.
-    pub fn open_for_run(dir: &Path) -> Result<(Self, Vec<SetAside>), StoreError> {
+    /// rounds are played again. `extra_folders` are the folders of the files rounds produce
+    /// beside their own (see [`Store::save_round_extra`]), tidied too.
+    pub fn open_for_run(
+        dir: &Path,
+        extra_folders: &[&str],
+    ) -> Result<(Self, Vec<SetAside>), StoreError> {
         let store = Self::open_for_writing(dir)?;
         // Every file is read before anything is touched: a file from a newer build stops the
         // run with the folder as it was. Only each round's id is kept meanwhile.
@@ -178,7 +182,7 @@ impl Store {
                 result => read.push((path, result.map(|round| round.id))),
             }
         }
-        store.remove_temporaries()?;
+        store.remove_temporaries(extra_folders)?;
         let mut set_aside = Vec::new();
         for (path, result) in read {
             let damage = match result {
@@ -222,12 +226,12 @@ impl Store {
 
     /// Removes `.tmp-*` files that a killed process left beside the files it was writing
     /// (called with the folder's lock held, so no live writer's file is among them).
-    fn remove_temporaries(&self) -> Result<(), StoreError> {
-        for dir in [
-            self.dir.clone(),
-            self.dir.join("rounds"),
-            self.dir.join("briefings"),
-        ] {
+    fn remove_temporaries(&self, extra_folders: &[&str]) -> Result<(), StoreError> {
+        let extras = extra_folders.iter().map(|f| self.dir.join(f));
+        for dir in [self.dir.clone(), self.dir.join("rounds")]
+            .into_iter()
+            .chain(extras)
+        {
             let Ok(entries) = std::fs::read_dir(&dir) else {
                 continue;
             };
@@ -275,16 +279,25 @@ impl Store {
         Ok(self.dir.join("rounds").join(format!("{id}.json")))
     }
 
-    /// Writes a round's decision briefing (`briefings/<id>.md`, structured debates)
-    /// atomically, with escape sequences and control characters taken out of the model text
-    /// it quotes (it is for people and terminals; the round file keeps the exact text), and
-    /// every key this process read redacted, as in every file the store writes.
-    pub fn save_briefing(&self, id: &str, markdown: &str) -> Result<(), StoreError> {
+    /// Writes a file a round produces beside its own (`<folder>/<id>.<extension>`: the
+    /// structured debate's decision briefings in `briefings/`) atomically, with escape
+    /// sequences and control characters taken out of the model text it quotes (it is for
+    /// people and terminals; the round file keeps the exact text), and every key this process
+    /// read redacted, as in every file the store writes.
+    pub fn save_round_extra(
+        &self,
+        folder: &str,
+        id: &str,
+        extension: &str,
+        text: &str,
+    ) -> Result<(), StoreError> {
         check_file_id(id)?;
-        let dir = self.dir.join("briefings");
+        check_file_id(folder)?;
+        check_file_id(extension)?;
+        let dir = self.dir.join(folder);
         std::fs::create_dir_all(&dir).map_err(io(&dir))?;
-        let text = crate::redact::remembered().redact_string(crate::sanitize::sanitize(markdown));
-        write_bytes_atomic(&dir.join(format!("{id}.md")), text.as_bytes())
+        let text = crate::redact::remembered().redact_string(crate::sanitize::sanitize(text));
+        write_bytes_atomic(&dir.join(format!("{id}.{extension}")), text.as_bytes())
     }
 
     /// Writes a round file atomically.
@@ -680,7 +693,7 @@ pub(crate) mod tests {
             std::fs::write(t, "partial").unwrap();
         }
 
-        let (store, set_aside) = Store::open_for_run(dir.path()).unwrap();
+        let (store, set_aside) = Store::open_for_run(dir.path(), &["briefings"]).unwrap();
         assert_eq!(set_aside.len(), 1);
         assert_eq!(set_aside[0].from, bad);
         assert!(set_aside[0].to.ends_with("rounds/.unreadable/bad.json"));
@@ -706,7 +719,7 @@ pub(crate) mod tests {
         // run's store, and with it the folder's lock, is gone).
         drop(store);
         std::fs::write(&bad, "not json").unwrap();
-        let (_, again) = Store::open_for_run(dir.path()).unwrap();
+        let (_, again) = Store::open_for_run(dir.path(), &["briefings"]).unwrap();
         assert!(again[0].to.ends_with("rounds/.unreadable/bad.json.1"));
     }
 

@@ -8,16 +8,20 @@
 mod panel;
 pub mod prompts;
 pub mod simulated;
+mod spec;
+
+pub use spec::Spec;
 
 use std::collections::HashMap;
 
 use crate::domain::{
-    Dilemma, Judgment, PhaseType, ProtocolKind, Reading, Round, RoundRecord, ScheduledRound,
+    Dilemma, EthicsBowlPhase, Judgment, PhaseType, ProtocolKind, Reading, Round, RoundRecord,
+    ScheduledRound,
 };
 use crate::providers::ChatRequest;
 
 use super::judging::{JudgeAnswer, Quoted, read_judgment};
-use super::{PhaseRef, Protocol, ProtocolError, Step, blank_round};
+use super::{Asked, PhaseRef, Protocol, ProtocolError, Step, blank_round};
 
 /// Options of the Ethics Bowl beyond the spec (each in the tournament config).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -63,7 +67,7 @@ impl EthicsBowl {
     }
 }
 
-fn text_of(round: &Round, phase: PhaseType) -> Result<&str, ProtocolError> {
+fn text_of(round: &Round, phase: EthicsBowlPhase) -> Result<&str, ProtocolError> {
     round
         .phase(phase, None)
         .map(|p| p.response.as_str())
@@ -71,7 +75,7 @@ fn text_of(round: &Round, phase: PhaseType) -> Result<&str, ProtocolError> {
             ProtocolError(format!(
                 "round {}: phase {} has not run",
                 round.id,
-                phase.as_str()
+                PhaseType::from(phase).as_str()
             ))
         })
 }
@@ -86,7 +90,7 @@ impl Protocol for EthicsBowl {
     }
 
     fn debate_steps(&self, round: &Round) -> Vec<Step> {
-        use PhaseType::*;
+        use EthicsBowlPhase::*;
         let step = Step::new;
         let (a, b) = (round.team_a_model.as_str(), round.team_b_model.as_str());
         let mut steps = vec![
@@ -102,59 +106,47 @@ impl Protocol for EthicsBowl {
     }
 
     fn judged_after(&self, _round: &Round) -> Vec<PhaseRef> {
-        use PhaseType::*;
+        use EthicsBowlPhase::*;
         let mut after = vec![Presentation, Response, Rebuttal, ConsistencyTest];
         if self.options.consistency_test_both_teams {
             after.push(ConsistencyTestB);
         }
-        after.into_iter().map(PhaseRef::from).collect()
+        after
+            .into_iter()
+            .map(|p| PhaseRef::from(PhaseType::from(p)))
+            .collect()
     }
 
     fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError> {
+        use EthicsBowlPhase::*;
         let d = self.dilemma(round)?;
-        let user = match step.phase_type {
-            PhaseType::Presentation => prompts::presentation_prompt(d),
-            PhaseType::Response => {
-                prompts::response_prompt(d, text_of(round, PhaseType::Presentation)?)
-            }
-            PhaseType::Rebuttal => prompts::rebuttal_prompt(
+        let asked = step.asked::<EthicsBowlPhase>(round, "the Ethics Bowl")?;
+        let user = match asked {
+            Asked::Debate(Presentation) => prompts::presentation_prompt(d),
+            Asked::Debate(Response) => prompts::response_prompt(d, text_of(round, Presentation)?),
+            Asked::Debate(Rebuttal) => prompts::rebuttal_prompt(
                 d,
-                text_of(round, PhaseType::Presentation)?,
-                text_of(round, PhaseType::Response)?,
+                text_of(round, Presentation)?,
+                text_of(round, Response)?,
             ),
-            PhaseType::ConsistencyTest => {
-                prompts::consistency_prompt(d, text_of(round, PhaseType::Presentation)?)
+            Asked::Debate(ConsistencyTest) => {
+                prompts::consistency_prompt(d, text_of(round, Presentation)?)
             }
-            PhaseType::ConsistencyTestB => {
-                prompts::consistency_prompt(d, text_of(round, PhaseType::Response)?)
+            Asked::Debate(ConsistencyTestB) => {
+                prompts::consistency_prompt(d, text_of(round, Response)?)
             }
-            PhaseType::Judgment => prompts::judgment_prompt(&self.brief(round, d)?),
-            PhaseType::PanelEvaluation | PhaseType::Deliberation => {
-                return Err(ProtocolError(format!(
-                    "round {}: panel calls are built by the panel",
-                    round.id
-                )));
-            }
-            other @ (PhaseType::Argument
-            | PhaseType::Opening
-            | PhaseType::CrossExamination
-            | PhaseType::Closing) => {
-                return Err(ProtocolError(format!(
-                    "round {}: the Ethics Bowl has no {} phase",
-                    round.id,
-                    other.as_str()
-                )));
-            }
+            Asked::Judgment => prompts::judgment_prompt(&self.brief(round, d)?),
         };
         let request = ChatRequest::new(prompts::SYSTEM_PROMPT, user);
-        let request = if step.phase_type == PhaseType::Judgment {
-            let team_b_tested = round.phase(PhaseType::ConsistencyTestB, None).is_some();
-            request.with_schema(
-                "ethics_bowl_judgment",
-                prompts::judgment_schema(team_b_tested),
-            )
-        } else {
-            request
+        let request = match asked {
+            Asked::Judgment => {
+                let team_b_tested = round.phase(ConsistencyTestB, None).is_some();
+                request.with_schema(
+                    "ethics_bowl_judgment",
+                    prompts::judgment_schema(team_b_tested),
+                )
+            }
+            Asked::Debate(_) => request,
         };
         Ok(request.tagged(&round.id, step.phase_type.as_str()))
     }
@@ -178,12 +170,12 @@ impl EthicsBowl {
             dilemma,
             team_a_name: if names { &round.team_a_model } else { "Team A" },
             team_b_name: if names { &round.team_b_model } else { "Team B" },
-            presentation: text_of(round, PhaseType::Presentation)?,
-            response: text_of(round, PhaseType::Response)?,
-            rebuttal: text_of(round, PhaseType::Rebuttal)?,
-            consistency_a: text_of(round, PhaseType::ConsistencyTest)?,
+            presentation: text_of(round, EthicsBowlPhase::Presentation)?,
+            response: text_of(round, EthicsBowlPhase::Response)?,
+            rebuttal: text_of(round, EthicsBowlPhase::Rebuttal)?,
+            consistency_a: text_of(round, EthicsBowlPhase::ConsistencyTest)?,
             consistency_b: round
-                .phase(PhaseType::ConsistencyTestB, None)
+                .phase(EthicsBowlPhase::ConsistencyTestB, None)
                 .map(|p| p.response.as_str()),
         })
     }

@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use crate::domain::{
-    Aggregate, Criterion, Evaluation, Judgment, PhaseType, Reading, Round, Scores, Team,
+    Aggregate, Criterion, EthicsBowlPhase, Evaluation, Judgment, Reading, Round, Scores, Team,
 };
 use crate::protocols::ProtocolError;
 use crate::protocols::judging::{JudgeAnswer, Quoted, consistency_test, own_judgment, schema};
@@ -50,9 +50,15 @@ fn normalise_verdict(raw: &str) -> Option<String> {
 }
 
 impl PanelJudged for EthicsBowl {
+    fn panel_tag_prefix(&self) -> &'static str {
+        ""
+    }
+
     fn panel_rubric(&self, round: &Round) -> Result<Rubric, ProtocolError> {
         let criteria = prompts::criteria_list();
-        let team_b_tested = round.phase(PhaseType::ConsistencyTestB, None).is_some();
+        let team_b_tested = round
+            .phase(EthicsBowlPhase::ConsistencyTestB, None)
+            .is_some();
         Ok(Rubric {
             dimensions: ["team_a", "team_b"]
                 .iter()

@@ -37,7 +37,7 @@ use std::time::Duration;
 use crate::config::{PanelConfig, PanelJudgeConfig};
 use crate::domain::{
     Aggregate, Evaluation, Judgment, PanelRecord, PanelRound, PanelSeat, PanelState, ParseStatus,
-    Phase, PhaseType, ProtocolKind, Reading, Round, SeatOutcome, SeatResult,
+    Phase, PhaseType, Reading, Round, SeatOutcome, SeatResult,
 };
 use crate::providers::ChatRequest;
 
@@ -73,16 +73,6 @@ struct Answer<'a> {
 
 /// A judge's position in force: the panel's view of it and the protocol's judgment.
 type InForce = (Evaluation, Judgment);
-
-/// The prefix of a panel call's tag: the protocol's, so a provider can tell what it judges
-/// (the Ethics Bowl's panel calls keep the bare phase name they always had).
-fn tag_prefix(kind: ProtocolKind) -> &'static str {
-    match kind {
-        ProtocolKind::EthicsBowl => "",
-        ProtocolKind::QaDebate => "qa_",
-        ProtocolKind::StructuredDebate => "structured_",
-    }
-}
 
 impl Panel {
     /// The panel of this configuration, sending an incomplete answer back once.
@@ -546,7 +536,7 @@ impl Panel {
             &round.id,
             format!(
                 "{}{}/{}",
-                tag_prefix(protocol.kind()),
+                protocol.panel_tag_prefix(),
                 step.phase_type.as_str(),
                 seat.judge_id
             ),

@@ -80,6 +80,10 @@ pub(crate) fn show_score(v: f64) -> String {
 /// read, how an answer compares with the others', and the panel's aggregate in the
 /// protocol's own shape. Every protocol implements it, so a panel judges any of them.
 pub trait PanelJudged {
+    /// The prefix of its panel calls' tags (`qa_`, so a provider, a simulated judge among
+    /// them, can tell what it judges; the Ethics Bowl's calls keep the bare phase name they
+    /// always had).
+    fn panel_tag_prefix(&self) -> &'static str;
     /// What a panel judge scores in this round.
     fn panel_rubric(&self, round: &Round) -> Result<Rubric, ProtocolError>;
     /// The exchange as panel judges read it (every phase they need must have run).

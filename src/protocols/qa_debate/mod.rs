@@ -13,7 +13,9 @@
 mod panel;
 pub mod prompts;
 pub mod quotes;
+mod schedule;
 pub mod simulated;
+mod spec;
 pub mod verdict;
 
 use std::collections::HashMap;
@@ -21,15 +23,16 @@ use std::collections::HashMap;
 use crate::config::QaConfig;
 use crate::domain::ScheduledRound;
 use crate::domain::{
-    DebaterRecord, Judgment, ParseStatus, PhaseType, ProtocolKind, QaItem, QaSetup, QuoteMatching,
+    DebaterRecord, Judgment, ParseStatus, ProtocolKind, QaItem, QaPhase, QaSetup, QuoteMatching,
     Reading, Round, RoundRecord, SampledItem, Team, Turn, TurnOrder,
 };
 use crate::providers::{ChatRequest, Role, Turn as ChatTurn};
 
 use super::judging::{JudgeAnswer, Quoted};
-use super::{PhaseRef, Protocol, ProtocolError, Step, blank_round};
+use super::{Asked, PhaseRef, Protocol, ProtocolError, Step, blank_round};
 pub use panel::verdict_of;
 use quotes::{GameText, show_argument};
+pub use spec::Spec;
 
 /// The debate's rules from the tournament's `[qa]` table.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
@@ -166,7 +169,7 @@ fn seen_by(round: &Round, setup: &QaSetup, turn: Option<Turn>) -> String {
 /// One debater's argument in one round.
 fn argument_of(turn: Turn) -> PhaseRef {
     PhaseRef {
-        phase_type: PhaseType::Argument,
+        phase_type: QaPhase::Argument.into(),
         turn: Some(turn),
     }
 }
@@ -179,7 +182,7 @@ fn arguments_of(setup: &QaSetup, round: u32) -> Vec<PhaseRef> {
     sides(setup)
         .into_iter()
         .map(|side| PhaseRef {
-            phase_type: PhaseType::Argument,
+            phase_type: QaPhase::Argument.into(),
             turn: Some(Turn::new(side, round)),
         })
         .collect()
@@ -246,7 +249,7 @@ impl Protocol for QaDebate {
                 steps.push(Step {
                     turn: Some(Turn::new(side, r)),
                     depends_on,
-                    ..Step::new(PhaseType::Argument, model, &[])
+                    ..Step::new(QaPhase::Argument, model, &[])
                 });
                 spoken.push(argument_of(Turn::new(side, r)));
             }
@@ -264,19 +267,19 @@ impl Protocol for QaDebate {
 
     fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError> {
         let setup = setup_of(round)?;
-        match (step.phase_type, step.turn) {
-            (PhaseType::Argument, Some(turn)) => Ok(debater_request(round, setup, turn)),
-            (PhaseType::Judgment, _) => Ok(ChatRequest::new(
+        match step.asked::<QaPhase>(round, "the question-answer debate")? {
+            Asked::Debate(QaPhase::Argument) => {
+                let turn = step.turn.ok_or_else(|| {
+                    ProtocolError(format!("round {}: an argument needs its turn", round.id))
+                })?;
+                Ok(debater_request(round, setup, turn))
+            }
+            Asked::Judgment => Ok(ChatRequest::new(
                 prompts::judge_system(setup.format),
                 prompts::judge_prompt(setup, &transcript(round, setup, None)),
             )
             .with_schema("qa_judgment", prompts::judge_schema(setup.format))
             .tagged(&round.id, format!("qa_judgment/{}", setup.format.as_str()))),
-            (other, _) => Err(ProtocolError(format!(
-                "round {}: the question-answer debate has no {} phase",
-                round.id,
-                other.as_str()
-            ))),
         }
     }
 
@@ -387,7 +390,7 @@ pub fn judge_correct(setup: &QaSetup, judgment: &Judgment) -> Option<bool> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Assignment, Label, Phase, QaFormat};
+    use crate::domain::{Assignment, Label, Phase, PhaseType, QaFormat};
 
     fn item() -> (QaItem, SampledItem) {
         let item = QaItem {

@@ -78,6 +78,10 @@ fn dimension_scores(setup: &QaSetup, objects: &[Value]) -> BTreeMap<String, f64>
 }
 
 impl PanelJudged for QaDebate {
+    fn panel_tag_prefix(&self) -> &'static str {
+        "qa_"
+    }
+
     fn panel_rubric(&self, round: &Round) -> Result<Rubric, ProtocolError> {
         let setup = setup_of(round)?;
         let debaters = scored(setup);

@@ -13,18 +13,22 @@ mod panel;
 pub mod parse;
 pub mod prompts;
 pub mod simulated;
+mod spec;
+
+pub use spec::Spec;
 
 use std::collections::HashMap;
 
 use crate::domain::ScheduledRound;
 use crate::domain::{
-    Judgment, ParseStatus, Phase, PhaseType, ProtocolKind, Reading, ReplyFallback, Round,
-    RoundRecord, ScoreWeights, Side, SideRecord, StructuredSetup, Topic, TotalBands, Turn,
+    Judgment, OwnPhase, ParseStatus, Phase, PhaseType, ProtocolKind, Reading, ReplyFallback, Round,
+    RoundRecord, ScoreWeights, Side, SideRecord, StructuredPhase, StructuredSetup, Topic,
+    TotalBands, Turn,
 };
 use crate::providers::{ChatRequest, Role, Turn as ChatTurn};
 
 use super::judging::{JudgeAnswer, Quoted};
-use super::{PhaseRef, Protocol, ProtocolError, ReviewRequest, Step, blank_round};
+use super::{Asked, PhaseRef, Protocol, ProtocolError, ReviewRequest, Step, blank_round};
 
 /// The debate's rules from the tournament's `[structured]` table.
 #[derive(Debug, Clone, Copy, PartialEq)]
@@ -65,21 +69,17 @@ impl StructuredDebate {
 }
 
 /// The three debating stages, in order.
-const STAGES: [PhaseType; 3] = [
-    PhaseType::Opening,
-    PhaseType::CrossExamination,
-    PhaseType::Closing,
-];
+const STAGES: &[StructuredPhase] = StructuredPhase::ALL;
 
-fn stage_number(stage: PhaseType) -> u32 {
+fn stage_number(stage: StructuredPhase) -> u32 {
     match stage {
-        PhaseType::Opening => 1,
-        PhaseType::CrossExamination => 2,
-        _ => 3,
+        StructuredPhase::Opening => 1,
+        StructuredPhase::CrossExamination => 2,
+        StructuredPhase::Closing => 3,
     }
 }
 
-fn turn(stage: PhaseType, side: Side, attempt: u32) -> Turn {
+fn turn(stage: StructuredPhase, side: Side, attempt: u32) -> Turn {
     Turn {
         side: side.team(),
         round: stage_number(stage),
@@ -87,33 +87,33 @@ fn turn(stage: PhaseType, side: Side, attempt: u32) -> Turn {
     }
 }
 
-fn reply(round: &Round, stage: PhaseType, side: Side, attempt: u32) -> Option<&Phase> {
+fn reply(round: &Round, stage: StructuredPhase, side: Side, attempt: u32) -> Option<&Phase> {
     let t = turn(stage, side, attempt);
     round
         .phases
         .iter()
-        .find(|p| p.phase_type == stage && p.turn == Some(t))
+        .find(|p| p.phase_type == PhaseType::from(stage) && p.turn == Some(t))
 }
 
 /// The review key of a reply (`pro.opening`).
-pub fn reply_key(stage: PhaseType, side: Side) -> String {
-    format!("{}.{}", side.as_str(), stage.as_str())
+pub fn reply_key(stage: StructuredPhase, side: Side) -> String {
+    format!("{}.{}", side.as_str(), stage.names().name)
 }
 
 /// The stage and side a review key names.
-pub fn parse_reply_key(key: &str) -> Option<(PhaseType, Side)> {
+pub fn parse_reply_key(key: &str) -> Option<(StructuredPhase, Side)> {
     let (side, stage) = key.split_once('.')?;
     let side = Side::BOTH.into_iter().find(|s| s.as_str() == side)?;
-    let stage = STAGES.into_iter().find(|s| s.as_str() == stage)?;
+    let stage = *STAGES.iter().find(|s| s.names().name == stage)?;
     Some((stage, side))
 }
 
 /// Whether a reply reads as the JSON its stage asks for (the error says why not).
-fn readable(stage: PhaseType, text: &str, side: Side) -> Result<(), String> {
+fn readable(stage: StructuredPhase, text: &str, side: Side) -> Result<(), String> {
     match stage {
-        PhaseType::Opening => parse::parse_opening(text, side).map(|_| ()),
-        PhaseType::CrossExamination => parse::parse_cross(text, &[]).map(|_| ()),
-        _ => parse::parse_closing(text).map(|_| ()),
+        StructuredPhase::Opening => parse::parse_opening(text, side).map(|_| ()),
+        StructuredPhase::CrossExamination => parse::parse_cross(text, &[]).map(|_| ()),
+        StructuredPhase::Closing => parse::parse_closing(text).map(|_| ()),
     }
 }
 
@@ -128,7 +128,7 @@ enum Settled<'a> {
     Fallback { raw: &'a str, error: String },
 }
 
-fn settle<'a>(round: &'a Round, stage: PhaseType, side: Side) -> Settled<'a> {
+fn settle<'a>(round: &'a Round, stage: StructuredPhase, side: Side) -> Settled<'a> {
     let Some(first) = reply(round, stage, side, 0) else {
         return Settled::Pending;
     };
@@ -153,11 +153,11 @@ fn settle<'a>(round: &'a Round, stage: PhaseType, side: Side) -> Settled<'a> {
 }
 
 /// The reference a later stage waits for: the reply that settles this stage for this side.
-fn settled_ref(round: &Round, stage: PhaseType, side: Side) -> PhaseRef {
+fn settled_ref(round: &Round, stage: StructuredPhase, side: Side) -> PhaseRef {
     let first_failed =
         reply(round, stage, side, 0).is_some_and(|p| readable(stage, &p.response, side).is_err());
     PhaseRef {
-        phase_type: stage,
+        phase_type: stage.into(),
         turn: Some(turn(stage, side, u32::from(first_failed))),
     }
 }
@@ -187,14 +187,14 @@ fn model(round: &Round, side: Side) -> &str {
 
 impl StructuredDebate {
     /// The first request of a stage for a side.
-    fn stage_request(setup: &StructuredSetup, stage: PhaseType, side: Side) -> ChatRequest {
+    fn stage_request(setup: &StructuredSetup, stage: StructuredPhase, side: Side) -> ChatRequest {
         let (prompt, name, schema) = match stage {
-            PhaseType::Opening => (
+            StructuredPhase::Opening => (
                 prompts::opening_prompt(side),
                 "opening_statement",
                 prompts::opening_schema(),
             ),
-            PhaseType::CrossExamination => {
+            StructuredPhase::CrossExamination => {
                 let ids: Vec<String> = setup
                     .side(side.other())
                     .arguments
@@ -207,7 +207,7 @@ impl StructuredDebate {
                     prompts::cross_schema(&ids),
                 )
             }
-            _ => (
+            StructuredPhase::Closing => (
                 prompts::closing_prompt(setup, side),
                 "closing_statement",
                 prompts::closing_schema(),
@@ -247,7 +247,7 @@ impl Protocol for StructuredDebate {
     fn debate_steps(&self, round: &Round) -> Vec<Step> {
         let mut steps = Vec::new();
         let mut previous: Vec<PhaseRef> = Vec::new();
-        for stage in STAGES {
+        for &stage in STAGES {
             let mut settled = Vec::new();
             for side in Side::BOTH {
                 let m = model(round, side);
@@ -261,7 +261,7 @@ impl Protocol for StructuredDebate {
                     steps.push(Step {
                         turn: r.turn,
                         depends_on: vec![PhaseRef {
-                            phase_type: stage,
+                            phase_type: stage.into(),
                             turn: Some(turn(stage, side, 0)),
                         }],
                         ..Step::new(stage, m, &[])
@@ -279,34 +279,37 @@ impl Protocol for StructuredDebate {
     fn judged_after(&self, round: &Round) -> Vec<PhaseRef> {
         Side::BOTH
             .into_iter()
-            .map(|side| settled_ref(round, PhaseType::Closing, side))
+            .map(|side| settled_ref(round, StructuredPhase::Closing, side))
             .collect()
     }
 
     fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError> {
         let setup = setup_of(round)?;
-        if step.phase_type == PhaseType::Judgment {
-            return Ok(
-                ChatRequest::new(prompts::judge_system(), prompts::judge_prompt(setup))
-                    .with_schema("debate_verdict", prompts::verdict_schema(setup))
-                    .tagged(&round.id, "structured_judgment"),
-            );
-        }
-        let Some(t) = step.turn.filter(|_| STAGES.contains(&step.phase_type)) else {
+        let stage = match step.asked::<StructuredPhase>(round, "the structured debate")? {
+            Asked::Judgment => {
+                return Ok(
+                    ChatRequest::new(prompts::judge_system(), prompts::judge_prompt(setup))
+                        .with_schema("debate_verdict", prompts::verdict_schema(setup))
+                        .tagged(&round.id, "structured_judgment"),
+                );
+            }
+            Asked::Debate(stage) => stage,
+        };
+        let Some(t) = step.turn else {
             return Err(ProtocolError(format!(
-                "round {}: the structured debate has no {} phase",
+                "round {}: a {} reply needs its turn",
                 round.id,
                 step.phase_type.as_str()
             )));
         };
         let side = Side::of(t.side);
         let tag = format!("structured_{}/{}", step.phase_type.as_str(), side.as_str());
-        let mut request = Self::stage_request(setup, step.phase_type, side);
+        let mut request = Self::stage_request(setup, stage, side);
         if t.attempt > 0 {
-            let first = reply(round, step.phase_type, side, 0).ok_or_else(|| {
+            let first = reply(round, stage, side, 0).ok_or_else(|| {
                 ProtocolError(format!("round {}: no first reply to correct", round.id))
             })?;
-            let error = readable(step.phase_type, &first.response, side)
+            let error = readable(stage, &first.response, side)
                 .err()
                 .unwrap_or_default();
             request.turns.push(ChatTurn {
@@ -388,7 +391,7 @@ impl Protocol for StructuredDebate {
         setup.pro = SideRecord::default();
         setup.con = SideRecord::default();
         setup.fallbacks = Vec::new();
-        for stage in STAGES {
+        for &stage in STAGES {
             for side in Side::BOTH {
                 let opponent_ids: Vec<String> = setup
                     .side(side.other())
@@ -416,44 +419,44 @@ impl Protocol for StructuredDebate {
                 let limit = setup.closing_word_limit;
                 let record = setup.side_mut(side);
                 match (stage, fallback.is_some()) {
-                    (PhaseType::Opening, false) => {
+                    (StructuredPhase::Opening, false) => {
                         if let Ok((arguments, warnings)) = parse::parse_opening(text, side) {
                             record.arguments = arguments;
                             record.warnings.extend(warnings);
                         }
                     }
-                    (PhaseType::Opening, true) => {
+                    (StructuredPhase::Opening, true) => {
                         record.arguments = parse::fallback_opening(text, side);
                         record
                             .warnings
                             .push("the opening was not JSON: kept as one argument".into());
                     }
-                    (PhaseType::CrossExamination, false) => {
+                    (StructuredPhase::CrossExamination, false) => {
                         if let Ok((responses, violations)) = parse::parse_cross(text, &opponent_ids)
                         {
                             record.cross_examination = responses;
                             record.violations.extend(violations);
                         }
                     }
-                    (PhaseType::CrossExamination, true) => {
+                    (StructuredPhase::CrossExamination, true) => {
                         record.cross_examination = parse::fallback_cross(text, &opponent_ids);
                         record.violations.push(
                             "the cross-examination was not JSON: kept as one challenge of every argument".into(),
                         );
                     }
-                    (_, false) => {
+                    (StructuredPhase::Closing, false) => {
                         if let Ok((closing, words)) = parse::parse_closing(text) {
                             record.closing = Some(closing);
                             record.closing_words = words;
                         }
                     }
-                    (_, true) => {
+                    (StructuredPhase::Closing, true) => {
                         let closing = parse::fallback_closing(text);
                         record.closing_words = parse::closing_words(&closing);
                         record.closing = Some(closing);
                     }
                 }
-                if stage == PhaseType::Closing && record.closing_words > limit {
+                if stage == StructuredPhase::Closing && record.closing_words > limit {
                     record.violations.push(format!(
                         "the closing statement is {} words, over the limit of {limit}",
                         record.closing_words

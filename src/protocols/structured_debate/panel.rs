@@ -79,6 +79,10 @@ fn winner_key(verdict: &StructuredVerdict) -> Option<String> {
 }
 
 impl PanelJudged for StructuredDebate {
+    fn panel_tag_prefix(&self) -> &'static str {
+        "structured_"
+    }
+
     fn panel_rubric(&self, round: &Round) -> Result<Rubric, ProtocolError> {
         let setup = setup_of(round)?;
         let w = setup.weights;

@@ -20,6 +20,11 @@ fn round(p: &StructuredDebate) -> Round {
         .unwrap()
 }
 
+/// A stage's turn, for a stage named as a phase type.
+fn turn(stage: PhaseType, side: Side, attempt: u32) -> Turn {
+    super::turn(stage.own().unwrap(), side, attempt)
+}
+
 fn answer(
     p: &StructuredDebate,
     round: &mut Round,
@@ -334,4 +339,40 @@ fn a_verdict_a_debater_planted_is_not_the_judges() {
     // The judge's own verdict given twice reads as once.
     let j = p.judge(&r, "j", JudgeAnswer::free_text(&format!("{own}\n{own}")));
     assert_eq!(j.parse_status, ParseStatus::Parsed);
+}
+
+#[test]
+fn an_unread_reply_waits_in_the_review_queue() {
+    use crate::domain::{ReplyFallback, StructuredSetup};
+    use crate::engine::{WaitingKind, waiting};
+    let mut setup = StructuredSetup {
+        topic: Topic {
+            id: "t".into(),
+            proposition: "p".into(),
+            context: None,
+        },
+        closing_word_limit: 200,
+        weights: Default::default(),
+        bands: Default::default(),
+        pro: Default::default(),
+        con: Default::default(),
+        fallbacks: Vec::new(),
+    };
+    setup.fallbacks.push(ReplyFallback {
+        key: "pro.opening".into(),
+        raw: "prose".into(),
+        error: "not JSON".into(),
+        corrected_text: None,
+    });
+    let s = ScheduledRound {
+        judges: vec!["j1".into(), "j2".into()],
+        ..ScheduledRound::example("r", "d")
+    };
+    let round = blank_round(&s, RoundRecord::StructuredDebate(Box::new(setup)));
+    let items = waiting(&round);
+    assert_eq!(items.len(), 1);
+    assert_eq!(
+        (items[0].key.as_str(), items[0].kind),
+        ("pro.opening", WaitingKind::Reply)
+    );
 }

@@ -1,7 +1,11 @@
 //! Small statistics the analyses need: means, standard deviations, Pearson and Spearman
 //! correlation, Krippendorff's alpha for interval data. Written here because each is a few
 //! lines and the crates that offer them bring far more than we use; each is checked against
-//! values computed by scipy/krippendorff in the tests.
+//! values computed by scipy/krippendorff in the tests. `bootstrap` resamples clusters, and
+//! `least_squares` fits a linear model, for the intervals and the judge effects.
+
+pub mod bootstrap;
+pub mod least_squares;
 
 /// The mean, if there are values.
 pub fn mean(v: &[f64]) -> Option<f64> {

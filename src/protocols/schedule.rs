@@ -1,4 +1,7 @@
-//! The schedule: every round the configuration implies, with stable ids and judges.
+//! The schedule of the protocols where two models meet over an item (a dilemma, a topic):
+//! every round the configuration implies, with stable ids and judges. A protocol whose rounds
+//! are shaped otherwise builds its own from the same pairings (the question-answer debate's
+//! `qa_debate::schedule`).
 //!
 //! Ids are derived from the configuration alone (`<dilemma>__<a>__vs__<b>__r<n>`), so the
 //! same configuration always yields the same ids, which is what makes resuming work.
@@ -9,9 +12,7 @@
 
 use std::collections::HashMap;
 
-use crate::config::{JudgingMode, Pairings, QaConfig, TournamentConfig};
-use crate::domain::ProtocolKind;
-use crate::domain::QaFormat;
+use crate::config::{JudgingMode, Pairings, TournamentConfig};
 use crate::domain::ScheduledRound;
 
 /// The schedule, and what the user should hear about it.
@@ -23,11 +24,12 @@ pub struct Schedule {
     pub warnings: Vec<String>,
 }
 
-/// The ordered pairs a configuration plays. A structured debate plays every listed pair
-/// both ways (Team A argues Pro), so that side advantage can be measured.
+/// The ordered pairs a configuration plays. A protocol whose sides differ in kind (the
+/// structured debate's Pro and Con) plays every listed pair both ways, so that side advantage
+/// can be measured (see [`super::ProtocolSpec::pairs_both_ways`]).
 pub fn pairings(config: &TournamentConfig) -> Vec<(String, String)> {
     match &config.pairings {
-        Pairings::List(list) if config.protocol == ProtocolKind::StructuredDebate => {
+        Pairings::List(list) if super::spec(config.protocol).pairs_both_ways() => {
             let mut out: Vec<(String, String)> = Vec::new();
             for [a, b] in list {
                 for pair in [(a.clone(), b.clone()), (b.clone(), a.clone())] {
@@ -136,89 +138,6 @@ pub fn build(config: &TournamentConfig, dilemma_ids: &[String]) -> Result<Schedu
         self_judging(config)
     };
     Ok(Schedule { rounds, warnings })
-}
-
-/// The id of a question-answer round: item, format, debaters and judge.
-pub fn qa_round_id(
-    item: &str,
-    format: QaFormat,
-    debaters: &[&str],
-    judge: &str,
-    repetition: u32,
-) -> String {
-    let who = match debaters {
-        [a, b] => format!("__{a}__vs__{b}"),
-        [a] => format!("__{a}"),
-        _ => String::new(),
-    };
-    format!(
-        "{item}__{}{who}__judge__{judge}__r{repetition}",
-        format.as_str()
-    )
-}
-
-/// The question-answer schedule: for each repetition, item and judge, the baselines, the
-/// consultancies and the debates whose debater–judge relation the `[qa]` table asks for.
-/// A panel is one judge here (named `panel` in round ids), related to the debaters through
-/// all its models.
-pub fn build_qa(config: &TournamentConfig, qa: &QaConfig, item_ids: &[String]) -> Schedule {
-    let pairs = pairings(config);
-    let judges: Vec<(String, Vec<String>)> = match config.judging {
-        JudgingMode::Panel => vec![("panel".to_string(), config.judge_models())],
-        JudgingMode::All | JudgingMode::Rotate => config
-            .judges
-            .iter()
-            .map(|j| (j.clone(), vec![j.clone()]))
-            .collect(),
-    };
-    let mut rounds = Vec::new();
-    let mut push = |item: &str,
-                    format: QaFormat,
-                    debaters: &[&str],
-                    (judge, models): &(String, Vec<String>),
-                    repetition: u32| {
-        let models: Vec<&str> = models.iter().map(String::as_str).collect();
-        let relation = (!debaters.is_empty()).then(|| qa.relation(debaters, &models).to_string());
-        if relation.as_ref().is_some_and(|r| !qa.relations.contains(r)) {
-            return;
-        }
-        rounds.push(ScheduledRound {
-            round_id: qa_round_id(item, format, debaters, judge, repetition),
-            dilemma_id: item.to_string(),
-            repetition,
-            team_a: debaters.first().map_or_else(String::new, |d| d.to_string()),
-            team_b: debaters.get(1).map_or_else(String::new, |d| d.to_string()),
-            judges: models.iter().map(|m| m.to_string()).collect(),
-            format: Some(format),
-            relation,
-        });
-    };
-    for repetition in 1..=config.repetitions {
-        for item in item_ids {
-            for judge in &judges {
-                for format in &qa.baselines {
-                    push(item, *format, &[], judge, repetition);
-                }
-                if qa.consultancy {
-                    for m in &config.models {
-                        push(item, QaFormat::Consultancy, &[m], judge, repetition);
-                    }
-                }
-                for (a, b) in &pairs {
-                    push(item, QaFormat::Debate, &[a, b], judge, repetition);
-                }
-            }
-        }
-    }
-    let mut warnings = Vec::new();
-    if !rounds.iter().any(|r| r.format == Some(QaFormat::Debate)) {
-        warnings.push(format!(
-            "no debate matches qa.relations ({}) with these models, pairings and judges; only \
-             baselines will run",
-            qa.relations.join(", ")
-        ));
-    }
-    Schedule { rounds, warnings }
 }
 
 /// For each judge, the models it could see in a role should be seen about equally often.
@@ -397,63 +316,6 @@ mod tests {
             "{:?}",
             s.warnings
         );
-    }
-
-    #[test]
-    fn qa_schedule_filters_relations_and_names_rounds() {
-        let c = TournamentConfig::parse(
-            "name = \"q\"\nprotocol = \"qa_debate\"\nmodels = [\"big\", \"small\"]\njudges = [\"small\"]\nself_debates = true\n\
-             [qa]\ndatasets = [{ file = \"x.json\" }]\nstrength_order = [\"big\", \"small\"]\nrelations = [\"stronger\", \"self_play\"]\nconsultancy = true\n",
-            Path::new("t.toml"),
-        )
-        .unwrap();
-        let qa = c.qa.clone().unwrap();
-        let s = build_qa(&c, &qa, &["i1".into()]);
-        let ids: Vec<&str> = s.rounds.iter().map(|r| r.round_id.as_str()).collect();
-        assert_eq!(
-            ids,
-            [
-                "i1__naive__judge__small__r1",
-                "i1__expert__judge__small__r1",
-                "i1__expert_cot__judge__small__r1",
-                "i1__consultancy__big__judge__small__r1",
-                "i1__consultancy__small__judge__small__r1",
-                "i1__debate__big__vs__big__judge__small__r1",
-                "i1__debate__small__vs__small__judge__small__r1",
-            ],
-            "mixed pairs (big vs small) are left out"
-        );
-        assert_eq!(s.rounds[5].relation.as_deref(), Some("stronger"));
-        assert_eq!(s.rounds[6].relation.as_deref(), Some("self_play"));
-        assert!(s.warnings.is_empty());
-    }
-
-    #[test]
-    fn a_qa_panel_is_one_judge_related_through_all_its_models() {
-        let c = TournamentConfig::parse(
-            "name = \"q\"\nprotocol = \"qa_debate\"\nmodels = [\"big\", \"mid\"]\njudging = \"panel\"\n\
-             [qa]\ndatasets = [{ file = \"x.json\" }]\nstrength_order = [\"big\", \"mid\", \"small\"]\nbaselines = [\"naive\"]\n\
-             [panel]\n[[panel.judges]]\npersona_id = \"x\"\nmodel = \"small\"\npersona = \"p\"\n\
-             [[panel.judges]]\npersona_id = \"y\"\nmodel = \"mid\"\npersona = \"p\"\n",
-            Path::new("t.toml"),
-        )
-        .unwrap();
-        let qa = c.qa.clone().unwrap();
-        let s = build_qa(&c, &qa, &["i1".into()]);
-        let rounds: Vec<(&str, Option<&str>)> = s
-            .rounds
-            .iter()
-            .map(|r| (r.round_id.as_str(), r.relation.as_deref()))
-            .collect();
-        assert_eq!(
-            rounds,
-            [
-                ("i1__naive__judge__panel__r1", None),
-                ("i1__debate__big__vs__mid__judge__panel__r1", Some("mixed")),
-                ("i1__debate__mid__vs__big__judge__panel__r1", Some("mixed")),
-            ]
-        );
-        assert!(s.rounds.iter().all(|r| r.judges == ["small", "mid"]));
     }
 
     #[test]

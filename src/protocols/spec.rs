@@ -1,0 +1,87 @@
+//! A protocol as one plug-in: what the rest of the tool asks of a protocol beyond a round's
+//! steps ([`Protocol`]) and its panel's rubric ([`super::panel::PanelJudged`]): its inputs
+//! and schedule, its stored rounds read back, its simulated debaters and judges, and the
+//! files its rounds produce beside their own. The registry ([`super::spec`]) gives each
+//! protocol kind its spec; the engine, `rejudge` and the commands ask it, never a protocol
+//! by name.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use crate::config::TournamentConfig;
+use crate::domain::{ProtocolKind, Round};
+use crate::providers::simulated::SimulatedBehaviour;
+use crate::store::Store;
+
+use super::Protocol;
+use super::inputs::{Inputs, InputsError};
+
+/// A file a round produces beside its own (the structured debate's decision briefing),
+/// stored as `<folder>/<round id>.<extension>` in the tournament's folder.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct RoundExtra {
+    /// The folder in the tournament's folder (one of the spec's
+    /// [`ProtocolSpec::extra_folders`]).
+    pub folder: &'static str,
+    /// The file's extension (`md`).
+    pub extension: &'static str,
+    /// The file's text, as the protocol wrote it (the store sanitises and redacts it).
+    pub text: String,
+}
+
+/// What re-judging a folder gives the protocol that judges its rounds again.
+#[derive(Debug, Clone, Copy)]
+pub struct Rejudging<'a> {
+    /// The judging file (paths in it are relative to it).
+    pub config_path: &'a Path,
+    /// The results folder whose rounds are judged.
+    pub results: &'a Path,
+    /// The results folder, to read its tournament's record from.
+    pub source: &'a Store,
+    /// The judging file's `dilemma_file`, as written (the Ethics Bowl's dilemma document).
+    pub dilemma_file: Option<&'a Path>,
+    /// The judges see model names (false: "Team A" / "Team B" only).
+    pub judge_sees_model_names: bool,
+}
+
+/// One protocol, as the registry hands it out: everything the tool needs of it besides
+/// what each round asks of its [`Protocol`].
+pub trait ProtocolSpec: Send + Sync {
+    /// Which protocol this is.
+    fn kind(&self) -> ProtocolKind;
+
+    /// Its inputs read and checked (the tournament file's `dilemma_file`, `[qa]` or
+    /// `[structured]` table), with the protocol over them and the schedule of rounds.
+    fn inputs(&self, config_path: &Path, config: &TournamentConfig) -> Result<Inputs, InputsError>;
+
+    /// The protocol that reads stored rounds of this kind, for work on stored rounds that
+    /// needs no inputs (re-reading a corrected judgment, re-deriving records, the review
+    /// queue).
+    fn stored(&self) -> Box<dyn Protocol>;
+
+    /// The protocol that judges stored rounds again (`rejudge`), able to build its judges'
+    /// requests: by default the stored one, for protocols whose rounds hold everything their
+    /// judges read.
+    fn rejudging(&self, _from: &Rejudging<'_>) -> Result<Arc<dyn Protocol>, InputsError> {
+        Ok(Arc::from(self.stored()))
+    }
+
+    /// What its simulated debaters and judges say (see [`crate::providers::simulated`]).
+    fn simulation(&self) -> Box<dyn SimulatedBehaviour>;
+
+    /// Whether a pairings list is played both ways, so that side advantage can be measured
+    /// (sides that differ in kind, like the structured debate's Pro and Con).
+    fn pairs_both_ways(&self) -> bool {
+        false
+    }
+
+    /// The folders its rounds' extra files go in ([`ProtocolSpec::round_extras`]).
+    fn extra_folders(&self) -> &'static [&'static str] {
+        &[]
+    }
+
+    /// The files a round produces beside its own, as it stands (none until it is judged).
+    fn round_extras(&self, _round: &Round) -> Vec<RoundExtra> {
+        Vec::new()
+    }
+}
