@@ -152,11 +152,13 @@ async fn a_yielding_judge_brings_the_panel_to_convergence() {
     for protocol in BOTH {
         let dir = tempfile::tempdir().unwrap();
         let judges = [judge("yielding", 1.0, 0.0), judge("steady", 0.0, 0.0)];
-        let config = protocol.write(
-            dir.path(),
-            &judges,
-            &panel(&[("x", "yielding", 1.0), ("y", "steady", 1.0)], 3, 0.999),
+        // A low dimension threshold, so that every score gap between them is disputed (the
+        // default's three quarters of the range leaves most of them alone).
+        let body = panel(&[("x", "yielding", 1.0), ("y", "steady", 1.0)], 3, 0.999).replace(
+            "[panel]\n",
+            "[panel]\ndimension_disagreement_threshold = 1.5\n",
         );
+        let config = protocol.write(dir.path(), &judges, &body);
         let (rounds, events) = run(&config).await;
         let mut deliberated = 0;
         for round in &rounds {
