@@ -1,6 +1,7 @@
 //! Issue #19's proofs for the Ethics Bowl, on tournaments run with simulated models: the
-//! consistency analysis (the rollup per model and the spec's two flags, Team B's principle
-//! from its response's labelled lines), judge agreement across repetitions under `rotate`,
+//! consistency analysis (the rollup per model and the spec's two flags, read from each
+//! judge's reading of the test itself, Team B's principle from its response's labelled
+//! lines), judge agreement across repetitions under `rotate`,
 //! and the loader skipping a real document's front and back matter.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
@@ -38,6 +39,7 @@ async fn the_consistency_rollup_and_both_flags_on_a_simulated_tournament() {
     assert_eq!(rounds.len(), 42);
     let a = analyse(&rounds, &BTreeMap::new());
     assert_eq!(a.consistency.len(), 84, "both teams of every round");
+    let mut differs_from_the_score = 0;
 
     for c in &a.consistency {
         let round = rounds.iter().find(|r| r.id == c.round_id).unwrap();
@@ -55,7 +57,8 @@ async fn the_consistency_rollup_and_both_flags_on_a_simulated_tournament() {
             text.contains(&format!("Guiding principle: {principle}")),
             "{text}"
         );
-        // The flags follow from the stored judgments and the stored answer.
+        // The flags follow from each judge's reading of this test in its stored answer, and
+        // the acknowledgement from the stored answer itself.
         let test = if c.team == Team::A {
             PhaseType::ConsistencyTest
         } else {
@@ -63,6 +66,58 @@ async fn the_consistency_rollup_and_both_flags_on_a_simulated_tournament() {
         };
         let answer = round.phase(test, None).unwrap().response.to_lowercase();
         let acknowledged = ACKNOWLEDGEMENTS.iter().any(|w| answer.contains(w));
+        let key = if c.team == Team::A {
+            "team_a"
+        } else {
+            "team_b"
+        };
+        let readings: Vec<String> = round
+            .judgments
+            .iter()
+            .filter(|j| j.is_usable())
+            .filter_map(|j| {
+                let v: serde_json::Value = serde_json::from_str(&j.raw_response).ok()?;
+                v["consistency_tests"][key].as_str().map(str::to_string)
+            })
+            .collect();
+        assert!(!readings.is_empty(), "{}: every test is read", c.round_id);
+        assert_eq!(
+            c.readings.iter().map(|r| r.as_str()).collect::<Vec<_>>(),
+            readings,
+            "{}",
+            c.round_id
+        );
+        // The simulated judges read the test by the sentence it ends with.
+        let expected = if answer.contains("refine my principle") {
+            "acknowledged"
+        } else if answer.contains("applied consistently") {
+            "consistent"
+        } else {
+            "inconsistent"
+        };
+        assert!(readings.iter().all(|r| r == expected), "{}", c.round_id);
+        let share = |words: &[&str]| {
+            readings
+                .iter()
+                .filter(|r| words.contains(&r.as_str()))
+                .count()
+                * 2
+                > readings.len()
+        };
+        assert_eq!(c.acknowledged, acknowledged, "{}", c.round_id);
+        assert_eq!(
+            c.flagged_inconsistent,
+            share(&["acknowledged", "inconsistent"]),
+            "{}",
+            c.round_id
+        );
+        assert_eq!(
+            c.flagged_unacknowledged,
+            share(&["inconsistent"]),
+            "{}",
+            c.round_id
+        );
+        // Not the old rule: the judges' consistency score over the whole exchange.
         let scores: Vec<f64> = round
             .judgments
             .iter()
@@ -71,16 +126,13 @@ async fn the_consistency_rollup_and_both_flags_on_a_simulated_tournament() {
             .collect();
         let low = !scores.is_empty()
             && scores.iter().sum::<f64>() / scores.len() as f64 <= LOW_CONSISTENCY;
-        assert_eq!(c.acknowledged, acknowledged, "{}", c.round_id);
-        assert_eq!(c.flagged_inconsistent, low, "{}", c.round_id);
-        assert_eq!(
-            c.flagged_unacknowledged,
-            low && !acknowledged,
-            "{}",
-            c.round_id
-        );
+        differs_from_the_score += usize::from(low != c.flagged_inconsistent);
     }
-    // Both flags occur, and they differ: some low scores were acknowledged.
+    assert!(
+        differs_from_the_score > 0,
+        "the flags are the tests' own, not the score's"
+    );
+    // Both flags occur, and they differ: some failures were acknowledged.
     let inconsistent = a
         .consistency
         .iter()
@@ -95,6 +147,7 @@ async fn the_consistency_rollup_and_both_flags_on_a_simulated_tournament() {
         silent > 0 && inconsistent > silent,
         "{inconsistent} {silent}"
     );
+    assert!(a.consistency_by_model.iter().all(|m| m.unread == 0));
 
     // One row per model, beside the per-test rows.
     let models: Vec<&str> = a
@@ -139,9 +192,8 @@ async fn the_consistency_rollup_and_both_flags_on_a_simulated_tournament() {
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("*failed to maintain consistency*"), "{md}");
     assert!(md.contains("*failed to acknowledge the inconsistency*"));
-    assert!(md.contains(&format!(
-        "): {inconsistent}; *failed to acknowledge the inconsistency* (such a score with no acknowledgement in the answer): {silent}."
-    )));
+    assert!(md.contains(&format!("): {inconsistent}; *failed to acknowledge")));
+    assert!(md.contains(&format!("): {silent}.")));
     let row = &a.consistency_by_model[0];
     assert!(
         md.contains(&format!(

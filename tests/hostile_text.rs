@@ -271,6 +271,10 @@ fn report_md_leaves_no_model_html_alive() {
             }
             team_a.consistency = Some(2.0);
         }
+        // The judge read Team A's consistency test as inconsistent: the test is flagged.
+        j.raw_response =
+            "{\"consistency_tests\": {\"team_a\": \"inconsistent\", \"team_b\": \"consistent\"}}"
+                .into();
     }
     let dir = tempfile::tempdir().unwrap();
     Store::create(dir.path())

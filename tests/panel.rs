@@ -361,8 +361,12 @@ async fn a_deliberation_round_past_its_time_limit_ends_the_deliberation() {
         timed_judge("slow", 1.0),
     ]
     .concat();
-    let body = panel(&[("x", "quick"), ("y", "slow")], 3, 0.999)
-        .replace("[panel]\n", "[panel]\ndeliberation_timeout_s = 30\n");
+    // A low dimension threshold, so that the judges' score gaps are disputed and they
+    // deliberate (the default's three quarters of the range rarely disputes one).
+    let body = panel(&[("x", "quick"), ("y", "slow")], 3, 0.999).replace(
+        "[panel]\n",
+        "[panel]\ndeliberation_timeout_s = 30\ndimension_disagreement_threshold = 1.5\n",
+    );
     let (store, _) = run(&write(dir.path(), &models, &body)).await;
     let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
     let round = &rounds[0];

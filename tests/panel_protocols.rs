@@ -9,6 +9,7 @@ mod support;
 
 use std::path::{Path, PathBuf};
 
+use ethics_bowl::analysis::figures;
 use ethics_bowl::analysis::panels::{ProtocolPanelFigures, panel_section};
 use ethics_bowl::domain::{
     Evaluation, PanelRecord, PanelState, PhaseType, ProtocolKind, Round, RoundStatus, SeatOutcome,
@@ -151,11 +152,13 @@ async fn a_yielding_judge_brings_the_panel_to_convergence() {
     for protocol in BOTH {
         let dir = tempfile::tempdir().unwrap();
         let judges = [judge("yielding", 1.0, 0.0), judge("steady", 0.0, 0.0)];
-        let config = protocol.write(
-            dir.path(),
-            &judges,
-            &panel(&[("x", "yielding", 1.0), ("y", "steady", 1.0)], 3, 0.999),
+        // A low dimension threshold, so that every score gap between them is disputed (the
+        // default's three quarters of the range leaves most of them alone).
+        let body = panel(&[("x", "yielding", 1.0), ("y", "steady", 1.0)], 3, 0.999).replace(
+            "[panel]\n",
+            "[panel]\ndimension_disagreement_threshold = 1.5\n",
         );
+        let config = protocol.write(dir.path(), &judges, &body);
         let (rounds, events) = run(&config).await;
         let mut deliberated = 0;
         for round in &rounds {
@@ -261,7 +264,7 @@ async fn stubborn_judges_hit_the_round_limit_and_the_report_says_so() {
         );
         assert!(section.figures.alpha_initial.is_some());
         assert_eq!(section.figures.alpha_initial, section.figures.alpha_final);
-        let markdown = section.markdown();
+        let markdown = figures::markdown(&[figures::judge_panels(&section)]);
         assert!(
             markdown.contains("## Judge panels") && markdown.contains("hit the deliberation limit")
         );
@@ -286,7 +289,10 @@ async fn stubborn_judges_hit_the_round_limit_and_the_report_says_so() {
             }
             (own, _) => panic!("{protocol:?}: {own:?}"),
         }
-        let files: Vec<String> = section.tables().into_iter().map(|t| t.file).collect();
+        let files: Vec<String> = figures::judge_panels(&section)
+            .tables()
+            .filter_map(|t| t.tidy.as_ref().map(|t| t.file.clone()))
+            .collect();
         assert!(
             files.iter().all(|f| f.ends_with(".csv")) && files.len() == 3,
             "{files:?}"

@@ -13,8 +13,8 @@ use ethics_bowl::analysis::qa::{Proportion, qa_figures, wilson};
 use ethics_bowl::analysis::{Format as ReportFormat, analyse, write_report};
 use ethics_bowl::domain::ScheduledRound;
 use ethics_bowl::domain::{
-    Assignment, Label, ParseStatus, Phase, PhaseType, QaChoice, QaFormat, QaItem, Round,
-    RoundStatus, SampledItem, Team, Turn,
+    Assignment, Label, ParseStatus, Phase, PhaseType, QaChoice, QaFormat, QaItem, QuoteMatching,
+    Round, RoundStatus, SampledItem, Team, Turn,
 };
 use ethics_bowl::engine::{self, Correction, RunReport};
 use ethics_bowl::inputs::{load_items, sample};
@@ -79,13 +79,28 @@ fn real_boardgameqa_files_load_with_their_levels_and_quotes_verify() {
                 item.id,
                 item.question
             );
-            // Every fact sentence and every rule of the game is quotable as it stands.
+            // The notebook's checker: every whole fact, rule (with or without its label) and
+            // preference verifies as it stands, in any case and without its punctuation...
             let game = GameText::new(&item.facts, &item.rules, &item.preferences);
+            let fragments = game.clone().with_matching(QuoteMatching::Fragment);
             for unit in split_sentences(&item.facts)
                 .iter()
                 .chain(&split_rules(&item.rules))
+                .chain(&split_sentences(&item.preferences))
             {
                 assert!(game.contains(unit), "{}: {unit}", item.id);
+                assert!(game.contains(&unit.to_uppercase().replace([',', '.', ':'], " ")));
+                assert!(fragments.contains(unit), "{}: {unit}", item.id);
+            }
+            for rule in split_rules(&item.rules) {
+                let (_, body) = rule.split_once(": ").expect("RuleN: …");
+                assert!(game.contains(body), "{}: {body}", item.id);
+                // ...but a fragment does not: a rule's consequent, the misleading quote
+                // BoardgameQA invites (verified only by fragment matching).
+                if let Some((_, consequent)) = body.split_once(", then ") {
+                    assert!(!game.contains(consequent), "{}: {consequent}", item.id);
+                    assert!(fragments.contains(consequent), "{}: {consequent}", item.id);
+                }
             }
             assert!(!game.contains("the unicorn plays chess with the kraken"));
         }
@@ -113,6 +128,16 @@ fn real_boardgameqa_files_load_with_their_levels_and_quotes_verify() {
                 .filter(|x| x.assignment.first == Team::A)
                 .count();
             assert_eq!((a, first), (5, 6), "{level} {label:?}");
+            // The wrong answer is the next label around the cycle, so each label is
+            // offered as a wrong answer (against the label before it).
+            for x in &picked {
+                let wrong = if x.assignment.correct_side == Some(Team::A) {
+                    x.assignment.answer_b
+                } else {
+                    x.assignment.answer_a
+                };
+                assert_eq!(wrong, label.next(), "{}", x.item_id);
+            }
         }
     }
     assert_eq!(
@@ -120,6 +145,52 @@ fn real_boardgameqa_files_load_with_their_levels_and_quotes_verify() {
         sample(&all, 30, 11, 0.0),
         "the same seed, the same sample"
     );
+}
+
+#[test]
+fn the_shipped_12_item_sample_offers_each_label_as_a_wrong_answer() {
+    let items = load_items(&manifest("sample-config/qa-sample.json"), Some("Sample"))
+        .expect("loads")
+        .items;
+    // sample-config/qa-debate.toml's seed, and others.
+    for seed in [7, 0, 1, 42] {
+        let s = sample(&items, 12, seed, 0.0);
+        assert_eq!(s.len(), 12);
+        let mut wrong_count = std::collections::BTreeMap::new();
+        for (_, x) in &s {
+            let a = x.assignment;
+            let wrong = match a.correct_side {
+                Some(Team::A) => a.answer_b,
+                Some(Team::B) => a.answer_a,
+                None => panic!("no item has both answers wrong"),
+            };
+            assert_eq!(
+                wrong,
+                x.label.next(),
+                "proved → disproved → unknown → proved"
+            );
+            *wrong_count.entry(wrong).or_insert(0) += 1;
+        }
+        // Four items per label: each label is the wrong answer four times, "unknown"
+        // included, so a judge that never believes "unknown" is right half the time, not
+        // two thirds.
+        assert_eq!(
+            wrong_count.into_iter().collect::<Vec<_>>(),
+            vec![
+                (Label::Proved, 4),
+                (Label::Disproved, 4),
+                (Label::Unknown, 4)
+            ],
+            "seed {seed}"
+        );
+    }
+    // With both answers wrong: the next two labels around the cycle.
+    for (_, x) in sample(&items, 12, 7, 1.0) {
+        let a = x.assignment;
+        assert_eq!(a.correct_side, None);
+        let pair = [a.answer_a, a.answer_b];
+        assert!(pair.contains(&x.label.next()) && pair.contains(&x.label.next().next()));
+    }
 }
 
 async fn run(config: &Path) -> RunReport {

@@ -16,7 +16,9 @@ use std::path::{Path, PathBuf};
 
 use ethics_bowl::analysis::qa::{Proportion, qa_figures};
 use ethics_bowl::analysis::{Format as ReportFormat, analyse, write_report};
-use ethics_bowl::domain::{Label, Phase, PhaseType, QaFormat, Round, Team, TurnOrder};
+use ethics_bowl::domain::{
+    Label, Phase, PhaseType, QaFormat, QuoteMatching, Round, Team, TurnOrder,
+};
 use ethics_bowl::engine::RunReport;
 use ethics_bowl::store::{Store, TournamentStatus};
 use support::tournament::{manifest, run_collecting, stored_rounds};
@@ -70,7 +72,7 @@ fn arguments(round: &Round) -> Vec<&Phase> {
 const SYSTEM: [(&str, &str); 12] = [
     ("tone", "scholarly yet assertive"),
     ("evidence", "Base every claim on evidence"),
-    ("word limit", "keep each argument under 150 words"),
+    ("word limit", "keep each argument under 300 words"),
     (
         "rule of thumb",
         "a short paragraph with one quote is about 100 words",
@@ -135,7 +137,10 @@ async fn stored_debater_prompts_hold_every_element_of_the_source() {
     let mut advice_seen = [0usize; 3];
     for round in &debates {
         let setup = round.qa().unwrap();
-        assert_eq!(setup.turn_order, TurnOrder::Simultaneous, "the default");
+        // The source notebook's defaults, as the sample states them.
+        assert_eq!(setup.turn_order, TurnOrder::Sequential);
+        assert_eq!(setup.word_limit, 300);
+        assert_eq!(setup.quote_matching, QuoteMatching::Whole);
         assert_eq!(arguments(round).len(), 6, "{}", round.id);
         for phase in arguments(round) {
             let turn = phase.turn.unwrap();
@@ -184,13 +189,14 @@ async fn stored_debater_prompts_hold_every_element_of_the_source() {
                 assert!(!phase.prompt.contains(other_advice));
             }
             advice_seen[turn.round as usize - 1] += 1;
-            assert!(phase.prompt.contains("under 150 words"));
+            assert!(phase.prompt.contains("under 300 words"));
             assert!(phase.prompt.contains("<thinking></thinking>"));
             assert!(phase.prompt.contains("<argument></argument>"));
-            // Later rounds carry the transcript so far.
+            // Later rounds carry the transcript so far, and in turn the second speaker sees
+            // the first's argument of the round.
             assert_eq!(
                 phase.prompt.contains("<transcript>"),
-                turn.round > 1,
+                turn.round > 1 || turn.side != setup.assignment.first,
                 "{}",
                 round.id
             );
@@ -313,12 +319,10 @@ async fn three_way_baselines_are_scored_over_three_labels() {
 #[tokio::test(start_paused = true)]
 async fn sequential_turns_show_the_second_speaker_the_first_argument_of_the_round() {
     let dir = tempfile::tempdir().unwrap();
+    // The sample's turns are sequential, the notebook's default.
     let config = sample(dir.path(), |t| {
+        assert!(t.contains("turn_order = \"sequential\""));
         t.replace(
-            "turn_order = \"simultaneous\"",
-            "turn_order = \"sequential\"",
-        )
-        .replace(
             "baselines = [\"naive\", \"expert\", \"expert_cot\", \"three_way\", \"three_way_argued\"]",
             "baselines = []",
         )

@@ -66,7 +66,20 @@ fn judgment(a: f64, b: f64, status: ParseStatus) -> Judgment {
         raw_response: if status == ParseStatus::Failed {
             "Both teams did well; Team A was a little stronger.".into()
         } else {
-            String::new()
+            // The judge's reading of each consistency test: a team scored 5 or less on
+            // consistency failed it without saying so.
+            let reading = |v: f64| {
+                if v <= 5.0 {
+                    "inconsistent"
+                } else {
+                    "consistent"
+                }
+            };
+            format!(
+                "{{\"consistency_tests\": {{\"team_a\": \"{}\", \"team_b\": \"{}\"}}}}",
+                reading(a),
+                reading(b)
+            )
         },
         corrected_text: None,
     }

@@ -13,11 +13,6 @@ pub(crate) fn cell(c: &Cell) -> String {
     }
 }
 
-/// A figure to three decimals, or `–`.
-pub(crate) fn opt(v: Option<f64>) -> String {
-    v.map_or("–".into(), |v| format!("{v:.3}"))
-}
-
 /// A proportion with its Wilson interval and n: `62% [48–74%] (n=40)`, or `–` without data.
 pub fn share(p: &Proportion) -> String {
     match (p.share, p.low, p.high) {

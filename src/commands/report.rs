@@ -5,6 +5,7 @@ use std::path::Path;
 
 use ethics_bowl::analysis::qa::QaFigures;
 use ethics_bowl::analysis::structured::StructuredFigures;
+use ethics_bowl::analysis::tables::unread_note;
 use ethics_bowl::analysis::{Format, analyse, providers_of, qa_share, write_html, write_report};
 use ethics_bowl::domain::ProtocolKind;
 
@@ -44,8 +45,12 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
     }
     for kind in ProtocolKind::ALL {
         match kind {
-            // Its tables are in the report's files only.
-            ProtocolKind::EthicsBowl => {}
+            // Its tables are in the report's files only, but for what cannot be computed.
+            ProtocolKind::EthicsBowl => {
+                if let Some(note) = unread_note(&analysis.consistency) {
+                    println!("\nconsistency flags: {note}");
+                }
+            }
             ProtocolKind::QaDebate => {
                 if let Some(q) = &analysis.qa {
                     print_qa(q);

@@ -30,7 +30,9 @@ pub struct PanelConfig {
     /// The agreement (0–1) at which the panel stops deliberating.
     #[serde(default = "default_convergence")]
     pub convergence_threshold: f64,
-    /// A score gap at least this large on one dimension counts as a disagreement.
+    /// A score gap at least this large on one dimension (points on the rubric's 1–10 scale)
+    /// counts as a disagreement: 6.75 by default, three quarters of the 9-point range, as the
+    /// source's 1.5 points are of its 1–3 scale's 2-point range.
     #[serde(default = "default_dimension_gap")]
     pub dimension_disagreement_threshold: f64,
     /// How many judges must have an evaluation before the panel deliberates (at least 2,
@@ -54,8 +56,12 @@ fn default_rounds() -> u32 {
 fn default_convergence() -> f64 {
     0.8
 }
+/// The source's threshold (1.5 points of the 2-point range of its 1–3 scale) on the 1–10
+/// scale: 1.5 ÷ 2 × 9.
+const DEFAULT_DIMENSION_GAP: f64 = 1.5 / 2.0 * 9.0;
+
 fn default_dimension_gap() -> f64 {
-    1.5
+    DEFAULT_DIMENSION_GAP
 }
 fn default_min_evaluations() -> u32 {
     crate::domain::DEFAULT_MIN_EVALUATIONS
@@ -114,7 +120,8 @@ impl PanelConfig {
                     "{} is not a positive gap",
                     self.dimension_disagreement_threshold
                 ),
-                "use e.g. 1.5 (points on the 1–10 scale)".into(),
+                "use e.g. 6.75 (points on the 1–10 scale: three quarters of its range, the default)"
+                    .into(),
             ));
         }
         let judges = self.judges.len();
@@ -186,7 +193,10 @@ mod tests {
         );
         assert_eq!(p.max_deliberation_rounds, 3);
         assert_eq!(p.convergence_threshold, 0.8);
-        assert_eq!(p.dimension_disagreement_threshold, 1.5);
+        // The source's 1.5 of the 2-point range of its 1–3 scale, rescaled to the 9-point
+        // range of the 1–10 scale.
+        assert_eq!(p.dimension_disagreement_threshold, 6.75);
+        assert_eq!(DEFAULT_DIMENSION_GAP / 9.0, 1.5 / 2.0);
         assert_eq!(p.min_evaluations_for_debate, 2);
         assert_eq!(p.deliberation_timeout(), None);
         assert_eq!(p.models(), vec!["m".to_string()]);

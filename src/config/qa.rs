@@ -5,7 +5,7 @@ use std::path::PathBuf;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::{QaFormat, TurnOrder};
+use crate::domain::{QaFormat, QuoteMatching, TurnOrder};
 
 /// One dataset file.
 #[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
@@ -34,14 +34,20 @@ pub struct QaConfig {
     /// Rounds of arguments.
     #[serde(default = "default_rounds")]
     pub debate_rounds: u32,
-    /// Words allowed per argument (longer arguments are cut and the cut recorded).
+    /// Words allowed per argument (longer arguments are cut and the cut recorded); 300 by
+    /// default, the source notebook's.
     #[serde(default = "default_word_limit")]
     pub word_limit: u32,
-    /// Whether the two debaters argue at once in each round (`simultaneous`, the default)
-    /// or one after the other (`sequential`: the debater read first argues first, and the
-    /// other sees that argument of the round).
-    #[serde(default)]
+    /// Whether the two debaters argue one after the other in each round (`sequential`, the
+    /// default, the source notebook's: the debater read first argues first, and the other
+    /// sees that argument of the round) or at once (`simultaneous`).
+    #[serde(default = "default_turn_order")]
     pub turn_order: TurnOrder,
+    /// Which quotes the checker verifies: `whole` (the default, the source notebook's
+    /// checker: a whole fact, rule or preference) or `fragment` (any run of whole words of
+    /// one, this tool's rule before the option).
+    #[serde(default)]
+    pub quote_matching: QuoteMatching,
     /// Share of items (0–1) on which both answers are wrong, to see whether judges notice.
     #[serde(default)]
     pub both_wrong_share: f64,
@@ -66,7 +72,10 @@ fn default_rounds() -> u32 {
     3
 }
 fn default_word_limit() -> u32 {
-    150
+    300
+}
+fn default_turn_order() -> TurnOrder {
+    TurnOrder::Sequential
 }
 fn default_baselines() -> Vec<QaFormat> {
     vec![QaFormat::Naive, QaFormat::Expert, QaFormat::ExpertCot]
@@ -99,7 +108,7 @@ impl QaConfig {
             return bad(
                 "debate_rounds",
                 "debate_rounds and word_limit must be at least 1".into(),
-                "use e.g. debate_rounds = 3, word_limit = 150",
+                "use e.g. debate_rounds = 3, word_limit = 300",
             );
         }
         if !(0.0..=1.0).contains(&self.both_wrong_share) {
@@ -207,6 +216,42 @@ mod tests {
         assert_eq!(c.relation(&["big"], &["mid", "small"]), "stronger");
         assert_eq!(c.relation(&["mid"], &["mid", "small"]), "mixed");
         assert_eq!(c.relation(&["small", "small"], &["big", "mid"]), "weaker");
+    }
+
+    #[test]
+    fn defaults_are_the_source_notebooks() {
+        let c = config();
+        assert_eq!(
+            (
+                c.debate_rounds,
+                c.word_limit,
+                c.turn_order,
+                c.quote_matching
+            ),
+            (3, 300, TurnOrder::Sequential, QuoteMatching::Whole)
+        );
+        let c: QaConfig = toml::from_str(
+            "datasets = [{ file = \"x.json\" }]\nquote_matching = \"fragment\"\nturn_order = \"simultaneous\"",
+        )
+        .unwrap();
+        assert_eq!(
+            (c.quote_matching, c.turn_order),
+            (QuoteMatching::Fragment, TurnOrder::Simultaneous)
+        );
+    }
+
+    #[test]
+    fn an_unknown_quote_matching_is_an_error_naming_the_key() {
+        let text = "name = \"x\"\nprotocol = \"qa_debate\"\nmodels = [\"a\", \"b\"]\n\
+                    judges = [\"c\"]\n[qa]\ndatasets = [{ file = \"x.json\" }]\n\
+                    quote_matching = \"exact\"\n";
+        let e = crate::config::TournamentConfig::parse(text, std::path::Path::new("t.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(
+            e.contains("qa.quote_matching") && e.contains("whole") && e.contains("fragment"),
+            "{e}"
+        );
     }
 
     #[test]

@@ -30,8 +30,8 @@ pub use phase::{
 };
 pub use protocol::{ProtocolKind, UnknownProtocol};
 pub use qa::{
-    Assignment, DebaterRecord, Label, QaChoice, QaFormat, QaItem, QaSetup, SampledItem, Turn,
-    TurnOrder,
+    Assignment, DebaterRecord, Label, QaChoice, QaFormat, QaItem, QaSetup, QuoteMatching,
+    SampledItem, Turn, TurnOrder,
 };
 pub use round::{Phase, Round, RoundError, RoundRecord, RoundStatus, speaker};
 pub use round_file::ROUND_SCHEMA_VERSION;

@@ -35,6 +35,16 @@ impl Label {
         Self::ALL.into_iter().find(|l| l.as_str() == word)
     }
 
+    /// The next label around the source notebook's cycle, proved → disproved → unknown →
+    /// proved: the wrong answer handed out against this label.
+    pub fn next(self) -> Self {
+        match self {
+            Self::Proved => Self::Disproved,
+            Self::Disproved => Self::Unknown,
+            Self::Unknown => Self::Proved,
+        }
+    }
+
     /// The answer as debaters defend it and judges read it.
     pub fn answer(self) -> &'static str {
         match self {
@@ -145,11 +155,13 @@ impl QaFormat {
     }
 }
 
-/// How the two debaters take their turns within a round of arguments.
+/// How the two debaters take their turns within a round of arguments. The `Default` is what
+/// a round file without the key means; a tournament's `[qa]` table defaults to `Sequential`,
+/// the source notebook's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum TurnOrder {
-    /// Both argue at once, each seeing only the earlier rounds (Khan et al.'s default).
+    /// Both argue at once, each seeing only the earlier rounds.
     #[default]
     Simultaneous,
     /// The debater read first argues first; the other then argues seeing that argument of
@@ -158,9 +170,35 @@ pub enum TurnOrder {
 }
 
 impl TurnOrder {
-    /// Whether both debaters argue at once (the default, left out of round files).
+    /// Whether both debaters argue at once (left out of round files).
     pub fn is_simultaneous(&self) -> bool {
         *self == Self::Simultaneous
+    }
+}
+
+/// Which quotes the checker verifies, with case, punctuation and spacing ignored.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum QuoteMatching {
+    /// The source notebook's checker: only a whole fact (one sentence of the facts), a whole
+    /// rule (`RuleN: …`, with or without its label) or a whole preference (one sentence).
+    #[default]
+    Whole,
+    /// Any contiguous run of whole words of one fact, rule or preference (a rule's
+    /// consequent, half a fact): the only rule before the option, so every round file
+    /// without the key was checked this way.
+    Fragment,
+}
+
+impl QuoteMatching {
+    /// What a round file without the key was checked by: fragments.
+    pub fn stored_before_the_option() -> Self {
+        Self::Fragment
+    }
+
+    /// Whether fragments verify (left out of round files, which read so without the key).
+    pub fn is_fragment(&self) -> bool {
+        *self == Self::Fragment
     }
 }
 
@@ -259,6 +297,13 @@ pub struct QaSetup {
     /// in files, when simultaneous: the default, and every round stored before the option).
     #[serde(default, skip_serializing_if = "TurnOrder::is_simultaneous")]
     pub turn_order: TurnOrder,
+    /// How its quotes were checked (absent, in files, for fragments: every round stored
+    /// before the option was checked so, and is read back as it was shown to its judge).
+    #[serde(
+        default = "QuoteMatching::stored_before_the_option",
+        skip_serializing_if = "QuoteMatching::is_fragment"
+    )]
+    pub quote_matching: QuoteMatching,
     /// How the debaters' strength compares with the judge's (`self_play`, `stronger`,
     /// `weaker`, `mixed`), for debates and consultancies.
     #[serde(default, skip_serializing_if = "Option::is_none")]

@@ -159,8 +159,10 @@ pub fn load_items(path: &Path, level: Option<&str>) -> Result<LoadedItems, QaDat
 /// A seeded, label-stratified sample of `per_level` items from each level (0: every item),
 /// each with its assignment. Within a level and label, successive items take turns at
 /// which side is correct (A, B, A, B, …) and at who is read first (A, A, B, B, …), so
-/// neither is confounded with correctness; the incorrect answer alternates between the
-/// two other labels. A seeded `both_wrong_share` of items gets the two incorrect answers.
+/// neither is confounded with correctness; the incorrect answer is the next label around
+/// the source notebook's cycle (proved → disproved → unknown → proved), so each label is the
+/// wrong answer against exactly one other. A seeded `both_wrong_share` of items gets the
+/// next two labels, as the notebook's "both wrong" option does.
 pub fn sample(
     items: &[QaItem],
     per_level: usize,
@@ -230,10 +232,10 @@ fn seeded(seed: u64, level: &str, what: &str) -> ChaCha8Rng {
     ChaCha8Rng::seed_from_u64(hash)
 }
 
-/// The answers for the `k`-th sampled item of a label.
+/// The answers for the `k`-th sampled item of a label: the label against the next one
+/// around the cycle, or with both wrong the next two.
 fn assign(label: Label, k: usize, both_wrong: bool) -> Assignment {
-    let others: Vec<Label> = Label::ALL.into_iter().filter(|l| *l != label).collect();
-    let wrong = others[(k / 4) % 2];
+    let wrong = label.next();
     let correct_side = if k.is_multiple_of(2) {
         Team::A
     } else {
@@ -246,9 +248,9 @@ fn assign(label: Label, k: usize, both_wrong: bool) -> Assignment {
     };
     let (answer_a, answer_b, correct_side) = if both_wrong {
         let (x, y) = if k.is_multiple_of(2) {
-            (others[0], others[1])
+            (wrong, wrong.next())
         } else {
-            (others[1], others[0])
+            (wrong.next(), wrong)
         };
         (x, y, None)
     } else if correct_side == Team::A {
@@ -343,6 +345,41 @@ mod tests {
         assert_eq!(first.len(), 3);
     }
 
+    /// The answer that is not the label (the wrong one, when one side is right).
+    fn wrong_answer(x: &SampledItem) -> Label {
+        let a = x.assignment;
+        if a.answer_a == x.label {
+            a.answer_b
+        } else {
+            a.answer_a
+        }
+    }
+
+    #[test]
+    fn wrong_answers_go_around_the_cycle_and_each_label_is_offered_wrong() {
+        assert_eq!(
+            Label::ALL.map(Label::next),
+            [Label::Disproved, Label::Unknown, Label::Proved]
+        );
+        let items: Vec<QaItem> = (0..90).map(|n| item(n, Label::ALL[n % 3])).collect();
+        for seed in 0..5 {
+            let s = sample(&items, 12, seed, 0.0);
+            assert_eq!(s.len(), 12);
+            let mut offered_wrong: BTreeMap<Label, usize> = BTreeMap::new();
+            for (_, x) in &s {
+                assert_eq!(wrong_answer(x), x.label.next(), "{}", x.item_id);
+                *offered_wrong.entry(wrong_answer(x)).or_default() += 1;
+            }
+            // Four items per label, each against the next label: each label is the wrong
+            // answer four times, so a judge that always refuses one label cannot beat 50%.
+            assert_eq!(
+                offered_wrong.into_iter().collect::<Vec<_>>(),
+                Label::ALL.map(|l| (l, 4)).to_vec(),
+                "seed {seed}"
+            );
+        }
+    }
+
     #[test]
     fn both_wrong_share_hands_out_two_wrong_answers() {
         let items: Vec<QaItem> = (0..30).map(|n| item(n, Label::ALL[n % 3])).collect();
@@ -358,6 +395,14 @@ mod tests {
                 .iter()
                 .all(|x| x.assignment.answer_a != x.label && x.assignment.answer_b != x.label)
         );
+        // The next two labels around the cycle, sides alternating.
+        for x in &wrong {
+            let (a, b) = (x.assignment.answer_a, x.assignment.answer_b);
+            assert!(
+                (a, b) == (x.label.next(), x.label.next().next())
+                    || (b, a) == (x.label.next(), x.label.next().next())
+            );
+        }
     }
 
     #[test]

@@ -9,7 +9,7 @@ use crate::analysis::Analysis;
 use crate::analysis::bias::Difference;
 use crate::analysis::charts;
 use crate::analysis::ratings::{DRAW_MARGIN, Rating};
-use crate::analysis::tables::{Cell, FRAMEWORKS, JudgePair, LOW_CONSISTENCY, RepeatedAgreement};
+use crate::analysis::tables::{Cell, FRAMEWORKS, JudgePair, RepeatedAgreement, unread_note};
 use crate::domain::Criterion;
 
 /// The sections, when the Ethics Bowl played any round.
@@ -17,7 +17,7 @@ pub(super) fn sections(a: &Analysis) -> Vec<Section> {
     if a.ethics_bowl_rounds == 0 {
         return Vec::new();
     }
-    vec![
+    let mut out = vec![
         comparison(a),
         difficulty(a),
         consistency(a),
@@ -25,7 +25,9 @@ pub(super) fn sections(a: &Analysis) -> Vec<Section> {
         ratings(a),
         bias(a),
         agreement(a),
-    ]
+    ];
+    out.extend(a.panels.as_ref().map(super::panels::ethics_bowl));
+    out
 }
 
 fn comparison(a: &Analysis) -> Section {
@@ -151,13 +153,16 @@ fn consistency(a: &Analysis) -> Section {
         ))
         .emphasis("failed to maintain consistency")
         .and(format!(
-            " (a judges' consistency score of {LOW_CONSISTENCY} or less): {flagged}; "
+            " (most of its judges read the test's answer as not carrying the principle over): {flagged}; "
         ))
         .emphasis("failed to acknowledge the inconsistency")
         .and(format!(
-            " (such a score with no acknowledgement in the answer): {silent}."
+            " (most of its judges read it as inconsistent without saying so): {silent}."
         )),
     );
+    if let Some(note) = unread_note(&a.consistency) {
+        s.plain(note);
+    }
     let mut t = Table::new(
         "Consistency by model",
         [

@@ -22,6 +22,8 @@ pub enum LinkKey {
     Round,
     /// A question-answer round's format and level tag (`debate`, `expert`).
     Qa,
+    /// A question-answer judgment's stated confidence, as a bin (`90-100`).
+    Confidence,
     /// A structured debate's winning side.
     Winner,
     /// A structured debate's argument standing.
@@ -40,6 +42,7 @@ impl LinkKey {
             Self::Judge => "judge",
             Self::Round => "round",
             Self::Qa => "qa",
+            Self::Confidence => "confidence",
             Self::Winner => "winner",
             Self::Standing => "standing",
             Self::Search => "q",
@@ -118,6 +121,7 @@ impl Link {
             LinkKey::Judge => judges.contains(&value.as_str()),
             LinkKey::Round => round.id == *value,
             LinkKey::Qa => tags.qa == Some(value.as_str()),
+            LinkKey::Confidence => tags.confidence.contains(value),
             LinkKey::Winner => tags.winner == Some(value.as_str()),
             LinkKey::Standing => tags.standings.contains(&value.as_str()),
             LinkKey::Search => {

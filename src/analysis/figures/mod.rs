@@ -9,11 +9,17 @@ mod calls;
 mod ethics_bowl;
 mod link;
 mod markdown;
+mod panels;
+mod qa_debate;
+mod structured_debate;
 mod usage;
 mod value;
 
 pub use link::{Link, LinkKey, RoundTags, judges_of};
 pub use markdown::markdown;
+pub use panels::section as judge_panels;
+pub use qa_debate::section as qa_section;
+pub use structured_debate::section as structured_section;
 pub use value::Value;
 
 use crate::analysis::Analysis;
@@ -252,6 +258,17 @@ pub fn sections(a: &Analysis) -> Vec<Section> {
 pub fn protocol_sections(a: &Analysis, kind: ProtocolKind) -> Vec<Section> {
     match kind {
         ProtocolKind::EthicsBowl => ethics_bowl::sections(a),
-        ProtocolKind::QaDebate | ProtocolKind::StructuredDebate => Vec::new(),
+        ProtocolKind::QaDebate => {
+            a.qa.iter()
+                .map(qa_debate::section)
+                .chain(a.qa_panels.iter().map(panels::section))
+                .collect()
+        }
+        ProtocolKind::StructuredDebate => a
+            .structured
+            .iter()
+            .map(structured_debate::section)
+            .chain(a.structured_panels.iter().map(panels::section))
+            .collect(),
     }
 }

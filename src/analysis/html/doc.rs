@@ -5,40 +5,6 @@
 use super::escape;
 use crate::analysis::figures::{self, Block, Link, Span, Text, Value};
 
-/// Which rounds a table row stands for: `(key, value)` pairs of the page's round filters
-/// (`model`, `role`, `dilemma`, `judge`, `status`, `round`, `qa`, `winner`, `standing`, `q`).
-pub(super) type Filter = Vec<(&'static str, String)>;
-
-/// A table: its header and rows, each row with the filter its cells link to.
-pub(super) struct Table {
-    head: Vec<String>,
-    rows: Vec<(Vec<String>, Option<Filter>)>,
-}
-
-impl Table {
-    /// An empty table with these column names.
-    pub(super) fn new<S: AsRef<str>>(head: impl IntoIterator<Item = S>) -> Self {
-        Self {
-            head: head.into_iter().map(|h| h.as_ref().to_string()).collect(),
-            rows: Vec::new(),
-        }
-    }
-
-    /// Adds a row; with a filter, every cell links to the rounds it names.
-    pub(super) fn row(&mut self, cells: Vec<String>, filter: Option<Filter>) {
-        self.rows.push((cells, filter));
-    }
-}
-
-/// The link of a filter: `#rounds?model=a&dilemma=b`.
-pub(super) fn href(filter: &Filter) -> String {
-    let query: Vec<String> = filter
-        .iter()
-        .map(|(k, v)| format!("{k}={}", escape::query(v)))
-        .collect();
-    format!("#rounds?{}", query.join("&"))
-}
-
 /// The link of a row: `#rounds?model=a&dilemma=b`.
 fn link_href(link: &Link) -> String {
     let query: Vec<String> = link
@@ -110,32 +76,6 @@ impl Doc {
         self.body.push_str("</figure>\n");
     }
 
-    /// A table.
-    pub(super) fn table(&mut self, t: &Table) {
-        self.body
-            .push_str("<div class=\"scroll\"><table><thead><tr>");
-        for h in &t.head {
-            self.body.push_str(&format!("<th>{}</th>", escape::html(h)));
-        }
-        self.body.push_str("</tr></thead><tbody>\n");
-        for (cells, filter) in &t.rows {
-            self.body.push_str("<tr>");
-            let link = filter.as_ref().map(href);
-            for c in cells {
-                let text = escape::html(c);
-                match &link {
-                    Some(l) => self.body.push_str(&format!(
-                        "<td><a href=\"{}\">{text}</a></td>",
-                        escape::html(l)
-                    )),
-                    None => self.body.push_str(&format!("<td>{text}</td>")),
-                }
-            }
-            self.body.push_str("</tr>\n");
-        }
-        self.body.push_str("</tbody></table></div>\n");
-    }
-
     /// A section of the figure model: its heading, then each block.
     pub(super) fn section(&mut self, section: &figures::Section) {
         self.h2(&section.title);
@@ -204,14 +144,15 @@ mod tests {
     #[test]
     fn cells_are_escaped_and_link_to_their_rounds() {
         let mut doc = Doc::default();
-        doc.h2("Models <b>");
-        let mut t = Table::new(["model", "n"]);
+        let mut section = figures::Section::new("Models <b>");
+        let mut t = figures::Table::new("models", ["model", "n"]);
         t.row(
-            vec!["<script>x</script>".into(), "3".into()],
-            Some(vec![("model", "a&b c".into())]),
+            vec![Value::text("<script>x</script>"), Value::Count(3)],
+            Link::model("a&b c"),
         );
-        t.row(vec!["plain".into(), "1".into()], None);
-        doc.table(&t);
+        t.row(vec![Value::text("plain"), Value::Count(1)], None);
+        section.table(t);
+        doc.section(&section);
         let html = doc.body();
         assert!(
             html.contains("<h2 id=\"s1\">Models &lt;b&gt;</h2>"),

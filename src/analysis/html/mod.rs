@@ -79,7 +79,7 @@ mod tests {
             ),
             (
                 "panel",
-                &["Judge panels (ethics_bowl)", "Model comparison by role"][..],
+                &["Judge panels", "Model comparison by role"][..],
                 2,
             ),
             (

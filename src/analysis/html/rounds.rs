@@ -96,12 +96,7 @@ type Dispute = (String, f64, Vec<(String, String)>);
 pub(super) fn view(round: &Round) -> RoundView {
     // A question-answer argument is shown as the judge read it: quotes checked against
     // the game and marked, private reasoning apart, cut at the word limit.
-    let game = round.qa().map(|q| {
-        (
-            GameText::new(&q.facts, &q.rules, &q.preferences),
-            q.word_limit,
-        )
-    });
+    let game = round.qa().map(|q| (GameText::of(q), q.word_limit));
     let phases: Vec<PhaseView> = round
         .phases
         .iter()

@@ -6,10 +6,9 @@
 //! the panel and of each judge; [`structured`]: how far judges agree on each argument's
 //! standing). Each panel's own summary (rounds, agreement, improvement, why it stopped, each
 //! round's disagreements, final verdicts) is listed beside them ([`PanelExchange`]).
-//! [`panel_section`] gathers a protocol's figures for the report, and
-//! [`PanelSection::markdown`] and [`PanelSection::tables`] write them.
+//! [`panel_section`] gathers a protocol's figures for the report; `analysis::figures` draws
+//! them.
 
-mod markdown;
 pub mod qa;
 pub mod structured;
 
@@ -21,8 +20,6 @@ use crate::domain::{Evaluation, PanelRecord, PanelState, PanelSummary, ProtocolK
 
 use super::stats::{krippendorff_interval, mean};
 use super::tables::Cell;
-
-pub use markdown::Table;
 
 /// One panel judge across the tournament.
 #[derive(Debug, Clone, PartialEq, Serialize)]

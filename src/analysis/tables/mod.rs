@@ -18,7 +18,7 @@ use crate::domain::{Judgment, Round, Team};
 
 pub use consistency::{
     ACKNOWLEDGEMENTS, ConsistencyByModel, ConsistencyRow, LOW_CONSISTENCY, consistency,
-    consistency_by_model,
+    consistency_by_model, unread_note,
 };
 pub use dilemma_difficulty::{DilemmaDifficulty, bar_range, dilemma_difficulty};
 pub use framework_usage::{FRAMEWORKS, FrameworkUsage, framework_usage};

@@ -140,7 +140,11 @@ impl Protocol for EthicsBowl {
         let request = ChatRequest::new(prompts::SYSTEM_PROMPT, user);
         let request = match asked {
             Asked::Judgment => {
-                request.with_schema("ethics_bowl_judgment", prompts::judgment_schema())
+                let team_b_tested = round.phase(ConsistencyTestB, None).is_some();
+                request.with_schema(
+                    "ethics_bowl_judgment",
+                    prompts::judgment_schema(team_b_tested),
+                )
             }
             Asked::Debate(_) => request,
         };

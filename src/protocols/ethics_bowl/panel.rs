@@ -1,12 +1,15 @@
 //! The Ethics Bowl before a judge panel: the fourteen scores (each team on the seven
-//! criteria, 1–10), the verdict `team_a`, `team_b` or `tie`, and the exchange as every
-//! judge reads it.
+//! criteria, 1–10), the reading of each consistency test (as a single judge gives it; not
+//! deliberated on), the verdict `team_a`, `team_b` or `tie`, and the exchange as every judge
+//! reads it.
 
 use std::collections::BTreeMap;
 
-use crate::domain::{Aggregate, Criterion, Evaluation, Judgment, Reading, Round, Scores, Team};
+use crate::domain::{
+    Aggregate, Criterion, EthicsBowlPhase, Evaluation, Judgment, Reading, Round, Scores, Team,
+};
 use crate::protocols::ProtocolError;
-use crate::protocols::judging::{JudgeAnswer, Quoted, own_judgment, schema};
+use crate::protocols::judging::{JudgeAnswer, Quoted, consistency_test, own_judgment, schema};
 use crate::protocols::lenient_json;
 use crate::protocols::panel::{NO_CONFIDENCE, PanelJudged, Rubric, common_fields, text_field};
 
@@ -51,8 +54,11 @@ impl PanelJudged for EthicsBowl {
         ""
     }
 
-    fn panel_rubric(&self, _round: &Round) -> Result<Rubric, ProtocolError> {
+    fn panel_rubric(&self, round: &Round) -> Result<Rubric, ProtocolError> {
         let criteria = prompts::criteria_list();
+        let team_b_tested = round
+            .phase(EthicsBowlPhase::ConsistencyTestB, None)
+            .is_some();
         Ok(Rubric {
             dimensions: ["team_a", "team_b"]
                 .iter()
@@ -68,8 +74,10 @@ impl PanelJudged for EthicsBowl {
             labels: Vec::new(),
             instructions: format!(
                 "Score each side with a whole number from 1 to 10 on each criterion:\n{criteria}\n\n\
+                 {tests}\n\n\
                  Then give your verdict (which side did better, or a tie), your confidence, \
-                 findings tied to the dimensions they bear on, and your rationale."
+                 findings tied to the dimensions they bear on, and your rationale.",
+                tests = consistency_test::instructions(team_b_tested),
             ),
             criteria,
             answer_fields: [
@@ -78,6 +86,7 @@ impl PanelJudged for EthicsBowl {
             ]
             .into_iter()
             .chain(prompts::team_scores())
+            .chain([consistency_test::schema(team_b_tested)])
             .collect(),
         })
     }

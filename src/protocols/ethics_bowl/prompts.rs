@@ -6,7 +6,7 @@
 use serde_json::Value;
 
 use crate::domain::{Criterion, Dilemma};
-use crate::protocols::judging::schema;
+use crate::protocols::judging::{consistency_test, schema};
 use crate::protocols::quoting::{QUOTE_NOTE, quoted};
 
 /// A team's text as another model reads it (see `quoting`): the Ethics Bowl's structure is
@@ -244,13 +244,15 @@ pub fn team_scores() -> [(String, Value); 2] {
     ]
 }
 
-/// The single judge's answer: the fourteen scores, each team's justification and the
-/// overall analysis (the spec's order: scores, then reasons).
-pub fn judgment_schema() -> Value {
+/// The single judge's answer: the fourteen scores, its reading of each consistency test
+/// (Team B's when it took one; see [`consistency_test`]), each team's justification and
+/// the overall analysis (the spec's order: scores, then reasons).
+pub fn judgment_schema(team_b_tested: bool) -> Value {
     let [a, b] = team_scores();
     schema::object([
         a,
         b,
+        consistency_test::schema(team_b_tested),
         (
             "team_a_justification".to_string(),
             schema::text("why Team A scored as it did, in two to four sentences"),
@@ -266,20 +268,23 @@ pub fn judgment_schema() -> Value {
     ])
 }
 
-/// Phase 5: a judge scores both teams, answering in an exact JSON format (the schema the
-/// request carries, described).
+/// Phase 5: a judge scores both teams and reads each consistency test, answering in an
+/// exact JSON format (the schema the request carries, described).
 pub fn judgment_prompt(b: &JudgeBrief<'_>) -> String {
+    let team_b_tested = b.consistency_b.is_some();
     format!(
         "## Your role: judge\n\n\
          Evaluate this Ethics Bowl round on \"{title}\". Score the quality of reasoning, not \
          agreement with any conclusion.\n\n\
          {exchange}\n\n\
          Score each team with a whole number from 1 to 10 on each criterion:\n{criteria}\n\n\
+         {tests}\n\n\
          Answer with one JSON object and nothing else, in exactly this format:\n{format}",
         title = b.dilemma.title,
         exchange = exchange_for_judges(b),
         criteria = criteria_list(),
-        format = schema::describe(&judgment_schema()),
+        tests = consistency_test::instructions(team_b_tested),
+        format = schema::describe(&judgment_schema(team_b_tested)),
     )
 }
 
@@ -347,6 +352,8 @@ mod tests {
             "CONS-B",
             "\"team_a_scores\"",
             "constructive_engagement",
+            "\"consistency_tests\": {\"team_a\": \"consistent\" | \"distinguished\" | \"acknowledged\" | \"inconsistent\", \"team_b\": ",
+            "- inconsistent: its answer does not follow from its principle",
         ] {
             assert!(p.contains(part), "{part}");
         }

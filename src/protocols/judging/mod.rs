@@ -1,9 +1,11 @@
-//! Reading judges' answers: the Ethics Bowl's rubric (the seven criteria for each team), and
-//! the 1–10 scores every rubric on that scale shares. The JSON in an answer is found by
+//! Reading judges' answers: the Ethics Bowl's rubric (the seven criteria for each team, and
+//! the judge's reading of each consistency test), and the 1–10 scores every rubric on that
+//! scale shares. The JSON in an answer is found by
 //! [`crate::protocols::lenient_json`]. Also what every judge is asked for: the JSON schemas
 //! of their answers ([`schema`]), the correction turn after an unreadable answer, and which
 //! part of an answer is the judge's own ([`own`]), which every protocol's reader applies.
 
+pub mod consistency_test;
 mod correction;
 #[cfg(test)]
 mod every_judge;

@@ -148,7 +148,8 @@ pub fn own_judgment(answer: JudgeAnswer<'_>, quoted: &Quoted<'_>) -> Result<OwnT
 }
 
 /// What one JSON object says alone: the scores it gives (its team taken from the text
-/// before it, as [`json_readings`] does), and a panel judge's verdict and confidence.
+/// before it, as [`json_readings`] does), its readings of the consistency tests, and a
+/// panel judge's verdict and confidence.
 fn claims(before: &str, value: &Value) -> Claims {
     let mut reading = ParsedJudgment::default();
     walk(value, team_before(before), &mut reading);
@@ -158,6 +159,12 @@ fn claims(before: &str, value: &Value) -> Claims {
             if let Some(v) = scores.get(c) {
                 out.insert(format!("{team}.{}", c.key()), v.to_string());
             }
+        }
+    }
+    let tests = super::consistency_test::in_value(value);
+    for (team, test) in ["team_a", "team_b"].into_iter().zip(tests) {
+        if let Some(r) = test {
+            out.insert(format!("{team}.consistency_test"), r.as_str().to_string());
         }
     }
     out

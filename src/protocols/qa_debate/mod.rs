@@ -23,8 +23,8 @@ use std::collections::HashMap;
 use crate::config::QaConfig;
 use crate::domain::ScheduledRound;
 use crate::domain::{
-    DebaterRecord, Judgment, ParseStatus, ProtocolKind, QaItem, QaPhase, QaSetup, Reading, Round,
-    RoundRecord, SampledItem, Team, Turn, TurnOrder,
+    DebaterRecord, Judgment, ParseStatus, ProtocolKind, QaItem, QaPhase, QaSetup, QuoteMatching,
+    Reading, Round, RoundRecord, SampledItem, Team, Turn, TurnOrder,
 };
 use crate::providers::{ChatRequest, Role, Turn as ChatTurn};
 
@@ -43,14 +43,18 @@ pub struct QaRules {
     pub word_limit: u32,
     /// At once or one after the other within a round.
     pub turn_order: TurnOrder,
+    /// Which quotes verify.
+    pub quote_matching: QuoteMatching,
 }
 
+/// The source notebook's defaults: three rounds of 300 words, in turn, whole-unit quotes.
 impl Default for QaRules {
     fn default() -> Self {
         Self {
             debate_rounds: 3,
-            word_limit: 150,
-            turn_order: TurnOrder::Simultaneous,
+            word_limit: 300,
+            turn_order: TurnOrder::Sequential,
+            quote_matching: QuoteMatching::Whole,
         }
     }
 }
@@ -62,6 +66,7 @@ impl QaRules {
             debate_rounds: config.debate_rounds,
             word_limit: config.word_limit,
             turn_order: config.turn_order,
+            quote_matching: config.quote_matching,
         }
     }
 }
@@ -130,7 +135,7 @@ pub fn transcript(round: &Round, setup: &QaSetup, before: Option<u32>) -> String
 /// The arguments a debater sees before its turn (all of them when `None`): the earlier
 /// rounds, and in sequential turns the arguments of its own round spoken before it.
 fn seen_by(round: &Round, setup: &QaSetup, turn: Option<Turn>) -> String {
-    let game = GameText::new(&setup.facts, &setup.rules, &setup.preferences);
+    let game = GameText::of(setup);
     let spoken_before = |r: u32, side: Team| -> bool {
         let Some(turn) = turn else { return true };
         if r < turn.round {
@@ -216,6 +221,7 @@ impl Protocol for QaDebate {
                 debate_rounds: self.rules.debate_rounds,
                 word_limit: self.rules.word_limit,
                 turn_order: self.rules.turn_order,
+                quote_matching: self.rules.quote_matching,
                 relation: s.relation.clone(),
                 debater_a: DebaterRecord::default(),
                 debater_b: DebaterRecord::default(),
@@ -322,7 +328,7 @@ impl Protocol for QaDebate {
         else {
             return;
         };
-        let game = GameText::new(&setup.facts, &setup.rules, &setup.preferences);
+        let game = GameText::of(setup);
         setup.debater_a = DebaterRecord::default();
         setup.debater_b = DebaterRecord::default();
         for phase in phases.iter() {
@@ -438,6 +444,7 @@ mod tests {
             QaRules {
                 debate_rounds: 2,
                 word_limit: 20,
+                turn_order: TurnOrder::Simultaneous,
                 ..QaRules::default()
             },
         );

@@ -280,6 +280,7 @@ mod tests {
             debate_rounds: 1,
             word_limit: 50,
             turn_order: Default::default(),
+            quote_matching: Default::default(),
             relation: None,
             debater_a: Default::default(),
             debater_b: Default::default(),

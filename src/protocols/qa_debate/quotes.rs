@@ -1,49 +1,98 @@
 //! What the judge and the opponent see of an argument: the private `<thinking>` removed, the
-//! text cut at the word limit, and every `<quote>` checked against the game's sentences and
-//! shown as `<v_quote>` (found) or `<u_quote>` (not found).
+//! text cut at the word limit, and every `<quote>` checked against the game and shown as
+//! `<v_quote>` (verified) or `<u_quote>` (not).
 //!
-//! A quote counts as verified when, with case, punctuation and white space normalised, it is
-//! a contiguous run of whole words of one sentence of the game (a fact, a rule, or a
-//! preference). Tags a model writes itself as `<v_quote>` are re-checked like any quote, so a
-//! debater cannot forge a verification.
+//! The game's units are the source notebook's: each sentence of the facts, each `RuleN: …`
+//! of the rules, each sentence of the preferences. With case, punctuation and spacing
+//! normalised, a quote is verified ([`QuoteMatching::Whole`], the default, the notebook's
+//! checker) only when it *is* one unit: a whole fact, a whole rule (with or without its
+//! `RuleN:` label) or a whole preference; or ([`QuoteMatching::Fragment`], this tool's rule
+//! before the option) when it is a contiguous run of whole words of one unit, so that a
+//! rule's consequent ("then the cat attacks the dog") verifies. Tags a model writes itself as
+//! `<v_quote>` are re-checked like any quote, so a debater cannot forge a verification.
 
-/// The game's sentences, normalised, each padded with spaces for whole-word matching.
+use crate::domain::{QaSetup, QuoteMatching};
+
+/// The game's units, normalised, and the rule quotes are checked by.
 #[derive(Debug, Clone, PartialEq, Eq)]
 pub struct GameText {
-    sentences: Vec<String>,
+    /// Each unit as a whole quote must equal it (a rule also without its label).
+    whole: Vec<String>,
+    /// Each unit padded with spaces, for whole-word fragment matching.
+    padded: Vec<String>,
+    /// Which quotes verify.
+    matching: QuoteMatching,
 }
 
 impl GameText {
-    /// The sentences of the facts, each rule, and the preferences.
+    /// The units of the facts, each rule, and the preferences, checked as the notebook does
+    /// (whole units only).
     pub fn new(facts: &str, rules: &str, preferences: &str) -> Self {
-        let mut sentences = Vec::new();
+        let mut units: Vec<String> = Vec::new();
         for text in [facts, preferences] {
-            sentences.extend(split_sentences(text));
+            units.extend(split_sentences(text).iter().map(|s| normalise(s)));
         }
-        sentences.extend(split_rules(rules));
+        let rules: Vec<String> = split_rules(rules).iter().map(|r| normalise(r)).collect();
+        let mut whole: Vec<String> = units.clone();
+        for rule in &rules {
+            whole.push(rule.clone());
+            if let Some(body) = without_label(rule) {
+                whole.push(body.to_string());
+            }
+        }
+        units.extend(rules);
+        let keep = |s: &String| s.trim().len() > 1;
         Self {
-            sentences: sentences
-                .iter()
-                .map(|s| format!(" {} ", normalise(s)))
-                .filter(|s| s.trim().len() > 1)
+            whole: whole.into_iter().filter(keep).collect(),
+            padded: units
+                .into_iter()
+                .filter(keep)
+                .map(|s| format!(" {s} "))
                 .collect(),
+            matching: QuoteMatching::Whole,
         }
     }
 
-    /// Whether the quote is part of one of the game's sentences.
+    /// The same game, checked by `matching`.
+    pub fn with_matching(self, matching: QuoteMatching) -> Self {
+        Self { matching, ..self }
+    }
+
+    /// A round's game, checked as that round's quotes were (its `quote_matching`).
+    pub fn of(setup: &QaSetup) -> Self {
+        Self::new(&setup.facts, &setup.rules, &setup.preferences)
+            .with_matching(setup.quote_matching)
+    }
+
+    /// Whether the quote verifies: it is one unit, or with fragment matching a run of whole
+    /// words of one.
     pub fn contains(&self, quote: &str) -> bool {
         let q = normalise(quote);
-        !q.is_empty() && {
-            let q = format!(" {q} ");
-            self.sentences.iter().any(|s| s.contains(&q))
+        if q.is_empty() {
+            return false;
+        }
+        match self.matching {
+            QuoteMatching::Whole => self.whole.contains(&q),
+            QuoteMatching::Fragment => {
+                let q = format!(" {q} ");
+                self.padded.iter().any(|s| s.contains(&q))
+            }
         }
     }
 
     /// How many units (sentences and rules) the game has.
     #[cfg(test)]
     fn len(&self) -> usize {
-        self.sentences.len()
+        self.padded.len()
     }
+}
+
+/// A normalised rule without its leading `ruleN` label, when it has one.
+fn without_label(rule: &str) -> Option<&str> {
+    let rest = rule.strip_prefix("rule")?;
+    let digits = rest.chars().take_while(char::is_ascii_digit).count();
+    let body = rest[digits..].strip_prefix(' ')?;
+    (digits > 0 && !body.is_empty()).then_some(body)
 }
 
 /// Lower case, letters and digits kept, everything else one space.
@@ -246,14 +295,56 @@ mod tests {
     }
 
     #[test]
-    fn exact_case_changed_partial_and_invented_quotes() {
+    fn the_notebooks_checker_verifies_whole_facts_rules_and_preferences_only() {
         let g = game();
-        assert!(g.contains("The cat has 5 friends."), "exact");
-        assert!(g.contains("the CAT has 5 friends"), "case and punctuation");
+        assert!(g.contains("The cat has 5 friends."), "a whole fact");
+        assert!(
+            g.contains("the CAT has 5 friends"),
+            "case and punctuation aside"
+        );
         assert!(
             g.contains("  the dog does not eat the bear’s food"),
             "spacing, curly apostrophe"
         );
+        assert!(
+            g.contains("Rule1: If the cat has more than 3 friends, then the cat attacks the dog."),
+            "a whole rule with its label"
+        );
+        assert!(
+            g.contains("if the cat has more than 3 friends then the cat attacks the dog"),
+            "a whole rule without its label"
+        );
+        assert!(
+            g.contains("Rule2 is preferred over Rule1"),
+            "a whole preference"
+        );
+        // Fragments: the misleading quotes BoardgameQA invites.
+        for fragment in [
+            "then the cat attacks the dog",
+            "the cat attacks the dog",
+            "it does not call the owl",
+            "The cat has 5",
+            "Rule1: If the cat has more than 3 friends",
+            "preferred over Rule1",
+        ] {
+            assert!(
+                !g.contains(fragment),
+                "a fragment is unverified: {fragment}"
+            );
+        }
+        assert!(
+            !g.contains("The cat has 5 friends. The dog does not eat the bear's food."),
+            "two facts in one quote are no one fact"
+        );
+        assert!(!g.contains("Rule1"), "a label alone");
+        assert!(!g.contains("the cat has 6 friends"), "invented");
+        assert!(!g.contains("  ...  "), "nothing to quote");
+    }
+
+    #[test]
+    fn fragment_matching_verifies_any_run_of_whole_words_of_one_unit() {
+        let g = game().with_matching(QuoteMatching::Fragment);
+        assert!(g.contains("The cat has 5 friends."), "exact");
         assert!(g.contains("then the cat attacks the dog"), "part of a rule");
         assert!(g.contains("Rule2 is preferred over Rule1"), "a preference");
         assert!(!g.contains("the cat has 6 friends"), "invented");
@@ -263,6 +354,29 @@ mod tests {
         );
         assert!(!g.contains("at has 5"), "a broken word is not a whole word");
         assert!(!g.contains("  ...  "), "nothing to quote");
+    }
+
+    #[test]
+    fn a_round_is_checked_by_its_own_rule() {
+        let mut setup: QaSetup = serde_json::from_value(serde_json::json!({
+            "item_id": "t", "level": "T", "format": "debate", "question": "q?",
+            "facts": "The cat has 5 friends.",
+            "rules": "Rule1: If the cat has more than 3 friends, then the cat attacks the dog.",
+            "preferences": "", "label": "proved",
+            "assignment": {"answer_a": "proved", "answer_b": "disproved", "correct_side": "A", "first": "A"},
+            "debate_rounds": 3, "word_limit": 150
+        }))
+        .unwrap();
+        assert_eq!(
+            setup.quote_matching,
+            QuoteMatching::Fragment,
+            "a round file from before the option was checked by fragments"
+        );
+        assert!(GameText::of(&setup).contains("then the cat attacks the dog"));
+        setup.quote_matching = QuoteMatching::Whole;
+        assert!(!GameText::of(&setup).contains("then the cat attacks the dog"));
+        let written = serde_json::to_value(&setup).unwrap();
+        assert_eq!(written["quote_matching"], "whole");
     }
 
     #[test]
@@ -282,8 +396,14 @@ mod tests {
         let raw = "<argument>one two three <quote>the cat has 5 friends</quote> seven</argument>";
         let shown = show_argument(raw, 5, &game());
         assert!(shown.cut && shown.words == 9);
+        // What is left of the quote is a fragment: unverified by the notebook's checker.
         assert_eq!(
             shown.text,
+            "one two three <u_quote>the cat</u_quote> [cut at the word limit]"
+        );
+        let fragments = game().with_matching(QuoteMatching::Fragment);
+        assert_eq!(
+            show_argument(raw, 5, &fragments).text,
             "one two three <v_quote>the cat</v_quote> [cut at the word limit]"
         );
         let at_limit = show_argument("<argument>a b c</argument>", 3, &game());

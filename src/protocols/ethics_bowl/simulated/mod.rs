@@ -2,7 +2,8 @@
 //! drawn from its name around its configured quality. As a debater it writes, for each
 //! criterion, a sentence of the kind a judge rewards, with a probability equal to its
 //! strength, built from sentences of the dilemma in its prompt. As a judge it scores each
-//! team by the evidence of those sentences in the transcript, and answers in broken or
+//! team by the evidence of those sentences in the transcript, reads each consistency test
+//! by the sentence it ends with (see [`test_reading`]), and answers in broken or
 //! free-form text at its configured rate, so the manual-review path is exercised. Its panel
 //! judges are in [`panel`]; [`Simulation`] answers the protocol's calls for the simulated
 //! provider.
@@ -130,8 +131,46 @@ pub(super) fn cue_scores(prompt: &str, rng: &mut ChaCha8Rng) -> (Vec<u8>, Vec<u8
     (a, b)
 }
 
+/// What a simulated judge reads in a team's consistency test (the section of the judge's
+/// prompt under that team's `CONSISTENCY TEST` heading): `acknowledged` when the team says it
+/// must refine its principle, `consistent` when it applies its principle consistently, and
+/// otherwise `inconsistent` (it claims its principle holds without applying it).
+fn test_reading(prompt: &str, team: &str) -> Option<&'static str> {
+    let heading = format!("=== {team} (");
+    let mut lines = prompt
+        .lines()
+        .skip_while(|l| !(l.starts_with(&heading) && l.ends_with("CONSISTENCY TEST ===")));
+    lines.next()?;
+    let section = lines
+        .take_while(|l| !l.starts_with("==="))
+        .collect::<Vec<_>>()
+        .join("\n")
+        .to_lowercase();
+    Some(if section.contains("refine my principle") {
+        "acknowledged"
+    } else if section.contains(CRITERIA[1].2) {
+        "consistent"
+    } else {
+        "inconsistent"
+    })
+}
+
+/// The `consistency_tests` field of a simulated judge's answer, with a trailing comma (empty
+/// when the prompt shows no consistency test).
+pub(super) fn test_readings_json(prompt: &str) -> String {
+    let readings: Vec<String> = [("team_a", "TEAM A"), ("team_b", "TEAM B")]
+        .iter()
+        .filter_map(|(key, team)| test_reading(prompt, team).map(|r| format!("\"{key}\": \"{r}\"")))
+        .collect();
+    if readings.is_empty() {
+        return String::new();
+    }
+    format!("\n  \"consistency_tests\": {{{}}},", readings.join(", "))
+}
+
 /// A judge's verdict: each team scored per criterion by the cues in its part of the
-/// transcript, in the requested JSON most of the time and broken at the configured rate.
+/// transcript, with its reading of each consistency test, in the requested JSON most of the
+/// time and broken at the configured rate.
 fn judgment(model: &SimulatedModel, prompt: &str, rng: &mut ChaCha8Rng) -> String {
     let (a, b) = cue_scores(prompt, rng);
     if let Some(broken) = broken_judgment(model, &a, &b, rng) {
@@ -140,9 +179,10 @@ fn judgment(model: &SimulatedModel, prompt: &str, rng: &mut ChaCha8Rng) -> Strin
     let total_a: u32 = a.iter().map(|&v| u32::from(v)).sum();
     let total_b: u32 = b.iter().map(|&v| u32::from(v)).sum();
     format!(
-        "{{\n  \"team_a_scores\": {},\n  \"team_b_scores\": {},\n  \"team_a_justification\": \"Team A totals {total_a}: {}\",\n  \"team_b_justification\": \"Team B totals {total_b}: {}\",\n  \"overall_analysis\": \"{}\"\n}}",
+        "{{\n  \"team_a_scores\": {},\n  \"team_b_scores\": {},{}\n  \"team_a_justification\": \"Team A totals {total_a}: {}\",\n  \"team_b_justification\": \"Team B totals {total_b}: {}\",\n  \"overall_analysis\": \"{}\"\n}}",
         scores_json(&a),
         scores_json(&b),
+        test_readings_json(prompt),
         strongest(&a),
         strongest(&b),
         if total_a >= total_b {

@@ -5,7 +5,10 @@
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
-use super::{CRITERIA, broken_judgment, cue_scores, scores_json, strongest, strongest_key};
+use super::{
+    CRITERIA, broken_judgment, cue_scores, scores_json, strongest, strongest_key,
+    test_readings_json,
+};
 use crate::protocols::panel::simulated::{score_line, section};
 use crate::providers::simulated::{SimulatedModel, rng_for};
 
@@ -29,6 +32,7 @@ pub(super) fn evaluation(
     evaluation_json(
         &a,
         &b,
+        &test_readings_json(prompt),
         confidence,
         "My independent reading of the exchange.",
     )
@@ -88,6 +92,7 @@ pub(super) fn deliberation(
     evaluation_json(
         &side("team_a"),
         &side("team_b"),
+        &test_readings_json(prompt),
         confidence,
         &format!(
             "Having read the other judges, I moved {:.0}% of the way toward their scores.",
@@ -96,8 +101,9 @@ pub(super) fn deliberation(
     )
 }
 
-/// A panel evaluation in the panel's JSON format.
-fn evaluation_json(a: &[u8], b: &[u8], confidence: f64, rationale: &str) -> String {
+/// A panel evaluation in the panel's JSON format; `tests` is the `consistency_tests` field
+/// with its trailing comma, or empty.
+fn evaluation_json(a: &[u8], b: &[u8], tests: &str, confidence: f64, rationale: &str) -> String {
     let total_a: u32 = a.iter().map(|&v| u32::from(v)).sum();
     let total_b: u32 = b.iter().map(|&v| u32::from(v)).sum();
     let verdict = match total_a.cmp(&total_b) {
@@ -107,7 +113,7 @@ fn evaluation_json(a: &[u8], b: &[u8], confidence: f64, rationale: &str) -> Stri
     };
     let (best_a, best_b) = (strongest(a), strongest(b));
     format!(
-        "{{\n  \"verdict\": \"{verdict}\",\n  \"confidence\": {confidence:.2},\n  \"team_a_scores\": {},\n  \"team_b_scores\": {},\n  \"key_findings\": [{{\"dimension\": \"team_a.{}\", \"finding\": \"Team A is {best_a}.\"}}, {{\"dimension\": \"team_b.{}\", \"finding\": \"Team B is {best_b}.\"}}],\n  \"rationale\": \"{rationale} Totals {total_a} to {total_b}.\"\n}}",
+        "{{\n  \"verdict\": \"{verdict}\",\n  \"confidence\": {confidence:.2},\n  \"team_a_scores\": {},\n  \"team_b_scores\": {},{tests}\n  \"key_findings\": [{{\"dimension\": \"team_a.{}\", \"finding\": \"Team A is {best_a}.\"}}, {{\"dimension\": \"team_b.{}\", \"finding\": \"Team B is {best_b}.\"}}],\n  \"rationale\": \"{rationale} Totals {total_a} to {total_b}.\"\n}}",
         scores_json(a),
         scores_json(b),
         strongest_key(a),
