@@ -88,20 +88,36 @@ async fn live(config: &Path) -> App {
     app
 }
 
-/// Steps through every Analysis tab, snapshotting each, and checks the tab names.
-fn analysis_tabs(app: &mut App, prefix: &str, tabs: &[&str]) {
+/// Steps through every Analysis section, snapshotting each, and checks they are the
+/// report's sections (`titles` among them, no Ethics Bowl section).
+fn analysis_tabs(app: &mut App, prefix: &str, titles: &[&str]) {
     press(app, KeyCode::Char('a'));
     assert_eq!(app.screen(), Screen::Analysis);
-    let text = draw(app).backend().to_string();
-    for tab in tabs {
-        assert!(text.contains(tab), "tab {tab}:\n{text}");
+    let sections: Vec<String> = app
+        .screens
+        .analysis
+        .view
+        .as_ref()
+        .expect("analysis")
+        .sections
+        .iter()
+        .map(|s| s.title.clone())
+        .collect();
+    for title in titles {
+        assert!(
+            sections.iter().any(|s| s.starts_with(title)),
+            "section {title}: {sections:?}"
+        );
     }
-    assert!(!text.contains("Dilemmas"), "no Ethics Bowl tab:\n{text}");
-    for (i, tab) in tabs.iter().enumerate() {
+    let text = draw(app).backend().to_string();
+    assert!(
+        !text.contains("Dilemma difficulty"),
+        "no Ethics Bowl section:\n{text}"
+    );
+    for (i, _) in sections.iter().enumerate() {
         assert_eq!(app.screens.analysis.view.as_ref().expect("analysis").tab, i);
-        let name = tab.to_lowercase().replace(' ', "_");
         insta::assert_snapshot!(
-            format!("{prefix}_analysis_{name}_120x40"),
+            format!("{prefix}_analysis_section_{i}_120x40"),
             draw(app).backend()
         );
         press(app, KeyCode::Tab);
@@ -120,9 +136,22 @@ async fn the_question_answer_analysis_is_tables_with_its_own_tabs() {
     analysis_tabs(
         &mut app,
         "qa",
-        &["Accuracy", "Baselines", "Calibration", "Debaters"],
+        &["Cost, tokens", "Question-answer debate: judge accuracy"],
     );
-    // The configurations table: Down selects the next line, Enter opens its first round.
+    // The protocol's section: Down selects the next row, Enter opens a round its judge
+    // judged, on its verdict.
+    while !app
+        .screens
+        .analysis
+        .view
+        .as_ref()
+        .expect("analysis")
+        .sections[app.screens.analysis.view.as_ref().expect("analysis").tab]
+        .title
+        .starts_with("Question-answer")
+    {
+        press(&mut app, KeyCode::Tab);
+    }
     let view = app.screens.analysis.view.as_ref().expect("analysis");
     let lines = view
         .analysis
@@ -153,20 +182,28 @@ async fn the_question_answer_analysis_is_tables_with_its_own_tabs() {
 async fn the_structured_analysis_is_tables_with_its_own_tabs() {
     let dir = tempfile::tempdir().unwrap();
     let mut app = live(&structured(dir.path(), false)).await;
-    analysis_tabs(
-        &mut app,
-        "structured",
-        &[
-            "Models",
-            "Sides",
-            "Standings",
-            "Fallacies",
-            "Rule violations",
-        ],
-    );
+    analysis_tabs(&mut app, "structured", &["Structured debate"]);
+    while !app
+        .screens
+        .analysis
+        .view
+        .as_ref()
+        .expect("analysis")
+        .sections[app.screens.analysis.view.as_ref().expect("analysis").tab]
+        .title
+        .starts_with("Structured")
+    {
+        press(&mut app, KeyCode::Tab);
+    }
+    let text = draw(&app).backend().to_string();
+    assert!(text.contains("win rate"), "{text}");
+    // The columns past the edge scroll into sight, the model's column staying.
+    for _ in 0..8 {
+        press(&mut app, KeyCode::Right);
+    }
     let text = draw(&app).backend().to_string();
     assert!(
-        text.contains("win rate") && text.contains("concessions"),
+        text.contains("concedes") && text.contains("← more"),
         "{text}"
     );
 }

@@ -429,21 +429,38 @@ fn review_queue_and_an_item_being_edited() {
     );
 }
 
+/// Steps the Analysis screen to the section whose title starts with `title`.
+fn section(app: &mut App, title: &str) {
+    for _ in 0..32 {
+        let view = app.screens.analysis.view.as_ref().expect("analysis");
+        if view.section().is_some_and(|s| s.title.starts_with(title)) {
+            return;
+        }
+        key(app, KeyCode::Tab);
+    }
+    panic!("no section {title}");
+}
+
 #[test]
 fn analysis_screen_tables() {
     let mut app = mid_tournament();
     key(&mut app, KeyCode::Char('a'));
     assert_eq!(app.screen(), ethics_bowl::tui::Screen::Analysis);
-    for tab in ["models", "ratings", "dilemmas", "judges", "consistency"] {
+    for (name, title) in [
+        ("models", "Model comparison"),
+        ("ratings", "Ratings"),
+        ("dilemmas", "Dilemma difficulty"),
+        ("judges", "Judge agreement"),
+        ("consistency", "Consistency"),
+    ] {
+        section(&mut app, title);
         insta::assert_snapshot!(
-            format!("analysis_{tab}_120x40"),
+            format!("analysis_{name}_120x40"),
             draw(&app, &Theme::no_color(), 120, 40).backend()
         );
-        key(&mut app, KeyCode::Tab);
     }
-    // Tab 2 (dilemmas): Enter takes the matrix cursor to that dilemma's column.
-    key(&mut app, KeyCode::Tab);
-    key(&mut app, KeyCode::Tab);
+    // The dilemmas: Enter takes the matrix cursor to that dilemma's column.
+    section(&mut app, "Dilemma difficulty");
     let view = app.screens.analysis.view.as_ref().expect("analysis");
     let Some(ethics_bowl::tui::AnalysisTarget::Dilemma(first)) =
         ethics_bowl::tui::analysis_targets(&app.mirror, view)
@@ -455,11 +472,9 @@ fn analysis_screen_tables() {
     key(&mut app, KeyCode::Enter);
     assert_eq!(app.screen(), ethics_bowl::tui::Screen::Matrix);
     assert_eq!(app.mirror.columns[app.screens.matrix.cursor.1].0, first);
-    // Tab 0 (models): Enter opens a round the selected model played in that role.
+    // The models: Enter opens a round the selected model played in that role.
     key(&mut app, KeyCode::Char('a'));
-    while app.screens.analysis.view.as_ref().expect("analysis").tab != 0 {
-        key(&mut app, KeyCode::Tab);
-    }
+    section(&mut app, "Model comparison");
     key(&mut app, KeyCode::Down);
     key(&mut app, KeyCode::Enter);
     assert_eq!(
@@ -507,8 +522,6 @@ fn analysis_judge_matrix_with_three_judges() {
     }
     let mut app = ethics_bowl::tui::browse("panel", &rounds, Instant::now());
     key(&mut app, KeyCode::Char('a'));
-    for _ in 0..3 {
-        key(&mut app, KeyCode::Tab);
-    }
+    section(&mut app, "Judge agreement");
     insta::assert_snapshot!(draw(&app, &Theme::no_color(), 120, 20).backend());
 }

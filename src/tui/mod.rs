@@ -24,6 +24,6 @@ pub use app::{App, Screen};
 pub use browse::{browse, browse_schedule};
 pub use mirror::{Mirror, Mode};
 pub use msg::{AnalysisTarget, Effect, Msg};
+pub use screens::analysis::analysis_targets;
 pub use theme::Theme;
 pub use update::update;
-pub use views::analysis_targets;

@@ -232,6 +232,14 @@ impl Section {
         self.blocks.push(Block::Chart(Chart { file, svg, in_page }));
     }
 
+    /// The link of every row of the section's tables, in reading order (the rows a reader
+    /// steps through on the Analysis screen).
+    pub fn links(&self) -> Vec<Option<&Link>> {
+        self.tables()
+            .flat_map(|t| t.rows.iter().map(|r| r.link.as_ref()))
+            .collect()
+    }
+
     /// Every table of the section, in order.
     pub fn tables(&self) -> impl Iterator<Item = &Table> {
         self.blocks.iter().filter_map(|b| match b {

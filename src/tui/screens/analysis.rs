@@ -1,13 +1,15 @@
 //! The Analysis screen: the report's analysis of the stored rounds, kept up to date as
 //! rounds are stored (computed here from the rounds in memory, or by the driver from the
-//! store when some round's text waits there), its tab and its selected line; Enter opens
-//! what the line leads to (a dilemma's column, or a round). What each line leads to is the
-//! protocol's (the views' presentation), handed to [`AnalysisScreen::act`].
+//! store when some round's text waits there), drawn as the report's sections (the figure
+//! model `report.md` and `report.html` are drawn from); the section showing, the selected
+//! row of its tables and how far they are scrolled sideways. Enter opens what the row is
+//! about: its round, its dilemma's column, or the first round its link selects.
 
 use std::time::{Duration, Instant};
 
 use crossterm::event::KeyCode;
 
+use crate::analysis::figures::{self, LinkKey, Section};
 use crate::tui::keys::{Action, BACK, Binding, UP_DOWN, ch, key};
 use crate::tui::mirror::Mirror;
 use crate::tui::msg::{AnalysisTarget, Destination, Effect, Opening, Outcome, RoundAt};
@@ -15,27 +17,34 @@ use crate::tui::msg::{AnalysisTarget, Destination, Effect, Opening, Outcome, Rou
 /// The Analysis screen's keys.
 pub const BINDINGS: &[Binding] = &[
     Binding {
-        label: "Tab / ← → / h l",
-        help: "next or previous table",
-        footer: Some("Tab/←→ tables"),
+        label: "Tab / Shift-Tab",
+        help: "next or previous section",
+        footer: Some("Tab sections"),
         keys: &[
             (key(KeyCode::Tab), Action::NextTab),
-            (key(KeyCode::Right), Action::NextTab),
-            (ch('l'), Action::NextTab),
             (key(KeyCode::BackTab), Action::PreviousTab),
-            (key(KeyCode::Left), Action::PreviousTab),
-            (ch('h'), Action::PreviousTab),
         ],
     },
     Binding {
         label: "↑ ↓ / k j",
-        help: "choose a line",
+        help: "choose a row",
         footer: Some("↑↓ choose"),
         keys: UP_DOWN,
     },
     Binding {
+        label: "← → / h l",
+        help: "scroll the tables' columns (the first stays)",
+        footer: Some("←→ columns"),
+        keys: &[
+            (key(KeyCode::Left), Action::Left),
+            (ch('h'), Action::Left),
+            (key(KeyCode::Right), Action::Right),
+            (ch('l'), Action::Right),
+        ],
+    },
+    Binding {
         label: "Enter",
-        help: "open it (the matrix column, or a round)",
+        help: "open the row's round (its dilemma's column, or the first round it counts)",
         footer: Some("Enter open"),
         keys: &[(key(KeyCode::Enter), Action::Open)],
     },
@@ -55,10 +64,61 @@ pub struct AnalysisView {
     /// the next pass waits a few times that, so a large tournament is not re-read back to
     /// back while its rounds finish.
     pub took: Duration,
-    /// The tab showing.
+    /// The report's sections, drawn from `analysis`.
+    pub sections: Vec<Section>,
+    /// The section showing.
     pub tab: usize,
-    /// The selected line of the tab's list.
+    /// The selected row among the section's tables (in a section without rows, the first
+    /// line shown).
     pub selected: usize,
+    /// Columns after the first scrolled past.
+    pub column: usize,
+}
+
+impl AnalysisView {
+    /// The section showing.
+    pub fn section(&self) -> Option<&Section> {
+        self.sections.get(self.tab)
+    }
+}
+
+/// Where each row of the section showing leads, in order: a row about one round to that
+/// round, a row about one dilemma to its column, any other row to the first round (in the
+/// schedule's order) its link selects, on its transcript when the row is about a model,
+/// else on its verdict; a row without a link, or whose link selects no round here, nowhere.
+pub fn analysis_targets(mirror: &Mirror, view: &AnalysisView) -> Vec<AnalysisTarget> {
+    let Some(section) = view.section() else {
+        return Vec::new();
+    };
+    section
+        .links()
+        .into_iter()
+        .map(|link| {
+            let Some(link) = link else {
+                return AnalysisTarget::Nothing;
+            };
+            if let Some(id) = link.get(LinkKey::Round) {
+                return AnalysisTarget::Round {
+                    id: id.to_string(),
+                    scores: false,
+                };
+            }
+            if let (Some(d), 1) = (link.get(LinkKey::Dilemma), link.0.len()) {
+                return AnalysisTarget::Dilemma(d.to_string());
+            }
+            // A row about a debater opens its transcript; one about a judge, a format or a
+            // verdict, the round's verdict.
+            let scores = link.get(LinkKey::Model).is_none();
+            mirror
+                .rounds
+                .iter()
+                .find(|r| link.matches(&r.stored))
+                .map_or(AnalysisTarget::Nothing, |r| AnalysisTarget::Round {
+                    id: r.stored.id.clone(),
+                    scores,
+                })
+        })
+        .collect()
 }
 
 /// The Analysis screen's state.
@@ -126,44 +186,62 @@ impl AnalysisScreen {
             .analysing
             .take()
             .map_or(Duration::ZERO, |asked| now.saturating_duration_since(asked));
+        let sections = figures::sections(&analysis);
         match &mut self.view {
             Some(view) => {
+                view.tab = view.tab.min(sections.len().saturating_sub(1));
                 view.analysis = analysis;
+                view.sections = sections;
                 view.computed = now;
                 view.took = took;
             }
             None => {
                 self.view = Some(AnalysisView {
                     analysis,
+                    sections,
                     computed: now,
                     stale: false,
                     took,
                     tab: 0,
                     selected: 0,
+                    column: 0,
                 });
             }
         }
     }
 
-    /// Handles one of the screen's keys; `targets` are where the current tab's lines lead,
-    /// and the protocol has `tabs` tabs.
-    pub fn act(&mut self, action: Action, targets: &[AnalysisTarget], tabs: usize) -> Outcome {
+    /// Handles one of the screen's keys; `targets` are where the section's rows lead.
+    pub fn act(&mut self, action: Action, targets: &[AnalysisTarget]) -> Outcome {
         let Some(view) = &mut self.view else {
             return Outcome::go(Destination::Back);
         };
-        let n = targets.len();
+        let tabs = view.sections.len().max(1);
+        // A section without rows scrolls its lines instead.
+        let last = match targets.len() {
+            0 => view.section().map_or(0, |s| s.blocks.len() * 4),
+            n => n - 1,
+        };
         match action {
             Action::Back => return Outcome::go(Destination::Back),
             Action::NextTab => {
-                view.tab = (view.tab + 1) % tabs.max(1);
+                view.tab = (view.tab + 1) % tabs;
                 view.selected = 0;
+                view.column = 0;
             }
             Action::PreviousTab => {
-                view.tab = (view.tab + tabs.max(1) - 1) % tabs.max(1);
+                view.tab = (view.tab + tabs - 1) % tabs;
                 view.selected = 0;
+                view.column = 0;
             }
             Action::Up => view.selected = view.selected.saturating_sub(1),
-            Action::Down => view.selected = (view.selected + 1).min(n.saturating_sub(1)),
+            Action::Down => view.selected = (view.selected + 1).min(last),
+            Action::Left => view.column = view.column.saturating_sub(1),
+            Action::Right => {
+                let widest = view.section().map_or(0, |s| {
+                    s.tables().map(|t| t.columns.len()).max().unwrap_or(0)
+                });
+                view.column = (view.column + 1).min(widest.saturating_sub(2));
+            }
             Action::Open => match targets.get(view.selected) {
                 Some(AnalysisTarget::Dilemma(d)) => {
                     return Outcome::go(Destination::Column(d.clone()));

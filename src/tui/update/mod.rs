@@ -20,8 +20,8 @@ use super::mirror::{Echo, Mode, clean, ingest};
 use super::msg::{Destination, Effect, Msg, Outcome};
 use super::nav;
 use super::screens::Id;
+use super::screens::analysis::analysis_targets;
 use super::shown::Shown;
-use super::views::{analysis_targets, presentation};
 
 /// Applies one message.
 pub fn update(app: &mut App, msg: Msg) -> Vec<Effect> {
@@ -209,14 +209,11 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         Id::Round => screens.round.act(action, &app.mirror),
         Id::Review => screens.review.act(action, shown),
         Id::Analysis => {
-            let (targets, tabs) = match &screens.analysis.view {
-                Some(view) => (
-                    analysis_targets(&app.mirror, view),
-                    presentation(app.mirror.protocol).analysis_tabs().len(),
-                ),
-                None => (Vec::new(), 0),
+            let targets = match &screens.analysis.view {
+                Some(view) => analysis_targets(&app.mirror, view),
+                None => Vec::new(),
             };
-            screens.analysis.act(action, &targets, tabs)
+            screens.analysis.act(action, &targets)
         }
         Id::Leaderboard => screens.leaderboard.act(action),
         Id::Log => screens.log.act(action),

@@ -13,8 +13,8 @@ use crate::domain::{
 use crate::engine::{Correction, ScheduledState};
 use crate::tui::app::Screen;
 use crate::tui::msg::AnalysisTarget;
+use crate::tui::screens::analysis::analysis_targets;
 use crate::tui::screens::editor::ReviewKind;
-use crate::tui::views::analysis_targets;
 
 fn blank(id: &str, a: &str, b: &str, d: &str) -> Round {
     let s = ScheduledRound {
@@ -810,48 +810,83 @@ fn structured_app() -> App {
 }
 
 #[test]
-fn analysis_tabs_are_the_protocols_own_and_wrap_both_ways() {
-    let mut eb = app();
-    key(&mut eb, KeyCode::Char('a'));
-    assert_eq!(eb.mirror.protocol, ProtocolKind::EthicsBowl);
-    let tab = |app: &App| app.screens.analysis.view.as_ref().unwrap().tab;
-    key(&mut eb, KeyCode::BackTab);
-    assert_eq!(tab(&eb), 4, "five Ethics Bowl tabs");
-    key(&mut eb, KeyCode::Tab);
-    assert_eq!(tab(&eb), 0);
-
-    let mut sd = structured_app();
-    assert_eq!(sd.mirror.protocol, ProtocolKind::StructuredDebate);
-    key(&mut sd, KeyCode::Char('a'));
-    for expected in [1, 2, 3, 4, 0] {
-        key(&mut sd, KeyCode::Tab);
-        assert_eq!(tab(&sd), expected);
+fn analysis_sections_are_the_reports_and_wrap_both_ways() {
+    for mut app in [app(), structured_app()] {
+        key(&mut app, KeyCode::Char('a'));
+        let view = |app: &App| app.screens.analysis.view.clone().unwrap();
+        let sections: Vec<String> = view(&app)
+            .sections
+            .iter()
+            .map(|s| s.title.clone())
+            .collect();
+        let report = crate::analysis::figures::sections(&view(&app).analysis);
+        assert_eq!(
+            sections,
+            report.iter().map(|s| s.title.clone()).collect::<Vec<_>>(),
+            "the report's sections, in its order"
+        );
+        if sections.is_empty() {
+            // No round has figures yet: the screen says so, and Tab stays put.
+            key(&mut app, KeyCode::Tab);
+            assert_eq!(view(&app).tab, 0);
+            continue;
+        }
+        key(&mut app, KeyCode::BackTab);
+        assert_eq!(view(&app).tab, sections.len() - 1, "wraps back to the last");
+        key(&mut app, KeyCode::Tab);
+        assert_eq!(view(&app).tab, 0, "and forward to the first");
     }
-    key(&mut sd, KeyCode::BackTab);
-    assert_eq!(tab(&sd), 4, "rule violations, the last of five");
+    let mut sd = structured_app();
+    key(&mut sd, KeyCode::Char('a'));
+    assert!(
+        !sd.screens
+            .analysis
+            .view
+            .as_ref()
+            .unwrap()
+            .sections
+            .is_empty()
+    );
+    let titles: Vec<String> = sd
+        .screens
+        .analysis
+        .view
+        .as_ref()
+        .unwrap()
+        .sections
+        .iter()
+        .map(|s| s.title.clone())
+        .collect();
+    assert!(
+        titles.iter().any(|t| t.starts_with("Structured debate")),
+        "the protocol's own sections: {titles:?}"
+    );
 }
 
 #[test]
-fn lines_are_stepped_within_the_tab_and_a_new_tab_starts_at_the_top() {
+fn rows_are_stepped_within_the_section_columns_scroll_and_a_new_section_starts_at_the_top() {
     let mut sd = structured_app();
     key(&mut sd, KeyCode::Char('a'));
-    // The Sides tab: six lines, none leading anywhere.
-    key(&mut sd, KeyCode::Tab);
-    let view = sd.screens.analysis.view.as_ref().unwrap();
-    let lines = analysis_targets(&sd.mirror, view);
-    assert_eq!(lines, vec![AnalysisTarget::Nothing; 6]);
-    for _ in 0..10 {
+    // The first section with rows.
+    while analysis_targets(&sd.mirror, sd.screens.analysis.view.as_ref().unwrap()).is_empty() {
+        key(&mut sd, KeyCode::Tab);
+    }
+    let rows = analysis_targets(&sd.mirror, sd.screens.analysis.view.as_ref().unwrap()).len();
+    for _ in 0..rows + 10 {
         key(&mut sd, KeyCode::Down);
     }
     assert_eq!(
         sd.screens.analysis.view.as_ref().unwrap().selected,
-        5,
+        rows - 1,
         "stops at the last"
     );
-    key(&mut sd, KeyCode::Enter);
-    assert_eq!(sd.screen(), Screen::Analysis, "a line that leads nowhere");
+    key(&mut sd, KeyCode::Right);
+    key(&mut sd, KeyCode::Right);
+    key(&mut sd, KeyCode::Left);
+    assert_eq!(sd.screens.analysis.view.as_ref().unwrap().column, 1);
     key(&mut sd, KeyCode::Tab);
-    assert_eq!(sd.screens.analysis.view.as_ref().unwrap().selected, 0);
+    let view = sd.screens.analysis.view.as_ref().unwrap();
+    assert_eq!((view.selected, view.column), (0, 0));
 }
 
 #[test]

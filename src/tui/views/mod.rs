@@ -7,6 +7,7 @@ mod call_notes;
 mod cells;
 mod compare;
 mod ethics_bowl;
+mod figures;
 mod filter;
 mod header;
 mod help;
@@ -23,7 +24,7 @@ mod search;
 mod structured_debate;
 
 pub use matrix::cell;
-pub use protocols::{analysis_targets, presentation};
+pub use protocols::presentation;
 
 use ratatui::Frame;
 use ratatui::layout::{Constraint, Layout};

@@ -10,9 +10,7 @@ use ratatui::text::Line;
 
 use crate::domain::{Evaluation, PanelRecord};
 use crate::tui::app::App;
-use crate::tui::mirror::{Entry, Mirror, RoundState};
-use crate::tui::msg::AnalysisTarget;
-use crate::tui::screens::analysis::AnalysisView;
+use crate::tui::mirror::{Entry, RoundState};
 use crate::tui::theme::Theme;
 
 /// What one protocol shows its own way: its transcript lines, verdict tab, matrix cell and
@@ -77,22 +75,6 @@ pub trait Presentation: Sync {
 
     /// The leaderboard screen.
     fn render_leaderboard(&self, frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme);
-
-    /// The Analysis screen's tab names.
-    fn analysis_tabs(&self) -> &'static [&'static str];
-
-    /// The Analysis screen's current tab.
-    fn render_analysis(
-        &self,
-        frame: &mut Frame<'_>,
-        area: Rect,
-        mirror: &Mirror,
-        view: &AnalysisView,
-        theme: &Theme,
-    );
-
-    /// What each line of the current Analysis tab leads to, one per line in its order.
-    fn analysis_lines(&self, mirror: &Mirror, view: &AnalysisView) -> Vec<AnalysisTarget>;
 
     /// One judge's evaluation in a panel round, in the protocol's terms.
     fn panel_cell(&self, evaluation: &Evaluation) -> String;

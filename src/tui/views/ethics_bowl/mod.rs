@@ -2,7 +2,6 @@
 //! the A−B margin in the matrix, mean totals on the leaderboard, and the report's tables on
 //! the Analysis screen.
 
-mod analysis;
 mod leaderboard;
 mod scores;
 
@@ -15,9 +14,7 @@ use super::presentation::Presentation;
 use crate::domain::{Criterion, Evaluation, PanelRecord};
 use crate::protocols::panel::show_score;
 use crate::tui::app::App;
-use crate::tui::mirror::{Entry, Mirror, RoundState};
-use crate::tui::msg::AnalysisTarget;
-use crate::tui::screens::analysis::AnalysisView;
+use crate::tui::mirror::{Entry, RoundState};
 use crate::tui::theme::Theme;
 
 /// The Ethics Bowl's screens.
@@ -116,25 +113,6 @@ impl Presentation for EthicsBowl {
 
     fn render_leaderboard(&self, frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         leaderboard::render(frame, area, app, theme);
-    }
-
-    fn analysis_tabs(&self) -> &'static [&'static str] {
-        &analysis::TABS
-    }
-
-    fn render_analysis(
-        &self,
-        frame: &mut Frame<'_>,
-        area: Rect,
-        _mirror: &Mirror,
-        view: &AnalysisView,
-        theme: &Theme,
-    ) {
-        analysis::render(frame, area, view, theme);
-    }
-
-    fn analysis_lines(&self, mirror: &Mirror, view: &AnalysisView) -> Vec<AnalysisTarget> {
-        analysis::targets(mirror, view)
     }
 
     fn panel_cell(&self, e: &Evaluation) -> String {

@@ -4,7 +4,6 @@
 //! panel, and the Analysis tables of judge accuracy, baselines, calibration and debaters.
 
 mod accuracy;
-mod analysis;
 mod leaderboard;
 mod round;
 
@@ -16,9 +15,7 @@ use ratatui::text::{Line, Span};
 use super::presentation::Presentation;
 use crate::domain::{Evaluation, PanelRecord, RoundStatus, Team};
 use crate::tui::app::App;
-use crate::tui::mirror::{Entry, Mirror, RoundState};
-use crate::tui::msg::AnalysisTarget;
-use crate::tui::screens::analysis::AnalysisView;
+use crate::tui::mirror::{Entry, RoundState};
 use crate::tui::theme::Theme;
 
 /// The question-answer debate's screens.
@@ -131,25 +128,6 @@ impl Presentation for QaDebate {
 
     fn render_leaderboard(&self, frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         leaderboard::render(frame, area, app, theme);
-    }
-
-    fn analysis_tabs(&self) -> &'static [&'static str] {
-        &analysis::TABS
-    }
-
-    fn render_analysis(
-        &self,
-        frame: &mut Frame<'_>,
-        area: Rect,
-        _mirror: &Mirror,
-        view: &AnalysisView,
-        theme: &Theme,
-    ) {
-        analysis::render(frame, area, view, theme);
-    }
-
-    fn analysis_lines(&self, mirror: &Mirror, view: &AnalysisView) -> Vec<AnalysisTarget> {
-        analysis::targets(mirror, view)
     }
 
     fn panel_cell(&self, e: &Evaluation) -> String {

@@ -2,7 +2,6 @@
 //! verdict tab with its argument trace, the Pro−Con margin in the matrix, and the Analysis
 //! tables of models, sides, standings, fallacies and rule violations.
 
-mod analysis;
 mod leaderboard;
 mod round;
 
@@ -16,9 +15,7 @@ use ratatui::text::Line;
 use super::presentation::Presentation;
 use crate::domain::{Evaluation, PanelRecord, Side, Standing};
 use crate::tui::app::App;
-use crate::tui::mirror::{Entry, Mirror, RoundState};
-use crate::tui::msg::AnalysisTarget;
-use crate::tui::screens::analysis::AnalysisView;
+use crate::tui::mirror::{Entry, RoundState};
 use crate::tui::theme::Theme;
 
 /// The structured debate's screens.
@@ -92,25 +89,6 @@ impl Presentation for StructuredDebate {
 
     fn render_leaderboard(&self, frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         leaderboard::render(frame, area, app, theme);
-    }
-
-    fn analysis_tabs(&self) -> &'static [&'static str] {
-        &analysis::TABS
-    }
-
-    fn render_analysis(
-        &self,
-        frame: &mut Frame<'_>,
-        area: Rect,
-        mirror: &Mirror,
-        view: &AnalysisView,
-        theme: &Theme,
-    ) {
-        analysis::render(frame, area, mirror, view, theme);
-    }
-
-    fn analysis_lines(&self, mirror: &Mirror, view: &AnalysisView) -> Vec<AnalysisTarget> {
-        analysis::targets(mirror, view)
     }
 
     fn panel_cell(&self, e: &Evaluation) -> String {
