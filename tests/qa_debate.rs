@@ -761,14 +761,17 @@ async fn the_terminal_ui_shows_configurations_verdicts_quotes_and_accuracy() {
     );
     press(&mut app, KeyCode::Esc);
     press(&mut app, KeyCode::Char('a'));
+    // The report's sections: usage, then the question-answer debate's.
+    press(&mut app, KeyCode::Tab);
     let text = draw(&app).backend().to_string();
     assert!(
-        text.contains("Accuracy") && text.contains("Baselines") && text.contains("Calibration"),
-        "the question-answer debate's own tabs: {text}"
+        text.contains("Question-answer debate: judge accuracy")
+            && text.contains("Debate against the baselines"),
+        "the question-answer debate's own section: {text}"
     );
     assert!(
-        text.contains("Judge accuracy per configuration") && text.contains("naive"),
+        text.contains("Accuracy per configuration") && text.contains("naive"),
         "{text}"
     );
-    assert!(!text.contains("Dilemmas"), "no Ethics Bowl tab: {text}");
+    assert!(!text.contains("Dilemma"), "no Ethics Bowl section: {text}");
 }

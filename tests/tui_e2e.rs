@@ -497,7 +497,7 @@ fn a_round_whose_text_waits_in_the_store_is_read_back_when_opened() {
     tmux.keys(&["Escape"]);
     tmux.wait_for("Progress");
     tmux.keys(&["a"]);
-    tmux.wait_for("Consistency flags");
+    tmux.wait_for("Model comparison by role");
     tmux.keys(&["q"]);
     assert_eq!(wait_exit(&tmux, &exit), "0");
 }
