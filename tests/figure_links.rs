@@ -60,6 +60,20 @@ fn every_linked_row_selects_its_rounds() {
     }
 }
 
+/// The usable rubric judgments of the rounds a link selects.
+fn usable_judgments(rounds: &[Round], link: &ethics_bowl::analysis::figures::Link) -> usize {
+    rounds
+        .iter()
+        .filter(|r| link.matches(r))
+        .map(|r| {
+            r.judgments
+                .iter()
+                .filter(|j| j.is_usable() && j.rubric_margin().is_some())
+                .count()
+        })
+        .sum()
+}
+
 #[test]
 fn a_models_mean_counts_the_judgments_of_the_rounds_its_row_links_to() {
     for name in ["ethics_bowl", "panel"] {
@@ -72,16 +86,7 @@ fn a_models_mean_counts_the_judgments_of_the_rounds_its_row_links_to() {
                 panic!("the last column is the total")
             };
             let link = row.link.as_ref().expect("a model's row links");
-            let judgments: usize = rounds
-                .iter()
-                .filter(|r| link.matches(r))
-                .map(|r| {
-                    r.judgments
-                        .iter()
-                        .filter(|j| j.is_usable() && j.rubric_margin().is_some())
-                        .count()
-                })
-                .sum();
+            let judgments = usable_judgments(&rounds, link);
             assert_eq!(total.n, judgments, "{name}: {link:?}");
         }
         let dilemmas = table(&figures, "Dilemmas, hardest first");
@@ -90,16 +95,7 @@ fn a_models_mean_counts_the_judgments_of_the_rounds_its_row_links_to() {
                 panic!("the second column is the mean total")
             };
             let link = row.link.as_ref().expect("a dilemma's row links");
-            let judgments: usize = rounds
-                .iter()
-                .filter(|r| link.matches(r))
-                .map(|r| {
-                    r.judgments
-                        .iter()
-                        .filter(|j| j.is_usable() && j.rubric_margin().is_some())
-                        .count()
-                })
-                .sum();
+            let judgments = usable_judgments(&rounds, link);
             // Each judgment gives both teams' totals.
             assert_eq!(total.n, 2 * judgments, "{name}: {link:?}");
         }
