@@ -1,7 +1,10 @@
 //! Each table row of the report links to the rounds it counts: over the stored fixtures (one
 //! per protocol and one judged by a panel), every row with a link selects at least one
-//! round, a row about one round selects exactly that round, and where a row's figure counts
-//! judgments, the judgments of the rounds its link selects are exactly that many.
+//! round, a row about one round selects exactly that round, and every row's link selects
+//! exactly the rounds the row is about: those it counts, and those it would count but for a
+//! failed call or an unread judgment (worked out here from the rounds, table by table). Where a
+//! row's figure counts judgments, the judgments of the rounds its link selects are exactly
+//! that many.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
 
@@ -10,7 +13,7 @@ use std::path::Path;
 
 use ethics_bowl::analysis::analyse;
 use ethics_bowl::analysis::figures::{LinkKey, Section, Table, Value, sections};
-use ethics_bowl::domain::Round;
+use ethics_bowl::domain::{Judgment, PhaseType, ProtocolKind, QaFormat, Round};
 use ethics_bowl::store::{RoundFilter, Store};
 
 const FOLDERS: [&str; 4] = ["ethics_bowl", "panel", "qa_debate", "structured_debate"];
@@ -100,4 +103,161 @@ fn a_models_mean_counts_the_judgments_of_the_rounds_its_row_links_to() {
             assert_eq!(total.n, 2 * judgments, "{name}: {link:?}");
         }
     }
+}
+
+/// Whether a judgment of the round passes `keep`.
+fn judged(r: &Round, keep: impl Fn(&Judgment) -> bool) -> bool {
+    r.judgments.iter().any(keep)
+}
+
+fn played(r: &Round, m: &str) -> bool {
+    r.team_a_model == m || r.team_b_model == m
+}
+
+/// A question-answer format by the name the tables show.
+fn format_named(shown: &str) -> QaFormat {
+    QaFormat::ALL
+        .into_iter()
+        .find(|f| {
+            let name = match f {
+                QaFormat::Debate => "debate",
+                QaFormat::Consultancy => "consultancy",
+                QaFormat::Naive => "naive judge",
+                QaFormat::Expert => "expert judge",
+                QaFormat::ExpertCot => "expert judge (reasoning first)",
+                QaFormat::ThreeWay => "three-way expert (label only)",
+                QaFormat::ThreeWayArgued => "three-way expert (thinking and argument first)",
+            };
+            name == shown
+        })
+        .unwrap_or_else(|| panic!("no format shown as {shown}"))
+}
+
+/// Whether a row (its cells as shown) is about the round: what each table counts, read off
+/// the round, whether or not the round's calls and judgments succeeded. `None` for a table
+/// this test does not know (the test then fails: say here what its rows are about).
+fn about(table: &str, cells: &[String], r: &Round) -> Option<bool> {
+    let c = |i: usize| cells[i].as_str();
+    let by = |judge: &str| judged(r, |j| j.judge_key() == judge);
+    let qa = r.qa();
+    Some(match table {
+        "Cost, tokens and latency" => {
+            let judging = c(1) == "judge";
+            r.phases
+                .iter()
+                .any(|p| p.model_id == c(0) && p.phase_type.is_judging() == judging)
+                || r.error
+                    .iter()
+                    .chain(&r.earlier_errors)
+                    .any(|e| e.model_id == c(0) && e.phase_type.is_judging() == judging)
+        }
+        "Answers cut short" => r.phases.iter().any(|p| p.model_id == c(0)),
+        "Models by role" => {
+            let team = if c(1) == "presenting" {
+                &r.team_a_model
+            } else {
+                &r.team_b_model
+            };
+            team == c(0)
+        }
+        "Dilemmas, hardest first" => r.dilemma_id == c(0),
+        "Consistency by model" => r.phases.iter().any(|p| {
+            p.model_id == c(0)
+                && matches!(
+                    p.phase_type,
+                    PhaseType::ConsistencyTest | PhaseType::ConsistencyTestB
+                )
+        }),
+        // A model's own words, and judges' words about its frameworks.
+        "Frameworks" => r.phases.iter().any(|p| p.model_id == c(0)),
+        "Ratings overall" => played(r, c(0)),
+        "Ratings by role" => {
+            let (model, role) = c(0).split_once(" (").unwrap();
+            let team = if role == "presenting)" {
+                &r.team_a_model
+            } else {
+                &r.team_b_model
+            };
+            team == model
+        }
+        "Judge pairs (shared exchanges)" => {
+            let (a, b) = c(0).split_once(" – ").unwrap();
+            by(a) && by(b)
+        }
+        "Judge offsets (shared exchanges)" => by(c(0)),
+        t if t.starts_with("Panel agreement (") => {
+            r.kind().as_str() == &t["Panel agreement (".len()..t.len() - 1]
+        }
+        t if t.starts_with("Panel judges (") => {
+            r.kind().as_str() == &t["Panel judges (".len()..t.len() - 1] && by(c(0))
+        }
+        "QA accuracy by format" => qa.is_some_and(|q| q.format == format_named(c(0))),
+        "QA against the baselines" => qa.is_some_and(|q| q.level == c(1)) && by(c(0)),
+        "QA accuracy per configuration" => {
+            let format = format_named(c(0));
+            let debaters = match format {
+                QaFormat::Debate => format!("{} vs {}", r.team_a_model, r.team_b_model),
+                QaFormat::Consultancy => r.team_a_model.clone(),
+                _ => String::new(),
+            };
+            qa.is_some_and(|q| q.format == format && q.level == c(4))
+                && debaters == c(1)
+                && by(c(2))
+        }
+        "QA by side and position" => qa.is_some_and(|q| q.format == format_named(c(0))),
+        "QA debaters" => qa.is_some() && played(r, c(0)),
+        "QA three-way baselines" => qa.is_some_and(|q| q.format == format_named(c(0))) && by(c(1)),
+        "QA calibration" => {
+            let (low, high) = c(0).split_once('–').unwrap();
+            let (low, high): (f64, f64) = (low.parse().unwrap(), high.parse().unwrap());
+            judged(r, |j| {
+                j.choice()
+                    .and_then(|c| c.confidence)
+                    .is_some_and(|c| c >= low && (c < high || (high == 100.0 && c <= high)))
+            })
+        }
+        "Structured models" | "Structured fallacies" => {
+            r.kind() == ProtocolKind::StructuredDebate && played(r, c(0))
+        }
+        _ => return None,
+    })
+}
+
+#[test]
+fn each_rows_link_selects_exactly_the_rounds_it_is_about() {
+    let mut checked = 0;
+    for name in FOLDERS {
+        let rounds = rounds(name);
+        let figures = sections(&analyse(&rounds, &BTreeMap::new()));
+        for t in figures.iter().flat_map(Section::tables) {
+            for row in &t.rows {
+                let Some(link) = &row.link else { continue };
+                if link.get(LinkKey::Round).is_some() {
+                    continue; // one round: the first test
+                }
+                let cells: Vec<String> = row.cells.iter().map(Value::shown).collect();
+                let expected: Vec<&str> = rounds
+                    .iter()
+                    .filter(|r| {
+                        about(&t.name, &cells, r).unwrap_or_else(|| {
+                            panic!("{name}: say what the rows of {} are about", t.name)
+                        })
+                    })
+                    .map(|r| r.id.as_str())
+                    .collect();
+                let selected: Vec<&str> = rounds
+                    .iter()
+                    .filter(|r| link.matches(r))
+                    .map(|r| r.id.as_str())
+                    .collect();
+                assert_eq!(
+                    selected, expected,
+                    "{name}: {} row {cells:?}, link {link:?}",
+                    t.name
+                );
+                checked += 1;
+            }
+        }
+    }
+    assert!(checked > 40, "{checked} rows checked");
 }

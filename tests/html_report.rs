@@ -253,6 +253,50 @@ fn every_protocol_renders_without_errors_and_quotes_and_filters_read() {
             }
         }
     }
+    // Each table link the page holds lets through as many rounds as the same link's filter
+    // does in Rust (`Link::matches`, which the figure-link tests hold to each row's rounds).
+    for name in ["ethics_bowl", "panel", "qa_debate", "structured_debate"] {
+        let out = tempfile::tempdir().unwrap();
+        let page = report_html(&fixture(name), out.path());
+        let v = visit(&browser, &page, "selftest");
+        let page_links: Vec<(Vec<(String, String)>, u64)> =
+            serde_json::from_value(v.selftest["links"].clone()).unwrap();
+        let rounds = ethics_bowl::store::Store::open(&fixture(name))
+            .unwrap()
+            .load_rounds(&ethics_bowl::store::RoundFilter::default())
+            .unwrap()
+            .0;
+        let figures = ethics_bowl::analysis::figures::sections(&ethics_bowl::analysis::analyse(
+            &rounds,
+            &std::collections::BTreeMap::new(),
+        ));
+        let mut compared = 0;
+        for link in figures
+            .iter()
+            .flat_map(|s| s.tables())
+            .flat_map(|t| &t.rows)
+            .filter_map(|r| r.link.as_ref())
+            .filter(|l| {
+                l.get(ethics_bowl::analysis::figures::LinkKey::Round)
+                    .is_none()
+            })
+        {
+            let pairs: Vec<(String, String)> = link
+                .0
+                .iter()
+                .map(|(k, v)| (k.as_str().to_string(), v.clone()))
+                .collect();
+            let (_, shown) = page_links
+                .iter()
+                .find(|(p, _)| *p == pairs)
+                .unwrap_or_else(|| panic!("{name}: no link {pairs:?} in the page"));
+            let matched = rounds.iter().filter(|r| link.matches(r)).count() as u64;
+            assert_eq!(*shown, matched, "{name}: {pairs:?}");
+            compared += 1;
+        }
+        assert!(compared > 0, "{name}");
+    }
+
     // Protocol filters: the judge's answer (question-answer), an argument's standing (structured).
     for (name, filter) in [
         ("qa_debate", "qa=correct"),

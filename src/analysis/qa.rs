@@ -271,11 +271,13 @@ fn judged(rounds: &[Round]) -> (Vec<Judged<'_>>, usize) {
     (out, awaiting)
 }
 
-fn debaters_label(round: &Round, format: QaFormat) -> String {
+/// Who debated a question-answer round, as its configuration row and filter name them:
+/// `a vs b`, the consultant, or none for the baselines.
+pub fn debaters_label(round: &Round, format: QaFormat) -> Option<String> {
     match format {
-        QaFormat::Debate => format!("{} vs {}", round.team_a_model, round.team_b_model),
-        QaFormat::Consultancy => round.team_a_model.clone(),
-        _ => String::new(),
+        QaFormat::Debate => Some(format!("{} vs {}", round.team_a_model, round.team_b_model)),
+        QaFormat::Consultancy => Some(round.team_a_model.clone()),
+        _ => None,
     }
 }
 
@@ -313,7 +315,7 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
         configs
             .entry((
                 format,
-                debaters_label(j.round, format),
+                debaters_label(j.round, format).unwrap_or_default(),
                 j.judgment.judge_key().to_string(),
                 j.setup.level.clone(),
                 j.setup.relation.clone(),

@@ -185,7 +185,7 @@ fn consistency(a: &Analysis) -> Section {
                 Value::Count(m.flagged_unacknowledged),
                 Value::Count(m.acknowledged),
             ],
-            Link::model(&m.model),
+            Link::player(&m.model),
         );
         tidy.push(vec![
             Value::text(&m.model),
@@ -342,7 +342,7 @@ fn ratings(a: &Analysis) -> Section {
         "{} matches (one per usable judgment; a margin under {DRAW_MARGIN} points is a draw), {} draws.",
         a.ratings.matches, a.ratings.draws
     ));
-    s.table(rating_table("overall", &a.ratings.overall, Link::model));
+    s.table(rating_table("overall", &a.ratings.overall, Link::player));
     s.table(rating_table("by role", &a.ratings.by_role, role_entrant));
     s.chart(
         "ratings.svg",
@@ -439,7 +439,18 @@ fn pairs(
         format!("Judge pairs ({what})"),
         ["judges", what, "Pearson", "Spearman", "Pearson on totals"],
     );
+    // Judges of one exchange link to the rounds both judged; judges of one configuration
+    // (each judged other repetitions of it) to the first judge's rounds, the nearest
+    // filter.
+    let both = what == "shared exchanges";
     for p in pairs {
+        let link = Link::judge(&p.a).map(|l| {
+            if both {
+                l.and(LinkKey::Judge2, &p.b)
+            } else {
+                l
+            }
+        });
         t.row(
             vec![
                 Value::text(format!("{} – {}", p.a, p.b)),
@@ -448,7 +459,7 @@ fn pairs(
                 Value::number(p.spearman, 3),
                 Value::number(p.pearson_totals, 3),
             ],
-            Link::judge(&p.a),
+            link,
         );
     }
     let snake = what.replace(' ', "_");

@@ -12,16 +12,26 @@ use crate::domain::{Judgment, Round, Side};
 pub enum LinkKey {
     /// A model that played or judged the round (with `Role`, in that role).
     Model,
-    /// `a` (Team A, presenting), `b` (Team B, responding) or `judge`.
+    /// `a` (Team A, presenting), `b` (Team B, responding), `player` (either) or `judge`.
     Role,
+    /// The protocol (`ethics_bowl`, `qa_debate`, `structured_debate`).
+    Protocol,
     /// The dilemma, item or topic.
     Dilemma,
     /// A judge of the round.
     Judge,
+    /// A second judge of the round (a pair of judges' rows).
+    Judge2,
     /// One round, by id.
     Round,
-    /// A question-answer round's format and level tag (`debate`, `expert`).
+    /// Whether a question-answer round's judge was right (`correct`, `incorrect`).
     Qa,
+    /// A question-answer round's format (`debate`, `naive`, as the configuration names it).
+    Format,
+    /// A question-answer item's level.
+    Level,
+    /// A question-answer round's debaters (`a vs b`, or the consultant).
+    Debaters,
     /// A question-answer judgment's stated confidence, as a bin (`90-100`).
     Confidence,
     /// A structured debate's winning side.
@@ -38,10 +48,15 @@ impl LinkKey {
         match self {
             Self::Model => "model",
             Self::Role => "role",
+            Self::Protocol => "protocol",
             Self::Dilemma => "dilemma",
             Self::Judge => "judge",
+            Self::Judge2 => "judge2",
             Self::Round => "round",
             Self::Qa => "qa",
+            Self::Format => "format",
+            Self::Level => "level",
+            Self::Debaters => "debaters",
             Self::Confidence => "confidence",
             Self::Winner => "winner",
             Self::Standing => "standing",
@@ -60,9 +75,19 @@ impl Link {
         Some(Self(vec![(LinkKey::Model, m.to_string())]))
     }
 
+    /// The rounds a model played in, on either side.
+    pub fn player(m: &str) -> Option<Self> {
+        Self::model(m).map(|l| l.and(LinkKey::Role, "player"))
+    }
+
     /// The rounds a judge judged.
     pub fn judge(j: &str) -> Option<Self> {
         Some(Self(vec![(LinkKey::Judge, j.to_string())]))
+    }
+
+    /// The rounds of one protocol.
+    pub fn protocol(kind: &str) -> Option<Self> {
+        Some(Self(vec![(LinkKey::Protocol, kind.to_string())]))
     }
 
     /// One round.
@@ -112,15 +137,20 @@ impl Link {
                 match role {
                     Some("a") => in_a,
                     Some("b") => in_b,
+                    Some("player") => in_a || in_b,
                     Some("judge") => judged,
                     _ => in_a || in_b || judged,
                 }
             }
             LinkKey::Role => true,
+            LinkKey::Protocol => round.kind().as_str() == value,
             LinkKey::Dilemma => round.dilemma_id == *value,
-            LinkKey::Judge => judges.contains(&value.as_str()),
+            LinkKey::Judge | LinkKey::Judge2 => judges.contains(&value.as_str()),
             LinkKey::Round => round.id == *value,
             LinkKey::Qa => tags.qa == Some(value.as_str()),
+            LinkKey::Format => tags.format == Some(value.as_str()),
+            LinkKey::Level => tags.level.as_deref() == Some(value.as_str()),
+            LinkKey::Debaters => tags.debaters.as_deref() == Some(value.as_str()),
             LinkKey::Confidence => tags.confidence.contains(value),
             LinkKey::Winner => tags.winner == Some(value.as_str()),
             LinkKey::Standing => tags.standings.contains(&value.as_str()),
@@ -163,6 +193,15 @@ pub fn judges_of(round: &Round) -> Vec<&str> {
 /// (`tags`) and [`Link::matches`] reads it.
 #[derive(Debug, Default, Serialize, PartialEq, Eq)]
 pub struct RoundTags {
+    /// Question-answer rounds: the format, as configurations name it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub format: Option<&'static str>,
+    /// Question-answer rounds: the item's level.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub level: Option<String>,
+    /// Question-answer rounds with debaters: `a vs b`, or the consultant.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub debaters: Option<String>,
     /// Question-answer rounds: `correct` or `incorrect` (the round's judgment against the
     /// item's label), when read.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -180,10 +219,15 @@ pub struct RoundTags {
 }
 
 impl RoundTags {
-    /// The tags of a round, read from its judgment (the first judge's, or the panel's
-    /// aggregate).
+    /// The tags of a round: what it is, and what its judgment (the first judge's, or the
+    /// panel's aggregate) read.
     pub fn of(round: &Round) -> Self {
         let mut tags = Self::default();
+        if let Some(q) = round.qa() {
+            tags.format = Some(q.format.as_str());
+            tags.level = Some(q.level.clone());
+            tags.debaters = crate::analysis::qa::debaters_label(round, q.format);
+        }
         let Some(j) = &round.scores else {
             return tags;
         };

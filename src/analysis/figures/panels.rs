@@ -5,7 +5,7 @@
 //! `structured_panel_judges.csv`, the same prefixes for `panel_summaries.csv`, and
 //! `qa_panel_accuracy.csv`, `structured_panel_standings.csv`).
 
-use super::{Link, Section, Table, Value};
+use super::{Link, LinkKey, Section, Table, Value};
 use crate::analysis::panels::qa::QaPanelAccuracy;
 use crate::analysis::panels::structured::StandingFigures;
 use crate::analysis::panels::{PanelExchange, PanelFigures, PanelSection, ProtocolPanelFigures};
@@ -74,7 +74,7 @@ fn shared(s: &mut Section, p: &PanelFigures, name: &str, prefix: &str) {
         p.round_limit,
         needed.join(", ")
     ));
-    // Means over every panel round: each row links to them all.
+    // Means over every panel round of the protocol: each row links to them all.
     let mut t = Table::new(format!("Panel agreement ({name})"), ["agreement", "mean"]);
     for (what, c) in [
         ("after independent evaluation", p.initial_agreement),
@@ -83,7 +83,7 @@ fn shared(s: &mut Section, p: &PanelFigures, name: &str, prefix: &str) {
     ] {
         t.row(
             vec![Value::text(what), Value::Mean(c)],
-            Some(Link::default()),
+            Link::protocol(name),
         );
     }
     s.table(t);
@@ -93,7 +93,7 @@ fn shared(s: &mut Section, p: &PanelFigures, name: &str, prefix: &str) {
         Value::number(p.alpha_initial, 3).shown(),
         Value::number(p.alpha_final, 3).shown()
     ));
-    // A judge's persona is searched for. The CSV is written even without judges.
+    // The CSV is written even without judges.
     let mut t = Table::new(
         format!("Panel judges ({name})"),
         [
@@ -116,7 +116,10 @@ fn shared(s: &mut Section, p: &PanelFigures, name: &str, prefix: &str) {
             Value::Count(j.verdict_changes),
         ];
         tidy.push(cells.clone());
-        t.row(cells, Link::search(&j.persona_id));
+        t.row(
+            cells,
+            Link::judge(&j.persona_id).map(|l| l.and(LinkKey::Protocol, name)),
+        );
     }
     s.table(t.with_tidy(
         format!("{prefix}panel_judges.csv"),
@@ -274,8 +277,15 @@ fn accuracy(s: &mut Section, a: &QaPanelAccuracy) {
         ];
         let mut cells = head.to_vec();
         cells.extend([Value::Share(r.before), Value::Share(r.after)]);
-        // A row names the panel or a judge's persona: searched for.
-        t.row(cells, Link::search(&r.judge));
+        // A row names the panel (all its rounds of the format and level) or a judge's persona.
+        let mut link = Link(vec![
+            (LinkKey::Format, r.format.as_str().into()),
+            (LinkKey::Level, r.level.clone()),
+        ]);
+        if r.judge != "panel" {
+            link = link.and(LinkKey::Judge, &r.judge);
+        }
+        t.row(cells, Some(link));
         let mut row = head.to_vec();
         row.extend(share_fields(&r.before));
         row.extend(share_fields(&r.after));
@@ -334,7 +344,7 @@ fn standings(s: &mut Section, f: &StandingFigures) {
                     Value::Share(j.with_panel_before),
                     Value::Share(j.with_panel_after),
                 ],
-                Link::search(&j.persona_id),
+                Link::judge(&j.persona_id).map(|l| l.and(LinkKey::Protocol, "structured_debate")),
             );
         }
         let mut row = vec![Value::text(&j.persona_id), Value::text(&j.model)];
@@ -422,8 +432,11 @@ mod tests {
         );
         assert!(!md.contains("Argument standings"), "{md}");
         let tables: Vec<&Table> = s.tables().collect();
-        assert_eq!(tables[0].rows[0].link, Some(Link::default()));
-        assert_eq!(tables[1].rows[0].link, Link::search("logician"));
+        assert_eq!(tables[0].rows[0].link, Link::protocol("structured_debate"));
+        assert_eq!(
+            tables[1].rows[0].link,
+            Link::judge("logician").map(|l| l.and(LinkKey::Protocol, "structured_debate"))
+        );
         let files: Vec<&str> = tables
             .iter()
             .filter_map(|t| t.tidy.as_ref().map(|t| t.file.as_str()))

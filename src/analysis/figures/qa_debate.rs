@@ -5,7 +5,7 @@
 
 use super::{Link, LinkKey, Section, Table, Value};
 use crate::analysis::charts;
-use crate::analysis::qa::{Proportion, QaFigures};
+use crate::analysis::qa::{ConfigAccuracy, Proportion, QaFigures};
 use crate::domain::{Label, QaFormat};
 
 fn points(v: Option<f64>) -> Value {
@@ -24,9 +24,9 @@ fn format_name(f: QaFormat) -> &'static str {
     }
 }
 
-/// The rounds of one format (searched for: round files name their format).
+/// The rounds of one format.
 fn format_link(f: QaFormat) -> Option<Link> {
-    Link::search(f.as_str())
+    Some(Link(vec![(LinkKey::Format, f.as_str().into())]))
 }
 
 /// A share or `–` when there is none.
@@ -85,9 +85,24 @@ fn baselines(s: &mut Section, q: &QaFigures) {
         let mut cells = vec![Value::text(&l.judge), Value::text(&l.level)];
         cells.extend(formats.iter().map(|f| share_or_dash(l.formats.get(f))));
         cells.extend([points(l.lift_over_naive), points(l.gap_to_expert)]);
-        t.row(cells, Link::judge(&l.judge));
+        t.row(
+            cells,
+            Link::judge(&l.judge).map(|k| k.and(LinkKey::Level, &l.level)),
+        );
     }
     s.table(t);
+}
+
+/// The rounds of one configuration: its format, debaters (none for the baselines), judge
+/// and level (the relation follows from the debaters and the judge).
+fn configuration_link(c: &ConfigAccuracy) -> Option<Link> {
+    let mut link = format_link(c.format)?
+        .and(LinkKey::Judge, &c.judge)
+        .and(LinkKey::Level, &c.level);
+    if !c.debaters.is_empty() {
+        link = link.and(LinkKey::Debaters, &c.debaters);
+    }
+    Some(link)
 }
 
 fn configurations(s: &mut Section, q: &QaFigures) {
@@ -110,7 +125,7 @@ fn configurations(s: &mut Section, q: &QaFigures) {
                 Value::text(&c.level),
                 Value::Share(c.accuracy),
             ],
-            Link::judge(&c.judge),
+            configuration_link(c),
         );
         let mut row = vec![
             Value::text(c.format.as_str()),
@@ -210,7 +225,7 @@ fn debaters(s: &mut Section, q: &QaFigures) {
                 })),
                 Value::Share(d.self_play_accuracy),
             ],
-            Link::model(&d.model),
+            Link::player(&d.model),
         );
         tidy.push(vec![
             Value::text(&d.model),
@@ -300,7 +315,7 @@ fn three_way(s: &mut Section, q: &QaFigures) {
                     given(Label::Unknown)
                 )),
             ],
-            Link::judge(&w.judge),
+            format_link(w.format).map(|l| l.and(LinkKey::Judge, &w.judge)),
         );
         let overall = (String::new(), &w.accuracy);
         for (label, p) in
@@ -397,7 +412,10 @@ mod tests {
         assert!(md.contains("| 90–100 | 95 | 75%"), "{md}");
         assert!(!md.contains("### Debaters"), "{md}");
         let tables: Vec<&Table> = s.tables().collect();
-        assert_eq!(tables[0].rows[0].link, Link::search("debate"));
+        assert_eq!(
+            tables[0].rows[0].link,
+            Some(Link(vec![(LinkKey::Format, "debate".into())]))
+        );
         let calibration = tables.last().unwrap();
         assert_eq!(
             calibration.rows[0]

@@ -79,7 +79,7 @@ pub fn section(f: &StructuredFigures) -> Section {
                 .iter()
                 .map(|x| Value::Count(m.fallacies.get(x).copied().unwrap_or(0))),
         );
-        t.row(cells, Link::model(&m.model));
+        t.row(cells, Link::player(&m.model));
     }
     s.table(t);
     s.paragraph(
@@ -133,7 +133,7 @@ fn models(s: &mut Section, f: &StructuredFigures) {
                 standing(Standing::Uncertain),
                 Value::Share(m.concessions),
             ],
-            Link::model(&m.model),
+            Link::player(&m.model),
         );
         let mut row = vec![
             Value::text(&m.model),
@@ -239,7 +239,7 @@ mod tests {
         assert!(md.contains("| m | 2 | 0 | 0 | 0 | 0 | 0 | 0 |"), "{md}");
         assert!(md.contains("is in `briefings/`."), "{md}");
         let tables: Vec<&Table> = s.tables().collect();
-        assert!(tables.iter().all(|t| t.rows[0].link == Link::model("m")));
+        assert!(tables.iter().all(|t| t.rows[0].link == Link::player("m")));
         let tidy = tables[0].tidy.as_ref().unwrap();
         let row: Vec<String> = tidy.rows[0].iter().map(Value::csv).collect();
         assert_eq!(

@@ -42,7 +42,7 @@ pub(super) fn section(usage: &[ModelUsage]) -> Option<Section> {
         let link = if u.role == "judge" {
             Link::judge(&u.model)
         } else {
-            Link::model(&u.model)
+            Link::player(&u.model)
         };
         t.row(
             vec![

@@ -70,7 +70,10 @@ function haystack(r) {
 }
 
 // The filters: the search box and one select per key.
-const KEYS = ["model", "role", "case", "judge", "status", "protocol", "qa", "winner", "standing", "confidence"];
+const KEYS = [
+  "model", "role", "case", "judge", "judge2", "status", "protocol",
+  "format", "level", "debaters", "qa", "winner", "standing", "confidence",
+];
 const ALIASES = { dilemma: "case", item: "case", topic: "case" };
 
 function options(select, values) {
@@ -94,8 +97,12 @@ function setup() {
   options($("f-model"), rounds.flatMap((r) => [r.a, r.b, ...r.judges]));
   options($("f-case"), rounds.map((r) => r.case));
   options($("f-judge"), rounds.flatMap((r) => r.judges));
+  options($("f-judge2"), rounds.flatMap((r) => r.judges));
   options($("f-status"), rounds.map((r) => r.status));
   options($("f-protocol"), rounds.map((r) => r.protocol));
+  options($("f-format"), rounds.flatMap((r) => (r.tags.format ? [r.tags.format] : [])));
+  options($("f-level"), rounds.flatMap((r) => (r.tags.level ? [r.tags.level] : [])));
+  options($("f-debaters"), rounds.flatMap((r) => (r.tags.debaters ? [r.tags.debaters] : [])));
   options($("f-qa"), rounds.flatMap((r) => (r.tags.qa ? [r.tags.qa] : [])));
   options($("f-winner"), rounds.flatMap((r) => (r.tags.winner ? [r.tags.winner] : [])));
   options($("f-standing"), rounds.flatMap((r) => r.tags.standings || []));
@@ -134,14 +141,19 @@ function matches(r, f) {
     const inA = r.a === f.model;
     const inB = r.b === f.model;
     const judged = r.judges.includes(f.model);
-    if (f.role === "a" ? !inA : f.role === "b" ? !inB : f.role === "judge" ? !judged : !(inA || inB || judged)) {
+    const ok = { a: inA, b: inB, player: inA || inB, judge: judged }[f.role];
+    if (ok === undefined ? !(inA || inB || judged) : !ok) {
       return false;
     }
   }
   if (f.case && r.case !== f.case) return false;
   if (f.judge && !r.judges.includes(f.judge)) return false;
+  if (f.judge2 && !r.judges.includes(f.judge2)) return false;
   if (f.status && r.status !== f.status) return false;
   if (f.protocol && r.protocol !== f.protocol) return false;
+  if (f.format && r.tags.format !== f.format) return false;
+  if (f.level && r.tags.level !== f.level) return false;
+  if (f.debaters && r.tags.debaters !== f.debaters) return false;
   if (f.qa && r.tags.qa !== f.qa) return false;
   if (f.winner && r.tags.winner !== f.winner) return false;
   if (f.standing && !(r.tags.standings || []).includes(f.standing)) return false;
@@ -291,9 +303,9 @@ function open(id) {
   return true;
 }
 
-// `#selftest?q=…&open=…` (and any filter): counts the rounds, applies the search and
-// filters, opens a round, then records what happened in <pre id="selftest"> for the
-// headless-browser test.
+// `#selftest?q=…&open=…` (and any filter): counts the rounds, follows each table link,
+// applies the search and filters, opens a round, then records what happened in
+// <pre id="selftest"> for the headless-browser test.
 function selftest() {
   const params = hashParams();
   // Rounds the reader can see: counted from the layout, so a style that fails to hide a
@@ -301,6 +313,16 @@ function selftest() {
   const visible = () => [...$("list").children].filter((li) => li.getClientRects().length > 0).length;
   apply();
   const total = visible();
+  // Each table link's filter (once), with how many rounds it lets through.
+  const links = [];
+  const seen = new Set();
+  for (const a of document.querySelectorAll('a[href^="#rounds?"]')) {
+    const href = a.getAttribute("href");
+    if (seen.has(href)) continue;
+    seen.add(href);
+    const filter = new URLSearchParams(href.slice("#rounds?".length));
+    links.push([[...filter], setFilters(filter)]);
+  }
   params.delete("open");
   setFilters(params);
   const shown = visible();
@@ -319,6 +341,7 @@ function selftest() {
     pwned: typeof window.__pwned,
     images: document.images.length,
     scripts: document.scripts.length,
+    links,
   };
   const pre = $("selftest");
   pre.textContent = JSON.stringify(report);

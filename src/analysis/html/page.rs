@@ -15,12 +15,16 @@ const STYLE: &str = include_str!("page.css");
 
 /// The filters' controls: (key, label); the script fills in the choices from the rounds
 /// and hides a filter with one choice or none.
-const FILTERS: [(&str, &str); 9] = [
+const FILTERS: [(&str, &str); 13] = [
     ("model", "model (any role)"),
     ("case", "dilemma / item / topic"),
     ("judge", "judge"),
+    ("judge2", "also judged by"),
     ("status", "status"),
     ("protocol", "protocol"),
+    ("format", "question-answer format"),
+    ("level", "level"),
+    ("debaters", "debaters"),
     ("qa", "judge's answer"),
     ("winner", "winner"),
     ("standing", "argument standing"),
@@ -56,6 +60,7 @@ pub(super) fn page(a: &Analysis, rounds: &[Round]) -> String {
     filters.push_str(
         "<label hidden>role of the model<select id=\"f-role\"><option value=\"\">any</option>\
          <option value=\"a\">Team A / Pro / debater A</option><option value=\"b\">Team B / Con / debater B</option>\
+         <option value=\"player\">either side</option>\
          <option value=\"judge\">judge</option></select></label>",
     );
     format!(

@@ -14,6 +14,7 @@ use crate::analysis::stats::mean;
 use crate::domain::{PhaseType, Round, Team};
 use crate::protocols::ethics_bowl::prompts::stated_position;
 use crate::protocols::judging::consistency_test::{self, TestReading};
+use crate::protocols::judging::own::Quoted;
 
 /// Words by which a model acknowledges that its principle did not carry over unchanged.
 /// The rule: a consistency answer acknowledges an inconsistency when it contains any of
@@ -139,6 +140,11 @@ fn majority(readings: &[TestReading], flag: impl Fn(TestReading) -> bool) -> boo
 pub fn consistency(rounds: &[Round]) -> Vec<ConsistencyRow> {
     let mut out = Vec::new();
     for r in rounds {
+        // Each usable judgment's readings of both tests, its answer read once.
+        let quoted = Quoted::of(r);
+        let read: Vec<[Option<TestReading>; 2]> = usable(r)
+            .map(|j| consistency_test::readings(&quoted, j))
+            .collect();
         for (team, test, own) in [
             (Team::A, PhaseType::ConsistencyTest, PhaseType::Presentation),
             (Team::B, PhaseType::ConsistencyTestB, PhaseType::Response),
@@ -153,9 +159,8 @@ pub fn consistency(rounds: &[Round]) -> Vec<ConsistencyRow> {
             let scores: Vec<f64> = usable(r)
                 .filter_map(|j| j.scores(team).and_then(|s| s.consistency))
                 .collect();
-            let readings: Vec<TestReading> = usable(r)
-                .filter_map(|j| consistency_test::reading(r, j, team))
-                .collect();
+            let slot = consistency_test::team_slot(team);
+            let readings: Vec<TestReading> = read.iter().filter_map(|both| both[slot]).collect();
             let lower = answer.response.to_lowercase();
             out.push(ConsistencyRow {
                 round_id: r.id.clone(),

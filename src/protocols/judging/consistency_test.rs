@@ -12,7 +12,7 @@ use serde_json::Value;
 
 use super::own::{JudgeAnswer, Quoted};
 use super::rubric::own_judgment;
-use crate::domain::{Judgment, Round, Team};
+use crate::domain::{Judgment, Team};
 use crate::protocols::lenient_json;
 
 /// The key of the readings in a judge's answer.
@@ -169,29 +169,44 @@ pub fn in_value(value: &Value) -> [Option<TestReading>; 2] {
     out
 }
 
-/// The reading a judgment gives of one team's test: from the text the judgment was read
-/// from (a person's corrected text, else the judge's answer), its own part only (readings
-/// quoted from a debater's answer are not the judge's). None when it gives none, as in
-/// every judgment given before judges were asked.
-pub fn reading(round: &Round, judgment: &Judgment, team: Team) -> Option<TestReading> {
+/// The readings a judgment gives of Team A's and Team B's tests: from the text the
+/// judgment was read from (a person's corrected text, else the judge's answer), its own part
+/// only (readings quoted from a debater's answer, `quoted`, are not the judge's). None
+/// where it gives none, as in every judgment given before judges were asked.
+pub fn readings(quoted: &Quoted<'_>, judgment: &Judgment) -> [Option<TestReading>; 2] {
     let text = judgment
         .corrected_text
         .as_deref()
         .unwrap_or(&judgment.raw_response);
-    let own = own_judgment(JudgeAnswer::free_text(text), &Quoted::of(round)).ok()?;
-    let slot = match team {
+    let Ok(own) = own_judgment(JudgeAnswer::free_text(text), quoted) else {
+        return [None, None];
+    };
+    let mut out = [None, None];
+    for v in lenient_json::objects(&own.text) {
+        for (slot, r) in out.iter_mut().zip(in_value(&v)) {
+            *slot = slot.or(r);
+        }
+    }
+    out
+}
+
+/// Team A's reading comes first, Team B's second.
+pub fn team_slot(team: Team) -> usize {
+    match team {
         Team::A => 0,
         Team::B => 1,
-    };
-    lenient_json::objects(&own.text)
-        .iter()
-        .find_map(|v| in_value(v)[slot])
+    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Phase, PhaseType, Reading};
+    use crate::domain::{Phase, PhaseType, Reading, Round};
+
+    /// The reading a judgment gives of one team's test.
+    fn reading(round: &Round, judgment: &Judgment, team: Team) -> Option<TestReading> {
+        readings(&Quoted::of(round), judgment)[team_slot(team)]
+    }
 
     #[test]
     fn words_read_loosely_and_map_to_the_flags() {

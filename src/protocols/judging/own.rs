@@ -75,6 +75,9 @@ impl<'a> JudgeAnswer<'a> {
 pub struct Quoted<'a> {
     /// Each debater's answer, with where it comes from.
     texts: Vec<(String, &'a str)>,
+    /// The JSON objects in them, parsed once when a judge's answer first needs them (the
+    /// analysis reads every judgment of a round against the same debaters).
+    objects: std::cell::OnceCell<Vec<(usize, Value)>>,
 }
 
 impl<'a> Quoted<'a> {
@@ -94,14 +97,24 @@ impl<'a> Quoted<'a> {
                 .filter(|p| !p.phase_type.is_judging() && p.error.is_none())
                 .map(|p| (source(p), &*p.response))
                 .collect(),
+            objects: std::cell::OnceCell::new(),
         }
     }
 
     /// Every JSON object the debaters wrote, top level first, then those written inside
     /// their string fields, with where each comes from.
-    fn objects(&self) -> Vec<(&str, Value)> {
+    fn objects(&self) -> Vec<(&str, &Value)> {
+        self.objects
+            .get_or_init(|| self.parse())
+            .iter()
+            .map(|(i, v)| (self.texts[*i].0.as_str(), v))
+            .collect()
+    }
+
+    /// The objects of [`Self::objects`], each with the index of its text.
+    fn parse(&self) -> Vec<(usize, Value)> {
         let mut out = Vec::new();
-        for (source, text) in &self.texts {
+        for (i, (_, text)) in self.texts.iter().enumerate() {
             let top: Vec<Value> = objects_at(text).into_iter().map(|(_, v)| v).collect();
             let mut strings = Vec::new();
             for value in &top {
@@ -112,7 +125,7 @@ impl<'a> Quoted<'a> {
                 .flat_map(|s| objects_at(s))
                 .map(|(_, v)| v)
                 .collect();
-            out.extend(top.into_iter().chain(inner).map(|v| (source.as_str(), v)));
+            out.extend(top.into_iter().chain(inner).map(|v| (i, v)));
         }
         out
     }
