@@ -178,6 +178,12 @@ pub fn readings(quoted: &Quoted<'_>, judgment: &Judgment) -> [Option<TestReading
         .corrected_text
         .as_deref()
         .unwrap_or(&judgment.raw_response);
+    if !names_the_key(text) {
+        // No reading can be read: the costly part (the judge's own part of its answer,
+        // told from the debaters' quoted objects) is skipped, as for every judgment given
+        // before judges were asked.
+        return [None, None];
+    }
     let Ok(own) = own_judgment(JudgeAnswer::free_text(text), quoted) else {
         return [None, None];
     };
@@ -188,6 +194,17 @@ pub fn readings(quoted: &Quoted<'_>, judgment: &Judgment) -> [Option<TestReading
         }
     }
     out
+}
+
+/// Whether a text may hold the readings' key as [`in_value`] reads it: `consistency_test`
+/// in any case, with any spacing or punctuation inside.
+fn names_the_key(text: &str) -> bool {
+    let letters: String = text
+        .chars()
+        .filter(char::is_ascii_alphanumeric)
+        .map(|c| c.to_ascii_lowercase())
+        .collect();
+    letters.contains("consistencytest")
 }
 
 /// Team A's reading comes first, Team B's second.
@@ -206,6 +223,26 @@ mod tests {
     /// The reading a judgment gives of one team's test.
     fn reading(round: &Round, judgment: &Judgment, team: Team) -> Option<TestReading> {
         readings(&Quoted::of(round), judgment)[team_slot(team)]
+    }
+
+    #[test]
+    fn the_key_is_found_however_it_is_spelt() {
+        for text in [
+            r#"{"consistency_tests": {}}"#,
+            r#"{"Consistency Tests": {}}"#,
+            r#"{"consistency-test": {}}"#,
+            "consistenconsistency test",
+        ] {
+            assert!(names_the_key(text), "{text}");
+        }
+        for text in [
+            "",
+            "consistency",
+            r#"{"consistency": 7, "test": 1}"#,
+            "consistencytes",
+        ] {
+            assert!(!names_the_key(text), "{text}");
+        }
     }
 
     #[test]
