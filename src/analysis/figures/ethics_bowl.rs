@@ -439,18 +439,15 @@ fn pairs(
         format!("Judge pairs ({what})"),
         ["judges", what, "Pearson", "Spearman", "Pearson on totals"],
     );
-    // Judges of one exchange link to the rounds both judged; judges of one configuration
-    // (each judged other repetitions of it) to the first judge's rounds, the nearest
-    // filter.
-    let both = what == "shared exchanges";
+    // Judges of one exchange link to the rounds both judged. Judges of one configuration
+    // judged different repetitions of it: no filter selects exactly those rounds (either
+    // judge's, in the configurations both judged), so those rows link nowhere rather than
+    // to rounds they do not count.
+    let exchanges = what == "shared exchanges";
     for p in pairs {
-        let link = Link::judge(&p.a).map(|l| {
-            if both {
-                l.and(LinkKey::Judge2, &p.b)
-            } else {
-                l
-            }
-        });
+        let link = Link::judge(&p.a)
+            .map(|l| l.and(LinkKey::Judge2, &p.b))
+            .filter(|_| exchanges);
         t.row(
             vec![
                 Value::text(format!("{} – {}", p.a, p.b)),
@@ -477,7 +474,10 @@ fn pairs(
     ));
     let mut t = Table::new(format!("Judge offsets ({what})"), ["judge", offset_heading]);
     for (j, c) in offsets {
-        t.row(vec![Value::text(j), Value::Mean(*c)], Link::judge(j));
+        // Across configurations a judge's offset counts only the configurations another
+        // judge judged too: no filter says so (see the pairs above).
+        let link = Link::judge(j).filter(|_| exchanges);
+        t.row(vec![Value::text(j), Value::Mean(*c)], link);
     }
     s.table(t);
 }
