@@ -11,6 +11,7 @@ pub mod panel;
 pub mod qa_debate;
 pub mod quoting;
 mod registry;
+mod rotation;
 pub mod schedule;
 mod spec;
 pub mod strategy;

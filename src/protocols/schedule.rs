@@ -7,10 +7,13 @@
 //! same configuration always yields the same ids, which is what makes resuming work.
 //! Rounds are ordered repetition, then dilemma, then pairing, so that rounds next to each
 //! other involve different models and one slow provider does not hold up a whole batch.
-//! Rotating judges give a configuration's repetitions different judges where there are
-//! enough, so judge agreement can be measured across rounds.
+//! Rotating judges ([`super::rotation`]) spread each ordered pairing over every judge free to
+//! score it, as evenly as its rounds allow, so a judge's leniency is not confounded with the
+//! pairing it scores, and give a configuration's repetitions different judges where there
+//! are enough, so judge agreement can be measured across rounds. Where the configuration
+//! leaves a confound all the same, the schedule's warnings name it ([`confounds`]).
 
-use std::collections::HashMap;
+use std::collections::{BTreeSet, HashMap};
 
 use crate::config::{JudgingMode, Pairings, TournamentConfig};
 use crate::domain::ScheduledRound;
@@ -75,49 +78,48 @@ pub fn round_id(dilemma: &str, a: &str, b: &str, repetition: u32) -> String {
 }
 
 /// Builds the schedule; an error names a round no judge can score.
+///
+/// With `judging = "rotate"` each round has one judge, never one of its teams, planned by
+/// [`super::rotation`]: every ordered pairing meets as many different judges as are free to
+/// score it, each about equally often, over its dilemmas and repetitions; a configuration's
+/// repetitions get different judges while there are enough; each judge sees each model in
+/// each role, and judges as many rounds, as evenly as the rest allows.
 pub fn build(config: &TournamentConfig, dilemma_ids: &[String]) -> Result<Schedule, String> {
     let pairs = pairings(config);
+    let plan = match config.judging {
+        JudgingMode::Rotate => Some(
+            super::rotation::plan(
+                &config.judges,
+                &config.models,
+                &pairs,
+                dilemma_ids.len(),
+                config.repetitions,
+            )
+            .map_err(|(a, b)| {
+                format!(
+                    "no judge can score {a} vs {b}: every judge ({}) plays in it; add a judge \
+                     that does not debate, or use judging = \"all\"",
+                    config.judges.join(", ")
+                )
+            })?,
+        ),
+        JudgingMode::All | JudgingMode::Panel => None,
+    };
     let mut rounds = Vec::new();
-    // How often each judge has seen each model in each role, and judged at all.
-    let mut seen: HashMap<(String, String, char), u32> = HashMap::new();
-    let mut load: HashMap<String, u32> = HashMap::new();
-    // How often each judge has judged each configuration (dilemma, Team A, Team B).
-    let mut judged: HashMap<(&str, &str, &str, &str), u32> = HashMap::new();
     for repetition in 1..=config.repetitions {
-        for dilemma in dilemma_ids {
-            for (a, b) in &pairs {
-                let judges = match config.judging {
-                    JudgingMode::All => config.judges.clone(),
-                    JudgingMode::Panel => config.judge_models(),
-                    JudgingMode::Rotate => {
-                        let pick = config
-                            .judges
-                            .iter()
-                            .filter(|j| *j != a && *j != b)
-                            .min_by_key(|j| {
-                                let again = judged
-                                    .get(&(dilemma.as_str(), a.as_str(), b.as_str(), j.as_str()))
-                                    .copied()
-                                    .unwrap_or(0);
-                                let role_seen = seen.get(&((*j).clone(), a.clone(), 'A')).copied().unwrap_or(0)
-                                    + seen.get(&((*j).clone(), b.clone(), 'B')).copied().unwrap_or(0);
-                                (again, role_seen, load.get(*j).copied().unwrap_or(0))
-                            })
-                            .ok_or_else(|| {
-                                format!(
-                                    "no judge can score {a} vs {b}: every judge ({}) plays in it; add a judge \
-                                     that does not debate, or use judging = \"all\"",
-                                    config.judges.join(", ")
-                                )
-                            })?;
-                        *seen.entry((pick.clone(), a.clone(), 'A')).or_default() += 1;
-                        *seen.entry((pick.clone(), b.clone(), 'B')).or_default() += 1;
-                        *load.entry(pick.clone()).or_default() += 1;
-                        *judged
-                            .entry((dilemma.as_str(), a.as_str(), b.as_str(), pick.as_str()))
-                            .or_default() += 1;
-                        vec![pick.clone()]
+        for (d, dilemma) in dilemma_ids.iter().enumerate() {
+            for (p, (a, b)) in pairs.iter().enumerate() {
+                let judges = match (&plan, config.judging) {
+                    (Some(plan), _) => {
+                        let at = (repetition as usize - 1) * dilemma_ids.len() + d;
+                        plan.judges
+                            .get(p)
+                            .and_then(|judges| judges.get(at))
+                            .map(|j| vec![j.to_string()])
+                            .unwrap_or_default()
                     }
+                    (None, JudgingMode::Panel) => config.judge_models(),
+                    (None, _) => config.judges.clone(),
                 };
                 rounds.push(ScheduledRound {
                     round_id: round_id(dilemma, a, b, repetition),
@@ -132,18 +134,18 @@ pub fn build(config: &TournamentConfig, dilemma_ids: &[String]) -> Result<Schedu
             }
         }
     }
-    let warnings = if config.judging == JudgingMode::Rotate {
-        balance_warnings(config, &seen)
-    } else {
-        self_judging(config)
+    let mut warnings = match &plan {
+        Some(plan) => balance_warnings(config, &plan.seen),
+        None => self_judging(config),
     };
+    warnings.extend(confounds(config, &rounds));
     Ok(Schedule { rounds, warnings })
 }
 
 /// For each judge, the models it could see in a role should be seen about equally often.
 fn balance_warnings(
     config: &TournamentConfig,
-    seen: &HashMap<(String, String, char), u32>,
+    seen: &HashMap<(&str, &str, char), u32>,
 ) -> Vec<String> {
     let mut warnings = Vec::new();
     for judge in &config.judges {
@@ -153,12 +155,8 @@ fn balance_warnings(
                 .iter()
                 .filter(|m| *m != judge)
                 .map(|m| {
-                    (
-                        m,
-                        seen.get(&(judge.clone(), m.clone(), role))
-                            .copied()
-                            .unwrap_or(0),
-                    )
+                    let n = seen.get(&(judge.as_str(), m.as_str(), role));
+                    (m, n.copied().unwrap_or(0))
                 })
                 .collect();
             let (Some(min), Some(max)) = (
@@ -174,12 +172,137 @@ fn balance_warnings(
                     "responding"
                 };
                 warnings.push(format!(
-                    "judge balance: {judge} sees {} {role} {} times but {} only {} times; the configuration \
-                     (models, judges, pairings) makes equal exposure impossible",
+                    "judge balance: {judge} sees {} {role} {} times but {} only {} times; the rotation \
+                     found no equal exposure for this configuration (models, judges, pairings)",
                     max.0, max.1, min.0, min.1
                 ));
             }
         }
+    }
+    warnings
+}
+
+/// The most pairings or judges a confound warning names before it says how many more.
+const NAMED: usize = 6;
+
+/// `items` joined with commas, the first [`NAMED`] of them and how many more.
+fn named(items: &[String]) -> String {
+    let mut out = items
+        .iter()
+        .take(NAMED)
+        .cloned()
+        .collect::<Vec<_>>()
+        .join("; ");
+    if items.len() > NAMED {
+        out.push_str(&format!("; and {} more", items.len() - NAMED));
+    }
+    out
+}
+
+/// Where the schedule `rounds` confounds a judge with what it judges, so that the judge's
+/// leniency cannot be told apart from the models' quality: an ordered pairing with two
+/// rounds or more that only ever one judge scores, and a judge that never scores a model
+/// it was free to judge (one playing in a round the judge does not play in), while it
+/// scores others. Each kind is one warning, naming where and how to remove it.
+pub fn confounds(config: &TournamentConfig, rounds: &[ScheduledRound]) -> Vec<String> {
+    let candidates = config.judge_models();
+    let mut warnings = Vec::new();
+    // Each ordered pairing's rounds and judges, in schedule order.
+    let mut by_pairing: Vec<((&str, &str), usize, BTreeSet<&str>)> = Vec::new();
+    for r in rounds {
+        let key = (r.team_a.as_str(), r.team_b.as_str());
+        let i = match by_pairing.iter().position(|(k, _, _)| *k == key) {
+            Some(i) => i,
+            None => {
+                by_pairing.push((key, 0, BTreeSet::new()));
+                by_pairing.len() - 1
+            }
+        };
+        by_pairing[i].1 += 1;
+        by_pairing[i].2.extend(r.judges.iter().map(String::as_str));
+    }
+    let free = |(a, b): (&str, &str)| {
+        candidates
+            .iter()
+            .filter(|j| config.judging != JudgingMode::Rotate || (*j != a && *j != b))
+            .count()
+    };
+    let alone: Vec<((&str, &str), usize, &str)> = by_pairing
+        .iter()
+        .filter(|(_, n, judges)| *n >= 2 && judges.len() == 1)
+        .filter_map(|(pair, n, judges)| Some((*pair, *n, *judges.first()?)))
+        .collect();
+    if let [(_, _, judge), ..] = alone.as_slice()
+        && candidates.len() == 1
+    {
+        warnings.push(format!(
+            "judge confound: {judge} is the only judge, so every pairing is scored by {judge} alone and \
+             its own preferences cannot be told apart from the models' quality; add judges (ones that \
+             do not debate can judge every round)"
+        ));
+    } else if !alone.is_empty() {
+        let listed: Vec<String> = alone
+            .iter()
+            .map(|((a, b), n, judge)| format!("{a} vs {b}: {judge} in all {n} rounds"))
+            .collect();
+        let mut fixes = Vec::new();
+        if alone.iter().any(|(pair, _, _)| free(*pair) <= 1) {
+            fixes.push("add a judge that plays in neither side".to_string());
+        }
+        if alone.iter().any(|(pair, _, _)| free(*pair) > 1) {
+            fixes.push("add repetitions or dilemmas".to_string());
+        }
+        if config.judging == JudgingMode::Rotate {
+            fixes.push(
+                "use judging = \"all\" (every judge scores every round; self-judgments are reported apart)"
+                    .to_string(),
+            );
+        }
+        warnings.push(format!(
+            "judge confound: {} of {} ordered pairings are scored by one judge only ({}), so that \
+             judge's leniency cannot be told apart from the pairing's result; {}",
+            alone.len(),
+            by_pairing.len(),
+            named(&listed),
+            fixes.join(", or ")
+        ));
+    }
+    // Each judge's models: those it scores, and those it was free to score.
+    let mut never = Vec::new();
+    for judge in &candidates {
+        let mut could: BTreeSet<&str> = BTreeSet::new();
+        let mut does: BTreeSet<&str> = BTreeSet::new();
+        for r in rounds {
+            let players = [r.team_a.as_str(), r.team_b.as_str()];
+            let players = players.iter().filter(|p| !p.is_empty() && *p != judge);
+            if r.judges.contains(judge) {
+                does.extend(players.clone());
+            }
+            if r.team_a != *judge && r.team_b != *judge {
+                could.extend(players);
+            }
+        }
+        let missing: Vec<&str> = could.difference(&does).copied().collect();
+        if !does.is_empty() && !missing.is_empty() {
+            never.push(format!(
+                "{judge} never scores {} (only {})",
+                missing.join(", "),
+                does.iter().copied().collect::<Vec<_>>().join(", ")
+            ));
+        }
+    }
+    if !never.is_empty() {
+        warnings.push(format!(
+            "judge confound: some judges never score some of the models they are free to judge ({}), \
+             so a judge's leniency falls on some models and not others; add repetitions or dilemmas, \
+             add judges{}",
+            named(&never),
+            if config.judging == JudgingMode::Rotate {
+                ", or use judging = \"all\""
+            } else {
+                ""
+            }
+        ));
     }
     warnings
 }
@@ -243,7 +366,251 @@ mod tests {
             assert_eq!(r.judges.len(), 1);
             assert!(r.judges[0] != r.team_a && r.judges[0] != r.team_b, "{r:?}");
         }
+        // Balanced, but each pairing has one judge free to score it: a confound, said.
+        assert!(
+            !s.warnings.iter().any(|w| w.starts_with("judge balance")),
+            "{:?}",
+            s.warnings
+        );
+        assert_eq!(s.warnings.len(), 1, "{:?}", s.warnings);
+        assert!(
+            s.warnings[0].starts_with("judge confound: 6 of 6 ordered pairings")
+                && s.warnings[0].contains("a vs b: c in all 4 rounds")
+                && s.warnings[0].contains("add a judge that plays in neither side")
+                && s.warnings[0].contains("judging = \"all\""),
+            "{}",
+            s.warnings[0]
+        );
+    }
+
+    /// A configuration of `models` debaters and `judges` judges (`m0`…, `x0`…, or the
+    /// debaters when `judges` names them) over all ordered pairings.
+    fn roster(models: &[&str], judges: &[&str], extra: &str) -> TournamentConfig {
+        let list = |v: &[&str]| {
+            v.iter()
+                .map(|s| format!("\"{s}\""))
+                .collect::<Vec<_>>()
+                .join(", ")
+        };
+        TournamentConfig::parse(
+            &format!(
+                "name = \"t\"\ndilemma_file = \"d.md\"\nmodels = [{}]\njudges = [{}]\n{extra}",
+                list(models),
+                list(judges)
+            ),
+            Path::new("t.toml"),
+        )
+        .unwrap()
+    }
+
+    fn dilemmas(n: usize) -> Vec<String> {
+        (1..=n).map(|i| format!("d{i}")).collect()
+    }
+
+    /// Each ordered pairing's judges, in schedule order.
+    fn judges_by_pairing(s: &Schedule) -> HashMap<(String, String), Vec<String>> {
+        let mut out: HashMap<(String, String), Vec<String>> = HashMap::new();
+        for r in &s.rounds {
+            out.entry((r.team_a.clone(), r.team_b.clone()))
+                .or_default()
+                .extend(r.judges.iter().cloned());
+        }
+        out
+    }
+
+    /// Whether the schedule confounds a judge with a pairing (two rounds or more, one
+    /// judge) or with the models it scores (a model it could score but never does).
+    fn confounded(s: &Schedule) -> bool {
+        let by_pairing = judges_by_pairing(s);
+        let alone = by_pairing
+            .values()
+            .any(|judges| judges.len() >= 2 && judges.iter().all(|j| *j == judges[0]));
+        let judges: BTreeSet<&String> = s.rounds.iter().flat_map(|r| &r.judges).collect();
+        let never = judges.iter().any(|j| {
+            let mut does = BTreeSet::new();
+            let mut could = BTreeSet::new();
+            for r in &s.rounds {
+                let players = [&r.team_a, &r.team_b].into_iter().filter(|m| m != j);
+                if r.judges.contains(j) {
+                    does.extend(players.clone());
+                }
+                if r.team_a != **j && r.team_b != **j {
+                    could.extend(players);
+                }
+            }
+            !does.is_empty() && could.difference(&does).next().is_some()
+        });
+        alone || never
+    }
+
+    #[test]
+    fn every_ordered_pairing_meets_as_many_judges_as_are_free_to_score_it() {
+        // Three debaters, three judges who do not debate, two dilemmas: each ordered pairing
+        // has two rounds, and two different judges.
+        let c = roster(&["a", "b", "c"], &["x", "y", "z"], "");
+        let s = build(&c, &dilemmas(2)).unwrap();
+        let by_pairing = judges_by_pairing(&s);
+        assert_eq!(by_pairing.len(), 6);
+        for (pairing, judges) in &by_pairing {
+            assert_eq!(judges.len(), 2);
+            assert_ne!(judges[0], judges[1], "{pairing:?}");
+        }
         assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+        assert!(!confounded(&s));
+        // Over rosters (judges apart from the debaters, among them, or both), dilemmas and
+        // repetitions: each pairing meets min(free judges, rounds) judges, none more than
+        // once beyond another; each configuration's repetitions differ while they can; a
+        // confound left is always warned of; the same configuration, the same schedule.
+        for models in [
+            &["m0", "m1"][..],
+            &["m0", "m1", "m2"],
+            &["m0", "m1", "m2", "m3"],
+        ] {
+            for outside in [&[][..], &["x0"], &["x0", "x1", "x2"]] {
+                for among in [false, true] {
+                    let mut judges: Vec<&str> = outside.to_vec();
+                    if among {
+                        judges.extend(models);
+                    }
+                    if judges.is_empty() {
+                        continue;
+                    }
+                    for n in 1..=3 {
+                        for repetitions in 1..=3 {
+                            let c =
+                                roster(models, &judges, &format!("repetitions = {repetitions}\n"));
+                            let Ok(s) = build(&c, &dilemmas(n)) else {
+                                assert!(models.len() == 2 && outside.is_empty());
+                                continue;
+                            };
+                            let at = format!("{models:?} {judges:?} {n} dilemmas × {repetitions}");
+                            assert_eq!(build(&c, &dilemmas(n)).unwrap(), s, "{at}");
+                            for ((a, b), given) in judges_by_pairing(&s) {
+                                assert!(!given.contains(&a) && !given.contains(&b), "{at}");
+                                let free = judges.iter().filter(|j| **j != a && **j != b).count();
+                                let mut times: HashMap<&String, usize> = HashMap::new();
+                                for j in &given {
+                                    *times.entry(j).or_default() += 1;
+                                }
+                                assert_eq!(
+                                    times.len(),
+                                    free.min(given.len()),
+                                    "{at} {a} vs {b}: {given:?}"
+                                );
+                                let most = times.values().max().unwrap();
+                                let least = if times.len() < free {
+                                    &0
+                                } else {
+                                    times.values().min().unwrap()
+                                };
+                                assert!(most - least <= 1, "{at} {a} vs {b}: {given:?}");
+                                // Dilemma d's repetitions are rounds d, d + n, d + 2n, …
+                                for d in 0..n {
+                                    let mut same: Vec<&String> =
+                                        given.iter().skip(d).step_by(n).collect();
+                                    let all = same.len();
+                                    same.sort_unstable();
+                                    same.dedup();
+                                    assert_eq!(
+                                        same.len(),
+                                        free.min(all),
+                                        "{at} {a} vs {b}: {given:?}"
+                                    );
+                                }
+                            }
+                            if confounded(&s) {
+                                assert!(
+                                    s.warnings.iter().any(|w| w.starts_with("judge confound")),
+                                    "{at}: {:?}",
+                                    s.warnings
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    #[test]
+    fn the_sample_tournament_is_balanced_or_warns_of_its_confound() {
+        let path = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-config/tournament.toml");
+        let text = std::fs::read_to_string(&path).unwrap();
+        let c = TournamentConfig::parse(&text, &path).unwrap();
+        // Its document holds seven dilemmas.
+        let s = build(&c, &dilemmas(7)).unwrap();
+        assert!(confounded(&s), "the sample's judges are its three debaters");
+        let confound: Vec<&String> = s
+            .warnings
+            .iter()
+            .filter(|w| w.starts_with("judge confound"))
+            .collect();
+        assert_eq!(confound.len(), 1, "{:?}", s.warnings);
+        assert!(
+            confound[0].contains("6 of 6 ordered pairings")
+                && confound[0].contains("sim-alpha vs sim-beta: sim-gamma in all 7 rounds"),
+            "{}",
+            confound[0]
+        );
+        // A fourth judge outside the pairings lifts it: each pairing meets two judges.
+        let text = text.replace(
+            "judges = [\"sim-alpha\", \"sim-beta\", \"sim-gamma\"]",
+            "judges = [\"sim-alpha\", \"sim-beta\", \"sim-gamma\", \"outside\"]",
+        );
+        let c = TournamentConfig::parse(&text, &path).unwrap();
+        let s = build(&c, &dilemmas(7)).unwrap();
+        assert!(!confounded(&s));
+        assert!(s.warnings.is_empty(), "{:?}", s.warnings);
+        for judges in judges_by_pairing(&s).values() {
+            let distinct: BTreeSet<&String> = judges.iter().collect();
+            assert_eq!(distinct.len(), 2, "{judges:?}");
+        }
+    }
+
+    #[test]
+    fn a_confound_the_configuration_cannot_avoid_is_warned_of() {
+        // One judge: every pairing is scored by it alone, rotated or not.
+        for judging in ["rotate", "all"] {
+            let c = roster(
+                &["a", "b", "c"],
+                &["x"],
+                &format!("judging = \"{judging}\"\n"),
+            );
+            let s = build(&c, &dilemmas(3)).unwrap();
+            assert!(confounded(&s));
+            assert!(
+                s.warnings
+                    .iter()
+                    .any(|w| w.starts_with("judge confound: x is the only judge")
+                        && w.contains("add judges")),
+                "{judging}: {:?}",
+                s.warnings
+            );
+        }
+        // Two rounds for two outside judges: each scores one pairing, and never the model
+        // that plays only in the other.
+        let c = roster(
+            &["a", "b", "c"],
+            &["x", "y"],
+            "pairings = [[\"a\", \"b\"], [\"a\", \"c\"]]\n",
+        );
+        let s = build(&c, &dilemmas(1)).unwrap();
+        let never: Vec<&String> = s
+            .warnings
+            .iter()
+            .filter(|w| w.contains("never scores"))
+            .collect();
+        assert_eq!(never.len(), 1, "{:?}", s.warnings);
+        assert!(
+            never[0].starts_with("judge confound: some judges never score")
+                && (never[0].contains("x never scores c") || never[0].contains("x never scores b"))
+                && never[0].contains("add repetitions or dilemmas"),
+            "{}",
+            never[0]
+        );
+        // With every judge on every round there is none.
+        let c = roster(&["a", "b", "c"], &["x", "y"], "judging = \"all\"\n");
+        assert!(build(&c, &dilemmas(2)).unwrap().warnings.is_empty());
     }
 
     #[test]
