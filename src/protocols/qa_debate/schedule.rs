@@ -28,6 +28,13 @@ fn round_id(
 /// consultancies and the debates whose debater–judge relation the `[qa]` table asks for.
 /// A panel is one judge here (named `panel` in round ids), related to the debaters through
 /// all its models.
+///
+/// `judging = "rotate"` is `all` here: a judge is what the protocol measures (its accuracy
+/// with and without debate, on the same items), so every judge judges every item, and
+/// every ordered pairing meets every judge whose relation to it `relations` keeps. No
+/// rotation, then, can confound a judge with a pairing; a pairing that meets one judge only
+/// does so because of the relations asked for, which the accuracy tables report by
+/// relation and judge.
 pub fn build(config: &TournamentConfig, qa: &QaConfig, item_ids: &[String]) -> Schedule {
     let pairs = pairings(config);
     let judges: Vec<(String, Vec<String>)> = match config.judging {
