@@ -72,11 +72,10 @@ pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Res
                 .map(|f| format!("{}: set aside by an earlier run as unreadable", f.display())),
         )
         .collect();
-    let name = store
-        .load_tournament()
-        .ok()
-        .flatten()
-        .map(|t| t.id)
+    let record = store.load_tournament().ok().flatten();
+    let name = record
+        .as_ref()
+        .map(|t| t.id.clone())
         .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_default();
     let theme = super::theme(theme)?;
@@ -91,6 +90,10 @@ pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Res
         .collect();
     let mut app = browse_schedule(&name, schedule, std::time::Instant::now());
     app.mirror.note_unreadable(&unreadable);
+    // The run's warnings from planning (judge confounds and balance), in the header.
+    if let Some(record) = &record {
+        app.mirror.note_warnings(&record.warnings);
+    }
     if let Some((b, rounds_b)) = other {
         app.mirror.set_compare(
             &dir.display().to_string(),

@@ -52,12 +52,15 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
     if source.batch && !prepared.config.batch {
         prepared = prepared.with_batch()?;
     }
-    for w in prepared
+    // Printed here, and shown in the UI's header and log (the UI covers the terminal).
+    let warnings: Vec<String> = prepared
         .schedule
         .warnings
         .iter()
         .chain(&prepared.input_warnings)
-    {
+        .cloned()
+        .collect();
+    for w in &warnings {
         eprintln!("warning: {w}");
     }
     let dir = prepared.dir.clone();
@@ -87,7 +90,8 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
             }
             report
         });
-        let app = App::new(&name, Mode::Live, std::time::Instant::now());
+        let mut app = App::new(&name, Mode::Live, std::time::Instant::now());
+        app.mirror.note_warnings(&warnings);
         ethics_bowl::tui::terminal::run(app, theme, events, commands, dir.clone()).await?;
         // Quitting while calls were in flight cancelled them; otherwise the run is over.
         let report = engine.await?.map_err(|e| with_resume_hint(e, &dir))?;

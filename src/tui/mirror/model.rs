@@ -69,6 +69,10 @@ pub struct Mirror {
     /// Round files in the folder that could not be read (or were set aside as unreadable by
     /// an earlier run): their rounds are missing from every screen, so the header says so.
     pub unreadable: usize,
+    /// The run's warnings from planning (judge confounds and balance, the inputs' problems),
+    /// sanitised, as `tournament.json` keeps them: the header shows them, since the UI
+    /// covers the terminal they were printed on.
+    pub warnings: Vec<String>,
     /// Each model's provider, from the tournament's record (the driver reads it as the UI
     /// starts), for the Analysis screen's same-provider check, as `report` makes it.
     pub provider_of: BTreeMap<String, String>,
@@ -112,6 +116,7 @@ impl Mirror {
             cells: HashMap::new(),
             log: Vec::new(),
             unreadable: 0,
+            warnings: Vec::new(),
             provider_of: BTreeMap::new(),
             rate_limits: BTreeMap::new(),
             batches: Vec::new(),
@@ -228,6 +233,16 @@ impl Mirror {
             self.log_line(format!("unreadable: {}", crate::sanitize::sanitize(p)));
         }
         self.unreadable += problems.len();
+    }
+
+    /// Records the run's warnings from planning, sanitised, one log line each, for the
+    /// header.
+    pub fn note_warnings(&mut self, warnings: &[String]) {
+        for w in warnings {
+            let w = crate::sanitize::sanitize(w);
+            self.log_line(format!("warning: {w}"));
+            self.warnings.push(w);
+        }
     }
 
     /// Adds a line to the log, timed by the run's clock.

@@ -1,6 +1,7 @@
 //! The header, always visible: the run's name, time, whether it was resumed, counts, calls,
 //! retries, answers cut at the token limit, tokens and cost (the last five over every stored
-//! round, earlier sessions included; tokens and cost marked when some usage is estimated).
+//! round, earlier sessions included; tokens and cost marked when some usage is estimated),
+//! and the run's warnings from planning (a judge confound first).
 
 use std::time::Duration;
 
@@ -162,7 +163,34 @@ fn comparing(app: &App) -> String {
     )
 }
 
-/// The header's two lines, wrapping on a narrow terminal.
+/// The most characters of a warning the header shows (the log has it whole).
+const WARNING_SHOWN: usize = 200;
+
+/// The run's warnings from planning, as the header's third line: one in full, a judge
+/// confound before any other, and how many more the log holds: `⚠ judge confound: … (+1
+/// more warning; log: g)`.
+fn warnings(app: &App) -> Option<String> {
+    let all = &app.mirror.warnings;
+    let first = all
+        .iter()
+        .find(|w| w.starts_with("judge confound"))
+        .or_else(|| all.first())?;
+    let mut shown: String = first.chars().take(WARNING_SHOWN).collect();
+    if shown.len() < first.len() {
+        shown.push('…');
+    }
+    let more = match all.len() - 1 {
+        0 => " (log: g)".to_string(),
+        n => format!(
+            " (+{n} more warning{}; log: g)",
+            if n == 1 { "" } else { "s" }
+        ),
+    };
+    Some(format!("⚠ {shown}{more}"))
+}
+
+/// The header's two lines, and a third with the run's warnings from planning when it has
+/// any, wrapping on a narrow terminal.
 pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
     let [done, running, queued, incomplete, review] = app.mirror.counts();
     let state = match (app.mirror.mode, app.mirror.finished, app.mirror.paused) {
@@ -285,5 +313,67 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         ),
         Span::raw(tokens(&t)),
     ]);
-    Paragraph::new(vec![first, second]).wrap(Wrap { trim: true })
+    let mut lines = vec![first, second];
+    if let Some(w) = warnings(app) {
+        lines.push(Line::from(Span::styled(w, Style::new().fg(theme.review))));
+    }
+    Paragraph::new(lines).wrap(Wrap { trim: true })
+}
+
+#[cfg(test)]
+mod tests {
+    use std::time::Instant;
+
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use crate::tui::app::App;
+    use crate::tui::mirror::Mode;
+    use crate::tui::theme::Theme;
+
+    /// The whole screen, `width` columns wide, as text.
+    fn screen(app: &App, width: u16) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(width, 24)).unwrap();
+        terminal
+            .draw(|f| crate::tui::views::render(f, app, &Theme::no_color()))
+            .unwrap();
+        let buffer = terminal.backend().buffer().clone();
+        buffer
+            .content()
+            .chunks(usize::from(width))
+            .map(|row| row.iter().map(|c| c.symbol()).collect::<String>())
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn the_runs_warnings_show_in_the_header_a_judge_confound_first() {
+        let mut app = App::new("t", Mode::Live, Instant::now());
+        let plain = screen(&app, 100);
+        assert!(!plain.contains('⚠'), "{plain}");
+        app.mirror.note_warnings(&[
+            "dilemma \"x\": no stakeholders; the list is empty".to_string(),
+            "judge confound: 6 of 6 ordered pairings are scored by one judge only\x1b[31m"
+                .to_string(),
+        ]);
+        let text = screen(&app, 100);
+        let header: String = text.lines().take(5).collect::<Vec<_>>().join(" ");
+        assert!(
+            header
+                .contains("⚠ judge confound: 6 of 6 ordered pairings are scored by one judge only")
+                && header.contains("(+1 more warning; log: g)"),
+            "{text}"
+        );
+        // Sanitised, and in the log whole.
+        assert!(!text.contains('\x1b'));
+        assert_eq!(app.mirror.log.len(), 2);
+        assert!(app.mirror.log[0].text.starts_with("warning: dilemma"));
+        // A long warning is cut in the header, never in the log.
+        let mut app = App::new("t", Mode::Browse, Instant::now());
+        app.mirror
+            .note_warnings(&[format!("judge balance: {}@tail", "x".repeat(300))]);
+        let text = screen(&app, 100);
+        assert!(text.contains('…') && !text.contains("@tail"), "{text}");
+        assert!(app.mirror.log[0].text.ends_with("@tail"));
+    }
 }

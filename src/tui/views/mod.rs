@@ -61,7 +61,9 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     // Header and key hints wrap on a narrow terminal rather than being cut.
     let header = header::paragraph(app, theme);
     let footer_text = footer(app, theme);
-    let header_height = (header.line_count(area.width) as u16).clamp(2, 4);
+    // A line more for the run's warnings from planning, when it has any.
+    let header_lines = if app.mirror.warnings.is_empty() { 4 } else { 5 };
+    let header_height = (header.line_count(area.width) as u16).clamp(2, header_lines);
     let footer_height = (footer_text.line_count(area.width) as u16).clamp(1, 3);
     let [top, body, footer] = Layout::vertical([
         Constraint::Length(header_height),
