@@ -6,7 +6,9 @@ use std::path::Path;
 use ethics_bowl::analysis::qa::QaFigures;
 use ethics_bowl::analysis::structured::StructuredFigures;
 use ethics_bowl::analysis::tables::unread_note;
-use ethics_bowl::analysis::{Format, analyse, providers_of, qa_share, write_html, write_report};
+use ethics_bowl::analysis::{
+    Format, analyse, providers_of, qa_share, warnings_of, write_html, write_report,
+};
 use ethics_bowl::domain::ProtocolKind;
 
 use super::UsageError;
@@ -31,9 +33,10 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
     let target = out
         .map(Path::to_path_buf)
         .unwrap_or_else(|| dir.join("report"));
-    // Providers, for the same-provider check, from the tournament's record when there is one.
+    // Providers, for the same-provider check, and the run's warnings, which the report opens
+    // with, from the tournament's record when there is one.
     let provider_of = providers_of(&store);
-    let analysis = analyse(&rounds, &provider_of);
+    let analysis = analyse(&rounds, &provider_of).with_warnings(warnings_of(&store));
     for path in write_report(&analysis, &target, &formats)? {
         println!("wrote {}", path.display());
     }

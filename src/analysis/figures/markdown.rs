@@ -36,6 +36,7 @@ fn text(t: &Text) -> String {
             Span::Code(s) => format!("`{s}`"),
             Span::Emphasis(s) => format!("*{s}*"),
             Span::Strong(s) => format!("**{s}**"),
+            Span::Quote(s) => inline(s),
         })
         .collect()
 }

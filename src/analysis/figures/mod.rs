@@ -14,6 +14,7 @@ mod qa_debate;
 mod structured_debate;
 mod usage;
 mod value;
+mod warnings;
 
 pub use link::{Link, LinkKey, RoundTags, judges_of};
 pub use markdown::markdown;
@@ -36,6 +37,9 @@ pub enum Span {
     Emphasis(String),
     /// A warning's lead: bold.
     Strong(String),
+    /// Words from outside the tool (a tournament file's names, a document's titles, as a
+    /// recorded warning quotes them): escaped in Markdown as model text is.
+    Quote(String),
 }
 
 /// A paragraph or a list item: spans in order.
@@ -72,12 +76,22 @@ impl Text {
         self
     }
 
+    /// Adds words from outside the tool.
+    pub fn quote(mut self, s: impl Into<String>) -> Self {
+        self.0.push(Span::Quote(s.into()));
+        self
+    }
+
     /// The words without emphasis (the terminal's form).
     pub fn flat(&self) -> String {
         self.0
             .iter()
             .map(|s| match s {
-                Span::Plain(t) | Span::Code(t) | Span::Emphasis(t) | Span::Strong(t) => t.as_str(),
+                Span::Plain(t)
+                | Span::Code(t)
+                | Span::Emphasis(t)
+                | Span::Strong(t)
+                | Span::Quote(t) => t.as_str(),
             })
             .collect()
     }
@@ -249,10 +263,12 @@ impl Section {
     }
 }
 
-/// Every section of the report, in order: cost and usage, answers cut or estimated, then
-/// each protocol's own sections with its judge panels'.
+/// Every section of the report, in order: the run's warnings (when it recorded any), cost
+/// and usage, answers cut or estimated, then each protocol's own sections with its judge
+/// panels'.
 pub fn sections(a: &Analysis) -> Vec<Section> {
     let mut out = Vec::new();
+    out.extend(warnings::section(&a.warnings));
     out.extend(usage::section(&a.usage_by_model));
     out.extend(calls::section(&a.calls_by_model));
     for kind in ProtocolKind::ALL {

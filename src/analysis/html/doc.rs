@@ -19,7 +19,7 @@ fn link_href(link: &Link) -> String {
 fn rich(t: &Text) -> String {
     t.0.iter()
         .map(|span| match span {
-            Span::Plain(s) => escape::html(s),
+            Span::Plain(s) | Span::Quote(s) => escape::html(s),
             Span::Code(s) => format!("<code>{}</code>", escape::html(s)),
             Span::Emphasis(s) => format!("<em>{}</em>", escape::html(s)),
             Span::Strong(s) => format!("<strong>{}</strong>", escape::html(s)),

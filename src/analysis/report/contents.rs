@@ -70,6 +70,19 @@ pub struct Analysis {
     /// Each judged structured-debate round's decision briefing (round id, Markdown).
     #[serde(skip)]
     pub briefings: Vec<(String, String)>,
+    /// The run's warnings, as `tournament.json` records them (judge confounds and balance,
+    /// the inputs' problems): the report opens with them. [`analyse`] reads rounds only and
+    /// leaves them empty; [`Analysis::with_warnings`] adds them.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub warnings: Vec<String>,
+}
+
+impl Analysis {
+    /// The analysis with the run's warnings.
+    pub fn with_warnings(mut self, warnings: Vec<String>) -> Self {
+        self.warnings = warnings;
+        self
+    }
 }
 
 /// Rounds split by the protocol that ran them, each part in the order given.
@@ -105,8 +118,8 @@ impl<'a> ByProtocol<'a> {
     }
 }
 
-/// The analysis of every round stored in `store`, each model's provider taken from the
-/// tournament's record when there is one: what the UI shows of a tournament whose rounds
+/// The analysis of every round stored in `store`, each model's provider and the run's
+/// warnings taken from the tournament's record when there is one: what the UI shows of a tournament whose rounds
 /// it does not all hold whole. Files that cannot be read are left out (the UI names them
 /// in its log when it opens the folder).
 pub fn analyse_store(store: &crate::store::Store) -> Result<Analysis, crate::store::StoreError> {
@@ -120,7 +133,17 @@ pub fn analyse_store(store: &crate::store::Store) -> Result<Analysis, crate::sto
             }
             round
         })?;
-    Ok(analyse(&rounds, &providers_of(store)))
+    Ok(analyse(&rounds, &providers_of(store)).with_warnings(warnings_of(store)))
+}
+
+/// The run's warnings, from the tournament's record in `store` (none without one).
+pub fn warnings_of(store: &crate::store::Store) -> Vec<String> {
+    store
+        .load_tournament()
+        .ok()
+        .flatten()
+        .map(|t| t.warnings)
+        .unwrap_or_default()
 }
 
 /// Each model's provider, from the tournament's record in `store` (none when it has none,
@@ -168,6 +191,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         qa_panels: panel_section(&by.qa_debate, ProtocolKind::QaDebate),
         structured_panels: panel_section(&by.structured_debate, ProtocolKind::StructuredDebate),
         briefings: briefings(&by.structured_debate),
+        warnings: Vec::new(),
     }
 }
 

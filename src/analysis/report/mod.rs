@@ -20,7 +20,7 @@ use crate::analysis::structured::StructuredFigures;
 use crate::analysis::tables::MIN_N;
 
 pub use crate::analysis::show::share;
-pub use contents::{Analysis, analyse, analyse_store, providers_of};
+pub use contents::{Analysis, analyse, analyse_store, providers_of, warnings_of};
 pub use files::{Format, ReportError};
 
 /// Writes the chosen files into `out`; returns their paths. `report.html` needs the rounds

@@ -171,7 +171,8 @@ impl AnalysisScreen {
             }
             return Some(Effect::Analyse);
         }
-        let analysis = crate::analysis::analyse(&mirror.stored_rounds(), &mirror.provider_of);
+        let analysis = crate::analysis::analyse(&mirror.stored_rounds(), &mirror.provider_of)
+            .with_warnings(mirror.warnings.clone());
         self.take(analysis, mirror.now);
         if let Some(view) = &mut self.view {
             view.stale = false;
