@@ -85,6 +85,19 @@ fn the_whole_sample_tournament_headless() {
             .unwrap();
     assert_eq!(record["status"], "finished");
     assert_eq!(record["schedule"].as_array().unwrap().len(), 42);
+    // Its judges are its debaters, so each ordered pairing has one judge free to score it:
+    // the confound is said on stderr and kept in tournament.json, and the report opens with it.
+    let confound = "judge confound: 6 of 6 ordered pairings are scored by one judge only";
+    assert!(stderr.contains(&format!("warning: {confound}")), "{stderr}");
+    assert!(
+        record["warnings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .any(|w| w.as_str().unwrap().starts_with(confound)),
+        "{}",
+        record["warnings"]
+    );
 
     // The report of the same results parses back.
     let (out, stdout, stderr) = output(bin().arg("report").arg(&results));
@@ -92,6 +105,19 @@ fn the_whole_sample_tournament_headless() {
     assert!(stdout.contains("report.md"));
     let report = results.join("report");
     let md = std::fs::read_to_string(report.join("report.md")).unwrap();
+    assert!(
+        md.contains(
+            "## Warnings from the run\n\nAs `tournament.json` records them. A *judge confound*"
+        ) && md
+            .contains("- **judge confound**: 6 of 6 ordered pairings are scored by one judge only"),
+        "{md}"
+    );
+    let html = std::fs::read_to_string(report.join("report.html")).unwrap();
+    assert!(
+        html.contains("Warnings from the run")
+            && html.contains("<strong>judge confound</strong>: 6 of 6 ordered pairings"),
+        "report.html"
+    );
     for heading in [
         "## Model comparison by role",
         "## Dilemma difficulty",

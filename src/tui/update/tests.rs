@@ -810,6 +810,21 @@ fn structured_app() -> App {
 }
 
 #[test]
+fn the_analysis_screen_opens_with_the_runs_warnings() {
+    let mut app = structured_app();
+    app.mirror
+        .note_warnings(&["judge confound: j is the only judge".to_string()]);
+    key(&mut app, KeyCode::Char('a'));
+    let view = app.screens.analysis.view.clone().unwrap();
+    assert_eq!(
+        view.analysis.warnings,
+        ["judge confound: j is the only judge"]
+    );
+    assert_eq!(view.sections[0].title, "Warnings from the run");
+    assert_eq!(view.tab, 0);
+}
+
+#[test]
 fn analysis_sections_are_the_reports_and_wrap_both_ways() {
     for mut app in [app(), structured_app()] {
         key(&mut app, KeyCode::Char('a'));
