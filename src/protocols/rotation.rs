@@ -11,10 +11,15 @@
 //! Which judge takes which of a pairing's slots is then chosen to even out, for every judge,
 //! how often it sees each model presenting and responding, and then how many rounds each
 //! judge judges: first greedily, pairing after pairing, then by swapping two judges' slots
-//! within a pairing while that makes things more even. Nothing is random: the same
-//! configuration always gives the same plan.
+//! within a pairing while that makes things more even; of two greedy starts (exposure
+//! first, load first) the more even plan is kept. Nothing is random: the same configuration
+//! always gives the same plan.
+//!
+//! A pairing's rounds are shared evenly among the judges free to score it even where that
+//! leaves loads uneven: when some judges also debate, they are free for fewer pairings, and
+//! the judges who do not debate take more rounds.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 
 /// Presenting (Team A) and responding (Team B), as `seen` counts them.
 const ROLES: [char; 2] = ['A', 'B'];
@@ -76,6 +81,7 @@ struct Pairing {
 
 /// What the judges see: counts by judge, model and role, and each judge's rounds, with
 /// what [`Tally::cost`] reads kept up to date as rounds are added and taken away.
+#[derive(Clone)]
 struct Tally {
     /// Models in all (the configured ones first; only those are to be seen evenly).
     models: usize,
@@ -90,22 +96,58 @@ struct Tally {
     /// Whether a judge is free to judge a model (it plays in a pairing the judge does not
     /// play in), by `[judge × models + model]`.
     could: Vec<bool>,
-    /// For each judge and role, the sum and the sum of squares of its counts over the
-    /// models it is to see evenly.
-    sums: Vec<(u64, u64)>,
+    /// For each judge and role, its counts over the models it is to see evenly.
+    spreads: Vec<Spread>,
     /// For each judge, the models it is free to judge but has not seen.
     unseen: Vec<u64>,
 }
 
+/// How often a judge sees the models it is to see evenly, in one role: the sum and the sum
+/// of squares of the counts, and how many models have each count.
+#[derive(Clone, Default)]
+struct Spread {
+    sum: u64,
+    squares: u64,
+    counts: BTreeMap<u32, u64>,
+}
+
+impl Spread {
+    /// One model's count goes from `before` to `after`.
+    fn change(&mut self, before: u32, after: u32) {
+        let (b, a) = (u64::from(before), u64::from(after));
+        self.sum = self.sum + a - b;
+        self.squares = self.squares + a * a - b * b;
+        if let Some(n) = self.counts.get_mut(&before) {
+            *n -= 1;
+            if *n == 0 {
+                self.counts.remove(&before);
+            }
+        }
+        *self.counts.entry(after).or_default() += 1;
+    }
+
+    /// By how much more than one the highest count exceeds the lowest.
+    fn excess(&self) -> u64 {
+        match (self.counts.first_key_value(), self.counts.last_key_value()) {
+            (Some((least, _)), Some((most, _))) => {
+                u64::from(most.saturating_sub(*least).saturating_sub(1))
+            }
+            _ => 0,
+        }
+    }
+}
+
 /// How uneven one judge's rounds are: the models it is free to judge but never sees (a
-/// confound the schedule warns of), then the spread of how often it sees each model in each
-/// role (the variance, times the number of models squared), then its load squared (the sum
-/// over judges is least when loads are equal).
-type Cost = (u64, u64, u64);
+/// confound the schedule warns of), then, for each role, by how much more than one the
+/// model it sees most exceeds the one it sees least (an imbalance it warns of), then its
+/// load squared (the sum over judges is least when loads are equal), then the spread of how
+/// often it sees each model in each role (the variance, times the number of models
+/// squared).
+type Cost = (u64, u64, u64, u64);
 
 impl Tally {
     fn new(judges: usize, models: usize, even: Vec<bool>, could: Vec<bool>) -> Self {
-        let evens = (0..judges)
+        let evens: Vec<u64> = (0..judges)
             .map(|j| {
                 even[j * models..(j + 1) * models]
                     .iter()
@@ -121,6 +163,16 @@ impl Tally {
                     .count() as u64
             })
             .collect();
+        // Every count starts at nought.
+        let spreads = (0..judges * 2)
+            .map(|i| Spread {
+                counts: match evens[i / 2] {
+                    0 => BTreeMap::new(),
+                    n => BTreeMap::from([(0, n)]),
+                },
+                ..Spread::default()
+            })
+            .collect();
         Self {
             models,
             cells: vec![0; judges * models * 2],
@@ -128,7 +180,7 @@ impl Tally {
             even,
             evens,
             could,
-            sums: vec![(0, 0); judges * 2],
+            spreads,
             unseen,
         }
     }
@@ -150,10 +202,7 @@ impl Tally {
             self.cells[i] = after;
             let jm = judge * self.models + model;
             if self.even[jm] {
-                let (before, after) = (u64::from(before), u64::from(after));
-                let sums = &mut self.sums[judge * 2 + role];
-                sums.0 = sums.0 + after - before;
-                sums.1 = sums.1 + after * after - before * before;
+                self.spreads[judge * 2 + role].change(before, after);
             }
             if self.could[jm] {
                 let other = self.cells[i ^ 1];
@@ -181,22 +230,23 @@ impl Tally {
     }
 
     fn cost(&self, judge: usize) -> Cost {
-        let spread: u64 = (0..2)
-            .map(|role| {
-                let (sum, squares) = self.sums[judge * 2 + role];
-                self.evens[judge] * squares - sum * sum
-            })
-            .sum();
+        let mut excess = 0;
+        let mut spread = 0;
+        for s in &self.spreads[judge * 2..judge * 2 + 2] {
+            spread += self.evens[judge] * s.squares - s.sum * s.sum;
+            excess += s.excess();
+        }
         (
             self.unseen[judge],
-            spread,
+            excess,
             u64::from(self.load[judge]).pow(2),
+            spread,
         )
     }
 }
 
 fn plus(x: Cost, y: Cost) -> Cost {
-    (x.0 + y.0, x.1 + y.1, x.2 + y.2)
+    (x.0 + y.0, x.1 + y.1, x.2 + y.2, x.3 + y.3)
 }
 
 /// Plans the judges of every round of `pairs` over `dilemmas` dilemmas and `repetitions`
@@ -234,10 +284,9 @@ pub(super) fn plan<'a>(
             }
         }
     }
-    let mut tally = Tally::new(judges.len(), models_n, even, could);
-    // Greedily, pairing after pairing: the slots with most rounds to the judges who have
-    // seen the pairing's models in their roles least, then judged least, then listed first.
-    let mut planned = Vec::with_capacity(pairs.len());
+    let fresh = Tally::new(judges.len(), models_n, even, could);
+    // Each pairing: its models, the judges free to score it, and its slots' sizes.
+    let mut blocks = Vec::with_capacity(pairs.len());
     for (a, b) in pairs {
         let free: Vec<usize> = (0..judges.len())
             .filter(|j| judges[*j] != *a && judges[*j] != *b)
@@ -245,28 +294,27 @@ pub(super) fn plan<'a>(
         if free.is_empty() {
             return Err((a, b));
         }
-        let (a, b) = (index(a), index(b));
         let mut size = vec![0u32; free.len()];
         for s in slots(free.len(), dilemmas, repetitions as usize) {
             size[s] += 1;
         }
-        let mut busiest: Vec<usize> = (0..free.len()).collect();
-        busiest.sort_by_key(|s| (std::cmp::Reverse(size[*s]), *s));
-        let mut neediest = free.clone();
-        neediest.sort_by_key(|j| (tally.need(*j, a, b), *j));
-        let mut judge_of = vec![0; free.len()];
-        for (slot, judge) in busiest.into_iter().zip(neediest) {
-            judge_of[slot] = judge;
-            tally.add(judge, a, b, size[slot], false);
-        }
-        planned.push(Pairing {
-            a,
-            b,
-            judge_of,
-            size,
-        });
+        blocks.push((index(a), index(b), free, size));
     }
-    even_out(&mut planned, &mut tally);
+    // Two starts, evened out each: the judges who have seen the pairing's models least
+    // first, or those who have judged least; the more even plan is kept (the first on a tie).
+    let start = |load_first| {
+        let mut tally = fresh.clone();
+        let mut planned = greedy(&blocks, &mut tally, load_first);
+        even_out(&mut planned, &mut tally);
+        let cost = (0..judges.len()).fold((0, 0, 0, 0), |c, j| plus(c, tally.cost(j)));
+        (cost, planned, tally)
+    };
+    let (by_seen, by_load) = (start(false), start(true));
+    let (_, planned, tally) = if by_load.0 < by_seen.0 {
+        by_load
+    } else {
+        by_seen
+    };
     let judges_of = planned
         .iter()
         .map(|p| {
@@ -291,6 +339,46 @@ pub(super) fn plan<'a>(
         judges: judges_of,
         seen,
     })
+}
+
+/// Hands each pairing's slots out greedily, pairing after pairing: the slots with most
+/// rounds to the judges who have seen the pairing's models in their roles least, then
+/// judged least (with `load_first`, the other way round), then listed first.
+fn greedy(
+    blocks: &[(usize, usize, Vec<usize>, Vec<u32>)],
+    tally: &mut Tally,
+    load_first: bool,
+) -> Vec<Pairing> {
+    let mut planned = Vec::with_capacity(blocks.len());
+    for (a, b, free, size) in blocks {
+        let (a, b) = (*a, *b);
+        let mut busiest: Vec<usize> = (0..free.len()).collect();
+        busiest.sort_by_key(|s| (std::cmp::Reverse(size[*s]), *s));
+        let mut neediest = free.clone();
+        neediest.sort_by_key(|j| {
+            let (seen, load) = tally.need(*j, a, b);
+            (
+                if load_first {
+                    (load, seen)
+                } else {
+                    (seen, load)
+                },
+                *j,
+            )
+        });
+        let mut judge_of = vec![0; free.len()];
+        for (slot, judge) in busiest.into_iter().zip(neediest) {
+            judge_of[slot] = judge;
+            tally.add(judge, a, b, size[slot], false);
+        }
+        planned.push(Pairing {
+            a,
+            b,
+            judge_of,
+            size: size.clone(),
+        });
+    }
+    planned
 }
 
 /// Swaps two judges' slots within a pairing wherever that makes the two judges' rounds
@@ -377,20 +465,70 @@ mod tests {
         assert_eq!(slots(4, 2, 4), [0, 1, 2, 3, 1, 2, 3, 0]);
     }
 
+    /// Every ordered pairing of `models`.
+    fn all_pairs(models: &[String]) -> Vec<(String, String)> {
+        let mut pairs = Vec::new();
+        for a in models {
+            for b in models {
+                if a != b {
+                    pairs.push((a.clone(), b.clone()));
+                }
+            }
+        }
+        pairs
+    }
+
+    #[test]
+    fn judges_who_do_not_debate_share_the_rounds_and_see_every_model_alike() {
+        for m in 2..=5 {
+            for j in 1..=4 {
+                for dilemmas in 1..=4 {
+                    for repetitions in 1..=3 {
+                        let models: Vec<String> = (0..m).map(|i| format!("m{i}")).collect();
+                        let judges: Vec<String> = (0..j).map(|i| format!("x{i}")).collect();
+                        let pairs = all_pairs(&models);
+                        let plan = plan(&judges, &models, &pairs, dilemmas, repetitions).unwrap();
+                        let at = format!("{m} models, {j} judges, {dilemmas} × {repetitions}");
+                        let mut load: HashMap<&str, usize> = HashMap::new();
+                        for judge in plan.judges.iter().flatten() {
+                            *load.entry(judge).or_default() += 1;
+                        }
+                        let rounds = pairs.len() * dilemmas * repetitions as usize;
+                        if rounds >= j {
+                            assert_eq!(load.len(), j, "{at}");
+                        }
+                        // Each judge sees each model in each role as often, give or take one,
+                        // before loads are evened out: these are a round or two apart at most
+                        // (five debaters and four judges, one round each: 6, 6, 4, 4).
+                        let (most, least) = (load.values().max(), load.values().min());
+                        let apart = if (m, j) == (5, 4) { 2 } else { 1 };
+                        assert!(most.unwrap() - least.unwrap() <= apart, "{at}: {load:?}");
+                        for judge in &judges {
+                            for role in ROLES {
+                                let seen: Vec<u32> = models
+                                    .iter()
+                                    .map(|model| {
+                                        let key = (judge.as_str(), model.as_str(), role);
+                                        plan.seen.get(&key).copied().unwrap_or(0)
+                                    })
+                                    .collect();
+                                let (most, least) = (seen.iter().max(), seen.iter().min());
+                                assert!(most.unwrap() - least.unwrap() <= 1, "{at}: {seen:?}");
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
     #[test]
     fn swaps_even_out_what_the_greedy_pass_leaves() {
         // Three debaters, two outside judges, one round per pairing: each judge can see
         // every model once in each role (one judge takes a cycle, the other the reverse).
         let models: Vec<String> = ["a", "b", "c"].map(String::from).to_vec();
         let judges: Vec<String> = ["x", "y"].map(String::from).to_vec();
-        let mut pairs = Vec::new();
-        for a in &models {
-            for b in &models {
-                if a != b {
-                    pairs.push((a.clone(), b.clone()));
-                }
-            }
-        }
+        let pairs = all_pairs(&models);
         let plan = plan(&judges, &models, &pairs, 1, 1).unwrap();
         for j in ["x", "y"] {
             for m in ["a", "b", "c"] {
