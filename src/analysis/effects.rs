@@ -249,6 +249,13 @@ fn observations(rounds: &[Round]) -> (Vec<Observation>, Vec<String>, Vec<String>
 /// The judge effects of Ethics Bowl rounds, with intervals from resampling exchanges.
 pub fn adjusted(rounds: &[Round]) -> Adjusted {
     let (obs, models, judges, own) = observations(rounds);
+    effects(&obs, &models, &judges, own)
+}
+
+/// The judge effects of these observations (their models and judges indices into `models`
+/// and `judges`), with intervals from resampling their exchanges; `own` self-judgments were
+/// left out before.
+pub fn effects(obs: &[Observation], models: &[String], judges: &[String], own: usize) -> Adjusted {
     let not = |why: &str| Adjusted {
         self_judgments_left_out: own,
         not_computed: Some(why.into()),
@@ -257,7 +264,7 @@ pub fn adjusted(rounds: &[Round]) -> Adjusted {
     if models.len() < 2 {
         return not("needs judged rounds of two models or more");
     }
-    let Some(point) = fit(&obs, models.len(), judges.len()) else {
+    let Some(point) = fit(obs, models.len(), judges.len()) else {
         return not(
             "the judged rounds cannot tell the models, the judges and the sides apart (a model met only \
              judges no other model met, or always played the same side); judge with more judges or \
@@ -267,7 +274,7 @@ pub fn adjusted(rounds: &[Round]) -> Adjusted {
     // Each exchange's normal equations and the models and judges in it, summed once: a
     // resample adds them up as often as it drew the exchange.
     let mut by_exchange: BTreeMap<usize, Vec<Observation>> = BTreeMap::new();
-    for o in &obs {
+    for o in obs {
         by_exchange.entry(o.exchange).or_default().push(*o);
     }
     let p = columns(models.len(), judges.len());
