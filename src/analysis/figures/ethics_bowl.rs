@@ -381,8 +381,9 @@ fn rating_table(title: &str, list: &[Rating], link: fn(&str) -> Option<Link>) ->
 fn ratings(a: &Analysis) -> Section {
     let mut s = Section::new("Ratings (Bradley–Terry, Elo scale, 95% bootstrap intervals)");
     s.plain(format!(
-        "{} matches (one per usable judgment; a margin under {DRAW_MARGIN} points is a draw), {} draws.",
-        a.ratings.matches, a.ratings.draws
+        "{} matches (one per usable judgment; a margin under {DRAW_MARGIN} points is a draw), {} draws, \
+         from {} exchanges; the intervals resample exchanges, so the judges of one debate count once.",
+        a.ratings.matches, a.ratings.draws, a.ratings.exchanges
     ));
     s.table(rating_table("overall", &a.ratings.overall, Link::player));
     s.table(rating_table("by role", &a.ratings.by_role, role_entrant));
