@@ -326,6 +326,8 @@ async fn a_simulated_tournament_runs_debates_consultancies_and_baselines() {
     // The metrics against an independent count over the raw files.
     let figures = qa_figures(&rounds).expect("figures");
     let mut counted: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    let mut items: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
     let mut awaiting = 0;
     for entry in std::fs::read_dir(report.dir.join("rounds")).unwrap() {
         let v: Value =
@@ -344,13 +346,26 @@ async fn a_simulated_tournament_runs_debates_consultancies_and_baselines() {
             .or_default();
         slot.0 += usize::from(j["choice"]["side"] == v["qa"]["assignment"]["correct_side"]);
         slot.1 += 1;
+        items
+            .entry(v["qa"]["format"].as_str().unwrap().to_string())
+            .or_default()
+            .insert(v["qa"]["item_id"].as_str().unwrap().to_string());
     }
     assert_eq!(figures.awaiting_review, awaiting);
     for (format, p) in &figures.by_format {
         let (hits, n) = counted[format.as_str()];
         assert_eq!((p.hits, p.n), (hits, n), "{format:?}");
+        // The interval counts items: Wilson's over the judgments when each item was judged
+        // once, and no narrower than that when items were judged several times.
+        let units = items[format.as_str()].len();
+        assert_eq!(p.units, units, "{format:?}");
         let (low, high) = wilson(hits, n).unwrap();
-        assert_eq!((p.low, p.high), (Some(low), Some(high)));
+        if units == n {
+            assert_eq!((p.low, p.high), (Some(low), Some(high)));
+        } else {
+            let width = p.high.unwrap() - p.low.unwrap();
+            assert!(width >= high - low - 1e-12, "{format:?}: {p:?}");
+        }
     }
     let analysis = analyse(&rounds, &Default::default());
     let out = dir.path().join("report");

@@ -16,15 +16,22 @@ pub(crate) fn cell(c: &Cell) -> String {
     }
 }
 
-/// A proportion with its Wilson interval and n: `62% [48–74%] (n=40)`, or `–` without data.
+/// A proportion with its Wilson interval and n: `62% [48–74%] (n=40)`; when its trials
+/// come in fewer independent units, both: `62% [41–79%] (n=94 judgments, 12 items)`; `–`
+/// without data.
 pub fn share(p: &Proportion) -> String {
+    let n = if p.units < p.n {
+        let items = if p.units == 1 { "item" } else { "items" };
+        format!("n={} judgments, {} {items}", p.n, p.units)
+    } else {
+        format!("n={}", p.n)
+    };
     match (p.share, p.low, p.high) {
         (Some(s), Some(l), Some(h)) => format!(
-            "{:.0}% [{:.0}–{:.0}%] (n={})",
+            "{:.0}% [{:.0}–{:.0}%] ({n})",
             s * 100.0,
             l * 100.0,
             h * 100.0,
-            p.n
         ),
         _ => "–".into(),
     }
