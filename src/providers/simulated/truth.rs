@@ -7,6 +7,11 @@
 //!   evaluations) score each criterion of each team
 //!   `clamp(round(1 + 9·skill + leniency + position_bias·[Team A] + self_preference·[own
 //!   model] + ε), 1, 10)` with `ε ~ N(0, noise_sd²)` ([`criterion_score`]).
+//! - **Structured-debate judges** (single, and a panel judge's first trace) score each of
+//!   an argument's four scores (evidence, logic, responsiveness, honesty) by the same rule,
+//!   Pro being Team A; a side's total, the weighted mean over its arguments, then sits near
+//!   `1 + 9·skill + leniency + …` on its 10-point scale. Standings and fallacies are still
+//!   read from the text.
 //! - **Question-answer judges** of a debate pick the right answer with probability
 //!   [`qa_right_probability`]: logistic in the skill difference, shifted toward the debater
 //!   read first by `position_bias` and toward the judge's own model by `self_preference`.
@@ -111,6 +116,43 @@ pub fn skills(judge: &SimulatedModel, cast: &RoundCast) -> Option<[f64; 2]> {
     Some([skill(Team::A)?, skill(Team::B)?])
 }
 
+/// One judge's truth rule in one round: the debaters' skills, which team is the judge's own
+/// model's, and the judge's biases.
+#[derive(Debug, Clone, Copy, PartialEq)]
+pub struct RubricRule {
+    /// Team A's and Team B's skills.
+    pub skills: [f64; 2],
+    /// Whether Team A, and Team B, is played by the judge's own model.
+    pub own: [bool; 2],
+    /// The judge's biases.
+    pub biases: JudgeBiases,
+}
+
+impl RubricRule {
+    /// The judge's rule for the round; none without a cast or without both debaters'
+    /// skills, when the judge reads the text instead.
+    pub fn of(judge: &SimulatedModel, cast: Option<&RoundCast>) -> Option<Self> {
+        let cast = cast?;
+        Some(Self {
+            skills: skills(judge, cast)?,
+            own: [Team::A, Team::B].map(|t| cast.model(t) == judge.name),
+            biases: JudgeBiases::of(&judge.params),
+        })
+    }
+
+    /// One criterion's score for `team` ([`criterion_score`]).
+    pub fn score(&self, team: Team, rng: &mut ChaCha8Rng) -> u8 {
+        let i = usize::from(team == Team::B);
+        criterion_score(
+            self.skills[i],
+            &self.biases,
+            team == Team::A,
+            self.own[i],
+            rng,
+        )
+    }
+}
+
 /// Each team's scores on `criteria` criteria (Team A's first) by [`criterion_score`], Team
 /// A's criteria drawn first, in order; none without a cast or without both debaters'
 /// skills, when the judge reads the text instead.
@@ -120,17 +162,9 @@ pub fn rubric_scores(
     criteria: usize,
     rng: &mut ChaCha8Rng,
 ) -> Option<(Vec<u8>, Vec<u8>)> {
-    let cast = cast?;
-    let skills = skills(judge, cast)?;
-    let biases = JudgeBiases::of(&judge.params);
-    let mut team = |side: Team, skill: f64| -> Vec<u8> {
-        let own = cast.model(side) == judge.name;
-        (0..criteria)
-            .map(|_| criterion_score(skill, &biases, side == Team::A, own, rng))
-            .collect()
-    };
-    let a = team(Team::A, skills[0]);
-    let b = team(Team::B, skills[1]);
+    let rule = RubricRule::of(judge, cast)?;
+    let a = (0..criteria).map(|_| rule.score(Team::A, rng)).collect();
+    let b = (0..criteria).map(|_| rule.score(Team::B, rng)).collect();
     Some((a, b))
 }
 
