@@ -17,15 +17,16 @@ pub(super) fn sections(a: &Analysis) -> Vec<Section> {
     if a.ethics_bowl_rounds == 0 {
         return Vec::new();
     }
-    let mut out = vec![
-        comparison(a),
+    let mut out = vec![comparison(a)];
+    out.extend(a.adjusted.as_ref().map(super::adjusted::section));
+    out.extend([
         difficulty(a),
         consistency(a),
         frameworks(a),
         ratings(a),
         bias(a),
         agreement(a),
-    ];
+    ]);
     out.extend(a.panels.as_ref().map(super::panels::ethics_bowl));
     out
 }

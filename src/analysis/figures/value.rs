@@ -2,8 +2,10 @@
 //! n, a share with its interval) and what its CSV field holds (the number alone, at full
 //! precision).
 
+use crate::analysis::effects::Estimate;
 use crate::analysis::qa::Proportion;
 use crate::analysis::show::{cell, num, share};
+use crate::analysis::stats::bootstrap::MIN_CLUSTERS;
 use crate::analysis::tables::Cell;
 
 /// One cell.
@@ -25,6 +27,9 @@ pub enum Value {
     Share(Proportion),
     /// A number shown to `decimals` places, `–` when there is none.
     Number(Option<f64>, usize),
+    /// An effect with its 95% interval and its exchanges: `+3.2 [1.1, 5.3] (n=28)`; the CSV
+    /// field holds the estimate.
+    Estimate(Estimate),
     /// A share shown as a whole percentage (`38%`); the CSV field holds the fraction.
     Percent(f64),
     /// Yes or no: `true`/`false` in CSV.
@@ -57,6 +62,7 @@ impl Value {
             Self::Count(n) => n.to_string(),
             Self::Mean(c) => cell(c),
             Self::Share(p) => share(p),
+            Self::Estimate(e) => estimate(e),
             Self::Number(Some(v), d) => format!("{v:.d$}", d = *d),
             Self::Number(None, _) => "–".into(),
             Self::Percent(v) => format!("{:.0}%", v * 100.0),
@@ -74,6 +80,7 @@ impl Value {
             Self::Count(n) => n.to_string(),
             Self::Mean(c) => num(c.mean),
             Self::Share(p) => num(p.share),
+            Self::Estimate(e) => num(Some(e.estimate)),
             Self::Number(v, _) => num(*v),
             Self::Percent(v) => v.to_string(),
             Self::Flag(b) => b.to_string(),
@@ -84,6 +91,18 @@ impl Value {
     /// Whether it is bold.
     pub fn is_strong(&self) -> bool {
         matches!(self, Self::Strong(..))
+    }
+}
+
+/// An effect as shown: signed, one decimal, its interval, then its exchanges (`too few`
+/// below [`MIN_CLUSTERS`], where no interval is drawn).
+fn estimate(e: &Estimate) -> String {
+    match (e.low, e.high) {
+        (Some(l), Some(h)) => format!("{:+.1} [{l:+.1}, {h:+.1}] (n={})", e.estimate, e.n),
+        _ if e.n < MIN_CLUSTERS => {
+            format!("{:+.1} (n={}, too few for an interval)", e.estimate, e.n)
+        }
+        _ => format!("{:+.1} (n={}, no interval)", e.estimate, e.n),
     }
 }
 
@@ -99,6 +118,18 @@ mod tests {
         let p = Proportion::new(5, 10);
         assert_eq!(Value::Share(p).shown(), "50% [24–76%] (n=10)");
         assert_eq!(Value::Share(p).csv(), "0.5");
+        let e = Estimate {
+            estimate: 3.25,
+            low: Some(1.04),
+            high: Some(5.3),
+            n: 28,
+            judgments: 109,
+        };
+        assert_eq!(
+            Value::Estimate(e.clone()).shown(),
+            "+3.2 [+1.0, +5.3] (n=28)"
+        );
+        assert_eq!(Value::Estimate(e).csv(), "3.25");
         assert_eq!(Value::number(None, 3).shown(), "–");
         assert_eq!(Value::number(None, 3).csv(), "");
         assert_eq!(Value::number(Some(0.12345), 3).shown(), "0.123");

@@ -242,7 +242,7 @@ pub fn qa_decision(
 /// near 0 or 1, a large leniency or bias) is approximate, and the estimates are pulled toward
 /// the middle there.
 ///
-/// The analysis's linear model (`analysis::effects`) centres its terms: a model's estimate
+/// The analysis's linear model (`analysis::effects`, "scores adjusted for judges and sides") centres its terms: a model's estimate
 /// is its score minus the average model's, a judge's its leniency minus the average
 /// judge's, over the models and judges of the fit (self-judgments left out). Compare those
 /// with [`Truth::centred`] of the entries of the same models or judges; the side effect
