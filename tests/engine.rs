@@ -893,3 +893,72 @@ async fn simulated_judges_score_configured_skills_by_the_truth_rule() {
     let (report, _) = run(&write(again.path(), &models, tournament), vec![]).await;
     assert_eq!(scores(&report), first, "the same seed draws the same noise");
 }
+
+/// The truth the simulator exports is what the judge effects recover: with whole-point
+/// skills and biases and no noise the scores fit the additive model exactly, so the
+/// adjusted scores, the leniencies and the side effect equal `Truth`'s, centred.
+#[tokio::test]
+async fn the_judge_effects_recover_the_simulators_truth() {
+    use ethics_bowl::providers::simulated::truth::Truth;
+    let truth = |name: &str, keys: &str| format!("{}{keys}\n", sim(name, 0.5, 0.0, 0.0));
+    let models = [
+        truth("low", &format!("skill = {}", 2.0 / 9.0)),
+        truth("mid", &format!("skill = {}", 4.0 / 9.0)),
+        truth("high", &format!("skill = {}", 6.0 / 9.0)),
+        truth("harsh", "leniency = -1.0\nposition_bias = 1.0"),
+        truth("even", "position_bias = 1.0"),
+        truth("kind", "leniency = 1.0\nposition_bias = 1.0"),
+    ]
+    .concat();
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"low\", \"mid\", \"high\"]\njudges = [\"harsh\", \"even\", \"kind\"]\n\
+         judging = \"all\"\ndilemmas = [\"borrowed_voice\"]\n",
+    );
+    let (report, _) = run(&config, vec![]).await;
+    assert_eq!(report.status, TournamentStatus::Finished);
+    let (rounds, _) = Store::open(&report.dir)
+        .unwrap()
+        .load_rounds(&RoundFilter::default())
+        .unwrap();
+    assert_eq!(rounds.len(), 6);
+    let fitted = ethics_bowl::analysis::effects::adjusted(&rounds);
+    assert_eq!(fitted.not_computed, None);
+    let loaded = ethics_bowl::config::ModelsConfig::load(&dir.path().join("models.toml")).unwrap();
+    let known = Truth::of(&loaded.models);
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
+    let scores = Truth::centred(&known.model_scores);
+    assert_eq!(fitted.models.len(), 3);
+    for m in &fitted.models {
+        assert!(
+            close(m.effect.estimate, scores[&m.model]),
+            "{}: {:?} vs {}",
+            m.model,
+            m.effect,
+            scores[&m.model]
+        );
+    }
+    let judges: std::collections::BTreeMap<String, f64> = ["harsh", "even", "kind"]
+        .iter()
+        .map(|j| (j.to_string(), known.judge_leniency[*j]))
+        .collect();
+    let leniency = Truth::centred(&judges);
+    assert_eq!(fitted.judges.len(), 3);
+    for j in &fitted.judges {
+        assert!(
+            close(j.effect.estimate, leniency[&j.judge]),
+            "{}: {:?}",
+            j.judge,
+            j.effect
+        );
+    }
+    let side = known.side_effect(["harsh", "even", "kind"]).unwrap();
+    assert!(close(side, 7.0));
+    assert!(
+        close(fitted.side.as_ref().unwrap().estimate, side),
+        "{:?}",
+        fitted.side
+    );
+}
