@@ -113,7 +113,7 @@ mod tests {
     #[test]
     fn a_value_is_shown_with_its_n_and_written_to_csv_as_the_number() {
         let c = Cell::of(&[7.0, 8.0, 9.0]);
-        assert_eq!(Value::Mean(c).shown(), "8.00 (n=3)");
+        assert_eq!(Value::Mean(c).shown(), "8.00 [5.52, 10.48] (n=3)");
         assert_eq!(Value::Mean(c).csv(), "8");
         let p = Proportion::new(5, 10);
         assert_eq!(Value::Share(p).shown(), "50% [24–76%] (n=10)");
