@@ -455,6 +455,42 @@ fn judged_round(
     round
 }
 
+/// Debaters with a configured `skill` are judged by the truth rule through the engine: the
+/// judge learns who is read first and whose answer is right from the schedule. A huge
+/// position bias between equally skilled debaters makes it pick the debater read first
+/// every time, whichever is right; without it, its picks follow the text as before.
+#[tokio::test]
+async fn a_simulated_judge_of_skilled_debaters_leans_to_the_debater_read_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        format!("{}skill = 0.5\n", sim("d1", 0.9, 0.0)),
+        format!("{}skill = 0.5\n", sim("d2", 0.5, 0.0)),
+        format!("{}position_bias = 50.0\n", sim("j", 0.5, 0.0)),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"d1\", \"d2\"]\njudges = [\"j\"]",
+        "sample_per_level = 6\nseed = 3\ndebate_rounds = 1\nword_limit = 40\nbaselines = []\n\
+         strength_order = [\"d1\", \"d2\", \"j\"]\n",
+    );
+    let report = run(&config).await;
+    assert_eq!(report.status, TournamentStatus::Finished);
+    let mut debates = 0;
+    for round in stored_rounds(&report) {
+        let setup = round.qa().unwrap();
+        if setup.format != QaFormat::Debate || setup.assignment.correct_side.is_none() {
+            continue;
+        }
+        debates += 1;
+        let choice = round.judgments[0].choice().unwrap();
+        assert_eq!(choice.side, setup.assignment.first, "{}", round.id);
+        assert_eq!(choice.confidence, Some(99.0), "{}", round.id);
+    }
+    assert!(debates >= 6, "{debates}");
+}
+
 #[test]
 fn metrics_match_values_counted_by_hand() {
     use QaFormat::*;
