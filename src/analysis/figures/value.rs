@@ -97,6 +97,14 @@ impl Value {
 /// An effect as shown: signed, one decimal, its interval, then its exchanges (`too few`
 /// below [`MIN_CLUSTERS`], where no interval is drawn).
 fn estimate(e: &Estimate) -> String {
+    // Rounded first, so that −0.04 shows as +0.0, not −0.0.
+    let tenth = |v: f64| (v * 10.0).round() / 10.0 + 0.0;
+    let e = &Estimate {
+        estimate: tenth(e.estimate),
+        low: e.low.map(tenth),
+        high: e.high.map(tenth),
+        ..e.clone()
+    };
     match (e.low, e.high) {
         (Some(l), Some(h)) => format!("{:+.1} [{l:+.1}, {h:+.1}] (n={})", e.estimate, e.n),
         _ if e.n < MIN_CLUSTERS => {
@@ -127,9 +135,16 @@ mod tests {
         };
         assert_eq!(
             Value::Estimate(e.clone()).shown(),
-            "+3.2 [+1.0, +5.3] (n=28)"
+            "+3.3 [+1.0, +5.3] (n=28)"
         );
-        assert_eq!(Value::Estimate(e).csv(), "3.25");
+        assert_eq!(Value::Estimate(e.clone()).csv(), "3.25");
+        let zero = Estimate {
+            estimate: -0.04,
+            low: Some(-1.7),
+            high: Some(1.6),
+            ..e
+        };
+        assert_eq!(Value::Estimate(zero).shown(), "+0.0 [-1.7, +1.6] (n=28)");
         assert_eq!(Value::number(None, 3).shown(), "–");
         assert_eq!(Value::number(None, 3).csv(), "");
         assert_eq!(Value::number(Some(0.12345), 3).shown(), "0.123");
