@@ -825,3 +825,140 @@ async fn a_judgment_a_debater_plants_is_never_stored_as_an_unconstrained_judges(
     assert_eq!(by("held").parse_status, ParseStatus::Parsed);
     assert_eq!(round.status, RoundStatus::NeedsReview);
 }
+
+/// Debaters with a configured `skill` are scored by the truth rule, through the engine: the
+/// round's models reach the simulated judge from the schedule, their skills from the models
+/// file; a judge playing in the round adds its self-preference to its own team, and the
+/// noise is the same in a second run.
+#[tokio::test]
+async fn simulated_judges_score_configured_skills_by_the_truth_rule() {
+    let truth = |name: &str, keys: &str| format!("{}{keys}\n", sim(name, 0.5, 0.0, 0.0));
+    let models = [
+        truth("a", "skill = 0.8\nself_preference = 2.0"),
+        truth("b", "skill = 0.3"),
+        truth("j", "leniency = 0.5\nposition_bias = 1.0"),
+        truth("noisy", "noise_sd = 1.5"),
+    ]
+    .concat();
+    let tournament = "models = [\"a\", \"b\"]\njudges = [\"j\", \"a\", \"noisy\"]\njudging = \"all\"\n\
+                      dilemmas = [\"borrowed_voice\"]\npairings = [[\"a\", \"b\"], [\"b\", \"a\"]]\n";
+    let scores = |report: &RunReport| {
+        let store = Store::open(&report.dir).unwrap();
+        let (rounds, _) = store.load_rounds(&RoundFilter::default()).unwrap();
+        let mut all = Vec::new();
+        for round in rounds {
+            for j in &round.judgments {
+                let team = |t| {
+                    let s = j.scores(t).unwrap();
+                    ethics_bowl::domain::Criterion::ALL
+                        .iter()
+                        .map(|c| s.get(*c).unwrap())
+                        .collect::<Vec<_>>()
+                };
+                all.push((
+                    round.team_a_model.clone(),
+                    j.judge_model.clone(),
+                    team(ethics_bowl::domain::Team::A),
+                    team(ethics_bowl::domain::Team::B),
+                ));
+            }
+        }
+        all.sort_by(|x, y| (&x.0, &x.1).cmp(&(&y.0, &y.1)));
+        all
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let (report, _) = run(&write(dir.path(), &models, tournament), vec![]).await;
+    assert_eq!(report.status, TournamentStatus::Finished);
+    let first = scores(&report);
+    assert_eq!(first.len(), 6);
+    let of = |team_a: &str, judge: &str| {
+        let (_, _, a, b) = first
+            .iter()
+            .find(|(t, j, _, _)| t == team_a && j == judge)
+            .unwrap();
+        (
+            a[0],
+            b[0],
+            a.iter().all(|v| *v == a[0]),
+            b.iter().all(|v| *v == b[0]),
+        )
+    };
+    // j: 1 + 9·skill + 0.5, plus 1 for Team A.
+    assert_eq!(of("a", "j"), (10.0, 4.0, true, true));
+    assert_eq!(of("b", "j"), (5.0, 9.0, true, true));
+    // a judges its own team 2 points higher per criterion.
+    assert_eq!(of("a", "a"), (10.0, 4.0, true, true));
+    assert_eq!(of("b", "a"), (4.0, 10.0, true, true));
+    let again = tempfile::tempdir().unwrap();
+    let (report, _) = run(&write(again.path(), &models, tournament), vec![]).await;
+    assert_eq!(scores(&report), first, "the same seed draws the same noise");
+}
+
+/// The truth the simulator exports is what the judge effects recover: with whole-point
+/// skills and biases and no noise the scores fit the additive model exactly, so the
+/// adjusted scores, the leniencies and the side effect equal `Truth`'s, centred.
+#[tokio::test]
+async fn the_judge_effects_recover_the_simulators_truth() {
+    use ethics_bowl::providers::simulated::truth::Truth;
+    let truth = |name: &str, keys: &str| format!("{}{keys}\n", sim(name, 0.5, 0.0, 0.0));
+    let models = [
+        truth("low", &format!("skill = {}", 2.0 / 9.0)),
+        truth("mid", &format!("skill = {}", 4.0 / 9.0)),
+        truth("high", &format!("skill = {}", 6.0 / 9.0)),
+        truth("harsh", "leniency = -1.0\nposition_bias = 1.0"),
+        truth("even", "position_bias = 1.0"),
+        truth("kind", "leniency = 1.0\nposition_bias = 1.0"),
+    ]
+    .concat();
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"low\", \"mid\", \"high\"]\njudges = [\"harsh\", \"even\", \"kind\"]\n\
+         judging = \"all\"\ndilemmas = [\"borrowed_voice\"]\n",
+    );
+    let (report, _) = run(&config, vec![]).await;
+    assert_eq!(report.status, TournamentStatus::Finished);
+    let (rounds, _) = Store::open(&report.dir)
+        .unwrap()
+        .load_rounds(&RoundFilter::default())
+        .unwrap();
+    assert_eq!(rounds.len(), 6);
+    let fitted = ethics_bowl::analysis::effects::adjusted(&rounds);
+    assert_eq!(fitted.not_computed, None);
+    let loaded = ethics_bowl::config::ModelsConfig::load(&dir.path().join("models.toml")).unwrap();
+    let known = Truth::of(&loaded.models);
+    let close = |a: f64, b: f64| (a - b).abs() < 1e-6;
+    let scores = Truth::centred(&known.model_scores);
+    assert_eq!(fitted.models.len(), 3);
+    for m in &fitted.models {
+        assert!(
+            close(m.effect.estimate, scores[&m.model]),
+            "{}: {:?} vs {}",
+            m.model,
+            m.effect,
+            scores[&m.model]
+        );
+    }
+    let judges: std::collections::BTreeMap<String, f64> = ["harsh", "even", "kind"]
+        .iter()
+        .map(|j| (j.to_string(), known.judge_leniency[*j]))
+        .collect();
+    let leniency = Truth::centred(&judges);
+    assert_eq!(fitted.judges.len(), 3);
+    for j in &fitted.judges {
+        assert!(
+            close(j.effect.estimate, leniency[&j.judge]),
+            "{}: {:?}",
+            j.judge,
+            j.effect
+        );
+    }
+    let side = known.side_effect(["harsh", "even", "kind"]).unwrap();
+    assert!(close(side, 7.0));
+    assert!(
+        close(fitted.side.as_ref().unwrap().estimate, side),
+        "{:?}",
+        fitted.side
+    );
+}

@@ -161,6 +161,8 @@ fn about(table: &str, cells: &[String], r: &Round) -> Option<bool> {
             team == c(0)
         }
         "Dilemmas, hardest first" => r.dilemma_id == c(0),
+        "Adjusted scores" => r.kind() == ProtocolKind::EthicsBowl && played(r, c(0)),
+        "Judge leniency" => r.kind() == ProtocolKind::EthicsBowl && by(c(0)),
         "Consistency by model" => r.phases.iter().any(|p| {
             p.model_id == c(0)
                 && matches!(

@@ -326,6 +326,8 @@ async fn a_simulated_tournament_runs_debates_consultancies_and_baselines() {
     // The metrics against an independent count over the raw files.
     let figures = qa_figures(&rounds).expect("figures");
     let mut counted: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+    let mut items: std::collections::BTreeMap<String, std::collections::BTreeSet<String>> =
+        Default::default();
     let mut awaiting = 0;
     for entry in std::fs::read_dir(report.dir.join("rounds")).unwrap() {
         let v: Value =
@@ -344,13 +346,26 @@ async fn a_simulated_tournament_runs_debates_consultancies_and_baselines() {
             .or_default();
         slot.0 += usize::from(j["choice"]["side"] == v["qa"]["assignment"]["correct_side"]);
         slot.1 += 1;
+        items
+            .entry(v["qa"]["format"].as_str().unwrap().to_string())
+            .or_default()
+            .insert(v["qa"]["item_id"].as_str().unwrap().to_string());
     }
     assert_eq!(figures.awaiting_review, awaiting);
     for (format, p) in &figures.by_format {
         let (hits, n) = counted[format.as_str()];
         assert_eq!((p.hits, p.n), (hits, n), "{format:?}");
+        // The interval counts items: Wilson's over the judgments when each item was judged
+        // once, and no narrower than that when items were judged several times.
+        let units = items[format.as_str()].len();
+        assert_eq!(p.units, units, "{format:?}");
         let (low, high) = wilson(hits, n).unwrap();
-        assert_eq!((p.low, p.high), (Some(low), Some(high)));
+        if units == n {
+            assert_eq!((p.low, p.high), (Some(low), Some(high)));
+        } else {
+            let width = p.high.unwrap() - p.low.unwrap();
+            assert!(width >= high - low - 1e-12, "{format:?}: {p:?}");
+        }
     }
     let analysis = analyse(&rounds, &Default::default());
     let out = dir.path().join("report");
@@ -438,6 +453,42 @@ fn judged_round(
     round.put_judgment(j);
     round.status = RoundStatus::Complete;
     round
+}
+
+/// Debaters with a configured `skill` are judged by the truth rule through the engine: the
+/// judge learns who is read first and whose answer is right from the schedule. A huge
+/// position bias between equally skilled debaters makes it pick the debater read first
+/// every time, whichever is right; without it, its picks follow the text as before.
+#[tokio::test]
+async fn a_simulated_judge_of_skilled_debaters_leans_to_the_debater_read_first() {
+    let dir = tempfile::tempdir().unwrap();
+    let models = [
+        format!("{}skill = 0.5\n", sim("d1", 0.9, 0.0)),
+        format!("{}skill = 0.5\n", sim("d2", 0.5, 0.0)),
+        format!("{}position_bias = 50.0\n", sim("j", 0.5, 0.0)),
+    ]
+    .concat();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"d1\", \"d2\"]\njudges = [\"j\"]",
+        "sample_per_level = 6\nseed = 3\ndebate_rounds = 1\nword_limit = 40\nbaselines = []\n\
+         strength_order = [\"d1\", \"d2\", \"j\"]\n",
+    );
+    let report = run(&config).await;
+    assert_eq!(report.status, TournamentStatus::Finished);
+    let mut debates = 0;
+    for round in stored_rounds(&report) {
+        let setup = round.qa().unwrap();
+        if setup.format != QaFormat::Debate || setup.assignment.correct_side.is_none() {
+            continue;
+        }
+        debates += 1;
+        let choice = round.judgments[0].choice().unwrap();
+        assert_eq!(choice.side, setup.assignment.first, "{}", round.id);
+        assert_eq!(choice.confidence, Some(99.0), "{}", round.id);
+    }
+    assert!(debates >= 6, "{debates}");
 }
 
 #[test]

@@ -94,3 +94,70 @@ fn judge_effects_match_statsmodels() {
     }
     assert_eq!(checked, 8);
 }
+
+/// The intervals of the judge effects resample exchanges: on a schedule where three judges
+/// score every exchange and each team's text varies from exchange to exchange
+/// (`tests/stats_reference/make_effects.py`), each 95% interval's half-width is close to
+/// 1.96 of statsmodels' standard error clustered by exchange, and far from the naive one
+/// that counts every judgment as independent (about twice too narrow for the models here,
+/// and many times too wide for the judges, whom every exchange compares directly).
+#[test]
+fn judge_effect_intervals_match_standard_errors_clustered_by_exchange() {
+    use ethics_bowl::analysis::effects::{Observation, effects};
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/stats_reference/");
+    let level = |s: &str| s[1..].parse::<usize>().expect("a level like m2");
+    let mut data =
+        csv::Reader::from_path(format!("{dir}effects_clustered_data.csv")).expect("data");
+    let obs: Vec<Observation> = data
+        .records()
+        .map(|r| {
+            let r = r.expect("row");
+            Observation {
+                exchange: r[0].parse().expect("exchange"),
+                model: level(&r[1]),
+                judge: level(&r[2]),
+                team_a: &r[3] == "1",
+                total: r[4].parse().expect("total"),
+            }
+        })
+        .collect();
+    let names = |p: &str, n: usize| (0..n).map(|i| format!("{p}{i}")).collect::<Vec<_>>();
+    let got = effects(&obs, &names("m", 4), &names("j", 3), 0);
+    let mut expected =
+        csv::Reader::from_path(format!("{dir}effects_clustered_expected.csv")).expect("expected");
+    let mut checked = 0;
+    for r in expected.records() {
+        let r = r.expect("row");
+        let (want, se_cluster, se_naive): (f64, f64, f64) = (
+            r[2].parse().expect("estimate"),
+            r[3].parse().expect("se"),
+            r[4].parse().expect("se"),
+        );
+        let e = match &r[0] {
+            "model" => &got.models[level(&r[1])].effect,
+            "judge" => &got.judges[level(&r[1])].effect,
+            _ => got.side.as_ref().expect("a side effect"),
+        };
+        let what = format!("{} {}", &r[0], &r[1]);
+        assert!(
+            (e.estimate - want).abs() < 1e-9,
+            "{what}: {e:?} against {want}"
+        );
+        // n counts exchanges: a model plays in half of them, a judge judges all.
+        let exchanges = if &r[0] == "model" { 18 } else { 36 };
+        assert_eq!(e.n, exchanges, "{what}: n counts exchanges");
+        let half = (e.high.expect("high") - e.low.expect("low")) / 2.0;
+        let ratio = half / (1.96 * se_cluster);
+        assert!(
+            (0.7..1.3).contains(&ratio),
+            "{what}: half-width {half:.3} against 1.96 × {se_cluster:.3} clustered"
+        );
+        let naive = half / (1.96 * se_naive);
+        assert!(
+            !(0.7..1.3).contains(&naive),
+            "{what}: the data should tell clustered from naive ({naive:.2})"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 8);
+}

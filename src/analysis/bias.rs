@@ -6,14 +6,16 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use super::stats::{mean, offset_from_others, pearson, std_dev};
+use super::stats::clustered::clustered_mean;
+use super::stats::{offset_from_others, pearson};
 use super::tables::Cell;
 use crate::domain::{Criterion, PhaseType, Round, Scores, Team};
 
 /// A judge–criterion pair with at least this share of scores at 9–10 cannot separate models.
 pub const CEILING_SHARE: f64 = 0.5;
 
-/// A mean difference with a 95% interval (normal approximation) and its n.
+/// A mean difference with a 95% interval that counts exchanges (the judges of one exchange
+/// are one unit: [`crate::analysis::stats::clustered`]), its judgments and exchanges.
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Difference {
     /// The mean difference.
@@ -22,19 +24,21 @@ pub struct Difference {
     pub low: Option<f64>,
     /// 95% interval, high end.
     pub high: Option<f64>,
-    /// Observations.
+    /// Observations (judgments).
     pub n: usize,
+    /// Exchanges: the unit of replication.
+    pub exchanges: usize,
 }
 
 impl Difference {
-    fn of(values: &[f64]) -> Self {
-        let m = mean(values);
-        let half = std_dev(values).map(|s| 1.96 * s / (values.len() as f64).sqrt());
+    fn of(observations: &[(usize, f64)]) -> Self {
+        let m = clustered_mean(observations);
         Self {
-            mean: m,
-            low: m.zip(half).map(|(m, h)| m - h),
-            high: m.zip(half).map(|(m, h)| m + h),
-            n: values.len(),
+            mean: m.mean,
+            low: m.low,
+            high: m.high,
+            n: m.n,
+            exchanges: m.clusters,
         }
     }
 }
@@ -105,7 +109,7 @@ pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> 
     // (round, team) → judge → total, for comparing judges on the same team.
     let mut by_team: Vec<(String, BTreeMap<String, f64>)> = Vec::new();
     let mut dist: BTreeMap<(String, Criterion), [usize; 10]> = BTreeMap::new();
-    for r in rounds {
+    for (exchange, r) in rounds.iter().enumerate() {
         let usable: Vec<_> = r.judgments.iter().filter(|j| j.is_usable()).collect();
         for team in [Team::A, Team::B] {
             let model = if team == Team::A {
@@ -134,7 +138,7 @@ pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> 
                 j.scores(Team::A).and_then(Scores::total),
                 j.scores(Team::B).and_then(Scores::total),
             ) {
-                margins.push(a - b);
+                margins.push((exchange, a - b));
             }
         }
     }
@@ -160,16 +164,18 @@ pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> 
                 }),
             ),
         ] {
-            let diffs: Vec<f64> = by_team
+            // Two teams per round, in order: the round is the exchange.
+            let diffs: Vec<(usize, f64)> = by_team
                 .iter()
-                .filter(|(model, _)| related(model))
-                .filter_map(|(_, scores)| offset_from_others(scores, judge))
+                .enumerate()
+                .filter(|(_, (model, _))| related(model))
+                .filter_map(|(i, (_, scores))| Some((i / 2, offset_from_others(scores, judge)?)))
                 .collect();
             if !diffs.is_empty() {
                 self_preference.push(SelfPreference {
                     judge: judge.clone(),
                     relation,
-                    difference: Cell::of(&diffs),
+                    difference: Cell::clustered(&diffs),
                 });
             }
         }

@@ -16,7 +16,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::stats::bootstrap::{REPLICATES, SEED, cluster_intervals};
-use super::stats::least_squares;
+use super::stats::least_squares::Normal;
 use crate::domain::{Round, Team};
 
 /// One judge's total for one team of one exchange.
@@ -86,9 +86,22 @@ pub fn fit(obs: &[Observation], models: usize, judges: usize) -> Option<Fit> {
     if seen_m.contains(&false) || seen_j.contains(&false) {
         return None;
     }
-    let rows: Vec<Vec<f64>> = obs.iter().map(|o| row(o, models, judges)).collect();
-    let y: Vec<f64> = obs.iter().map(|o| o.total).collect();
-    let b = least_squares::fit(&rows, &y)?;
+    let mut normal = Normal::new(columns(models, judges));
+    for o in obs {
+        normal.add_row(&row(o, models, judges), o.total);
+    }
+    solved(&normal, models, judges)
+}
+
+/// The columns of the model's design.
+fn columns(models: usize, judges: usize) -> usize {
+    1 + (models - 1) + judges.saturating_sub(1) + 1
+}
+
+/// The fit of solved normal equations: the coefficients expanded so that each factor's
+/// effects sum to zero.
+fn solved(normal: &Normal, models: usize, judges: usize) -> Option<Fit> {
+    let b = normal.solve()?;
     let expand = |coefs: &[f64]| {
         let mut v = coefs.to_vec();
         v.push(-coefs.iter().sum::<f64>());
@@ -134,6 +147,9 @@ pub struct ModelEffect {
     /// Its estimate.
     #[serde(flatten)]
     pub effect: Estimate,
+    /// Its raw mean over the same judgments, as points above the mean of every team's total
+    /// (on the estimate's scale): what the schedule's judges and sides leave in it.
+    pub raw: f64,
 }
 
 /// A judge's leniency.
@@ -233,6 +249,13 @@ fn observations(rounds: &[Round]) -> (Vec<Observation>, Vec<String>, Vec<String>
 /// The judge effects of Ethics Bowl rounds, with intervals from resampling exchanges.
 pub fn adjusted(rounds: &[Round]) -> Adjusted {
     let (obs, models, judges, own) = observations(rounds);
+    effects(&obs, &models, &judges, own)
+}
+
+/// The judge effects of these observations (their models and judges indices into `models`
+/// and `judges`), with intervals from resampling their exchanges; `own` self-judgments were
+/// left out before.
+pub fn effects(obs: &[Observation], models: &[String], judges: &[String], own: usize) -> Adjusted {
     let not = |why: &str| Adjusted {
         self_judgments_left_out: own,
         not_computed: Some(why.into()),
@@ -241,17 +264,32 @@ pub fn adjusted(rounds: &[Round]) -> Adjusted {
     if models.len() < 2 {
         return not("needs judged rounds of two models or more");
     }
-    let Some(point) = fit(&obs, models.len(), judges.len()) else {
+    let Some(point) = fit(obs, models.len(), judges.len()) else {
         return not(
-            "the schedule cannot separate the models from the judges (each model met only judges no other model met); judge with more judges or `judging = \"all\"`",
+            "the judged rounds cannot tell the models, the judges and the sides apart (a model met only \
+             judges no other model met, or always played the same side); judge with more judges or \
+             `judging = \"all\"`, and let every model play both sides",
         );
     };
-    // The exchanges present, each with its observations.
+    // Each exchange's normal equations and the models and judges in it, summed once: a
+    // resample adds them up as often as it drew the exchange.
     let mut by_exchange: BTreeMap<usize, Vec<Observation>> = BTreeMap::new();
-    for o in &obs {
+    for o in obs {
         by_exchange.entry(o.exchange).or_default().push(*o);
     }
-    let clusters: Vec<Vec<Observation>> = by_exchange.into_values().collect();
+    let p = columns(models.len(), judges.len());
+    let clusters: Vec<(Normal, Vec<usize>, Vec<usize>)> = by_exchange
+        .into_values()
+        .map(|cluster| {
+            let mut normal = Normal::new(p);
+            for o in &cluster {
+                normal.add_row(&row(o, models.len(), judges.len()), o.total);
+            }
+            let ms = cluster.iter().map(|o| o.model).collect();
+            let js = cluster.iter().map(|o| o.judge).collect();
+            (normal, ms, js)
+        })
+        .collect();
     let flat = |f: &Fit| {
         let mut v = f.models.clone();
         v.extend(&f.judges);
@@ -259,11 +297,23 @@ pub fn adjusted(rounds: &[Round]) -> Adjusted {
         v
     };
     let intervals = cluster_intervals(clusters.len(), REPLICATES, SEED, |draw| {
-        let sample: Vec<Observation> = draw
-            .iter()
-            .flat_map(|&c| clusters[c].iter().copied())
-            .collect();
-        fit(&sample, models.len(), judges.len()).map(|f| flat(&f))
+        let mut times = vec![0usize; clusters.len()];
+        for &c in draw {
+            times[c] += 1;
+        }
+        let (mut seen_m, mut seen_j) = (vec![false; models.len()], vec![false; judges.len()]);
+        let mut normal = Normal::new(p);
+        for ((cluster, ms, js), &t) in clusters.iter().zip(&times) {
+            if t > 0 {
+                normal.add(cluster, t);
+                ms.iter().for_each(|&m| seen_m[m] = true);
+                js.iter().for_each(|&j| seen_j[j] = true);
+            }
+        }
+        if seen_m.contains(&false) || seen_j.contains(&false) {
+            return None;
+        }
+        solved(&normal, models.len(), judges.len()).map(|f| flat(&f))
     });
     let interval = |i: usize| intervals.as_ref().and_then(|v| v.get(i).copied().flatten());
     let units = |keep: &dyn Fn(&Observation) -> bool| {
@@ -284,6 +334,11 @@ pub fn adjusted(rounds: &[Round]) -> Adjusted {
             judgments: observations / per,
         }
     };
+    let raw_mean = |keep: &dyn Fn(&Observation) -> bool| {
+        let totals: Vec<f64> = obs.iter().filter(|o| keep(o)).map(|o| o.total).collect();
+        totals.iter().sum::<f64>() / totals.len().max(1) as f64
+    };
+    let grand = raw_mean(&|_| true);
     Adjusted {
         models: models
             .iter()
@@ -291,6 +346,7 @@ pub fn adjusted(rounds: &[Round]) -> Adjusted {
             .map(|(i, m)| ModelEffect {
                 model: m.clone(),
                 effect: estimate(point.models[i], i, &|o| o.model == i, 1),
+                raw: raw_mean(&|o| o.model == i) - grand,
             })
             .collect(),
         judges: point

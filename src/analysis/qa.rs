@@ -45,15 +45,19 @@ pub struct Proportion {
     pub low: Option<f64>,
     /// Upper end.
     pub high: Option<f64>,
+    /// The independent units among the trials (question-answer items: the several judges,
+    /// formats and pairings of one item are one unit); `n` when each trial is its own.
+    pub units: usize,
 }
 
 impl Proportion {
-    /// `hits` out of `n`, with its interval.
+    /// `hits` out of `n` independent trials, with its interval.
     pub fn new(hits: usize, n: usize) -> Self {
         let Some((low, high)) = wilson(hits, n) else {
             return Self {
                 hits,
                 n,
+                units: n,
                 ..Self::default()
             };
         };
@@ -63,11 +67,59 @@ impl Proportion {
             share: Some(hits as f64 / n as f64),
             low: Some(low),
             high: Some(high),
+            units: n,
         }
     }
 
-    fn add(&mut self, hit: bool) {
-        *self = Self::new(self.hits + usize::from(hit), self.n + 1);
+    /// The share of trials that come in clusters, each `(hits, trials)`: the Wilson interval
+    /// at the effective sample size the clustering leaves, `p(1−p)` over the share's
+    /// cluster-robust variance (the design effect; never more than the trials), so that
+    /// several judgments of one item do not narrow it as independent ones would. With one
+    /// trial per cluster it is [`Proportion::new`].
+    pub fn clustered(clusters: &[(usize, usize)]) -> Self {
+        let (hits, n) = clusters
+            .iter()
+            .fold((0, 0), |(h, t), &(ch, ct)| (h + ch, t + ct));
+        let g = clusters.iter().filter(|c| c.1 > 0).count();
+        if g == n {
+            return Self::new(hits, n);
+        }
+        let mut out = Self::new(hits, n);
+        out.units = g;
+        let p = hits as f64 / n as f64;
+        let spread: f64 = clusters
+            .iter()
+            .map(|&(ch, ct)| (ch as f64 - ct as f64 * p).powi(2))
+            .sum();
+        let variance = (g >= 2).then(|| g as f64 / (g as f64 - 1.0) * spread / (n * n) as f64);
+        let effective = match variance {
+            Some(v) if v > 0.0 => (p * (1.0 - p) / v).min(n as f64),
+            _ => g as f64,
+        };
+        if let Some((low, high)) = wilson_at(p, effective) {
+            out.low = Some(low);
+            out.high = Some(high);
+        }
+        out
+    }
+}
+
+/// Trials counted per item, for a [`Proportion::clustered`].
+#[derive(Debug, Clone, Default)]
+pub struct ItemTally(BTreeMap<String, (usize, usize)>);
+
+impl ItemTally {
+    /// One trial of `item`.
+    pub fn add(&mut self, item: &str, hit: bool) {
+        let slot = self.0.entry(item.to_string()).or_default();
+        slot.0 += usize::from(hit);
+        slot.1 += 1;
+    }
+
+    /// The share, its interval counting items.
+    pub fn proportion(&self) -> Proportion {
+        let clusters: Vec<(usize, usize)> = self.0.values().copied().collect();
+        Proportion::clustered(&clusters)
     }
 }
 
@@ -76,12 +128,20 @@ pub fn wilson(hits: usize, n: usize) -> Option<(f64, f64)> {
     if n == 0 {
         return None;
     }
-    let (p, n) = (hits as f64 / n as f64, n as f64);
+    wilson_at(hits as f64 / n as f64, n as f64)
+}
+
+/// The Wilson interval of a share `p` over `n` trials (`n` may be an effective, fractional
+/// sample size).
+fn wilson_at(p: f64, n: f64) -> Option<(f64, f64)> {
+    if n <= 0.0 || !p.is_finite() {
+        return None;
+    }
     let z2 = Z95 * Z95;
     let centre = (p + z2 / (2.0 * n)) / (1.0 + z2 / n);
     let half = Z95 / (1.0 + z2 / n) * (p * (1.0 - p) / n + z2 / (4.0 * n * n)).sqrt();
     // At 0 and n the interval ends exactly at 0 and 1 (rounding would leave 1e-16 off).
-    let low = if hits == 0 { 0.0 } else { centre - half };
+    let low = if p == 0.0 { 0.0 } else { centre - half };
     let high = if p == 1.0 { 1.0 } else { centre + half };
     Some((low.max(0.0), high.min(1.0)))
 }
@@ -283,14 +343,22 @@ pub fn debaters_label(round: &Round, format: QaFormat) -> Option<String> {
 
 /// Judge accuracy per format over every judge and level (what a run's summary shows).
 pub fn accuracy_by_format(rounds: &[Round]) -> BTreeMap<QaFormat, Proportion> {
-    let mut by_format: BTreeMap<QaFormat, Proportion> = BTreeMap::new();
+    let mut by_format: BTreeMap<QaFormat, ItemTally> = BTreeMap::new();
     for j in judged(rounds).0.iter().filter(|j| j.correct.is_some()) {
         by_format
             .entry(j.setup.format)
             .or_default()
-            .add(j.correct == Some(true));
+            .add(&j.setup.item_id, j.correct == Some(true));
     }
-    by_format
+    shares(by_format)
+}
+
+/// Each tally's share.
+fn shares<K: Ord>(tallies: BTreeMap<K, ItemTally>) -> BTreeMap<K, Proportion> {
+    tallies
+        .into_iter()
+        .map(|(k, t)| (k, t.proportion()))
+        .collect()
 }
 
 /// The figures, when any round is a question-answer round.
@@ -307,9 +375,9 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
     let hit = |j: &Judged| j.correct == Some(true);
 
     let by_format = accuracy_by_format(rounds);
-    let mut configs: BTreeMap<(QaFormat, String, String, String, Option<String>), Proportion> =
+    let mut configs: BTreeMap<(QaFormat, String, String, String, Option<String>), ItemTally> =
         BTreeMap::new();
-    let mut per_judge: BTreeMap<(String, String), BTreeMap<QaFormat, Proportion>> = BTreeMap::new();
+    let mut per_judge: BTreeMap<(String, String), BTreeMap<QaFormat, ItemTally>> = BTreeMap::new();
     for j in &scored {
         let format = j.setup.format;
         configs
@@ -321,13 +389,13 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
                 j.setup.relation.clone(),
             ))
             .or_default()
-            .add(hit(j));
+            .add(&j.setup.item_id, hit(j));
         per_judge
             .entry((j.judgment.judge_key().to_string(), j.setup.level.clone()))
             .or_default()
             .entry(format)
             .or_default()
-            .add(hit(j));
+            .add(&j.setup.item_id, hit(j));
     }
     let configurations = configs
         .into_iter()
@@ -338,13 +406,14 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
                 judge,
                 level,
                 relation,
-                accuracy,
+                accuracy: accuracy.proportion(),
             },
         )
         .collect();
     let lifts = per_judge
         .into_iter()
         .map(|((judge, level), formats)| {
+            let formats = shares(formats);
             let share = |f: QaFormat| formats.get(&f).and_then(|p| p.share);
             let debate = share(QaFormat::Debate);
             Lift {
@@ -357,32 +426,35 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
         })
         .collect();
 
-    let mut positions: BTreeMap<QaFormat, PositionSplit> = BTreeMap::new();
+    // Per format: when the correct answer was A's, B's, read first, read second.
+    let mut positions: BTreeMap<QaFormat, [ItemTally; 4]> = BTreeMap::new();
     for j in scored.iter().filter(|j| j.setup.format.debaters() > 0) {
         let Some(correct) = j.setup.assignment.correct_side else {
             continue;
         };
-        let split = positions
-            .entry(j.setup.format)
-            .or_insert_with(|| PositionSplit {
-                format: j.setup.format,
-                correct_a: Proportion::default(),
-                correct_b: Proportion::default(),
-                correct_first: Proportion::default(),
-                correct_second: Proportion::default(),
-            });
+        let split = positions.entry(j.setup.format).or_default();
+        let item = &j.setup.item_id;
         match correct {
-            Team::A => split.correct_a.add(hit(j)),
-            Team::B => split.correct_b.add(hit(j)),
+            Team::A => split[0].add(item, hit(j)),
+            Team::B => split[1].add(item, hit(j)),
         }
         if j.setup.format == QaFormat::Debate {
             if j.setup.assignment.first == correct {
-                split.correct_first.add(hit(j));
+                split[2].add(item, hit(j));
             } else {
-                split.correct_second.add(hit(j));
+                split[3].add(item, hit(j));
             }
         }
     }
+    let positions = positions
+        .into_iter()
+        .map(|(format, [a, b, first, second])| PositionSplit {
+            format,
+            correct_a: a.proportion(),
+            correct_b: b.proportion(),
+            correct_first: first.proportion(),
+            correct_second: second.proportion(),
+        });
 
     let debaters = debater_figures(rounds, &scored);
     let pairs: Vec<(f64, f64)> = debaters
@@ -416,7 +488,11 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
                 low,
                 high,
                 mean_confidence: mean(&confidences),
-                accuracy: Proportion::new(inside.iter().filter(|j| hit(j)).count(), inside.len()),
+                accuracy: {
+                    let mut t = ItemTally::default();
+                    inside.iter().for_each(|j| t.add(&j.setup.item_id, hit(j)));
+                    t.proportion()
+                },
             }
         })
         .collect();
@@ -446,7 +522,7 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
         by_format,
         configurations,
         lifts,
-        positions: positions.into_values().collect(),
+        positions: positions.collect(),
         debaters,
         persuasiveness_accuracy_correlation,
         calibration,
@@ -457,27 +533,46 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
 /// Each three-way baseline's accuracy per judge, over the three labels and per correct
 /// label.
 fn three_way_accuracy(scored: &[&Judged]) -> Vec<ThreeWayAccuracy> {
-    let mut out: BTreeMap<(QaFormat, String), ThreeWayAccuracy> = BTreeMap::new();
+    // Per format and judge: accuracy, accuracy per correct label, labels given.
+    type Row = (
+        ItemTally,
+        BTreeMap<Label, ItemTally>,
+        BTreeMap<Label, usize>,
+    );
+    let mut out: BTreeMap<(QaFormat, String), Row> = BTreeMap::new();
     for j in scored {
         let Some(label) = j.label else { continue };
         let hit = label == j.setup.label;
         let row = out
             .entry((j.setup.format, j.judgment.judge_key().to_string()))
-            .or_insert_with(|| ThreeWayAccuracy {
-                format: j.setup.format,
-                judge: j.judgment.judge_key().to_string(),
-                accuracy: Proportion::default(),
-                by_label: Label::ALL
-                    .into_iter()
-                    .map(|l| (l, Proportion::default()))
-                    .collect(),
-                given: Label::ALL.into_iter().map(|l| (l, 0)).collect(),
+            .or_insert_with(|| {
+                (
+                    ItemTally::default(),
+                    Label::ALL
+                        .into_iter()
+                        .map(|l| (l, ItemTally::default()))
+                        .collect(),
+                    Label::ALL.into_iter().map(|l| (l, 0)).collect(),
+                )
             });
-        row.accuracy.add(hit);
-        row.by_label.entry(j.setup.label).or_default().add(hit);
-        *row.given.entry(label).or_default() += 1;
+        row.0.add(&j.setup.item_id, hit);
+        row.1
+            .entry(j.setup.label)
+            .or_default()
+            .add(&j.setup.item_id, hit);
+        *row.2.entry(label).or_default() += 1;
     }
-    out.into_values().collect()
+    out.into_iter()
+        .map(
+            |((format, judge), (accuracy, by_label, given))| ThreeWayAccuracy {
+                format,
+                judge,
+                accuracy: accuracy.proportion(),
+                by_label: shares(by_label),
+                given,
+            },
+        )
+        .collect()
 }
 
 fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> {
@@ -489,9 +584,9 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
             }
         }
     }
-    let mut wins_correct: BTreeMap<&str, Proportion> = BTreeMap::new();
-    let mut wins_incorrect: BTreeMap<&str, Proportion> = BTreeMap::new();
-    let mut self_play: BTreeMap<&str, Proportion> = BTreeMap::new();
+    let mut wins_correct: BTreeMap<&str, ItemTally> = BTreeMap::new();
+    let mut wins_incorrect: BTreeMap<&str, ItemTally> = BTreeMap::new();
+    let mut self_play: BTreeMap<&str, ItemTally> = BTreeMap::new();
     let mut matches: Vec<(usize, usize, f64)> = Vec::new();
     for j in scored {
         let format = j.setup.format;
@@ -513,7 +608,7 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
             };
             slot.entry(model.as_str())
                 .or_default()
-                .add(j.choice == Some(side));
+                .add(&j.setup.item_id, j.choice == Some(side));
         }
         if format == QaFormat::Debate {
             let (a, b) = (&j.round.team_a_model, &j.round.team_b_model);
@@ -521,7 +616,7 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
                 self_play
                     .entry(a.as_str())
                     .or_default()
-                    .add(j.correct == Some(true));
+                    .add(&j.setup.item_id, j.correct == Some(true));
             } else if let (Some(ia), Some(ib)) = (
                 models.iter().position(|m| m == a),
                 models.iter().position(|m| m == b),
@@ -531,6 +626,11 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
         }
     }
     let ratings = rate_pairs(models.clone(), &matches);
+    let (wins_correct, wins_incorrect, self_play) = (
+        shares(wins_correct),
+        shares(wins_incorrect),
+        shares(self_play),
+    );
     models
         .iter()
         .map(|model| {
@@ -573,6 +673,27 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn judgments_of_one_item_count_as_one_item() {
+        // One trial per item: Wilson over the trials.
+        let once: Vec<(usize, usize)> = (0..20).map(|i| (usize::from(i < 13), 1)).collect();
+        assert_eq!(Proportion::clustered(&once), Proportion::new(13, 20));
+        // Each item judged three times alike: the interval of 13 of 20 items, not of 39
+        // of 60 judgments (the design effect is 3, up to the G/(G−1) correction).
+        let thrice: Vec<(usize, usize)> = once.iter().map(|&(h, _)| (3 * h, 3)).collect();
+        let p = Proportion::clustered(&thrice);
+        assert_eq!((p.hits, p.n, p.units), (39, 60, 20));
+        let items = Proportion::new(13, 20);
+        let judgments = Proportion::new(39, 60);
+        let width = |p: &Proportion| p.high.unwrap() - p.low.unwrap();
+        assert!((width(&p) - width(&items)).abs() < 0.02, "{p:?} {items:?}");
+        assert!(width(&p) > 1.5 * width(&judgments), "{p:?} {judgments:?}");
+        // Every item right: no spread, the interval of 20 items.
+        let all: Vec<(usize, usize)> = (0..20).map(|_| (3, 3)).collect();
+        let p = Proportion::clustered(&all);
+        assert_eq!((p.low, p.high), (Proportion::new(20, 20).low, Some(1.0)));
+    }
 
     #[test]
     fn wilson_matches_published_values() {

@@ -1,7 +1,7 @@
 //! Ratings: every usable judgment is a match (the higher team total wins; a margin under
 //! [`DRAW_MARGIN`] is a draw), Bradley–Terry strengths are fitted to the matches and shown on
-//! the Elo scale, and a bootstrap over the matches gives 95% intervals, so a leaderboard says
-//! how sure it is. Also per role, with "model as presenter" and "model as responder" rated
+//! the Elo scale, and a bootstrap over the exchanges (each round's debate with all its
+//! judgments, resampled whole) gives 95% intervals, so a leaderboard says how sure it is. Also per role, with "model as presenter" and "model as responder" rated
 //! as separate entrants.
 
 use std::collections::BTreeMap;
@@ -19,12 +19,14 @@ pub const RESAMPLES: usize = 1000;
 /// Fixed, so a report is reproducible.
 const SEED: u64 = 0x5eed_e7b1;
 
-/// One match: entrant indices and the score of the first (1 win, 0.5 draw, 0 loss).
+/// One match: entrant indices, the score of the first (1 win, 0.5 draw, 0 loss), and the
+/// exchange it is a judgment of (the unit the bootstrap resamples).
 #[derive(Debug, Clone, Copy, PartialEq)]
 struct Match {
     a: usize,
     b: usize,
     score_a: f64,
+    exchange: usize,
 }
 
 /// One entrant's rating.
@@ -98,11 +100,22 @@ fn rate(entrants: Vec<String>, matches: Vec<Match>) -> Vec<Rating> {
     }
     let n = entrants.len();
     let point = fit(n, &matches);
+    // The exchanges, each with its matches (the judges of one exchange): resampled whole,
+    // so several judgments of one debate never count as independent matches.
+    let mut by_exchange: BTreeMap<usize, Vec<Match>> = BTreeMap::new();
+    for m in &matches {
+        by_exchange.entry(m.exchange).or_default().push(*m);
+    }
+    let exchanges: Vec<Vec<Match>> = by_exchange.into_values().collect();
     let mut rng = ChaCha8Rng::seed_from_u64(SEED);
     let mut samples: Vec<Vec<f64>> = vec![Vec::with_capacity(RESAMPLES); n];
     for _ in 0..RESAMPLES {
-        let resample: Vec<Match> = (0..matches.len())
-            .map(|_| matches[rng.random_range(0..matches.len())])
+        let resample: Vec<Match> = (0..exchanges.len())
+            .flat_map(|_| {
+                exchanges[rng.random_range(0..exchanges.len())]
+                    .iter()
+                    .copied()
+            })
             .collect();
         for (i, r) in fit(n, &resample).into_iter().enumerate() {
             samples[i].push(r);
@@ -136,7 +149,13 @@ pub fn rate_pairs(entrants: Vec<String>, matches: &[(usize, usize, f64)]) -> Vec
         entrants,
         matches
             .iter()
-            .map(|&(a, b, score_a)| Match { a, b, score_a })
+            .enumerate()
+            .map(|(exchange, &(a, b, score_a))| Match {
+                a,
+                b,
+                score_a,
+                exchange,
+            })
             .collect(),
     )
 }
@@ -152,12 +171,14 @@ pub struct Ratings {
     pub matches: usize,
     /// Draws among them.
     pub draws: usize,
+    /// Exchanges the matches are judgments of: the unit the intervals resample.
+    pub exchanges: usize,
 }
 
 /// Ratings from rounds.
 pub fn ratings(rounds: &[Round]) -> Ratings {
-    let mut results: Vec<(String, String, f64)> = Vec::new();
-    for r in rounds {
+    let mut results: Vec<(String, String, f64, usize)> = Vec::new();
+    for (exchange, r) in rounds.iter().enumerate() {
         for j in r.judgments.iter().filter(|j| j.is_usable()) {
             let (Some(a), Some(b)) = (
                 j.scores(Team::A).and_then(Scores::total),
@@ -172,10 +193,20 @@ pub fn ratings(rounds: &[Round]) -> Ratings {
             } else {
                 0.0
             };
-            results.push((r.team_a_model.clone(), r.team_b_model.clone(), score));
+            results.push((
+                r.team_a_model.clone(),
+                r.team_b_model.clone(),
+                score,
+                exchange,
+            ));
         }
     }
     let draws = results.iter().filter(|r| r.2 == 0.5).count();
+    let exchanges = {
+        let mut e: Vec<usize> = results.iter().map(|r| r.3).collect();
+        e.dedup();
+        e.len()
+    };
     let build = |name_a: &dyn Fn(&str) -> String, name_b: &dyn Fn(&str) -> String| {
         let mut names: Vec<String> = Vec::new();
         let mut index = |s: String| {
@@ -186,11 +217,12 @@ pub fn ratings(rounds: &[Round]) -> Ratings {
         };
         let matches: Vec<Match> = results
             .iter()
-            .filter(|(a, b, _)| name_a(a) != name_b(b))
-            .map(|(a, b, s)| Match {
+            .filter(|(a, b, _, _)| name_a(a) != name_b(b))
+            .map(|(a, b, s, exchange)| Match {
                 a: index(name_a(a)),
                 b: index(name_b(b)),
                 score_a: *s,
+                exchange: *exchange,
             })
             .collect();
         rate(names, matches)
@@ -202,6 +234,7 @@ pub fn ratings(rounds: &[Round]) -> Ratings {
         }),
         matches: results.len(),
         draws,
+        exchanges,
     }
 }
 
@@ -215,14 +248,27 @@ mod tests {
         let mut m = Vec::new();
         for (a, b, wins, games) in [(0, 1, 8, 10), (1, 2, 8, 10), (0, 2, 9, 10)] {
             for g in 0..games {
+                let exchange = m.len();
                 m.push(Match {
                     a,
                     b,
                     score_a: if g < wins { 1.0 } else { 0.0 },
+                    exchange,
                 });
             }
         }
-        let r = rate(vec!["x".into(), "y".into(), "z".into()], m);
+        // The same matches, each judged three times alike: the intervals are no narrower,
+        // since the exchanges are resampled, not the judgments (resampling judgments would
+        // narrow them by about √3).
+        let thrice: Vec<Match> = m.iter().flat_map(|&x| [x, x, x]).collect();
+        let names = || vec!["x".into(), "y".into(), "z".into()];
+        for (once, three) in rate(names(), m.clone()).iter().zip(rate(names(), thrice)) {
+            assert!(
+                three.high - three.low >= 0.9 * (once.high - once.low),
+                "{once:?} {three:?}"
+            );
+        }
+        let r = rate(names(), m);
         let names: Vec<&str> = r.iter().map(|r| r.entrant.as_str()).collect();
         assert_eq!(names, ["x", "y", "z"]);
         for e in &r {
@@ -235,10 +281,11 @@ mod tests {
     #[test]
     fn an_unbeaten_entrant_gets_a_finite_rating() {
         let m: Vec<Match> = (0..5)
-            .map(|_| Match {
+            .map(|exchange| Match {
                 a: 0,
                 b: 1,
                 score_a: 1.0,
+                exchange,
             })
             .collect();
         let r = rate(vec!["x".into(), "y".into()], m);

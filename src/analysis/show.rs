@@ -4,24 +4,34 @@
 use crate::analysis::qa::Proportion;
 use crate::analysis::tables::Cell;
 
-/// A mean with its n: `7.50 (n=12)`, `7.50 (n=2, too few)`, or `–` without data.
+/// A mean with its 95% interval and n, n counting its independent units (exchanges):
+/// `7.50 [6.90, 8.10] (n=12)`; `7.50 (n=2, too few)`; `7.50 (n=12)` when no interval could
+/// be drawn; `–` without data.
 pub(crate) fn cell(c: &Cell) -> String {
-    match (c.mean, c.insufficient) {
-        (None, _) => "–".into(),
-        (Some(m), false) => format!("{m:.2} (n={})", c.n),
-        (Some(m), true) => format!("{m:.2} (n={}, too few)", c.n),
+    match (c.mean, c.insufficient, c.low.zip(c.high)) {
+        (None, _, _) => "–".into(),
+        (Some(m), true, _) => format!("{m:.2} (n={}, too few)", c.units),
+        (Some(m), false, Some((l, h))) => format!("{m:.2} [{l:.2}, {h:.2}] (n={})", c.units),
+        (Some(m), false, None) => format!("{m:.2} (n={})", c.units),
     }
 }
 
-/// A proportion with its Wilson interval and n: `62% [48–74%] (n=40)`, or `–` without data.
+/// A proportion with its Wilson interval and n: `62% [48–74%] (n=40)`; when its trials
+/// come in fewer independent units, both: `62% [41–79%] (n=94 judgments, 12 items)`; `–`
+/// without data.
 pub fn share(p: &Proportion) -> String {
+    let n = if p.units < p.n {
+        let items = if p.units == 1 { "item" } else { "items" };
+        format!("n={} judgments, {} {items}", p.n, p.units)
+    } else {
+        format!("n={}", p.n)
+    };
     match (p.share, p.low, p.high) {
         (Some(s), Some(l), Some(h)) => format!(
-            "{:.0}% [{:.0}–{:.0}%] (n={})",
+            "{:.0}% [{:.0}–{:.0}%] ({n})",
             s * 100.0,
             l * 100.0,
             h * 100.0,
-            p.n
         ),
         _ => "–".into(),
     }

@@ -283,11 +283,8 @@ pub fn summarize(rounds: &[Round]) -> Summary {
             .iter()
             .filter_map(|c| c.mean.map(|v| v * c.n as f64))
             .sum();
-        m.total = Cell {
-            mean: (n > 0).then(|| sum / n as f64),
-            n,
-            insufficient: n < super::tables::MIN_N,
-        };
+        m.total =
+            Cell::without_interval((n > 0).then(|| sum / n as f64), n, n < super::tables::MIN_N);
     }
     let ethics_bowl = || {
         rounds

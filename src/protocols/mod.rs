@@ -24,7 +24,7 @@ use crate::domain::{
     JudgingPhase, Judgment, OwnPhase, Phase, PhaseType, ProtocolKind, Round, RoundRecord,
     RoundStatus, ScheduledRound, Turn, now_rfc3339, speaker,
 };
-use crate::providers::ChatRequest;
+use crate::providers::{ChatRequest, RoundCast};
 use judging::JudgeAnswer;
 
 /// A panel judge's place in a call: who, and in which deliberation round.
@@ -235,6 +235,13 @@ pub trait Protocol: panel::PanelJudged + Send + Sync + std::fmt::Debug {
     /// The request for one step (a debater's, or a single judge's), given the phases
     /// finished so far.
     fn request(&self, step: &Step, round: &Round) -> Result<ChatRequest, ProtocolError>;
+    /// Who plays the round, for the simulated provider (see
+    /// [`crate::providers::RoundCast`]): by default Team A against Team B, Team A read first,
+    /// when the round has both.
+    fn cast(&self, round: &Round) -> Option<RoundCast> {
+        (!round.team_a_model.is_empty() && !round.team_b_model.is_empty())
+            .then(|| RoundCast::teams(&round.team_a_model, &round.team_b_model))
+    }
     /// A judge's answer read into a judgment (raw text kept, status set): its own part only,
     /// judgments quoted from the round's debaters left out (see [`judging::own`]).
     fn judge(&self, round: &Round, judge_model: &str, answer: JudgeAnswer<'_>) -> Judgment;

@@ -111,8 +111,9 @@ impl JudgingStrategy {
         steps
     }
 
-    /// The request for one step: the protocol's (or the panel's); a correction turn adds the
-    /// judge's previous answer and what could not be read in it.
+    /// The request for one step: the protocol's (or the panel's), with the round's cast (see
+    /// [`Protocol::cast`]); a correction turn adds the judge's previous answer and what
+    /// could not be read in it.
     pub fn request(
         &self,
         protocol: &dyn Protocol,
@@ -127,7 +128,8 @@ impl JudgingStrategy {
         let mut request = match panel {
             Some(panel) => panel.request(&first, round, protocol)?,
             None => protocol.request(&first, round)?,
-        };
+        }
+        .with_cast(protocol.cast(round));
         if step.correction == 0 {
             return Ok(request);
         }

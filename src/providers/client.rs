@@ -19,7 +19,7 @@ use super::limits::Limits;
 use super::openai_chat::OpenAiChat;
 use super::quota::{self, SharedQuota};
 use super::retry::{self, Attempter, Gate, RetryPolicy};
-use super::simulated::{SimulatedBehaviours, SimulatedModel, Simulator};
+use super::simulated::{Roster, SimulatedBehaviours, SimulatedModel, Simulator};
 use super::types::{CallEvent, ChatRequest, Completion, FinishReason};
 use crate::config::{ModelConfig, ModelsConfig, OnTruncation, ProviderKind};
 use crate::domain::Attempt;
@@ -381,9 +381,11 @@ impl ModelRegistry {
         redact::remember(&redactor);
         let quotas = quota::plan(&planned.iter().map(|(m, _)| *m).collect::<Vec<_>>());
         let mut clients = HashMap::new();
+        let roster = SimulatedModel::roster_of(&config.models);
         for ((model, key), quota) in planned.into_iter().zip(quotas) {
             let key = key.map(|(_, value)| ApiKey::new(value));
-            let backend = backend(model, key, &redactor, behaviours, &quota.limiter)?;
+            let simulated = (behaviours, &roster);
+            let backend = backend(model, key, &redactor, simulated, &quota.limiter)?;
             let batch = Arc::new(ModelBatcherSlot::new(
                 &model.name,
                 model.provider.as_str(),
@@ -471,15 +473,18 @@ fn read_key<'m>(
     }
 }
 
+/// The backend of one model; a simulated one answers with `behaviours` and knows the
+/// `roster` of every simulated model's knobs.
 fn backend(
     model: &ModelConfig,
     key: Option<ApiKey>,
     redactor: &Redactor,
-    behaviours: &SimulatedBehaviours,
+    (behaviours, roster): (&SimulatedBehaviours, &Roster),
     limiter: &Arc<ModelLimiter>,
 ) -> Result<Backend, SetupError> {
     if model.provider == ProviderKind::Simulated {
-        let sim = SimulatedModel::new(&model.name, model.simulated.clone().unwrap_or_default());
+        let sim = SimulatedModel::new(&model.name, model.simulated.clone().unwrap_or_default())
+            .with_roster(Arc::clone(roster));
         return Ok(Backend::Simulated(Simulator::new(
             sim,
             behaviours.clone(),

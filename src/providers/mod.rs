@@ -29,4 +29,6 @@ pub use client::{CallFailure, CallOutcome, ModelClient, ModelRegistry, SetupErro
 pub use error::ProviderError;
 pub use retry::RetryPolicy;
 pub use simulated::{SimulatedBehaviour, SimulatedBehaviours, SimulatedModel};
-pub use types::{CallEvent, CallTag, ChatRequest, Completion, FinishReason, Role, Turn, Usage};
+pub use types::{
+    CallEvent, CallTag, ChatRequest, Completion, FinishReason, Role, RoundCast, Turn, Usage,
+};

@@ -2,6 +2,8 @@
 
 use serde::{Deserialize, Serialize};
 
+use crate::domain::Team;
+
 /// Who spoke a turn of the conversation.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -29,6 +31,48 @@ pub struct CallTag {
     pub round_id: String,
     /// The phase (`presentation`, `judgment`, …).
     pub phase: String,
+    /// Who plays the round, as its configuration says (none outside a round, and in
+    /// rounds without two debaters).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cast: Option<RoundCast>,
+}
+
+/// Who plays a round, from the tournament's configuration, never from the text. Never sent
+/// to a provider: a simulated judge reads it to score debaters by their configured `skill`
+/// (see [`crate::providers::simulated::truth`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RoundCast {
+    /// The model playing Team A (a question-answer debate's Debater A; a structured
+    /// debate's Pro).
+    pub team_a: String,
+    /// The model playing Team B (Debater B; Con).
+    pub team_b: String,
+    /// Whose part the judge reads first: Team A, except in a question-answer debate whose
+    /// assignment puts Debater B first.
+    pub read_first: Team,
+    /// Whose answer is correct, in a question-answer debate (none elsewhere, and when both
+    /// answers were made wrong on purpose).
+    pub correct: Option<Team>,
+}
+
+impl RoundCast {
+    /// Team A against Team B, Team A read first, no correct answer.
+    pub fn teams(team_a: &str, team_b: &str) -> Self {
+        Self {
+            team_a: team_a.to_string(),
+            team_b: team_b.to_string(),
+            read_first: Team::A,
+            correct: None,
+        }
+    }
+
+    /// The model playing `team`.
+    pub fn model(&self, team: Team) -> &str {
+        match team {
+            Team::A => &self.team_a,
+            Team::B => &self.team_b,
+        }
+    }
 }
 
 /// The JSON a request asks for, for providers that can enforce it.
@@ -86,12 +130,16 @@ impl ChatRequest {
         self
     }
 
-    /// The same request tagged with its round and phase.
+    /// The same request tagged with its round and phase (its cast kept).
     pub fn tagged(mut self, round_id: impl Into<String>, phase: impl Into<String>) -> Self {
-        self.tag = CallTag {
-            round_id: round_id.into(),
-            phase: phase.into(),
-        };
+        self.tag.round_id = round_id.into();
+        self.tag.phase = phase.into();
+        self
+    }
+
+    /// The same request with the round's cast (see [`RoundCast`]).
+    pub fn with_cast(mut self, cast: Option<RoundCast>) -> Self {
+        self.tag.cast = cast;
         self
     }
 

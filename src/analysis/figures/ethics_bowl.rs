@@ -17,21 +17,28 @@ pub(super) fn sections(a: &Analysis) -> Vec<Section> {
     if a.ethics_bowl_rounds == 0 {
         return Vec::new();
     }
-    let mut out = vec![
-        comparison(a),
+    let mut out = vec![comparison(a)];
+    out.extend(a.adjusted.as_ref().map(super::adjusted::section));
+    out.extend([
         difficulty(a),
         consistency(a),
         frameworks(a),
         ratings(a),
         bias(a),
         agreement(a),
-    ];
+    ]);
     out.extend(a.panels.as_ref().map(super::panels::ethics_bowl));
     out
 }
 
 fn comparison(a: &Analysis) -> Section {
     let mut s = Section::new("Model comparison by role");
+    s.plain(
+        "Each criterion's mean and the total's, with a 95% interval and n counting exchanges (a round's \
+         debate): the several judges of one exchange are one unit, not several (judgments are in the CSV). \
+         These means are raw: they keep whatever judges and side the schedule gave each model (the next \
+         section takes them out).",
+    );
     let mut head = vec!["model".to_string(), "role".to_string()];
     head.extend(Criterion::ALL.iter().map(|c| c.label().to_string()));
     head.push("total /70".into());
@@ -62,12 +69,24 @@ fn comparison(a: &Analysis) -> Section {
                 Value::Text(criterion),
                 Value::Mean(*c),
                 Value::Count(c.n),
+                Value::number(c.low, 3),
+                Value::number(c.high, 3),
+                Value::Count(c.units),
             ]);
         }
     }
     s.table(t.with_tidy(
         "model_comparison.csv",
-        ["model", "role", "criterion", "mean", "n"],
+        [
+            "model",
+            "role",
+            "criterion",
+            "mean",
+            "n",
+            "low",
+            "high",
+            "exchanges",
+        ],
         tidy,
     ));
     s.chart(
@@ -76,6 +95,22 @@ fn comparison(a: &Analysis) -> Section {
         true,
     );
     s
+}
+
+/// How far the hardest-first order is established: how many neighbours' intervals overlap.
+fn overlaps(dilemmas: &[crate::analysis::tables::DilemmaDifficulty]) -> String {
+    let pairs = dilemmas.len().saturating_sub(1);
+    let overlapping = dilemmas
+        .windows(2)
+        .filter(|w| match (w[0].mean_total.high, w[1].mean_total.low) {
+            (Some(h), Some(l)) => h >= l,
+            _ => true,
+        })
+        .count();
+    format!(
+        "Order: the 95% intervals of {overlapping} of the {pairs} neighbouring pairs overlap (or one has \
+         none); where they overlap, the order between the two is not established. n counts exchanges."
+    )
 }
 
 fn difficulty(a: &Analysis) -> Section {
@@ -110,6 +145,9 @@ fn difficulty(a: &Analysis) -> Section {
             Value::number(d.spread, 3),
             Value::Count(d.models),
             Value::Flag(d.separates_models),
+            Value::number(d.mean_total.low, 3),
+            Value::number(d.mean_total.high, 3),
+            Value::Count(d.mean_total.units),
         ]);
     }
     s.table(t.with_tidy(
@@ -122,9 +160,13 @@ fn difficulty(a: &Analysis) -> Section {
             "spread_between_models",
             "models",
             "separates_models",
+            "low",
+            "high",
+            "exchanges",
         ],
         tidy,
     ));
+    s.plain(overlaps(&a.dilemma_difficulty));
     s.chart(
         "dilemma_difficulty.svg",
         charts::difficulty_chart(&a.dilemma_difficulty),
@@ -339,8 +381,9 @@ fn rating_table(title: &str, list: &[Rating], link: fn(&str) -> Option<Link>) ->
 fn ratings(a: &Analysis) -> Section {
     let mut s = Section::new("Ratings (Bradley–Terry, Elo scale, 95% bootstrap intervals)");
     s.plain(format!(
-        "{} matches (one per usable judgment; a margin under {DRAW_MARGIN} points is a draw), {} draws.",
-        a.ratings.matches, a.ratings.draws
+        "{} matches (one per usable judgment; a margin under {DRAW_MARGIN} points is a draw), {} draws, \
+         from {} exchanges; the intervals resample exchanges, so the judges of one debate count once.",
+        a.ratings.matches, a.ratings.draws, a.ratings.exchanges
     ));
     s.table(rating_table("overall", &a.ratings.overall, Link::player));
     s.table(rating_table("by role", &a.ratings.by_role, role_entrant));
@@ -367,9 +410,15 @@ fn role_entrant(entrant: &str) -> Option<Link> {
 }
 
 fn difference(d: &Difference) -> String {
+    let plural = |n: usize, what: &str| format!("{n} {what}{}", if n == 1 { "" } else { "s" });
+    let n = format!(
+        "{}, {}",
+        plural(d.exchanges, "exchange"),
+        plural(d.n, "judgment")
+    );
     match (d.mean, d.low, d.high) {
-        (Some(m), Some(l), Some(h)) => format!("{m:+.2} (95% {l:+.2} to {h:+.2}, n={})", d.n),
-        (Some(m), _, _) => format!("{m:+.2} (n={})", d.n),
+        (Some(m), Some(l), Some(h)) => format!("{m:+.2} (95% {l:+.2} to {h:+.2}; {n})"),
+        (Some(m), _, _) => format!("{m:+.2} ({n})"),
         _ => "–".into(),
     }
 }

@@ -5,6 +5,7 @@
 //! per table), HTML (`report.html`) and the terminal UI's Analysis screen. No table is
 //! written by hand anywhere else.
 
+mod adjusted;
 mod calls;
 mod ethics_bowl;
 mod link;

@@ -10,11 +10,7 @@ use crate::domain::{Fallacy, Standing, TotalBands};
 
 /// A side total with its n (never marked "too few": each is one judgment's reading).
 fn mean(m: &Mean) -> Value {
-    Value::Mean(Cell {
-        mean: m.mean,
-        n: m.n,
-        insufficient: false,
-    })
+    Value::Mean(Cell::without_interval(m.mean, m.n, false))
 }
 
 /// A part of a whole as a percentage, `–` when the whole is nothing.

@@ -2,8 +2,10 @@
 //! n, a share with its interval) and what its CSV field holds (the number alone, at full
 //! precision).
 
+use crate::analysis::effects::Estimate;
 use crate::analysis::qa::Proportion;
 use crate::analysis::show::{cell, num, share};
+use crate::analysis::stats::bootstrap::MIN_CLUSTERS;
 use crate::analysis::tables::Cell;
 
 /// One cell.
@@ -25,6 +27,9 @@ pub enum Value {
     Share(Proportion),
     /// A number shown to `decimals` places, `–` when there is none.
     Number(Option<f64>, usize),
+    /// An effect with its 95% interval and its exchanges: `+3.2 [1.1, 5.3] (n=28)`; the CSV
+    /// field holds the estimate.
+    Estimate(Estimate),
     /// A share shown as a whole percentage (`38%`); the CSV field holds the fraction.
     Percent(f64),
     /// Yes or no: `true`/`false` in CSV.
@@ -57,6 +62,7 @@ impl Value {
             Self::Count(n) => n.to_string(),
             Self::Mean(c) => cell(c),
             Self::Share(p) => share(p),
+            Self::Estimate(e) => estimate(e),
             Self::Number(Some(v), d) => format!("{v:.d$}", d = *d),
             Self::Number(None, _) => "–".into(),
             Self::Percent(v) => format!("{:.0}%", v * 100.0),
@@ -74,6 +80,7 @@ impl Value {
             Self::Count(n) => n.to_string(),
             Self::Mean(c) => num(c.mean),
             Self::Share(p) => num(p.share),
+            Self::Estimate(e) => num(Some(e.estimate)),
             Self::Number(v, _) => num(*v),
             Self::Percent(v) => v.to_string(),
             Self::Flag(b) => b.to_string(),
@@ -87,6 +94,26 @@ impl Value {
     }
 }
 
+/// An effect as shown: signed, one decimal, its interval, then its exchanges (`too few`
+/// below [`MIN_CLUSTERS`], where no interval is drawn).
+fn estimate(e: &Estimate) -> String {
+    // Rounded first, so that −0.04 shows as +0.0, not −0.0.
+    let tenth = |v: f64| (v * 10.0).round() / 10.0 + 0.0;
+    let e = &Estimate {
+        estimate: tenth(e.estimate),
+        low: e.low.map(tenth),
+        high: e.high.map(tenth),
+        ..e.clone()
+    };
+    match (e.low, e.high) {
+        (Some(l), Some(h)) => format!("{:+.1} [{l:+.1}, {h:+.1}] (n={})", e.estimate, e.n),
+        _ if e.n < MIN_CLUSTERS => {
+            format!("{:+.1} (n={}, too few for an interval)", e.estimate, e.n)
+        }
+        _ => format!("{:+.1} (n={}, no interval)", e.estimate, e.n),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -94,11 +121,30 @@ mod tests {
     #[test]
     fn a_value_is_shown_with_its_n_and_written_to_csv_as_the_number() {
         let c = Cell::of(&[7.0, 8.0, 9.0]);
-        assert_eq!(Value::Mean(c).shown(), "8.00 (n=3)");
+        assert_eq!(Value::Mean(c).shown(), "8.00 [5.52, 10.48] (n=3)");
         assert_eq!(Value::Mean(c).csv(), "8");
         let p = Proportion::new(5, 10);
         assert_eq!(Value::Share(p).shown(), "50% [24–76%] (n=10)");
         assert_eq!(Value::Share(p).csv(), "0.5");
+        let e = Estimate {
+            estimate: 3.25,
+            low: Some(1.04),
+            high: Some(5.3),
+            n: 28,
+            judgments: 109,
+        };
+        assert_eq!(
+            Value::Estimate(e.clone()).shown(),
+            "+3.3 [+1.0, +5.3] (n=28)"
+        );
+        assert_eq!(Value::Estimate(e.clone()).csv(), "3.25");
+        let zero = Estimate {
+            estimate: -0.04,
+            low: Some(-1.7),
+            high: Some(1.6),
+            ..e
+        };
+        assert_eq!(Value::Estimate(zero).shown(), "+0.0 [-1.7, +1.6] (n=28)");
         assert_eq!(Value::number(None, 3).shown(), "–");
         assert_eq!(Value::number(None, 3).csv(), "");
         assert_eq!(Value::number(Some(0.12345), 3).shown(), "0.123");

@@ -36,6 +36,10 @@ pub struct Analysis {
     pub usage_by_model: Vec<crate::analysis::usage::ModelUsage>,
     /// Model comparison by role.
     pub model_comparison: Vec<ModelRole>,
+    /// The Ethics Bowl's judge- and side-adjusted model scores, judge leniencies and side
+    /// effect (none without Ethics Bowl rounds).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub adjusted: Option<crate::analysis::effects::Adjusted>,
     /// Dilemma difficulty, hardest first.
     pub dilemma_difficulty: Vec<DilemmaDifficulty>,
     /// Every consistency test, with flags.
@@ -177,6 +181,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         calls_by_model: calls_by_model(rounds),
         usage_by_model: crate::analysis::usage::usage_by_model(rounds),
         model_comparison: model_comparison(ethics),
+        adjusted: (!ethics.is_empty()).then(|| crate::analysis::effects::adjusted(ethics)),
         dilemma_difficulty: dilemma_difficulty(ethics),
         consistency_by_model: consistency_by_model(&tests),
         consistency: tests,

@@ -5,6 +5,11 @@
 use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
+/// Fewer clusters than this and no interval is drawn: resampling a handful of exchanges
+/// gives intervals far narrower than the truth (a percentile bootstrap needs enough clusters
+/// for their spread to stand for the population's).
+pub const MIN_CLUSTERS: usize = 10;
+
 /// Resamples drawn for an interval.
 pub const REPLICATES: usize = 1000;
 
@@ -16,7 +21,7 @@ pub const SEED: u64 = 0x00e7_1c5b;
 /// replacement). `statistic` returns one value per statistic, in a fixed order, or none when
 /// a resample cannot give them (a fit that leaves out a model or a judge): such a resample
 /// is drawn again, up to four times `replicates` draws in all, which conditions the
-/// bootstrap on every level being present. With fewer than two clusters, or when too few
+/// bootstrap on every level being present. With fewer than [`MIN_CLUSTERS`] clusters, or when too few
 /// resamples give the statistics, there is no interval; a statistic that is not a number in
 /// some resample has none either.
 pub fn cluster_intervals<F>(
@@ -28,7 +33,7 @@ pub fn cluster_intervals<F>(
 where
     F: Fn(&[usize]) -> Option<Vec<f64>>,
 {
-    if clusters < 2 || replicates == 0 {
+    if clusters < MIN_CLUSTERS || replicates == 0 {
         return None;
     }
     let mut rng = ChaCha8Rng::seed_from_u64(seed);
@@ -108,7 +113,10 @@ mod tests {
         let half = (ci.1 - ci.0) / 2.0;
         assert!((1.4..2.2).contains(&half), "{ci:?}");
         assert!(ci.0 < 4.5 && 4.5 < ci.1);
-        assert_eq!(cluster_intervals(1, REPLICATES, SEED, mean_of), None);
+        assert_eq!(
+            cluster_intervals(MIN_CLUSTERS - 1, REPLICATES, SEED, mean_of),
+            None
+        );
         let never = |_: &[usize]| None;
         assert_eq!(cluster_intervals(10, 100, SEED, never), None);
     }

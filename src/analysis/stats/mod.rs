@@ -5,6 +5,7 @@
 //! `least_squares` fits a linear model, for the intervals and the judge effects.
 
 pub mod bootstrap;
+pub mod clustered;
 pub mod least_squares;
 
 /// The mean, if there are values.

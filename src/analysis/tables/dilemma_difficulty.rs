@@ -25,13 +25,15 @@ pub struct DilemmaDifficulty {
 
 /// Dilemmas ranked hardest (lowest mean total) first.
 pub fn dilemma_difficulty(rounds: &[Round]) -> Vec<DilemmaDifficulty> {
-    let mut totals: BTreeMap<&str, Vec<f64>> = BTreeMap::new();
+    // Each team total with its exchange (the round): both teams and every judge of one
+    // exchange are one unit of the interval.
+    let mut totals: BTreeMap<&str, Vec<(usize, f64)>> = BTreeMap::new();
     let mut per_model: BTreeMap<&str, BTreeMap<&str, Vec<f64>>> = BTreeMap::new();
-    for r in rounds {
+    for (exchange, r) in rounds.iter().enumerate() {
         for j in usable(r) {
             for team in [Team::A, Team::B] {
                 if let Some(t) = j.scores(team).and_then(Scores::total) {
-                    totals.entry(&r.dilemma_id).or_default().push(t);
+                    totals.entry(&r.dilemma_id).or_default().push((exchange, t));
                     per_model
                         .entry(&r.dilemma_id)
                         .or_default()
@@ -48,7 +50,7 @@ pub fn dilemma_difficulty(rounds: &[Round]) -> Vec<DilemmaDifficulty> {
             let means: Vec<f64> = per_model[d].values().filter_map(|v| mean(v)).collect();
             DilemmaDifficulty {
                 dilemma_id: d.to_string(),
-                mean_total: Cell::of(values),
+                mean_total: Cell::clustered(values),
                 spread: std_dev(&means),
                 models: means.len(),
                 separates_models: false,
@@ -128,11 +130,7 @@ mod bar_range_tests {
     fn row(mean: Option<f64>) -> DilemmaDifficulty {
         DilemmaDifficulty {
             dilemma_id: "d".into(),
-            mean_total: Cell {
-                mean,
-                n: 3,
-                insufficient: false,
-            },
+            mean_total: Cell::without_interval(mean, 3, false),
             spread: None,
             models: 1,
             separates_models: false,

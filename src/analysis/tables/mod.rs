@@ -13,7 +13,6 @@ mod model_comparison;
 
 use serde::Serialize;
 
-use super::stats::mean;
 use crate::domain::{Judgment, Round, Team};
 
 pub use consistency::{
@@ -28,24 +27,55 @@ pub use model_comparison::{ModelRole, model_comparison};
 /// Fewer observations than this and a figure is reported as insufficient.
 pub const MIN_N: usize = 3;
 
-/// A mean and the number of observations behind it.
+/// A mean, its 95% interval and what it rests on: observations and the independent units
+/// among them (exchanges: several judgments of one exchange are one unit).
 #[derive(Debug, Clone, Copy, PartialEq, Serialize)]
 pub struct Cell {
     /// The mean, when there is any data.
     pub mean: Option<f64>,
-    /// Observations behind it.
+    /// Observations behind it (judgments).
     pub n: usize,
-    /// Whether `n` is below [`MIN_N`].
+    /// Whether its independent units are fewer than [`MIN_N`].
     pub insufficient: bool,
+    /// Its independent units (exchanges; the observations themselves when each is its own).
+    pub units: usize,
+    /// The 95% interval's low end, counting units (see [`crate::analysis::stats::clustered`]);
+    /// none under two units.
+    pub low: Option<f64>,
+    /// Its high end.
+    pub high: Option<f64>,
 }
 
 impl Cell {
-    /// The cell of these values.
+    /// The cell of these values, each an independent unit.
     pub fn of(values: &[f64]) -> Self {
+        let units: Vec<(usize, f64)> = values.iter().copied().enumerate().collect();
+        Self::clustered(&units)
+    }
+
+    /// The cell of `(unit, value)` observations: several values of one unit (the judges of
+    /// one exchange) count once in the interval and in `units`.
+    pub fn clustered(observations: &[(usize, f64)]) -> Self {
+        let m = crate::analysis::stats::clustered::clustered_mean(observations);
         Self {
-            mean: mean(values),
-            n: values.len(),
-            insufficient: values.len() < MIN_N,
+            mean: m.mean,
+            n: m.n,
+            insufficient: m.clusters < MIN_N,
+            units: m.clusters,
+            low: m.low,
+            high: m.high,
+        }
+    }
+
+    /// A mean known without its observations (a total pooled from others): no interval.
+    pub fn without_interval(mean: Option<f64>, n: usize, insufficient: bool) -> Self {
+        Self {
+            mean,
+            n,
+            insufficient,
+            units: n,
+            low: None,
+            high: None,
         }
     }
 }

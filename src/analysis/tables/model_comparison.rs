@@ -1,5 +1,6 @@
 //! Model comparison: each model in each role (presenting, responding), each criterion's mean
-//! and the team total's.
+//! and the team total's, each with an interval that counts exchanges (a round's debate), not
+//! judgments.
 
 use std::collections::BTreeMap;
 
@@ -23,13 +24,14 @@ pub struct ModelRole {
 
 /// For each model and role, the mean of each criterion over every judgment of its rounds.
 pub fn model_comparison(rounds: &[Round]) -> Vec<ModelRole> {
-    let mut by: BTreeMap<(String, Team), Vec<&Scores>> = BTreeMap::new();
-    for r in rounds {
+    // Each judgment's scores, with the exchange (the round) they are of.
+    let mut by: BTreeMap<(String, Team), Vec<(usize, &Scores)>> = BTreeMap::new();
+    for (exchange, r) in rounds.iter().enumerate() {
         for j in usable(r) {
             for team in [Team::A, Team::B] {
                 by.entry((model_of(r, team).to_string(), team))
                     .or_default()
-                    .extend(j.scores(team));
+                    .extend(j.scores(team).map(|s| (exchange, s)));
             }
         }
     }
@@ -46,11 +48,21 @@ pub fn model_comparison(rounds: &[Round]) -> Vec<ModelRole> {
                 .map(|c| {
                     (
                         c.key(),
-                        Cell::of(&scores.iter().filter_map(|s| s.get(*c)).collect::<Vec<_>>()),
+                        Cell::clustered(
+                            &scores
+                                .iter()
+                                .filter_map(|(e, s)| Some((*e, s.get(*c)?)))
+                                .collect::<Vec<_>>(),
+                        ),
                     )
                 })
                 .collect(),
-            total: Cell::of(&scores.iter().filter_map(|s| s.total()).collect::<Vec<_>>()),
+            total: Cell::clustered(
+                &scores
+                    .iter()
+                    .filter_map(|(e, s)| Some((*e, s.total()?)))
+                    .collect::<Vec<_>>(),
+            ),
         })
         .collect()
 }
@@ -90,26 +102,16 @@ mod tests {
             .iter()
             .find(|m| m.model == "x" && m.role == "presenting")
             .unwrap();
+        let c = x_a.criteria["consistency"];
         assert_eq!(
-            x_a.criteria["consistency"],
-            Cell {
-                mean: Some(7.0),
-                n: 2,
-                insufficient: true
-            }
+            (c.mean, c.n, c.units, c.insufficient),
+            (Some(7.0), 2, 2, true)
         );
         assert_eq!(x_a.total.mean, Some(49.0));
         let x_b = t
             .iter()
             .find(|m| m.model == "x" && m.role == "responding")
             .unwrap();
-        assert_eq!(
-            x_b.total,
-            Cell {
-                mean: Some(63.0),
-                n: 1,
-                insufficient: true
-            }
-        );
+        assert_eq!(x_b.total, Cell::clustered(&[(1, 63.0)]));
     }
 }

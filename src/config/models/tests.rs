@@ -450,3 +450,64 @@ proptest::proptest! {
         }
     }
 }
+
+#[test]
+fn simulated_truth_keys_are_optional_and_checked() {
+    let entry = |extra: &str| {
+        format!(
+            "[[models]]\nname = \"a\"\nprovider = \"simulated\"\nmodel = \"m\"\n[models.simulated]\n{extra}"
+        )
+    };
+    let plain = parse(&entry("quality = 0.5\n")).unwrap();
+    let sim = plain.models[0].simulated.clone().unwrap();
+    assert_eq!(
+        (
+            sim.skill,
+            sim.leniency,
+            sim.position_bias,
+            sim.self_preference,
+            sim.noise_sd
+        ),
+        (None, None, None, None, None)
+    );
+    // Unset keys are not written back, so stored configurations read as before.
+    let written = toml::to_string(&sim).unwrap();
+    assert!(
+        !written.contains("skill") && !written.contains("noise_sd"),
+        "{written}"
+    );
+    let set = parse(&entry(
+        "skill = 0.7\nleniency = -0.5\nposition_bias = 0.25\nself_preference = 1\nnoise_sd = 0\n",
+    ))
+    .unwrap();
+    let sim = set.models[0].simulated.clone().unwrap();
+    assert_eq!(sim.skill, Some(0.7));
+    assert_eq!(sim.leniency, Some(-0.5));
+    assert_eq!(sim.position_bias, Some(0.25));
+    assert_eq!(sim.self_preference, Some(1.0));
+    assert_eq!(sim.noise_sd, Some(0.0));
+    for (extra, key, says) in [
+        ("skill = 1.5\n", "skill", "outside 0 to 1"),
+        ("skill = -0.1\n", "skill", "outside 0 to 1"),
+        ("skill = nan\n", "skill", "outside 0 to 1"),
+        ("noise_sd = -1\n", "noise_sd", "standard deviation"),
+        ("noise_sd = inf\n", "noise_sd", "standard deviation"),
+        ("leniency = inf\n", "leniency", "not a finite number"),
+        (
+            "position_bias = nan\n",
+            "position_bias",
+            "not a finite number",
+        ),
+        (
+            "self_preference = -inf\n",
+            "self_preference",
+            "not a finite number",
+        ),
+    ] {
+        let e = err(&entry(extra));
+        assert!(
+            e.contains(&format!("key \"simulated.{key}\"")) && e.contains(says),
+            "{extra}: {e}"
+        );
+    }
+}

@@ -175,6 +175,30 @@ pub struct SimulatedParams {
     pub skip_argument_rate: f64,
     /// Mixed into every seed, to draw a different but still reproducible run.
     pub seed: u64,
+    /// As a debater: its true quality from 0 to 1. When both debaters of a round have one,
+    /// a simulated judge scores (or, in a question-answer debate, decides) from the skills
+    /// and its own biases below rather than from the text (see
+    /// [`crate::providers::simulated::truth`]); unset, everything is as without these keys.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub skill: Option<f64>,
+    /// As a judge of debaters with a `skill`: points it adds to every criterion of every
+    /// team (0 when unset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub leniency: Option<f64>,
+    /// As a judge of debaters with a `skill`: points per criterion it adds to Team A (in a
+    /// question-answer debate, a shift of the log-odds toward the debater read first); 0
+    /// when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position_bias: Option<f64>,
+    /// As a judge of debaters with a `skill`: points per criterion it adds to the team its
+    /// own model plays (in a question-answer debate, a shift of the log-odds toward its own
+    /// model's answer); 0 when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub self_preference: Option<f64>,
+    /// As a judge of debaters with a `skill`: the standard deviation of the normal noise
+    /// added to each criterion's score before rounding (0 when unset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub noise_sd: Option<f64>,
 }
 
 impl Default for SimulatedParams {
@@ -192,6 +216,11 @@ impl Default for SimulatedParams {
             broken_json_rate: 0.1,
             skip_argument_rate: 0.1,
             seed: 0,
+            skill: None,
+            leniency: None,
+            position_bias: None,
+            self_preference: None,
+            noise_sd: None,
         }
     }
 }

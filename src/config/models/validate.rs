@@ -304,6 +304,47 @@ fn check_simulated(sim: &SimulatedParams, label: &str, path: &Path) -> Result<()
             ));
         }
     }
+    let invalid = |key: &str, message: String, fix: &str| {
+        Err(ConfigError::invalid(
+            path,
+            format!("{label}, key \"simulated.{key}\""),
+            message,
+            fix,
+        ))
+    };
+    if let Some(skill) = sim.skill
+        && !(0.0..=1.0).contains(&skill)
+    {
+        return invalid(
+            "skill",
+            format!("{skill} is outside 0 to 1"),
+            "use a debater's true quality from 0 to 1, e.g. skill = 0.7",
+        );
+    }
+    if let Some(sd) = sim.noise_sd
+        && !(sd.is_finite() && sd >= 0.0)
+    {
+        return invalid(
+            "noise_sd",
+            format!("{sd} is not a finite standard deviation of 0 or more"),
+            "use points per criterion, e.g. noise_sd = 1.0 (0 for no noise)",
+        );
+    }
+    for (key, value) in [
+        ("leniency", sim.leniency),
+        ("position_bias", sim.position_bias),
+        ("self_preference", sim.self_preference),
+    ] {
+        if let Some(v) = value
+            && !v.is_finite()
+        {
+            return invalid(
+                key,
+                format!("{v} is not a finite number"),
+                "use points per criterion, e.g. 0.5 (negative subtracts)",
+            );
+        }
+    }
     if !(sim.tokens_per_second.is_finite() && sim.tokens_per_second >= 0.0) {
         return Err(ConfigError::invalid(
             path,

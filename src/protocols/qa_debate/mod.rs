@@ -26,7 +26,7 @@ use crate::domain::{
     DebaterRecord, Judgment, ParseStatus, ProtocolKind, QaItem, QaPhase, QaSetup, QuoteMatching,
     Reading, Round, RoundRecord, SampledItem, Team, Turn, TurnOrder,
 };
-use crate::providers::{ChatRequest, Role, Turn as ChatTurn};
+use crate::providers::{ChatRequest, Role, RoundCast, Turn as ChatTurn};
 
 use super::judging::{JudgeAnswer, Quoted};
 use super::{Asked, PhaseRef, Protocol, ProtocolError, Step, blank_round};
@@ -281,6 +281,17 @@ impl Protocol for QaDebate {
             .with_schema("qa_judgment", prompts::judge_schema(setup.format))
             .tagged(&round.id, format!("qa_judgment/{}", setup.format.as_str()))),
         }
+    }
+
+    /// A debate's two debaters, who is read first and whose answer is correct (none for a
+    /// consultancy or a baseline).
+    fn cast(&self, round: &Round) -> Option<RoundCast> {
+        let setup = round.qa()?;
+        (setup.format.debaters() == 2).then(|| RoundCast {
+            read_first: setup.assignment.first,
+            correct: setup.assignment.correct_side,
+            ..RoundCast::teams(&round.team_a_model, &round.team_b_model)
+        })
     }
 
     fn judge(&self, round: &Round, judge_model: &str, answer: JudgeAnswer<'_>) -> Judgment {

@@ -12,7 +12,9 @@
 //! what `ethics-bowl ask` sees.
 
 pub mod prose;
+pub mod truth;
 
+use std::collections::BTreeMap;
 use std::sync::Arc;
 use std::time::Duration;
 
@@ -20,9 +22,12 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use super::ProviderError;
-use super::types::{ChatRequest, Completion, FinishReason, Role, Usage};
-use crate::config::SimulatedParams;
+use super::types::{ChatRequest, Completion, FinishReason, Role, RoundCast, Usage};
+use crate::config::{ModelConfig, ProviderKind, SimulatedParams};
 use crate::domain::ErrorKind;
+
+/// The configured knobs of every simulated model of a models file, by name.
+pub type Roster = Arc<BTreeMap<String, SimulatedParams>>;
 
 /// A simulated model: what every behaviour may read about the model answering.
 #[derive(Debug, Clone, PartialEq)]
@@ -31,15 +36,45 @@ pub struct SimulatedModel {
     pub name: String,
     /// The configured knobs.
     pub params: SimulatedParams,
+    /// Every simulated model's knobs, so that a judge can read its debaters' configured
+    /// `skill` (see [`truth`]); empty unless the model was set up from a models file.
+    pub roster: Roster,
 }
 
 impl SimulatedModel {
-    /// The model with this name and these knobs.
+    /// The model with this name and these knobs, knowing no other model.
     pub fn new(name: &str, params: SimulatedParams) -> Self {
         Self {
             name: name.to_string(),
             params,
+            roster: Roster::default(),
         }
+    }
+
+    /// The same model, knowing these models' knobs.
+    pub fn with_roster(mut self, roster: Roster) -> Self {
+        self.roster = roster;
+        self
+    }
+
+    /// The roster of a models file: every simulated model's knobs (defaults where it has
+    /// no `[models.simulated]` table).
+    pub fn roster_of(models: &[ModelConfig]) -> Roster {
+        Arc::new(
+            models
+                .iter()
+                .filter(|m| m.provider == ProviderKind::Simulated)
+                .map(|m| (m.name.clone(), m.simulated.clone().unwrap_or_default()))
+                .collect(),
+        )
+    }
+
+    /// A model's configured knobs: the roster's, or this model's own when the roster lacks
+    /// it.
+    pub fn params_of(&self, name: &str) -> Option<&SimulatedParams> {
+        self.roster
+            .get(name)
+            .or_else(|| (name == self.name).then_some(&self.params))
     }
 }
 
@@ -64,6 +99,8 @@ pub struct Call<'a> {
     /// debater's game, transcript and round request follow its opening exchange); the
     /// same as `prompt` for a request of one turn.
     pub last_prompt: &'a str,
+    /// Who plays the round, as its configuration says (see [`RoundCast`]).
+    pub cast: Option<&'a RoundCast>,
 }
 
 impl<'a> Call<'a> {
@@ -85,6 +122,7 @@ impl<'a> Call<'a> {
                 .find(|t| t.role == Role::User)
                 .map_or("", |t| t.text.as_str()),
             last_prompt: req.last_user_text(),
+            cast: req.tag.cast.as_ref(),
         }
     }
 }

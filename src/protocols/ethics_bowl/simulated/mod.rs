@@ -2,7 +2,9 @@
 //! drawn from its name around its configured quality. As a debater it writes, for each
 //! criterion, a sentence of the kind a judge rewards, with a probability equal to its
 //! strength, built from sentences of the dilemma in its prompt. As a judge it scores each
-//! team by the evidence of those sentences in the transcript, reads each consistency test
+//! team by the evidence of those sentences in the transcript (or, when both debaters have a
+//! configured `skill`, from the skills and its own biases, see
+//! [`crate::providers::simulated::truth`]), reads each consistency test
 //! by the sentence it ends with (see [`test_reading`]), and answers in broken or
 //! free-form text at its configured rate, so the manual-review path is exercised. Its panel
 //! judges are in [`panel`]; [`Simulation`] answers the protocol's calls for the simulated
@@ -14,7 +16,7 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use crate::providers::simulated::prose::{SENTENCES, fill, fragments, pick};
-use crate::providers::simulated::{Call, SimulatedBehaviour, SimulatedModel, rng_for};
+use crate::providers::simulated::{Call, SimulatedBehaviour, SimulatedModel, rng_for, truth};
 
 /// The seven judging criteria, in the rubric's order, with the sentence a debater strong on
 /// each criterion writes (`{x}` is a piece of the dilemma) and the cue a simulated judge
@@ -61,9 +63,9 @@ impl SimulatedBehaviour for Simulation {
         rng: &mut ChaCha8Rng,
     ) -> Option<String> {
         Some(match call.phase {
-            "judgment" => judgment(model, call.prompt, rng),
-            "panel_evaluation" => panel::evaluation(model, call.prompt, call.persona, rng),
-            "deliberation" => panel::deliberation(model, call.prompt, call.persona, rng),
+            "judgment" => judgment(model, call, rng),
+            "panel_evaluation" => panel::evaluation(model, call, rng),
+            "deliberation" => panel::deliberation(model, call, rng),
             "presentation" | "response" | "rebuttal" | "consistency_test"
             | "consistency_test_b" => argument(model, call.tag, call.prompt, rng),
             _ => return None,
@@ -168,11 +170,25 @@ pub(super) fn test_readings_json(prompt: &str) -> String {
     format!("\n  \"consistency_tests\": {{{}}},", readings.join(", "))
 }
 
-/// A judge's verdict: each team scored per criterion by the cues in its part of the
-/// transcript, with its reading of each consistency test, in the requested JSON most of the
-/// time and broken at the configured rate.
-fn judgment(model: &SimulatedModel, prompt: &str, rng: &mut ChaCha8Rng) -> String {
-    let (a, b) = cue_scores(prompt, rng);
+/// Each team's scores: from the debaters' configured skills and the judge's biases when
+/// both debaters have a `skill` (see [`truth`]), by the cues in the text otherwise.
+pub(super) fn scores(
+    model: &SimulatedModel,
+    call: &Call<'_>,
+    rng: &mut ChaCha8Rng,
+) -> ((Vec<u8>, Vec<u8>), bool) {
+    match truth::rubric_scores(model, call.cast, CRITERIA.len(), rng) {
+        Some(scores) => (scores, true),
+        None => (cue_scores(call.prompt, rng), false),
+    }
+}
+
+/// A judge's verdict: each team scored per criterion (see [`scores`]), with its reading of
+/// each consistency test, in the requested JSON most of the time and broken at the
+/// configured rate.
+fn judgment(model: &SimulatedModel, call: &Call<'_>, rng: &mut ChaCha8Rng) -> String {
+    let prompt = call.prompt;
+    let ((a, b), _) = scores(model, call, rng);
     if let Some(broken) = broken_judgment(model, &a, &b, rng) {
         return broken;
     }
@@ -292,9 +308,9 @@ fn split_teams(prompt: &str) -> (String, String) {
 mod tests {
     use super::*;
     use crate::config::SimulatedParams;
-    use crate::providers::ChatRequest;
     use crate::providers::simulated::tests::{DILEMMA, run};
     use crate::providers::simulated::{SimulatedBehaviours, Simulator};
+    use crate::providers::{ChatRequest, RoundCast};
 
     fn profile(name: &str, params: SimulatedParams) -> Simulator {
         Simulator::new(
@@ -429,5 +445,160 @@ mod tests {
             }
         }
         assert!((90..=150).contains(&broken), "{broken} of 400");
+    }
+
+    /// A judge knowing debaters `good` (skill 0.8) and `poor` (skill 0.3), and `plain`
+    /// (no skill).
+    fn truth_judge(name: &str, params: SimulatedParams) -> Simulator {
+        let debater = |skill| SimulatedParams {
+            skill,
+            ..Default::default()
+        };
+        let roster = [
+            ("good".to_string(), debater(Some(0.8))),
+            ("poor".to_string(), debater(Some(0.3))),
+            ("plain".to_string(), debater(None)),
+        ];
+        Simulator::new(
+            SimulatedModel::new(
+                name,
+                SimulatedParams {
+                    tokens_per_second: 0.0,
+                    malformed_judgment_rate: 0.0,
+                    ..params
+                },
+            )
+            .with_roster(std::sync::Arc::new(roster.into())),
+            SimulatedBehaviours::new(vec![Box::new(Simulation)]),
+            4096,
+        )
+    }
+
+    /// The judge's scores of Team A and Team B from its JSON answer.
+    fn team_scores(text: &str) -> (Vec<u64>, Vec<u64>) {
+        let v: serde_json::Value = serde_json::from_str(text).unwrap();
+        let team = |k: &str| {
+            CRITERIA
+                .iter()
+                .map(|(name, _, _)| v[k][*name].as_u64().unwrap())
+                .collect()
+        };
+        (team("team_a_scores"), team("team_b_scores"))
+    }
+
+    async fn judged(
+        judge: &Simulator,
+        round: &str,
+        phase: &str,
+        cast: Option<RoundCast>,
+    ) -> String {
+        let prompt = "=== TEAM A PRESENTATION ===\nThe principle that guides me is applied consistently.\n=== TEAM B RESPONSE ===\nparties have a stake\n";
+        let req = ChatRequest::new("s", prompt)
+            .tagged(round, phase)
+            .with_cast(cast);
+        run(judge, &req, 1).await.unwrap().0.text
+    }
+
+    #[tokio::test]
+    async fn with_skills_a_judge_scores_by_the_formula_not_the_text() {
+        let judge = truth_judge(
+            "judge",
+            SimulatedParams {
+                leniency: Some(0.5),
+                position_bias: Some(1.0),
+                ..Default::default()
+            },
+        );
+        let cast = RoundCast::teams("good", "poor");
+        let text = judged(&judge, "r1", "judgment", Some(cast)).await;
+        // Team A: 1 + 7.2 + 0.5 + 1 = 9.7; Team B: 1 + 2.7 + 0.5 = 4.2.
+        assert_eq!(team_scores(&text), (vec![10; 7], vec![4; 7]));
+        // A judge playing in the round adds its self-preference to its own team.
+        let own = truth_judge(
+            "poor",
+            SimulatedParams {
+                self_preference: Some(2.0),
+                ..Default::default()
+            },
+        );
+        let text = judged(
+            &own,
+            "r1",
+            "judgment",
+            Some(RoundCast::teams("good", "poor")),
+        )
+        .await;
+        // Team A: 8.2; Team B: 3.7 + 2.
+        assert_eq!(team_scores(&text), (vec![8; 7], vec![6; 7]));
+    }
+
+    #[tokio::test]
+    async fn truth_scores_are_drawn_from_the_seed_and_the_round() {
+        let noisy = |seed| {
+            truth_judge(
+                "judge",
+                SimulatedParams {
+                    noise_sd: Some(1.5),
+                    seed,
+                    ..Default::default()
+                },
+            )
+        };
+        let cast = || Some(RoundCast::teams("good", "poor"));
+        let first = team_scores(&judged(&noisy(0), "r1", "judgment", cast()).await);
+        assert_eq!(
+            first,
+            team_scores(&judged(&noisy(0), "r1", "judgment", cast()).await)
+        );
+        assert_ne!(
+            first,
+            team_scores(&judged(&noisy(0), "r2", "judgment", cast()).await)
+        );
+        assert_ne!(
+            first,
+            team_scores(&judged(&noisy(7), "r1", "judgment", cast()).await)
+        );
+    }
+
+    #[tokio::test]
+    async fn without_skills_the_cast_changes_nothing() {
+        let judge = truth_judge(
+            "judge",
+            SimulatedParams {
+                leniency: Some(3.0),
+                noise_sd: Some(2.0),
+                ..Default::default()
+            },
+        );
+        for phase in ["judgment", "panel_evaluation/ethicist"] {
+            let bare = judged(&judge, "r1", phase, None).await;
+            for cast in [
+                RoundCast::teams("good", "plain"),
+                RoundCast::teams("x", "y"),
+            ] {
+                assert_eq!(
+                    bare,
+                    judged(&judge, "r1", phase, Some(cast)).await,
+                    "{phase}"
+                );
+            }
+        }
+    }
+
+    #[tokio::test]
+    async fn panel_judges_start_from_the_truth_rule() {
+        let judge = truth_judge(
+            "judge",
+            SimulatedParams {
+                leniency: Some(-1.0),
+                ..Default::default()
+            },
+        );
+        let cast = || Some(RoundCast::teams("poor", "good"));
+        for persona in ["ethicist", "pragmatist"] {
+            let text = judged(&judge, "r1", &format!("panel_evaluation/{persona}"), cast()).await;
+            // Team A: 1 + 2.7 − 1 = 2.7; Team B: 1 + 7.2 − 1 = 7.2; no persona lean.
+            assert_eq!(team_scores(&text), (vec![3; 7], vec![7; 7]), "{persona}");
+        }
     }
 }

@@ -1,29 +1,29 @@
 //! The Ethics Bowl's simulated panel judges: an independent evaluation shifted by what the
-//! persona cares about, and deliberation that closes the configured share of the gap to the
-//! other judges' mean scores, read from the deliberation prompt.
+//! persona cares about (or, when both debaters have a configured `skill`, scored as a single
+//! judge scores them, with no persona lean), and deliberation that closes the configured
+//! share of the gap to the other judges' mean scores, read from the deliberation prompt.
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use super::{
-    CRITERIA, broken_judgment, cue_scores, scores_json, strongest, strongest_key,
-    test_readings_json,
+    CRITERIA, broken_judgment, scores, scores_json, strongest, strongest_key, test_readings_json,
 };
 use crate::protocols::panel::simulated::{score_line, section};
-use crate::providers::simulated::{SimulatedModel, rng_for};
+use crate::providers::simulated::{Call, SimulatedModel, rng_for};
 
 /// A panel judge's independent evaluation: the cue scores shifted by what its persona
-/// cares about (a fixed lean per criterion, seeded by the persona), so judges differ.
-pub(super) fn evaluation(
-    model: &SimulatedModel,
-    prompt: &str,
-    persona: &str,
-    rng: &mut ChaCha8Rng,
-) -> String {
-    let (mut a, mut b) = cue_scores(prompt, rng);
-    let mut lean = rng_for(&[persona, "lean", &model.params.seed.to_string()]);
-    for s in a.iter_mut().chain(b.iter_mut()) {
-        *s = (i32::from(*s) + lean.random_range(-3..=3)).clamp(1, 10) as u8;
+/// cares about (a fixed lean per criterion, seeded by the persona), so judges differ; or,
+/// when both debaters have a `skill`, the scores of the truth rule (the model's own biases
+/// and noise, drawn for this persona's call), unshifted.
+pub(super) fn evaluation(model: &SimulatedModel, call: &Call<'_>, rng: &mut ChaCha8Rng) -> String {
+    let (prompt, persona) = (call.prompt, call.persona);
+    let ((mut a, mut b), from_truth) = scores(model, call, rng);
+    if !from_truth {
+        let mut lean = rng_for(&[persona, "lean", &model.params.seed.to_string()]);
+        for s in a.iter_mut().chain(b.iter_mut()) {
+            *s = (i32::from(*s) + lean.random_range(-3..=3)).clamp(1, 10) as u8;
+        }
     }
     if let Some(broken) = broken_judgment(model, &a, &b, rng) {
         return broken;
@@ -42,10 +42,10 @@ pub(super) fn evaluation(
 /// prompt and closes the configured share of the gap to their mean.
 pub(super) fn deliberation(
     model: &SimulatedModel,
-    prompt: &str,
-    persona: &str,
+    call: &Call<'_>,
     rng: &mut ChaCha8Rng,
 ) -> String {
+    let prompt = call.prompt;
     let own_section = section(prompt, "### Your evaluation so far", "### The other judges");
     let others_section = section(
         prompt,
@@ -55,7 +55,7 @@ pub(super) fn deliberation(
     let own = own_section.lines().find_map(score_line);
     let others: Vec<Vec<(String, f64)>> = others_section.lines().filter_map(score_line).collect();
     let Some(first_other) = others.first() else {
-        return evaluation(model, prompt, persona, rng);
+        return evaluation(model, call, rng);
     };
     let pull = model.params.deliberation_pull;
     let mut updated: Vec<(String, f64)> = Vec::new();

@@ -4,16 +4,21 @@
 //! (about 50% right on BoardgameQA's Main items, against 33% by chance; a model's quality
 //! adds or removes noise). As a debater it quotes that sentence when its assigned answer
 //! agrees with its reading, and when it does not, it bluffs with an invented quote at the
-//! configured rate. As a judge it weighs verified against unverified quotes; as an expert
-//! it reads the game itself; as a naive judge it guesses. Its panel judges are in
+//! configured rate. As a judge it weighs verified against unverified quotes (or, in a
+//! debate whose debaters both have a configured `skill`, picks the right answer with the
+//! chance [`truth::qa_right_probability`] gives); as an expert it reads the game itself; as
+//! a naive judge it guesses. Its panel judges are in
 //! [`panel`]; [`Simulation`] answers the protocol's calls for the simulated provider.
 
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
 use super::quotes::{normalise, split_rules, split_sentences};
-use crate::domain::Label;
-use crate::providers::simulated::{Call, SimulatedBehaviour, SimulatedModel, fnv1a, rng_for};
+use crate::domain::{Label, Team};
+use crate::providers::RoundCast;
+use crate::providers::simulated::{
+    Call, SimulatedBehaviour, SimulatedModel, fnv1a, rng_for, truth,
+};
 
 mod panel;
 
@@ -30,15 +35,10 @@ impl SimulatedBehaviour for Simulation {
     ) -> Option<String> {
         Some(match call.phase {
             "qa_argument" => qa_argument(model, call.system, call.prompt, call.last_prompt, rng),
-            "qa_judgment" => qa_judgment(model, call.persona, call.prompt, rng),
-            "qa_panel_evaluation" | "qa_deliberation" => panel::qa_panel_judge(
-                model,
-                call.prompt,
-                call.persona,
-                call.round_id,
-                call.phase == "qa_deliberation",
-                rng,
-            ),
+            "qa_judgment" => qa_judgment(model, call.persona, call.prompt, call.cast, rng),
+            "qa_panel_evaluation" | "qa_deliberation" => {
+                panel::qa_panel_judge(model, call, call.phase == "qa_deliberation", rng)
+            }
             _ => return None,
         })
     }
@@ -359,22 +359,50 @@ pub(super) fn qa_pick(
     }
 }
 
-/// A judge's choice in any format.
+/// A debate judge's pick by the truth rule (see [`truth::qa_decision`]) when both debaters
+/// have a configured `skill`: the side (0 for A), a confidence of `100·max(p, 1 − p)` for
+/// the chance `p` it had of being right, and why; none otherwise.
+pub(super) fn truth_pick(
+    model: &SimulatedModel,
+    cast: Option<&RoundCast>,
+    rng: &mut ChaCha8Rng,
+) -> Option<(usize, i32, String)> {
+    let decision = truth::qa_decision(model, cast, rng)?;
+    let side = usize::from(decision.side == Team::B);
+    let sure = decision.p_right.max(1.0 - decision.p_right);
+    let letter = ["A", "B"][side];
+    Some((
+        side,
+        ((100.0 * sure).round() as i32).clamp(50, 99),
+        format!("Weighing both debaters, Debater {letter}'s case is the more convincing."),
+    ))
+}
+
+/// A judge's choice in any format: in a debate between debaters with a configured `skill`,
+/// by the truth rule ([`truth_pick`]); otherwise from the text, with noise that shrinks
+/// with quality.
 pub(super) fn qa_judgment(
     model: &SimulatedModel,
     format: &str,
     prompt: &str,
+    cast: Option<&RoundCast>,
     rng: &mut ChaCha8Rng,
 ) -> String {
     if format.starts_with("three_way") {
         return three_way(model, format, prompt, rng);
     }
-    let (pick, confidence, reasoning) = qa_pick(model, format, prompt, 2, rng);
-    let noise = ((1.0 - model.params.quality) * 0.3).clamp(0.0, 1.0);
-    let pick = if rng.random_bool(noise) {
-        coin(rng)
-    } else {
-        pick
+    let (pick, confidence, reasoning) = match truth_pick(model, cast, rng) {
+        Some(decided) => decided,
+        None => {
+            let (pick, confidence, reasoning) = qa_pick(model, format, prompt, 2, rng);
+            let noise = ((1.0 - model.params.quality) * 0.3).clamp(0.0, 1.0);
+            let pick = if rng.random_bool(noise) {
+                coin(rng)
+            } else {
+                pick
+            };
+            (pick, confidence, reasoning)
+        }
     };
     let letter = ["A", "B"][pick];
     if rng.random_bool(model.params.malformed_judgment_rate) {
@@ -421,6 +449,8 @@ fn three_way(model: &SimulatedModel, format: &str, prompt: &str, rng: &mut ChaCh
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::config::SimulatedParams;
+    use crate::providers::simulated::truth::qa_right_probability;
 
     const GAME: &str = "The current state of the game:\nThe cat has 5 friends. The owl is named Lucy.\n\nThe rules of the game:\nRule1: If the cat has more than 3 friends, then the cat does not attack the dog.\n\nPreferences (which rule wins when two conflict):\n(none)";
 
@@ -489,5 +519,134 @@ mod tests {
             "Rule1: If the cat has more than 3 friends, then the cat does not attack the dog."
         )));
         assert!(!game.contains(&flipped("The cat has 5 friends.")));
+    }
+
+    /// A debate judge knowing debaters `good` (skill 0.9), `fair` (0.5) and `plain` (none).
+    fn truth_judge(name: &str, biases: SimulatedParams) -> SimulatedModel {
+        let debater = |skill| SimulatedParams {
+            skill,
+            ..Default::default()
+        };
+        let roster = [
+            ("good".to_string(), debater(Some(0.9))),
+            ("fair".to_string(), debater(Some(0.5))),
+            ("plain".to_string(), debater(None)),
+        ];
+        SimulatedModel::new(
+            name,
+            SimulatedParams {
+                malformed_judgment_rate: 0.0,
+                ..biases
+            },
+        )
+        .with_roster(std::sync::Arc::new(roster.into()))
+    }
+
+    const DEBATE_PROMPT: &str = "Question: Does the cat attack the dog?\nAnswer A: Yes\nAnswer B: No\n<transcript>\nDebater A (round 1): <v_quote>the cat has 5 friends</v_quote>\n</transcript>";
+
+    /// The share of 2000 rounds in which the judge answers Debater A.
+    fn share_a(judge: &SimulatedModel, cast: &RoundCast) -> f64 {
+        let n = 2000;
+        let a = (0..n)
+            .filter(|i| {
+                let mut rng = rng_for(&[&format!("r{i}")]);
+                let text = qa_judgment(judge, "debate", DEBATE_PROMPT, Some(cast), &mut rng);
+                text.contains("\nAnswer: A\n")
+            })
+            .count();
+        a as f64 / f64::from(n)
+    }
+
+    fn cast(a: &str, b: &str, correct: Team, first: Team) -> RoundCast {
+        RoundCast {
+            read_first: first,
+            correct: Some(correct),
+            ..RoundCast::teams(a, b)
+        }
+    }
+
+    #[test]
+    fn with_skills_a_debate_judge_is_right_as_often_as_the_formula_says() {
+        let judge = truth_judge("judge", SimulatedParams::default());
+        // The right debater the stronger, the weaker, or as strong: right 83%, 17%, 50%.
+        for (a, b, expected) in [
+            ("good", "fair", qa_right_probability(0.9, 0.5, 0.0)),
+            ("fair", "good", qa_right_probability(0.5, 0.9, 0.0)),
+            ("fair", "fair", 0.5),
+        ] {
+            let share = share_a(&judge, &cast(a, b, Team::A, Team::A));
+            assert!(
+                (share - expected).abs() < 0.04,
+                "{a} vs {b}: {share} vs {expected}"
+            );
+        }
+        // Right answer on B's side: the same chance of picking it.
+        let share = 1.0 - share_a(&judge, &cast("fair", "good", Team::B, Team::A));
+        assert!(
+            (share - qa_right_probability(0.9, 0.5, 0.0)).abs() < 0.04,
+            "{share}"
+        );
+    }
+
+    #[test]
+    fn position_bias_leans_toward_the_debater_read_first() {
+        let judge = truth_judge(
+            "judge",
+            SimulatedParams {
+                position_bias: Some(1.0),
+                ..Default::default()
+            },
+        );
+        let first_a = share_a(&judge, &cast("fair", "fair", Team::A, Team::A));
+        let first_b = share_a(&judge, &cast("fair", "fair", Team::A, Team::B));
+        let expected = qa_right_probability(0.5, 0.5, 1.0);
+        assert!((first_a - expected).abs() < 0.04, "{first_a} vs {expected}");
+        assert!((first_b - (1.0 - expected)).abs() < 0.04, "{first_b}");
+    }
+
+    #[test]
+    fn without_skills_the_cast_changes_nothing() {
+        let judge = truth_judge(
+            "judge",
+            SimulatedParams {
+                position_bias: Some(3.0),
+                ..Default::default()
+            },
+        );
+        for i in 0..50 {
+            let key = format!("r{i}");
+            let bare = qa_judgment(&judge, "debate", DEBATE_PROMPT, None, &mut rng_for(&[&key]));
+            for c in [
+                cast("good", "plain", Team::A, Team::B),
+                RoundCast::teams("good", "fair"),
+            ] {
+                let with = qa_judgment(
+                    &judge,
+                    "debate",
+                    DEBATE_PROMPT,
+                    Some(&c),
+                    &mut rng_for(&[&key]),
+                );
+                assert_eq!(bare, with);
+            }
+        }
+    }
+
+    #[test]
+    fn truth_picks_are_drawn_from_the_round() {
+        let judge = truth_judge("judge", SimulatedParams::default());
+        let c = cast("good", "fair", Team::A, Team::A);
+        let pick = |key: &str| {
+            qa_judgment(
+                &judge,
+                "debate",
+                DEBATE_PROMPT,
+                Some(&c),
+                &mut rng_for(&[key]),
+            )
+        };
+        assert_eq!(pick("r1"), pick("r1"));
+        let text = pick("r1");
+        assert!(text.contains("Confidence: 83"), "{text}");
     }
 }

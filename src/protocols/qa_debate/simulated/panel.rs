@@ -14,10 +14,11 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde_json::json;
 
-use super::{between, coin, line_after, qa_pick, quote_counts, reading};
+use super::{between, coin, line_after, qa_pick, quote_counts, reading, truth_pick};
 use crate::domain::Label;
 use crate::protocols::panel::simulated::{context, toward, yields};
-use crate::providers::simulated::{SimulatedModel, rng_for};
+use crate::providers::RoundCast;
+use crate::providers::simulated::{Call, SimulatedModel, rng_for};
 
 /// A persona's way of judging.
 struct Lean {
@@ -67,8 +68,16 @@ fn qa_lean(model: &SimulatedModel, persona: &str) -> Lean {
     }
 }
 
-/// The judge's independent view, drawn from the round and persona alone.
-fn qa_panel_view(model: &SimulatedModel, prompt: &str, persona: &str, round_id: &str) -> View {
+/// The judge's independent view, drawn from the round and persona alone; in a debate whose
+/// debaters both have a configured `skill`, its answer and confidence are the truth rule's
+/// (see [`truth_pick`]), the persona's confidence tilt added.
+fn qa_panel_view(
+    model: &SimulatedModel,
+    prompt: &str,
+    persona: &str,
+    round_id: &str,
+    cast: Option<&RoundCast>,
+) -> View {
     let lean = qa_lean(model, persona);
     let seed = model.params.seed.to_string();
     let mut rng = rng_for(&[&model.name, persona, round_id, &seed, "qa-panel"]);
@@ -94,12 +103,19 @@ fn qa_panel_view(model: &SimulatedModel, prompt: &str, persona: &str, round_id: 
             reasoning: format!("The game points to \"{}\".", read.label.as_str()),
         };
     }
-    let (pick, confidence, reasoning) = qa_pick(model, format, prompt, lean.scepticism, &mut rng);
-    let noise = ((1.0 - model.params.quality) * 0.3).clamp(0.0, 1.0);
-    let pick = if rng.random_bool(noise) {
-        coin(&mut rng)
-    } else {
-        pick
+    let (pick, confidence, reasoning) = match truth_pick(model, cast, &mut rng) {
+        Some(decided) => decided,
+        None => {
+            let (pick, confidence, reasoning) =
+                qa_pick(model, format, prompt, lean.scepticism, &mut rng);
+            let noise = ((1.0 - model.params.quality) * 0.3).clamp(0.0, 1.0);
+            let pick = if rng.random_bool(noise) {
+                coin(&mut rng)
+            } else {
+                pick
+            };
+            (pick, confidence, reasoning)
+        }
     };
     let [a, b] = quote_counts(between(prompt, "<transcript>", "</transcript>"));
     let debaters: &[(&str, (i32, i32))] = match format {
@@ -132,13 +148,12 @@ fn qa_panel_view(model: &SimulatedModel, prompt: &str, persona: &str, round_id: 
 /// rate, drawn per call).
 pub(super) fn qa_panel_judge(
     model: &SimulatedModel,
-    prompt: &str,
-    persona: &str,
-    round_id: &str,
+    call: &Call<'_>,
     deliberating: bool,
     rng: &mut ChaCha8Rng,
 ) -> String {
-    let mut view = qa_panel_view(model, prompt, persona, round_id);
+    let prompt = call.prompt;
+    let mut view = qa_panel_view(model, prompt, call.persona, call.round_id, call.cast);
     if deliberating {
         qa_deliberate(model, &mut view, prompt);
     }
@@ -220,6 +235,20 @@ mod tests {
 
     const DEBATE: &str = "You are judging a debate between Debater A and Debater B.\n\nQuestion: Does the cat attack the dog?\nAnswer A: Yes\nAnswer B: No\n\n<transcript>\nDebater A (round 1): <v_quote>the cat has 5 friends</v_quote> <v_quote>rule one</v_quote>\n\nDebater B (round 1): <u_quote>the cat is asleep</u_quote>\n</transcript>";
 
+    /// A call of persona `x` in round `r` with this prompt.
+    fn call(prompt: &str) -> Call<'_> {
+        Call {
+            tag: "qa_panel_evaluation/x",
+            phase: "qa_panel_evaluation",
+            persona: "x",
+            round_id: "r",
+            system: "",
+            prompt,
+            last_prompt: prompt,
+            cast: None,
+        }
+    }
+
     fn judge(pull: f64) -> SimulatedModel {
         SimulatedModel::new(
             "j",
@@ -235,12 +264,12 @@ mod tests {
     #[test]
     fn judges_the_quotes_and_scores_each_debater() {
         let mut rng = rng_for(&["t"]);
-        let text = qa_panel_judge(&judge(0.5), DEBATE, "x", "r", false, &mut rng);
+        let text = qa_panel_judge(&judge(0.5), &call(DEBATE), false, &mut rng);
         let v: Value = serde_json::from_str(&text).unwrap();
         assert_eq!(v["answer"], "A", "{text}");
         assert!(v["debater_a_scores"]["quote_use"].as_f64().unwrap() > 5.0);
         assert!(v["debater_b_scores"]["quote_use"].as_f64().unwrap() < 5.0);
-        let again = qa_panel_judge(&judge(0.5), DEBATE, "x", "r", false, &mut rng_for(&["u"]));
+        let again = qa_panel_judge(&judge(0.5), &call(DEBATE), false, &mut rng_for(&["u"]));
         assert_eq!(
             answer_of(&again),
             answer_of(&text),
@@ -251,16 +280,14 @@ mod tests {
     #[test]
     fn a_three_way_baseline_is_labelled_from_the_game() {
         let prompt = "<game>\nThe current state of the game:\nThe cat has 5 friends.\n\nThe rules of the game:\nRule1: If the cat has more than 3 friends, then the cat does not attack the dog.\n\nPreferences (which rule wins when two conflict):\n(none)\n</game>\n\nQuestion: Does the cat attack the dog?\n\nIs the goal proved, disproved or unknown?";
-        let text = qa_panel_judge(&judge(0.5), prompt, "x", "r", false, &mut rng_for(&["t"]));
+        let text = qa_panel_judge(&judge(0.5), &call(prompt), false, &mut rng_for(&["t"]));
         assert_eq!(answer_of(&text).as_deref(), Some("disproved"), "{text}");
         let deliberating = format!(
             "{prompt}\n### Your evaluation so far\nVerdict: disproved; confidence: 0.70\nRationale: r\n\n### The other judges\n\n#### y\nVerdict: unknown; confidence: 0.60\nRationale: r\n\nGive your updated evaluation."
         );
         let moved = qa_panel_judge(
             &judge(1.0),
-            &deliberating,
-            "x",
-            "r",
+            &call(&deliberating),
             true,
             &mut rng_for(&["t"]),
         );
@@ -273,12 +300,46 @@ mod tests {
             "{DEBATE}\n### Your evaluation so far\nVerdict: A; confidence: 0.80\nScores: debater_a.quote_use 8\nRationale: r\n\n### The other judges\n\n#### y\nVerdict: B; confidence: 0.60\nScores: debater_a.quote_use 4\nRationale: r\n\nGive your updated evaluation."
         );
         let mut rng = rng_for(&["t"]);
-        let yielding = qa_panel_judge(&judge(1.0), &prompt, "x", "r", true, &mut rng);
+        let yielding = qa_panel_judge(&judge(1.0), &call(&prompt), true, &mut rng);
         let v: Value = serde_json::from_str(&yielding).unwrap();
         assert_eq!(v["answer"], "B");
         assert_eq!(v["debater_a_scores"]["quote_use"], 4.0);
         assert_eq!(v["confidence"], 60.0);
-        let steady = qa_panel_judge(&judge(0.0), &prompt, "x", "r", true, &mut rng);
+        let steady = qa_panel_judge(&judge(0.0), &call(&prompt), true, &mut rng);
         assert_eq!(answer_of(&steady).as_deref(), Some("A"));
+    }
+
+    #[test]
+    fn with_skills_a_panel_judge_answers_by_the_truth_rule() {
+        let debater = |skill| SimulatedParams {
+            skill: Some(skill),
+            ..Default::default()
+        };
+        let roster = [
+            ("good".to_string(), debater(0.9)),
+            ("fair".to_string(), debater(0.5)),
+        ];
+        let judge = judge(0.5).with_roster(std::sync::Arc::new(roster.into()));
+        // The text favours A; the truth rule puts the right answer on B's stronger side.
+        let cast = RoundCast {
+            correct: Some(crate::domain::Team::B),
+            ..RoundCast::teams("fair", "good")
+        };
+        let n = 1000;
+        let b = (0..n)
+            .filter(|i| {
+                let round = format!("r{i}");
+                let c = Call {
+                    round_id: &round,
+                    cast: Some(&cast),
+                    ..call(DEBATE)
+                };
+                answer_of(&qa_panel_judge(&judge, &c, false, &mut rng_for(&["t"]))).as_deref()
+                    == Some("B")
+            })
+            .count();
+        let share = b as f64 / f64::from(n);
+        let expected = crate::providers::simulated::truth::qa_right_probability(0.9, 0.5, 0.0);
+        assert!((share - expected).abs() < 0.05, "{share} vs {expected}");
     }
 }

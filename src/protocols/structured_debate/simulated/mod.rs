@@ -12,6 +12,9 @@ use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 use serde_json::{Value, json};
 
+use crate::domain::Team;
+use crate::providers::RoundCast;
+use crate::providers::simulated::truth::RubricRule;
 use crate::providers::simulated::{Call, SimulatedBehaviour, SimulatedModel};
 
 mod panel;
@@ -38,13 +41,11 @@ impl SimulatedBehaviour for Simulation {
                     rng,
                 )
             }
-            "structured_judgment" => structured_judgment(model, call.prompt, rng),
+            "structured_judgment" => structured_judgment(model, call.prompt, call.cast, rng),
             "structured_panel_evaluation" | "structured_deliberation" => {
                 panel::structured_panel_judge(
                     model,
-                    call.prompt,
-                    call.persona,
-                    call.round_id,
+                    call,
                     call.phase == "structured_deliberation",
                     rng,
                 )
@@ -270,9 +271,11 @@ fn closing(model: &SimulatedModel, prompt: &str, rng: &mut ChaCha8Rng) -> Value 
 pub(super) fn structured_judgment(
     model: &SimulatedModel,
     prompt: &str,
+    cast: Option<&RoundCast>,
     rng: &mut ChaCha8Rng,
 ) -> String {
-    let mut assessments = trace(prompt, rng);
+    let rule = RubricRule::of(model, cast);
+    let mut assessments = trace(prompt, rule.as_ref(), rng);
     if rng.random_bool(model.params.malformed_judgment_rate) {
         return if rng.random_bool(0.5) {
             "Both sides argued well; on the whole I found the case for the proposition slightly stronger, though several points remain open.".into()
@@ -310,10 +313,44 @@ pub(super) fn summary(assessments: &[Value]) -> Value {
     })
 }
 
+/// An argument's logic, evidence, responsiveness and honesty as the text shows them: 7
+/// less 2 per fallacy, 7 with evidence (3 without), by how the other side answered it, and
+/// 6, each with a jitter of one point.
+fn text_scores(
+    fallacies: usize,
+    has_evidence: bool,
+    answer: &str,
+    rng: &mut ChaCha8Rng,
+) -> (i32, i32, i32, i32) {
+    let jitter = |rng: &mut ChaCha8Rng| rng.random_range(-1..=1);
+    let clamp = |v: i32| v.clamp(1, 10);
+    let logic = clamp(7 - 2 * fallacies as i32 + jitter(rng));
+    let evidence = clamp(if has_evidence { 7 } else { 3 } + jitter(rng));
+    let responsiveness = clamp(
+        match answer {
+            "concede" | "unanswered" => 8,
+            "partial" => 6,
+            "challenge" => 5,
+            _ => {
+                if has_evidence {
+                    5
+                } else {
+                    3
+                }
+            }
+        } + jitter(rng),
+    );
+    let honesty = clamp(6 + jitter(rng));
+    (logic, evidence, responsiveness, honesty)
+}
+
 /// The simulated judge's assessment of every opening argument in a judge's prompt: evidence
 /// and fallacy phrases set the scores, the other side's answers set responsiveness and the
-/// standing, with a jitter of one point.
-pub(super) fn trace(prompt: &str, rng: &mut ChaCha8Rng) -> Vec<Value> {
+/// standing, with a jitter of one point. With a truth `rule` (both debaters have a
+/// configured `skill`) the four scores are the rule's instead, Pro being Team A, drawn in
+/// the order logic, evidence, responsiveness, honesty; fallacies and standings are still
+/// read from the text.
+pub(super) fn trace(prompt: &str, rule: Option<&RubricRule>, rng: &mut ChaCha8Rng) -> Vec<Value> {
     let mut assessments = Vec::new();
     for (side, other) in [("PRO", "CON"), ("CON", "PRO")] {
         let arguments = array_after(prompt, &format!("## {side}: opening arguments"));
@@ -334,25 +371,14 @@ pub(super) fn trace(prompt: &str, rng: &mut ChaCha8Rng) -> Vec<Value> {
                 .find(|r| field(r, "target_arg_id") == id)
                 .map_or("unanswered", |r| field(r, "response_type"));
             let has_evidence = !field(a, "evidence").is_empty();
-            let jitter = |rng: &mut ChaCha8Rng| rng.random_range(-1..=1);
-            let clamp = |v: i32| v.clamp(1, 10);
-            let logic = clamp(7 - 2 * fallacies.len() as i32 + jitter(rng));
-            let evidence = clamp(if has_evidence { 7 } else { 3 } + jitter(rng));
-            let responsiveness = clamp(
-                match answer {
-                    "concede" | "unanswered" => 8,
-                    "partial" => 6,
-                    "challenge" => 5,
-                    _ => {
-                        if has_evidence {
-                            5
-                        } else {
-                            3
-                        }
-                    }
-                } + jitter(rng),
-            );
-            let honesty = clamp(6 + jitter(rng));
+            let (logic, evidence, responsiveness, honesty) = match rule {
+                Some(rule) => {
+                    let team = if side == "PRO" { Team::A } else { Team::B };
+                    let mut score = || i32::from(rule.score(team, rng));
+                    (score(), score(), score(), score())
+                }
+                None => text_scores(fallacies.len(), has_evidence, answer, rng),
+            };
             let standing = match (answer, has_evidence) {
                 ("concede" | "unanswered", _) => "UPHELD",
                 ("partial", _) => "PARTIALLY_UPHELD",
@@ -373,4 +399,72 @@ pub(super) fn trace(prompt: &str, rng: &mut ChaCha8Rng) -> Vec<Value> {
         }
     }
     assessments
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::SimulatedParams;
+    use crate::providers::simulated::rng_for;
+
+    const DEBATE: &str = "Proposition: Do it\n\n## PRO: opening arguments\n[{\"id\": \"PRO-1\", \"claim\": \"It is cheaper\", \"reasoning\": \"Costs fall.\", \"evidence\": \"Figures\"}]\n\n## PRO: cross-examination of the other side\n[{\"target_arg_id\": \"CON-1\", \"response_type\": \"refute\", \"reasoning\": \"No.\"}]\n\n## CON: opening arguments\n[{\"id\": \"CON-1\", \"claim\": \"It is risky\", \"reasoning\": \"Risk rises.\", \"evidence\": \"\"}]\n\n## CON: cross-examination of the other side\n[{\"target_arg_id\": \"PRO-1\", \"response_type\": \"concede\", \"reasoning\": \"Yes.\"}]\n";
+
+    /// A judge knowing `pro` (skill 0.3), `con` (skill 0.9) and `plain` (none).
+    fn judge(name: &str, biases: SimulatedParams) -> SimulatedModel {
+        let debater = |skill| SimulatedParams {
+            skill,
+            ..Default::default()
+        };
+        let roster = [
+            ("pro".to_string(), debater(Some(0.3))),
+            ("con".to_string(), debater(Some(0.9))),
+            ("plain".to_string(), debater(None)),
+        ];
+        SimulatedModel::new(
+            name,
+            SimulatedParams {
+                malformed_judgment_rate: 0.0,
+                ..biases
+            },
+        )
+        .with_roster(std::sync::Arc::new(roster.into()))
+    }
+
+    #[test]
+    fn with_skills_the_judge_scores_every_argument_by_the_truth_rule() {
+        let j = judge(
+            "con",
+            SimulatedParams {
+                leniency: Some(-0.5),
+                self_preference: Some(1.0),
+                ..Default::default()
+            },
+        );
+        let cast = RoundCast::teams("pro", "con");
+        let text = structured_judgment(&j, DEBATE, Some(&cast), &mut rng_for(&["r"]));
+        let v: Value = serde_json::from_str(&text).unwrap();
+        // Pro: 1 + 2.7 − 0.5 = 3.2; Con, the judge's own: 1 + 8.1 − 0.5 + 1 = 9.6.
+        for (i, expected) in [(0, 3), (1, 10)] {
+            for score in ["logic", "evidence", "responsiveness", "honesty"] {
+                assert_eq!(v["assessments"][i][score], expected, "{i} {score}: {text}");
+            }
+        }
+    }
+
+    #[test]
+    fn without_skills_the_cast_changes_nothing() {
+        let j = judge(
+            "j",
+            SimulatedParams {
+                noise_sd: Some(2.0),
+                ..Default::default()
+            },
+        );
+        for key in ["a", "b", "c"] {
+            let bare = structured_judgment(&j, DEBATE, None, &mut rng_for(&[key]));
+            let cast = RoundCast::teams("pro", "plain");
+            let with = structured_judgment(&j, DEBATE, Some(&cast), &mut rng_for(&[key]));
+            assert_eq!(bare, with);
+        }
+    }
 }

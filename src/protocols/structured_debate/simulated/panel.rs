@@ -15,7 +15,9 @@ use serde_json::{Value, json};
 
 use super::{summary, trace};
 use crate::protocols::panel::simulated::{Context, context, toward, yields};
-use crate::providers::simulated::{SimulatedModel, rng_for};
+use crate::providers::RoundCast;
+use crate::providers::simulated::truth::RubricRule;
+use crate::providers::simulated::{Call, SimulatedModel, rng_for};
 
 const SCORES: [&str; 4] = ["evidence", "logic", "responsiveness", "honesty"];
 
@@ -49,19 +51,23 @@ fn side_mean(assessments: &[Value], side: &str, score: &str) -> Option<f64> {
     (!values.is_empty()).then(|| values.iter().sum::<f64>() / values.len() as f64)
 }
 
-/// The judge's independent trace and confidence, drawn from the round and persona alone.
+/// The judge's independent trace and confidence, drawn from the round and persona alone;
+/// when both debaters have a configured `skill`, its scores are the truth rule's, with no
+/// persona tilt (see [`RubricRule`]).
 fn structured_panel_view(
     model: &SimulatedModel,
     prompt: &str,
     persona: &str,
     round_id: &str,
+    cast: Option<&RoundCast>,
 ) -> (Vec<Value>, f64) {
     let seed = model.params.seed.to_string();
     let mut lean = rng_for(&[persona, "structured-lean", &seed]);
-    let tilt = f64::from(lean.random_range(-1..=1));
+    let rule = RubricRule::of(model, cast);
+    let tilt = f64::from(lean.random_range(-1..=1)) * if rule.is_some() { 0.0 } else { 1.0 };
     let temper = [Temper::Strict, Temper::Even, Temper::Lenient][lean.random_range(0..3)];
     let mut rng = rng_for(&[&model.name, persona, round_id, &seed, "structured-panel"]);
-    let mut assessments = trace(prompt, &mut rng);
+    let mut assessments = trace(prompt, rule.as_ref(), &mut rng);
     let doubt = ((1.0 - model.params.quality) * 0.5).clamp(0.0, 1.0);
     for a in &mut assessments {
         for score in SCORES {
@@ -93,13 +99,13 @@ fn structured_panel_view(
 /// drawn per call).
 pub(super) fn structured_panel_judge(
     model: &SimulatedModel,
-    prompt: &str,
-    persona: &str,
-    round_id: &str,
+    call: &Call<'_>,
     deliberating: bool,
     rng: &mut ChaCha8Rng,
 ) -> String {
-    let (mut assessments, mut confidence) = structured_panel_view(model, prompt, persona, round_id);
+    let prompt = call.prompt;
+    let (mut assessments, mut confidence) =
+        structured_panel_view(model, prompt, call.persona, call.round_id, call.cast);
     let mut rationale = "My independent trace of the debate.".to_string();
     if deliberating {
         let ctx = context(prompt);
@@ -191,6 +197,20 @@ mod tests {
 
     const DEBATE: &str = "Proposition: Do it\n\n## PRO: opening arguments\n[{\"id\": \"PRO-1\", \"claim\": \"It is cheaper\", \"reasoning\": \"Costs fall.\", \"evidence\": \"Figures\"}]\n\n## PRO: cross-examination of the other side\n[{\"target_arg_id\": \"CON-1\", \"response_type\": \"refute\", \"reasoning\": \"No.\"}]\n\n## CON: opening arguments\n[{\"id\": \"CON-1\", \"claim\": \"It is risky\", \"reasoning\": \"Risk rises.\", \"evidence\": \"\"}]\n\n## CON: cross-examination of the other side\n[{\"target_arg_id\": \"PRO-1\", \"response_type\": \"concede\", \"reasoning\": \"Yes.\"}]\n";
 
+    /// A call of persona `x` in round `r` with this prompt and cast.
+    fn call<'a>(prompt: &'a str, cast: Option<&'a RoundCast>) -> Call<'a> {
+        Call {
+            tag: "structured_panel_evaluation/x",
+            phase: "structured_panel_evaluation",
+            persona: "x",
+            round_id: "r",
+            system: "",
+            prompt,
+            last_prompt: prompt,
+            cast,
+        }
+    }
+
     fn judge(pull: f64) -> SimulatedModel {
         SimulatedModel::new(
             "j",
@@ -204,8 +224,12 @@ mod tests {
 
     #[test]
     fn traces_every_argument_and_moves_to_the_others_by_its_pull() {
-        let first =
-            structured_panel_judge(&judge(1.0), DEBATE, "x", "r", false, &mut rng_for(&["a"]));
+        let first = structured_panel_judge(
+            &judge(1.0),
+            &call(DEBATE, None),
+            false,
+            &mut rng_for(&["a"]),
+        );
         let v: Value = serde_json::from_str(&first).unwrap();
         assert_eq!(v["assessments"].as_array().unwrap().len(), 2);
         assert_eq!(v["assessments"][0]["standing"], "UPHELD", "conceded");
@@ -213,18 +237,63 @@ mod tests {
             "{DEBATE}\n### Your evaluation so far\nVerdict: pro; confidence: 0.70\nScores: con.logic {}\nRationale: r\n\n### The other judges\n\n#### y\nVerdict: con; confidence: 0.50\nScores: con.logic 2\nCalls: PRO-1.standing REFUTED\nRationale: r\n\nGive your updated evaluation.",
             v["assessments"][1]["logic"]
         );
-        let moved =
-            structured_panel_judge(&judge(1.0), &prompt, "x", "r", true, &mut rng_for(&["b"]));
+        let moved = structured_panel_judge(
+            &judge(1.0),
+            &call(&prompt, None),
+            true,
+            &mut rng_for(&["b"]),
+        );
         let m: Value = serde_json::from_str(&moved).unwrap();
         assert_eq!(m["assessments"][1]["logic"], 2.0);
         assert_eq!(m["assessments"][0]["standing"], "REFUTED");
         assert_eq!(m["confidence"], 0.5);
-        let steady =
-            structured_panel_judge(&judge(0.0), &prompt, "x", "r", true, &mut rng_for(&["c"]));
+        let steady = structured_panel_judge(
+            &judge(0.0),
+            &call(&prompt, None),
+            true,
+            &mut rng_for(&["c"]),
+        );
         let s: Value = serde_json::from_str(&steady).unwrap();
         assert_eq!(
             s["assessments"], v["assessments"],
             "a judge with pull 0 never moves"
         );
+    }
+
+    #[test]
+    fn with_skills_a_panel_judge_scores_by_the_truth_rule() {
+        let debater = |skill| SimulatedParams {
+            skill: Some(skill),
+            ..Default::default()
+        };
+        let roster = [
+            ("pro".to_string(), debater(0.8)),
+            ("con".to_string(), debater(0.2)),
+        ];
+        let judge = SimulatedModel::new(
+            "j",
+            SimulatedParams {
+                malformed_judgment_rate: 0.0,
+                position_bias: Some(0.5),
+                ..Default::default()
+            },
+        )
+        .with_roster(std::sync::Arc::new(roster.into()));
+        let cast = RoundCast::teams("pro", "con");
+        let text = structured_panel_judge(
+            &judge,
+            &call(DEBATE, Some(&cast)),
+            false,
+            &mut rng_for(&["a"]),
+        );
+        let v: Value = serde_json::from_str(&text).unwrap();
+        // Pro: 1 + 7.2 + 0.5 = 8.7; Con: 1 + 1.8 = 2.8; no persona tilt.
+        for (i, expected) in [(0, 9.0), (1, 3.0)] {
+            for score in SCORES {
+                assert_eq!(v["assessments"][i][score], expected, "{i} {score}: {text}");
+            }
+        }
+        // Standings are still read from the text.
+        assert_eq!(v["assessments"][0]["standing"], "UPHELD");
     }
 }
