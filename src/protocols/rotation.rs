@@ -24,9 +24,11 @@ use std::collections::{BTreeMap, HashMap};
 /// Presenting (Team A) and responding (Team B), as `seen` counts them.
 const ROLES: [char; 2] = ['A', 'B'];
 
-/// The most passes of slot swaps, and the most swaps tried in all: a plan is a few
-/// milliseconds even for a large roster.
+/// The most passes of slot swaps: they bound the time a large roster's plan takes (each
+/// pass only makes the plan more even, so stopping early leaves a good plan, not a wrong
+/// one).
 const MAX_PASSES: usize = 16;
+/// The most swaps tried in one plan, for the same reason.
 const MAX_SWAPS: usize = 4_000_000;
 
 /// A rotation's plan.
@@ -382,8 +384,9 @@ fn greedy(
 }
 
 /// Swaps two judges' slots within a pairing wherever that makes the two judges' rounds
-/// more even ([`Cost`]), pass after pass until no swap helps. A swap keeps what each pairing
-/// has (its judges, and how many rounds each), so only who sees whom changes.
+/// more even ([`Cost`]), pass after pass until no swap helps. A swap keeps each pairing's
+/// judges and its slots (so the pairing stays as even, and its repetitions' judges as
+/// different), and changes only which judge holds which slot.
 fn even_out(pairings: &mut [Pairing], tally: &mut Tally) {
     let mut tried = 0;
     for _ in 0..MAX_PASSES {

@@ -185,7 +185,7 @@ fn balance_warnings(
 /// The most pairings or judges a confound warning names before it says how many more.
 const NAMED: usize = 6;
 
-/// `items` joined with commas, the first [`NAMED`] of them and how many more.
+/// The first [`NAMED`] of `items`, joined with semicolons, and how many more.
 fn named(items: &[String]) -> String {
     let mut out = items
         .iter()
@@ -383,8 +383,8 @@ mod tests {
         );
     }
 
-    /// A configuration of `models` debaters and `judges` judges (`m0`…, `x0`…, or the
-    /// debaters when `judges` names them) over all ordered pairings.
+    /// A tournament of these debaters and judges over all ordered pairings, with `extra`
+    /// lines of configuration.
     fn roster(models: &[&str], judges: &[&str], extra: &str) -> TournamentConfig {
         let list = |v: &[&str]| {
             v.iter()
