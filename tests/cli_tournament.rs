@@ -133,8 +133,8 @@ fn the_whole_sample_tournament_headless() {
     assert_eq!(analysis["rounds"], 42);
     assert_eq!(analysis["dilemma_difficulty"].as_array().unwrap().len(), 7);
     for (file, columns) in [
-        ("model_comparison.csv", 5),
-        ("dilemma_difficulty.csv", 7),
+        ("model_comparison.csv", 8),
+        ("dilemma_difficulty.csv", 10),
         ("consistency.csv", 9),
         ("framework_usage.csv", 5),
         ("judge_agreement.csv", 6),

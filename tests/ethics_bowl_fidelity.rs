@@ -197,9 +197,11 @@ async fn the_consistency_rollup_and_both_flags_on_a_simulated_tournament() {
     let row = &a.consistency_by_model[0];
     assert!(
         md.contains(&format!(
-            "| a | 28 | {:.2} (n={}) | {} | {} | {} |",
+            "| a | 28 | {:.2} [{:.2}, {:.2}] (n={}) | {} | {} | {} |",
             row.mean_score.mean.unwrap(),
-            row.mean_score.n,
+            row.mean_score.low.unwrap(),
+            row.mean_score.high.unwrap(),
+            row.mean_score.units,
             row.flagged_inconsistent,
             row.flagged_unacknowledged,
             row.acknowledged
