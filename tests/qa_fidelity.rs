@@ -291,9 +291,15 @@ async fn three_way_baselines_are_scored_over_three_labels() {
         let (hits, n) = all
             .iter()
             .fold((0, 0), |(h, n), t| (h + t.accuracy.hits, n + t.accuracy.n));
-        assert_eq!(
-            report.summary.qa_accuracy[&format],
-            Proportion::new(hits, n)
+        // Both judges judged the same items: the share counts the items once (its interval
+        // no narrower than Wilson's over the judgments).
+        let pooled = report.summary.qa_accuracy[&format];
+        let plain = Proportion::new(hits, n);
+        assert_eq!((pooled.hits, pooled.n, pooled.share), (hits, n, plain.share));
+        assert_eq!(pooled.units, n / all.len(), "{format:?}: each judge saw every item");
+        assert!(
+            pooled.high.unwrap() - pooled.low.unwrap()
+                >= plain.high.unwrap() - plain.low.unwrap() - 1e-12
         );
     }
     assert_eq!(checked, 4);
