@@ -295,8 +295,15 @@ async fn three_way_baselines_are_scored_over_three_labels() {
         // no narrower than Wilson's over the judgments).
         let pooled = report.summary.qa_accuracy[&format];
         let plain = Proportion::new(hits, n);
-        assert_eq!((pooled.hits, pooled.n, pooled.share), (hits, n, plain.share));
-        assert_eq!(pooled.units, n / all.len(), "{format:?}: each judge saw every item");
+        assert_eq!(
+            (pooled.hits, pooled.n, pooled.share),
+            (hits, n, plain.share)
+        );
+        assert_eq!(
+            pooled.units,
+            n / all.len(),
+            "{format:?}: each judge saw every item"
+        );
         assert!(
             pooled.high.unwrap() - pooled.low.unwrap()
                 >= plain.high.unwrap() - plain.low.unwrap() - 1e-12
