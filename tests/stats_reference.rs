@@ -51,19 +51,19 @@ fn statistics_match_scipy_and_krippendorff() {
     assert_eq!(checked, 14);
 }
 
-/// The judge-effects fit against statsmodels' least squares with sum-to-zero coding, on an
-/// unbalanced schedule (`tests/stats_reference/make_effects.py`).
-#[test]
-fn judge_effects_match_statsmodels() {
-    use ethics_bowl::analysis::effects::{Observation, fit};
+/// The index of a level named like `m2` or `j0`.
+fn level(s: &str) -> usize {
+    s[1..].parse::<usize>().expect("a level like m2")
+}
+
+/// The team totals of a reference file (exchange, model, judge, team_a, total).
+fn observations(file: &str) -> Vec<ethics_bowl::analysis::effects::Observation> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/stats_reference/");
-    let level = |s: &str| s[1..].parse::<usize>().expect("a level like m2");
-    let mut data = csv::Reader::from_path(format!("{dir}effects_data.csv")).expect("data");
-    let obs: Vec<Observation> = data
-        .records()
+    let mut data = csv::Reader::from_path(format!("{dir}{file}")).expect("data");
+    data.records()
         .map(|r| {
             let r = r.expect("row");
-            Observation {
+            ethics_bowl::analysis::effects::Observation {
                 exchange: r[0].parse().expect("exchange"),
                 model: level(&r[1]),
                 judge: level(&r[2]),
@@ -71,7 +71,16 @@ fn judge_effects_match_statsmodels() {
                 total: r[4].parse().expect("total"),
             }
         })
-        .collect();
+        .collect()
+}
+
+/// The judge-effects fit against statsmodels' least squares with sum-to-zero coding, on an
+/// unbalanced schedule (`tests/stats_reference/make_effects.py`).
+#[test]
+fn judge_effects_match_statsmodels() {
+    use ethics_bowl::analysis::effects::fit;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/stats_reference/");
+    let obs = observations("effects_data.csv");
     let got = fit(&obs, 4, 3).expect("a fit");
     let mut expected =
         csv::Reader::from_path(format!("{dir}effects_expected.csv")).expect("expected");
@@ -103,24 +112,9 @@ fn judge_effects_match_statsmodels() {
 /// and many times too wide for the judges, whom every exchange compares directly).
 #[test]
 fn judge_effect_intervals_match_standard_errors_clustered_by_exchange() {
-    use ethics_bowl::analysis::effects::{Observation, effects};
+    use ethics_bowl::analysis::effects::effects;
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/stats_reference/");
-    let level = |s: &str| s[1..].parse::<usize>().expect("a level like m2");
-    let mut data =
-        csv::Reader::from_path(format!("{dir}effects_clustered_data.csv")).expect("data");
-    let obs: Vec<Observation> = data
-        .records()
-        .map(|r| {
-            let r = r.expect("row");
-            Observation {
-                exchange: r[0].parse().expect("exchange"),
-                model: level(&r[1]),
-                judge: level(&r[2]),
-                team_a: &r[3] == "1",
-                total: r[4].parse().expect("total"),
-            }
-        })
-        .collect();
+    let obs = observations("effects_clustered_data.csv");
     let names = |p: &str, n: usize| (0..n).map(|i| format!("{p}{i}")).collect::<Vec<_>>();
     let got = effects(&obs, &names("m", 4), &names("j", 3), 0);
     let mut expected =

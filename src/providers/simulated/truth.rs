@@ -317,6 +317,34 @@ impl Truth {
     }
 }
 
+/// A judge with these biases that knows these debaters' skills (a debater without one reads
+/// the text): what the protocols' tests of the truth rule judge with.
+#[cfg(test)]
+pub(crate) fn judge_knowing(
+    name: &str,
+    biases: SimulatedParams,
+    debaters: &[(&str, Option<f64>)],
+) -> SimulatedModel {
+    let roster: BTreeMap<String, SimulatedParams> = debaters
+        .iter()
+        .map(|&(d, skill)| {
+            let params = SimulatedParams {
+                skill,
+                ..Default::default()
+            };
+            (d.to_string(), params)
+        })
+        .collect();
+    SimulatedModel::new(
+        name,
+        SimulatedParams {
+            malformed_judgment_rate: 0.0,
+            ..biases
+        },
+    )
+    .with_roster(std::sync::Arc::new(roster))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -523,23 +523,11 @@ mod tests {
 
     /// A debate judge knowing debaters `good` (skill 0.9), `fair` (0.5) and `plain` (none).
     fn truth_judge(name: &str, biases: SimulatedParams) -> SimulatedModel {
-        let debater = |skill| SimulatedParams {
-            skill,
-            ..Default::default()
-        };
-        let roster = [
-            ("good".to_string(), debater(Some(0.9))),
-            ("fair".to_string(), debater(Some(0.5))),
-            ("plain".to_string(), debater(None)),
-        ];
-        SimulatedModel::new(
+        crate::providers::simulated::truth::judge_knowing(
             name,
-            SimulatedParams {
-                malformed_judgment_rate: 0.0,
-                ..biases
-            },
+            biases,
+            &[("good", Some(0.9)), ("fair", Some(0.5)), ("plain", None)],
         )
-        .with_roster(std::sync::Arc::new(roster.into()))
     }
 
     const DEBATE_PROMPT: &str = "Question: Does the cat attack the dog?\nAnswer A: Yes\nAnswer B: No\n<transcript>\nDebater A (round 1): <v_quote>the cat has 5 friends</v_quote>\n</transcript>";

@@ -411,23 +411,11 @@ mod tests {
 
     /// A judge knowing `pro` (skill 0.3), `con` (skill 0.9) and `plain` (none).
     fn judge(name: &str, biases: SimulatedParams) -> SimulatedModel {
-        let debater = |skill| SimulatedParams {
-            skill,
-            ..Default::default()
-        };
-        let roster = [
-            ("pro".to_string(), debater(Some(0.3))),
-            ("con".to_string(), debater(Some(0.9))),
-            ("plain".to_string(), debater(None)),
-        ];
-        SimulatedModel::new(
+        crate::providers::simulated::truth::judge_knowing(
             name,
-            SimulatedParams {
-                malformed_judgment_rate: 0.0,
-                ..biases
-            },
+            biases,
+            &[("pro", Some(0.3)), ("con", Some(0.9)), ("plain", None)],
         )
-        .with_roster(std::sync::Arc::new(roster.into()))
     }
 
     #[test]
