@@ -179,9 +179,10 @@ pub struct Adjusted {
 }
 
 /// The observations of the Ethics Bowl's rounds: both teams' totals of every usable
-/// judgment, self-judgments left out; with the models' and judges' names, and the number
-/// of self-judgments.
-fn observations(rounds: &[Round]) -> (Vec<Observation>, Vec<String>, Vec<String>, usize) {
+/// judgment (Team A's, then Team B's), self-judgments left out; with the models' and judges'
+/// names, and the number of self-judgments. Public for studies of the intervals (the
+/// coverage benchmark refits them with each judgment as its own unit).
+pub fn observations(rounds: &[Round]) -> (Vec<Observation>, Vec<String>, Vec<String>, usize) {
     let mut models: BTreeMap<&str, usize> = BTreeMap::new();
     let mut judges: BTreeMap<&str, usize> = BTreeMap::new();
     let mut raw = Vec::new();

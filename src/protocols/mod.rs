@@ -239,8 +239,10 @@ pub trait Protocol: panel::PanelJudged + Send + Sync + std::fmt::Debug {
     /// [`crate::providers::RoundCast`]): by default Team A against Team B, Team A read first,
     /// when the round has both.
     fn cast(&self, round: &Round) -> Option<RoundCast> {
-        (!round.team_a_model.is_empty() && !round.team_b_model.is_empty())
-            .then(|| RoundCast::teams(&round.team_a_model, &round.team_b_model))
+        (!round.team_a_model.is_empty() && !round.team_b_model.is_empty()).then(|| RoundCast {
+            round: round.id.clone(),
+            ..RoundCast::teams(&round.team_a_model, &round.team_b_model)
+        })
     }
     /// A judge's answer read into a judgment (raw text kept, status set): its own part only,
     /// judgments quoted from the round's debaters left out (see [`judging::own`]).

@@ -53,6 +53,9 @@ pub struct RoundCast {
     /// Whose answer is correct, in a question-answer debate (none elsewhere, and when both
     /// answers were made wrong on purpose).
     pub correct: Option<Team>,
+    /// The round's id (empty outside a round): seeds what every judge of the round shares,
+    /// a simulated debater's form in that exchange.
+    pub round: String,
 }
 
 impl RoundCast {
@@ -63,6 +66,7 @@ impl RoundCast {
             team_b: team_b.to_string(),
             read_first: Team::A,
             correct: None,
+            round: String::new(),
         }
     }
 

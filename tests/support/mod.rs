@@ -4,6 +4,7 @@
 #![allow(dead_code)] // each test binary uses a different subset
 
 pub mod batch_server;
+pub mod coverage;
 pub mod tmux;
 pub mod tournament;
 

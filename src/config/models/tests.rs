@@ -492,6 +492,11 @@ fn simulated_truth_keys_are_optional_and_checked() {
         ("skill = nan\n", "skill", "outside 0 to 1"),
         ("noise_sd = -1\n", "noise_sd", "standard deviation"),
         ("noise_sd = inf\n", "noise_sd", "standard deviation"),
+        (
+            "performance_sd = -2\n",
+            "performance_sd",
+            "standard deviation",
+        ),
         ("leniency = inf\n", "leniency", "not a finite number"),
         (
             "position_bias = nan\n",

@@ -199,6 +199,12 @@ pub struct SimulatedParams {
     /// added to each criterion's score before rounding (0 when unset).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub noise_sd: Option<f64>,
+    /// As a debater with a `skill`: the standard deviation, in points per criterion, of its
+    /// form from one exchange to the next (that debate's text better or worse than its
+    /// usual), shared by every judge of the exchange: what makes the judgments of one
+    /// exchange depend on each other (0 when unset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub performance_sd: Option<f64>,
 }
 
 impl Default for SimulatedParams {
@@ -221,6 +227,7 @@ impl Default for SimulatedParams {
             position_bias: None,
             self_preference: None,
             noise_sd: None,
+            performance_sd: None,
         }
     }
 }

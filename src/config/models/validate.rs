@@ -321,14 +321,19 @@ fn check_simulated(sim: &SimulatedParams, label: &str, path: &Path) -> Result<()
             "use a debater's true quality from 0 to 1, e.g. skill = 0.7",
         );
     }
-    if let Some(sd) = sim.noise_sd
-        && !(sd.is_finite() && sd >= 0.0)
-    {
-        return invalid(
-            "noise_sd",
-            format!("{sd} is not a finite standard deviation of 0 or more"),
-            "use points per criterion, e.g. noise_sd = 1.0 (0 for no noise)",
-        );
+    for (key, value) in [
+        ("noise_sd", sim.noise_sd),
+        ("performance_sd", sim.performance_sd),
+    ] {
+        if let Some(sd) = value
+            && !(sd.is_finite() && sd >= 0.0)
+        {
+            return invalid(
+                key,
+                format!("{sd} is not a finite standard deviation of 0 or more"),
+                &format!("use points per criterion, e.g. {key} = 1.0 (0 for none)"),
+            );
+        }
     }
     for (key, value) in [
         ("leniency", sim.leniency),

@@ -290,6 +290,7 @@ impl Protocol for QaDebate {
         (setup.format.debaters() == 2).then(|| RoundCast {
             read_first: setup.assignment.first,
             correct: setup.assignment.correct_side,
+            round: round.id.clone(),
             ..RoundCast::teams(&round.team_a_model, &round.team_b_model)
         })
     }

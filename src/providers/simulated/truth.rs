@@ -109,11 +109,30 @@ pub fn standard_normal(rng: &mut ChaCha8Rng) -> f64 {
     (-2.0 * u1.ln()).sqrt() * (std::f64::consts::TAU * u2).cos()
 }
 
-/// The configured skills of the round's two debaters, Team A's first; none when either has
-/// none (or is not a simulated model of the judge's models file).
+/// The skills the round's two debaters play with, Team A's first: each configured skill
+/// plus its form in this exchange ([`form`]); none when either has none (or is not a
+/// simulated model of the judge's models file).
 pub fn skills(judge: &SimulatedModel, cast: &RoundCast) -> Option<[f64; 2]> {
-    let skill = |team| judge.params_of(cast.model(team)).and_then(|p| p.skill);
+    let skill = |team| {
+        let model = cast.model(team);
+        let params = judge.params_of(model)?;
+        Some(params.skill? + form(params, model, &cast.round))
+    };
     Some([skill(Team::A)?, skill(Team::B)?])
+}
+
+/// A debater's form in one exchange, on the skill scale: `performance_sd · Z / 9`, Z a
+/// standard normal drawn from the round's id, the debater and its seed, so that every judge
+/// of the exchange sees the same form (0 without `performance_sd` or outside a round). Its
+/// mean over exchanges is 0: the truth stays `skill`.
+pub fn form(params: &SimulatedParams, model: &str, round: &str) -> f64 {
+    match params.performance_sd {
+        Some(sd) if sd > 0.0 && !round.is_empty() => {
+            let mut rng = super::rng_for(&["form", round, model, &params.seed.to_string()]);
+            sd * standard_normal(&mut rng) / 9.0
+        }
+        _ => 0.0,
+    }
 }
 
 /// One judge's truth rule in one round: the debaters' skills, which team is the judge's own
@@ -348,6 +367,35 @@ pub(crate) fn judge_knowing(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_debaters_form_is_one_draw_per_exchange() {
+        let p = SimulatedParams {
+            skill: Some(0.5),
+            performance_sd: Some(2.0),
+            ..Default::default()
+        };
+        let f = |model: &str, round: &str| form(&p, model, round);
+        assert_eq!(
+            f("a", "r1"),
+            f("a", "r1"),
+            "every judge of r1 sees the same form"
+        );
+        assert_ne!(f("a", "r1"), f("a", "r2"));
+        assert_ne!(f("a", "r1"), f("b", "r1"));
+        assert_eq!(f("a", ""), 0.0, "outside a round");
+        let none = SimulatedParams {
+            performance_sd: None,
+            ..p.clone()
+        };
+        assert_eq!(form(&none, "a", "r1"), 0.0);
+        // Over many exchanges the form averages out, with its spread.
+        let draws: Vec<f64> = (0..4000).map(|i| 9.0 * f("a", &format!("r{i}"))).collect();
+        let mean = draws.iter().sum::<f64>() / draws.len() as f64;
+        let sd =
+            (draws.iter().map(|d| (d - mean).powi(2)).sum::<f64>() / draws.len() as f64).sqrt();
+        assert!(mean.abs() < 0.1 && (sd - 2.0).abs() < 0.1, "{mean} {sd}");
+    }
     use crate::providers::simulated::rng_for;
 
     fn params(skill: Option<f64>) -> SimulatedParams {
