@@ -339,7 +339,13 @@ pub fn effects(obs: &[Observation], models: &[String], judges: &[String], own: u
         let totals: Vec<f64> = obs.iter().filter(|o| keep(o)).map(|o| o.total).collect();
         totals.iter().sum::<f64>() / totals.len().max(1) as f64
     };
-    let grand = raw_mean(&|_| true);
+    // The estimates are centred on the average model, each model weighing the same: so is
+    // the raw mean's baseline (a mean over observations would weigh the models that played
+    // more).
+    let grand = (0..models.len())
+        .map(|i| raw_mean(&|o| o.model == i))
+        .sum::<f64>()
+        / models.len() as f64;
     Adjusted {
         models: models
             .iter()

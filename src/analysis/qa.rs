@@ -92,9 +92,13 @@ impl Proportion {
             .map(|&(ch, ct)| (ch as f64 - ct as f64 * p).powi(2))
             .sum();
         let variance = (g >= 2).then(|| g as f64 / (g as f64 - 1.0) * spread / (n * n) as f64);
+        // No spread between clusters: at 0% or 100% nothing tells how the clusters would
+        // vary, so count the clusters; otherwise they vary less than independent trials
+        // would, and the trials count.
         let effective = match variance {
             Some(v) if v > 0.0 => (p * (1.0 - p) / v).min(n as f64),
-            _ => g as f64,
+            _ if hits == 0 || hits == n => g as f64,
+            _ => n as f64,
         };
         if let Some((low, high)) = wilson_at(p, effective) {
             out.low = Some(low);
@@ -587,7 +591,9 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
     let mut wins_correct: BTreeMap<&str, ItemTally> = BTreeMap::new();
     let mut wins_incorrect: BTreeMap<&str, ItemTally> = BTreeMap::new();
     let mut self_play: BTreeMap<&str, ItemTally> = BTreeMap::new();
-    let mut matches: Vec<(usize, usize, f64)> = Vec::new();
+    // Cross-play debates won, each with its item (the unit the intervals resample).
+    let mut matches: Vec<(usize, usize, f64, usize)> = Vec::new();
+    let mut items: Vec<String> = Vec::new();
     for j in scored {
         let format = j.setup.format;
         if format.debaters() == 0 {
@@ -621,7 +627,15 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
                 models.iter().position(|m| m == a),
                 models.iter().position(|m| m == b),
             ) {
-                matches.push((ia, ib, if j.choice == Some(Team::A) { 1.0 } else { 0.0 }));
+                let item = match items.iter().position(|i| *i == j.setup.item_id) {
+                    Some(i) => i,
+                    None => {
+                        items.push(j.setup.item_id.clone());
+                        items.len() - 1
+                    }
+                };
+                let won = if j.choice == Some(Team::A) { 1.0 } else { 0.0 };
+                matches.push((ia, ib, won, item));
             }
         }
     }

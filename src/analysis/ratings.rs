@@ -141,16 +141,16 @@ fn rate(entrants: Vec<String>, matches: Vec<Match>) -> Vec<Rating> {
     out
 }
 
-/// Ratings for any entrants from matches `(first, second, score of the first)`, with the
-/// same fit and bootstrap as the tournament's ratings (the question-answer debate rates
-/// debaters' persuasiveness with it).
-pub fn rate_pairs(entrants: Vec<String>, matches: &[(usize, usize, f64)]) -> Vec<Rating> {
+/// Ratings for any entrants from matches `(first, second, score of the first, unit)`, with
+/// the same fit and bootstrap as the tournament's ratings, the matches of one unit (the
+/// question-answer debate's item, which rates debaters' persuasiveness with it) resampled
+/// together.
+pub fn rate_pairs(entrants: Vec<String>, matches: &[(usize, usize, f64, usize)]) -> Vec<Rating> {
     rate(
         entrants,
         matches
             .iter()
-            .enumerate()
-            .map(|(exchange, &(a, b, score_a))| Match {
+            .map(|&(a, b, score_a, exchange)| Match {
                 a,
                 b,
                 score_a,

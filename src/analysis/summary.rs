@@ -283,8 +283,15 @@ pub fn summarize(rounds: &[Round]) -> Summary {
             .iter()
             .filter_map(|c| c.mean.map(|v| v * c.n as f64))
             .sum();
-        m.total =
-            Cell::without_interval((n > 0).then(|| sum / n as f64), n, n < super::tables::MIN_N);
+        let units: usize = roles.iter().map(|c| c.units).sum();
+        m.total = Cell {
+            units,
+            ..Cell::without_interval(
+                (n > 0).then(|| sum / n as f64),
+                n,
+                units < super::tables::MIN_N,
+            )
+        };
     }
     let ethics_bowl = || {
         rounds

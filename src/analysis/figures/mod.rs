@@ -262,6 +262,20 @@ impl Section {
             _ => None,
         })
     }
+
+    /// Narrows every row's link to one protocol's rounds (a folder may hold several, and a
+    /// protocol's figures count its own rounds only); a link to one round needs no more.
+    fn within(mut self, protocol: &str) -> Self {
+        for block in &mut self.blocks {
+            let Block::Table(t) = block else { continue };
+            for link in t.rows.iter_mut().filter_map(|r| r.link.as_mut()) {
+                if link.get(LinkKey::Round).is_none() && link.get(LinkKey::Protocol).is_none() {
+                    link.0.push((LinkKey::Protocol, protocol.to_string()));
+                }
+            }
+        }
+        self
+    }
 }
 
 /// Every section of the report, in order: the run's warnings (when it recorded any), cost
@@ -281,7 +295,7 @@ pub fn sections(a: &Analysis) -> Vec<Section> {
 /// One protocol's sections (none when it played no round): what the Analysis screen shows
 /// for a tournament of that protocol.
 pub fn protocol_sections(a: &Analysis, kind: ProtocolKind) -> Vec<Section> {
-    match kind {
+    let sections = match kind {
         ProtocolKind::EthicsBowl => ethics_bowl::sections(a),
         ProtocolKind::QaDebate => {
             a.qa.iter()
@@ -295,5 +309,9 @@ pub fn protocol_sections(a: &Analysis, kind: ProtocolKind) -> Vec<Section> {
             .map(structured_debate::section)
             .chain(a.structured_panels.iter().map(panels::section))
             .collect(),
-    }
+    };
+    sections
+        .into_iter()
+        .map(|s| s.within(kind.as_str()))
+        .collect()
 }

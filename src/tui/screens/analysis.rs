@@ -103,7 +103,12 @@ pub fn analysis_targets(mirror: &Mirror, view: &AnalysisView) -> Vec<AnalysisTar
                     scores: false,
                 };
             }
-            if let (Some(d), 1) = (link.get(LinkKey::Dilemma), link.0.len()) {
+            // A dilemma's row (within its protocol) moves the matrix to its column.
+            let only_dilemma = link
+                .0
+                .iter()
+                .all(|(k, _)| matches!(k, LinkKey::Dilemma | LinkKey::Protocol));
+            if let (Some(d), true) = (link.get(LinkKey::Dilemma), only_dilemma) {
                 return AnalysisTarget::Dilemma(d.to_string());
             }
             // A row about a debater opens its transcript; one about a judge, a format or a
