@@ -149,6 +149,16 @@ pub(crate) const UP_DOWN: &[(Key, Action)] = &[
     (ch('k'), Action::Up),
     (ch('j'), Action::Down),
 ];
+/// PgUp and PgDn: scroll a page (the round and the comparison).
+pub(crate) const PAGE_UP_DOWN: Binding = Binding {
+    label: "PgUp PgDn",
+    help: "scroll a page",
+    footer: None,
+    keys: &[
+        (key(KeyCode::PageUp), Action::PageUp),
+        (key(KeyCode::PageDown), Action::PageDown),
+    ],
+};
 /// Esc (or Backspace): back where the screen was opened from.
 pub(crate) const BACK: Binding = Binding {
     label: "Esc",

@@ -5,7 +5,7 @@
 
 use crossterm::event::KeyCode;
 
-use crate::tui::keys::{Action, Binding, UP_DOWN, ch, key};
+use crate::tui::keys::{Action, Binding, PAGE_UP_DOWN, UP_DOWN, ch, key};
 use crate::tui::msg::{Destination, Opening, Outcome, RoundAt};
 
 /// The compare screen's keys.
@@ -22,15 +22,7 @@ pub const BINDINGS: &[Binding] = &[
         footer: Some("↑↓ PgUp PgDn scroll"),
         keys: UP_DOWN,
     },
-    Binding {
-        label: "PgUp PgDn",
-        help: "scroll a page",
-        footer: None,
-        keys: &[
-            (key(KeyCode::PageUp), Action::PageUp),
-            (key(KeyCode::PageDown), Action::PageDown),
-        ],
-    },
+    PAGE_UP_DOWN,
     Binding {
         label: "o",
         help: "open the round compared (its verdict tab)",

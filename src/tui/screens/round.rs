@@ -6,7 +6,7 @@ use std::cell::Cell;
 
 use crossterm::event::KeyCode;
 
-use crate::tui::keys::{Action, BACK, Binding, UP_DOWN, ch, key};
+use crate::tui::keys::{Action, BACK, Binding, PAGE_UP_DOWN, UP_DOWN, ch, key};
 use crate::tui::mirror::{Mirror, RoundState};
 use crate::tui::msg::{Destination, Effect, Opening, Outcome};
 
@@ -24,15 +24,7 @@ pub const BINDINGS: &[Binding] = &[
         footer: Some("↑↓ PgUp PgDn Home End scroll"),
         keys: UP_DOWN,
     },
-    Binding {
-        label: "PgUp PgDn",
-        help: "scroll a page",
-        footer: None,
-        keys: &[
-            (key(KeyCode::PageUp), Action::PageUp),
-            (key(KeyCode::PageDown), Action::PageDown),
-        ],
-    },
+    PAGE_UP_DOWN,
     Binding {
         label: "Home",
         help: "top (stops following)",
