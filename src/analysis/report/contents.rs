@@ -85,6 +85,11 @@ pub struct Analysis {
     /// leaves them empty; [`Analysis::with_warnings`] adds them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// What the judges saw: the usable judgments of each protocol by whether their judges
+    /// were shown the model names and by prompt version (see
+    /// [`crate::analysis::judge_views`]); the report warns when one protocol's mix.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub judge_views: Vec<crate::analysis::judge_views::JudgeViewCount>,
 }
 
 impl Analysis {
@@ -209,6 +214,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         structured_panels: panel_section(&by.structured_debate, ProtocolKind::StructuredDebate),
         briefings: briefings(&by.structured_debate),
         warnings: Vec::new(),
+        judge_views: crate::analysis::judge_views::judge_views(rounds),
     }
 }
 

@@ -17,6 +17,7 @@ pub(crate) fn judgment(judge: &str, a: Scores, b: Scores) -> Judgment {
         problems: vec![],
         raw_response: String::new(),
         corrected_text: None,
+        view: None,
     }
 }
 
