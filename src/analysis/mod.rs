@@ -9,6 +9,8 @@ pub mod effects;
 pub mod figures;
 pub mod html;
 pub mod panels;
+pub mod plan;
+pub mod power;
 pub mod qa;
 pub mod ratings;
 mod report;
