@@ -60,9 +60,9 @@ pub struct Detect {
     pub side_total: Option<f64>,
 }
 
-/// A difference that cannot be planned for.
+/// Why a difference asked for cannot be planned for.
 #[derive(Debug, Clone, PartialEq, thiserror::Error)]
-pub enum PlanError {
+pub enum BadDifference {
     /// Not a positive number.
     #[error("{0} is not a positive number of points")]
     NotPositive(f64),
@@ -76,7 +76,18 @@ pub enum PlanError {
         /// The largest possible difference.
         max: f64,
     },
-    /// A side-total difference for a folder with no structured debate.
+}
+
+/// A plan that cannot be made.
+#[derive(Debug, Clone, PartialEq, thiserror::Error)]
+pub enum PlanError {
+    /// The difference to detect ([`Detect::points`]).
+    #[error("the difference to detect: {0}")]
+    Detect(BadDifference),
+    /// The side-total difference ([`Detect::side_total`]).
+    #[error("the side-total difference: {0}")]
+    SideTotal(BadDifference),
+    /// A side-total difference for rounds with no structured debate.
     #[error("only a structured debate has side totals, and these rounds hold none")]
     NoSideTotals,
     /// Nothing to plan from.
@@ -277,33 +288,33 @@ pub struct Plan {
 fn check(rounds: &[Round], detect: &Detect) -> Result<(), PlanError> {
     let d = detect.points;
     if !(d.is_finite() && d > 0.0) {
-        return Err(PlanError::NotPositive(d));
+        return Err(PlanError::Detect(BadDifference::NotPositive(d)));
     }
     let has = |kind: ProtocolKind| rounds.iter().any(|r| r.kind() == kind);
     if has(ProtocolKind::EthicsBowl) && d > TOTAL_RANGE {
-        return Err(PlanError::TooLarge {
+        return Err(PlanError::Detect(BadDifference::TooLarge {
             value: d,
             scale: "two totals of 14–70 points",
             max: TOTAL_RANGE,
-        });
+        }));
     }
     if (has(ProtocolKind::QaDebate) || has(ProtocolKind::StructuredDebate)) && d > 100.0 {
-        return Err(PlanError::TooLarge {
+        return Err(PlanError::Detect(BadDifference::TooLarge {
             value: d,
             scale: "two accuracies or win rates in percentage points",
             max: 100.0,
-        });
+        }));
     }
     if let Some(t) = detect.side_total {
         if !(t.is_finite() && t > 0.0) {
-            return Err(PlanError::NotPositive(t));
+            return Err(PlanError::SideTotal(BadDifference::NotPositive(t)));
         }
         if t > SIDE_TOTAL_RANGE {
-            return Err(PlanError::TooLarge {
+            return Err(PlanError::SideTotal(BadDifference::TooLarge {
                 value: t,
                 scale: "two side totals of 1–10",
                 max: SIDE_TOTAL_RANGE,
-            });
+            }));
         }
         if !has(ProtocolKind::StructuredDebate) {
             return Err(PlanError::NoSideTotals);
@@ -981,10 +992,13 @@ mod tests {
             points,
             side_total: None,
         };
-        assert_eq!(plan(&eb, None, d(0.0)), Err(PlanError::NotPositive(0.0)));
+        assert_eq!(
+            plan(&eb, None, d(0.0)),
+            Err(PlanError::Detect(BadDifference::NotPositive(0.0)))
+        );
         assert!(matches!(
             plan(&eb, None, d(60.0)),
-            Err(PlanError::TooLarge { .. })
+            Err(PlanError::Detect(BadDifference::TooLarge { .. }))
         ));
         assert!(plan(&eb, None, d(40.0)).is_ok());
         assert_eq!(
