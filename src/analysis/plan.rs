@@ -481,11 +481,9 @@ fn outcome(
             None,
             Outcome::CannotEstimate {
                 reason: format!(
-                    "no variance: it is the same in every {} of the pilot",
-                    match unit {
-                        Unit::Exchange => "resample of exchanges",
-                        Unit::Item => "item",
-                    }
+                    "no variance between the pilot's {} (every one gives the same result, as \
+                     when one side wins every time), so no standard error to scale",
+                    unit.plural()
                 ),
             },
         ),
