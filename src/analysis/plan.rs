@@ -527,8 +527,9 @@ fn ethics_bowl(rounds: &[Round], detect: f64, design: Design) -> ProtocolPlan {
         );
         return plan;
     };
-    // Each comparison as (kind, label, weights on the fit's flattened terms): the models,
-    // then the judges, then the side. Pairs lead with the higher estimate.
+    // Each comparison as (kind, label, its term, the term it is compared with) among the
+    // fit's terms flattened: the models, the judges, the side. Pairs lead with the higher
+    // estimate.
     let (m, j) = (models.len(), point.judges.len());
     let mut flat = point.models.clone();
     flat.extend(&point.judges);
@@ -556,8 +557,11 @@ fn ethics_bowl(rounds: &[Round], detect: f64, design: Design) -> ProtocolPlan {
     specs.extend(pairs(m, 0, &models, Kind::Models, ""));
     specs.push((Kind::Side, "side: Team A − Team B".into(), m + j, None));
     specs.extend(pairs(j, m, &judges, Kind::Judges, "leniency "));
+    // A term missing from a fit (never: every fit has the same terms) reads as not a
+    // number, which leaves the comparison without an interval rather than panicking.
+    let term = |v: &[f64], i: usize| v.get(i).copied().unwrap_or(f64::NAN);
     let value = |v: &[f64], (_, _, a, b): &(Kind, String, usize, Option<usize>)| {
-        v[*a] - b.map_or(0.0, |b| v[b])
+        term(v, *a) - b.map_or(0.0, |b| term(v, b))
     };
     // The report's bootstrap: the same resamples of exchanges, each refitted.
     let intervals = cluster_intervals(n, REPLICATES, SEED, |draw| {
