@@ -22,7 +22,7 @@ pub use markdown::markdown;
 pub use panels::section as judge_panels;
 pub use qa_debate::section as qa_section;
 pub use structured_debate::section as structured_section;
-pub use value::Value;
+pub use value::{Style, Value};
 
 use crate::analysis::Analysis;
 use crate::domain::ProtocolKind;

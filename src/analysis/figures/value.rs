@@ -6,6 +6,7 @@ use crate::analysis::effects::Estimate;
 use crate::analysis::qa::Proportion;
 use crate::analysis::show::{cell, num, share};
 use crate::analysis::stats::bootstrap::MIN_CLUSTERS;
+use crate::analysis::stats::statistic::Statistic;
 use crate::analysis::tables::Cell;
 
 /// One cell.
@@ -30,6 +31,9 @@ pub enum Value {
     /// An effect with its 95% interval and its exchanges: `+3.2 [1.1, 5.3] (n=28)`; the CSV
     /// field holds the estimate.
     Estimate(Estimate),
+    /// Any other statistic with its 95% interval and units, shown in `Style`: `0.904
+    /// [0.851, 0.941] (n=40)`; the CSV field holds the value.
+    Statistic(Statistic, Style),
     /// A share shown as a whole percentage (`38%`); the CSV field holds the fraction.
     Percent(f64),
     /// Yes or no: `true`/`false` in CSV.
@@ -63,6 +67,7 @@ impl Value {
             Self::Mean(c) => cell(c),
             Self::Share(p) => share(p),
             Self::Estimate(e) => estimate(e),
+            Self::Statistic(st, style) => statistic(st, *style),
             Self::Number(Some(v), d) => format!("{v:.d$}", d = *d),
             Self::Number(None, _) => "–".into(),
             Self::Percent(v) => format!("{:.0}%", v * 100.0),
@@ -81,6 +86,7 @@ impl Value {
             Self::Mean(c) => num(c.mean),
             Self::Share(p) => num(p.share),
             Self::Estimate(e) => num(Some(e.estimate)),
+            Self::Statistic(st, _) => num(st.value),
             Self::Number(v, _) => num(*v),
             Self::Percent(v) => v.to_string(),
             Self::Flag(b) => b.to_string(),
@@ -91,6 +97,61 @@ impl Value {
     /// Whether it is bold.
     pub fn is_strong(&self) -> bool {
         matches!(self, Self::Strong(..))
+    }
+}
+
+/// How a [`Value::Statistic`] is written.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Style {
+    /// To this many decimals (a correlation, a coefficient): `0.904 [0.851, 0.941]`.
+    Decimals(usize),
+    /// Signed, to this many decimals (a difference of means): `+1.25 [-0.40, +2.90]`.
+    Signed(usize),
+    /// A fraction as a whole percentage: `38% [30–45%]`.
+    Percent,
+    /// A difference of two fractions in percentage points: `+21 pts [+5, +38]`.
+    Points,
+}
+
+impl Style {
+    /// One number in this style, without its unit.
+    fn number(self, v: f64) -> String {
+        // Rounded first, so that −0.004 shows as 0.00 (or +0.00), not −0.00.
+        let round = |v: f64, d: usize| {
+            let k = 10f64.powi(d as i32);
+            (v * k).round() / k + 0.0
+        };
+        match self {
+            Self::Decimals(d) => format!("{:.d$}", round(v, d)),
+            Self::Signed(d) => format!("{:+.d$}", round(v, d)),
+            Self::Percent => format!("{:.0}", round(v * 100.0, 0)),
+            Self::Points => format!("{:+.0}", round(v * 100.0, 0)),
+        }
+    }
+}
+
+/// A statistic as shown: its value, its interval, its units (`too few` under
+/// [`MIN_CLUSTERS`], where no interval is drawn); `–` when there is no value.
+fn statistic(s: &Statistic, style: Style) -> String {
+    let Some(v) = s.value else {
+        return "–".into();
+    };
+    let (unit, sep) = match style {
+        Style::Percent => ("%", "–"),
+        Style::Points => (" pts", ", "),
+        _ => ("", ", "),
+    };
+    let value = format!("{}{unit}", style.number(v));
+    match (s.low, s.high) {
+        (Some(l), Some(h)) => format!(
+            "{value} [{}{sep}{}{}] (n={})",
+            style.number(l),
+            style.number(h),
+            if style == Style::Percent { "%" } else { "" },
+            s.n
+        ),
+        _ if s.n < MIN_CLUSTERS => format!("{value} (n={}, too few for an interval)", s.n),
+        _ => format!("{value} (n={}, no interval)", s.n),
     }
 }
 
@@ -149,6 +210,40 @@ mod tests {
         assert_eq!(Value::number(None, 3).csv(), "");
         assert_eq!(Value::number(Some(0.12345), 3).shown(), "0.123");
         assert_eq!(Value::Percent(0.375).shown(), "38%");
+        let r = Statistic {
+            value: Some(0.9041),
+            low: Some(0.851),
+            high: Some(0.9412),
+            n: 40,
+        };
+        assert_eq!(
+            Value::Statistic(r, Style::Decimals(3)).shown(),
+            "0.904 [0.851, 0.941] (n=40)"
+        );
+        assert_eq!(Value::Statistic(r, Style::Decimals(3)).csv(), "0.9041");
+        let lift = Statistic {
+            value: Some(0.2083),
+            low: Some(-0.004),
+            high: Some(0.38),
+            n: 12,
+        };
+        assert_eq!(
+            Value::Statistic(lift, Style::Points).shown(),
+            "+21 pts [+0, +38] (n=12)"
+        );
+        assert_eq!(
+            Value::Statistic(lift, Style::Percent).shown(),
+            "21% [0–38%] (n=12)"
+        );
+        let few = Statistic::without_interval(Some(-0.0004), 4);
+        assert_eq!(
+            Value::Statistic(few, Style::Signed(2)).shown(),
+            "+0.00 (n=4, too few for an interval)"
+        );
+        assert_eq!(
+            Value::Statistic(Statistic::without_interval(None, 40), Style::Points).shown(),
+            "–"
+        );
         assert_eq!(Value::Flag(true).csv(), "true");
     }
 }

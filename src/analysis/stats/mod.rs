@@ -7,6 +7,7 @@
 pub mod bootstrap;
 pub mod clustered;
 pub mod least_squares;
+pub mod statistic;
 
 /// The mean, if there are values.
 pub fn mean(v: &[f64]) -> Option<f64> {
