@@ -32,6 +32,7 @@
 //! `D` asked for, never for the pilot's estimate: planning for an observed effect only
 //! restates the pilot's p-value.
 
+use std::borrow::Cow;
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
@@ -336,14 +337,22 @@ pub fn plan(
     check(rounds, &detect)?;
     let mut protocols = Vec::new();
     for kind in ProtocolKind::ALL {
-        let ours: Vec<Round> = rounds
-            .iter()
-            .filter(|r| r.kind() == kind)
-            .cloned()
-            .collect();
-        if ours.is_empty() {
+        let count = rounds.iter().filter(|r| r.kind() == kind).count();
+        if count == 0 {
             continue;
         }
+        // A tournament plays one protocol: its rounds are then the whole slice, not a copy.
+        let ours: Cow<[Round]> = if count == rounds.len() {
+            Cow::Borrowed(rounds)
+        } else {
+            Cow::Owned(
+                rounds
+                    .iter()
+                    .filter(|r| r.kind() == kind)
+                    .cloned()
+                    .collect(),
+            )
+        };
         let record = record.filter(|r| r.protocol == kind);
         let design = design(kind, &ours, record);
         protocols.push(match kind {
