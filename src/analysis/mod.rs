@@ -8,6 +8,7 @@ pub mod compare;
 pub mod effects;
 pub mod figures;
 pub mod html;
+pub mod length;
 pub mod panels;
 pub mod plan;
 pub mod power;
