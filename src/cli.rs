@@ -56,6 +56,25 @@ pub enum Command {
         #[arg(long, value_enum, value_delimiter = ',', default_values = ["md", "csv", "json", "svg", "html"])]
         format: Vec<FormatArg>,
     },
+    /// How many more repetitions (or dilemmas, topics, items) a pilot run needs for 80%
+    /// power to detect a difference of D, for each comparison its report makes.
+    Plan {
+        /// The pilot's results folder (results/<tournament>).
+        #[arg(value_name = "RESULTS")]
+        dir: PathBuf,
+        /// The difference to detect, a plain number: points of the 70-point total (Ethics
+        /// Bowl); accuracy points (question-answer: 10 means 10 percentage points); win-rate
+        /// points (structured debate).
+        #[arg(long, value_name = "D", allow_negative_numbers = true, value_parser = points)]
+        detect: f64,
+        /// Structured debates: also plan the models' mean side totals, for a difference of T
+        /// points of the 1–10 side total.
+        #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = points)]
+        detect_total: Option<f64>,
+        /// Print the plan as JSON.
+        #[arg(long)]
+        json: bool,
+    },
     /// Two results folders of one protocol side by side (two runs, or a run and a
     /// `rejudge --out` copy): the change in every judgment found in both, the agreement
     /// between them, each judge's leniency and (Ethics Bowl) each model's rating in both.
@@ -238,4 +257,23 @@ pub enum StatusArg {
     Incomplete,
     /// A judgment needs a person.
     NeedsReview,
+}
+
+/// A difference to detect: a positive plain number (a percentage sign is refused, since
+/// "10%" of a 70-point total and 10 accuracy points are different things).
+fn points(text: &str) -> Result<f64, String> {
+    let t = text.trim();
+    if let Some(number) = t.strip_suffix('%') {
+        let n = number.trim();
+        return Err(format!(
+            "write a plain number of points, without %: {n} means {n} accuracy points in a \
+             question-answer debate, {n} win-rate points in a structured debate, and {n} points \
+             of the 70-point total in the Ethics Bowl"
+        ));
+    }
+    match t.parse::<f64>() {
+        Ok(v) if v.is_finite() && v > 0.0 => Ok(v),
+        Ok(_) => Err("the difference must be a positive number of points, e.g. 3".into()),
+        Err(_) => Err("not a number; give a positive number of points, e.g. 3".into()),
+    }
 }

@@ -117,6 +117,12 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             theme,
             compare,
         } => commands::open::run(&dir, compare.as_deref(), &theme).await,
+        Command::Plan {
+            dir,
+            detect,
+            detect_total,
+            json,
+        } => commands::plan::run(&dir, detect, detect_total, json),
         Command::Compare { a, b, out } => commands::compare::run(&a, &b, out.as_deref()),
         Command::Report { dir, out, format } => {
             commands::report::run(&dir, out.as_deref(), &format)

@@ -11,6 +11,8 @@ pub mod html;
 pub mod judge_views;
 pub mod length;
 pub mod panels;
+pub mod plan;
+pub mod power;
 pub mod qa;
 pub mod ratings;
 mod report;

@@ -8,6 +8,7 @@ pub mod dilemmas;
 pub mod judgment;
 pub mod models;
 pub mod open;
+pub mod plan;
 pub mod rejudge;
 pub mod report;
 pub mod rounds;
