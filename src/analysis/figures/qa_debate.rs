@@ -256,18 +256,25 @@ fn positions(s: &mut Section, q: &QaFigures) {
     s.table(t);
 }
 
+/// Whether a debater's persuasiveness rests on enough items for its interval: under
+/// [`MIN_CLUSTERS`] the resampled items are too few to stand for the spread, as everywhere
+/// else in the report.
+fn enough(d: &crate::analysis::qa::DebaterFigures) -> bool {
+    d.persuasiveness_items >= MIN_CLUSTERS
+}
+
 /// The debaters' table; its CSV is written even when no debater is listed (header only).
 fn debaters(s: &mut Section, q: &QaFigures) {
     if !q.debaters.is_empty() {
         s.heading("Debaters");
-        s.plain(
+        s.plain(format!(
             "Win rate: how often the judge chose the debater's answer. Quotes verified: the share of its quotes \
              found in the game, its interval counting items (one debater's quotes on one item are not \
              independent). Persuasiveness: Bradley–Terry over cross-play debates won (Elo scale, 95% interval \
-             from resampling items; n gives the judgments and the items). Self-play accuracy: judge accuracy in \
-             debates where the model argued both sides; the paper's finding is that more persuasive debaters make \
-             judges more accurate.",
-        );
+             from resampling items, none under {MIN_CLUSTERS} items; n gives the judgments and the items). \
+             Self-play accuracy: judge accuracy in debates where the model argued both sides; the paper's finding \
+             is that more persuasive debaters make judges more accurate."
+        ));
     }
     let mut t = Table::new(
         "QA debaters",
@@ -297,10 +304,15 @@ fn debaters(s: &mut Section, q: &QaFigures) {
                     } else {
                         "items"
                     };
-                    format!(
-                        "{:.0} [{:.0}–{:.0}] (n={} judgments, {} {items})",
-                        r.rating, r.low, r.high, r.matches, d.persuasiveness_items
-                    )
+                    let n = format!(
+                        "n={} judgments, {} {items}",
+                        r.matches, d.persuasiveness_items
+                    );
+                    if enough(d) {
+                        format!("{:.0} [{:.0}–{:.0}] ({n})", r.rating, r.low, r.high)
+                    } else {
+                        format!("{:.0} ({n}, too few for an interval)", r.rating)
+                    }
                 })),
                 Value::Share(d.self_play_accuracy),
             ],
@@ -313,8 +325,8 @@ fn debaters(s: &mut Section, q: &QaFigures) {
         row.extend([
             Value::Count(d.word_limit_violations as usize),
             Value::number(rating.map(|r| r.rating), 0),
-            Value::number(rating.map(|r| r.low), 0),
-            Value::number(rating.map(|r| r.high), 0),
+            Value::number(rating.filter(|_| enough(d)).map(|r| r.low), 0),
+            Value::number(rating.filter(|_| enough(d)).map(|r| r.high), 0),
             Value::Count(rating.map_or(0, |r| r.matches)),
             Value::Count(d.persuasiveness_items),
         ]);
