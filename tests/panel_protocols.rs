@@ -262,7 +262,7 @@ async fn stubborn_judges_hit_the_round_limit_and_the_report_says_so() {
                 .iter()
                 .all(|j| j.moved.mean == Some(0.0))
         );
-        assert!(section.figures.alpha_initial.is_some());
+        assert!(section.figures.alpha_initial.value.is_some());
         assert_eq!(section.figures.alpha_initial, section.figures.alpha_final);
         let markdown = figures::markdown(&[figures::judge_panels(&section)]);
         assert!(

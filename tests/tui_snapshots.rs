@@ -82,6 +82,11 @@ fn judgment(a: f64, b: f64, status: ParseStatus) -> Judgment {
             )
         },
         corrected_text: None,
+        view: Some(ethics_bowl::domain::JudgeView {
+            judge_sees_model_names: true,
+            temperature: Some(0.2),
+            prompt_version: "ethics_bowl-judge-1".into(),
+        }),
     }
 }
 

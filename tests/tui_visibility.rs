@@ -122,6 +122,7 @@ fn cut_round() -> Round {
         problems: vec![],
         raw_response: String::new(),
         corrected_text: None,
+        view: None,
     });
     round.status = round.settled_status();
     round

@@ -7,9 +7,9 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::stats::clustered::clustered_mean;
-use super::stats::{offset_from_others, pearson};
+use super::stats::offset_from_others;
 use super::tables::Cell;
-use crate::domain::{Criterion, PhaseType, Round, Scores, Team};
+use crate::domain::{Criterion, Round, Scores, Team};
 
 /// A judge–criterion pair with at least this share of scores at 9–10 cannot separate models.
 pub const CEILING_SHARE: f64 = 0.5;
@@ -77,35 +77,13 @@ pub struct BiasChecks {
     pub position: Difference,
     /// Judges' lean towards their own model or provider (needs judges that play).
     pub self_preference: Vec<SelfPreference>,
-    /// Pearson's r between a team's text length (characters of its phases) and its total.
-    pub length_correlation: Option<f64>,
-    /// Teams behind the length correlation.
-    pub length_n: usize,
     /// Score distributions per judge and criterion.
     pub distributions: Vec<Distribution>,
-}
-
-fn team_length(r: &Round, team: Team) -> usize {
-    let phases: &[PhaseType] = match team {
-        Team::A => &[
-            PhaseType::Presentation,
-            PhaseType::Rebuttal,
-            PhaseType::ConsistencyTest,
-        ],
-        Team::B => &[PhaseType::Response, PhaseType::ConsistencyTestB],
-    };
-    r.phases
-        .iter()
-        .filter(|p| phases.contains(&p.phase_type))
-        .map(|p| p.response.chars().count())
-        .sum()
 }
 
 /// Runs the checks. `provider_of` names each model's provider, where known.
 pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> BiasChecks {
     let mut margins = Vec::new();
-    let mut lengths = Vec::new();
-    let mut totals = Vec::new();
     // (round, team) → judge → total, for comparing judges on the same team.
     let mut by_team: Vec<(String, BTreeMap<String, f64>)> = Vec::new();
     let mut dist: BTreeMap<(String, Criterion), [usize; 10]> = BTreeMap::new();
@@ -121,8 +99,6 @@ pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> 
             for j in &usable {
                 if let Some(t) = j.scores(team).and_then(Scores::total) {
                     judges.insert(j.judge_model.clone(), t);
-                    lengths.push(team_length(r, team) as f64);
-                    totals.push(t);
                 }
                 for c in Criterion::ALL {
                     if let Some(v) = j.scores(team).and_then(|s| s.get(c)) {
@@ -133,7 +109,9 @@ pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> 
             }
             by_team.push((model.clone(), judges));
         }
-        for j in &usable {
+        // The position effect leaves out a judge's scoring of its own model's round, as the
+        // main tables do.
+        for j in usable.iter().filter(|j| !r.judged_by_a_debater(j)) {
             if let (Some(a), Some(b)) = (
                 j.scores(Team::A).and_then(Scores::total),
                 j.scores(Team::B).and_then(Scores::total),
@@ -202,8 +180,6 @@ pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> 
     BiasChecks {
         position: Difference::of(&margins),
         self_preference,
-        length_correlation: pearson(&lengths, &totals),
-        length_n: totals.len(),
         distributions,
     }
 }

@@ -304,7 +304,11 @@ pub fn difficulty_chart(rows: &[DilemmaDifficulty]) -> String {
                 "#1f77b4"
             },
         );
-        let spread = d.spread.map(|s| format!(", sd {s:.1}")).unwrap_or_default();
+        let spread = d
+            .spread
+            .value
+            .map(|s| format!(", sd {s:.1}"))
+            .unwrap_or_default();
         svg.text(
             left + x(mean) + 6.0,
             y + 13.0,
@@ -363,7 +367,7 @@ pub fn agreement_chart(agreement: &JudgeAgreement) -> String {
                     .pairs
                     .iter()
                     .find(|p| (p.a == *a && p.b == *b) || (p.a == *b && p.b == *a))
-                    .and_then(|p| p.pearson)
+                    .and_then(|p| p.pearson.value)
             };
             let (fill, label) = match r {
                 Some(r) => {

@@ -3,12 +3,14 @@
 //! id and judge; for each pair the change in the margin (Team A's total minus Team B's, or
 //! Pro's minus Con's) or in the chosen answer, whether the verdict flipped, and over all pairs
 //! the correlation of the margins and the share of verdicts that flipped; each judge's
-//! leniency in both; for the Ethics Bowl each model's rating in both, with intervals.
+//! leniency in both; for the Ethics Bowl each model's rating in both, with intervals; and
+//! what the judges of each saw, when the folders differ in it.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use crate::analysis::judge_views::{JudgeViewCount, conditions, judge_views};
 use crate::analysis::ratings::{DRAW_MARGIN, Rating, ratings};
 use crate::analysis::stats::{mean, pearson};
 use crate::domain::{Judgment, ProtocolKind, Round, Team};
@@ -88,6 +90,10 @@ pub struct Comparison {
     pub judges: Vec<JudgeInBoth>,
     /// Each model's rating in both (Ethics Bowl only; empty otherwise).
     pub ratings: Vec<RatingInBoth>,
+    /// What the judges of A and of B saw (see [`crate::analysis::judge_views`]), when the
+    /// folders differ in it: model names shown or hidden, or prompt versions; none when
+    /// alike.
+    pub judges_saw: Option<(Vec<JudgeViewCount>, Vec<JudgeViewCount>)>,
 }
 
 fn judge_of(j: &Judgment) -> String {
@@ -198,6 +204,9 @@ pub fn compare(kind: ProtocolKind, a: &[Round], b: &[Round]) -> Comparison {
     } else {
         Vec::new()
     };
+    let (views_a, views_b) = (judge_views(a), judge_views(b));
+    let judges_saw =
+        (conditions(&views_a) != conditions(&views_b)).then(|| (views_a.clone(), views_b.clone()));
     let ids_a: std::collections::HashSet<&str> = a.iter().map(|r| r.id.as_str()).collect();
     let both = b.iter().filter(|r| ids_a.contains(r.id.as_str())).count();
     Comparison {
@@ -218,6 +227,7 @@ pub fn compare(kind: ProtocolKind, a: &[Round], b: &[Round]) -> Comparison {
             })
             .collect(),
         ratings,
+        judges_saw,
     }
 }
 
@@ -272,5 +282,28 @@ mod tests {
         assert_eq!(c.flipped, 1);
         assert_eq!(c.mean_abs_change, Some((7.0 + 14.0) / 2.0));
         assert_eq!(c.judges[0].n_a, 6);
+    }
+
+    #[test]
+    fn folders_whose_judges_saw_unlike_things_say_what_each_saw() {
+        let a = vec![round("r1", "j", 8.0, 6.0)];
+        assert_eq!(compare(ProtocolKind::EthicsBowl, &a, &a).judges_saw, None);
+        let mut b = a.clone();
+        b[0].judgments[0].view = Some(crate::domain::JudgeView {
+            judge_sees_model_names: false,
+            temperature: None,
+            prompt_version: "ethics_bowl-judge-1".into(),
+        });
+        let (in_a, in_b) = compare(ProtocolKind::EthicsBowl, &a, &b)
+            .judges_saw
+            .unwrap();
+        assert_eq!(
+            crate::analysis::judge_views::describe(&in_a),
+            "1 judgment (judge j) without a record of what their judge saw"
+        );
+        assert_eq!(
+            crate::analysis::judge_views::describe(&in_b),
+            "1 judgment (judge j) not shown the model names, prompt ethics_bowl-judge-1"
+        );
     }
 }

@@ -8,6 +8,8 @@ pub mod compare;
 pub mod effects;
 pub mod figures;
 pub mod html;
+pub mod judge_views;
+pub mod length;
 pub mod panels;
 pub mod qa;
 pub mod ratings;

@@ -1,6 +1,7 @@
 //! One round as readable Markdown, for `rounds DIR --round ID --markdown` and the UI's copy
-//! key: its setup, every phase with its timing, tokens and cost, each judgment's reading,
-//! and the protocol's record.
+//! key: its setup, every phase with its timing, tokens and cost, each judgment's reading
+//! and what its judge saw (model names shown or hidden, temperature, prompt version), and
+//! the protocol's record.
 //!
 //! Model and server text is untrusted: every line of an answer is quoted (`> `), so it
 //! cannot open a heading or a section of its own in the document, and every piece of such
@@ -10,7 +11,7 @@
 
 use std::fmt::Write;
 
-use crate::domain::{Criterion, Judgment, Phase, Reading, Round};
+use crate::domain::{Criterion, JudgeView, Judgment, Phase, Reading, Round};
 use crate::markdown_escape::{inline, quoted};
 
 /// The facts under a phase's heading: `2.4 s · 1200 in / 300 out tokens · $0.0100`.
@@ -57,6 +58,11 @@ fn judgment(out: &mut String, j: &Judgment) {
         .and_then(|v| v.as_str().map(str::to_string))
         .unwrap_or_default();
     let _ = writeln!(out, "### {who} · {status}\n");
+    let _ = writeln!(
+        out,
+        "_What the judge saw: {}_\n",
+        inline(&JudgeView::describe(j.view.as_ref()))
+    );
     match &j.reading {
         Reading::Rubric { team_a, team_b } => {
             out.push_str("| criterion | Team A | Team B |\n|---|---|---|\n");
@@ -224,5 +230,27 @@ mod tests {
         assert!(md.contains("| **total** | 49 | 49 |"), "{md}");
         assert!(md.contains("**Overall**\n\n> Close."), "{md}");
         assert!(!md.lines().any(|l| l.starts_with("# Judgment")));
+    }
+
+    #[test]
+    fn each_judgment_says_what_its_judge_saw_or_that_it_was_not_recorded() {
+        let mut r = round();
+        let md = round_markdown(&r);
+        assert!(
+            md.contains("### j · parsed\n\n_What the judge saw: not recorded_\n"),
+            "{md}"
+        );
+        r.judgments[0].view = Some(crate::domain::JudgeView {
+            judge_sees_model_names: false,
+            temperature: Some(0.2),
+            prompt_version: "ethics_bowl-judge-1".into(),
+        });
+        let md = round_markdown(&r);
+        assert!(
+            md.contains(
+                "_What the judge saw: model names hidden · temperature 0.2 · prompt ethics_bowl-judge-1_"
+            ),
+            "{md}"
+        );
     }
 }

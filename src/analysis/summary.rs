@@ -357,6 +357,7 @@ mod tests {
             problems: vec![],
             raw_response: String::new(),
             corrected_text: None,
+            view: None,
         };
         let mut r: Round = serde_json::from_value(serde_json::json!({
             "id": format!("{d}__{a}__vs__{b}"), "dilemma_id": d, "team_a_model": a, "team_b_model": b,

@@ -6,6 +6,7 @@ use std::fmt::Write as _;
 use std::path::Path;
 
 use ethics_bowl::analysis::compare::{Comparison, compare};
+use ethics_bowl::analysis::judge_views::describe;
 use ethics_bowl::domain::{ProtocolKind, Round};
 use ethics_bowl::sanitize::sanitize;
 use ethics_bowl::store::{RoundFilter, Store};
@@ -99,6 +100,15 @@ fn markdown(c: &Comparison, a: &Path, b: &Path) -> String {
             );
         }
         s.push('\n');
+    }
+    if let Some((in_a, in_b)) = &c.judges_saw {
+        let _ = writeln!(
+            s,
+            "## What the judges saw\n\nThe folders differ in it: judgments paired across them, and each judge's \
+             leniency in both, compare unlike conditions.\n\n- A: {}\n- B: {}\n",
+            sanitize(&describe(in_a)),
+            sanitize(&describe(in_b))
+        );
     }
     let what = if c.protocol == ProtocolKind::QaDebate {
         "mean confidence"

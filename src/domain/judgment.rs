@@ -238,6 +238,52 @@ impl Reading {
     }
 }
 
+/// What a judge saw when it judged: whether the debaters' model names were in its prompt,
+/// the temperature sent, and which version of its prompt's template it answered. Recorded
+/// on every judgment since the tool's 2026-11-27 version; older judgments have none ("not
+/// recorded").
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct JudgeView {
+    /// Whether the judge's prompt named the debaters' models (false: "Team A" and "Team B",
+    /// or the protocol's own names for its sides).
+    pub judge_sees_model_names: bool,
+    /// The sampling temperature sent with the call; none when the provider's default was
+    /// used (no temperature sent).
+    #[serde(default)]
+    pub temperature: Option<f64>,
+    /// The version of the judge's prompt template (`ethics_bowl-judge-1`; see
+    /// [`crate::protocols::judging::prompt_version`]).
+    pub prompt_version: String,
+}
+
+impl JudgeView {
+    /// Whether the model names were shown, as people read it: `names shown`, `names hidden`.
+    pub fn names_label(&self) -> &'static str {
+        if self.judge_sees_model_names {
+            "names shown"
+        } else {
+            "names hidden"
+        }
+    }
+
+    /// One line for people: `model names shown · temperature 0.2 · prompt ethics_bowl-judge-1`;
+    /// `not recorded` for a judgment without a view.
+    pub fn describe(view: Option<&Self>) -> String {
+        let Some(v) = view else {
+            return "not recorded".into();
+        };
+        let temperature = match v.temperature {
+            Some(t) => format!("temperature {t}"),
+            None => "the provider's default temperature".into(),
+        };
+        format!(
+            "model {} · {temperature} · prompt {}",
+            v.names_label(),
+            v.prompt_version
+        )
+    }
+}
+
 /// A judge's verdict on one exchange.
 #[derive(Debug, Clone, PartialEq)]
 pub struct Judgment {
@@ -262,6 +308,9 @@ pub struct Judgment {
     pub raw_response: String,
     /// When corrected by hand: the text the person saved (the raw response stays as it was).
     pub corrected_text: Option<String>,
+    /// What the judge saw (none in judgments stored before it was recorded, and in those of
+    /// the Python predecessor).
+    pub view: Option<JudgeView>,
 }
 
 impl Judgment {
@@ -279,6 +328,7 @@ impl Judgment {
             problems: Vec::new(),
             raw_response: String::new(),
             corrected_text: None,
+            view: None,
         }
     }
 
@@ -379,6 +429,8 @@ struct JudgmentFile<'a> {
     raw_response: Cow<'a, str>,
     #[serde(default, skip_serializing_if = "Option::is_none")]
     corrected_text: Option<Cow<'a, str>>,
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    judge_view: Option<Cow<'a, JudgeView>>,
 }
 
 fn parsed() -> ParseStatus {
@@ -413,6 +465,7 @@ impl Serialize for Judgment {
             problems: Cow::Borrowed(&self.problems),
             raw_response: Cow::Borrowed(&self.raw_response),
             corrected_text: self.corrected_text.as_deref().map(Cow::Borrowed),
+            judge_view: self.view.as_ref().map(Cow::Borrowed),
         }
         .serialize(serializer)
     }
@@ -443,6 +496,49 @@ impl<'de> Deserialize<'de> for Judgment {
             problems: f.problems.into_owned(),
             raw_response: f.raw_response.into_owned(),
             corrected_text: f.corrected_text.map(Cow::into_owned),
+            view: f.judge_view.map(Cow::into_owned),
         })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn what_the_judge_saw_is_written_and_read_back() {
+        let j = Judgment {
+            view: Some(JudgeView {
+                judge_sees_model_names: false,
+                temperature: None,
+                prompt_version: "ethics_bowl-judge-1".into(),
+            }),
+            ..Judgment::new("j", Reading::empty(ProtocolKind::EthicsBowl))
+        };
+        let value = serde_json::to_value(&j).unwrap();
+        assert_eq!(
+            value["judge_view"],
+            serde_json::json!({
+                "judge_sees_model_names": false,
+                "temperature": null,
+                "prompt_version": "ethics_bowl-judge-1"
+            })
+        );
+        let back: Judgment = serde_json::from_value(value).unwrap();
+        assert_eq!(back, j);
+        assert_eq!(
+            JudgeView::describe(back.view.as_ref()),
+            "model names hidden · the provider's default temperature · prompt ethics_bowl-judge-1"
+        );
+    }
+
+    #[test]
+    fn a_judgment_stored_before_the_view_was_recorded_reads_as_not_recorded() {
+        let j: Judgment =
+            serde_json::from_str(r#"{"judge_model": "j", "raw_response": "x"}"#).unwrap();
+        assert_eq!(j.view, None);
+        assert_eq!(JudgeView::describe(j.view.as_ref()), "not recorded");
+        let written = serde_json::to_value(&j).unwrap();
+        assert!(written.get("judge_view").is_none(), "{written}");
     }
 }

@@ -272,6 +272,13 @@ impl Round {
         self.record.kind()
     }
 
+    /// Whether this judgment's judge is one of the round's debaters' models: a judge
+    /// scoring its own model (and its opponent), which the main tables leave out and the
+    /// self-preference check reports apart.
+    pub fn judged_by_a_debater(&self, judgment: &super::Judgment) -> bool {
+        judgment.judge_model == self.team_a_model || judgment.judge_model == self.team_b_model
+    }
+
     /// The question-answer record, for question-answer rounds.
     pub fn qa(&self) -> Option<&QaSetup> {
         match &self.record {

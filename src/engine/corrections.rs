@@ -64,8 +64,11 @@ fn correct_judgment(
         .ok_or_else(|| format!("round \"{round_id}\" has no judgment by \"{judge}\""))?;
     let mut corrected = match correction {
         Correction::Text(text) => {
+            // What the judge saw stays as recorded: the protocol that reads stored rounds
+            // knows nothing of the run's options.
             let reread = Judgment {
                 persona_id: original.persona_id.clone(),
+                view: original.view.clone(),
                 ..crate::protocols::stored(round.kind()).judge(
                     &round,
                     &original.judge_model,

@@ -11,13 +11,16 @@ use std::sync::Arc;
 use serde::{Deserialize, Serialize};
 use tokio::sync::mpsc;
 
+use crate::build_info::ToolInfo;
 use crate::config::{ConfigError, JudgingMode, ModelsConfig, PanelConfig, TournamentConfig};
-use crate::domain::{ProtocolKind, Round, RoundStatus};
+use crate::domain::{ProtocolKind, Round, RoundStatus, ScheduledRound, now_rfc3339};
 use crate::protocols::panel::Panel;
 use crate::protocols::strategy::{Judges, JudgingStrategy};
 use crate::protocols::{Protocol, Rejudging, spec, stored};
 use crate::providers::ModelRegistry;
-use crate::store::{RoundFilter, Store, StoreError};
+use crate::store::{
+    RejudgingRecord, RoundFilter, Store, StoreError, TournamentRecord, TournamentStatus,
+};
 
 use super::context::RoundContext;
 use super::control::Control;
@@ -112,6 +115,9 @@ pub struct RejudgePlan {
     /// are polled.
     batch: (Vec<String>, crate::providers::BatchSettings),
     judge_temperature: Option<f64>,
+    /// The folder's `tournament.json` with this re-judging recorded, written as the judging
+    /// starts (none when the source has no record and none could be rebuilt).
+    record: Option<TournamentRecord>,
 }
 
 /// What a re-judging did.
@@ -316,6 +322,25 @@ pub fn prepare_rejudge(
             }
         }
     }
+    let entry = RejudgingRecord {
+        source: std::fs::canonicalize(results).unwrap_or_else(|_| results.to_path_buf()),
+        in_place: out.is_none(),
+        started_at: now_rfc3339(),
+        config_file: std::fs::canonicalize(config_path)
+            .unwrap_or_else(|_| config_path.to_path_buf()),
+        judging: config.judging,
+        judges: judges.clone(),
+        panel_judges: match (config.judging, &config.panel) {
+            (JudgingMode::Panel, Some(panel)) => {
+                panel.judges.iter().map(|j| j.persona_id.clone()).collect()
+            }
+            _ => Vec::new(),
+        },
+        judge_sees_model_names: protocol.judge_sees_model_names(),
+        judge_temperature: config.judge_temperature,
+        tool: ToolInfo::current(),
+    };
+    let record = manifest(&source, &store, &stored_rounds, entry)?;
     let mut rounds = Vec::new();
     let mut skipped = Vec::new();
     for stored_round in stored_rounds {
@@ -340,6 +365,113 @@ pub fn prepare_rejudge(
         concurrency: config.max_concurrency.max(1) as usize,
         batch: (batch_models, batch_settings),
         judge_temperature: config.judge_temperature,
+        record,
+    })
+}
+
+/// The written folder's `tournament.json` with `entry` added: its own record when it has
+/// one (a stopped re-judging taken up again, or re-judging in place), else the source's
+/// (`--out`: every reader of the copy finds the tournament's configuration, schedule and
+/// warnings as the source has them), else one rebuilt from the rounds (a folder of the
+/// Python predecessor has none). Stamped with this build; `entry` is not added again when
+/// the last re-judging recorded is the same one, taken up again.
+fn manifest(
+    source: &Store,
+    target: &Store,
+    rounds: &[Round],
+    entry: RejudgingRecord,
+) -> Result<Option<TournamentRecord>, StoreError> {
+    let record = match target.load_tournament()? {
+        Some(record) => Some(record),
+        None => match source.load_tournament()? {
+            Some(record) => Some(record),
+            None => rebuilt(target.dir(), source.dir(), rounds),
+        },
+    };
+    Ok(record.map(|mut record| {
+        record.stamp_tool();
+        if !record.rejudgings.last().is_some_and(|r| r.same_as(&entry)) {
+            record.rejudgings.push(entry);
+        }
+        record
+    }))
+}
+
+/// A record for a folder that has none, from its rounds: the protocol, the models, the
+/// items and the schedule as played (with the judges each round had), and a warning that
+/// the tournament's configuration is not known. None when no configuration can be made of
+/// them (never, in practice).
+fn rebuilt(target: &Path, source: &Path, rounds: &[Round]) -> Option<TournamentRecord> {
+    let kind = rounds
+        .first()
+        .map_or_else(ProtocolKind::default, Round::kind);
+    let mut models: Vec<String> = Vec::new();
+    let mut judges: Vec<String> = Vec::new();
+    let mut items: Vec<String> = Vec::new();
+    for r in rounds {
+        for m in [&r.team_a_model, &r.team_b_model] {
+            if !m.is_empty() && !models.contains(m) {
+                models.push(m.clone());
+            }
+        }
+        for j in &r.judge_models {
+            if !judges.contains(j) {
+                judges.push(j.clone());
+            }
+        }
+        if !items.contains(&r.dilemma_id) {
+            items.push(r.dilemma_id.clone());
+        }
+    }
+    let id = target.file_name().map_or_else(
+        || "rejudged".to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let config: TournamentConfig = serde_json::from_value(serde_json::json!({
+        "name": id,
+        "protocol": kind,
+        "models": models,
+        "judges": judges,
+    }))
+    .map_err(|e| tracing::warn!(error = %e, "no tournament.json could be rebuilt"))
+    .ok()?;
+    Some(TournamentRecord {
+        id,
+        protocol: kind,
+        status: TournamentStatus::Finished,
+        started_at: rounds
+            .iter()
+            .map(|r| r.timestamp.as_str())
+            .min()
+            .map_or_else(now_rfc3339, str::to_string),
+        finished_at: None,
+        config_file: PathBuf::new(),
+        config,
+        models: Vec::new(),
+        dilemma_ids: items,
+        schedule: rounds
+            .iter()
+            .map(|r| ScheduledRound {
+                round_id: r.id.clone(),
+                dilemma_id: r.dilemma_id.clone(),
+                repetition: r.repetition,
+                team_a: r.team_a_model.clone(),
+                team_b: r.team_b_model.clone(),
+                judges: r.judge_models.clone(),
+                format: r.qa().map(|q| q.format),
+                relation: r.qa().and_then(|q| q.relation.clone()),
+            })
+            .collect(),
+        warnings: vec![format!(
+            "tournament.json rebuilt by `rejudge` from the rounds of {}, which has none (a \
+             folder of the Python predecessor, or one whose record was lost): the \
+             tournament's configuration is not known",
+            source.display()
+        )],
+        qa_sample: Vec::new(),
+        tool: None,
+        earlier_tools: Vec::new(),
+        rejudgings: Vec::new(),
     })
 }
 
@@ -428,6 +560,10 @@ pub async fn rejudge(
     events: mpsc::UnboundedSender<EngineEvent>,
     commands: &mut mpsc::UnboundedReceiver<EngineCommand>,
 ) -> Result<RejudgeReport, EngineError> {
+    // The folder says it was re-judged, by what and from where, before the first judgment.
+    if let Some(record) = &plan.record {
+        plan.store.save_tournament(record)?;
+    }
     let (protocol, judging, registry) = plan.ctx_parts;
     let (batch_models, batch_settings) = plan.batch;
     let batches = super::batching::start(

@@ -105,7 +105,9 @@ pub async fn run(
         id: prepared.id.clone(),
         protocol: prepared.protocol.kind(),
         status: TournamentStatus::Running,
-        started_at: previous.map_or_else(now_rfc3339, |p| p.started_at),
+        started_at: previous
+            .as_ref()
+            .map_or_else(now_rfc3339, |p| p.started_at.clone()),
         finished_at: None,
         config_file: std::fs::canonicalize(&prepared.config_path)
             .unwrap_or_else(|_| prepared.config_path.clone()),
@@ -128,7 +130,15 @@ pub async fn run(
             .cloned()
             .collect(),
         qa_sample: prepared.sample.clone(),
+        // The builds that ran it before, and the re-judgings written into the folder, stay.
+        tool: previous.as_ref().and_then(|p| p.tool.clone()),
+        earlier_tools: previous
+            .as_ref()
+            .map(|p| p.earlier_tools.clone())
+            .unwrap_or_default(),
+        rejudgings: previous.map(|p| p.rejudgings).unwrap_or_default(),
     };
+    record.stamp_tool();
     store.save_tournament(&record)?;
 
     let batches = super::batching::start(

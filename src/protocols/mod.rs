@@ -21,8 +21,8 @@ pub use registry::{extra_folders, simulated_behaviours, spec, specs, stored};
 pub use spec::{ProtocolSpec, Rejudging, RoundExtra};
 
 use crate::domain::{
-    JudgingPhase, Judgment, OwnPhase, Phase, PhaseType, ProtocolKind, Round, RoundRecord,
-    RoundStatus, ScheduledRound, Turn, now_rfc3339, speaker,
+    JudgeView, JudgingPhase, Judgment, OwnPhase, Phase, PhaseType, ProtocolKind, Round,
+    RoundRecord, RoundStatus, ScheduledRound, Turn, now_rfc3339, speaker,
 };
 use crate::providers::{ChatRequest, RoundCast};
 use judging::JudgeAnswer;
@@ -202,6 +202,20 @@ pub(crate) fn example_round(s: &ScheduledRound) -> Round {
     blank_round(s, RoundRecord::EthicsBowl)
 }
 
+/// What a judge saw in the call stored as `phase`: whether the protocol showed it the model
+/// names, the temperature the phase records as sent, and its prompt's version.
+pub(crate) fn judge_view(
+    protocol: &dyn Protocol,
+    phase: &Phase,
+    prompt_version: &'static str,
+) -> JudgeView {
+    JudgeView {
+        judge_sees_model_names: protocol.judge_sees_model_names(),
+        temperature: phase.temperature,
+        prompt_version: prompt_version.to_string(),
+    }
+}
+
 /// A reply (not a judgment) that waits for a person: a debater's answer the protocol could
 /// not read, kept as free text.
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -247,6 +261,15 @@ pub trait Protocol: panel::PanelJudged + Send + Sync + std::fmt::Debug {
     /// A judge's answer read into a judgment (raw text kept, status set): its own part only,
     /// judgments quoted from the round's debaters left out (see [`judging::own`]).
     fn judge(&self, round: &Round, judge_model: &str, answer: JudgeAnswer<'_>) -> Judgment;
+    /// Whether its judges' prompts (single and panel) name the debaters' models: the Ethics
+    /// Bowl's `judge_sees_model_names`; the other protocols' judges read only their sides'
+    /// names (Debater A and B, Pro and Con).
+    fn judge_sees_model_names(&self) -> bool {
+        false
+    }
+    /// The version of its single judges' prompt template (see
+    /// [`judging::prompt_version`]).
+    fn judge_prompt_version(&self) -> &'static str;
     /// Updates what the protocol derives from the phases (quote counts, …) after a phase
     /// has been added, before the round is stored.
     fn after_phase(&self, _round: &mut Round) {}

@@ -196,6 +196,11 @@ impl JudgingStrategy {
         };
         let truncated = phase.truncated;
         let mut judgment = protocol.judge(round, &step.model, JudgeAnswer::of(phase));
+        judgment.view = Some(super::judge_view(
+            protocol,
+            phase,
+            protocol.judge_prompt_version(),
+        ));
         if truncated && judgment.parse_status == ParseStatus::Parsed {
             judgment.parse_status = ParseStatus::Partial;
         }
@@ -404,5 +409,35 @@ mod tests {
         round.judgments[0].parse_status = ParseStatus::CorrectedByHand;
         let more = JudgingStrategy::new(Judges::Single).with_corrections(2);
         assert!(due(&more, &p, &round).is_empty());
+    }
+
+    #[test]
+    fn a_judgment_records_what_its_judge_saw() {
+        let hidden = EthicsBowl::new(
+            [],
+            EthicsBowlOptions {
+                judge_sees_model_names: false,
+                ..EthicsBowlOptions::default()
+            },
+        );
+        let p = protocol();
+        let s = JudgingStrategy::new(Judges::Single);
+        for (protocol, names, temperature) in [(&p, true, Some(0.3)), (&hidden, false, None)] {
+            let mut round = debated(&p);
+            let step = Step::new(PhaseType::Judgment, "j", &[]);
+            round.phases.push(Phase {
+                temperature,
+                ..Phase::new(PhaseType::Judgment, "j", COMPLETE)
+            });
+            let changed = s.record(protocol, &mut round, &step).unwrap();
+            let view = changed[0].view.clone().unwrap();
+            assert_eq!(view.judge_sees_model_names, names);
+            assert_eq!(view.temperature, temperature);
+            assert_eq!(
+                view.prompt_version,
+                crate::protocols::judging::prompt_version::ETHICS_BOWL_JUDGE
+            );
+            assert_eq!(round.judgments[0].view, Some(view));
+        }
     }
 }

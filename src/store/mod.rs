@@ -22,7 +22,7 @@ use crate::domain::{IdError, Round, check_file_id};
 
 pub use filter::{FilterValues, Role, RoundFilter};
 pub use lock::LOCK_FILE;
-pub use record::{TournamentRecord, TournamentStatus};
+pub use record::{RejudgingRecord, TournamentRecord, TournamentStatus};
 pub use search::{HitPlace, RoundFields, SearchHit, SearchQuery, Snippet, find_ignore_case};
 
 /// A store operation that failed; names the file.

@@ -3,6 +3,9 @@
 
 use serde::{Deserialize, Serialize};
 
+use std::path::PathBuf;
+
+use crate::build_info::ToolInfo;
 use crate::config::{ModelConfig, TournamentConfig};
 use crate::domain::{ProtocolKind, ScheduledRound};
 
@@ -50,4 +53,75 @@ pub struct TournamentRecord {
     /// The question-answer sample with the answers handed out, so a run can be reproduced.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub qa_sample: Vec<crate::domain::SampledItem>,
+    /// The build of the tool that last ran the tournament (or re-judged the folder): its
+    /// version and git commit. Absent in records written before it was kept.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tool: Option<ToolInfo>,
+    /// Other builds that ran the tournament or re-judged the folder before the last one,
+    /// oldest first, each once: a folder finished by another build than the one that began
+    /// it says so.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub earlier_tools: Vec<ToolInfo>,
+    /// Every re-judging that wrote into this folder, oldest first: `rejudge --out` writes
+    /// the source's record here with one more entry naming the source folder, `rejudge` in
+    /// place adds one to the folder's own.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub rejudgings: Vec<RejudgingRecord>,
+}
+
+impl TournamentRecord {
+    /// Stamps the record with this build ([`ToolInfo::current`]), keeping the build that
+    /// wrote it before among [`TournamentRecord::earlier_tools`] when it was another.
+    pub fn stamp_tool(&mut self) {
+        let now = ToolInfo::current();
+        if let Some(before) = self.tool.take().filter(|t| *t != now)
+            && !self.earlier_tools.contains(&before)
+        {
+            self.earlier_tools.push(before);
+        }
+        self.tool = Some(now);
+    }
+}
+
+/// One re-judging of stored exchanges (`ethics-bowl rejudge`), as the folder it wrote into
+/// records it.
+#[derive(Debug, Clone, PartialEq, Serialize, Deserialize)]
+pub struct RejudgingRecord {
+    /// The folder whose rounds were judged again (absolute when it could be resolved).
+    pub source: PathBuf,
+    /// Whether the judgments were added to the source folder itself (no `--out`).
+    pub in_place: bool,
+    /// When it started (RFC 3339); a stopped re-judging run again keeps its first start.
+    pub started_at: String,
+    /// The judging file.
+    pub config_file: PathBuf,
+    /// `all` (each judge alone) or `panel`.
+    pub judging: crate::config::JudgingMode,
+    /// The judging models (a panel's judges' models, in its order).
+    pub judges: Vec<String>,
+    /// The panel's judges' ids, when a panel judged.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub panel_judges: Vec<String>,
+    /// Whether the new judges saw the debaters' model names (the question-answer and
+    /// structured debates never show them).
+    pub judge_sees_model_names: bool,
+    /// The judges' temperature in place of the models' own, when the judging file set one.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub judge_temperature: Option<f64>,
+    /// The build of the tool that re-judged.
+    pub tool: ToolInfo,
+}
+
+impl RejudgingRecord {
+    /// Whether `other` is this re-judging run again (all but the start time alike), so the
+    /// record keeps one entry for a re-judging stopped and taken up again.
+    pub fn same_as(&self, other: &Self) -> bool {
+        Self {
+            started_at: String::new(),
+            ..self.clone()
+        } == Self {
+            started_at: String::new(),
+            ..other.clone()
+        }
+    }
 }

@@ -4,11 +4,14 @@
 
 use std::collections::BTreeMap;
 
-use super::{Link, LinkKey, Section, Table, Text, Value};
+use super::{Link, LinkKey, Section, Style, Table, Text, Value};
 use crate::analysis::Analysis;
 use crate::analysis::bias::Difference;
 use crate::analysis::charts;
+use crate::analysis::length::ControlledRating;
+use crate::analysis::qa::Proportion;
 use crate::analysis::ratings::{DRAW_MARGIN, Rating};
+use crate::analysis::stats::statistic::Statistic;
 use crate::analysis::tables::{Cell, FRAMEWORKS, JudgePair, RepeatedAgreement, unread_note};
 use crate::domain::Criterion;
 
@@ -39,6 +42,15 @@ fn comparison(a: &Analysis) -> Section {
          These means are raw: they keep whatever judges and side the schedule gave each model (the next \
          section takes them out).",
     );
+    if a.self_judgments > 0 {
+        s.plain(format!(
+            "{} judgments whose judge is one of the round's debaters' models are left out of this table, \
+             the dilemma difficulty, the consistency flags, the ratings, the position and length checks \
+             and the judge agreement: a judge scoring its own model is reported apart (self-preference, \
+             under Bias checks).",
+            a.self_judgments
+        ));
+    }
     let mut head = vec!["model".to_string(), "role".to_string()];
     head.extend(Criterion::ALL.iter().map(|c| c.label().to_string()));
     head.push("total /70".into());
@@ -131,7 +143,7 @@ fn difficulty(a: &Analysis) -> Section {
             vec![
                 Value::text(&d.dilemma_id),
                 Value::Mean(d.mean_total),
-                Value::number(d.spread, 3),
+                Value::Statistic(d.spread, Style::Decimals(2)),
                 Value::Count(d.models),
                 Value::strong(if d.separates_models { "yes" } else { "" }),
             ],
@@ -142,12 +154,14 @@ fn difficulty(a: &Analysis) -> Section {
             Value::text(&d.dilemma_id),
             Value::Mean(d.mean_total),
             Value::Count(d.mean_total.n),
-            Value::number(d.spread, 3),
+            Value::number(d.spread.value, 3),
             Value::Count(d.models),
             Value::Flag(d.separates_models),
             Value::number(d.mean_total.low, 3),
             Value::number(d.mean_total.high, 3),
             Value::Count(d.mean_total.units),
+            Value::number(d.spread.low, 3),
+            Value::number(d.spread.high, 3),
         ]);
     }
     s.table(t.with_tidy(
@@ -163,10 +177,16 @@ fn difficulty(a: &Analysis) -> Section {
             "low",
             "high",
             "exchanges",
+            "spread_low",
+            "spread_high",
         ],
         tidy,
     ));
     s.plain(overlaps(&a.dilemma_difficulty));
+    s.plain(
+        "The spread's interval resamples the dilemma's exchanges; \"separates models\" marks the top third \
+         by the spread's estimate, which is only a lead where those intervals overlap.",
+    );
     s.chart(
         "dilemma_difficulty.svg",
         charts::difficulty_chart(&a.dilemma_difficulty),
@@ -199,7 +219,9 @@ fn consistency(a: &Analysis) -> Section {
         ))
         .emphasis("failed to acknowledge the inconsistency")
         .and(format!(
-            " (most of its judges read it as inconsistent without saying so): {silent}."
+            " (most of its judges read it as inconsistent without saying so): {silent}. The table gives each \
+             flag as a share of the tests a judge read, and acknowledging as a share of every test, with a \
+             Wilson 95% interval: each test is one team's answer in one round, its own unit."
         )),
     );
     if let Some(note) = unread_note(&a.consistency) {
@@ -218,18 +240,24 @@ fn consistency(a: &Analysis) -> Section {
     );
     let mut tidy = Vec::new();
     for m in &a.consistency_by_model {
+        // A flag is a share of the tests a judge read; acknowledging, of every test. Each
+        // test is one team's answer in one round: its own unit.
+        let read = m.tests - m.unread;
+        let inconsistent = Proportion::new(m.flagged_inconsistent, read);
+        let unacknowledged = Proportion::new(m.flagged_unacknowledged, read);
+        let acknowledged = Proportion::new(m.acknowledged, m.tests);
         t.row(
             vec![
                 Value::text(&m.model),
                 Value::Count(m.tests),
                 Value::Mean(m.mean_score),
-                Value::Count(m.flagged_inconsistent),
-                Value::Count(m.flagged_unacknowledged),
-                Value::Count(m.acknowledged),
+                Value::Share(inconsistent),
+                Value::Share(unacknowledged),
+                Value::Share(acknowledged),
             ],
             Link::player(&m.model),
         );
-        tidy.push(vec![
+        let mut row = vec![
             Value::text(&m.model),
             Value::Count(m.tests),
             Value::Mean(m.mean_score),
@@ -237,7 +265,12 @@ fn consistency(a: &Analysis) -> Section {
             Value::Count(m.flagged_inconsistent),
             Value::Count(m.flagged_unacknowledged),
             Value::Count(m.acknowledged),
-        ]);
+            Value::Count(read),
+        ];
+        for p in [inconsistent, unacknowledged, acknowledged] {
+            row.extend([Value::number(p.low, 3), Value::number(p.high, 3)]);
+        }
+        tidy.push(row);
     }
     s.table(t.with_tidy(
         "consistency_by_model.csv",
@@ -249,6 +282,13 @@ fn consistency(a: &Analysis) -> Section {
             "flagged_inconsistent",
             "flagged_unacknowledged",
             "acknowledged",
+            "read_tests",
+            "flagged_inconsistent_low",
+            "flagged_inconsistent_high",
+            "flagged_unacknowledged_low",
+            "flagged_unacknowledged_high",
+            "acknowledged_low",
+            "acknowledged_high",
         ],
         tidy,
     ));
@@ -359,21 +399,35 @@ fn frameworks(a: &Analysis) -> Section {
     s
 }
 
-fn rating_table(title: &str, list: &[Rating], link: fn(&str) -> Option<Link>) -> Table {
-    let mut t = Table::new(
-        format!("Ratings {title}"),
-        [title, "rating", "95% interval", "matches"],
-    );
+fn rating_table(
+    title: &str,
+    list: &[Rating],
+    link: fn(&str) -> Option<Link>,
+    controlled: &[ControlledRating],
+) -> Table {
+    let mut columns = vec![title, "rating", "95% interval", "matches"];
+    if !controlled.is_empty() {
+        columns.push("length-controlled");
+    }
+    let mut t = Table::new(format!("Ratings {title}"), columns);
     for r in list {
-        t.row(
-            vec![
-                Value::text(&r.entrant),
-                Value::number(Some(r.rating), 0),
-                Value::text(format!("{:.0} – {:.0}", r.low, r.high)),
-                Value::Count(r.matches),
-            ],
-            link(&r.entrant),
-        );
+        let mut cells = vec![
+            Value::text(&r.entrant),
+            Value::number(Some(r.rating), 0),
+            Value::text(format!("{:.0} – {:.0}", r.low, r.high)),
+            Value::Count(r.matches),
+        ];
+        if !controlled.is_empty() {
+            cells.push(
+                controlled
+                    .iter()
+                    .find(|c| c.model == r.entrant)
+                    .map_or(Value::number(None, 0), |c| {
+                        Value::Statistic(c.rating, Style::Decimals(0))
+                    }),
+            );
+        }
+        t.row(cells, link(&r.entrant));
     }
     t
 }
@@ -385,8 +439,32 @@ fn ratings(a: &Analysis) -> Section {
          from {} exchanges; the intervals resample exchanges, so the judges of one debate count once.",
         a.ratings.matches, a.ratings.draws, a.ratings.exchanges
     ));
-    s.table(rating_table("overall", &a.ratings.overall, Link::player));
-    s.table(rating_table("by role", &a.ratings.by_role, role_entrant));
+    let l = &a.length;
+    if l.controlled.is_empty() {
+        s.plain(
+            "No length-controlled rating: the teams' lengths do not vary, or the matches cannot be fitted.",
+        );
+    } else {
+        s.plain(format!(
+            "Length-controlled: the ratings refitted with a term for the length difference between the \
+             teams (each team's length standardised within its role, the difference bounded by tanh, as \
+             AlpacaEval's length-controlled win rate does) and read at equal length; a team one standard \
+             deviation longer than its opponent wins with odds ×{} (above 1: judges reward length).",
+            Value::Statistic(l.length_odds, Style::Decimals(2)).shown()
+        ));
+    }
+    s.table(rating_table(
+        "overall",
+        &a.ratings.overall,
+        Link::player,
+        &l.controlled,
+    ));
+    s.table(rating_table(
+        "by role",
+        &a.ratings.by_role,
+        role_entrant,
+        &[],
+    ));
     s.chart(
         "ratings.svg",
         charts::ratings_chart(
@@ -426,17 +504,18 @@ fn difference(d: &Difference) -> String {
 fn bias(a: &Analysis) -> Section {
     let b = &a.bias;
     let mut s = Section::new("Bias checks");
-    let mut items = vec![
+    let mut items = vec![Text::plain(format!(
+        "Position: Team A total minus Team B total: {}.",
+        difference(&b.position)
+    ))];
+    items.extend(a.length.by_role.iter().map(|l| {
         Text::plain(format!(
-            "Position: Team A total minus Team B total: {}.",
-            difference(&b.position)
-        )),
-        Text::plain(format!(
-            "Length: correlation between a team's text length and its total: {} (n={}).",
-            Value::number(b.length_correlation, 3).shown(),
-            b.length_n
-        )),
-    ];
+            "Length, {} team: correlation between its text length and its total: {}; {} judgments.",
+            l.role,
+            Value::Statistic(l.correlation, Style::Decimals(3)).shown(),
+            l.judgments
+        ))
+    }));
     if b.self_preference.is_empty() {
         items.push(Text::plain(
             "Self-preference: no judge scored its own model or its provider's (rotating judges never do).",
@@ -501,9 +580,9 @@ fn pairs(
             vec![
                 Value::text(format!("{} – {}", p.a, p.b)),
                 Value::Count(p.shared_exchanges),
-                Value::number(p.pearson, 3),
-                Value::number(p.spearman, 3),
-                Value::number(p.pearson_totals, 3),
+                Value::Statistic(p.pearson, Style::Decimals(3)),
+                Value::Statistic(p.spearman, Style::Decimals(3)),
+                Value::Statistic(p.pearson_totals, Style::Decimals(3)),
             ],
             link,
         );
@@ -515,8 +594,10 @@ fn pairs(
             "judge_a",
             "judge_b",
             "criterion",
-            "pearson",
-            "spearman",
+            "statistic",
+            "value",
+            "low",
+            "high",
             snake.as_str(),
         ],
         pair_rows(pairs),
@@ -531,24 +612,28 @@ fn pairs(
     s.table(t);
 }
 
-/// A pair of judges as CSV rows: over every score, over totals, and per criterion.
+/// A pair of judges as CSV rows, one per statistic: over every score (Pearson's and
+/// Spearman's), over totals, and per criterion, each with its interval.
 fn pair_rows(pairs: &[JudgePair]) -> Vec<Vec<Value>> {
     let mut rows = Vec::new();
     for p in pairs {
-        let row = |criterion: &str, pearson: Option<f64>, spearman: Value| {
+        let row = |criterion: &str, statistic: &str, s: &Statistic| {
             vec![
                 Value::text(&p.a),
                 Value::text(&p.b),
                 Value::text(criterion),
-                Value::number(pearson, 3),
-                spearman,
+                Value::text(statistic),
+                Value::number(s.value, 3),
+                Value::number(s.low, 3),
+                Value::number(s.high, 3),
                 Value::Count(p.shared_exchanges),
             ]
         };
-        rows.push(row("all", p.pearson, Value::number(p.spearman, 3)));
-        rows.push(row("total", p.pearson_totals, Value::Empty));
+        rows.push(row("all", "pearson", &p.pearson));
+        rows.push(row("all", "spearman", &p.spearman));
+        rows.push(row("total", "pearson", &p.pearson_totals));
         for (c, r) in &p.per_criterion {
-            rows.push(row(c, *r, Value::Empty));
+            rows.push(row(c, "pearson", r));
         }
     }
     rows
@@ -565,9 +650,12 @@ fn agreement(a: &Analysis) -> Section {
         );
     } else {
         s.plain(format!(
-            "{} exchanges scored by several judges; Krippendorff's alpha (interval): {}.",
+            "{} exchanges scored by several judges; Krippendorff's alpha (interval): {}. Every \
+             coefficient's 95% interval resamples exchanges (the scores of one exchange move \
+             together), and its n counts them; an offset is a judge's score minus the mean of \
+             the other judges' scores of the same thing.",
             ag.shared_exchanges,
-            Value::number(ag.alpha, 3).shown()
+            Value::Statistic(ag.alpha, Style::Decimals(3)).shown()
         ));
     }
     // The CSV is written even when no pair shares an exchange (header only).
@@ -605,9 +693,9 @@ fn repetitions(s: &mut Section, r: &RepeatedAgreement) {
         s.plain(format!(
             "{} configurations (dilemma, Team A, Team B) were judged by different judges in different rounds \
              (one judge per round); a judge's score for a configuration is its mean over the rounds it judged \
-             there. Krippendorff's alpha (interval): {}.",
+             there. Krippendorff's alpha (interval): {}; intervals resample configurations.",
             r.configurations,
-            Value::number(r.alpha, 3).shown()
+            Value::Statistic(r.alpha, Style::Decimals(3)).shown()
         ));
     }
     pairs(

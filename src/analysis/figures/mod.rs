@@ -278,12 +278,16 @@ impl Section {
     }
 }
 
-/// Every section of the report, in order: the run's warnings (when it recorded any), cost
+/// Every section of the report, in order: the run's warnings (when it recorded any, or its
+/// rounds' judges saw unlike things), cost
 /// and usage, answers cut or estimated, then each protocol's own sections with its judge
 /// panels'.
 pub fn sections(a: &Analysis) -> Vec<Section> {
     let mut out = Vec::new();
-    out.extend(warnings::section(&a.warnings));
+    out.extend(warnings::section(
+        &a.warnings,
+        &crate::analysis::judge_views::warnings(&a.judge_views),
+    ));
     out.extend(usage::section(&a.usage_by_model));
     out.extend(calls::section(&a.calls_by_model));
     for kind in ProtocolKind::ALL {

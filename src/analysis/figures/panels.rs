@@ -5,7 +5,7 @@
 //! `structured_panel_judges.csv`, the same prefixes for `panel_summaries.csv`, and
 //! `qa_panel_accuracy.csv`, `structured_panel_standings.csv`).
 
-use super::{Link, LinkKey, Section, Table, Value};
+use super::{Link, LinkKey, Section, Style, Table, Value};
 use crate::analysis::panels::qa::QaPanelAccuracy;
 use crate::analysis::panels::structured::StandingFigures;
 use crate::analysis::panels::{PanelExchange, PanelFigures, PanelSection, ProtocolPanelFigures};
@@ -90,8 +90,8 @@ fn shared(s: &mut Section, p: &PanelFigures, name: &str, prefix: &str) {
     s.plain(format!(
         "Krippendorff's alpha (interval) over the panel judges' scores: {} before deliberation, {} after \
          (compare the judge-agreement alpha above, which is computed over final judgments).",
-        Value::number(p.alpha_initial, 3).shown(),
-        Value::number(p.alpha_final, 3).shown()
+        Value::Statistic(p.alpha_initial, Style::Decimals(3)).shown(),
+        Value::Statistic(p.alpha_final, Style::Decimals(3)).shown()
     ));
     // The CSV is written even without judges.
     let mut t = Table::new(
@@ -375,6 +375,7 @@ mod tests {
     use super::*;
     use crate::analysis::panels::JudgeMovement;
     use crate::analysis::panels::structured::StandingJudge;
+    use crate::analysis::stats::statistic::Statistic;
     use crate::analysis::tables::Cell;
 
     fn figures() -> PanelFigures {
@@ -389,8 +390,8 @@ mod tests {
             initial_agreement: Cell::of(&[0.5, 0.7]),
             final_agreement: Cell::of(&[0.9, 0.7]),
             agreement_rise: Cell::of(&[0.4]),
-            alpha_initial: Some(0.25),
-            alpha_final: None,
+            alpha_initial: Statistic::without_interval(Some(0.25), 4),
+            alpha_final: Statistic::default(),
             judges: vec![JudgeMovement {
                 persona_id: "logician".into(),
                 model: "m".into(),
@@ -425,7 +426,10 @@ mod tests {
             ),
             "{md}"
         );
-        assert!(md.contains("0.250 before deliberation, – after"), "{md}");
+        assert!(
+            md.contains("0.250 (n=4, too few for an interval) before deliberation, – after"),
+            "{md}"
+        );
         assert!(
             md.contains("| logician | m | 1 | 0.50 (n=1, too few) |"),
             "{md}"

@@ -11,7 +11,8 @@ use serde::Serialize;
 
 use crate::analysis::figures::RoundTags;
 use crate::domain::{
-    Criterion, Judgment, PanelRecord, Phase, PhaseType, Reading, Round, Side, StructuredSetup,
+    Criterion, JudgeView, Judgment, PanelRecord, Phase, PhaseType, Reading, Round, Side,
+    StructuredSetup,
 };
 use crate::protocols::qa_debate::quotes::{GameText, show_argument};
 use crate::sanitize::sanitize;
@@ -380,6 +381,10 @@ fn judgment(j: &Judgment, round: &Round) -> JudgmentView {
     .filter(|(_, t)| !t.trim().is_empty())
     .map(|(l, t)| (l.to_string(), sanitize(t)))
     .collect();
+    lines.push(format!(
+        "What the judge saw: {}",
+        JudgeView::describe(j.view.as_ref())
+    ));
     // The raw answer is usually a judging phase's response: point at it rather than repeat it.
     let raw_phase = round.phases.iter().position(|p| {
         p.phase_type.is_judging() && !j.raw_response.is_empty() && p.response == j.raw_response

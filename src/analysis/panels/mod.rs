@@ -18,6 +18,7 @@ use serde::Serialize;
 
 use crate::domain::{Evaluation, PanelRecord, PanelState, PanelSummary, ProtocolKind, Round};
 
+use super::stats::statistic::Statistic;
 use super::stats::{krippendorff_interval, mean};
 use super::tables::Cell;
 
@@ -80,9 +81,9 @@ pub struct PanelFigures {
     pub agreement_rise: Cell,
     /// Krippendorff's alpha (interval) over (exchange, dimension) units, independent
     /// evaluations: comparable with the judge-agreement table's alpha.
-    pub alpha_initial: Option<f64>,
+    pub alpha_initial: Statistic,
     /// The same over the final evaluations.
-    pub alpha_final: Option<f64>,
+    pub alpha_final: Statistic,
     /// Each judge.
     pub judges: Vec<JudgeMovement>,
     /// Each finished panel's stored summary (records written before summaries have none).
@@ -111,8 +112,21 @@ pub(super) fn first_and_last(
 /// Per judge: toward-the-others and moved figures per panel, and verdict changes.
 type Movement = (Vec<f64>, Vec<f64>, usize);
 
-fn alpha(units: &BTreeMap<(String, String), Vec<f64>>) -> Option<f64> {
-    krippendorff_interval(&units.values().cloned().collect::<Vec<_>>())
+/// Alpha over (exchange, dimension) units, its interval resampling exchanges (the
+/// dimensions of one panel move together).
+fn alpha(units: &BTreeMap<(String, String), Vec<f64>>) -> Statistic {
+    let mut by_exchange: BTreeMap<&str, Vec<&Vec<f64>>> = BTreeMap::new();
+    for ((exchange, _), scores) in units {
+        by_exchange.entry(exchange).or_default().push(scores);
+    }
+    let exchanges: Vec<Vec<&Vec<f64>>> = by_exchange.into_values().collect();
+    Statistic::bootstrap(exchanges.len(), |draw| {
+        let units: Vec<Vec<f64>> = draw
+            .iter()
+            .flat_map(|&e| exchanges[e].iter().map(|u| (*u).clone()))
+            .collect();
+        krippendorff_interval(&units)
+    })
 }
 
 /// The panel figures of these rounds (`None` when no round has a finished panel).

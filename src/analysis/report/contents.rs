@@ -52,8 +52,14 @@ pub struct Analysis {
     pub judge_agreement: JudgeAgreement,
     /// Bradley–Terry ratings with bootstrap intervals.
     pub ratings: Ratings,
-    /// Position, self-preference and length bias; score distributions.
+    /// Position and self-preference bias; score distributions.
     pub bias: BiasChecks,
+    /// Length: its correlation with the score within each role, and the length-controlled
+    /// ratings.
+    pub length: crate::analysis::length::LengthFigures,
+    /// Ethics Bowl judgments left out of the main tables because their judge is one of the
+    /// round's debaters' models (reported apart, as self-preference).
+    pub self_judgments: usize,
     /// Judge panels: convergence, agreement before and after, judges' movement.
     pub panels: Option<PanelFigures>,
     /// Ethics Bowl rounds among them (the tables above cover only these).
@@ -79,6 +85,11 @@ pub struct Analysis {
     /// leaves them empty; [`Analysis::with_warnings`] adds them.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub warnings: Vec<String>,
+    /// What the judges saw: the usable judgments of each protocol by whether their judges
+    /// were shown the model names and by prompt version (see
+    /// [`crate::analysis::judge_views`]); the report warns when one protocol's mix.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub judge_views: Vec<crate::analysis::judge_views::JudgeViewCount>,
 }
 
 impl Analysis {
@@ -170,7 +181,11 @@ pub fn providers_of(store: &crate::store::Store) -> BTreeMap<String, String> {
 /// `provider_of` names each model's provider, for the same-provider preference check.
 pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Analysis {
     let by = ByProtocol::split(rounds);
-    let ethics: &[Round] = &by.ethics_bowl;
+    let all_ethics: &[Round] = &by.ethics_bowl;
+    // The main tables count judges of other models only: a judge's scores of its own
+    // model's round are reported apart, as self-preference.
+    let (independent, self_judgments) = without_self_judgments(all_ethics);
+    let ethics: &[Round] = &independent;
     let tests = consistency(ethics);
     Analysis {
         rounds: rounds.len(),
@@ -181,23 +196,54 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         calls_by_model: calls_by_model(rounds),
         usage_by_model: crate::analysis::usage::usage_by_model(rounds),
         model_comparison: model_comparison(ethics),
-        adjusted: (!ethics.is_empty()).then(|| crate::analysis::effects::adjusted(ethics)),
+        adjusted: (!all_ethics.is_empty()).then(|| crate::analysis::effects::adjusted(all_ethics)),
         dilemma_difficulty: dilemma_difficulty(ethics),
         consistency_by_model: consistency_by_model(&tests),
         consistency: tests,
-        framework_usage: framework_usage(ethics),
+        framework_usage: framework_usage(all_ethics),
         judge_agreement: judge_agreement(ethics),
         ratings: ratings(ethics),
-        bias: bias_checks(ethics, provider_of),
-        panels: panel_figures(ethics),
-        ethics_bowl_rounds: ethics.len(),
+        bias: bias_checks(all_ethics, provider_of),
+        length: crate::analysis::length::length_figures(ethics),
+        self_judgments,
+        panels: panel_figures(all_ethics),
+        ethics_bowl_rounds: all_ethics.len(),
         qa: qa_figures(&by.qa_debate),
         structured: structured_figures(&by.structured_debate),
         qa_panels: panel_section(&by.qa_debate, ProtocolKind::QaDebate),
         structured_panels: panel_section(&by.structured_debate, ProtocolKind::StructuredDebate),
         briefings: briefings(&by.structured_debate),
         warnings: Vec::new(),
+        judge_views: crate::analysis::judge_views::judge_views(rounds),
     }
+}
+
+/// The rounds with every judgment whose judge is one of the round's debaters' models left
+/// out, and how many were; the rounds themselves when there is none.
+fn without_self_judgments(rounds: &[Round]) -> (Cow<'_, [Round]>, usize) {
+    let count = |r: &Round| {
+        r.judgments
+            .iter()
+            .filter(|j| r.judged_by_a_debater(j))
+            .count()
+    };
+    let left_out: usize = rounds.iter().map(count).sum();
+    if left_out == 0 {
+        return (Cow::Borrowed(rounds), 0);
+    }
+    let kept = rounds
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            let judges = std::mem::take(&mut r.judgments);
+            r.judgments = judges
+                .into_iter()
+                .filter(|j| !r.judged_by_a_debater(j))
+                .collect();
+            r
+        })
+        .collect();
+    (Cow::Owned(kept), left_out)
 }
 
 /// Each judged structured-debate round's decision briefing, from its first usable judgment.
@@ -209,4 +255,47 @@ fn briefings(rounds: &[Round]) -> Vec<(String, String)> {
             Some((r.id.clone(), briefing(r, judgment)?))
         })
         .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::tables::fixtures::{judgment, round};
+    use crate::domain::Scores;
+
+    #[test]
+    fn a_judge_of_its_own_models_round_is_left_out_of_the_main_tables_and_reported_apart() {
+        // x and y debate; j judges every round, and x judges one round it plays in,
+        // generously to itself.
+        let mut rounds = Vec::new();
+        for i in 0..4 {
+            let mut judges = vec![judgment("j", Scores::uniform(6.0), Scores::uniform(6.0))];
+            if i == 0 {
+                judges.push(judgment("x", Scores::uniform(10.0), Scores::uniform(1.0)));
+            }
+            rounds.push(round(&format!("r{i}"), "d", "x", "y", judges));
+        }
+        let a = analyse(&rounds, &BTreeMap::new());
+        assert_eq!(a.self_judgments, 1);
+        let x = a
+            .model_comparison
+            .iter()
+            .find(|m| m.model == "x")
+            .expect("x is compared");
+        assert_eq!(x.total.n, 4, "j's four judgments, not x's own");
+        assert_eq!(x.total.mean, Some(42.0));
+        assert_eq!(a.ratings.matches, 4);
+        assert_eq!(a.bias.position.n, 4);
+        assert_eq!(a.judge_agreement.shared_exchanges, 0);
+        let own = a
+            .bias
+            .self_preference
+            .iter()
+            .find(|p| p.judge == "x" && p.relation == "own model")
+            .expect("reported apart");
+        assert_eq!(own.difference.mean, Some(28.0), "70 against j's 42");
+        // Without it, nothing is left out.
+        rounds[0].judgments.truncate(1);
+        assert_eq!(analyse(&rounds, &BTreeMap::new()).self_judgments, 0);
+    }
 }

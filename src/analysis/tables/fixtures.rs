@@ -2,7 +2,7 @@
 
 use crate::domain::{Judgment, ParseStatus, Phase, PhaseType, Round, Scores};
 
-pub(super) fn judgment(judge: &str, a: Scores, b: Scores) -> Judgment {
+pub(crate) fn judgment(judge: &str, a: Scores, b: Scores) -> Judgment {
     Judgment {
         judge_model: judge.into(),
         persona_id: None,
@@ -17,6 +17,7 @@ pub(super) fn judgment(judge: &str, a: Scores, b: Scores) -> Judgment {
         problems: vec![],
         raw_response: String::new(),
         corrected_text: None,
+        view: None,
     }
 }
 
@@ -24,7 +25,7 @@ pub(super) fn phase(t: PhaseType, model: &str, text: &str) -> Phase {
     Phase::new(t, model, text)
 }
 
-pub(super) fn round(id: &str, d: &str, a: &str, b: &str, judgments: Vec<Judgment>) -> Round {
+pub(crate) fn round(id: &str, d: &str, a: &str, b: &str, judgments: Vec<Judgment>) -> Round {
     let mut r: Round = serde_json::from_value(serde_json::json!({
         "id": id, "dilemma_id": d, "team_a_model": a, "team_b_model": b, "status": "complete", "timestamp": "t"
     }))

@@ -8,10 +8,13 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::{Cell, usable};
+use crate::analysis::stats::statistic::Statistic;
 use crate::analysis::stats::{krippendorff_interval, mean, offset_from_others, pearson, spearman};
 use crate::domain::{Criterion, Judgment, Round, Team};
 
-/// Two judges compared on the exchanges (or configurations) both scored.
+/// Two judges compared on the exchanges (or configurations) both scored. Each figure's
+/// interval resamples those exchanges (configurations), so the fourteen scores of one
+/// exchange count as one unit.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct JudgePair {
     /// The first judge.
@@ -21,13 +24,13 @@ pub struct JudgePair {
     /// Exchanges both scored (in [`RepeatedAgreement`]: configurations both scored).
     pub shared_exchanges: usize,
     /// Pearson's r over every (exchange, team, criterion) score.
-    pub pearson: Option<f64>,
+    pub pearson: Statistic,
     /// Spearman's rho over the same.
-    pub spearman: Option<f64>,
+    pub spearman: Statistic,
     /// Pearson's r over team totals.
-    pub pearson_totals: Option<f64>,
+    pub pearson_totals: Statistic,
     /// Per criterion: Pearson's r over (exchange, team) scores.
-    pub per_criterion: BTreeMap<&'static str, Option<f64>>,
+    pub per_criterion: BTreeMap<&'static str, Statistic>,
 }
 
 /// Agreement over all judges.
@@ -35,12 +38,13 @@ pub struct JudgePair {
 pub struct JudgeAgreement {
     /// Exchanges scored by two judges or more.
     pub shared_exchanges: usize,
-    /// Krippendorff's alpha (interval) over every (exchange, team, criterion) unit.
-    pub alpha: Option<f64>,
+    /// Krippendorff's alpha (interval) over every (exchange, team, criterion) unit, its
+    /// interval resampling exchanges.
+    pub alpha: Statistic,
     /// Each pair of judges.
     pub pairs: Vec<JudgePair>,
     /// Each judge's mean score minus the other judges' mean on the same units (positive:
-    /// generous), with the units behind it.
+    /// generous), its interval and n counting exchanges.
     pub offsets: BTreeMap<String, Cell>,
     /// The same measures across repetitions: rounds scored by one judge each (as under
     /// `judging = "rotate"`) compared where one configuration was judged by different
@@ -56,11 +60,13 @@ pub struct RepeatedAgreement {
     /// Configurations scored by two judges or more, in different rounds: what the figures
     /// rest on.
     pub configurations: usize,
-    /// Krippendorff's alpha (interval) over every (configuration, team, criterion) unit.
-    pub alpha: Option<f64>,
+    /// Krippendorff's alpha (interval) over every (configuration, team, criterion) unit,
+    /// its interval resampling configurations.
+    pub alpha: Statistic,
     /// Each pair of judges, over the configurations both scored.
     pub pairs: Vec<JudgePair>,
-    /// Each judge's mean score minus the other judges' on the same configurations.
+    /// Each judge's mean score minus the other judges' on the same configurations, n
+    /// counting configurations.
     pub offsets: BTreeMap<String, Cell>,
 }
 
@@ -78,17 +84,21 @@ impl JudgeAgreement {
     }
 }
 
-/// A scored unit: an exchange (or configuration), a team and a criterion.
-type Unit = (String, Team, Criterion);
+/// The scored units of one exchange (or configuration), the unit of replication: each
+/// (team, criterion) with the score each judge gave it.
+type Scored = BTreeMap<(Team, Criterion), BTreeMap<String, f64>>;
+
+/// One configuration's units: each (team, criterion) with every score each judge gave it
+/// over the configuration's single-judge rounds.
+type Repeated = BTreeMap<(Team, Criterion), BTreeMap<String, Vec<f64>>>;
 
 /// How far judges agree where several scored the same exchange, and across repetitions.
 pub fn judge_agreement(rounds: &[Round]) -> JudgeAgreement {
-    // (round, team, criterion) → judge → score
-    let mut units: BTreeMap<Unit, BTreeMap<String, f64>> = BTreeMap::new();
-    // (configuration, team, criterion) → judge → the scores it gave in that configuration's
-    // single-judge rounds.
-    let mut repeated: BTreeMap<Unit, BTreeMap<String, Vec<f64>>> = BTreeMap::new();
-    let mut shared = 0;
+    // round → (team, criterion) → judge → score
+    let mut exchanges: BTreeMap<String, Scored> = BTreeMap::new();
+    // configuration → (team, criterion) → judge → the scores it gave in that
+    // configuration's single-judge rounds.
+    let mut repeated: BTreeMap<String, Repeated> = BTreeMap::new();
     for r in rounds {
         let judges: Vec<&Judgment> = usable(r).collect();
         let configuration = format!(
@@ -102,13 +112,17 @@ pub fn judge_agreement(rounds: &[Round]) -> JudgeAgreement {
                         continue;
                     };
                     if judges.len() >= 2 {
-                        units
-                            .entry((r.id.clone(), team, c))
+                        exchanges
+                            .entry(r.id.clone())
+                            .or_default()
+                            .entry((team, c))
                             .or_default()
                             .insert(j.judge_key().to_string(), v);
                     } else {
                         repeated
-                            .entry((configuration.clone(), team, c))
+                            .entry(configuration.clone())
+                            .or_default()
+                            .entry((team, c))
                             .or_default()
                             .entry(j.judge_key().to_string())
                             .or_default()
@@ -117,36 +131,35 @@ pub fn judge_agreement(rounds: &[Round]) -> JudgeAgreement {
                 }
             }
         }
-        if judges.len() >= 2 {
-            shared += 1;
-        }
     }
-    let (alpha, pairs, offsets) = compare(&units);
-    // A configuration counts once two judges or more scored it.
-    let repeated: BTreeMap<Unit, BTreeMap<String, f64>> = repeated
+    // A configuration's unit counts once two judges or more scored it.
+    let repeated: BTreeMap<String, Scored> = repeated
         .into_iter()
-        .filter(|(_, by_judge)| by_judge.len() >= 2)
-        .map(|(unit, by_judge)| {
-            let means = by_judge
+        .map(|(configuration, units)| {
+            let units: Scored = units
                 .into_iter()
-                .filter_map(|(judge, v)| Some((judge, mean(&v)?)))
+                .filter(|(_, by_judge)| by_judge.len() >= 2)
+                .map(|(unit, by_judge)| {
+                    let means = by_judge
+                        .into_iter()
+                        .filter_map(|(judge, v)| Some((judge, mean(&v)?)))
+                        .collect();
+                    (unit, means)
+                })
                 .collect();
-            (unit, means)
+            (configuration, units)
         })
+        .filter(|(_, units)| !units.is_empty())
         .collect();
-    let configurations = {
-        let mut ids: Vec<&String> = repeated.keys().map(|(id, _, _)| id).collect();
-        ids.dedup();
-        ids.len()
-    };
+    let (alpha, pairs, offsets) = compare(&exchanges);
     let (r_alpha, r_pairs, r_offsets) = compare(&repeated);
     JudgeAgreement {
-        shared_exchanges: shared,
+        shared_exchanges: exchanges.len(),
         alpha,
         pairs,
         offsets,
         across_repetitions: RepeatedAgreement {
-            configurations,
+            configurations: repeated.len(),
             alpha: r_alpha,
             pairs: r_pairs,
             offsets: r_offsets,
@@ -154,19 +167,24 @@ pub fn judge_agreement(rounds: &[Round]) -> JudgeAgreement {
     }
 }
 
-/// Alpha, each pair's correlations and each judge's offset over units scored by several
-/// judges.
+/// Alpha, each pair's correlations and each judge's offset over the units of exchanges
+/// (or configurations) scored by several judges, each interval resampling them.
 fn compare(
-    units: &BTreeMap<Unit, BTreeMap<String, f64>>,
-) -> (Option<f64>, Vec<JudgePair>, BTreeMap<String, Cell>) {
-    let alpha = krippendorff_interval(
-        &units
-            .values()
-            .map(|u| u.values().copied().collect())
-            .collect::<Vec<_>>(),
-    );
+    clusters: &BTreeMap<String, Scored>,
+) -> (Statistic, Vec<JudgePair>, BTreeMap<String, Cell>) {
+    let list: Vec<&Scored> = clusters.values().collect();
+    let alpha = Statistic::bootstrap(list.len(), |draw| {
+        let units: Vec<Vec<f64>> = draw
+            .iter()
+            .flat_map(|&c| list[c].values().map(|u| u.values().copied().collect()))
+            .collect();
+        krippendorff_interval(&units)
+    });
     let names: Vec<String> = {
-        let mut n: Vec<String> = units.values().flat_map(|u| u.keys().cloned()).collect();
+        let mut n: Vec<String> = list
+            .iter()
+            .flat_map(|c| c.values().flat_map(|u| u.keys().cloned()))
+            .collect();
         n.sort();
         n.dedup();
         n
@@ -174,57 +192,89 @@ fn compare(
     let mut pairs = Vec::new();
     for (i, a) in names.iter().enumerate() {
         for b in &names[i + 1..] {
-            let both: Vec<(&Unit, f64, f64)> = units
-                .iter()
-                .filter_map(|(k, u)| Some((k, *u.get(a)?, *u.get(b)?)))
-                .collect();
-            let xs: Vec<f64> = both.iter().map(|t| t.1).collect();
-            let ys: Vec<f64> = both.iter().map(|t| t.2).collect();
-            let mut totals: BTreeMap<(&String, Team), (f64, f64)> = BTreeMap::new();
-            for ((rid, team, _), x, y) in &both {
-                let t = totals.entry((rid, *team)).or_default();
-                t.0 += x;
-                t.1 += y;
-            }
-            let (tx, ty): (Vec<f64>, Vec<f64>) = totals.values().copied().unzip();
-            let per_criterion = Criterion::ALL
-                .iter()
-                .map(|c| {
-                    let (cx, cy): (Vec<f64>, Vec<f64>) = both
-                        .iter()
-                        .filter(|t| t.0.2 == *c)
-                        .map(|t| (t.1, t.2))
-                        .unzip();
-                    (c.key(), pearson(&cx, &cy))
-                })
-                .collect();
-            let exchanges = {
-                let mut ids: Vec<&String> = both.iter().map(|t| &t.0.0).collect();
-                ids.dedup();
-                ids.len()
-            };
-            pairs.push(JudgePair {
-                a: a.clone(),
-                b: b.clone(),
-                shared_exchanges: exchanges,
-                pearson: pearson(&xs, &ys),
-                spearman: spearman(&xs, &ys),
-                pearson_totals: pearson(&tx, &ty),
-                per_criterion,
-            });
+            pairs.push(pair(&list, a, b));
         }
     }
     let offsets = names
         .iter()
         .map(|judge| {
-            let diffs: Vec<f64> = units
-                .values()
-                .filter_map(|u| offset_from_others(u, judge))
+            let diffs: Vec<(usize, f64)> = list
+                .iter()
+                .enumerate()
+                .flat_map(|(c, units)| {
+                    units
+                        .values()
+                        .filter_map(move |u| Some((c, offset_from_others(u, judge)?)))
+                })
                 .collect();
-            (judge.clone(), Cell::of(&diffs))
+            (judge.clone(), Cell::clustered(&diffs))
         })
         .collect();
     (alpha, pairs, offsets)
+}
+
+/// One pair of judges over the exchanges both scored: Pearson's and Spearman's over every
+/// score, Pearson's over team totals and over each criterion, all resampling those
+/// exchanges together.
+fn pair(clusters: &[&Scored], a: &str, b: &str) -> JudgePair {
+    // Each shared exchange's (team, criterion, a's score, b's score).
+    let shared: Vec<Vec<(Team, Criterion, f64, f64)>> = clusters
+        .iter()
+        .map(|units| {
+            units
+                .iter()
+                .filter_map(|((team, c), u)| Some((*team, *c, *u.get(a)?, *u.get(b)?)))
+                .collect::<Vec<_>>()
+        })
+        .filter(|v| !v.is_empty())
+        .collect();
+    // The statistics of a draw, in a fixed order; a statistic the draw cannot give is NaN
+    // (it then has no interval, the others keep theirs).
+    let statistics = |draw: &[usize]| {
+        let rows: Vec<&(Team, Criterion, f64, f64)> =
+            draw.iter().flat_map(|&c| &shared[c]).collect();
+        let xs: Vec<f64> = rows.iter().map(|t| t.2).collect();
+        let ys: Vec<f64> = rows.iter().map(|t| t.3).collect();
+        let mut totals: Vec<(f64, f64)> = Vec::new();
+        for &c in draw {
+            for team in [Team::A, Team::B] {
+                let (x, y) = shared[c]
+                    .iter()
+                    .filter(|t| t.0 == team)
+                    .fold((0.0, 0.0), |acc, t| (acc.0 + t.2, acc.1 + t.3));
+                if shared[c].iter().any(|t| t.0 == team) {
+                    totals.push((x, y));
+                }
+            }
+        }
+        let (tx, ty): (Vec<f64>, Vec<f64>) = totals.into_iter().unzip();
+        let nan = |v: Option<f64>| v.unwrap_or(f64::NAN);
+        let mut out = vec![
+            nan(pearson(&xs, &ys)),
+            nan(spearman(&xs, &ys)),
+            nan(pearson(&tx, &ty)),
+        ];
+        for c in Criterion::ALL {
+            let (cx, cy): (Vec<f64>, Vec<f64>) =
+                rows.iter().filter(|t| t.1 == c).map(|t| (t.2, t.3)).unzip();
+            out.push(nan(pearson(&cx, &cy)));
+        }
+        Some(out)
+    };
+    let mut stats =
+        Statistic::bootstrap_many(shared.len(), 3 + Criterion::ALL.len(), statistics).into_iter();
+    let mut next = || stats.next().unwrap_or_default();
+    let (pearson, spearman, pearson_totals) = (next(), next(), next());
+    let per_criterion = Criterion::ALL.iter().map(|c| (c.key(), next())).collect();
+    JudgePair {
+        a: a.to_string(),
+        b: b.to_string(),
+        shared_exchanges: shared.len(),
+        pearson,
+        spearman,
+        pearson_totals,
+        per_criterion,
+    }
 }
 
 #[cfg(test)]
@@ -263,14 +313,14 @@ mod tests {
             .iter()
             .find(|p| p.a == "j1" && p.b == "j2")
             .unwrap();
-        assert!((p12.pearson.unwrap() - 1.0).abs() < 1e-9);
+        assert!((p12.pearson.value.unwrap() - 1.0).abs() < 1e-9);
         let p13 = ag
             .pairs
             .iter()
             .find(|p| p.a == "j1" && p.b == "j3")
             .unwrap();
         assert!(
-            (p13.pearson.unwrap() - 1.0).abs() < 1e-9,
+            (p13.pearson.value.unwrap() - 1.0).abs() < 1e-9,
             "a constant shift keeps correlation 1"
         );
         assert_eq!(p13.shared_exchanges, 4);
@@ -286,7 +336,7 @@ mod tests {
             })
             .collect();
         assert!(
-            (judge_agreement(&two).alpha.unwrap() - 1.0).abs() < 1e-9,
+            (judge_agreement(&two).alpha.value.unwrap() - 1.0).abs() < 1e-9,
             "two judges agreeing perfectly: alpha 1"
         );
     }
@@ -340,11 +390,14 @@ mod tests {
             (p.a.as_str(), p.b.as_str(), p.shared_exchanges),
             ("j1", "j2", 4)
         );
-        assert!((p.pearson.unwrap() - 1.0).abs() < 1e-9);
+        assert!((p.pearson.value.unwrap() - 1.0).abs() < 1e-9);
         assert!((rep.offsets["j2"].mean.unwrap() - 2.0).abs() < 1e-9);
         assert!((rep.offsets["j1"].mean.unwrap() + 2.0).abs() < 1e-9);
         assert!(!rep.offsets.contains_key("j3"));
-        assert!(rep.alpha.unwrap() < 1.0, "a constant offset lowers alpha");
+        assert!(
+            rep.alpha.value.unwrap() < 1.0,
+            "a constant offset lowers alpha"
+        );
 
         // A third judge agreeing with j1 on d1 raises nothing else, and j1 judging d1
         // again, ten points apart, is averaged with its first score.
@@ -362,5 +415,65 @@ mod tests {
             (rep.offsets["j2"].mean.unwrap() - 2.0).abs() > 1e-3,
             "j1's second score on d1 moved its mean there"
         );
+    }
+
+    #[test]
+    fn a_correlations_interval_is_fishers_when_exchanges_are_independent() {
+        // 60 exchanges, two judges; the second judge's team totals follow the first's with
+        // noise, and the two teams of an exchange are unrelated, so the 120 totals are
+        // independent pairs and Fisher's z interval, tanh(atanh r ± 1.96/√(n − 3)), is
+        // the reference the exchange bootstrap should approach (scores drawn normal, as
+        // Fisher's interval assumes).
+        let mut state: u64 = 7;
+        let mut uniform = || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            ((state >> 11) as f64 + 0.5) / (1u64 << 53) as f64
+        };
+        let mut normal = || {
+            let (u, v) = (uniform(), uniform());
+            (-2.0 * u.ln()).sqrt() * (std::f64::consts::TAU * v).cos()
+        };
+        let mut rounds = Vec::new();
+        for i in 0..60 {
+            let (a, b) = (5.5 + 2.0 * normal(), 5.5 + 2.0 * normal());
+            let (a2, b2) = (a + 1.5 * normal(), b + 1.5 * normal());
+            rounds.push(round(
+                &format!("r{i}"),
+                "d",
+                "x",
+                "y",
+                vec![
+                    judgment("j1", Scores::uniform(a), Scores::uniform(b)),
+                    judgment("j2", Scores::uniform(a2), Scores::uniform(b2)),
+                ],
+            ));
+        }
+        let ag = judge_agreement(&rounds);
+        let p = &ag.pairs[0];
+        assert_eq!((p.shared_exchanges, p.pearson_totals.n), (60, 60));
+        let r = p.pearson_totals.value.unwrap();
+        let z = r.atanh();
+        let half = 1.96 / (120.0f64 - 3.0).sqrt();
+        let (fl, fh) = ((z - half).tanh(), (z + half).tanh());
+        let (bl, bh) = (
+            p.pearson_totals.low.unwrap(),
+            p.pearson_totals.high.unwrap(),
+        );
+        let ratio = (bh - bl) / (fh - fl);
+        assert!(
+            (0.75..1.3).contains(&ratio),
+            "bootstrap [{bl}, {bh}] vs Fisher [{fl}, {fh}]"
+        );
+        assert!((bl - fl).abs() < 0.05 && (bh - fh).abs() < 0.05);
+        // Every criterion of a team is the same score: the fourteen scores of an exchange
+        // are two values, and the interval over every score is as wide as the totals'.
+        let all = &p.pearson;
+        assert!(((all.high.unwrap() - all.low.unwrap()) / (bh - bl) - 1.0).abs() < 0.1);
+        assert_eq!(ag.alpha.n, 60);
+        assert!(ag.alpha.low.unwrap() < ag.alpha.value.unwrap());
+        assert_eq!(ag.offsets["j1"].units, 60);
+        assert_eq!(ag.offsets["j1"].n, 60 * 14);
     }
 }

@@ -6,7 +6,7 @@
 mod consistency;
 mod dilemma_difficulty;
 #[cfg(test)]
-mod fixtures;
+pub(crate) mod fixtures;
 mod framework_usage;
 mod judge_agreement;
 mod model_comparison;

@@ -151,6 +151,14 @@ impl Protocol for EthicsBowl {
         Ok(request.tagged(&round.id, step.phase_type.as_str()))
     }
 
+    fn judge_sees_model_names(&self) -> bool {
+        self.options.judge_sees_model_names
+    }
+
+    fn judge_prompt_version(&self) -> &'static str {
+        super::judging::prompt_version::ETHICS_BOWL_JUDGE
+    }
+
     fn judge(&self, round: &Round, judge_model: &str, answer: JudgeAnswer<'_>) -> Judgment {
         judgment_from_answer(judge_model, answer, &Quoted::of(round))
     }
@@ -203,5 +211,6 @@ pub fn judgment_from_answer(
         problems: parsed.problems,
         raw_response: answer.text.to_string(),
         corrected_text: None,
+        view: None,
     }
 }

@@ -54,6 +54,10 @@ impl PanelJudged for EthicsBowl {
         ""
     }
 
+    fn panel_prompt_version(&self) -> &'static str {
+        crate::protocols::judging::prompt_version::ETHICS_BOWL_PANEL
+    }
+
     fn panel_rubric(&self, round: &Round) -> Result<Rubric, ProtocolError> {
         let criteria = prompts::criteria_list();
         let team_b_tested = round

@@ -61,16 +61,17 @@ impl ProtocolSpec for Spec {
     fn rejudging(&self, from: &Rejudging<'_>) -> Result<Arc<dyn Protocol>, InputsError> {
         let document = match from.dilemma_file {
             Some(file) => TournamentConfig::resolve(from.config_path, file),
+            // A record `rejudge` rebuilt for a folder that had none names no document.
             None => match from.source.load_tournament()? {
-                Some(record) => {
+                Some(record) if !record.config.dilemma_file.as_os_str().is_empty() => {
                     TournamentConfig::resolve(&record.config_file, &record.config.dilemma_file)
                 }
-                None => {
+                Some(_) | None => {
                     return Err(invalid(
                         from.config_path,
                         "dilemma_file",
                         format!(
-                            "{} has no tournament.json to say which dilemmas it played",
+                            "{} has no tournament.json that says which dilemmas it played",
                             from.results.display()
                         ),
                         "name the dilemma document: dilemma_file = \"…\"".into(),

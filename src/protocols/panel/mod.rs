@@ -570,6 +570,11 @@ impl Panel {
             }
             let mut judgment = protocol.judge(round, &seat.model, JudgeAnswer::of(phase));
             judgment.persona_id = Some(seat.persona_id.clone());
+            judgment.view = Some(super::judge_view(
+                protocol,
+                phase,
+                protocol.panel_prompt_version(),
+            ));
             if judgment.overall_analysis.is_empty() {
                 judgment.overall_analysis = protocol
                     .panel_evaluation(round, &judgment, JudgeAnswer::of(phase))
@@ -586,6 +591,66 @@ impl Panel {
         round.refresh_scores();
         Ok(changed)
     }
+}
+
+/// Every prompt a panel judge of `protocol` is sent over `round`: the system prompt, the
+/// independent evaluation and a deliberation over fixed positions, with the rubric's
+/// schema; for pinning the panel's prompt version (see
+/// [`crate::protocols::judging::prompt_version`]).
+#[cfg(test)]
+pub(crate) fn prompts_for_pinning(protocol: &dyn Protocol, round: &Round) -> Vec<ChatRequest> {
+    let brief = PanelBrief {
+        material: protocol.panel_material(round).unwrap(),
+        rubric: protocol.panel_rubric(round).unwrap(),
+    };
+    let judge = PanelJudgeConfig {
+        persona_id: "p".into(),
+        model: "m".into(),
+        persona: "A careful reader.".into(),
+        weight: 1.0,
+    };
+    let position = |verdict: &str, score: f64| crate::domain::Evaluation {
+        scores: [("d".to_string(), score)].into(),
+        verdict: Some(verdict.into()),
+        confidence: Some(0.5),
+        labels: Default::default(),
+        findings: vec![crate::domain::Finding {
+            dimension: "d".into(),
+            finding: "It held.".into(),
+        }],
+        rationale: "Because.".into(),
+    };
+    let (own, other) = (position("x", 3.0), position("y", 7.0));
+    let disputes = [crate::domain::Disagreement {
+        subject: "d".into(),
+        severity: 0.5,
+        positions: vec![("p".into(), "3".into()), ("q".into(), "7".into())],
+    }];
+    let context = DeliberationContext {
+        round: 1,
+        agreement: crate::domain::Agreement {
+            overall: 0.5,
+            verdict: 0.5,
+            dimension: 0.5,
+            judges: 2,
+        },
+        threshold: 0.8,
+        disagreements: &disputes,
+        own: Some(&own),
+        others: vec![OtherJudge {
+            persona_id: "q",
+            evaluation: &other,
+        }],
+    };
+    let system = prompts::system_prompt(&judge, 2);
+    let schema = brief.rubric.answer_schema();
+    [
+        prompts::evaluation_prompt(&brief),
+        prompts::deliberation_prompt(&brief, &context),
+    ]
+    .into_iter()
+    .map(|user| ChatRequest::new(system.clone(), user).with_schema("panel", schema.clone()))
+    .collect()
 }
 
 #[cfg(test)]
@@ -777,6 +842,16 @@ mod tests {
         );
         assert_eq!(r.judgments.len(), 3);
         assert_eq!(r.settled_status(), RoundStatus::Complete);
+        // Each judge's judgment records what it saw, from its latest answer.
+        for j in &r.judgments {
+            let view = j.view.as_ref().unwrap();
+            assert!(view.judge_sees_model_names);
+            assert_eq!(view.temperature, None);
+            assert_eq!(
+                view.prompt_version,
+                crate::protocols::judging::prompt_version::ETHICS_BOWL_PANEL
+            );
+        }
     }
 
     #[test]

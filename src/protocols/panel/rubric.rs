@@ -84,6 +84,9 @@ pub trait PanelJudged {
     /// them, can tell what it judges; the Ethics Bowl's calls keep the bare phase name they
     /// always had).
     fn panel_tag_prefix(&self) -> &'static str;
+    /// The version of its panel judges' prompts: the shared panel prompts over its rubric
+    /// and material (see [`crate::protocols::judging::prompt_version`]).
+    fn panel_prompt_version(&self) -> &'static str;
     /// What a panel judge scores in this round.
     fn panel_rubric(&self, round: &Round) -> Result<Rubric, ProtocolError>;
     /// The exchange as panel judges read it (every phase they need must have run).

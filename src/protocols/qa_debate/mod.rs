@@ -295,6 +295,10 @@ impl Protocol for QaDebate {
         })
     }
 
+    fn judge_prompt_version(&self) -> &'static str {
+        super::judging::prompt_version::QA_DEBATE_JUDGE
+    }
+
     fn judge(&self, round: &Round, judge_model: &str, answer: JudgeAnswer<'_>) -> Judgment {
         let quoted = Quoted::of(round);
         let raw = answer.text;
@@ -328,6 +332,7 @@ impl Protocol for QaDebate {
             problems: read.problems,
             raw_response: raw.to_string(),
             corrected_text: None,
+            view: None,
         }
     }
 

@@ -82,6 +82,10 @@ impl PanelJudged for QaDebate {
         "qa_"
     }
 
+    fn panel_prompt_version(&self) -> &'static str {
+        crate::protocols::judging::prompt_version::QA_DEBATE_PANEL
+    }
+
     fn panel_rubric(&self, round: &Round) -> Result<Rubric, ProtocolError> {
         let setup = setup_of(round)?;
         let debaters = scored(setup);

@@ -325,6 +325,10 @@ impl Protocol for StructuredDebate {
         Ok(request.tagged(&round.id, tag))
     }
 
+    fn judge_prompt_version(&self) -> &'static str {
+        super::judging::prompt_version::STRUCTURED_DEBATE_JUDGE
+    }
+
     fn judge(&self, round: &Round, judge_model: &str, answer: JudgeAnswer<'_>) -> Judgment {
         let own = parse::own_verdict(answer, &Quoted::of(round));
         let (verdict, problems, status) = match (round.structured(), own) {
@@ -375,6 +379,7 @@ impl Protocol for StructuredDebate {
             problems,
             raw_response: answer.text.to_string(),
             corrected_text: None,
+            view: None,
         }
     }
 

@@ -83,6 +83,10 @@ impl PanelJudged for StructuredDebate {
         "structured_"
     }
 
+    fn panel_prompt_version(&self) -> &'static str {
+        crate::protocols::judging::prompt_version::STRUCTURED_DEBATE_PANEL
+    }
+
     fn panel_rubric(&self, round: &Round) -> Result<Rubric, ProtocolError> {
         let setup = setup_of(round)?;
         let w = setup.weights;

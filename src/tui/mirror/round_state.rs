@@ -81,6 +81,9 @@ pub struct Entry<'a> {
     pub batch_id: Option<&'a str>,
     /// The call waits in a provider's batch (batch mode), while under way.
     pub batched: bool,
+    /// The judgment read from this answer, for a stored judging call whose answer is its
+    /// judge's judgment (what the judge saw is shown under it).
+    pub judgment: Option<&'a Judgment>,
 }
 
 impl Entry<'_> {
@@ -268,6 +271,18 @@ impl RoundState {
             finish_reason: p.finish_reason.as_deref(),
             batch_id: p.batch_id.as_deref(),
             batched: false,
+            judgment: p
+                .phase_type
+                .is_judging()
+                .then(|| {
+                    let judge = p.judge_id.as_deref().unwrap_or(&p.model_id);
+                    self.stored.judgments.iter().find(|j| {
+                        j.judge_key() == judge
+                            && !j.raw_response.is_empty()
+                            && j.raw_response == p.response
+                    })
+                })
+                .flatten(),
         });
         let live = self.live.iter().map(|p| Entry {
             phase_type: p.phase_type,
@@ -285,6 +300,7 @@ impl RoundState {
             finish_reason: None,
             batch_id: None,
             batched: p.batched,
+            judgment: None,
         });
         stored.chain(live)
     }

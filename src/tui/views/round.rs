@@ -1,5 +1,6 @@
 //! One round: its transcript as a scrolling document (each phase with model, role, timing
-//! and tokens, and a warning when its answer was cut at the token limit; the running phase
+//! and tokens, a warning when its answer was cut at the token limit, and under a judge's
+//! answer what the judge saw: model names shown or hidden, temperature, prompt version; the running phase
 //! growing as it streams), or its judges' score tables. A round stopped by an error says
 //! why at the top, with every attempt of the call that failed.
 
@@ -11,7 +12,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Tabs, Wrap};
 
 use super::call_notes;
 use super::protocols::presentation;
-use crate::domain::PhaseType;
+use crate::domain::{JudgeView, PhaseType};
 use crate::tui::app::App;
 use crate::tui::mirror::RoundState;
 use crate::tui::theme::Theme;
@@ -181,6 +182,15 @@ fn render_transcript(
         ]));
         if p.truncated {
             lines.push(call_notes::truncated(p.finish_reason, theme.review));
+        }
+        if let Some(j) = p.judgment {
+            lines.push(Line::styled(
+                format!(
+                    "what the judge saw: {}",
+                    JudgeView::describe(j.view.as_ref())
+                ),
+                Style::new().fg(theme.dim),
+            ));
         }
         if app.screens.round.show_prompts
             && let Some(prompt) = p.prompt
