@@ -10,7 +10,8 @@ use serde::Serialize;
 
 use super::calls::{CallCounts, calls_by_model};
 use super::qa::{Proportion, QaFigures, qa_figures};
-use super::structured::{Mean, SideAdvantage, structured_figures};
+use super::stats::statistic::Statistic;
+use super::structured::{SideAdvantage, structured_figures};
 use super::tables::{Cell, dilemma_difficulty, model_comparison};
 use crate::domain::{ProtocolKind, QaFormat, Reading, Round, RoundError, RoundStatus};
 
@@ -112,14 +113,17 @@ pub struct Summary {
 pub struct StructuredSummary {
     /// Judgments of its debates.
     pub judgments: usize,
-    /// Wins (ahead or clearly ahead; a draw is not a win).
+    /// Wins (ahead or clearly ahead).
     pub wins: usize,
-    /// wins / judgments.
-    pub win_rate: Option<f64>,
+    /// Draws (evenly matched).
+    pub draws: usize,
+    /// Wins plus half the draws, over the judgments with a result, with its 95% interval
+    /// from resampling rounds (n counts rounds).
+    pub win_rate: Statistic,
     /// Its side total when it argued Pro.
-    pub pro_total: Mean,
+    pub pro_total: Cell,
     /// Its side total when it argued Con.
-    pub con_total: Mean,
+    pub con_total: Cell,
 }
 
 /// Question-answer accuracy by judge, summed over levels from the report's per-judge rows.
@@ -165,6 +169,7 @@ fn structured_parts(
                 StructuredSummary {
                     judgments: m.judgments,
                     wins: m.wins,
+                    draws: m.draws,
                     win_rate: m.win_rate,
                     pro_total: m.pro_total,
                     con_total: m.con_total,
