@@ -149,6 +149,12 @@ impl Proportion {
         }
         let mut out = Self::new(hits, n);
         out.units = g;
+        if g < 2 {
+            // One cluster: nothing tells how another would come out.
+            out.low = None;
+            out.high = None;
+            return out;
+        }
         let p = hits as f64 / n as f64;
         let spread: f64 = clusters
             .iter()
@@ -469,6 +475,20 @@ pub fn accuracy_by_format(rounds: &[Round]) -> BTreeMap<QaFormat, Proportion> {
             .add(&j.setup.item_id, j.correct == Some(true));
     }
     shares(by_format)
+}
+
+/// Judge accuracy per judge and format over every level, counting items (what a run's
+/// summary shows per judge).
+pub fn accuracy_by_judge(rounds: &[Round]) -> BTreeMap<String, BTreeMap<QaFormat, Proportion>> {
+    let mut by: BTreeMap<String, BTreeMap<QaFormat, ItemTally>> = BTreeMap::new();
+    for j in judged(rounds).0.iter().filter(|j| j.correct.is_some()) {
+        by.entry(j.judgment.judge_key().to_string())
+            .or_default()
+            .entry(j.setup.format)
+            .or_default()
+            .add(&j.setup.item_id, j.correct == Some(true));
+    }
+    by.into_iter().map(|(k, t)| (k, shares(t))).collect()
 }
 
 /// Each tally's share.
@@ -849,6 +869,14 @@ mod tests {
         let all: Vec<(usize, usize)> = (0..20).map(|_| (3, 3)).collect();
         let p = Proportion::clustered(&all);
         assert_eq!((p.low, p.high), (Proportion::new(20, 20).low, Some(1.0)));
+        // Every judgment of one item: its share, and no interval.
+        let one = Proportion::clustered(&[(5, 7)]);
+        assert_eq!((one.hits, one.n, one.units), (5, 7, 1));
+        assert_eq!((one.low, one.high), (None, None));
+        assert_eq!(
+            crate::analysis::show::share(&one),
+            "71% (n=7 judgments, 1 item, too few for an interval)"
+        );
     }
 
     /// Twenty items, each judged three times in debate and once by the naive judge.

@@ -19,7 +19,7 @@ pub(crate) fn cell(c: &Cell) -> String {
 /// A proportion with its Wilson interval and n: `62% [48–74%] (n=40)`; when its trials
 /// come in fewer independent units, both, named as the share counts them:
 /// `62% [41–79%] (n=94 judgments, 12 items)`, `66% [60–71%] (n=300 quotes, 12 items)`; `–`
-/// without data.
+/// without data; `100% (n=3 judgments, 1 item, too few for an interval)` from one unit.
 pub fn share(p: &Proportion) -> String {
     let n = if p.units < p.n {
         format!(
@@ -39,6 +39,8 @@ pub fn share(p: &Proportion) -> String {
             l * 100.0,
             h * 100.0,
         ),
+        // A share of one cluster: its value, and why no interval.
+        (Some(s), _, _) => format!("{:.0}% ({n}, too few for an interval)", s * 100.0),
         _ => "–".into(),
     }
 }

@@ -9,7 +9,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use super::calls::{CallCounts, calls_by_model};
-use super::qa::{Proportion, QaFigures, qa_figures};
+use super::qa::Proportion;
 use super::stats::statistic::Statistic;
 use super::structured::{SideAdvantage, structured_figures};
 use super::tables::{Cell, dilemma_difficulty, model_comparison};
@@ -126,32 +126,6 @@ pub struct StructuredSummary {
     pub con_total: Cell,
 }
 
-/// Question-answer accuracy by judge, summed over levels from the report's per-judge rows.
-fn qa_by_judge(figures: &QaFigures) -> BTreeMap<String, BTreeMap<QaFormat, Proportion>> {
-    let mut counts: BTreeMap<String, BTreeMap<QaFormat, (usize, usize)>> = BTreeMap::new();
-    for lift in &figures.lifts {
-        for (format, p) in &lift.formats {
-            let c = counts
-                .entry(lift.judge.clone())
-                .or_default()
-                .entry(*format)
-                .or_default();
-            c.0 += p.hits;
-            c.1 += p.n;
-        }
-    }
-    counts
-        .into_iter()
-        .map(|(judge, formats)| {
-            let formats = formats
-                .into_iter()
-                .map(|(f, (hits, n))| (f, Proportion::new(hits, n)))
-                .collect();
-            (judge, formats)
-        })
-        .collect()
-}
-
 /// The structured-debate part, from the report's own figures.
 fn structured_parts(
     rounds: &[Round],
@@ -207,9 +181,7 @@ pub fn summarize(rounds: &[Round]) -> Summary {
         usage_estimated: calls.usage_estimated,
         calls_by_model,
         qa_accuracy: super::qa::accuracy_by_format(rounds),
-        qa_accuracy_by_judge: qa_figures(rounds)
-            .map(|f| qa_by_judge(&f))
-            .unwrap_or_default(),
+        qa_accuracy_by_judge: super::qa::accuracy_by_judge(rounds),
         structured_models,
         structured_sides,
         ..Summary::default()
