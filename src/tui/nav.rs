@@ -322,6 +322,39 @@ mod tests {
     }
 
     #[test]
+    fn a_round_opened_at_a_search_hit_steps_through_the_hits_rounds() {
+        use crate::store::{HitPlace, SearchHit};
+        let mut app = app();
+        let hit = |id: &str| SearchHit {
+            round_id: id.into(),
+            place: HitPlace::Error,
+            count: 1,
+            snippet: Default::default(),
+        };
+        app.screens.search.hits = vec![hit("r4"), hit("r4"), hit("r1")];
+        super::go(
+            &mut app,
+            super::Destination::Round(super::RoundAt {
+                id: "r4".into(),
+                scores: false,
+                opening: super::Opening::Hit { prompt: false },
+            }),
+        );
+        assert_eq!(showing(&app), Some("r4"));
+        key(&mut app, KeyCode::Char(']'));
+        assert_eq!(showing(&app), Some("r1"), "each round once, in the hits' order");
+        assert!(
+            app.notice
+                .as_deref()
+                .is_some_and(|n| n.contains("2 of 2 among the search hits")),
+            "{:?}",
+            app.notice
+        );
+        key(&mut app, KeyCode::Char('['));
+        assert_eq!(showing(&app), Some("r4"));
+    }
+
+    #[test]
     fn a_round_opened_from_the_review_queue_steps_through_the_queue() {
         let mut app = app();
         key(&mut app, KeyCode::Char('v'));
