@@ -342,7 +342,11 @@ mod tests {
         );
         assert_eq!(showing(&app), Some("r4"));
         key(&mut app, KeyCode::Char(']'));
-        assert_eq!(showing(&app), Some("r1"), "each round once, in the hits' order");
+        assert_eq!(
+            showing(&app),
+            Some("r1"),
+            "each round once, in the hits' order"
+        );
         assert!(
             app.notice
                 .as_deref()

@@ -477,6 +477,48 @@ mod tests {
     }
 
     #[test]
+    fn a_structured_verdict_previews_its_own_form_and_is_checked_before_saving() {
+        let s = ScheduledRound::example("s1", "t");
+        let mut round = crate::protocols::blank_round(
+            &s,
+            RoundRecord::StructuredDebate(Box::new(crate::domain::StructuredSetup {
+                topic: crate::domain::Topic {
+                    id: "t".into(),
+                    proposition: "p".into(),
+                    context: None,
+                },
+                closing_word_limit: 200,
+                weights: Default::default(),
+                bands: Default::default(),
+                pro: Default::default(),
+                con: Default::default(),
+                fallbacks: Vec::new(),
+            })),
+        );
+        round.put_judgment(Judgment {
+            parse_status: ParseStatus::Failed,
+            raw_response: "Both sides made fair points.".into(),
+            ..Judgment::new("j", Reading::Verdict(None))
+        });
+        let mut editor = open(round);
+        assert_eq!(editor.kind, ReviewKind::StructuredVerdict);
+        let shown = screen(&editor);
+        assert!(shown.contains("Verdict     missing"), "{shown}");
+        assert!(shown.contains("pro_total and con_total"), "{shown}");
+        assert!(!shown.contains("Principle articulation"), "{shown}");
+        let saved = editor.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+        assert!(saved.effects.is_empty(), "unreadable text is not sent");
+        assert!(
+            editor
+                .message
+                .as_deref()
+                .is_some_and(|m| m.starts_with("not saved")),
+            "{:?}",
+            editor.message
+        );
+    }
+
+    #[test]
     fn an_incomplete_question_answer_correction_is_refused_in_place_with_its_problem() {
         let mut editor = open(qa_round());
         editor
