@@ -257,6 +257,20 @@ fn render_transcript(
             ));
             if j.parse_status == ParseStatus::CorrectedByHand {
                 lines.push(corrected_mark(j, theme));
+                if let Some(text) = &j.corrected_text {
+                    lines.push(Line::styled(
+                        "the text as corrected:",
+                        Style::new().fg(theme.review).add_modifier(Modifier::ITALIC),
+                    ));
+                    lines
+                        .extend(text.lines().map(|l| {
+                            Line::styled(format!("  {l}"), Style::new().fg(theme.review))
+                        }));
+                    lines.push(Line::styled(
+                        "the judge's own answer:",
+                        Style::new().fg(theme.dim).add_modifier(Modifier::ITALIC),
+                    ));
+                }
             }
         }
         if app.screens.round.show_prompts
@@ -338,7 +352,7 @@ fn render_transcript(
 /// person's reading (their text, or scores typed over it), the judge's own answer below.
 pub(super) fn corrected_mark(j: &Judgment, theme: &Theme) -> Line<'static> {
     let how = if j.corrected_text.is_some() {
-        "its text fixed in the review editor (the reading stands on it); the judge's own answer follows"
+        "its text fixed in the review editor (the reading stands on it)"
     } else {
         "its scores typed in the review editor; the judge's own answer follows"
     };
