@@ -110,7 +110,7 @@ impl Presentation for StructuredDebate {
     }
 
     fn legend(&self, theme: &Theme) -> Line<'static> {
-        super::cells::legend(theme, "▶OXLJ running  ", "✓±n done (Pro−Con, = tie)  ")
+        super::cells::legend(theme, "▶OXLJ running  ", "✓±n done (Pro−Con)  ")
     }
 
     fn render_leaderboard(&self, frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
