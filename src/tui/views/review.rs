@@ -276,7 +276,7 @@ fn render_other_preview(
     );
     let hint = match editor.kind {
         ReviewKind::QaVerdict => {
-            "Fix the text until the answer and confidence are read: \"Answer: A\" (or B) and \"Confidence: 0-100\" lines, or {\"answer\": \"A\", \"confidence\": 70} (a three-way baseline: \"Answer: proved\", \"disproved\" or \"unknown\")."
+            "Write \"Answer: A\" (or B) and \"Confidence: 0-100\" lines, or {\"answer\": \"A\", \"confidence\": 70}; a three-way baseline answers proved, disproved or unknown."
         }
         ReviewKind::StructuredVerdict => {
             "Fix the JSON verdict until it is read: every argument assessed (logic, evidence, responsiveness, honesty, standing), pro_total and con_total."
