@@ -188,13 +188,13 @@ impl RoundScreen {
                 self.bottom.set(None);
             }
             Action::Up => {
+                self.unfollow();
                 self.scroll = self.scroll.saturating_sub(1);
-                self.follow = false;
             }
             Action::Down => self.scroll_down(1),
             Action::PageUp => {
+                self.unfollow();
                 self.scroll = self.scroll.saturating_sub(PAGE);
-                self.follow = false;
             }
             Action::PageDown => self.scroll_down(PAGE),
             Action::Top => {
@@ -209,6 +209,18 @@ impl RoundScreen {
             _ => {}
         }
         Outcome::default()
+    }
+
+    /// Stops following the stream, from where it showed (its end), so scrolling up goes
+    /// up from there rather than from the top.
+    fn unfollow(&mut self) {
+        if self.follow
+            && !self.scores
+            && let Some(bottom) = self.bottom.get()
+        {
+            self.scroll = bottom;
+        }
+        self.follow = false;
     }
 
     /// Scrolls down `lines`, no further than the last line the view can show.
@@ -247,5 +259,35 @@ impl RoundScreen {
             effects: vec![Effect::Copy(text)],
             go: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scrolling_up_from_the_followed_end_goes_up_from_the_end_and_down_stops_at_the_bottom() {
+        let mirror = Mirror::new(
+            "t",
+            crate::tui::mirror::Mode::Live,
+            std::time::Instant::now(),
+        );
+        let mut screen = RoundScreen::default();
+        screen.open("r".into(), false, Opening::Follow);
+        // The view drew the transcript with 50 lines below the first screenful.
+        screen.bottom.set(Some(50));
+        screen.act(Action::Up, &mirror);
+        assert!(!screen.follow);
+        assert_eq!(
+            screen.scroll, 49,
+            "one line up from the end, not from the top"
+        );
+        for _ in 0..5 {
+            screen.act(Action::PageDown, &mirror);
+        }
+        assert_eq!(screen.scroll, 50, "no further than the bottom");
+        screen.act(Action::PageUp, &mirror);
+        assert_eq!(screen.scroll, 30, "one page up takes effect at once");
     }
 }
