@@ -118,6 +118,13 @@ fn count_frameworks(text: &str, into: &mut BTreeMap<&'static str, usize>) {
     }
 }
 
+/// Adds counts into a running tally.
+fn add(into: &mut BTreeMap<&'static str, usize>, counts: &BTreeMap<&'static str, usize>) {
+    for (k, v) in counts {
+        *into.entry(k).or_default() += v;
+    }
+}
+
 /// Framework usage per model.
 pub fn framework_usage(rounds: &[Round]) -> Vec<FrameworkUsage> {
     let mut hits: BTreeMap<String, BTreeMap<&'static str, usize>> = BTreeMap::new();
@@ -131,16 +138,20 @@ pub fn framework_usage(rounds: &[Round]) -> Vec<FrameworkUsage> {
             .iter()
             .filter(|p| p.phase_type != PhaseType::Judgment)
         {
-            count_frameworks(&p.response, hits.entry(p.model_id.clone()).or_default());
-            count_frameworks(&p.response, here.entry(p.model_id.clone()).or_default());
+            let mut counts = BTreeMap::new();
+            count_frameworks(&p.response, &mut counts);
+            add(hits.entry(p.model_id.clone()).or_default(), &counts);
+            add(here.entry(p.model_id.clone()).or_default(), &counts);
         }
         for j in usable(r) {
             for (model, text) in [
                 (&r.team_a_model, &j.team_a_justification),
                 (&r.team_b_model, &j.team_b_justification),
             ] {
-                count_frameworks(text, named.entry(model.clone()).or_default());
-                count_frameworks(text, here.entry(model.clone()).or_default());
+                let mut counts = BTreeMap::new();
+                count_frameworks(text, &mut counts);
+                add(named.entry(model.clone()).or_default(), &counts);
+                add(here.entry(model.clone()).or_default(), &counts);
             }
         }
         for (model, counts) in here {
