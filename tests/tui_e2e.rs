@@ -485,9 +485,18 @@ fn a_round_whose_text_waits_in_the_store_is_read_back_when_opened() {
     let tmux = Tmux::start("readback", &command);
     tmux.wait_for("Progress");
     // The cursor starts on the first round by id, the first the UI gave its text up for.
-    // The round view follows the end of the transcript: the judge's answer, as stored.
+    // A finished round opens at its top, the dilemma first; End goes to the judge's
+    // answer, as stored.
     let first = &rounds[0];
     tmux.keys(&["Enter"]);
+    let top = tmux.wait_until("the top of the transcript read back", |screen| {
+        screen.contains(&first.id) && screen.contains("Case: ")
+    });
+    assert!(
+        top.contains("Dilemma: ") && top.contains("━━ Presentation"),
+        "{top}"
+    );
+    tmux.keys(&["End"]);
     let screen = tmux.wait_until("the transcript read back from the store", |screen| {
         screen.contains(&first.id) && screen.contains("━━ Judgment")
     });

@@ -89,6 +89,10 @@ pub enum Action {
     NextHit,
     /// Open the previous search hit.
     PreviousHit,
+    /// Open the next round in the order the round showing was opened from.
+    NextRound,
+    /// Open the previous round in the order the round showing was opened from.
+    PreviousRound,
     /// In a prompt: run it.
     Run,
 }

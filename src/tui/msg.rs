@@ -111,6 +111,12 @@ pub enum Destination {
     Column(String),
     /// A round, by id, whether or not the matrix shows it.
     Round(RoundAt),
+    /// The next (or previous) round in the order the round showing was opened from (the
+    /// matrix's, the search hits', the review queue's), on the same tab.
+    Step {
+        /// The next round rather than the previous one.
+        forward: bool,
+    },
 }
 
 /// A round to open, and how.

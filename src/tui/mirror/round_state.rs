@@ -202,6 +202,15 @@ impl RoundState {
         self.stored.panel.as_ref()
     }
 
+    /// Whether a person corrected one of the round's judgments by hand in the review
+    /// editor (the round view marks it; the matrix may too).
+    pub fn corrected_by_hand(&self) -> bool {
+        self.stored
+            .judgments
+            .iter()
+            .any(|j| j.parse_status == crate::domain::ParseStatus::CorrectedByHand)
+    }
+
     /// Whether a call of the round is under way.
     pub fn is_running(&self) -> bool {
         !self.live.is_empty()

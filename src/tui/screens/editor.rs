@@ -1,12 +1,16 @@
 //! The review editor: a review item's text to fix (every key not bound is text), or, for an
-//! Ethics Bowl judgment, its fourteen scores typed directly; it saves once what is read is
+//! Ethics Bowl judgment, its fourteen scores typed directly; it reads the text as the engine
+//! will (the round's own protocol, see [`Editor::preview`]), saves once what is read is
 //! complete, and asks before edits are lost.
+
+use std::sync::Arc;
 
 use crossterm::event::{KeyCode, KeyEvent};
 use ratatui_textarea::TextArea;
 
-use crate::domain::{Criterion, ParseStatus, ProtocolKind, Scores};
+use crate::domain::{Criterion, Judgment, ParseStatus, ProtocolKind, Round, Scores};
 use crate::engine::{Correction, EngineCommand, WaitingKind};
+use crate::protocols::judging::JudgeAnswer;
 use crate::tui::keys::{self, Action, Binding, ctrl, key};
 use crate::tui::mirror::ReviewItem;
 use crate::tui::msg::{Destination, Effect, Outcome};
@@ -90,10 +94,11 @@ pub const FIELDS: &[Binding] = &[
 pub enum ReviewKind {
     /// An Ethics Bowl judgment: fourteen scores (text or score fields).
     EthicsBowl,
-    /// A question-answer judgment: an answer and a confidence.
+    /// A question-answer judgment: an answer and a confidence (or a baseline's label).
     QaVerdict,
-    /// Anything the engine checks itself when it stores it (a structured-debate verdict or
-    /// a debater's reply).
+    /// A structured-debate judgment: the argument trace and the side totals, as JSON.
+    StructuredVerdict,
+    /// A debater's reply, which the engine checks itself when it stores it.
     Other,
 }
 
@@ -117,6 +122,9 @@ pub struct Editor {
     /// What is being fixed, which decides the checks before saving and whether score
     /// fields exist.
     pub kind: ReviewKind,
+    /// The round as stored when the editor opened, which a judgment's text is read against
+    /// (the preview and the check before saving); `None` when it was not in the mirror.
+    pub round: Option<Arc<Round>>,
 }
 
 /// The fourteen scores as typed: one text per criterion (rows, in the rubric's order) and
@@ -134,20 +142,44 @@ impl Editor {
     pub fn text(&self) -> String {
         self.textarea.lines().join("\n")
     }
+
+    /// The edited text read as the engine reads a correction: by the round's own protocol
+    /// (the Ethics Bowl's rubric, a question-answer choice or label, a structured verdict),
+    /// for the judge's model. `None` for a debater's reply, or a round not in the mirror.
+    pub fn preview(&self) -> Option<Judgment> {
+        if self.kind == ReviewKind::Other {
+            return None;
+        }
+        let round = self.round.as_deref()?;
+        let model = round
+            .judgments
+            .iter()
+            .find(|j| j.judge_key() == self.judge)
+            .map_or(self.judge.as_str(), |j| j.judge_model.as_str());
+        let text = self.text();
+        Some(crate::protocols::stored(round.kind()).judge(
+            round,
+            model,
+            JudgeAnswer::free_text(&text),
+        ))
+    }
 }
 
 impl Editor {
-    /// The editor on a review item of a round of `protocol`.
-    pub fn open(item: &ReviewItem, protocol: Option<ProtocolKind>) -> Self {
-        let kind = match (item.kind, protocol) {
+    /// The editor on a review item of `round` (as stored; `None` when not in the mirror).
+    pub fn open(item: &ReviewItem, round: Option<Arc<Round>>) -> Self {
+        let kind = match (item.kind, round.as_deref().map(Round::kind)) {
             (WaitingKind::Reply, _) => ReviewKind::Other,
             (WaitingKind::Judgment(_), Some(ProtocolKind::QaDebate)) => ReviewKind::QaVerdict,
-            (WaitingKind::Judgment(_), Some(ProtocolKind::StructuredDebate)) => ReviewKind::Other,
+            (WaitingKind::Judgment(_), Some(ProtocolKind::StructuredDebate)) => {
+                ReviewKind::StructuredVerdict
+            }
             (WaitingKind::Judgment(_), Some(ProtocolKind::EthicsBowl) | None) => {
                 ReviewKind::EthicsBowl
             }
         };
         Self {
+            round,
             kind,
             round_id: item.round_id.clone(),
             judge: item.judge.clone(),
@@ -207,6 +239,7 @@ fn toggle_fields(editor: &mut Editor) {
     if editor.kind != ReviewKind::EthicsBowl {
         editor.message = Some(match editor.kind {
             ReviewKind::QaVerdict => "a question-answer judgment has no score fields: write \"Answer: A\" (or B) and \"Confidence: 0-100\"".into(),
+            ReviewKind::StructuredVerdict => "a structured-debate verdict has no score fields: fix its JSON (every argument assessed, pro_total and con_total)".into(),
             _ => "this item has no score fields: fix the JSON text".into(),
         });
         return;
@@ -233,7 +266,18 @@ fn toggle_fields(editor: &mut Editor) {
 fn save_text(editor: &mut Editor) -> Vec<Effect> {
     let text = editor.text();
     let problems = match editor.kind {
-        ReviewKind::QaVerdict => crate::protocols::qa_debate::verdict::read_verdict(&text).problems,
+        ReviewKind::QaVerdict | ReviewKind::StructuredVerdict => match editor.preview() {
+            Some(j) if j.parse_status != ParseStatus::Parsed && j.problems.is_empty() => {
+                vec!["nothing read yet".into()]
+            }
+            Some(j) if j.parse_status != ParseStatus::Parsed => j.problems,
+            Some(_) => Vec::new(),
+            // Not in the mirror: the engine reads it and refuses it with a reason.
+            None if editor.kind == ReviewKind::QaVerdict => {
+                crate::protocols::qa_debate::verdict::read_verdict(&text).problems
+            }
+            None => Vec::new(),
+        },
         ReviewKind::EthicsBowl => {
             let parsed = crate::protocols::judging::parse_judgment(&text);
             if parsed.status() == ParseStatus::Parsed {

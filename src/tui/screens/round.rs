@@ -10,13 +10,25 @@ use crate::tui::keys::{Action, BACK, Binding, PAGE_UP_DOWN, UP_DOWN, ch, key};
 use crate::tui::mirror::{Mirror, RoundState};
 use crate::tui::msg::{Destination, Effect, Opening, Outcome};
 
+/// The footer's hint for Tab, which the footer names after the protocol's second tab.
+pub const TAB_FOOTER: &str = "Tab transcript/scores";
+
 /// The round's keys.
 pub const BINDINGS: &[Binding] = &[
     Binding {
         label: "Tab",
         help: "transcript / scores",
-        footer: Some("Tab transcript/scores"),
+        footer: Some(TAB_FOOTER),
         keys: &[(key(KeyCode::Tab), Action::SwitchTab)],
+    },
+    Binding {
+        label: "] / [",
+        help: "next / previous round (in the matrix, the search hits or the review queue: where the round was opened from), same tab",
+        footer: Some("] [ next/prev round"),
+        keys: &[
+            (ch(']'), Action::NextRound),
+            (ch('['), Action::PreviousRound),
+        ],
     },
     Binding {
         label: "↑ ↓ / k j",
@@ -61,6 +73,29 @@ pub const BINDINGS: &[Binding] = &[
     BACK,
 ];
 
+/// The order `]` and `[` step through: the one the round showing was opened from.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Order {
+    /// The matrix's cells, row by row, as the filter shows them.
+    #[default]
+    Matrix,
+    /// The rounds of the search hits.
+    Search,
+    /// The rounds of the review queue.
+    Review,
+}
+
+impl Order {
+    /// How the order is named in a notice ("in the matrix").
+    pub fn describe(self) -> &'static str {
+        match self {
+            Self::Matrix => "in the matrix",
+            Self::Search => "among the search hits",
+            Self::Review => "in the review queue",
+        }
+    }
+}
+
 /// Lines a page scrolls.
 const PAGE: usize = 20;
 
@@ -82,6 +117,11 @@ pub struct RoundScreen {
     /// The line the transcript scrolled to for the open hit (the view knows the width,
     /// which decides it): the next scroll key starts from there.
     pub scrolled_to: Cell<Option<usize>>,
+    /// The last line the tab showing can scroll to, as the view last drew it (the view
+    /// knows the width, which decides it): scrolling down stops there.
+    pub bottom: Cell<Option<usize>>,
+    /// The order `]` and `[` step through.
+    pub order: Order,
 }
 
 impl Default for RoundScreen {
@@ -94,6 +134,8 @@ impl Default for RoundScreen {
             show_prompts: false,
             scroll_to_hit: false,
             scrolled_to: Cell::new(None),
+            bottom: Cell::new(None),
+            order: Order::Matrix,
         }
     }
 }
@@ -105,6 +147,7 @@ impl RoundScreen {
         self.scores = scores;
         self.scroll = 0;
         self.scroll_to_hit = false;
+        self.bottom.set(None);
         match opening {
             Opening::Follow => self.follow = true,
             Opening::Top => self.follow = false,
@@ -142,17 +185,18 @@ impl RoundScreen {
             Action::SwitchTab => {
                 self.scores = !self.scores;
                 self.scroll = 0;
+                self.bottom.set(None);
             }
             Action::Up => {
+                self.unfollow();
                 self.scroll = self.scroll.saturating_sub(1);
-                self.follow = false;
             }
-            Action::Down => self.scroll += 1,
+            Action::Down => self.scroll_down(1),
             Action::PageUp => {
+                self.unfollow();
                 self.scroll = self.scroll.saturating_sub(PAGE);
-                self.follow = false;
             }
-            Action::PageDown => self.scroll += PAGE,
+            Action::PageDown => self.scroll_down(PAGE),
             Action::Top => {
                 self.scroll = 0;
                 self.follow = false;
@@ -160,9 +204,32 @@ impl RoundScreen {
             Action::Follow => self.follow = true,
             Action::Prompts => self.show_prompts = !self.show_prompts,
             Action::Copy => return self.copy(mirror),
+            Action::NextRound => return Outcome::go(Destination::Step { forward: true }),
+            Action::PreviousRound => return Outcome::go(Destination::Step { forward: false }),
             _ => {}
         }
         Outcome::default()
+    }
+
+    /// Stops following the stream, from where it showed (its end), so scrolling up goes
+    /// up from there rather than from the top.
+    fn unfollow(&mut self) {
+        if self.follow
+            && !self.scores
+            && let Some(bottom) = self.bottom.get()
+        {
+            self.scroll = bottom;
+        }
+        self.follow = false;
+    }
+
+    /// Scrolls down `lines`, no further than the last line the view can show.
+    fn scroll_down(&mut self, lines: usize) {
+        let next = self.scroll.saturating_add(lines);
+        self.scroll = match self.bottom.get() {
+            Some(bottom) => next.min(bottom.max(self.scroll)),
+            None => next,
+        };
     }
 
     /// Copies the round as Markdown (once its text is in memory).
@@ -192,5 +259,35 @@ impl RoundScreen {
             effects: vec![Effect::Copy(text)],
             go: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn scrolling_up_from_the_followed_end_goes_up_from_the_end_and_down_stops_at_the_bottom() {
+        let mirror = Mirror::new(
+            "t",
+            crate::tui::mirror::Mode::Live,
+            std::time::Instant::now(),
+        );
+        let mut screen = RoundScreen::default();
+        screen.open("r".into(), false, Opening::Follow);
+        // The view drew the transcript with 50 lines below the first screenful.
+        screen.bottom.set(Some(50));
+        screen.act(Action::Up, &mirror);
+        assert!(!screen.follow);
+        assert_eq!(
+            screen.scroll, 49,
+            "one line up from the end, not from the top"
+        );
+        for _ in 0..5 {
+            screen.act(Action::PageDown, &mirror);
+        }
+        assert_eq!(screen.scroll, 50, "no further than the bottom");
+        screen.act(Action::PageUp, &mirror);
+        assert_eq!(screen.scroll, 30, "one page up takes effect at once");
     }
 }

@@ -151,7 +151,20 @@ fn footer_text(app: &App) -> String {
         if app.filter.active.is_none() {
             hidden.push(Action::ClearFilter);
         }
-        keys::footer(table, global, &hidden)
+        let footer = keys::footer(table, global, &hidden);
+        // The round's second tab has its protocol's name (Scores, Verdict).
+        match app.screens.round.round(&app.mirror) {
+            Some(round) if showing == Id::Round => footer.replace(
+                screens::round::TAB_FOOTER,
+                &format!(
+                    "Tab transcript/{}",
+                    protocols::presentation(round.stored.kind())
+                        .verdict_tab()
+                        .to_lowercase()
+                ),
+            ),
+            _ => footer,
+        }
     }
 }
 
@@ -177,6 +190,7 @@ mod tests {
             message: None,
             fields: None,
             kind,
+            round: None,
         }
     }
 

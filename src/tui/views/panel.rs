@@ -2,10 +2,10 @@
 //! per deliberation round side by side (in the protocol's terms, see
 //! [`Presentation::panel_cell`]), the agreement round by round, and the aggregate.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
-use ratatui::widgets::{Block, Borders, Cell, Row, Table};
+use ratatui::widgets::{Block, Borders, Cell, Row, Table, Widget};
 
 use ratatui::layout::Layout;
 
@@ -38,9 +38,16 @@ fn title(panel: &PanelRecord) -> String {
     format!(" Panel · {state}{agreement} ")
 }
 
+/// The rows the round's panel takes above its scores or verdict (none without a panel).
+pub fn height(round: &RoundState) -> u16 {
+    round
+        .panel()
+        .map_or(0, |panel| panel.judges.len() as u16 + 7)
+}
+
 /// Draws the round's panel (when one judged) at the top of `area`, returning the rest.
 pub fn render_above(
-    frame: &mut Frame<'_>,
+    buf: &mut Buffer,
     area: Rect,
     round: &RoundState,
     shown: &dyn Presentation,
@@ -49,16 +56,16 @@ pub fn render_above(
     let Some(panel) = round.panel() else {
         return area;
     };
-    let height = (panel.judges.len() as u16 + 7).min(area.height);
+    let height = height(round).min(area.height);
     let [panel_area, rest] =
         Layout::vertical([Constraint::Length(height), Constraint::Min(0)]).areas(area);
-    render(frame, panel_area, panel, shown, theme);
+    render(buf, panel_area, panel, shown, theme);
     rest
 }
 
 /// Draws the panel table.
 fn render(
-    frame: &mut Frame<'_>,
+    buf: &mut Buffer,
     area: Rect,
     panel: &PanelRecord,
     shown: &dyn Presentation,
@@ -141,5 +148,5 @@ fn render(
         block = block.title_bottom(key);
     }
     let table = Table::new(rows, widths).header(header).block(block);
-    frame.render_widget(table, area);
+    table.render(area, buf);
 }

@@ -4,6 +4,7 @@
 //! [`super::protocols`], so a new protocol is one new folder and one new arm there.
 
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Color;
 use ratatui::text::Line;
@@ -32,8 +33,18 @@ pub trait Presentation: Sync {
         theme: &Theme,
     ) -> Vec<Line<'static>>;
 
-    /// The round view's verdict (or scores) tab.
-    fn render_verdict(&self, frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme);
+    /// What the round is about, for the top of its transcript: each part's name and text
+    /// (the dilemma's title and case; the question and the two answers; the motion).
+    fn setup(&self, _round: &RoundState) -> Vec<(&'static str, String)> {
+        Vec::new()
+    }
+
+    /// The round view's verdict (or scores) tab, drawn whole into `buf` over `area` (the
+    /// round view scrolls it when it is taller than the screen).
+    fn render_verdict(&self, buf: &mut Buffer, area: Rect, round: &RoundState, theme: &Theme);
+
+    /// The rows the verdict tab needs at `width` to show everything (the panel included).
+    fn verdict_height(&self, round: &RoundState, width: u16, theme: &Theme) -> u16;
 
     /// A round's matrix cell once no call of it is under way or waiting to retry.
     fn settled_cell(&self, round: &RoundState, theme: &Theme) -> (String, Color);

@@ -9,11 +9,11 @@ use ratatui::widgets::{
     Block, Borders, Cell, List, ListItem, ListState, Paragraph, Row, Table, Wrap,
 };
 
-use crate::domain::{Criterion, ParseStatus};
+use crate::domain::{Criterion, Judgment, ParseStatus, Reading};
 use crate::engine::WaitingKind;
 use crate::protocols::judging::parse_judgment;
 use crate::tui::app::App;
-use crate::tui::screens::editor::{Editor, ScoreFields};
+use crate::tui::screens::editor::{Editor, ReviewKind, ScoreFields};
 use crate::tui::theme::Theme;
 
 /// Draws the review queue.
@@ -101,6 +101,10 @@ pub fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: 
                 .style(Style::new().fg(theme.dim)),
             message,
         );
+        return;
+    }
+    if editor.kind != ReviewKind::EthicsBowl {
+        render_other_preview(frame, preview_area, message, editor, theme);
         return;
     }
     let parsed = parse_judgment(&editor.text());
@@ -230,4 +234,305 @@ fn scores_table<'a>(
             .border_style(Style::new().fg(border))
             .title(title),
     )
+}
+
+/// What a question-answer or structured-debate judgment's text reads as (the round's own
+/// protocol reading it, as the engine will when it is saved), its problems and a hint in
+/// that protocol's terms; a debater's reply is read by the engine when saved.
+fn render_other_preview(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    message: Rect,
+    editor: &Editor,
+    theme: &Theme,
+) {
+    let preview = editor.preview();
+    let (title, mut lines) = match &preview {
+        Some(j) => (preview_title(j), reading_lines(j, theme)),
+        None => (
+            " Preview ",
+            vec![Line::styled(
+                "read by the engine when saved (Ctrl-S); it says why if it cannot",
+                Style::new().fg(theme.dim),
+            )],
+        ),
+    };
+    if let Some(j) = &preview {
+        lines.push(Line::raw(""));
+        lines.extend(
+            j.problems
+                .iter()
+                .map(|p| Line::styled(p.clone(), Style::new().fg(theme.review))),
+        );
+    }
+    frame.render_widget(
+        Paragraph::new(lines).wrap(Wrap { trim: true }).block(
+            Block::new()
+                .borders(Borders::ALL)
+                .border_style(Style::new().fg(theme.border))
+                .title(title),
+        ),
+        area,
+    );
+    let hint = match editor.kind {
+        ReviewKind::QaVerdict => {
+            "Write \"Answer: A\" (or B) and \"Confidence: 0-100\" lines, or {\"answer\": \"A\", \"confidence\": 70}; a three-way baseline answers proved, disproved or unknown."
+        }
+        ReviewKind::StructuredVerdict => {
+            "Fix the JSON verdict until it is read: every argument assessed (logic, evidence, responsiveness, honesty, standing), pro_total and con_total."
+        }
+        _ => {
+            "Fix the reply's JSON; the engine reads it when Ctrl-S saves and says why if it cannot."
+        }
+    };
+    let note = editor.message.clone().unwrap_or_else(|| hint.into());
+    frame.render_widget(
+        Paragraph::new(note)
+            .wrap(Wrap { trim: true })
+            .style(Style::new().fg(theme.dim)),
+        message,
+    );
+}
+
+/// The preview's title: whether what is read is complete.
+fn preview_title(j: &Judgment) -> &'static str {
+    match j.parse_status {
+        ParseStatus::Parsed => " Preview · complete: Ctrl-S saves ",
+        _ if !j.reading.is_empty() => " Preview · partial ",
+        _ => " Preview · nothing read yet ",
+    }
+}
+
+/// What a judgment's reading holds, one line a field ("missing" where nothing was read).
+fn reading_lines(j: &Judgment, theme: &Theme) -> Vec<Line<'static>> {
+    let missing = || "missing".to_string();
+    let field = |name: &str, value: Option<String>| {
+        let style = if value.is_some() {
+            Style::new()
+        } else {
+            Style::new().fg(theme.review)
+        };
+        Line::styled(
+            format!("{name:<12}{}", value.unwrap_or_else(missing)),
+            style,
+        )
+    };
+    match &j.reading {
+        Reading::Choice(choice) => vec![
+            field("Answer", choice.map(|c| format!("{:?}", c.side))),
+            field(
+                "Confidence",
+                choice.and_then(|c| c.confidence).map(|v| format!("{v:.0}")),
+            ),
+        ],
+        Reading::Label(label) => vec![field("Label", label.map(|l| l.as_str().to_string()))],
+        Reading::Verdict(verdict) => {
+            let total = |v: Option<f64>| v.map(|v| format!("{v:.2}"));
+            match verdict {
+                Some(v) => vec![
+                    field("Pro total", total(v.pro_total)),
+                    field("Con total", total(v.con_total)),
+                    field(
+                        "Assessed",
+                        Some(format!("{} argument(s)", v.assessments.len())),
+                    ),
+                ],
+                None => vec![field("Verdict", None)],
+            }
+        }
+        Reading::Rubric { team_a, team_b } => vec![
+            field("Team A", team_a.total().map(|t| format!("{t} /70"))),
+            field("Team B", team_b.total().map(|t| format!("{t} /70"))),
+        ],
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+
+    use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+    use ratatui::Terminal;
+    use ratatui::backend::TestBackend;
+
+    use super::render_editor;
+    use crate::domain::{
+        Assignment, Judgment, Label, ParseStatus, QaFormat, QaSetup, Reading, Round, RoundRecord,
+        ScheduledRound, Team,
+    };
+    use crate::engine::{Correction, EngineCommand, WaitingKind};
+    use crate::tui::mirror::ReviewItem;
+    use crate::tui::msg::Effect;
+    use crate::tui::screens::editor::{Editor, ReviewKind};
+    use crate::tui::theme::Theme;
+
+    /// A question-answer round whose judge's answer could not be read.
+    fn qa_round() -> Round {
+        let s = ScheduledRound {
+            format: Some(QaFormat::Debate),
+            ..ScheduledRound::example("q1", "t-0")
+        };
+        let mut round = crate::protocols::blank_round(
+            &s,
+            RoundRecord::QaDebate(Box::new(QaSetup {
+                item_id: "t-0".into(),
+                level: "T".into(),
+                format: QaFormat::Debate,
+                question: "Does the cat attack the dog?".into(),
+                facts: String::new(),
+                rules: String::new(),
+                preferences: String::new(),
+                label: Label::Proved,
+                assignment: Assignment {
+                    answer_a: Label::Proved,
+                    answer_b: Label::Disproved,
+                    correct_side: Some(Team::A),
+                    first: Team::A,
+                },
+                debate_rounds: 1,
+                word_limit: 50,
+                turn_order: Default::default(),
+                quote_matching: Default::default(),
+                relation: None,
+                debater_a: Default::default(),
+                debater_b: Default::default(),
+            })),
+        );
+        round.put_judgment(Judgment {
+            parse_status: ParseStatus::Failed,
+            problems: vec!["no answer".into()],
+            raw_response: "I side with the first debater.".into(),
+            ..Judgment::new("j", Reading::Choice(None))
+        });
+        round
+    }
+
+    fn open(round: Round) -> Editor {
+        let item = ReviewItem {
+            round_id: round.id.clone(),
+            judge: "j".into(),
+            kind: WaitingKind::Judgment(ParseStatus::Failed),
+            problems: vec!["no answer".into()],
+            raw: "I side with the first debater.".into(),
+        };
+        Editor::open(&item, Some(Arc::new(round)))
+    }
+
+    fn type_text(editor: &mut Editor, text: &str) {
+        for c in text.chars() {
+            let code = if c == '\n' {
+                KeyCode::Enter
+            } else {
+                KeyCode::Char(c)
+            };
+            editor.key(KeyEvent::new(code, KeyModifiers::NONE));
+        }
+    }
+
+    fn screen(editor: &Editor) -> String {
+        let mut terminal = Terminal::new(TestBackend::new(120, 24)).unwrap_or_else(|e| match e {});
+        let theme = Theme::no_color();
+        let drawn = terminal.draw(|f| render_editor(f, f.area(), editor, &theme));
+        assert!(drawn.is_ok());
+        let buffer = terminal.backend().buffer();
+        (0..buffer.area.height)
+            .map(|y| {
+                (0..buffer.area.width)
+                    .filter_map(|x| buffer.cell((x, y)).map(|c| c.symbol().to_string()))
+                    .collect::<String>()
+            })
+            .collect::<Vec<_>>()
+            .join("\n")
+    }
+
+    #[test]
+    fn a_question_answer_judgment_previews_its_own_form_not_the_ethics_bowl_rubric() {
+        let mut editor = open(qa_round());
+        assert_eq!(editor.kind, ReviewKind::QaVerdict);
+        let before = screen(&editor);
+        assert!(before.contains("nothing read yet"), "{before}");
+        assert!(!before.contains("Principle articulation"), "{before}");
+        assert!(!before.contains("Team A / Team B"), "{before}");
+        assert!(
+            before.contains("\"Answer: A\""),
+            "the hint is the protocol's: {before}"
+        );
+        editor
+            .textarea
+            .move_cursor(ratatui_textarea::CursorMove::Bottom);
+        editor
+            .textarea
+            .move_cursor(ratatui_textarea::CursorMove::End);
+        type_text(&mut editor, "\nAnswer: A\nConfidence: 70");
+        let after = screen(&editor);
+        assert!(after.contains("complete: Ctrl-S saves"), "{after}");
+        assert!(after.contains("Answer      A"), "{after}");
+        assert!(after.contains("Confidence  70"), "{after}");
+        let saved = editor.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+        assert!(matches!(
+            &saved.effects[..],
+            [Effect::Command(EngineCommand::ApplyCorrection { correction, .. })]
+                if matches!(**correction, Correction::Text(_))
+        ));
+    }
+
+    #[test]
+    fn a_structured_verdict_previews_its_own_form_and_is_checked_before_saving() {
+        let s = ScheduledRound::example("s1", "t");
+        let mut round = crate::protocols::blank_round(
+            &s,
+            RoundRecord::StructuredDebate(Box::new(crate::domain::StructuredSetup {
+                topic: crate::domain::Topic {
+                    id: "t".into(),
+                    proposition: "p".into(),
+                    context: None,
+                },
+                closing_word_limit: 200,
+                weights: Default::default(),
+                bands: Default::default(),
+                pro: Default::default(),
+                con: Default::default(),
+                fallbacks: Vec::new(),
+            })),
+        );
+        round.put_judgment(Judgment {
+            parse_status: ParseStatus::Failed,
+            raw_response: "Both sides made fair points.".into(),
+            ..Judgment::new("j", Reading::Verdict(None))
+        });
+        let mut editor = open(round);
+        assert_eq!(editor.kind, ReviewKind::StructuredVerdict);
+        let shown = screen(&editor);
+        assert!(shown.contains("Verdict     missing"), "{shown}");
+        assert!(shown.contains("pro_total and con_total"), "{shown}");
+        assert!(!shown.contains("Principle articulation"), "{shown}");
+        let saved = editor.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+        assert!(saved.effects.is_empty(), "unreadable text is not sent");
+        assert!(
+            editor
+                .message
+                .as_deref()
+                .is_some_and(|m| m.starts_with("not saved")),
+            "{:?}",
+            editor.message
+        );
+    }
+
+    #[test]
+    fn an_incomplete_question_answer_correction_is_refused_in_place_with_its_problem() {
+        let mut editor = open(qa_round());
+        editor
+            .textarea
+            .move_cursor(ratatui_textarea::CursorMove::Bottom);
+        editor
+            .textarea
+            .move_cursor(ratatui_textarea::CursorMove::End);
+        type_text(&mut editor, "\nAnswer: A");
+        let saved = editor.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+        assert!(saved.effects.is_empty());
+        let message = editor.message.clone().unwrap_or_default();
+        assert!(message.contains("confidence"), "{message}");
+        let shown = screen(&editor);
+        assert!(shown.contains("partial"), "{shown}");
+    }
 }

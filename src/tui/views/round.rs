@@ -5,6 +5,7 @@
 //! why at the top, with every attempt of the call that failed.
 
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span, Text};
@@ -12,7 +13,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Tabs, Wrap};
 
 use super::call_notes;
 use super::protocols::presentation;
-use crate::domain::{JudgeView, PhaseType};
+use crate::domain::{JudgeView, Judgment, ParseStatus, PhaseType};
 use crate::tui::app::App;
 use crate::tui::mirror::RoundState;
 use crate::tui::theme::Theme;
@@ -67,6 +68,14 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             format!("  {judges}  status: {}", round.status().as_str()),
             Style::new().fg(theme.dim),
         ),
+        Span::styled(
+            if round.corrected_by_hand() {
+                "  ✎ corrected by hand"
+            } else {
+                ""
+            },
+            Style::new().fg(theme.review),
+        ),
     ]))
     .wrap(Wrap { trim: true });
     // Why an incomplete round stopped, and how each attempt of the failed call went, at the
@@ -102,9 +111,58 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     if round.text_dropped {
         render_reading(frame, body, app, round, theme);
     } else if scores {
-        shown.render_verdict(frame, body, round, theme);
+        render_verdict(frame, body, app, round, theme);
     } else {
         render_transcript(frame, body, app, round, theme);
+    }
+}
+
+/// The verdict (or scores) tab at the screen's scroll: drawn whole off screen when it is
+/// taller than `area`, the rows from the scroll copied in, with `more ↑` / `more ↓` where
+/// rows are hidden, so every score is reachable by keys at any height.
+fn render_verdict(frame: &mut Frame<'_>, area: Rect, app: &App, round: &RoundState, theme: &Theme) {
+    let shown = presentation(round.stored.kind());
+    let screen = &app.screens.round;
+    let needed = shown.verdict_height(round, area.width, theme);
+    if needed <= area.height {
+        screen.bottom.set(Some(0));
+        shown.render_verdict(frame.buffer_mut(), area, round, theme);
+        return;
+    }
+    let whole = Rect::new(0, 0, area.width, needed);
+    let mut drawn = Buffer::empty(whole);
+    shown.render_verdict(&mut drawn, whole, round, theme);
+    let bottom = needed - area.height;
+    screen.bottom.set(Some(usize::from(bottom)));
+    let top = screen.scroll.min(usize::from(bottom)) as u16;
+    let out = frame.buffer_mut();
+    for y in 0..area.height {
+        for x in 0..area.width {
+            if let (Some(from), Some(to)) = (
+                drawn.cell((x, top + y)),
+                out.cell_mut((area.x + x, area.y + y)),
+            ) {
+                *to = from.clone();
+            }
+        }
+    }
+    let marker = |text: &'static str, y: u16, frame: &mut Frame<'_>| {
+        let width = (text.chars().count() as u16).min(area.width);
+        let at = Rect::new(area.right().saturating_sub(width + 1), y, width, 1);
+        frame.render_widget(
+            Paragraph::new(text).style(
+                Style::new()
+                    .fg(theme.accent)
+                    .add_modifier(Modifier::BOLD | Modifier::REVERSED),
+            ),
+            at,
+        );
+    };
+    if top > 0 {
+        marker(" more ↑ ", area.y, frame);
+    }
+    if top < bottom {
+        marker(" more ↓ PgDn ", area.bottom().saturating_sub(1), frame);
     }
 }
 
@@ -150,6 +208,12 @@ fn render_transcript(
     let hit = super::search::target(app, round);
     // Where the open hit's text begins and ends in `lines`, once passed.
     let mut hit_lines: Option<std::ops::Range<usize>> = None;
+    lines.extend(setup_lines(
+        shown.setup(round),
+        area.width,
+        app.screens.round.show_prompts,
+        theme,
+    ));
     for (entry, p) in round.transcript().enumerate() {
         empty = false;
         let entry_start = lines.len();
@@ -191,6 +255,23 @@ fn render_transcript(
                 ),
                 Style::new().fg(theme.dim),
             ));
+            if j.parse_status == ParseStatus::CorrectedByHand {
+                lines.push(corrected_mark(j, theme));
+                if let Some(text) = &j.corrected_text {
+                    lines.push(Line::styled(
+                        "the text as corrected:",
+                        Style::new().fg(theme.review).add_modifier(Modifier::ITALIC),
+                    ));
+                    lines
+                        .extend(text.lines().map(|l| {
+                            Line::styled(format!("  {l}"), Style::new().fg(theme.review))
+                        }));
+                    lines.push(Line::styled(
+                        "the judge's own answer:",
+                        Style::new().fg(theme.dim).add_modifier(Modifier::ITALIC),
+                    ));
+                }
+            }
         }
         if app.screens.round.show_prompts
             && let Some(prompt) = p.prompt
@@ -250,6 +331,7 @@ fn render_transcript(
     let inner_height = area.height.saturating_sub(1) as usize;
     let total = paragraph.line_count(area.width);
     let bottom = total.saturating_sub(inner_height);
+    app.screens.round.bottom.set(Some(bottom));
     let scroll = if let Some(above) = above {
         // Opened at a search hit: a couple of lines above its first match.
         let at = above.saturating_sub(2).min(bottom);
@@ -264,4 +346,72 @@ fn render_transcript(
         paragraph.scroll((scroll.min(u16::MAX as usize) as u16, 0)),
         area,
     );
+}
+
+/// The mark under a judgment a person corrected in the review editor: what stands is the
+/// person's reading (their text, or scores typed over it), the judge's own answer below.
+pub(super) fn corrected_mark(j: &Judgment, theme: &Theme) -> Line<'static> {
+    let how = if j.corrected_text.is_some() {
+        "its text fixed in the review editor (the reading stands on it)"
+    } else {
+        "its scores typed in the review editor; the judge's own answer follows"
+    };
+    Line::styled(
+        format!("✎ corrected by hand: {how}"),
+        Style::new().fg(theme.review).add_modifier(Modifier::BOLD),
+    )
+}
+
+/// Rows each part of the round's setup is folded to at the top of the transcript.
+const FOLD_ROWS: usize = 3;
+
+/// What the round is about, at the top of its transcript: each part named, folded to a few
+/// rows at `width` (whole, lines kept, when the prompts are shown).
+fn setup_lines(
+    parts: Vec<(&'static str, String)>,
+    width: u16,
+    whole: bool,
+    theme: &Theme,
+) -> Vec<Line<'static>> {
+    if parts.is_empty() {
+        return Vec::new();
+    }
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let mut lines = Vec::new();
+    let mut folded = false;
+    for (name, text) in parts {
+        let label = format!("{name}: ");
+        if whole {
+            let mut rows = text.lines();
+            lines.push(Line::from(vec![
+                Span::styled(label, bold),
+                Span::raw(rows.next().unwrap_or("").to_string()),
+            ]));
+            lines.extend(rows.map(|l| Line::raw(l.to_string())));
+            continue;
+        }
+        let flat = text.split_whitespace().collect::<Vec<_>>().join(" ");
+        let room = (usize::from(width) * FOLD_ROWS)
+            .saturating_sub(label.chars().count() + 2)
+            .max(20);
+        let shown = if flat.chars().count() > room {
+            folded = true;
+            let cut: String = flat.chars().take(room.saturating_sub(1)).collect();
+            format!("{}…", cut.trim_end())
+        } else {
+            flat
+        };
+        lines.push(Line::from(vec![
+            Span::styled(label, bold),
+            Span::raw(shown),
+        ]));
+    }
+    if folded {
+        lines.push(Line::styled(
+            "(folded: P shows it whole, with every prompt)",
+            Style::new().fg(theme.dim).add_modifier(Modifier::ITALIC),
+        ));
+    }
+    lines.push(Line::raw(""));
+    lines
 }

@@ -6,12 +6,13 @@ mod leaderboard;
 mod scores;
 
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Color;
 use ratatui::text::Line;
 
 use super::presentation::Presentation;
-use crate::domain::{Criterion, Evaluation, PanelRecord};
+use crate::domain::{Criterion, Evaluation, PanelRecord, PhaseType};
 use crate::protocols::panel::show_score;
 use crate::tui::app::App;
 use crate::tui::mirror::{Entry, RoundState};
@@ -71,6 +72,25 @@ pub fn margin_text(m: f64) -> String {
     }
 }
 
+/// The dilemma's title and case as the presentation prompt states them (`# title`, then
+/// `## The case` up to `## Complications`; see
+/// [`presentation_prompt`](crate::protocols::ethics_bowl::prompts::presentation_prompt)):
+/// the round keeps the dilemma only there.
+fn dilemma_in_prompt(prompt: &str) -> Option<(String, String)> {
+    let title = prompt
+        .lines()
+        .find_map(|l| l.strip_prefix("# "))?
+        .trim()
+        .to_string();
+    let (_, after) = prompt.split_once("## The case\n")?;
+    let case = after
+        .split_once("\n\n## ")
+        .map_or(after, |(case, _)| case)
+        .trim()
+        .to_string();
+    Some((title, case))
+}
+
 impl Presentation for EthicsBowl {
     fn verdict_tab(&self) -> &'static str {
         "Scores"
@@ -93,9 +113,26 @@ impl Presentation for EthicsBowl {
             .collect()
     }
 
-    fn render_verdict(&self, frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
-        let area = super::panel::render_above(frame, area, round, self, theme);
-        scores::render(frame, area, round, theme);
+    fn render_verdict(&self, buf: &mut Buffer, area: Rect, round: &RoundState, theme: &Theme) {
+        let area = super::panel::render_above(buf, area, round, self, theme);
+        scores::render(buf, area, round, theme);
+    }
+
+    fn setup(&self, round: &RoundState) -> Vec<(&'static str, String)> {
+        match round
+            .stored
+            .phases
+            .iter()
+            .find(|p| p.phase_type == PhaseType::Presentation)
+            .and_then(|p| dilemma_in_prompt(&p.prompt))
+        {
+            Some((title, case)) => vec![("Dilemma", title), ("Case", case)],
+            None => vec![("Dilemma", round.stored.dilemma_id.clone())],
+        }
+    }
+
+    fn verdict_height(&self, round: &RoundState, width: u16, theme: &Theme) -> u16 {
+        super::panel::height(round).saturating_add(scores::height(round, width, theme))
     }
 
     fn settled_cell(&self, round: &RoundState, theme: &Theme) -> (String, Color) {
@@ -128,7 +165,28 @@ impl Presentation for EthicsBowl {
 
 #[cfg(test)]
 mod tests {
-    use super::margin_text;
+    use super::{dilemma_in_prompt, margin_text};
+
+    #[test]
+    fn the_dilemma_is_read_back_from_the_presentation_prompt() {
+        let d = crate::domain::Dilemma {
+            title: "The lifeboat".into(),
+            core_scenario: "Ten seats.\n\nTwelve people.".into(),
+            complications: vec!["storm".into()],
+            questions: vec!["who?".into()],
+            id: "d1".into(),
+            category: String::new(),
+            asymmetric_features: Vec::new(),
+            consistency_case: String::new(),
+            metadata: Default::default(),
+        };
+        let prompt = crate::protocols::ethics_bowl::prompts::presentation_prompt(&d);
+        assert_eq!(
+            dilemma_in_prompt(&prompt),
+            Some(("The lifeboat".into(), "Ten seats.\n\nTwelve people.".into()))
+        );
+        assert_eq!(dilemma_in_prompt("no dilemma here"), None);
+    }
 
     #[test]
     fn a_half_point_margin_keeps_its_half_and_a_tie_reads_as_equal() {

@@ -8,6 +8,7 @@ mod leaderboard;
 mod round;
 
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Color, Style};
 use ratatui::text::{Line, Span};
@@ -61,11 +62,30 @@ impl Presentation for QaDebate {
         }
     }
 
-    fn render_verdict(&self, frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
-        let area = super::panel::render_above(frame, area, round, self, theme);
+    fn render_verdict(&self, buf: &mut Buffer, area: Rect, round: &RoundState, theme: &Theme) {
+        let area = super::panel::render_above(buf, area, round, self, theme);
         if let Some(setup) = round.stored.qa() {
-            round::render_outcome(frame, area, round, setup, theme);
+            round::render_outcome(buf, area, round, setup, theme);
         }
+    }
+
+    fn setup(&self, round: &RoundState) -> Vec<(&'static str, String)> {
+        let Some(setup) = round.stored.qa() else {
+            return Vec::new();
+        };
+        vec![
+            ("Question", setup.question.clone()),
+            ("Answer A", setup.answer(Team::A).answer().to_string()),
+            ("Answer B", setup.answer(Team::B).answer().to_string()),
+        ]
+    }
+
+    fn verdict_height(&self, round: &RoundState, width: u16, theme: &Theme) -> u16 {
+        let outcome = round
+            .stored
+            .qa()
+            .map_or(0, |setup| round::outcome_height(round, setup, width, theme));
+        super::panel::height(round).saturating_add(outcome)
     }
 
     fn settled_cell(&self, round: &RoundState, theme: &Theme) -> (String, Color) {

@@ -2,11 +2,11 @@
 //! verification and the debaters' private thinking folded away, and the verdict tab (the
 //! answers handed out, the judge's choice and confidence, the debaters' quote records).
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+use ratatui::widgets::{Block, Borders, Paragraph, Widget, Wrap};
 
 use crate::domain::{PhaseType, QaSetup, Team};
 use crate::protocols::qa_debate::judge_correct;
@@ -106,14 +106,27 @@ pub fn argument_lines(p: &Entry<'_>, setup: &QaSetup, theme: &Theme) -> Vec<Line
     lines
 }
 
-/// The verdict tab.
+/// The verdict tab, drawn into `buf`.
 pub fn render_outcome(
-    frame: &mut Frame<'_>,
+    buf: &mut Buffer,
     area: Rect,
     round: &RoundState,
     setup: &QaSetup,
     theme: &Theme,
 ) {
+    outcome(round, setup, theme).render(area, buf);
+}
+
+/// The rows the verdict tab takes at `width`.
+pub fn outcome_height(round: &RoundState, setup: &QaSetup, width: u16, theme: &Theme) -> u16 {
+    outcome(round, setup, theme)
+        .line_count(width)
+        .min(u16::MAX as usize) as u16
+}
+
+/// The verdict tab's text: the item, the question, both answers, the quotes, each judge's
+/// choice and answer.
+fn outcome<'a>(round: &'a RoundState, setup: &'a QaSetup, theme: &Theme) -> Paragraph<'a> {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let mut lines = vec![
         Line::from(vec![
@@ -217,9 +230,15 @@ pub fn render_outcome(
                 Style::new().fg(theme.review),
             ),
         };
+        let corrected = if j.parse_status == crate::domain::ParseStatus::CorrectedByHand {
+            "  ✎ corrected by hand"
+        } else {
+            ""
+        };
         lines.push(Line::from(vec![
             Span::styled(format!("Judge {}: ", j.judge_model), bold),
             verdict,
+            Span::styled(corrected, Style::new().fg(theme.review)),
         ]));
         lines.extend(
             j.raw_response
@@ -227,12 +246,9 @@ pub fn render_outcome(
                 .map(|l| Line::styled(l.to_string(), Style::new().fg(theme.dim))),
         );
     }
-    frame.render_widget(
-        Paragraph::new(lines).wrap(Wrap { trim: false }).block(
-            Block::new()
-                .borders(Borders::TOP)
-                .border_style(Style::new().fg(theme.border)),
-        ),
-        area,
-    );
+    Paragraph::new(lines).wrap(Wrap { trim: false }).block(
+        Block::new()
+            .borders(Borders::TOP)
+            .border_style(Style::new().fg(theme.border)),
+    )
 }

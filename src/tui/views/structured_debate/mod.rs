@@ -8,6 +8,7 @@ mod round;
 use std::collections::BTreeMap;
 
 use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::Rect;
 use ratatui::style::Color;
 use ratatui::text::Line;
@@ -64,17 +65,42 @@ impl Presentation for StructuredDebate {
         }
     }
 
-    fn render_verdict(&self, frame: &mut Frame<'_>, area: Rect, round: &RoundState, theme: &Theme) {
-        let area = super::panel::render_above(frame, area, round, self, theme);
+    fn render_verdict(&self, buf: &mut Buffer, area: Rect, round: &RoundState, theme: &Theme) {
+        let area = super::panel::render_above(buf, area, round, self, theme);
         if let Some(setup) = round.stored.structured() {
-            round::render_verdict(frame, area, round, setup, theme);
+            round::render_verdict(buf, area, round, setup, theme);
         }
+    }
+
+    fn setup(&self, round: &RoundState) -> Vec<(&'static str, String)> {
+        let Some(setup) = round.stored.structured() else {
+            return Vec::new();
+        };
+        let topic = &setup.topic;
+        std::iter::once(("Motion", topic.proposition.clone()))
+            .chain(topic.context.clone().map(|c| ("Context", c)))
+            .collect()
+    }
+
+    fn verdict_height(&self, round: &RoundState, width: u16, theme: &Theme) -> u16 {
+        let verdict = round
+            .stored
+            .structured()
+            .map_or(0, |setup| round::verdict_height(round, setup, width, theme));
+        super::panel::height(round).saturating_add(verdict)
     }
 
     fn settled_cell(&self, round: &RoundState, theme: &Theme) -> (String, Color) {
         let margin = round
             .margin()
-            .map(|m| format!("{m:+.1}"))
+            .map(|m| {
+                // Rounded to one decimal as shown; a margin that rounds to nothing is a tie.
+                if (m * 10.0).round() == 0.0 {
+                    "=".to_string()
+                } else {
+                    format!("{m:+.1}")
+                }
+            })
             .unwrap_or_default();
         super::cells::status_cell(round, margin, theme)
     }

@@ -2,13 +2,13 @@
 //! answers, closing) rather than as JSON, and the verdict tab: the decision briefing with the
 //! argument trace colour-coded by standing.
 
-use ratatui::Frame;
+use ratatui::buffer::Buffer;
 use ratatui::layout::{Constraint, Layout, Rect};
 use ratatui::style::{Color, Modifier, Style};
 use ratatui::text::{Line, Span};
-use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
+use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Widget, Wrap};
 
-use crate::domain::{PhaseType, Side, Standing, StructuredSetup};
+use crate::domain::{PhaseType, Side, Standing, StructuredSetup, StructuredVerdict};
 use crate::protocols::structured_debate::briefing::standing_label;
 use crate::protocols::structured_debate::parse;
 use crate::tui::mirror::{Entry, RoundState};
@@ -143,14 +143,36 @@ fn standing_colour(s: Option<Standing>, theme: &Theme) -> Color {
     }
 }
 
-/// The verdict tab: the briefing, and the trace table coloured by standing.
-pub fn render_verdict(
-    frame: &mut Frame<'_>,
-    area: Rect,
+/// The rows the verdict tab takes at `width`: the briefing's lines, and the trace table's
+/// rows under its header and border.
+pub fn verdict_height(
     round: &RoundState,
     setup: &StructuredSetup,
+    width: u16,
     theme: &Theme,
-) {
+) -> u16 {
+    let (head, verdict) = head(round, setup, theme);
+    let head = Paragraph::new(head)
+        .wrap(Wrap { trim: false })
+        .line_count(width)
+        .min(200) as u16;
+    if verdict.is_none() {
+        return head;
+    }
+    let arguments: usize = Side::BOTH
+        .iter()
+        .map(|side| setup.side(*side).arguments.len())
+        .sum();
+    head + 2 + (arguments.min(1000) as u16) + 2
+}
+
+/// The briefing above the trace, and the verdict it is of (`None`: no readable verdict,
+/// and the lines say why).
+fn head<'a>(
+    round: &'a RoundState,
+    setup: &'a StructuredSetup,
+    theme: &Theme,
+) -> (Vec<Line<'static>>, Option<&'a StructuredVerdict>) {
     let bold = Style::new().add_modifier(Modifier::BOLD);
     let judgments = &round.stored.judgments;
     // The panel's verdict when a panel judged; else the first judge's.
@@ -167,8 +189,7 @@ pub fn render_verdict(
             },
             Style::new().fg(theme.dim),
         ));
-        frame.render_widget(Paragraph::new(lines).wrap(Wrap { trim: false }), area);
-        return;
+        return (lines, None);
     };
     let total = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v:.2}"));
     let winner = match verdict.winner() {
@@ -191,8 +212,15 @@ pub fn render_verdict(
             Span::raw(total(verdict.con_total)),
             Span::styled(
                 format!(
-                    "   stronger case: {winner} · judge {}",
-                    judgment.map_or("", |j| j.judge_model.as_str())
+                    "   stronger case: {winner} · judge {}{}",
+                    judgment.map_or("", |j| j.judge_model.as_str()),
+                    if judgment.is_some_and(|j| {
+                        j.parse_status == crate::domain::ParseStatus::CorrectedByHand
+                    }) {
+                        " · ✎ corrected by hand"
+                    } else {
+                        ""
+                    }
                 ),
                 Style::new().fg(theme.dim),
             ),
@@ -225,10 +253,28 @@ pub fn render_verdict(
             ));
         }
     }
-    let head_height = (head.len() as u16 + 2).min(area.height / 2);
+    (head, Some(verdict))
+}
+
+/// The verdict tab, drawn into `buf`: the briefing, and the trace table coloured by
+/// standing.
+pub fn render_verdict(
+    buf: &mut Buffer,
+    area: Rect,
+    round: &RoundState,
+    setup: &StructuredSetup,
+    theme: &Theme,
+) {
+    let (head, verdict) = head(round, setup, theme);
+    let head = Paragraph::new(head).wrap(Wrap { trim: false });
+    let Some(verdict) = verdict else {
+        head.render(area, buf);
+        return;
+    };
+    let head_height = (head.line_count(area.width) as u16 + 2).min(area.height / 2);
     let [top, table_area] =
         Layout::vertical([Constraint::Length(head_height), Constraint::Min(3)]).areas(area);
-    frame.render_widget(Paragraph::new(head).wrap(Wrap { trim: false }), top);
+    head.render(top, buf);
     let score = |v: Option<f64>| v.map_or("–".into(), |v| format!("{v}"));
     let rows = Side::BOTH.iter().flat_map(|side| {
         setup.side(*side).arguments.iter().map(|argument| {
@@ -285,5 +331,5 @@ pub fn render_verdict(
             .border_style(Style::new().fg(theme.border))
             .title(" Argument trace "),
     );
-    frame.render_widget(table, table_area);
+    table.render(table_area, buf);
 }
