@@ -51,15 +51,15 @@ pub fn legend(theme: &Theme, running: &'static str, done: &'static str) -> Line<
     ])
 }
 
-/// A mean with its count, `52.3 (n=4)`, or `–` for none.
-pub fn mean(v: &[f64]) -> String {
-    if v.is_empty() {
-        "–".into()
-    } else {
-        format!(
-            "{:.1} (n={})",
-            v.iter().sum::<f64>() / v.len() as f64,
-            v.len()
-        )
+/// A mean with its 95% interval, short enough for a leaderboard's columns: `56.9
+/// [54.1–59.7] n=26`, n counting the units of the `(unit, value)` observations (several
+/// judgments of one exchange count once), as the report's tables do.
+pub fn interval(observations: &[(usize, f64)]) -> String {
+    let c = crate::analysis::tables::Cell::clustered(observations);
+    match (c.mean, c.insufficient, c.low.zip(c.high)) {
+        (None, _, _) => "–".into(),
+        (Some(m), false, Some((l, h))) => format!("{m:.1} [{l:.1}–{h:.1}] n={}", c.units),
+        (Some(m), true, _) => format!("{m:.1} n={}, too few", c.units),
+        (Some(m), false, None) => format!("{m:.1} n={}", c.units),
     }
 }

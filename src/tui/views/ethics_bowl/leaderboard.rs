@@ -1,5 +1,7 @@
 //! The Ethics Bowl's leaderboard: each model's mean team total (out of 70) over finished
-//! rounds, overall and by role, with the number of judgments behind each figure.
+//! rounds, overall and by role, each with its 95% interval and n counting exchanges (the
+//! judges of one debate count once), as the report's tables give them; a judge of its own
+//! model's round is left out, as there.
 
 use std::collections::BTreeMap;
 
@@ -8,22 +10,28 @@ use ratatui::layout::{Constraint, Rect};
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders, Row, Table};
 
+use crate::analysis::tables::Cell;
 use crate::domain::{Scores, Team};
 use crate::tui::app::App;
 use crate::tui::theme::Theme;
-use crate::tui::views::cells::mean;
+use crate::tui::views::cells::interval;
 
+/// A model's team totals, each with its exchange (the round it was given in).
 #[derive(Default)]
 struct Tally {
-    presenting: Vec<f64>,
-    responding: Vec<f64>,
+    presenting: Vec<(usize, f64)>,
+    responding: Vec<(usize, f64)>,
 }
 
 /// Draws it.
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let mut by_model: BTreeMap<&str, Tally> = BTreeMap::new();
-    for r in app.shown().rounds().map(|r| &r.stored) {
-        for j in r.judgments.iter().filter(|j| j.is_usable()) {
+    for (exchange, r) in app.shown().rounds().map(|r| &r.stored).enumerate() {
+        for j in r
+            .judgments
+            .iter()
+            .filter(|j| j.is_usable() && !r.judged_by_a_debater(j))
+        {
             if let (Some(a), Some(b)) = (
                 j.scores(Team::A).and_then(Scores::total),
                 j.scores(Team::B).and_then(Scores::total),
@@ -32,31 +40,28 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                     .entry(&r.team_a_model)
                     .or_default()
                     .presenting
-                    .push(a);
+                    .push((exchange, a));
                 by_model
                     .entry(&r.team_b_model)
                     .or_default()
                     .responding
-                    .push(b);
+                    .push((exchange, b));
             }
         }
     }
     let mut rows: Vec<(f64, Row<'_>)> = by_model
         .into_iter()
         .map(|(model, t)| {
-            let all: Vec<f64> = t.presenting.iter().chain(&t.responding).copied().collect();
-            let key = if all.is_empty() {
-                0.0
-            } else {
-                all.iter().sum::<f64>() / all.len() as f64
-            };
+            let all: Vec<(usize, f64)> =
+                t.presenting.iter().chain(&t.responding).copied().collect();
+            let key = Cell::clustered(&all).mean.unwrap_or(0.0);
             (
                 key,
                 Row::new([
                     model.to_string(),
-                    mean(&all),
-                    mean(&t.presenting),
-                    mean(&t.responding),
+                    interval(&all),
+                    interval(&t.presenting),
+                    interval(&t.responding),
                 ]),
             )
         })
@@ -65,10 +70,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let table = Table::new(
         rows.into_iter().map(|(_, r)| r),
         [
-            Constraint::Length(24),
-            Constraint::Length(16),
-            Constraint::Length(16),
-            Constraint::Length(16),
+            Constraint::Length(18),
+            Constraint::Length(23),
+            Constraint::Length(23),
+            Constraint::Length(23),
         ],
     )
     .header(
