@@ -12,6 +12,7 @@ mod events;
 mod prepare;
 mod progress;
 mod rejudge;
+mod retry;
 mod review;
 mod round_extras;
 mod round_runner;

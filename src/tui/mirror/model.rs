@@ -100,6 +100,9 @@ pub struct Mirror {
     pub text_kept: TextKept,
     /// Another results folder set beside this one (`open A --compare B`).
     pub compare: Option<Compared>,
+    /// The engine is playing rounds: a live run until it finishes, or rounds retried
+    /// after it (or in `open`) until they end. Pause, and stopping on quit, need it.
+    pub engine_running: bool,
 }
 
 impl Mirror {
@@ -129,7 +132,19 @@ impl Mirror {
             finished: None,
             text_kept: TextKept::default(),
             compare: None,
+            engine_running: mode == Mode::Live,
         }
+    }
+
+    /// Whether `R` has rounds to run again: one `r` could retry, or, with no engine
+    /// playing, a round not begun.
+    pub fn can_retry_any(&self) -> bool {
+        self.rounds.iter().any(|r| {
+            r.can_retry(self.engine_running)
+                || (!self.engine_running
+                    && !r.on_disk
+                    && r.status() == crate::domain::RoundStatus::Incomplete)
+        })
     }
 
     /// The round `id`.

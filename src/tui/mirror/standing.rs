@@ -32,6 +32,7 @@ pub fn standing(round: &RoundState, now: Instant) -> Standing {
         {
             Standing::Running
         }
+        RoundStatus::Incomplete if round.queued => Standing::Queued,
         RoundStatus::Incomplete if round.error().is_some() => Standing::Failed,
         RoundStatus::Incomplete => Standing::Queued,
     }

@@ -21,6 +21,7 @@ pub fn status_cell(
     match round.status() {
         RoundStatus::Complete => (format!("✓{outcome}"), theme.complete),
         RoundStatus::NeedsReview => ("?rev".into(), theme.review),
+        RoundStatus::Incomplete if round.queued => ("·".into(), theme.queued),
         RoundStatus::Incomplete if round.error().is_some() => ("✗err".into(), theme.incomplete),
         RoundStatus::Incomplete if !round.stored.phases.is_empty() => ("…".into(), theme.queued),
         RoundStatus::Incomplete => ("·".into(), theme.queued),
