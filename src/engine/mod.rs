@@ -29,7 +29,7 @@ pub use corrections::{apply_correction, apply_reply_correction};
 pub use error::EngineError;
 pub use events::{Correction, EngineCommand, EngineEvent, ScheduledState, is_stored_call};
 pub use prepare::{PrepareError, Prepared, prepare, prepare_resume};
-pub use progress::{Change, FinishedRound, Outset, Progress, RoundCounts};
+pub use progress::{Change, FinishedRound, Outset, Progress, RoundCounts, Standings};
 pub use rejudge::{JudgingConfig, RejudgePlan, RejudgeReport, prepare_rejudge, rejudge};
 pub use review::{Waiting, WaitingKind, waiting};
 pub use store_guard::Lost;

@@ -40,7 +40,10 @@ pub struct LogLine {
 pub struct Resume {
     /// Rounds read from their files.
     pub stored: usize,
-    /// Rounds this run runs (not finished before).
+    /// Rounds finished before this run (done or waiting for review): with `to_run`, the
+    /// schedule.
+    pub finished: usize,
+    /// Rounds this run runs (not finished before, half-finished ones included).
     pub to_run: usize,
 }
 
@@ -175,6 +178,7 @@ impl Mirror {
         let outset = self.progress.outset();
         Resume {
             stored: outset.stored,
+            finished: outset.rounds.saturating_sub(outset.to_run),
             to_run: outset.to_run,
         }
     }

@@ -170,6 +170,7 @@ fn the_schedule_becomes_a_matrix() {
         app.mirror.resume(),
         crate::tui::mirror::Resume {
             stored: 0,
+            finished: 0,
             to_run: 4
         }
     );
@@ -574,6 +575,7 @@ fn a_resumed_run_starts_from_what_is_stored() {
         app.mirror.resume(),
         crate::tui::mirror::Resume {
             stored: 3,
+            finished: 2,
             to_run: 2
         }
     );
