@@ -306,7 +306,7 @@ mod tests {
         let ticks: Vec<&Say> = said.iter().filter(|s| matches!(s, Say::Tick(_))).collect();
         assert_eq!(ticks.len(), 3, "{said:?}");
         assert!(
-            matches!(ticks[0], Say::Tick(line) if line.contains("0 complete") && line.contains("ETA –"))
+            matches!(ticks[0], Say::Tick(line) if line.contains("0 done") && line.contains("ETA –"))
         );
     }
 
