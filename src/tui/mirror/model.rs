@@ -28,7 +28,7 @@ pub enum Mode {
 /// A line of the log.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogLine {
-    /// Seconds since the run started.
+    /// Seconds since the run started (or `open` opened the folder), when it was logged.
     pub at_secs: u64,
     /// What happened.
     pub text: String,
@@ -266,7 +266,11 @@ impl Mirror {
 
     /// Adds a line to the log, timed by the run's clock.
     pub(crate) fn log_line(&mut self, text: String) {
-        let at_secs = self.elapsed().as_secs();
+        // Its own time since the start, not the run's elapsed time, which stops at its end
+        // (a line after the run, or in `open`, would otherwise carry the end's time).
+        let at_secs = self
+            .started
+            .map_or(0, |s| self.now.saturating_duration_since(s).as_secs());
         self.log.push(LogLine { at_secs, text });
     }
 
