@@ -270,7 +270,11 @@ fn a_resumed_run_shows_what_the_first_session_stored() {
         "{flagged} flagged in the store:\n{queue}"
     );
     tmux.keys(&["Escape", "q"]);
-    assert_eq!(wait_exit(&tmux, &second_exit), "130");
+    assert_eq!(
+        wait_exit(&tmux, &second_exit),
+        "0",
+        "quitting with q is the user's choice"
+    );
 }
 
 /// SIGTERM, SIGINT or SIGHUP sent to the live UI (`kill`, `timeout`, a closed window) ends
@@ -417,7 +421,7 @@ fn a_batched_run_shows_its_batches_and_cancels_them_when_asked() {
     tmux.keys(&["q"]);
     tmux.wait_for("c cancels them");
     tmux.keys(&["q"]);
-    assert_eq!(wait_exit(&tmux, &done), "130");
+    assert_eq!(wait_exit(&tmux, &done), "0");
     drop(tmux);
     let seen = server.seen();
     assert_eq!(
@@ -435,7 +439,7 @@ fn a_batched_run_shows_its_batches_and_cancels_them_when_asked() {
     tmux.keys(&["q"]);
     tmux.wait_for("c cancels them");
     tmux.keys(&["c"]);
-    assert_eq!(wait_exit(&tmux, &done), "130");
+    assert_eq!(wait_exit(&tmux, &done), "0");
     assert_eq!(
         server.seen().cancelled,
         2,
