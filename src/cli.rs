@@ -32,7 +32,8 @@ pub enum Command {
         /// tournament file's `theme`, else default).
         #[arg(long)]
         theme: Option<String>,
-        /// Put the tournament's folder in DIR instead of the file's output_dir.
+        /// Put the tournament's folder in DIR instead of the file's output_dir: results go to
+        /// DIR/<tournament name> (report --out and rejudge --out write into DIR itself).
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
         /// Resume the tournament stored in DIR (results/<tournament>).

@@ -536,8 +536,16 @@ fn stops_and_says_how_to_resume(signal: &str) {
         "every round of the schedule is counted"
     );
     assert!(not_started > 0, "rounds never begun are counted: {summary}");
+    // Printed in the one vocabulary: what did not fail waits, queued.
+    let failed = summary["unfinished"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|u| u.get("error").is_some_and(|e| !e.is_null()))
+        .count() as u64;
+    let queued = not_started + summary["incomplete"].as_u64().unwrap() - failed;
     assert!(
-        String::from_utf8_lossy(&out.stdout).contains(&format!("{not_started} not started")),
+        String::from_utf8_lossy(&out.stdout).contains(&format!("{queued} queued")),
         "the printed summary names them"
     );
     let record: serde_json::Value =

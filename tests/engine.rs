@@ -962,3 +962,89 @@ async fn the_judge_effects_recover_the_simulators_truth() {
         fitted.side
     );
 }
+
+/// Events `serve_corrections` sends for `commands` over the folder `dir` (after a run, as
+/// `run`'s UI and `open` serve them).
+async fn serve(dir: &std::path::Path, commands: Vec<EngineCommand>) -> Vec<EngineEvent> {
+    let (events, mut rx) = mpsc::unbounded_channel();
+    let (tx, mut commands_rx) = mpsc::unbounded_channel();
+    for c in commands {
+        tx.send(c).unwrap();
+    }
+    drop(tx);
+    engine::serve_corrections(Store::open(dir).unwrap(), events, &mut commands_rx).await;
+    let mut out = Vec::new();
+    while let Ok(e) = rx.try_recv() {
+        out.push(e);
+    }
+    out
+}
+
+#[tokio::test]
+async fn rounds_retried_after_the_run_are_queued_run_and_stored_with_the_recorded_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let failing = sim("b", 0.5, 0.0, 0.0).replace("failure_rate = 0.0", "failure_rate = 1.0");
+    let models = |b: &str| {
+        [
+            sim("a", 0.8, 0.0, 0.0),
+            b.to_string(),
+            sim("j", 0.5, 0.0, 0.0),
+        ]
+        .concat()
+    };
+    let config = write(
+        dir.path(),
+        &models(&failing),
+        "models = [\"a\", \"b\"]\njudges = [\"j\"]\ndilemmas = [\"borrowed_voice\", \"quiet_majority\"]\npairings = [[\"a\", \"b\"]]\n",
+    );
+    let (report, _) = run(&config, vec![]).await;
+    assert_eq!(report.summary.incomplete, 2, "b fails every call");
+    // The models file the tournament records is fixed; retrying reads it again.
+    std::fs::write(
+        dir.path().join("models.toml"),
+        format!(
+            "[retry]\nmax_attempts = 2\ninitial_backoff_ms = 1\nmax_backoff_ms = 2\n\n{}",
+            models(&sim("b", 0.5, 0.0, 0.0))
+        ),
+    )
+    .unwrap();
+    let one = "borrowed_voice__a__vs__b__r1";
+    let events = serve(&report.dir, vec![EngineCommand::RetryRound(one.into())]).await;
+    let queued = position(
+        &events,
+        |e| matches!(e, EngineEvent::Queued { round_ids } if round_ids == &[one.to_string()]),
+    );
+    let stored = position(
+        &events,
+        |e| matches!(e, EngineEvent::RoundStored { round } if round.id == one && round.status != RoundStatus::Incomplete),
+    );
+    let finished = position(&events, |e| matches!(e, EngineEvent::Finished { .. }));
+    assert!(queued < stored && stored < finished);
+    assert!(
+        !events
+            .iter()
+            .any(|e| matches!(e, EngineEvent::RoundStored { round } if round.id != one)),
+        "only the round asked for runs"
+    );
+    let store = Store::open(&report.dir).unwrap();
+    let other = "quiet_majority__a__vs__b__r1";
+    assert_eq!(
+        store.load_round(other).unwrap().unwrap().status,
+        RoundStatus::Incomplete
+    );
+
+    // `R`: every incomplete round; then a finished round is refused, saying why.
+    let events = serve(&report.dir, vec![EngineCommand::RetryIncomplete]).await;
+    assert!(events.iter().any(
+        |e| matches!(e, EngineEvent::Queued { round_ids } if round_ids == &[other.to_string()])
+    ));
+    assert_ne!(
+        store.load_round(other).unwrap().unwrap().status,
+        RoundStatus::Incomplete
+    );
+    let events = serve(&report.dir, vec![EngineCommand::RetryRound(one.into())]).await;
+    assert!(matches!(
+        events.as_slice(),
+        [EngineEvent::CommandRefused { reason }] if reason.contains("not an incomplete round")
+    ));
+}

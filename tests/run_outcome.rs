@@ -75,7 +75,7 @@ async fn a_run_whose_every_call_is_refused_exits_1_naming_each_failure() {
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
     assert_eq!(out.status.code(), Some(1), "{stdout}\n{stderr}");
-    assert!(stdout.contains("2 incomplete"), "{stdout}");
+    assert!(stdout.contains("2 failed"), "{stdout}");
     let results = dir.path().join("results/test");
     let resume = format!("ethics-bowl run --resume {}", results.display());
     for (round, model) in [

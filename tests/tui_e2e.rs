@@ -223,7 +223,8 @@ fn a_resumed_run_shows_what_the_first_session_stored() {
     tmux.keys(&["q"]);
     tmux.wait_for("press q again");
     tmux.keys(&["q"]);
-    assert_eq!(wait_exit(&tmux, &first_exit), "130", "stopped, to resume");
+    // Quitting is the user's choice: exit 0 (Ctrl-C and signals are 130).
+    assert_eq!(wait_exit(&tmux, &first_exit), "0", "quit, to resume");
     let first = stored(&results);
     let at_rest = first
         .iter()
@@ -233,7 +234,8 @@ fn a_resumed_run_shows_what_the_first_session_stored() {
     std::fs::write(&go, "").unwrap();
 
     // The second session says it was resumed, from what is stored.
-    let header = format!("resumed: {} stored, {} to run", first.len(), 12 - at_rest);
+    // Finished and to run add up to the schedule: a half-finished round counts once.
+    let header = format!("resumed: {at_rest} finished, {} to run", 12 - at_rest);
     tmux.wait_for(&header);
     // Paused with no call in flight, the store holds still while the screen is read.
     tmux.keys(&["p"]);
@@ -268,7 +270,11 @@ fn a_resumed_run_shows_what_the_first_session_stored() {
         "{flagged} flagged in the store:\n{queue}"
     );
     tmux.keys(&["Escape", "q"]);
-    assert_eq!(wait_exit(&tmux, &second_exit), "130");
+    assert_eq!(
+        wait_exit(&tmux, &second_exit),
+        "0",
+        "quitting with q is the user's choice"
+    );
 }
 
 /// SIGTERM, SIGINT or SIGHUP sent to the live UI (`kill`, `timeout`, a closed window) ends
@@ -415,7 +421,7 @@ fn a_batched_run_shows_its_batches_and_cancels_them_when_asked() {
     tmux.keys(&["q"]);
     tmux.wait_for("c cancels them");
     tmux.keys(&["q"]);
-    assert_eq!(wait_exit(&tmux, &done), "130");
+    assert_eq!(wait_exit(&tmux, &done), "0");
     drop(tmux);
     let seen = server.seen();
     assert_eq!(
@@ -433,7 +439,7 @@ fn a_batched_run_shows_its_batches_and_cancels_them_when_asked() {
     tmux.keys(&["q"]);
     tmux.wait_for("c cancels them");
     tmux.keys(&["c"]);
-    assert_eq!(wait_exit(&tmux, &done), "130");
+    assert_eq!(wait_exit(&tmux, &done), "0");
     assert_eq!(
         server.seen().cancelled,
         2,

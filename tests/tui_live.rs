@@ -178,8 +178,8 @@ async fn a_resumed_run_starts_from_what_the_first_run_stored() {
     let header = draw(&app).backend().to_string();
     assert!(
         header.contains(&format!(
-            "resumed: {} stored, {} to run",
-            before.len(),
+            "resumed: {} finished, {} to run",
+            at_rest.len(),
             app.mirror.resume().to_run
         )),
         "{header}"

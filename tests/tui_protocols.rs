@@ -318,7 +318,7 @@ async fn at_80_by_24_nothing_is_cut_and_hidden_columns_are_marked() {
     // Twelve items, not all in sight: the rest are marked.
     assert!(text.contains("more →"), "{text}");
     assert!(
-        text.contains("… stopped part-way"),
+        text.contains("… queued (part-way)"),
         "the legend names …: {text}"
     );
     insta::assert_snapshot!("qa_matrix_80x24", matrix.backend());
@@ -326,7 +326,7 @@ async fn at_80_by_24_nothing_is_cut_and_hidden_columns_are_marked() {
     // A round's header wraps rather than ending at "judge: s".
     press(&mut app, KeyCode::Enter);
     let text = draw_at(&app, 80, 24).backend().to_string();
-    assert!(text.contains("status: complete"), "{text}");
+    assert!(text.contains("status: done"), "{text}");
 
     // The help popup wraps its lines.
     press(&mut app, KeyCode::Char('?'));

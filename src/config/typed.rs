@@ -78,7 +78,27 @@ fn describe(path: &str, message: &str) -> (String, String) {
                 found_words(found)
             )
         });
-    (key, plain.unwrap_or_else(|| message.to_string()))
+    let message = match nearest_key(message) {
+        Some(near) => format!("{message} (did you mean `{near}`?)"),
+        None => message.to_string(),
+    };
+    (key, plain.unwrap_or(message))
+}
+
+/// For serde's "unknown field `x`, expected one of `a`, `b`…" (or "expected `a`"), the
+/// known key nearest to `x` by edit distance (a swap of two letters counting one), when it
+/// is near enough to be a typo.
+fn nearest_key(message: &str) -> Option<&str> {
+    let rest = message.strip_prefix("unknown field `")?;
+    let (typed, expected) = rest.split_once('`')?;
+    expected
+        .split('`')
+        .skip(1)
+        .step_by(2)
+        .map(|k| (strsim::osa_distance(typed, k), k))
+        .filter(|(d, k)| *d <= (k.len().max(typed.len()) / 3).max(1))
+        .min_by_key(|(d, _)| *d)
+        .map(|(_, k)| k)
 }
 
 /// What a Rust type expects, as a TOML user would say it.
@@ -177,6 +197,13 @@ mod tests {
         assert_eq!(d(".", "missing field `name`").0, "name");
         let unknown = "unknown field `tempreature`, expected one of `name`";
         assert_eq!(d("models[0].tempreature", unknown).1, unknown);
+        let typo = "unknown field `tempreature`, expected one of `name`, `temperature`, `model`";
+        assert_eq!(
+            d("models[0].tempreature", typo).1,
+            format!("{typo} (did you mean `temperature`?)")
+        );
+        let single = "unknown field `nmae`, expected `name`";
+        assert!(d(".", single).1.ends_with("(did you mean `name`?)"));
     }
 
     #[test]

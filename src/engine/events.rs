@@ -105,6 +105,12 @@ pub enum EngineEvent {
         /// The round.
         round_id: String,
     },
+    /// Rounds accepted to run again (a retry, during a run or after it): each runs when
+    /// its turn comes, and is announced by its calls and writes as any round is.
+    Queued {
+        /// The rounds, in the order they will start.
+        round_ids: Vec<String>,
+    },
     /// New calls are on hold.
     Paused,
     /// New calls may start again.
@@ -190,8 +196,11 @@ pub enum EngineCommand {
     /// when the person chose to; without it they stay open, and a resumed run collects
     /// them).
     CancelBatches,
-    /// Run an incomplete round again from its last finished phase.
+    /// Run an incomplete round again from its last finished phase (during a run, after
+    /// it, or over stored results).
     RetryRound(String),
+    /// Run every incomplete round again that is not already running or queued.
+    RetryIncomplete,
     /// Store a hand-corrected judgment.
     ApplyCorrection {
         /// The round.

@@ -100,10 +100,29 @@ impl RoundState {
     }
 }
 
+/// Rounds in the words every consumer uses (the UI's header and round header, the headless
+/// status line, the end summary): done, needs review, running, queued, failed.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq)]
+pub struct Standings {
+    /// Complete.
+    pub done: usize,
+    /// A judgment or reply waits for a person.
+    pub needs_review: usize,
+    /// Begun by this run and not finished: a call under way, waiting to retry, or between
+    /// two calls.
+    pub running: usize,
+    /// Waiting for their turn: not begun, or stopped part-way with no error.
+    pub queued: usize,
+    /// Stopped by an error.
+    pub failed: usize,
+}
+
 /// What is kept of one round: its last stored state in a few numbers.
 #[derive(Debug, Clone)]
 struct Kept {
     status: RoundStatus,
+    /// Stopped by an error.
+    failed: bool,
     state: RoundState,
     usage: UsageTotals,
     /// The keys of its items waiting for a person.
@@ -136,6 +155,9 @@ pub struct Progress {
     finished: usize,
     /// Models whose answered calls have no cost (no price configured); only grows.
     unpriced: BTreeSet<String>,
+    /// Items that began to wait in rounds this run is working on: said once the round
+    /// finishes, if they still wait (a judge's correction turn may have read them whole).
+    held: HashMap<String, Vec<Waiting>>,
 }
 
 impl Progress {
@@ -193,7 +215,12 @@ impl Progress {
                 if let Some(calls) = self.under_way.get_mut(&round.id) {
                     calls.retain(|(p, who), _| !is_stored_call(round, *p, who));
                 }
-                self.store(round)
+                let items = self.store(round);
+                if self.under_way.contains_key(&round.id) {
+                    self.held.entry(round.id.clone()).or_default().extend(items);
+                    return Vec::new();
+                }
+                items
                     .into_iter()
                     .map(|item| Change::NowWaiting {
                         round_id: round.id.clone(),
@@ -203,15 +230,25 @@ impl Progress {
             }
             EngineEvent::RoundFinished { round_id } => {
                 self.under_way.remove(round_id);
+                let held = self.held.remove(round_id).unwrap_or_default();
                 let Some(r) = self.rounds.get(round_id) else {
                     return Vec::new();
                 };
                 self.finished += 1;
-                vec![Change::RoundFinished(FinishedRound {
+                let mut changes: Vec<Change> = held
+                    .into_iter()
+                    .filter(|item| r.waiting.contains(&item.key))
+                    .map(|item| Change::NowWaiting {
+                        round_id: round_id.clone(),
+                        item,
+                    })
+                    .collect();
+                changes.push(Change::RoundFinished(FinishedRound {
                     id: round_id.clone(),
                     status: r.status,
                     truncated: r.usage.truncated,
-                })]
+                }));
+                changes
             }
             _ => Vec::new(),
         }
@@ -233,6 +270,7 @@ impl Progress {
         let items = waiting(round);
         let kept = Kept {
             status: round.status,
+            failed: round.error.is_some(),
             state: RoundState::of(round),
             usage: UsageTotals::of(round),
             waiting: items.iter().map(|i| i.key.clone()).collect(),
@@ -309,6 +347,22 @@ impl Progress {
     /// Rounds this run has finished working on.
     pub fn finished_this_run(&self) -> usize {
         self.finished
+    }
+
+    /// Rounds in the one vocabulary (see [`Standings`]).
+    pub fn standings(&self) -> Standings {
+        let mut s = Standings::default();
+        for (id, r) in &self.rounds {
+            let n = match r.status {
+                RoundStatus::Complete => &mut s.done,
+                RoundStatus::NeedsReview => &mut s.needs_review,
+                RoundStatus::Incomplete if self.under_way.contains_key(id) => &mut s.running,
+                RoundStatus::Incomplete if r.failed => &mut s.failed,
+                RoundStatus::Incomplete => &mut s.queued,
+            };
+            *n += 1;
+        }
+        s
     }
 
     /// Rounds done, those finished before this run included.
@@ -504,6 +558,99 @@ mod tests {
             progress.eta(Duration::from_secs(30)),
             Some(Duration::from_secs(30)),
             "one of two in 30 s: the round finished before does not count"
+        );
+    }
+
+    fn partial(round: &mut Round, status: ParseStatus) {
+        let mut judgment = Judgment::new(
+            "j",
+            Reading::Rubric {
+                team_a: Scores::uniform(5.0),
+                team_b: Scores::uniform(5.0),
+            },
+        );
+        judgment.parse_status = status;
+        round.put_judgment(judgment);
+        round.status = if status == ParseStatus::Parsed {
+            RoundStatus::Complete
+        } else {
+            RoundStatus::NeedsReview
+        };
+    }
+
+    #[test]
+    fn a_judgment_the_correction_turn_fixed_is_never_said_to_wait_and_rounds_use_one_vocabulary() {
+        let mut progress = Progress::default();
+        let rounds: Vec<ScheduledState> = ["r1", "r2", "r3", "r4"]
+            .into_iter()
+            .map(|id| ScheduledState {
+                round: Arc::new(blank(id)),
+                stored: false,
+                to_run: true,
+                text_dropped: false,
+            })
+            .collect();
+        progress.apply(&EngineEvent::Started {
+            tournament_id: "t".into(),
+            rounds,
+        });
+        let start = |progress: &mut Progress, id: &str| {
+            progress.apply(&EngineEvent::PhaseStarted {
+                round_id: id.into(),
+                phase_type: crate::domain::PhaseType::Judgment,
+                model: "j".into(),
+            })
+        };
+        let finish = |progress: &mut Progress, id: &str| {
+            progress.apply(&EngineEvent::RoundFinished {
+                round_id: id.into(),
+            })
+        };
+        // r1: read in part, then read whole by the correction turn: nothing to review.
+        start(&mut progress, "r1");
+        let mut r1 = blank("r1");
+        partial(&mut r1, ParseStatus::Partial);
+        assert!(
+            progress.apply(&stored(&r1)).is_empty(),
+            "held while it runs"
+        );
+        partial(&mut r1, ParseStatus::Parsed);
+        progress.apply(&stored(&r1));
+        let changes = finish(&mut progress, "r1");
+        assert!(
+            matches!(&changes[..], [Change::RoundFinished(_)]),
+            "{changes:?}"
+        );
+        // r2: still partial when the round ends: said once, then.
+        start(&mut progress, "r2");
+        let mut r2 = blank("r2");
+        partial(&mut r2, ParseStatus::Partial);
+        progress.apply(&stored(&r2));
+        let changes = finish(&mut progress, "r2");
+        assert!(
+            matches!(&changes[..], [Change::NowWaiting { round_id, .. }, Change::RoundFinished(_)] if round_id == "r2"),
+            "{changes:?}"
+        );
+        // r3 running, r4 failed: a round in flight is running, not incomplete.
+        start(&mut progress, "r3");
+        let mut r4 = blank("r4");
+        r4.error = Some(crate::domain::RoundError {
+            phase_type: crate::domain::PhaseType::Presentation,
+            model_id: "a".into(),
+            message: "HTTP 500".into(),
+            timestamp: String::new(),
+            attempts: Vec::new(),
+        });
+        progress.apply(&stored(&r4));
+        assert_eq!(
+            progress.standings(),
+            Standings {
+                done: 1,
+                needs_review: 1,
+                running: 1,
+                queued: 0,
+                failed: 1
+            }
         );
     }
 }

@@ -75,10 +75,26 @@ pub(crate) async fn play(
                 Some(EngineCommand::RetryRound(id)) => match store.load_round(&id) {
                     Ok(Some(round)) if round.status == RoundStatus::Incomplete && !running.contains(&id) && !queue.iter().any(|r| r.id == id) && !ctx.control.cancel.is_cancelled() => {
                         queue.push_front(round);
+                        ctx.control.emit(EngineEvent::Queued { round_ids: vec![id] });
                     }
                     Ok(_) => ctx.control.emit(EngineEvent::CommandRefused { reason: format!("round {id} is not an incomplete round at rest") }),
                     Err(e) => ctx.control.emit(EngineEvent::CommandRefused { reason: e.to_string() }),
                 },
+                Some(EngineCommand::RetryIncomplete) if !ctx.control.cancel.is_cancelled() => match store.load_rounds(&crate::store::RoundFilter::default()) {
+                    Ok((rounds, _)) => {
+                        let waiting: Vec<Round> = rounds
+                            .into_iter()
+                            .filter(|r| r.status == RoundStatus::Incomplete && !running.contains(&r.id) && !queue.iter().any(|q| q.id == r.id))
+                            .collect();
+                        let round_ids: Vec<String> = waiting.iter().map(|r| r.id.clone()).collect();
+                        queue.extend(waiting);
+                        if !round_ids.is_empty() {
+                            ctx.control.emit(EngineEvent::Queued { round_ids });
+                        }
+                    }
+                    Err(e) => ctx.control.emit(EngineEvent::CommandRefused { reason: e.to_string() }),
+                },
+                Some(EngineCommand::RetryIncomplete) => ctx.control.emit(EngineEvent::CommandRefused { reason: "the run is stopping".into() }),
                 Some(EngineCommand::ApplyCorrection { round_id, judge, correction }) => {
                     if running.contains(&round_id) {
                         ctx.control.emit(EngineEvent::CommandRefused { reason: format!("round {round_id} is still running") });

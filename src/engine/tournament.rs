@@ -39,9 +39,10 @@ pub struct RunReport {
 }
 
 /// After a run, or over stored results (`ethics-bowl open`): stores the corrections the
-/// review queue sends until the command channel closes. Other commands are refused, since no
-/// tournament is running; so is a correction while another process writes the folder (a
-/// run), which holds its lock.
+/// review queue sends until the command channel closes, and plays again the rounds a retry
+/// names (see [`super::retry`]), with the tournament and models files `tournament.json`
+/// records. Pause and cancel are refused while no round runs; so is a correction or a
+/// retry while another process writes the folder (a run), which holds its lock.
 pub async fn serve_corrections(
     store: Store,
     events: mpsc::UnboundedSender<EngineEvent>,
@@ -49,6 +50,14 @@ pub async fn serve_corrections(
 ) {
     while let Some(command) = commands.recv().await {
         let out = match command {
+            EngineCommand::RetryRound(id) => {
+                super::retry::retry(&store, Some(vec![id]), &events, commands).await;
+                continue;
+            }
+            EngineCommand::RetryIncomplete => {
+                super::retry::retry(&store, None, &events, commands).await;
+                continue;
+            }
             EngineCommand::ApplyCorrection {
                 round_id,
                 judge,
@@ -67,10 +76,30 @@ pub async fn serve_corrections(
     }
 }
 
+/// Which of a tournament's rounds a run plays.
+#[derive(Debug, Clone, Copy)]
+pub(crate) enum Plays<'a> {
+    /// A run or a resume: every unfinished round, announced with `Started`.
+    Schedule,
+    /// A retry after a run or over stored results: these incomplete rounds (every one when
+    /// `None`), announced with `Queued`.
+    Again(Option<&'a [String]>),
+}
+
 /// Runs a prepared tournament. Events go to `events`; commands come from `commands` (which
 /// stays usable afterwards, e.g. for [`serve_corrections`]).
 pub async fn run(
     prepared: Prepared,
+    events: mpsc::UnboundedSender<EngineEvent>,
+    commands: &mut mpsc::UnboundedReceiver<EngineCommand>,
+) -> Result<RunReport, EngineError> {
+    run_with(prepared, Plays::Schedule, events, commands).await
+}
+
+/// Runs the rounds of a prepared tournament that `plays` names.
+pub(crate) async fn run_with(
+    prepared: Prepared,
+    plays: Plays<'_>,
     events: mpsc::UnboundedSender<EngineEvent>,
     commands: &mut mpsc::UnboundedReceiver<EngineCommand>,
 ) -> Result<RunReport, EngineError> {
@@ -180,7 +209,11 @@ pub async fn run(
                 }
             },
         };
-        let unfinished = round.status == RoundStatus::Incomplete;
+        let unfinished = round.status == RoundStatus::Incomplete
+            && match plays {
+                Plays::Schedule | Plays::Again(None) => true,
+                Plays::Again(Some(ids)) => ids.contains(&round.id),
+            };
         // A finished round's text waits in the store for whoever opens it; one that waits
         // for a person keeps it (the review queue shows what the judge wrote).
         let text_dropped = round.status == RoundStatus::Complete;
@@ -199,10 +232,16 @@ pub async fn run(
             text_dropped,
         });
     }
-    ctx.control.emit(EngineEvent::Started {
-        tournament_id: prepared.id.clone(),
-        rounds: schedule,
-    });
+    match plays {
+        Plays::Schedule => ctx.control.emit(EngineEvent::Started {
+            tournament_id: prepared.id.clone(),
+            rounds: schedule,
+        }),
+        // The consumer knows the schedule already: only what runs again is news.
+        Plays::Again(_) => ctx.control.emit(EngineEvent::Queued {
+            round_ids: to_run.iter().map(|r| r.id.clone()).collect(),
+        }),
+    }
     for message in set_aside {
         ctx.control.emit(EngineEvent::Warning { message });
     }

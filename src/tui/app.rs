@@ -53,6 +53,8 @@ pub struct App {
     pub notice: Option<String>,
     /// `q` was pressed while calls are in flight: the next `q` or `y` quits.
     pub confirm_quit: bool,
+    /// The UI was ended by Ctrl-C or a stop signal (exit 130), not by the user's `q`.
+    pub forced_quit: bool,
     /// Something changed since the last frame.
     pub dirty: bool,
 }
@@ -67,6 +69,7 @@ impl App {
             filter: FilterBar::default(),
             notice: None,
             confirm_quit: false,
+            forced_quit: false,
             dirty: true,
         }
     }

@@ -39,6 +39,8 @@ pub enum Action {
     Pause,
     /// Run an incomplete round again.
     Retry,
+    /// Run every incomplete round again.
+    RetryAll,
     /// Back to the screen this one was opened from.
     Back,
     /// Transcript or scores.

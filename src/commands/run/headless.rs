@@ -121,9 +121,11 @@ pub async fn follow(
                     finished,
                     waiting,
                 } => {
+                    // Finished and to run add up to the schedule (a half-finished round is
+                    // stored, but counted once: to run).
                     let resumed = if stored > 0 {
                         format!(
-                            " (resumed: {stored} stored, {} to run, {waiting} waiting for review)",
+                            " (resumed: {finished} finished, {} to run, {waiting} waiting for review)",
                             rounds - finished
                         )
                     } else {
@@ -249,21 +251,22 @@ fn tokens(t: &UsageTotals) -> String {
     }
 }
 
-/// One line: rounds by state, calls under way, tokens, cost, answers cut at the token limit,
+/// One line: rounds by state (in the words of `engine::Standings`), calls under way, tokens, cost, answers cut at the token limit,
 /// and the time left at this run's pace so far.
 fn status(progress: &Progress, elapsed: Duration) -> String {
-    let c = progress.counts();
+    let c = progress.standings();
     let t = progress.totals();
     let eta = match progress.eta(elapsed) {
         None => "ETA –".to_string(),
         Some(left) => format!("ETA {}", clock(left)),
     };
     format!(
-        "status: {} complete, {} need review, {} incomplete, {} not started; {} calls in flight; {}; ${:.4}{}; {eta}",
-        c.complete,
+        "status: {} done, {} needs review, {} running, {} queued, {} failed; {} calls in flight; {}; ${:.4}{}; {eta}",
+        c.done,
         c.needs_review,
-        c.incomplete,
-        c.not_started,
+        c.running,
+        c.queued,
+        c.failed,
         progress.under_way(),
         tokens(&t),
         t.cost_usd,
@@ -303,7 +306,7 @@ mod tests {
         let ticks: Vec<&Say> = said.iter().filter(|s| matches!(s, Say::Tick(_))).collect();
         assert_eq!(ticks.len(), 3, "{said:?}");
         assert!(
-            matches!(ticks[0], Say::Tick(line) if line.contains("0 complete") && line.contains("ETA –"))
+            matches!(ticks[0], Say::Tick(line) if line.contains("0 done") && line.contains("ETA –"))
         );
     }
 

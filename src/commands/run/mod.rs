@@ -1,7 +1,8 @@
 //! `ethics-bowl run`: a whole tournament, in the terminal UI or headless (progress on
 //! stderr: a bar on a terminal, plain lines otherwise), ending with a summary table and an
-//! exit code that says whether every round finished. Ctrl-C (or quitting the UI
-//! while calls are in flight) stops new calls and says how to resume.
+//! exit code that says whether every round finished. Ctrl-C stops new calls and says how to
+//! resume (exit 130); quitting the UI with `q` stops them too, says what is stored and how to
+//! resume, and exits 0.
 
 use std::path::Path;
 use std::sync::Arc;
@@ -92,7 +93,8 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
         });
         let mut app = App::new(&name, Mode::Live, std::time::Instant::now());
         app.mirror.note_warnings(&warnings);
-        ethics_bowl::tui::terminal::run(app, theme, events, commands, dir.clone()).await?;
+        let app =
+            ethics_bowl::tui::terminal::run(app, theme, events, commands, dir.clone()).await?;
         // Quitting while calls were in flight cancelled them; otherwise the run is over.
         let report = engine.await?.map_err(|e| with_resume_hint(e, &dir))?;
         // Corrections made after the rounds rewrote the summary: print it as stored now.
@@ -107,6 +109,11 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
             eprintln!("warning: {}", ethics_bowl::sanitize::sanitize(note));
         }
         print_summary(&summary, protocol, &dir);
+        // The user's `q` is a choice, not a failure (exit 0); Ctrl-C and signals stay 130.
+        if report.status == TournamentStatus::Cancelled && !app.forced_quit {
+            println!("{}", outcome::quit_line(&summary, &dir));
+            return Ok(());
+        }
         return outcome(report.status, &summary, &dir);
     }
     let engine =

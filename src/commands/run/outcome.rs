@@ -1,6 +1,7 @@
 //! How a run's end becomes an exit code a script can rely on: 0 when every round is
 //! complete or waits for review, 1 when rounds are left incomplete (each listed with what
-//! stopped it, then the resume command), 130 when stopped by Ctrl-C.
+//! stopped it, then the resume command), 130 when stopped by Ctrl-C or a signal; quitting the
+//! UI with `q` is the user's choice and exits 0 with [`quit_line`].
 
 use std::path::{Path, PathBuf};
 
@@ -48,6 +49,25 @@ pub fn outcome(status: TournamentStatus, summary: &Summary, dir: &Path) -> anyho
         dir: dir.to_path_buf(),
     }
     .into())
+}
+
+/// What the user hears after quitting a run with `q`: what is stored and how to go on.
+pub fn quit_line(summary: &Summary, dir: &Path) -> String {
+    let stored = summary.complete + summary.needs_review;
+    let left = summary.incomplete + summary.not_started;
+    if left == 0 {
+        return format!(
+            "quit: all {} rounds are stored in {}",
+            summary.rounds,
+            dir.display()
+        );
+    }
+    format!(
+        "quit: {stored} of {} rounds done and stored in {}; {left} left. Resume with: ethics-bowl run --resume {}",
+        summary.rounds,
+        dir.display(),
+        dir.display()
+    )
 }
 
 /// A line per incomplete round: its id, and the model, phase and provider's message (with
@@ -104,6 +124,18 @@ mod tests {
         assert!(e.to_string().contains("ethics-bowl run --resume results/x"));
         let e = outcome(TournamentStatus::Cancelled, &summary(1, 0), dir).unwrap_err();
         assert!(e.is::<Interrupted>());
+    }
+
+    #[test]
+    fn quitting_says_what_is_stored_and_how_to_resume() {
+        let s = Summary {
+            complete: 1,
+            ..summary(1, 1)
+        };
+        assert_eq!(
+            quit_line(&s, Path::new("results/x")),
+            "quit: 1 of 3 rounds done and stored in results/x; 2 left. Resume with: ethics-bowl run --resume results/x"
+        );
     }
 
     #[test]

@@ -8,13 +8,17 @@ use ethics_bowl::domain::ProtocolKind;
 
 /// Prints the summary: every state's count, tokens and cost, then the protocol's table.
 pub fn print_summary(s: &Summary, protocol: ProtocolKind, dir: &Path) {
+    // The one vocabulary: a round left incomplete failed (with its error, listed after
+    // the summary) or waits to run (not begun, or stopped part-way).
+    let failed = s.unfinished.iter().filter(|u| u.error.is_some()).count();
+    let queued = (s.incomplete + s.not_started).saturating_sub(failed);
     println!(
-        "\n{} rounds: {} complete, {} need review, {} incomplete, {} not started; {} judgments; {} in / {} out tokens; {}",
+        "\n{} rounds: {} done, {} needs review, {} failed, {} queued; {} judgments; {} in / {} out tokens; {}",
         s.rounds,
         s.complete,
         s.needs_review,
-        s.incomplete,
-        s.not_started,
+        failed,
+        queued,
         s.judgments,
         s.tokens.0,
         s.tokens.1,

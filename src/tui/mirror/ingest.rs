@@ -97,6 +97,7 @@ fn apply(mirror: &mut Mirror, event: EngineEvent) -> Echo {
             if let Some(i) = round(mirror, &round_id) {
                 let r = &mut mirror.rounds[i];
                 r.retry_until = None;
+                r.queued = false;
                 r.live_mut(phase_type, &model);
             }
         }
@@ -217,9 +218,25 @@ fn apply(mirror: &mut Mirror, event: EngineEvent) -> Echo {
             if let Some(i) = round(mirror, &round_id) {
                 let r = &mut mirror.rounds[i];
                 r.retry_until = None;
+                r.queued = false;
                 r.live.clear();
                 mirror.text_kept.touch(&mut mirror.rounds, i);
             }
+        }
+        EngineEvent::Queued { round_ids } => {
+            for id in &round_ids {
+                if let Some(i) = round(mirror, id) {
+                    mirror.rounds[i].queued = true;
+                }
+            }
+            mirror.engine_running = true;
+            mirror.finished = None;
+            mirror.ended = None;
+            let n = round_ids.len();
+            mirror.log_line(match round_ids.as_slice() {
+                [one] => format!("queued to run again: {}", sanitize(one)),
+                _ => format!("queued to run again: {n} rounds"),
+            });
         }
         EngineEvent::Paused => mirror.paused = true,
         EngineEvent::Resumed => mirror.paused = false,
@@ -253,6 +270,11 @@ fn apply(mirror: &mut Mirror, event: EngineEvent) -> Echo {
         }
         EngineEvent::Finished { status } => {
             mirror.finished = Some(status);
+            mirror.engine_running = false;
+            mirror.paused = false;
+            for r in &mut mirror.rounds {
+                r.queued = false;
+            }
             mirror.ended = Some(mirror.now);
             mirror.log_line(format!("tournament {status:?}").to_lowercase());
         }

@@ -28,7 +28,7 @@ pub enum Mode {
 /// A line of the log.
 #[derive(Debug, Clone, PartialEq)]
 pub struct LogLine {
-    /// Seconds since the run started.
+    /// Seconds since the run started (or `open` opened the folder), when it was logged.
     pub at_secs: u64,
     /// What happened.
     pub text: String,
@@ -40,7 +40,10 @@ pub struct LogLine {
 pub struct Resume {
     /// Rounds read from their files.
     pub stored: usize,
-    /// Rounds this run runs (not finished before).
+    /// Rounds finished before this run (done or waiting for review): with `to_run`, the
+    /// schedule.
+    pub finished: usize,
+    /// Rounds this run runs (not finished before, half-finished ones included).
     pub to_run: usize,
 }
 
@@ -100,6 +103,9 @@ pub struct Mirror {
     pub text_kept: TextKept,
     /// Another results folder set beside this one (`open A --compare B`).
     pub compare: Option<Compared>,
+    /// The engine is playing rounds: a live run until it finishes, or rounds retried
+    /// after it (or in `open`) until they end. Pause, and stopping on quit, need it.
+    pub engine_running: bool,
 }
 
 impl Mirror {
@@ -129,7 +135,19 @@ impl Mirror {
             finished: None,
             text_kept: TextKept::default(),
             compare: None,
+            engine_running: mode == Mode::Live,
         }
+    }
+
+    /// Whether `R` has rounds to run again: one `r` could retry, or, with no engine
+    /// playing, a round not begun.
+    pub fn can_retry_any(&self) -> bool {
+        self.rounds.iter().any(|r| {
+            r.can_retry(self.engine_running)
+                || (!self.engine_running
+                    && !r.on_disk
+                    && r.status() == crate::domain::RoundStatus::Incomplete)
+        })
     }
 
     /// The round `id`.
@@ -160,6 +178,7 @@ impl Mirror {
         let outset = self.progress.outset();
         Resume {
             stored: outset.stored,
+            finished: outset.rounds.saturating_sub(outset.to_run),
             to_run: outset.to_run,
         }
     }
@@ -247,7 +266,11 @@ impl Mirror {
 
     /// Adds a line to the log, timed by the run's clock.
     pub(crate) fn log_line(&mut self, text: String) {
-        let at_secs = self.elapsed().as_secs();
+        // Its own time since the start, not the run's elapsed time, which stops at its end
+        // (a line after the run, or in `open`, would otherwise carry the end's time).
+        let at_secs = self
+            .started
+            .map_or(0, |s| self.now.saturating_duration_since(s).as_secs());
         self.log.push(LogLine { at_secs, text });
     }
 

@@ -122,6 +122,8 @@ pub struct RoundState {
     /// keeps its numbers and verdicts only, and its text is read back from the store when
     /// it is opened (see `round_text`).
     pub text_dropped: bool,
+    /// The engine accepted it to run again and it has not started yet (a retry).
+    pub queued: bool,
 }
 
 impl RoundState {
@@ -135,6 +137,7 @@ impl RoundState {
             live: Vec::new(),
             retry_until: None,
             text_dropped: false,
+            queued: false,
         }
     }
 
@@ -214,6 +217,18 @@ impl RoundState {
     /// Whether a call of the round is under way.
     pub fn is_running(&self) -> bool {
         !self.live.is_empty()
+    }
+
+    /// Whether `r` can run it again now: incomplete and stored, at rest (no call under way
+    /// or waiting to retry, not queued), and, while the engine plays rounds, stopped by an
+    /// error (one stopped without is still in the run's queue).
+    pub fn can_retry(&self, engine_running: bool) -> bool {
+        self.status() == RoundStatus::Incomplete
+            && self.on_disk
+            && !self.is_running()
+            && !self.queued
+            && self.retry_until.is_none()
+            && (!engine_running || self.error().is_some())
     }
 
     /// Team A's total minus Team B's (Pro's minus Con's), from the panel's aggregate or the

@@ -22,6 +22,20 @@ pub enum Standing {
     Review,
 }
 
+impl Standing {
+    /// The word every view uses for it (the one vocabulary: the round header, the header's
+    /// counts, the headless lines and the end summary say the same).
+    pub fn label(self) -> &'static str {
+        match self {
+            Self::Done => "done",
+            Self::Running => "running",
+            Self::Queued => "queued",
+            Self::Failed => "failed",
+            Self::Review => "needs review",
+        }
+    }
+}
+
 /// Where `round` stands at `now`.
 pub fn standing(round: &RoundState, now: Instant) -> Standing {
     match round.status() {
@@ -32,6 +46,7 @@ pub fn standing(round: &RoundState, now: Instant) -> Standing {
         {
             Standing::Running
         }
+        RoundStatus::Incomplete if round.queued => Standing::Queued,
         RoundStatus::Incomplete if round.error().is_some() => Standing::Failed,
         RoundStatus::Incomplete => Standing::Queued,
     }

@@ -1,13 +1,13 @@
 //! The progress matrix: a cursor over the rounds' cells (over the rows and columns the
-//! filter keeps); Enter opens the round under it, letters go to the other screens, and in a
-//! live run `p` pauses and `r` runs an incomplete round again.
+//! filter keeps); Enter opens the round under it, letters go to the other screens, `p`
+//! pauses while the engine plays rounds, and `r` (`R`) runs an incomplete round (every one)
+//! again, during a run, after it and in `open`.
 
 use crossterm::event::KeyCode;
 
-use crate::domain::RoundStatus;
 use crate::engine::EngineCommand;
 use crate::tui::keys::{ARROWS, Action, Binding, CLEAR_FILTER, FILTER, ch, key};
-use crate::tui::mirror::{Mirror, Mode, RoundState};
+use crate::tui::mirror::{Mirror, RoundState};
 use crate::tui::msg::{Destination, Effect, Opening, Outcome, RoundAt};
 use crate::tui::shown::Shown;
 
@@ -60,6 +60,12 @@ pub const BINDINGS: &[Binding] = &[
         help: "retry an incomplete round",
         footer: Some("r retry"),
         keys: &[(ch('r'), Action::Retry)],
+    },
+    Binding {
+        label: "R",
+        help: "retry every incomplete round",
+        footer: Some("R retry all"),
+        keys: &[(ch('R'), Action::RetryAll)],
     },
     FILTER,
     CLEAR_FILTER,
@@ -170,7 +176,6 @@ impl MatrixScreen {
     /// Handles one of the matrix's keys.
     pub fn act(&mut self, action: Action, shown: Shown<'_>) -> Outcome {
         let m = shown.mirror;
-        let live = m.mode == Mode::Live;
         match action {
             Action::Up | Action::Down | Action::Left | Action::Right => self.step(shown, action),
             Action::Open => {
@@ -186,7 +191,7 @@ impl MatrixScreen {
             Action::Log => return Outcome::go(Destination::Log),
             Action::Review => return Outcome::go(Destination::Review),
             Action::Analysis => return Outcome::go(Destination::Analysis),
-            Action::Pause if live && m.finished.is_none() => {
+            Action::Pause if m.engine_running => {
                 let command = if m.paused {
                     EngineCommand::Resume
                 } else {
@@ -194,16 +199,21 @@ impl MatrixScreen {
                 };
                 return Outcome::effect(Effect::Command(command));
             }
-            Action::Retry if live => {
+            // During a run, after it, and in `open`: the engine answers `Queued`.
+            Action::Retry => {
                 if let Some(round) = self.selected(m)
-                    && round.status() == RoundStatus::Incomplete
-                    && round.error().is_some()
-                    && !round.is_running()
+                    && round.can_retry(m.engine_running)
                 {
                     return Outcome::effect(Effect::Command(EngineCommand::RetryRound(
                         round.id().to_string(),
                     )));
                 }
+                return Outcome::notice(
+                    "nothing to retry here: only an incomplete round at rest can run again".into(),
+                );
+            }
+            Action::RetryAll if m.can_retry_any() => {
+                return Outcome::effect(Effect::Command(EngineCommand::RetryIncomplete));
             }
             _ => {}
         }

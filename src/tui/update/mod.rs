@@ -16,7 +16,7 @@ use crate::engine::{EngineCommand, EngineEvent};
 
 use super::app::App;
 use super::keys::{self, Action, CONFIRM, GLOBAL};
-use super::mirror::{Echo, Mode, clean, ingest};
+use super::mirror::{Echo, clean, ingest};
 use super::msg::{Destination, Effect, Msg, Outcome};
 use super::nav;
 use super::screens::Id;
@@ -266,7 +266,9 @@ fn filtered(app: &mut App, changed: bool) {
 }
 
 fn quit(app: &mut App, force: bool) -> Vec<Effect> {
-    let live = app.mirror.mode == Mode::Live && app.mirror.finished.is_none();
+    app.forced_quit = force;
+    // A live run, or rounds retried after it (or in `open`).
+    let live = app.mirror.engine_running;
     if live && app.mirror.in_flight() > 0 && !force {
         app.confirm_quit = true;
         return Vec::new();

@@ -12,6 +12,7 @@ use crate::domain::{
 };
 use crate::engine::{Correction, ScheduledState};
 use crate::tui::app::Screen;
+use crate::tui::mirror::Mode;
 use crate::tui::msg::AnalysisTarget;
 use crate::tui::screens::analysis::analysis_targets;
 use crate::tui::screens::editor::ReviewKind;
@@ -169,6 +170,7 @@ fn the_schedule_becomes_a_matrix() {
         app.mirror.resume(),
         crate::tui::mirror::Resume {
             stored: 0,
+            finished: 0,
             to_run: 4
         }
     );
@@ -573,6 +575,7 @@ fn a_resumed_run_starts_from_what_is_stored() {
         app.mirror.resume(),
         crate::tui::mirror::Resume {
             stored: 3,
+            finished: 2,
             to_run: 2
         }
     );
@@ -1265,4 +1268,123 @@ fn a_round_the_matrix_has_no_cell_for_opens_by_id_too() {
     jump(&mut app, "r1");
     assert_eq!(round_showing(&app), Some("r1"));
     assert_eq!(app.selected().map(|r| r.id()), Some("r1-again"));
+}
+
+fn failed(id: &str, dilemma: &str) -> Round {
+    let mut round = blank(id, "a", "b", dilemma);
+    round.error = Some(RoundError {
+        phase_type: PhaseType::Presentation,
+        model_id: "a".into(),
+        message: "HTTP 500".into(),
+        timestamp: String::new(),
+        attempts: Vec::new(),
+    });
+    round
+}
+
+fn footer(app: &App) -> String {
+    crate::tui::keys::footer(
+        app.screens.bindings(app.showing()),
+        true,
+        &crate::tui::views::hidden_keys(app),
+    )
+}
+
+#[test]
+fn quitting_with_q_is_the_users_choice_and_ctrl_c_is_forced() {
+    let mut app = app();
+    started(&mut app, "r1", PhaseType::Presentation);
+    assert!(key(&mut app, KeyCode::Char('q')).is_empty());
+    assert_eq!(
+        key(&mut app, KeyCode::Char('q')),
+        vec![Effect::Command(EngineCommand::Cancel), Effect::Quit]
+    );
+    assert!(!app.forced_quit, "q confirmed: exit 0 with a plain line");
+    let mut app = App::new("t", Mode::Live, Instant::now());
+    let effects = update(
+        &mut app,
+        Msg::Key(KeyEvent::new(KeyCode::Char('c'), KeyModifiers::CONTROL)),
+    );
+    assert!(effects.contains(&Effect::Quit));
+    assert!(app.forced_quit, "Ctrl-C: exit 130");
+}
+
+#[test]
+fn after_the_run_r_retries_and_the_cell_shows_queued_then_running() {
+    let mut app = app();
+    stored(&mut app, failed("r1", "d1"));
+    event(
+        &mut app,
+        EngineEvent::RoundFinished {
+            round_id: "r1".into(),
+        },
+    );
+    event(
+        &mut app,
+        EngineEvent::Finished {
+            status: crate::store::TournamentStatus::Finished,
+        },
+    );
+    let after = footer(&app);
+    assert!(!after.contains("p pause"), "nothing to pause: {after}");
+    assert!(
+        after.contains("r retry") && after.contains("R retry all"),
+        "{after}"
+    );
+    assert_eq!(
+        key(&mut app, KeyCode::Char('r')),
+        vec![Effect::Command(EngineCommand::RetryRound("r1".into()))]
+    );
+    // The engine accepts it: the cell says queued at once, and the run can be paused.
+    event(
+        &mut app,
+        EngineEvent::Queued {
+            round_ids: vec!["r1".into()],
+        },
+    );
+    let r1 = app.mirror.round("r1").expect("r1");
+    assert!(r1.queued);
+    assert_eq!(
+        crate::tui::mirror::standing(r1, app.mirror.now),
+        crate::tui::mirror::Standing::Queued
+    );
+    let queued = footer(&app);
+    assert!(queued.contains("p pause"), "{queued}");
+    assert!(!queued.contains("r retry"), "already queued: {queued}");
+    assert!(
+        key(&mut app, KeyCode::Char('r')).is_empty(),
+        "a queued round is not sent twice"
+    );
+    started(&mut app, "r1", PhaseType::Presentation);
+    let r1 = app.mirror.round("r1").expect("r1");
+    assert!(!r1.queued && r1.is_running());
+}
+
+#[test]
+fn browsing_offers_retry_only_where_a_round_can_run_again() {
+    let mut done = blank("r1", "a", "b", "d1");
+    done.status = RoundStatus::Complete;
+    let mut app = crate::tui::browse("t", &[done, failed("r2", "d2")], Instant::now());
+    let f = footer(&app);
+    assert!(
+        !f.contains("p pause") && !f.contains("r retry"),
+        "a done round: {f}"
+    );
+    assert!(f.contains("R retry all"), "{f}");
+    key(&mut app, KeyCode::Right);
+    let f = footer(&app);
+    assert!(f.contains("r retry"), "the failed round: {f}");
+    assert_eq!(
+        key(&mut app, KeyCode::Char('R')),
+        vec![Effect::Command(EngineCommand::RetryIncomplete)]
+    );
+    event(
+        &mut app,
+        EngineEvent::Queued {
+            round_ids: vec!["r2".into()],
+        },
+    );
+    assert!(app.mirror.engine_running, "q now stops the rounds retried");
+    started(&mut app, "r2", PhaseType::Presentation);
+    assert!(key(&mut app, KeyCode::Char('q')).is_empty(), "asks first");
 }

@@ -21,6 +21,7 @@ pub fn status_cell(
     match round.status() {
         RoundStatus::Complete => (format!("✓{outcome}"), theme.complete),
         RoundStatus::NeedsReview => ("?rev".into(), theme.review),
+        RoundStatus::Incomplete if round.queued => ("·".into(), theme.queued),
         RoundStatus::Incomplete if round.error().is_some() => ("✗err".into(), theme.incomplete),
         RoundStatus::Incomplete if !round.stored.phases.is_empty() => ("…".into(), theme.queued),
         RoundStatus::Incomplete => ("·".into(), theme.queued),
@@ -44,9 +45,9 @@ pub fn legend(theme: &Theme, running: &'static str, done: &'static str) -> Line<
         Span::styled("▶Dn deliberating  ", Style::new().fg(theme.running)),
         Span::styled("⟳ retry wait  ", Style::new().fg(theme.retrying)),
         Span::styled(done, Style::new().fg(theme.complete)),
-        Span::styled("… stopped part-way  ", Style::new().fg(theme.queued)),
-        Span::styled("?rev review  ", Style::new().fg(theme.review)),
-        Span::styled("✗err incomplete", Style::new().fg(theme.incomplete)),
+        Span::styled("… queued (part-way)  ", Style::new().fg(theme.queued)),
+        Span::styled("?rev needs review  ", Style::new().fg(theme.review)),
+        Span::styled("✗err failed", Style::new().fg(theme.incomplete)),
         cut_legend(theme),
     ])
 }

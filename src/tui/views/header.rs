@@ -234,8 +234,8 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         && app.mirror.resume().stored > 0
     {
         format!(
-            " · resumed: {} stored, {} to run",
-            app.mirror.resume().stored,
+            " · resumed: {} finished, {} to run",
+            app.mirror.resume().finished,
             app.mirror.resume().to_run
         )
     } else {
@@ -291,10 +291,13 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         ),
         Span::raw(format!("·{queued} queued ")),
         Span::styled(
-            format!("✗{incomplete} incomplete "),
+            format!("✗{incomplete} failed "),
             Style::new().fg(theme.incomplete),
         ),
-        Span::styled(format!("?{review} review"), Style::new().fg(theme.review)),
+        Span::styled(
+            format!("?{review} needs review"),
+            Style::new().fg(theme.review),
+        ),
         Span::raw(format!(
             " │ calls {}{live} │ retries {}{waiting}{}",
             t.calls,

@@ -1,4 +1,5 @@
-//! The log: retries, failures, refusals and budget stops, newest last.
+//! The log: retries, failures, refusals and budget stops, newest last (and always in
+//! sight: the lines that wrap are counted).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -33,8 +34,12 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     } else {
         lines
     };
+    // Long lines wrap: scrolled so that the newest line is whole at the bottom.
+    let paragraph = Paragraph::new(body).wrap(Wrap { trim: false });
+    let rows = paragraph.line_count(area.width.saturating_sub(2));
+    let skip = rows.saturating_sub(height).min(u16::MAX as usize) as u16;
     frame.render_widget(
-        Paragraph::new(body).wrap(Wrap { trim: false }).block(
+        paragraph.scroll((skip, 0)).block(
             Block::new()
                 .borders(Borders::ALL)
                 .border_style(Style::new().fg(theme.border))

@@ -33,7 +33,6 @@ use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::app::App;
 use super::keys::{self, Action};
-use super::mirror::Mode;
 use super::screens::editor::ReviewKind;
 use super::screens::{self, Id, filter_bar};
 use super::theme::Theme;
@@ -100,8 +99,8 @@ fn footer(app: &App, theme: &Theme) -> Paragraph<'static> {
         .style(Style::new().fg(theme.dim))
 }
 
-/// The key hints of what is showing, leaving out keys that would do nothing (pause and
-/// retry while browsing, score fields for a reading that has none).
+/// The key hints of what is showing, leaving out keys that would do nothing now (see
+/// [`hidden_keys`]).
 fn footer_text(app: &App) -> String {
     if let Some(prompt) = search::prompt_line(app) {
         prompt
@@ -130,28 +129,7 @@ fn footer_text(app: &App) -> String {
         } else {
             (app.screens.bindings(showing), true)
         };
-        let mut hidden = Vec::new();
-        if app.screens.search.hits.is_empty() {
-            hidden.push(Action::NextHit);
-        }
-        if app.mirror.mode == Mode::Browse {
-            hidden.extend([Action::Pause, Action::Retry]);
-        }
-        if app
-            .screens
-            .editor
-            .as_ref()
-            .is_some_and(|e| e.kind != ReviewKind::EthicsBowl)
-        {
-            hidden.push(Action::ScoreFields);
-        }
-        if app.mirror.compare.is_none() {
-            hidden.extend([Action::Compare, Action::CompareSummary]);
-        }
-        if app.filter.active.is_none() {
-            hidden.push(Action::ClearFilter);
-        }
-        let footer = keys::footer(table, global, &hidden);
+        let footer = keys::footer(table, global, &hidden_keys(app));
         // The round's second tab has its protocol's name (Scores, Verdict).
         match app.screens.round.round(&app.mirror) {
             Some(round) if showing == Id::Round => footer.replace(
@@ -166,6 +144,47 @@ fn footer_text(app: &App) -> String {
             _ => footer,
         }
     }
+}
+
+/// The keys the footer leaves out because they would do nothing now (pause with no engine
+/// playing rounds, retry where nothing can run again, score fields for a reading that has
+/// none, compare keys without a comparison).
+pub fn hidden_keys(app: &App) -> Vec<Action> {
+    let mut hidden = Vec::new();
+    if app.screens.search.hits.is_empty() {
+        hidden.push(Action::NextHit);
+    }
+    // Pause while the engine plays rounds; retry where there is something to retry.
+    if !app.mirror.engine_running {
+        hidden.push(Action::Pause);
+    }
+    let m = &app.mirror;
+    if !app
+        .screens
+        .matrix
+        .selected(m)
+        .is_some_and(|r| r.can_retry(m.engine_running))
+    {
+        hidden.push(Action::Retry);
+    }
+    if !m.can_retry_any() {
+        hidden.push(Action::RetryAll);
+    }
+    if app
+        .screens
+        .editor
+        .as_ref()
+        .is_some_and(|e| e.kind != ReviewKind::EthicsBowl)
+    {
+        hidden.push(Action::ScoreFields);
+    }
+    if app.mirror.compare.is_none() {
+        hidden.extend([Action::Compare, Action::CompareSummary]);
+    }
+    if app.filter.active.is_none() {
+        hidden.push(Action::ClearFilter);
+    }
+    hidden
 }
 
 #[cfg(test)]
@@ -198,7 +217,7 @@ mod tests {
     fn the_footer_offers_only_keys_that_do_something_here() {
         let mut app = App::new("t", Mode::Live, Instant::now());
         assert!(footer_text(&app).contains("p pause"));
-        app.mirror.mode = Mode::Browse;
+        app = App::new("t", Mode::Browse, Instant::now());
         let browsing = footer_text(&app);
         assert!(!browsing.contains("p pause") && !browsing.contains("r retry"));
         app.trail.show(Id::Editor);

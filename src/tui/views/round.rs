@@ -65,7 +65,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             Style::new().fg(theme.team_b),
         ),
         Span::styled(
-            format!("  {judges}  status: {}", round.status().as_str()),
+            format!(
+                "  {judges}  status: {}",
+                crate::tui::mirror::standing(round, app.mirror.now).label()
+            ),
             Style::new().fg(theme.dim),
         ),
         Span::styled(

@@ -140,8 +140,8 @@ impl Presentation for QaDebate {
             Span::styled("✓n correct (confidence)  ", Style::new().fg(theme.complete)),
             Span::styled("✗n wrong  ", Style::new().fg(theme.incomplete)),
             Span::styled("○ both answers wrong  ", Style::new().fg(theme.dim)),
-            Span::styled("… stopped part-way  ", Style::new().fg(theme.queued)),
-            Span::styled("?rev review", Style::new().fg(theme.review)),
+            Span::styled("… queued (part-way)  ", Style::new().fg(theme.queued)),
+            Span::styled("?rev needs review", Style::new().fg(theme.review)),
             super::cells::cut_legend(theme),
         ])
     }
