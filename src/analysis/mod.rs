@@ -18,6 +18,7 @@ pub mod ratings;
 mod report;
 pub mod round_markdown;
 mod show;
+pub use show::cell as mean_with_interval;
 pub mod stats;
 pub mod structured;
 mod summary;

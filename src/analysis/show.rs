@@ -7,7 +7,7 @@ use crate::analysis::tables::Cell;
 /// A mean with its 95% interval and n, n counting its independent units (exchanges):
 /// `7.50 [6.90, 8.10] (n=12)`; `7.50 (n=2, too few)`; `7.50 (n=12)` when no interval could
 /// be drawn; `–` without data.
-pub(crate) fn cell(c: &Cell) -> String {
+pub fn cell(c: &Cell) -> String {
     match (c.mean, c.insufficient, c.low.zip(c.high)) {
         (None, _, _) => "–".into(),
         (Some(m), true, _) => format!("{m:.2} (n={}, too few)", c.units),

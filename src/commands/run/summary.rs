@@ -3,7 +3,9 @@
 use std::path::Path;
 
 use ethics_bowl::analysis::Summary;
+use ethics_bowl::analysis::mean_with_interval as cell;
 use ethics_bowl::analysis::qa_share as share;
+use ethics_bowl::analysis::tables::Cell;
 use ethics_bowl::domain::ProtocolKind;
 
 /// Prints the summary: every state's count, tokens and cost, then the protocol's table.
@@ -80,11 +82,13 @@ pub fn print_summary(s: &Summary, protocol: ProtocolKind, dir: &Path) {
             println!("report:  ethics-bowl report {}", dir.display());
         }
         ProtocolKind::EthicsBowl => {
+            // Each mean with its 95% interval, n counting exchanges (the judges of one
+            // debate count once), as the report gives them.
             println!(
-                "\n{:<18} {:>5} {:>10} {:>12} {:>12}",
-                "model", "n", "mean /70", "presenting", "responding"
+                "\n{:<18} {:<28} {:<28} {:<28}",
+                "model", "mean /70", "presenting", "responding"
             );
-            let mean = |m: Option<f64>| m.map_or("-".into(), |v| format!("{v:.1}"));
+            let shown = |c: Option<&Cell>| c.map_or_else(|| "–".to_string(), cell);
             let mut rows: Vec<_> = s.models.iter().collect();
             rows.sort_by(|a, b| {
                 b.1.total
@@ -94,14 +98,16 @@ pub fn print_summary(s: &Summary, protocol: ProtocolKind, dir: &Path) {
             });
             for (name, m) in rows {
                 println!(
-                    "{:<18} {:>5} {:>10} {:>12} {:>12}",
+                    "{:<18} {:<28} {:<28} {:<28}",
                     name,
-                    m.total.n,
-                    mean(m.total.mean),
-                    mean(m.presenting.as_ref().and_then(|r| r.total.mean)),
-                    mean(m.responding.as_ref().and_then(|r| r.total.mean))
+                    shown(Some(&m.total)),
+                    shown(m.presenting.as_ref().map(|r| &r.total)),
+                    shown(m.responding.as_ref().map(|r| &r.total))
                 );
             }
+            println!(
+                "(raw means with 95% intervals; n counts exchanges; `ethics-bowl report` adjusts for judges and sides)"
+            );
             println!("\nresults: {}", dir.display());
             if s.needs_review > 0 {
                 println!(
