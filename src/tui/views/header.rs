@@ -48,6 +48,16 @@ fn tokens(t: &UsageTotals) -> String {
     }
 }
 
+/// [`tokens`] in short: ` │ tok ~1.2k/~3.4k` (`~` where some usage is estimated).
+fn compact_tokens(t: &UsageTotals) -> String {
+    let mark = if t.is_estimated() { "~" } else { "" };
+    format!(
+        " │ tok {mark}{}/{mark}{}",
+        short(t.input_tokens),
+        short(t.output_tokens)
+    )
+}
+
 /// Each adaptive model's window out of its ceiling, with the requests its provider says are
 /// left and any hold for a quota reset: ` · concurrency gpt 3/8 (1.2k req left)`.
 fn concurrency(app: &App) -> String {
@@ -189,9 +199,14 @@ fn warnings(app: &App) -> Option<String> {
     Some(format!("⚠ {shown}{more}"))
 }
 
+/// Below this width the header drops its words for symbols (`✓3 ▶2 ·37`, `tok`) so it
+/// keeps to two lines and leaves the screen to the matrix.
+pub const COMPACT_BELOW: u16 = 100;
+
 /// The header's two lines, and a third with the run's warnings from planning when it has
-/// any, wrapping on a narrow terminal.
-pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
+/// any, wrapping on a narrow terminal; compact below [`COMPACT_BELOW`] columns.
+pub fn paragraph(app: &App, theme: &Theme, width: u16) -> Paragraph<'static> {
+    let compact = width < COMPACT_BELOW;
     let [done, running, queued, incomplete, review] = app.mirror.counts();
     let state = match (app.mirror.mode, app.mirror.finished, app.mirror.paused) {
         (Mode::Browse, _, _) => "browsing stored results".to_string(),
@@ -209,7 +224,7 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         .collect::<Vec<_>>()
         .join(", ");
     // Cost from estimated tokens is an estimate of an estimate: said, not hidden.
-    let estimated = if t.is_estimated() {
+    let estimated = if t.is_estimated() && !compact {
         " (incl. estimated usage)"
     } else {
         ""
@@ -252,7 +267,8 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         ),
         Span::raw(match app.mirror.mode {
             Mode::Live => format!(
-                " · {state} · elapsed {}{eta}{cost}",
+                " · {state} · {}{}{eta}{cost}",
+                if compact { "" } else { "elapsed " },
                 clock(app.mirror.elapsed())
             ),
             Mode::Browse => format!(" · {state}{cost}"),
@@ -283,18 +299,26 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         0 => String::new(),
         n => format!(" ⟳{n}"),
     };
+    // The counts' words, dropped when compact (the legend names the symbols).
+    let word = |w: &'static str| if compact { "" } else { w };
     let second = Line::from(vec![
-        Span::styled(format!("✓{done} done "), Style::new().fg(theme.complete)),
         Span::styled(
-            format!("▶{running} running "),
+            format!("✓{done}{} ", word(" done")),
+            Style::new().fg(theme.complete),
+        ),
+        Span::styled(
+            format!("▶{running}{} ", word(" running")),
             Style::new().fg(theme.running),
         ),
-        Span::raw(format!("·{queued} queued ")),
+        Span::raw(format!("·{queued}{} ", word(" queued"))),
         Span::styled(
-            format!("✗{incomplete} incomplete "),
+            format!("✗{incomplete}{} ", word(" incomplete")),
             Style::new().fg(theme.incomplete),
         ),
-        Span::styled(format!("?{review} review"), Style::new().fg(theme.review)),
+        Span::styled(
+            format!("?{review}{}", word(" review")),
+            Style::new().fg(theme.review),
+        ),
         Span::raw(format!(
             " │ calls {}{live} │ retries {}{waiting}{}",
             t.calls,
@@ -311,7 +335,11 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
             },
             Style::new().fg(theme.review),
         ),
-        Span::raw(tokens(&t)),
+        Span::raw(if compact {
+            compact_tokens(&t)
+        } else {
+            tokens(&t)
+        }),
     ]);
     let mut lines = vec![first, second];
     if let Some(w) = warnings(app) {

@@ -74,7 +74,7 @@ impl Presentation for StructuredDebate {
     fn settled_cell(&self, round: &RoundState, theme: &Theme) -> (String, Color) {
         let margin = round
             .margin()
-            .map(|m| format!("{m:+.1}"))
+            .map(super::cells::margin_one_place)
             .unwrap_or_default();
         super::cells::status_cell(round, margin, theme)
     }
