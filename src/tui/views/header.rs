@@ -48,11 +48,16 @@ fn tokens(t: &UsageTotals) -> String {
     }
 }
 
-/// [`tokens`] in short: ` │ tok ~1.2k/~3.4k` (`~` where some usage is estimated).
+/// [`tokens`] in short: ` │ tok ~1.2k/~3.4k (2 est.)` (`~` and how many calls' usage is
+/// estimated, when some is).
 fn compact_tokens(t: &UsageTotals) -> String {
-    let mark = if t.is_estimated() { "~" } else { "" };
+    let (mark, note) = if t.is_estimated() {
+        ("~", format!(" ({} est.)", t.estimated))
+    } else {
+        ("", String::new())
+    };
     format!(
-        " │ tok {mark}{}/{mark}{}",
+        " │ tok {mark}{}/{mark}{}{note}",
         short(t.input_tokens),
         short(t.output_tokens)
     )
@@ -199,14 +204,18 @@ fn warnings(app: &App) -> Option<String> {
     Some(format!("⚠ {shown}{more}"))
 }
 
-/// Below this width the header drops its words for symbols (`✓3 ▶2 ·37`, `tok`) so it
-/// keeps to two lines and leaves the screen to the matrix.
-pub const COMPACT_BELOW: u16 = 100;
-
 /// The header's two lines, and a third with the run's warnings from planning when it has
-/// any, wrapping on a narrow terminal; compact below [`COMPACT_BELOW`] columns.
+/// any, wrapping on a narrow terminal. When its two lines do not fit in `width` they drop
+/// their words for symbols (`✓3 ▶2 ·37`, `tok`), so the matrix keeps the screen.
 pub fn paragraph(app: &App, theme: &Theme, width: u16) -> Paragraph<'static> {
-    let compact = width < COMPACT_BELOW;
+    let full = lines(app, theme, false);
+    let fits = full.iter().take(2).all(|l| l.width() <= usize::from(width));
+    let lines = if fits { full } else { lines(app, theme, true) };
+    Paragraph::new(lines).wrap(Wrap { trim: true })
+}
+
+/// The header's lines, in words or (`compact`) in symbols.
+fn lines(app: &App, theme: &Theme, compact: bool) -> Vec<Line<'static>> {
     let [done, running, queued, incomplete, review] = app.mirror.counts();
     let state = match (app.mirror.mode, app.mirror.finished, app.mirror.paused) {
         (Mode::Browse, _, _) => "browsing stored results".to_string(),
@@ -224,10 +233,10 @@ pub fn paragraph(app: &App, theme: &Theme, width: u16) -> Paragraph<'static> {
         .collect::<Vec<_>>()
         .join(", ");
     // Cost from estimated tokens is an estimate of an estimate: said, not hidden.
-    let estimated = if t.is_estimated() && !compact {
-        " (incl. estimated usage)"
-    } else {
-        ""
+    let estimated = match (t.is_estimated(), compact) {
+        (false, _) => "",
+        (true, false) => " (incl. estimated usage)",
+        (true, true) => " (incl. est.)",
     };
     let cost = match (t.cost_usd > 0.0, unpriced.is_empty()) {
         (false, true) => String::new(),
@@ -345,7 +354,7 @@ pub fn paragraph(app: &App, theme: &Theme, width: u16) -> Paragraph<'static> {
     if let Some(w) = warnings(app) {
         lines.push(Line::from(Span::styled(w, Style::new().fg(theme.review))));
     }
-    Paragraph::new(lines).wrap(Wrap { trim: true })
+    lines
 }
 
 #[cfg(test)]
