@@ -134,10 +134,10 @@ fn the_whole_sample_tournament_headless() {
     assert_eq!(analysis["dilemma_difficulty"].as_array().unwrap().len(), 7);
     for (file, columns) in [
         ("model_comparison.csv", 8),
-        ("dilemma_difficulty.csv", 10),
+        ("dilemma_difficulty.csv", 12),
         ("consistency.csv", 9),
-        ("framework_usage.csv", 5),
-        ("judge_agreement.csv", 6),
+        ("framework_usage.csv", 8),
+        ("judge_agreement.csv", 8),
     ] {
         let text = std::fs::read_to_string(report.join(file)).unwrap();
         let mut lines = text.lines();

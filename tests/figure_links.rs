@@ -244,7 +244,7 @@ fn about(table: &str, cells: &[String], r: &Round) -> Option<bool> {
                     .is_some_and(|c| c >= low && (c < high || (high == 100.0 && c <= high)))
             })
         }
-        "Structured models" | "Structured fallacies" => {
+        "Structured models" | "Structured standings" | "Structured fallacies" => {
             r.kind() == ProtocolKind::StructuredDebate && played(r, c(0))
         }
         _ => return None,

@@ -338,7 +338,7 @@ fn a_question_answer_pilot_plans_the_lifts_in_items() {
     assert_eq!(lift["scale"], "accuracy");
     // The estimate is the report's lift over naive, in percentage points.
     let report = analyse(&rounds(&dir), &Default::default());
-    let reported = report.qa.unwrap().lifts[0].lift_over_naive.unwrap();
+    let reported = report.qa.unwrap().lifts[0].lift_over_naive.value.unwrap();
     assert!(
         (lift["estimate"].as_f64().unwrap() - 100.0 * reported).abs() < 1e-9,
         "{lift:#} vs {reported}"

@@ -520,8 +520,14 @@ fn metrics_match_values_counted_by_hand() {
         "{d:?}"
     );
     let lift = &f.lifts[0];
-    assert!((lift.lift_over_naive.unwrap() - 0.25).abs() < 1e-12);
-    assert!((lift.gap_to_expert.unwrap() - 0.25).abs() < 1e-12);
+    assert!((lift.lift_over_naive.value.unwrap() - 0.25).abs() < 1e-12);
+    assert!((lift.gap_to_expert.value.unwrap() - 0.25).abs() < 1e-12);
+    // Each round is its own item: six items with a debate or a naive judgment, too few for
+    // an interval.
+    assert_eq!(
+        (lift.lift_over_naive.n, lift.lift_over_naive.low),
+        (6, None)
+    );
     // Positions: the correct answer was A's in rounds 1 and 3 (1 of 2 right), B's in 2 and 4
     // (2 of 2); the correct debater was read first in 1 and 4 (2 of 2), second in 2 and 3
     // (1 of 2).
@@ -556,7 +562,7 @@ fn metrics_match_values_counted_by_hand() {
     // Calibration: 90–100 holds 95 (right) and 90 (right); 60–70 holds 65 (wrong).
     let bin = |low: f64| f.calibration.iter().find(|b| b.low == low).unwrap();
     assert_eq!(bin(90.0).accuracy, Proportion::new(2, 2));
-    assert_eq!(bin(90.0).mean_confidence, Some(92.5));
+    assert_eq!(bin(90.0).mean_confidence.mean, Some(92.5));
     assert_eq!(bin(60.0).accuracy, Proportion::new(0, 1));
     assert_eq!(bin(50.0).accuracy, Proportion::new(1, 2));
     assert!(f.both_wrong.is_none());

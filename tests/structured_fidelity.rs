@@ -257,7 +257,9 @@ async fn the_bands_read_the_totals_in_briefings_win_rates_and_the_report() {
     );
     let a = f.models.iter().find(|m| m.model == "a").unwrap();
     assert_eq!((a.judgments, a.wins, a.clear_wins, a.draws), (3, 1, 1, 1));
-    assert_eq!(a.win_rate, Some(1.0 / 3.0), "a draw is not half a win");
+    assert_eq!(a.losses, 1);
+    assert_eq!(a.win_rate.value, Some(0.5), "a draw is half a win");
+    assert_eq!(a.win_rate.n, 3, "n counts rounds");
     let b = f.models.iter().find(|m| m.model == "b").unwrap();
     assert_eq!((b.wins, b.clear_wins, b.draws), (1, 0, 1));
     assert_eq!(f.bands, [TotalBands::default()]);
@@ -275,17 +277,19 @@ async fn the_bands_read_the_totals_in_briefings_win_rates_and_the_report() {
         &md,
         &[
             "a gap under 1 point reads as evenly matched, over 3 points as a significant difference (clearly ahead)",
-            "a draw is not a win",
+            "a win rate counts a draw as half a win",
             "Pro won 1 (1 clearly), Con 1 (0 clearly), 1 evenly matched",
-            "| a | 3 | 1 (1) | 1 | 33% |",
+            "| a | 3 | 1 (1) | 1 | 1 | 50% (n=3, too few for an interval) |",
         ],
     );
     let csv = std::fs::read_to_string(out.join("structured_models.csv")).unwrap();
     assert!(
-        csv.starts_with("model,judgments,wins,clear_wins,draws,win_rate,"),
+        csv.starts_with(
+            "model,judgments,rounds,wins,clear_wins,draws,losses,win_rate,win_rate_low,win_rate_high,"
+        ),
         "{csv}"
     );
-    assert!(csv.contains("\na,3,1,1,1,0.333"), "{csv}");
+    assert!(csv.contains("\na,3,3,1,1,1,1,0.5,,,"), "{csv}");
 }
 
 #[tokio::test]
@@ -324,6 +328,7 @@ async fn the_bands_come_from_the_structured_table_and_are_recorded_with_each_ver
     assert!(
         f.models
             .iter()
-            .all(|m| m.wins == 0 && m.win_rate == Some(0.0))
+            .all(|m| m.wins == 0 && m.win_rate.value == Some(0.5)),
+        "only draws: every win rate is even"
     );
 }

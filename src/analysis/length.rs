@@ -167,6 +167,11 @@ fn covariates(exchanges: &[Exchange]) -> Option<Vec<f64>> {
     Some(diff.iter().map(|d| (d / sd).tanh()).collect())
 }
 
+/// One exchange as the fit sees it: its entrants, how many judgments, their summed outcome
+/// for the first team (a draw is half a win) and the length covariate. The judgments of one
+/// exchange share everything but the outcome, so they enter the fit as one weighted row.
+type Row = (usize, usize, f64, f64, f64);
+
 /// The length-controlled ratings and the length term's odds, their intervals resampling
 /// exchanges.
 fn controlled(exchanges: &[Exchange], models: &[String]) -> (Vec<ControlledRating>, Statistic) {
@@ -181,21 +186,32 @@ fn controlled(exchanges: &[Exchange], models: &[String]) -> (Vec<ControlledRatin
     if m < 2 {
         return none;
     }
+    let rows: Vec<Option<Row>> = exchanges
+        .iter()
+        .zip(&x)
+        .map(|(e, &x)| {
+            let played: Vec<&Judged> = e.judged.iter().filter(|j| j.a != j.b).collect();
+            let first = played.first()?;
+            let wins: f64 = played.iter().map(|j| outcome(j.total_a - j.total_b)).sum();
+            Some((first.a, first.b, played.len() as f64, wins, x))
+        })
+        .collect();
+    let rows_of = |draw: &[usize]| -> Vec<Row> { draw.iter().filter_map(|&e| rows[e]).collect() };
+    // Each resample starts from the estimate on the data, so it converges in a few steps.
+    let all: Vec<usize> = (0..exchanges.len()).collect();
+    let Some(start) = fit(m, &rows_of(&all), None) else {
+        return none;
+    };
     let fit_draw = |draw: &[usize]| -> Option<Vec<f64>> {
-        let mut matches = Vec::new();
-        for &e in draw {
-            for j in &exchanges[e].judged {
-                if j.a != j.b {
-                    matches.push((j.a, j.b, outcome(j.total_a - j.total_b), x[e]));
-                }
-            }
-        }
-        let (theta, beta) = fit(m, &matches)?;
-        // Elo scale, centred on the field's average; the odds for one standard deviation
-        // of length difference (tanh(1) on the covariate's scale).
+        let params = fit(m, &rows_of(draw), Some(&start))?;
+        let (theta, beta) = (&params[..m - 1], params[m - 1]);
+        // Elo scale, centred on the field's average (the last entrant's θ is 0); the odds
+        // for one standard deviation of length difference (tanh(1) on the covariate's
+        // scale).
         let centre = theta.iter().sum::<f64>() / m as f64;
         let mut out: Vec<f64> = theta
             .iter()
+            .chain([&0.0])
             .map(|t| 1500.0 + 400.0 * (t - centre) / std::f64::consts::LN_10)
             .collect();
         out.push((beta * 1f64.tanh()).exp());
@@ -231,20 +247,19 @@ fn outcome(margin: f64) -> f64 {
 }
 
 /// Bradley–Terry with a length term, `logit P(first wins) = θₐ − θ_b + β·x`, fitted by
-/// Newton's method to `(first, second, outcome, x)` (a draw is half a win), the last
-/// entrant's θ fixed at 0. Like the raw ratings, every pair that met gets one pseudo-draw at
-/// equal length, so an unbeaten model has a finite rating. None when the fit does not
-/// converge or the design cannot separate the terms.
-fn fit(m: usize, matches: &[(usize, usize, f64, f64)]) -> Option<(Vec<f64>, f64)> {
+/// Newton's method to rows `(first, second, judgments, summed outcome, x)`, the last
+/// entrant's θ fixed at 0: the parameters θ₀ … θ_{m−2}, then β. Like the raw ratings, every
+/// pair that met gets one pseudo-draw at equal length, so an unbeaten model has a finite
+/// rating. None when the fit does not converge or the design cannot separate the terms.
+fn fit(m: usize, rows: &[Row], start: Option<&[f64]>) -> Option<Vec<f64>> {
     let mut met: BTreeMap<(usize, usize), ()> = BTreeMap::new();
-    for &(a, b, _, _) in matches {
+    for &(a, b, ..) in rows {
         met.insert((a.min(b), a.max(b)), ());
     }
-    let pseudo: Vec<(usize, usize, f64, f64)> =
-        met.keys().map(|&(a, b)| (a, b, 0.5, 0.0)).collect();
-    let p = m; // θ₀ … θ_{m−2}, then β
-    let mut params = vec![0.0; p];
-    let row = |a: usize, b: usize, x: f64| {
+    let pseudo: Vec<Row> = met.keys().map(|&(a, b)| (a, b, 1.0, 0.5, 0.0)).collect();
+    let p = m;
+    let mut params = start.map_or_else(|| vec![0.0; p], <[f64]>::to_vec);
+    let design = |a: usize, b: usize, x: f64| {
         let mut r = vec![0.0; p];
         if a + 1 < m {
             r[a] += 1.0;
@@ -256,31 +271,28 @@ fn fit(m: usize, matches: &[(usize, usize, f64, f64)]) -> Option<(Vec<f64>, f64)
         r
     };
     for _ in 0..100 {
-        // Newton's step solves (XᵀWX) δ = Xᵀ(y − p): the normal equations of rows scaled by
-        // √w with responses (y − p)/√w.
+        // Newton's step solves (XᵀWX) δ = Xᵀ(y − k·p): the normal equations of rows scaled
+        // by √w with responses (y − k·p)/√w.
         let mut normal = Normal::new(p);
-        for &(a, b, y, x) in matches.iter().chain(&pseudo) {
-            let r = row(a, b, x);
+        for &(a, b, k, wins, x) in rows.iter().chain(&pseudo) {
+            let r = design(a, b, x);
             let eta: f64 = r.iter().zip(&params).map(|(u, v)| u * v).sum();
             let prob = 1.0 / (1.0 + (-eta).exp());
-            let w = (prob * (1.0 - prob)).max(1e-12);
+            let w = (k * prob * (1.0 - prob)).max(1e-12);
             let root = w.sqrt();
             let scaled: Vec<f64> = r.iter().map(|v| v * root).collect();
-            normal.add_row(&scaled, (y - prob) / root);
+            normal.add_row(&scaled, (wins - k * prob) / root);
         }
         let step = normal.solve()?;
         let size = step.iter().fold(0.0f64, |acc, v| acc.max(v.abs()));
-        for (v, d) in params.iter_mut().zip(&step) {
-            *v += d;
-        }
         if !size.is_finite() {
             return None;
         }
+        for (v, d) in params.iter_mut().zip(&step) {
+            *v += d;
+        }
         if size < 1e-9 {
-            let beta = params[p - 1];
-            let mut theta = params[..p - 1].to_vec();
-            theta.push(0.0);
-            return Some((theta, beta));
+            return Some(params);
         }
     }
     None
@@ -297,25 +309,25 @@ mod tests {
         // exact there), many matches so the pseudo-draws hardly shrink the estimates.
         let truth = [0.8, 0.0, -0.8];
         let beta = 1.2;
-        let mut matches = Vec::new();
+        let mut rows = Vec::new();
         for (a, b) in [(0, 1), (1, 2), (0, 2), (1, 0), (2, 1), (2, 0)] {
             for x in [-0.9, -0.3, 0.0, 0.3, 0.9] {
                 let eta: f64 = truth[a] - truth[b] + beta * x;
                 let y = 1.0 / (1.0 + (-eta).exp());
-                for _ in 0..200 {
-                    matches.push((a, b, y, x));
-                }
+                rows.push((a, b, 200.0, 200.0 * y, x));
             }
         }
-        let (theta, b) = fit(3, &matches).unwrap();
-        assert!((b - beta).abs() < 0.02, "{b}");
-        for (i, t) in truth.iter().enumerate() {
-            // θ₂ is fixed at 0: compare differences from it.
+        let params = fit(3, &rows, None).unwrap();
+        assert!((params[2] - beta).abs() < 0.02, "{params:?}");
+        // θ₂ is fixed at 0: θ₀ and θ₁ are differences from it.
+        for i in 0..2 {
             assert!(
-                ((theta[i] - theta[2]) - (t - truth[2])).abs() < 0.02,
-                "{theta:?}"
+                (params[i] - (truth[i] - truth[2])).abs() < 0.02,
+                "{params:?}"
             );
         }
-        assert_eq!(fit(3, &[]), None, "no match: nothing to fit");
+        let again = fit(3, &rows, Some(&params)).unwrap();
+        assert!(params.iter().zip(&again).all(|(a, b)| (a - b).abs() < 1e-6));
+        assert_eq!(fit(3, &[], None), None, "no match: nothing to fit");
     }
 }

@@ -10,13 +10,21 @@
 //! source's three-way baselines are right when their label (proved, disproved, unknown) is
 //! the item's: their accuracy is over three labels (chance is one third), also given per
 //! correct label.
+//!
+//! The unit of replication is the item: every judgment of one item (its judges, formats,
+//! pairings, panel members) is one cluster. Shares count items in their intervals
+//! ([`Proportion::clustered`]); the lift over the naive judge and the gap to the expert are
+//! paired differences whose intervals resample items ([`paired_difference`]); quotes are
+//! clustered by item; the mean confidences are cluster-robust means over items.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
 use super::ratings::{Rating, rate_pairs};
-use super::stats::{mean, pearson};
+use super::stats::pearson;
+use super::stats::statistic::Statistic;
+use super::tables::Cell;
 use crate::domain::{Judgment, Label, ProtocolKind, QaFormat, QaSetup, Round, Team};
 
 /// z for a two-sided 95% interval.
@@ -48,6 +56,60 @@ pub struct Proportion {
     /// The independent units among the trials (question-answer items: the several judges,
     /// formats and pairings of one item are one unit); `n` when each trial is its own.
     pub units: usize,
+    /// What the trials and the units are, for the n shown (left out of `analysis.json` for
+    /// judgments of items, the question-answer accuracies').
+    #[serde(skip_serializing_if = "Counted::is_default")]
+    pub counted: Counted,
+}
+
+/// What a share's trials and its independent units are, so its n reads
+/// `n=399 quotes, 12 items`: judgments of items unless the figure says otherwise.
+#[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Counted {
+    /// Judgments, clustered by item (question-answer accuracies).
+    #[default]
+    JudgmentsOfItems,
+    /// A debater's quotes, clustered by item.
+    QuotesOfItems,
+    /// Judgments, clustered by round (a structured debate's judges or panel members).
+    JudgmentsOfRounds,
+    /// Judges' assessments of arguments, clustered by round.
+    AssessmentsOfRounds,
+    /// Cross-examination answers, clustered by round.
+    AnswersOfRounds,
+    /// Arguments, clustered by round.
+    ArgumentsOfRounds,
+    /// A panel judge's calls of arguments, clustered by round.
+    CallsOfRounds,
+}
+
+impl Counted {
+    /// The trials' noun for `n` of them.
+    pub fn trials(self, n: usize) -> &'static str {
+        let (one, many) = match self {
+            Self::JudgmentsOfItems | Self::JudgmentsOfRounds => ("judgment", "judgments"),
+            Self::QuotesOfItems => ("quote", "quotes"),
+            Self::AssessmentsOfRounds => ("assessment", "assessments"),
+            Self::AnswersOfRounds => ("answer", "answers"),
+            Self::ArgumentsOfRounds => ("argument", "arguments"),
+            Self::CallsOfRounds => ("call", "calls"),
+        };
+        if n == 1 { one } else { many }
+    }
+
+    /// The units' noun for `n` of them.
+    pub fn units(self, n: usize) -> &'static str {
+        let (one, many) = match self {
+            Self::JudgmentsOfItems | Self::QuotesOfItems => ("item", "items"),
+            _ => ("round", "rounds"),
+        };
+        if n == 1 { one } else { many }
+    }
+
+    fn is_default(&self) -> bool {
+        *self == Self::default()
+    }
 }
 
 impl Proportion {
@@ -68,6 +130,7 @@ impl Proportion {
             low: Some(low),
             high: Some(high),
             units: n,
+            counted: Counted::default(),
         }
     }
 
@@ -106,6 +169,11 @@ impl Proportion {
         }
         out
     }
+
+    /// The same share, its trials and units named.
+    pub fn counting(self, counted: Counted) -> Self {
+        Self { counted, ..self }
+    }
 }
 
 /// Trials counted per item, for a [`Proportion::clustered`].
@@ -115,9 +183,14 @@ pub struct ItemTally(BTreeMap<String, (usize, usize)>);
 impl ItemTally {
     /// One trial of `item`.
     pub fn add(&mut self, item: &str, hit: bool) {
+        self.add_trials(item, usize::from(hit), 1);
+    }
+
+    /// `trials` trials of `item` (any cluster's id: an item, a round), `hits` of them hits.
+    pub fn add_trials(&mut self, item: &str, hits: usize, trials: usize) {
         let slot = self.0.entry(item.to_string()).or_default();
-        slot.0 += usize::from(hit);
-        slot.1 += 1;
+        slot.0 += hits;
+        slot.1 += trials;
     }
 
     /// The share, its interval counting items.
@@ -125,6 +198,40 @@ impl ItemTally {
         let clusters: Vec<(usize, usize)> = self.0.values().copied().collect();
         Proportion::clustered(&clusters)
     }
+
+    /// Each item's hits and trials.
+    fn items(&self) -> &BTreeMap<String, (usize, usize)> {
+        &self.0
+    }
+}
+
+/// The difference of two shares measured on the same items, `a − b` (debate accuracy minus
+/// the naive judge's): the value is the difference of the two pooled shares; its interval
+/// is a paired cluster bootstrap that draws items with replacement and recomputes both
+/// shares from the drawn items' judgments, so the items' own difficulty, which moves both
+/// shares together, cancels. n counts the items either share has judgments on; none without
+/// judgments in both, and no interval under
+/// [`MIN_CLUSTERS`](super::stats::bootstrap::MIN_CLUSTERS) items.
+pub fn paired_difference(a: &ItemTally, b: &ItemTally) -> Statistic {
+    let mut items: BTreeMap<&str, [usize; 4]> = BTreeMap::new();
+    for (tally, at) in [(a, 0), (b, 2)] {
+        for (item, &(hits, trials)) in tally.items() {
+            let slot = items.entry(item).or_default();
+            slot[at] = hits;
+            slot[at + 1] = trials;
+        }
+    }
+    let items: Vec<[usize; 4]> = items.into_values().collect();
+    Statistic::bootstrap(items.len(), |draw| {
+        let mut sum = [0usize; 4];
+        for &i in draw {
+            for (s, v) in sum.iter_mut().zip(items[i]) {
+                *s += v;
+            }
+        }
+        (sum[1] > 0 && sum[3] > 0)
+            .then(|| sum[0] as f64 / sum[1] as f64 - sum[2] as f64 / sum[3] as f64)
+    })
 }
 
 /// The Wilson score interval at 95% (Wilson 1927): good at small n and near 0 or 1.
@@ -176,10 +283,11 @@ pub struct Lift {
     pub level: String,
     /// Accuracy in every format this judge ran, in [`QaFormat::ALL`] order.
     pub formats: BTreeMap<QaFormat, Proportion>,
-    /// Debate accuracy minus naive accuracy.
-    pub lift_over_naive: Option<f64>,
-    /// Expert accuracy minus debate accuracy.
-    pub gap_to_expert: Option<f64>,
+    /// Debate accuracy minus naive accuracy, with its paired interval over items
+    /// ([`paired_difference`]).
+    pub lift_over_naive: Statistic,
+    /// Expert accuracy minus debate accuracy, the same way.
+    pub gap_to_expert: Statistic,
 }
 
 /// Accuracy split by where the correct answer was.
@@ -206,13 +314,17 @@ pub struct DebaterFigures {
     pub wins_when_correct: Proportion,
     /// Judges chose its answer when it was incorrect.
     pub wins_when_incorrect: Proportion,
-    /// Its quotes found in the game.
+    /// Its quotes found in the game, clustered by item (one debater's quotes in the
+    /// rounds of one item are not independent).
     pub quotes_verified: Proportion,
     /// Arguments cut at the word limit.
     pub word_limit_violations: u32,
     /// Persuasiveness (Bradley–Terry over cross-play debates won, Elo scale), when it
     /// debated another model.
     pub persuasiveness: Option<Rating>,
+    /// The items of its cross-play debates: the units its persuasiveness's interval
+    /// resamples (its `matches` are judgments).
+    pub persuasiveness_items: usize,
     /// Judge accuracy in debates where this model argued both sides.
     pub self_play_accuracy: Proportion,
 }
@@ -224,8 +336,8 @@ pub struct CalibrationBin {
     pub low: f64,
     /// Upper bound.
     pub high: f64,
-    /// Mean stated confidence (0–100).
-    pub mean_confidence: Option<f64>,
+    /// Mean stated confidence (0–100), its interval counting items (cluster-robust).
+    pub mean_confidence: Cell,
     /// How often those choices were right.
     pub accuracy: Proportion,
 }
@@ -235,10 +347,10 @@ pub struct CalibrationBin {
 pub struct BothWrong {
     /// Usable judgments on such rounds.
     pub n: usize,
-    /// Their mean confidence.
-    pub mean_confidence: Option<f64>,
+    /// Their mean confidence, its interval counting items.
+    pub mean_confidence: Cell,
     /// Mean confidence on rounds with one correct answer, for comparison.
-    pub mean_confidence_otherwise: Option<f64>,
+    pub mean_confidence_otherwise: Cell,
 }
 
 /// A three-way baseline's accuracy over the three labels.
@@ -274,8 +386,10 @@ pub struct QaFigures {
     /// Each debating model.
     pub debaters: Vec<DebaterFigures>,
     /// Correlation across models of persuasiveness and self-play judge accuracy (the
-    /// paper's finding is positive), when three or more models have both.
-    pub persuasiveness_accuracy_correlation: Option<f64>,
+    /// paper's finding is positive): Pearson's r over the models that have both (its value
+    /// from three models; n counts them), its interval from resampling models (the units of
+    /// a correlation across models), so none under ten.
+    pub persuasiveness_accuracy_correlation: Statistic,
     /// Stated confidence against accuracy.
     pub calibration: Vec<CalibrationBin>,
     /// Rounds with two wrong answers.
@@ -417,15 +531,16 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
     let lifts = per_judge
         .into_iter()
         .map(|((judge, level), formats)| {
-            let formats = shares(formats);
-            let share = |f: QaFormat| formats.get(&f).and_then(|p| p.share);
-            let debate = share(QaFormat::Debate);
+            let difference = |a: QaFormat, b: QaFormat| match (formats.get(&a), formats.get(&b)) {
+                (Some(a), Some(b)) => paired_difference(a, b),
+                _ => Statistic::default(),
+            };
             Lift {
-                lift_over_naive: debate.zip(share(QaFormat::Naive)).map(|(d, n)| d - n),
-                gap_to_expert: debate.zip(share(QaFormat::Expert)).map(|(d, e)| e - d),
+                lift_over_naive: difference(QaFormat::Debate, QaFormat::Naive),
+                gap_to_expert: difference(QaFormat::Expert, QaFormat::Debate),
                 judge,
                 level,
-                formats,
+                formats: shares(formats),
             }
         })
         .collect();
@@ -470,12 +585,7 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
             ))
         })
         .collect();
-    let persuasiveness_accuracy_correlation = (pairs.len() >= 3)
-        .then(|| {
-            let (x, y): (Vec<f64>, Vec<f64>) = pairs.into_iter().unzip();
-            pearson(&x, &y)
-        })
-        .flatten();
+    let persuasiveness_accuracy_correlation = correlation_across_models(&pairs);
 
     let calibration = CALIBRATION_BINS
         .iter()
@@ -487,11 +597,10 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
                         .is_some_and(|c| c >= low && (c < high || (high == 100.0 && c <= high)))
                 })
                 .collect();
-            let confidences: Vec<f64> = inside.iter().filter_map(|j| j.confidence).collect();
             CalibrationBin {
                 low,
                 high,
-                mean_confidence: mean(&confidences),
+                mean_confidence: mean_confidence(inside.iter().map(|j| **j)),
                 accuracy: {
                     let mut t = ItemTally::default();
                     inside.iter().for_each(|j| t.add(&j.setup.item_id, hit(j)));
@@ -501,20 +610,10 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
         })
         .collect();
 
-    let wrong: Vec<f64> = all
-        .iter()
-        .filter(|j| j.correct.is_none())
-        .filter_map(|j| j.confidence)
-        .collect();
     let both_wrong = all.iter().any(|j| j.correct.is_none()).then(|| BothWrong {
         n: all.iter().filter(|j| j.correct.is_none()).count(),
-        mean_confidence: mean(&wrong),
-        mean_confidence_otherwise: mean(
-            &scored
-                .iter()
-                .filter_map(|j| j.confidence)
-                .collect::<Vec<_>>(),
-        ),
+        mean_confidence: mean_confidence(all.iter().filter(|j| j.correct.is_none())),
+        mean_confidence_otherwise: mean_confidence(scored.iter().copied()),
     });
 
     let three_way = three_way_accuracy(&scored);
@@ -531,6 +630,37 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
         persuasiveness_accuracy_correlation,
         calibration,
         both_wrong,
+    })
+}
+
+/// The mean stated confidence of these judgments, its interval counting items.
+fn mean_confidence<'b, 'a: 'b>(judged: impl Iterator<Item = &'b Judged<'a>>) -> Cell {
+    let mut items: Vec<&str> = Vec::new();
+    let observations: Vec<(usize, f64)> = judged
+        .filter_map(|j| {
+            let confidence = j.confidence?;
+            let item = j.setup.item_id.as_str();
+            let at = items.iter().position(|i| *i == item).unwrap_or_else(|| {
+                items.push(item);
+                items.len() - 1
+            });
+            Some((at, confidence))
+        })
+        .collect();
+    Cell::clustered(&observations)
+}
+
+/// Pearson's r across models of `(persuasiveness, self-play accuracy)`: a value from three
+/// models, its interval from resampling the models (the correlation is a statement about
+/// models, and each model's two figures were measured on the same items, so models are its
+/// units); under ten models there is none.
+pub fn correlation_across_models(pairs: &[(f64, f64)]) -> Statistic {
+    if pairs.len() < 3 {
+        return Statistic::without_interval(None, pairs.len());
+    }
+    Statistic::bootstrap(pairs.len(), |draw| {
+        let (x, y): (Vec<f64>, Vec<f64>) = draw.iter().map(|&i| pairs[i]).unzip();
+        pearson(&x, &y)
     })
 }
 
@@ -647,8 +777,9 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
     );
     models
         .iter()
-        .map(|model| {
-            let (mut verified, mut quotes, mut cuts) = (0, 0, 0);
+        .enumerate()
+        .map(|(index, model)| {
+            let (mut quotes, mut cuts) = (ItemTally::default(), 0);
             for r in rounds {
                 let Some(setup) = r.qa() else { continue };
                 for (m, record) in [
@@ -656,12 +787,22 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
                     (&r.team_b_model, setup.debater_b),
                 ] {
                     if m == model {
-                        verified += record.verified_quotes as usize;
-                        quotes += (record.verified_quotes + record.unverified_quotes) as usize;
+                        quotes.add_trials(
+                            &setup.item_id,
+                            record.verified_quotes as usize,
+                            (record.verified_quotes + record.unverified_quotes) as usize,
+                        );
                         cuts += record.word_limit_violations;
                     }
                 }
             }
+            let mut debated: Vec<usize> = matches
+                .iter()
+                .filter(|m| m.0 == index || m.1 == index)
+                .map(|m| m.3)
+                .collect();
+            debated.sort_unstable();
+            debated.dedup();
             DebaterFigures {
                 model: model.clone(),
                 wins_when_correct: wins_correct
@@ -672,12 +813,13 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
                     .get(model.as_str())
                     .copied()
                     .unwrap_or_default(),
-                quotes_verified: Proportion::new(verified, quotes),
+                quotes_verified: quotes.proportion().counting(Counted::QuotesOfItems),
                 word_limit_violations: cuts,
                 persuasiveness: ratings
                     .iter()
                     .find(|r| r.entrant == *model && r.matches > 0)
                     .cloned(),
+                persuasiveness_items: debated.len(),
                 self_play_accuracy: self_play.get(model.as_str()).copied().unwrap_or_default(),
             }
         })
@@ -707,6 +849,104 @@ mod tests {
         let all: Vec<(usize, usize)> = (0..20).map(|_| (3, 3)).collect();
         let p = Proportion::clustered(&all);
         assert_eq!((p.low, p.high), (Proportion::new(20, 20).low, Some(1.0)));
+    }
+
+    /// Twenty items, each judged three times in debate and once by the naive judge.
+    fn paired_items() -> (ItemTally, ItemTally) {
+        let debate = [3, 2, 3, 1, 0, 3, 2, 2, 3, 1, 3, 0, 2, 3, 1, 2, 3, 3, 0, 2];
+        let naive = [1, 0, 1, 0, 0, 1, 1, 0, 1, 0, 1, 0, 0, 1, 0, 1, 1, 0, 0, 0];
+        let (mut d, mut n) = (ItemTally::default(), ItemTally::default());
+        for (i, (&dh, &nh)) in debate.iter().zip(&naive).enumerate() {
+            d.add_trials(&format!("item-{i}"), dh, 3);
+            n.add_trials(&format!("item-{i}"), nh, 1);
+        }
+        (d, n)
+    }
+
+    #[test]
+    fn the_lift_is_the_difference_of_accuracies_with_a_paired_interval_over_items() {
+        let (debate, naive) = paired_items();
+        let lift = paired_difference(&debate, &naive);
+        // 39 of 60 debate judgments right, 9 of 20 naive ones: 0.65 − 0.45.
+        let (d, n) = (debate.proportion(), naive.proportion());
+        assert_eq!((d.hits, d.n, n.hits, n.n), (39, 60, 9, 20));
+        let point = d.share.unwrap() - n.share.unwrap();
+        assert!((lift.value.unwrap() - point).abs() < 1e-12, "{lift:?}");
+        assert!((point - 0.2).abs() < 1e-12);
+        assert_eq!(lift.n, 20, "n counts items, not the 80 judgments");
+        // Reference values from numpy (tests/stats_reference/make_paired.py: 200,000 resamples of the 20
+        // items with numpy.random.default_rng(12345)): bootstrap standard error 0.0796,
+        // percentile interval [0.0500, 0.3667]; the linearised paired standard error (the
+        // delta method for two ratios, clustered by item, G/(G−1) corrected) is 0.0816,
+        // and 0.1405 if the two accuracies were treated as independent samples.
+        let (low, high) = (lift.low.unwrap(), lift.high.unwrap());
+        let se = (high - low) / (2.0 * 1.959_964);
+        assert!((se - 0.0816).abs() < 0.2 * 0.0816, "{lift:?}: se {se}");
+        assert!(se < 0.1405 * 0.8, "pairing narrows it: {se}");
+        assert!((low - 0.0500).abs() < 0.035, "{lift:?}");
+        assert!((high - 0.3667).abs() < 0.035, "{lift:?}");
+        // Without judgments in one of the two formats there is no difference.
+        assert_eq!(
+            paired_difference(&debate, &ItemTally::default()).value,
+            None
+        );
+        // Under ten items: the value, no interval.
+        let (mut few_d, mut few_n) = (ItemTally::default(), ItemTally::default());
+        for i in 0..5 {
+            few_d.add(&i.to_string(), i < 4);
+            few_n.add(&i.to_string(), i < 2);
+        }
+        let few = paired_difference(&few_d, &few_n);
+        assert_eq!((few.value, few.low, few.n), (Some(0.8 - 0.4), None, 5));
+    }
+
+    #[test]
+    fn quotes_of_one_item_are_one_unit() {
+        // Twelve items, ten quotes each: all verified on six items, none on six. As 120
+        // independent quotes the interval would be narrow; the items leave it wide.
+        let mut t = ItemTally::default();
+        for i in 0..12 {
+            t.add_trials(&i.to_string(), if i < 6 { 10 } else { 0 }, 10);
+        }
+        let p = t.proportion().counting(Counted::QuotesOfItems);
+        assert_eq!((p.hits, p.n, p.units), (60, 120, 12));
+        let width = |p: &Proportion| p.high.unwrap() - p.low.unwrap();
+        assert!(width(&p) > 2.0 * width(&Proportion::new(60, 120)), "{p:?}");
+        assert_eq!(
+            crate::analysis::show::share(&p),
+            format!(
+                "50% [{:.0}–{:.0}%] (n=120 quotes, 12 items)",
+                p.low.unwrap() * 100.0,
+                p.high.unwrap() * 100.0
+            )
+        );
+    }
+
+    #[test]
+    fn a_correlation_across_models_counts_models() {
+        let pairs = |k: usize| -> Vec<(f64, f64)> {
+            (0..k)
+                .map(|i| {
+                    (
+                        1400.0 + 20.0 * i as f64,
+                        0.5 + 0.03 * i as f64 + 0.02 * (i % 2) as f64,
+                    )
+                })
+                .collect()
+        };
+        assert_eq!(
+            correlation_across_models(&pairs(2)),
+            Statistic::without_interval(None, 2)
+        );
+        let four = correlation_across_models(&pairs(4));
+        assert!(
+            four.value.is_some_and(|r| r > 0.9) && four.low.is_none(),
+            "{four:?}"
+        );
+        assert_eq!(four.n, 4);
+        let twelve = correlation_across_models(&pairs(12));
+        assert_eq!(twelve.n, 12);
+        assert!(twelve.low.is_some_and(|l| l > 0.8), "{twelve:?}");
     }
 
     #[test]

@@ -17,12 +17,18 @@ pub(crate) fn cell(c: &Cell) -> String {
 }
 
 /// A proportion with its Wilson interval and n: `62% [48–74%] (n=40)`; when its trials
-/// come in fewer independent units, both: `62% [41–79%] (n=94 judgments, 12 items)`; `–`
+/// come in fewer independent units, both, named as the share counts them:
+/// `62% [41–79%] (n=94 judgments, 12 items)`, `66% [60–71%] (n=300 quotes, 12 items)`; `–`
 /// without data.
 pub fn share(p: &Proportion) -> String {
     let n = if p.units < p.n {
-        let items = if p.units == 1 { "item" } else { "items" };
-        format!("n={} judgments, {} {items}", p.n, p.units)
+        format!(
+            "n={} {}, {} {}",
+            p.n,
+            p.counted.trials(p.n),
+            p.units,
+            p.counted.units(p.units)
+        )
     } else {
         format!("n={}", p.n)
     };

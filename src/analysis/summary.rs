@@ -10,7 +10,8 @@ use serde::Serialize;
 
 use super::calls::{CallCounts, calls_by_model};
 use super::qa::{Proportion, QaFigures, qa_figures};
-use super::structured::{Mean, SideAdvantage, structured_figures};
+use super::stats::statistic::Statistic;
+use super::structured::{SideAdvantage, structured_figures};
 use super::tables::{Cell, dilemma_difficulty, model_comparison};
 use crate::domain::{ProtocolKind, QaFormat, Reading, Round, RoundError, RoundStatus};
 
@@ -112,14 +113,17 @@ pub struct Summary {
 pub struct StructuredSummary {
     /// Judgments of its debates.
     pub judgments: usize,
-    /// Wins (ahead or clearly ahead; a draw is not a win).
+    /// Wins (ahead or clearly ahead).
     pub wins: usize,
-    /// wins / judgments.
-    pub win_rate: Option<f64>,
+    /// Draws (evenly matched).
+    pub draws: usize,
+    /// Wins plus half the draws, over the judgments with a result, with its 95% interval
+    /// from resampling rounds (n counts rounds).
+    pub win_rate: Statistic,
     /// Its side total when it argued Pro.
-    pub pro_total: Mean,
+    pub pro_total: Cell,
     /// Its side total when it argued Con.
-    pub con_total: Mean,
+    pub con_total: Cell,
 }
 
 /// Question-answer accuracy by judge, summed over levels from the report's per-judge rows.
@@ -165,6 +169,7 @@ fn structured_parts(
                 StructuredSummary {
                     judgments: m.judgments,
                     wins: m.wins,
+                    draws: m.draws,
                     win_rate: m.win_rate,
                     pro_total: m.pro_total,
                     con_total: m.con_total,
@@ -251,7 +256,9 @@ pub fn summarize(rounds: &[Round]) -> Summary {
             }
         }
     }
-    for row in model_comparison(rounds) {
+    // The main tables' rule: a judge of its own model's round is left out.
+    let (independent, _) = crate::analysis::tables::without_self_judgments(rounds);
+    for row in model_comparison(&independent) {
         let role = RoleSummary {
             total: row.total,
             criteria: row
@@ -271,27 +278,30 @@ pub fn summarize(rounds: &[Round]) -> Summary {
             entry.responding = Some(role);
         }
     }
-    for m in s.models.values_mut() {
-        // Both roles pooled: the n-weighted mean of the role means.
-        let roles: Vec<Cell> = [&m.presenting, &m.responding]
-            .into_iter()
-            .flatten()
-            .map(|r| r.total)
-            .collect();
-        let n: usize = roles.iter().map(|c| c.n).sum();
-        let sum: f64 = roles
-            .iter()
-            .filter_map(|c| c.mean.map(|v| v * c.n as f64))
-            .sum();
-        let units: usize = roles.iter().map(|c| c.units).sum();
-        m.total = Cell {
-            units,
-            ..Cell::without_interval(
-                (n > 0).then(|| sum / n as f64),
-                n,
-                units < super::tables::MIN_N,
-            )
-        };
+    // Both roles pooled, each exchange one unit (the judges of one debate, and a model's
+    // two teams when it met itself, count once in the interval).
+    let mut pooled: BTreeMap<&str, Vec<(usize, f64)>> = BTreeMap::new();
+    for (exchange, r) in independent.iter().enumerate() {
+        for j in r.judgments.iter().filter(|j| j.is_usable()) {
+            let Reading::Rubric { team_a, team_b } = &j.reading else {
+                continue;
+            };
+            if let (Some(a), Some(b)) = (team_a.total(), team_b.total()) {
+                pooled
+                    .entry(&r.team_a_model)
+                    .or_default()
+                    .push((exchange, a));
+                pooled
+                    .entry(&r.team_b_model)
+                    .or_default()
+                    .push((exchange, b));
+            }
+        }
+    }
+    for (name, m) in s.models.iter_mut() {
+        if let Some(totals) = pooled.get(name.as_str()) {
+            m.total = Cell::clustered(totals);
+        }
     }
     let ethics_bowl = || {
         rounds

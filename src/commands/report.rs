@@ -3,6 +3,7 @@
 
 use std::path::Path;
 
+use ethics_bowl::analysis::figures::{Style, Value};
 use ethics_bowl::analysis::qa::QaFigures;
 use ethics_bowl::analysis::structured::StructuredFigures;
 use ethics_bowl::analysis::tables::unread_note;
@@ -73,7 +74,7 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
 fn print_structured(f: &StructuredFigures) {
     let a = &f.side;
     println!(
-        "\nstructured debate: {} judgments; Pro won {}, Con {}, {} ties (Pro's share of decided: {})",
+        "\nstructured debate: {} judgments; Pro won {}, Con {}, {} ties (Pro's share of decided: {}); win rates count a draw as half",
         a.judgments,
         a.pro_wins,
         a.con_wins,
@@ -82,10 +83,9 @@ fn print_structured(f: &StructuredFigures) {
     );
     for m in &f.models {
         println!(
-            "  {:<18} win rate {:>4}  total as Pro {}  as Con {}",
+            "  {:<18} win rate {}  total as Pro {}  as Con {}",
             m.model,
-            m.win_rate
-                .map_or("–".into(), |w| format!("{:.0}%", w * 100.0)),
+            Value::Statistic(m.win_rate, Style::Percent).shown(),
             m.pro_total.mean.map_or("–".into(), |v| format!("{v:.2}")),
             m.con_total.mean.map_or("–".into(), |v| format!("{v:.2}"))
         );
@@ -99,7 +99,7 @@ fn print_qa(q: &QaFigures) {
         println!("  {:<12} {}", format.as_str(), qa_share(p));
     }
     for l in &q.lifts {
-        let points = |v: Option<f64>| v.map_or("–".into(), |v| format!("{:+.0} pts", v * 100.0));
+        let points = |v| Value::Statistic(v, Style::Points).shown();
         println!(
             "  judge {} on {}: debate minus naive {}, expert minus debate {}",
             l.judge,

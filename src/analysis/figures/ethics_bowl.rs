@@ -357,6 +357,11 @@ fn consistency(a: &Analysis) -> Section {
 
 fn frameworks(a: &Analysis) -> Section {
     let mut s = Section::new("Framework usage");
+    s.plain(
+        "Each framework's share of a model's keyword hits (in its own phases and in the judges' remarks on it), \
+         with a 95% interval resampling the rounds it played, n counting them: the hits within one text are \
+         not independent. A keyword count is a coarse reading of a text; the CSV has the hits.",
+    );
     let names: Vec<&str> = FRAMEWORKS.iter().map(|(n, _)| *n).collect();
     let mut head = vec!["model"];
     head.extend(&names);
@@ -365,23 +370,27 @@ fn frameworks(a: &Analysis) -> Section {
     let mut tidy = Vec::new();
     for f in &a.framework_usage {
         let mut cells = vec![Value::text(&f.model)];
-        cells.extend(
-            names
-                .iter()
-                .map(|n| Value::Percent(f.share.get(n).copied().unwrap_or(0.0))),
-        );
+        cells.extend(names.iter().map(|n| {
+            f.share
+                .get(n)
+                .map_or(Value::Empty, |s| Value::Statistic(*s, Style::Percent))
+        }));
         cells.push(Value::text(f.dominant.unwrap_or("–")));
         cells.push(Value::Count(
             f.hits.values().chain(f.judges_named.values()).sum(),
         ));
         t.row(cells, Link::model(&f.model));
         for name in &names {
+            let share = f.share.get(name);
             tidy.push(vec![
                 Value::text(&f.model),
                 Value::text(*name),
                 Value::Count(f.hits.get(name).copied().unwrap_or(0)),
                 Value::Count(f.judges_named.get(name).copied().unwrap_or(0)),
-                Value::Percent(f.share.get(name).copied().unwrap_or(0.0)),
+                share.map_or(Value::Empty, |s| Value::number(s.value, 4)),
+                share.map_or(Value::Empty, |s| Value::number(s.low, 4)),
+                share.map_or(Value::Empty, |s| Value::number(s.high, 4)),
+                share.map_or(Value::Empty, |s| Value::Count(s.n)),
             ]);
         }
     }
@@ -393,6 +402,9 @@ fn frameworks(a: &Analysis) -> Section {
             "hits_in_own_phases",
             "named_by_judges",
             "share",
+            "low",
+            "high",
+            "rounds",
         ],
         tidy,
     ));

@@ -19,7 +19,7 @@ use serde::Serialize;
 use crate::domain::{Evaluation, PanelRecord, PanelState, PanelSummary, ProtocolKind, Round};
 
 use super::stats::statistic::Statistic;
-use super::stats::{krippendorff_interval, mean};
+use super::stats::{AlphaParts, mean};
 use super::tables::Cell;
 
 /// One panel judge across the tournament.
@@ -115,17 +115,17 @@ type Movement = (Vec<f64>, Vec<f64>, usize);
 /// Alpha over (exchange, dimension) units, its interval resampling exchanges (the
 /// dimensions of one panel move together).
 fn alpha(units: &BTreeMap<(String, String), Vec<f64>>) -> Statistic {
-    let mut by_exchange: BTreeMap<&str, Vec<&Vec<f64>>> = BTreeMap::new();
+    let mut by_exchange: BTreeMap<&str, AlphaParts> = BTreeMap::new();
     for ((exchange, _), scores) in units {
         by_exchange.entry(exchange).or_default().push(scores);
     }
-    let exchanges: Vec<Vec<&Vec<f64>>> = by_exchange.into_values().collect();
-    Statistic::bootstrap(exchanges.len(), |draw| {
-        let units: Vec<Vec<f64>> = draw
-            .iter()
-            .flat_map(|&e| exchanges[e].iter().map(|u| (*u).clone()))
-            .collect();
-        krippendorff_interval(&units)
+    let parts: Vec<AlphaParts> = by_exchange.into_values().collect();
+    Statistic::bootstrap(parts.len(), |draw| {
+        let mut total = AlphaParts::default();
+        for &e in draw {
+            total.add(&parts[e], 1.0);
+        }
+        total.alpha()
     })
 }
 

@@ -1,13 +1,14 @@
 //! The question-answer debate's panels: how often the panel's answer and each judge's was
 //! correct, before deliberation (the weighted vote of the independent answers; each judge's
 //! own) and after (the panel's final answer; each judge's last), per format and level, on
-//! items with a correct answer.
+//! items with a correct answer. Each share counts items in its interval: the rounds of one
+//! item (its debater pairings, its repetitions) are not independent.
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-use crate::analysis::qa::Proportion;
+use crate::analysis::qa::{ItemTally, Proportion};
 use crate::domain::{Evaluation, PanelSeat, PanelState, ProtocolKind, QaFormat, Round};
 use crate::protocols::panel::aggregate;
 use crate::protocols::qa_debate::verdict_of;
@@ -38,13 +39,12 @@ pub struct QaPanelAccuracy {
     pub rows: Vec<AccuracyRow>,
 }
 
-/// Hits and trials before and after.
-type Counts = ((usize, usize), (usize, usize));
+/// Hits and trials before and after, by item.
+type Counts = (ItemTally, ItemTally);
 
-fn count(slot: &mut (usize, usize), verdict: Option<&String>, correct: &str) {
+fn count(slot: &mut ItemTally, item: &str, verdict: Option<&String>, correct: &str) {
     if let Some(v) = verdict {
-        slot.0 += usize::from(v == correct);
-        slot.1 += 1;
+        slot.add(item, v == correct);
     }
 }
 
@@ -95,19 +95,22 @@ pub fn panel_accuracy(rounds: &[Round]) -> QaPanelAccuracy {
             .and_then(|j| j.choice())
             .map(|c| verdict_of(c.side).to_string());
         let slot = counts.entry(key(0, "panel", "")).or_default();
-        count(&mut slot.0, vote_before.as_ref(), correct);
-        count(&mut slot.1, vote_after.as_ref(), correct);
+        let item = setup.item_id.as_str();
+        count(&mut slot.0, item, vote_before.as_ref(), correct);
+        count(&mut slot.1, item, vote_after.as_ref(), correct);
         for (place, (seat, first, last)) in evaluations.iter().enumerate() {
             let slot = counts
                 .entry(key(place + 1, &seat.persona_id, &seat.model))
                 .or_default();
             count(
                 &mut slot.0,
+                item,
                 first.as_ref().and_then(|e| e.verdict.as_ref()),
                 correct,
             );
             count(
                 &mut slot.1,
+                item,
                 last.as_ref().and_then(|e| e.verdict.as_ref()),
                 correct,
             );
@@ -122,8 +125,8 @@ pub fn panel_accuracy(rounds: &[Round]) -> QaPanelAccuracy {
                     level,
                     judge,
                     model,
-                    before: Proportion::new(before.0, before.1),
-                    after: Proportion::new(after.0, after.1),
+                    before: before.proportion(),
+                    after: after.proportion(),
                 },
             )
             .collect(),

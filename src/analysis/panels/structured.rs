@@ -1,13 +1,14 @@
 //! The structured debate's panels: how far the judges agree on each argument's standing.
 //! For every argument of a finished panel: whether all judges who called it gave the same
 //! standing, before deliberation and after; and for each judge, how often its call matched
-//! the panel's weighted-majority standing (the trace's), before and after.
+//! the panel's weighted-majority standing (the trace's), before and after. The arguments of
+//! one round are not independent: each share's interval counts rounds.
 
 use std::collections::{BTreeMap, BTreeSet};
 
 use serde::Serialize;
 
-use crate::analysis::qa::Proportion;
+use crate::analysis::qa::{Counted, ItemTally, Proportion};
 use crate::domain::{Evaluation, PanelState, Round};
 
 use super::first_and_last;
@@ -49,9 +50,9 @@ fn unanimous(evaluations: &[Option<Evaluation>], key: &str) -> Option<bool> {
 
 /// The standing figures over these rounds' finished panels.
 pub fn standing_figures(rounds: &[Round]) -> StandingFigures {
-    let (mut before, mut after, mut arguments) = (0, 0, 0);
-    // (place in the panel, persona, model) → (hits, n) before and after.
-    type Tally = ((usize, usize), (usize, usize));
+    let (mut before, mut after, mut arguments) = (ItemTally::default(), ItemTally::default(), 0);
+    // (place in the panel, persona, model) → its calls by round, before and after.
+    type Tally = (ItemTally, ItemTally);
     let mut judges: BTreeMap<(usize, String, String), Tally> = BTreeMap::new();
     for round in rounds {
         let Some(panel) = &round.panel else {
@@ -80,8 +81,8 @@ pub fn standing_figures(rounds: &[Round]) -> StandingFigures {
         for key in keys {
             if let (Some(b), Some(a)) = (unanimous(&firsts, key), unanimous(&lasts, key)) {
                 arguments += 1;
-                before += usize::from(b);
-                after += usize::from(a);
+                before.add(&round.id, b);
+                after.add(&round.id, a);
             }
             let Some(majority) = aggregate.labels.get(key) else {
                 continue;
@@ -94,8 +95,7 @@ pub fn standing_figures(rounds: &[Round]) -> StandingFigures {
                     [(&mut slot.0, &firsts[place]), (&mut slot.1, &lasts[place])]
                 {
                     if let Some(call) = evaluation.as_ref().and_then(|e| e.labels.get(key)) {
-                        tally.0 += usize::from(call == majority);
-                        tally.1 += 1;
+                        tally.add(&round.id, call == majority);
                     }
                 }
             }
@@ -103,15 +103,15 @@ pub fn standing_figures(rounds: &[Round]) -> StandingFigures {
     }
     StandingFigures {
         arguments,
-        unanimous_before: Proportion::new(before, arguments),
-        unanimous_after: Proportion::new(after, arguments),
+        unanimous_before: before.proportion().counting(Counted::ArgumentsOfRounds),
+        unanimous_after: after.proportion().counting(Counted::ArgumentsOfRounds),
         judges: judges
             .into_iter()
             .map(|((_, persona_id, model), (b, a))| StandingJudge {
                 persona_id,
                 model,
-                with_panel_before: Proportion::new(b.0, b.1),
-                with_panel_after: Proportion::new(a.0, a.1),
+                with_panel_before: b.proportion().counting(Counted::CallsOfRounds),
+                with_panel_after: a.proportion().counting(Counted::CallsOfRounds),
             })
             .collect(),
     }

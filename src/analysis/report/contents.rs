@@ -184,7 +184,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
     let all_ethics: &[Round] = &by.ethics_bowl;
     // The main tables count judges of other models only: a judge's scores of its own
     // model's round are reported apart, as self-preference.
-    let (independent, self_judgments) = without_self_judgments(all_ethics);
+    let (independent, self_judgments) = crate::analysis::tables::without_self_judgments(all_ethics);
     let ethics: &[Round] = &independent;
     let tests = consistency(ethics);
     Analysis {
@@ -216,34 +216,6 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         warnings: Vec::new(),
         judge_views: crate::analysis::judge_views::judge_views(rounds),
     }
-}
-
-/// The rounds with every judgment whose judge is one of the round's debaters' models left
-/// out, and how many were; the rounds themselves when there is none.
-fn without_self_judgments(rounds: &[Round]) -> (Cow<'_, [Round]>, usize) {
-    let count = |r: &Round| {
-        r.judgments
-            .iter()
-            .filter(|j| r.judged_by_a_debater(j))
-            .count()
-    };
-    let left_out: usize = rounds.iter().map(count).sum();
-    if left_out == 0 {
-        return (Cow::Borrowed(rounds), 0);
-    }
-    let kept = rounds
-        .iter()
-        .map(|r| {
-            let mut r = r.clone();
-            let judges = std::mem::take(&mut r.judgments);
-            r.judgments = judges
-                .into_iter()
-                .filter(|j| !r.judged_by_a_debater(j))
-                .collect();
-            r
-        })
-        .collect();
-    (Cow::Owned(kept), left_out)
 }
 
 /// Each judged structured-debate round's decision briefing, from its first usable judgment.

@@ -80,27 +80,124 @@ pub fn spearman(x: &[f64], y: &[f64]) -> Option<f64> {
 /// units with fewer than two values are not pairable and are left out. None when there is
 /// no variation at all to compare against.
 pub fn krippendorff_interval(units: &[Vec<f64>]) -> Option<f64> {
-    let pairable: Vec<&Vec<f64>> = units.iter().filter(|u| u.len() >= 2).collect();
-    let all: Vec<f64> = pairable.iter().flat_map(|u| u.iter().copied()).collect();
-    let n = all.len() as f64;
-    if n < 2.0 {
-        return None;
+    let mut parts = AlphaParts::default();
+    for u in units {
+        parts.push(u);
     }
-    // The sum of squared differences over every ordered pair of values, in linear time:
-    // Σᵢⱼ (xᵢ − xⱼ)² = 2m·Σ(xᵢ − x̄)² for m values (the intervals resample this thousands
-    // of times, so the quadratic form would not do).
-    let pair_sum = |v: &[f64]| {
-        let m = v.len() as f64;
-        let centre = v.iter().sum::<f64>() / m;
-        2.0 * m * v.iter().map(|x| (x - centre).powi(2)).sum::<f64>()
-    };
-    let observed: f64 = pairable
-        .iter()
-        .map(|u| pair_sum(u) / (u.len() - 1) as f64)
-        .sum::<f64>()
-        / n;
-    let expected = pair_sum(&all) / (n * (n - 1.0));
-    (expected > 0.0).then(|| 1.0 - observed / expected)
+    parts.alpha()
+}
+
+/// The sums Krippendorff's interval alpha is made of, so that a bootstrap can sum each
+/// exchange's parts once and add them per resample instead of going over every value again.
+/// Values are taken about [`AlphaParts::CENTRE`] to keep the sums of squares small.
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct AlphaParts {
+    /// Each pairable unit's sum of squared differences over its ordered pairs, divided by
+    /// its values less one, summed.
+    observed: f64,
+    /// Pairable values.
+    n: f64,
+    /// Their sum, about the centre.
+    sum: f64,
+    /// Their sum of squares, about the centre.
+    squares: f64,
+}
+
+impl AlphaParts {
+    /// A fixed point near the middle of the scores, subtracted before summing.
+    const CENTRE: f64 = 5.5;
+
+    /// Adds one unit's values (left out when fewer than two).
+    pub fn push(&mut self, unit: &[f64]) {
+        if unit.len() < 2 {
+            return;
+        }
+        // Σᵢⱼ (xᵢ − xⱼ)² over ordered pairs = 2m·Σ(xᵢ − x̄)² for m values.
+        let m = unit.len() as f64;
+        let centre = unit.iter().sum::<f64>() / m;
+        let pairs = 2.0 * m * unit.iter().map(|x| (x - centre).powi(2)).sum::<f64>();
+        self.observed += pairs / (m - 1.0);
+        self.n += m;
+        for x in unit {
+            let d = x - Self::CENTRE;
+            self.sum += d;
+            self.squares += d * d;
+        }
+    }
+
+    /// Adds another set of parts `times` times (an exchange drawn that often).
+    pub fn add(&mut self, other: &AlphaParts, times: f64) {
+        self.observed += times * other.observed;
+        self.n += times * other.n;
+        self.sum += times * other.sum;
+        self.squares += times * other.squares;
+    }
+
+    /// Alpha from the parts; none under two values or without variation.
+    pub fn alpha(&self) -> Option<f64> {
+        let n = self.n;
+        if n < 2.0 {
+            return None;
+        }
+        let observed = self.observed / n;
+        let expected = (2.0 * n * self.squares - 2.0 * self.sum * self.sum) / (n * (n - 1.0));
+        (expected > 1e-12).then(|| 1.0 - observed / expected)
+    }
+}
+
+/// The sums Pearson's r is made of, for the same reason as [`AlphaParts`].
+#[derive(Debug, Clone, Copy, Default, PartialEq)]
+pub struct Moments {
+    n: f64,
+    x: f64,
+    y: f64,
+    xx: f64,
+    yy: f64,
+    xy: f64,
+}
+
+impl Moments {
+    /// Adds a pair.
+    pub fn push(&mut self, x: f64, y: f64) {
+        self.n += 1.0;
+        self.x += x;
+        self.y += y;
+        self.xx += x * x;
+        self.yy += y * y;
+        self.xy += x * y;
+    }
+
+    /// Adds other sums `times` times.
+    pub fn add(&mut self, o: &Moments, times: f64) {
+        self.n += times * o.n;
+        self.x += times * o.x;
+        self.y += times * o.y;
+        self.xx += times * o.xx;
+        self.yy += times * o.yy;
+        self.xy += times * o.xy;
+    }
+
+    /// Pearson's r; none under two pairs or when either side does not vary.
+    pub fn pearson(&self) -> Option<f64> {
+        if self.n < 2.0 {
+            return None;
+        }
+        let vx = self.xx - self.x * self.x / self.n;
+        let vy = self.yy - self.y * self.y / self.n;
+        let cov = self.xy - self.x * self.y / self.n;
+        // Relative to the sums, a variance this small is rounding, not variation.
+        let tiny = |v: f64, s: f64| v <= 1e-12 * s.max(1.0);
+        if tiny(vx, self.xx) || tiny(vy, self.yy) {
+            return None;
+        }
+        Some((cov / (vx * vy).sqrt()).clamp(-1.0, 1.0))
+    }
+}
+
+/// Ranks from 1 of these values, ties sharing their average rank: what Spearman's rho
+/// correlates.
+pub fn ranked(v: &[f64]) -> Vec<f64> {
+    ranks(v)
 }
 
 #[cfg(test)]
@@ -138,5 +235,37 @@ mod tests {
             krippendorff_interval(&[vec![7.0, 8.0], vec![9.0, 9.0], vec![4.0, 5.0]]).unwrap();
         assert!(some < 1.0 && some > 0.8, "{some}");
         assert_eq!(krippendorff_interval(&[vec![5.0, 5.0], vec![5.0]]), None);
+    }
+
+    #[test]
+    fn parts_added_are_the_whole() {
+        let units = [
+            vec![7.0, 8.0],
+            vec![9.0, 9.0, 6.0],
+            vec![4.0, 5.0],
+            vec![3.0],
+        ];
+        let mut whole = AlphaParts::default();
+        let mut twice = AlphaParts::default();
+        for u in &units {
+            let mut one = AlphaParts::default();
+            one.push(u);
+            whole.add(&one, 1.0);
+            twice.add(&one, 2.0);
+        }
+        let direct = krippendorff_interval(&units).unwrap();
+        assert!((whole.alpha().unwrap() - direct).abs() < 1e-12);
+        let doubled: Vec<Vec<f64>> = units.iter().chain(&units).cloned().collect();
+        assert!((twice.alpha().unwrap() - krippendorff_interval(&doubled).unwrap()).abs() < 1e-12);
+        let (x, y) = ([1.0, 2.0, 4.0, 7.0], [2.0, 3.0, 3.5, 9.0]);
+        let mut m = Moments::default();
+        for (a, b) in x.iter().zip(&y) {
+            m.push(*a, *b);
+        }
+        assert!((m.pearson().unwrap() - pearson(&x, &y).unwrap()).abs() < 1e-12);
+        let mut flat = Moments::default();
+        flat.push(1.0, 2.0);
+        flat.push(1.0, 3.0);
+        assert_eq!(flat.pearson(), None);
     }
 }

@@ -9,7 +9,7 @@ use serde::Serialize;
 
 use super::{Cell, usable};
 use crate::analysis::stats::statistic::Statistic;
-use crate::analysis::stats::{krippendorff_interval, mean, offset_from_others, pearson, spearman};
+use crate::analysis::stats::{AlphaParts, Moments, mean, offset_from_others, ranked};
 use crate::domain::{Criterion, Judgment, Round, Team};
 
 /// Two judges compared on the exchanges (or configurations) both scored. Each figure's
@@ -173,12 +173,23 @@ fn compare(
     clusters: &BTreeMap<String, Scored>,
 ) -> (Statistic, Vec<JudgePair>, BTreeMap<String, Cell>) {
     let list: Vec<&Scored> = clusters.values().collect();
+    // Each exchange's share of alpha, summed once; a resample adds them up.
+    let parts: Vec<AlphaParts> = list
+        .iter()
+        .map(|units| {
+            let mut p = AlphaParts::default();
+            for u in units.values() {
+                p.push(&u.values().copied().collect::<Vec<f64>>());
+            }
+            p
+        })
+        .collect();
     let alpha = Statistic::bootstrap(list.len(), |draw| {
-        let units: Vec<Vec<f64>> = draw
-            .iter()
-            .flat_map(|&c| list[c].values().map(|u| u.values().copied().collect()))
-            .collect();
-        krippendorff_interval(&units)
+        let mut total = AlphaParts::default();
+        for &c in draw {
+            total.add(&parts[c], 1.0);
+        }
+        total.alpha()
     });
     let names: Vec<String> = {
         let mut n: Vec<String> = list
@@ -228,41 +239,59 @@ fn pair(clusters: &[&Scored], a: &str, b: &str) -> JudgePair {
         })
         .filter(|v| !v.is_empty())
         .collect();
-    // The statistics of a draw, in a fixed order; a statistic the draw cannot give is NaN
-    // (it then has no interval, the others keep theirs).
-    let statistics = |draw: &[usize]| {
-        let rows: Vec<&(Team, Criterion, f64, f64)> =
-            draw.iter().flat_map(|&c| &shared[c]).collect();
-        let xs: Vec<f64> = rows.iter().map(|t| t.2).collect();
-        let ys: Vec<f64> = rows.iter().map(|t| t.3).collect();
-        let mut totals: Vec<(f64, f64)> = Vec::new();
-        for &c in draw {
-            for team in [Team::A, Team::B] {
-                let (x, y) = shared[c]
-                    .iter()
-                    .filter(|t| t.0 == team)
-                    .fold((0.0, 0.0), |acc, t| (acc.0 + t.2, acc.1 + t.3));
-                if shared[c].iter().any(|t| t.0 == team) {
-                    totals.push((x, y));
+    // Spearman's rho is Pearson's r of the ranks; the ranks are those of all the shared
+    // scores, kept in every resample (re-ranking each resample would cost a sort each, and
+    // a resample's ranks are a monotone transform of these).
+    let (rank_x, rank_y) = {
+        let flat: Vec<&(Team, Criterion, f64, f64)> = shared.iter().flatten().collect();
+        let xs: Vec<f64> = flat.iter().map(|t| t.2).collect();
+        let ys: Vec<f64> = flat.iter().map(|t| t.3).collect();
+        (ranked(&xs), ranked(&ys))
+    };
+    // Each exchange's sums, once: over every score, the ranks, the team totals and each
+    // criterion, in that order.
+    let count = 3 + Criterion::ALL.len();
+    let mut at = 0;
+    let sums: Vec<Vec<Moments>> = shared
+        .iter()
+        .map(|rows| {
+            let mut m = vec![Moments::default(); count];
+            let mut totals = [(0.0, 0.0, false); 2];
+            for (team, c, x, y) in rows {
+                m[0].push(*x, *y);
+                m[1].push(rank_x[at], rank_y[at]);
+                at += 1;
+                let t = &mut totals[usize::from(*team == Team::B)];
+                *t = (t.0 + x, t.1 + y, true);
+                if let Some(i) = Criterion::ALL.iter().position(|k| k == c) {
+                    m[3 + i].push(*x, *y);
                 }
             }
+            for (x, y, present) in totals {
+                if present {
+                    m[2].push(x, y);
+                }
+            }
+            m
+        })
+        .collect();
+    // The statistics of a draw; one the draw cannot give is NaN (it then has no interval,
+    // the others keep theirs).
+    let statistics = |draw: &[usize]| {
+        let mut total = vec![Moments::default(); count];
+        for &c in draw {
+            for (t, m) in total.iter_mut().zip(&sums[c]) {
+                t.add(m, 1.0);
+            }
         }
-        let (tx, ty): (Vec<f64>, Vec<f64>) = totals.into_iter().unzip();
-        let nan = |v: Option<f64>| v.unwrap_or(f64::NAN);
-        let mut out = vec![
-            nan(pearson(&xs, &ys)),
-            nan(spearman(&xs, &ys)),
-            nan(pearson(&tx, &ty)),
-        ];
-        for c in Criterion::ALL {
-            let (cx, cy): (Vec<f64>, Vec<f64>) =
-                rows.iter().filter(|t| t.1 == c).map(|t| (t.2, t.3)).unzip();
-            out.push(nan(pearson(&cx, &cy)));
-        }
-        Some(out)
+        Some(
+            total
+                .iter()
+                .map(|m| m.pearson().unwrap_or(f64::NAN))
+                .collect(),
+        )
     };
-    let mut stats =
-        Statistic::bootstrap_many(shared.len(), 3 + Criterion::ALL.len(), statistics).into_iter();
+    let mut stats = Statistic::bootstrap_many(shared.len(), count, statistics).into_iter();
     let mut next = || stats.next().unwrap_or_default();
     let (pearson, spearman, pearson_totals) = (next(), next(), next());
     let per_criterion = Criterion::ALL.iter().map(|c| (c.key(), next())).collect();

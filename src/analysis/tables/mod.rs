@@ -11,6 +11,8 @@ mod framework_usage;
 mod judge_agreement;
 mod model_comparison;
 
+use std::borrow::Cow;
+
 use serde::Serialize;
 
 use crate::domain::{Judgment, Round, Team};
@@ -78,6 +80,31 @@ impl Cell {
             high: None,
         }
     }
+}
+
+/// The rounds with every Ethics Bowl judgment whose judge is one of the round's debaters'
+/// models left out, and how many were; the rounds themselves when there is none. Other
+/// protocols' rounds are kept whole (a question-answer judge's choice is checked against
+/// the truth, not against its own model's score).
+pub fn without_self_judgments(rounds: &[Round]) -> (Cow<'_, [Round]>, usize) {
+    let own = |r: &Round, j: &Judgment| {
+        r.kind() == crate::domain::ProtocolKind::EthicsBowl && r.judged_by_a_debater(j)
+    };
+    let count = |r: &Round| r.judgments.iter().filter(|j| own(r, j)).count();
+    let left_out: usize = rounds.iter().map(count).sum();
+    if left_out == 0 {
+        return (Cow::Borrowed(rounds), 0);
+    }
+    let kept = rounds
+        .iter()
+        .map(|r| {
+            let mut r = r.clone();
+            let judges = std::mem::take(&mut r.judgments);
+            r.judgments = judges.into_iter().filter(|j| !own(&r, j)).collect();
+            r
+        })
+        .collect();
+    (Cow::Owned(kept), left_out)
 }
 
 /// The judgments of a round that count: usable, with both teams' totals.

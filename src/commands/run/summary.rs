@@ -43,6 +43,7 @@ pub fn print_summary(s: &Summary, protocol: ProtocolKind, dir: &Path) {
             for (model, m) in &s.structured_models {
                 let rate = m
                     .win_rate
+                    .value
                     .map_or("-".to_string(), |w| format!("{:.0}%", w * 100.0));
                 println!(
                     "{model:<18} {:>10} {rate:>10} {:>12} {:>12}",

@@ -12,8 +12,8 @@ use crate::tui::app::App;
 use crate::tui::theme::Theme;
 use crate::tui::views::cells::mean;
 
-/// For a structured debate: each model's wins (a draw is not a win) and its mean side total as
-/// Pro and as Con.
+/// For a structured debate: each model's win rate (a draw counts as half a win, as in the
+/// report) and its mean side total as Pro and as Con.
 pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     #[derive(Default)]
     struct Record {
@@ -29,15 +29,16 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         let Some(v) = round.deciding_judgment().and_then(|j| j.verdict()) else {
             continue;
         };
-        let winner = v.winner();
+        let (margin, winner) = (v.margin(), v.winner());
         for (side, model, total) in [
             (Side::Pro, &r.team_a_model, v.pro_total),
             (Side::Con, &r.team_b_model, v.con_total),
         ] {
             let rec = by_model.entry(model.as_str()).or_default();
             rec.n += 1;
-            rec.wins += match winner {
-                Some(w) if w == side => 1.0,
+            rec.wins += match (margin, winner) {
+                (_, Some(w)) if w == side => 1.0,
+                (Some(_), None) => 0.5,
                 _ => 0.0,
             };
             let slot = if side == Side::Pro {
