@@ -229,14 +229,9 @@ fn the_matrix_and_header_mark_cut_answers_and_estimated_usage() {
         .map(|l| l.trim_matches('"').trim_end())
         .collect::<Vec<_>>()
         .join(" ");
-    assert!(
-        header.contains("tokens ~7.2k in/~1.8k out (1 call estimated)"),
-        "{header}"
-    );
-    assert!(
-        text.contains("cost ~$0.0600 (incl. estimated usage)"),
-        "{text}"
-    );
+    // Compact at this width (the header's full lines do not fit): still marked.
+    assert!(header.contains("tok ~7.2k/~1.8k (1 est.)"), "{header}");
+    assert!(text.contains("cost ~$0.0600 (incl. est.)"), "{text}");
     insta::assert_snapshot!("visibility_matrix_120x40", t.backend());
 }
 

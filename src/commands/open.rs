@@ -8,7 +8,7 @@ use std::sync::Arc;
 use ethics_bowl::domain::{Round, RoundStatus};
 use ethics_bowl::engine::{self, ScheduledState};
 use ethics_bowl::store::Store;
-use ethics_bowl::tui::browse_schedule;
+use ethics_bowl::tui::{browse_schedule, in_run_order};
 use tokio::sync::mpsc;
 
 use super::UsageError;
@@ -88,6 +88,8 @@ pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Res
             to_run: false,
         })
         .collect();
+    // In the order the live run showed them (the stored schedule's).
+    let schedule = in_run_order(schedule, record.as_ref().map(|r| r.schedule.as_slice()));
     let mut app = browse_schedule(&name, schedule, std::time::Instant::now());
     app.mirror.note_unreadable(&unreadable);
     // The run's warnings from planning (judge confounds and balance), in the header.

@@ -13,6 +13,7 @@ pub mod keys;
 pub mod mirror;
 pub mod msg;
 pub mod nav;
+pub mod prompt;
 pub mod screens;
 pub mod shown;
 pub mod terminal;
@@ -21,7 +22,7 @@ pub mod update;
 pub mod views;
 
 pub use app::{App, Screen};
-pub use browse::{browse, browse_schedule};
+pub use browse::{browse, browse_schedule, in_run_order};
 pub use mirror::{Mirror, Mode};
 pub use msg::{AnalysisTarget, Effect, Msg};
 pub use screens::analysis::analysis_targets;

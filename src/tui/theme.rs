@@ -231,6 +231,81 @@ mod tests {
         );
     }
 
+    /// The WCAG relative luminance of a colour as xterm's default palette draws it (named
+    /// colours) or as given (`#rrggbb`).
+    fn luminance(c: Color) -> f64 {
+        let (r, g, b) = match c {
+            Color::Rgb(r, g, b) => (r, g, b),
+            Color::Black => (0, 0, 0),
+            Color::Red => (205, 0, 0),
+            Color::Green => (0, 205, 0),
+            Color::Yellow => (205, 205, 0),
+            Color::Blue => (0, 0, 238),
+            Color::Magenta => (205, 0, 205),
+            Color::Cyan => (0, 205, 205),
+            Color::Gray => (229, 229, 229),
+            Color::DarkGray => (127, 127, 127),
+            Color::LightRed => (255, 0, 0),
+            Color::LightGreen => (0, 255, 0),
+            Color::LightYellow => (255, 255, 0),
+            Color::LightBlue => (92, 92, 255),
+            Color::LightMagenta => (255, 0, 255),
+            Color::LightCyan => (0, 255, 255),
+            _ => (255, 255, 255),
+        };
+        let lin = |v: u8| {
+            let v = f64::from(v) / 255.0;
+            if v <= 0.039_28 {
+                v / 12.92
+            } else {
+                ((v + 0.055) / 1.055).powf(2.4)
+            }
+        };
+        0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+    }
+
+    /// The WCAG contrast ratio of two colours.
+    fn contrast(a: Color, b: Color) -> f64 {
+        let (la, lb) = (luminance(a), luminance(b));
+        (la.max(lb) + 0.05) / (la.min(lb) + 0.05)
+    }
+
+    #[test]
+    fn the_light_theme_reads_on_white() {
+        let t = Theme::load("light", None, false).unwrap();
+        let white = Color::Rgb(255, 255, 255);
+        // Text, including the dim text of column headings, titles, counts and key hints:
+        // WCAG AA for normal text.
+        for (role, c) in [
+            ("text", t.text),
+            ("dim", t.dim),
+            ("accent", t.accent),
+            ("queued", t.queued),
+            ("running", t.running),
+            ("retrying", t.retrying),
+            ("complete", t.complete),
+            ("review", t.review),
+            ("incomplete", t.incomplete),
+            ("team_a", t.team_a),
+            ("team_b", t.team_b),
+        ] {
+            assert!(
+                !matches!(c, Color::Gray | Color::White | Color::Reset),
+                "{role} is {c:?}, which a light terminal draws pale or as its background"
+            );
+            let ratio = contrast(c, white);
+            assert!(
+                ratio >= 4.5,
+                "{role} {c:?} has contrast {ratio:.2} on white"
+            );
+        }
+        // Borders: WCAG's 3:1 for graphics.
+        let ratio = contrast(t.border, white);
+        assert!(ratio >= 3.0, "border has contrast {ratio:.2} on white");
+        // The cursor's background behind black text.
+        assert!(contrast(t.selected, Color::Black) >= 4.5);
+    }
+
     #[test]
     fn a_theme_file_without_search_match_still_loads() {
         let older = include_str!("../../themes/default.toml")

@@ -34,6 +34,7 @@ pub const BINDINGS: &[Binding] = &[
         footer: None,
         keys: &[(key(KeyCode::Backspace), Action::Erase)],
     },
+    crate::tui::prompt::ERASE,
 ];
 
 /// The filter bar: the active filter and the prompt while one is typed.
@@ -71,6 +72,10 @@ impl FilterBar {
         let Some(text) = self.prompt.as_mut() else {
             return false;
         };
+        if crate::tui::prompt::erase(text, key) {
+            self.message = None;
+            return false;
+        }
         match keys::action(BINDINGS, key) {
             Some(Action::ApplyFilter) => return self.apply(&known()),
             Some(Action::CancelFilter) => {

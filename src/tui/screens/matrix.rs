@@ -90,8 +90,14 @@ impl MatrixScreen {
         mirror.cells.get(&self.cursor).map(|i| &mirror.rounds[*i])
     }
 
-    /// The rows and columns the filter keeps (those with a round that passes), and always
-    /// the cursor's, so the cursor never sits in a hidden line.
+    /// The round under the cursor when the filter lets it through: what Enter opens and the
+    /// matrix's title names.
+    pub fn selected_shown<'a>(&self, shown: Shown<'a>) -> Option<&'a RoundState> {
+        self.selected(shown.mirror).filter(|r| shown.passes(r))
+    }
+
+    /// The rows and columns the filter keeps (those with a round that passes), and the
+    /// cursor's, so the cursor never sits in a hidden line; none when nothing passes.
     pub fn shown_lines(&self, shown: Shown<'_>) -> (Vec<usize>, Vec<usize>) {
         let m = shown.mirror;
         if shown.filter.is_none() {
@@ -104,6 +110,9 @@ impl MatrixScreen {
                 rows[r] = true;
                 cols[c] = true;
             }
+        }
+        if !rows.contains(&true) {
+            return (Vec::new(), Vec::new());
         }
         if let Some(r) = rows.get_mut(self.cursor.0) {
             *r = true;
@@ -179,7 +188,7 @@ impl MatrixScreen {
         match action {
             Action::Up | Action::Down | Action::Left | Action::Right => self.step(shown, action),
             Action::Open => {
-                if let Some(round) = self.selected(m) {
+                if let Some(round) = self.selected_shown(shown) {
                     return Outcome::go(Destination::Round(RoundAt {
                         id: round.id().to_string(),
                         scores: false,

@@ -32,6 +32,7 @@ pub const PROMPT: &[Binding] = &[
         footer: None,
         keys: &[(key(KeyCode::Backspace), Action::Erase)],
     },
+    crate::tui::prompt::ERASE,
     Binding {
         label: "Esc",
         help: "cancel",
@@ -284,6 +285,9 @@ impl Search {
         let Some(prompt) = &mut self.prompt else {
             return Outcome::default();
         };
+        if crate::tui::prompt::erase(&mut prompt.text, key) {
+            return Outcome::default();
+        }
         match keys::action(PROMPT, key) {
             Some(Action::Leave) => self.prompt = None,
             Some(Action::Erase) => {

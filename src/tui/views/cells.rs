@@ -11,6 +11,9 @@ use crate::tui::theme::Theme;
 /// The mark after a cell whose round holds an answer cut at the token limit.
 pub const CUT: char = '✂';
 
+/// The mark after a cell whose round holds a judgment a person corrected by hand.
+pub const CORRECTED: char = '✎';
+
 /// A settled round's cell by its status, with `outcome` (a margin) after the tick of a
 /// complete round.
 pub fn status_cell(
@@ -28,11 +31,29 @@ pub fn status_cell(
     }
 }
 
+/// A margin to one decimal place, `=` when it rounds to nothing (as the Ethics Bowl's
+/// whole-point margins read), never `+0.0` or `-0.0`.
+pub fn margin_one_place(m: f64) -> String {
+    if (m * 10.0).round() == 0.0 {
+        "=".into()
+    } else {
+        format!("{m:+.1}")
+    }
+}
+
 /// The legend's entry for [`CUT`], which every protocol's legend ends with.
 pub fn cut_legend(theme: &Theme) -> Span<'static> {
     Span::styled(
         format!("  {CUT} answer cut at token limit"),
         Style::new().fg(theme.review),
+    )
+}
+
+/// The legend's entry for [`CORRECTED`], shown when a round has the mark.
+pub fn corrected_legend(theme: &Theme) -> Span<'static> {
+    Span::styled(
+        format!("  {CORRECTED} corrected by hand"),
+        Style::new().fg(theme.accent),
     )
 }
 
@@ -62,5 +83,19 @@ pub fn interval(observations: &[(usize, f64)]) -> String {
         (Some(m), false, Some((l, h))) => format!("{m:.1} [{l:.1}–{h:.1}] n={}", c.units),
         (Some(m), true, _) => format!("{m:.1} n={}, too few", c.units),
         (Some(m), false, None) => format!("{m:.1} n={}", c.units),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::margin_one_place;
+
+    #[test]
+    fn a_margin_that_rounds_to_nothing_reads_as_equal() {
+        assert_eq!(margin_one_place(0.0), "=");
+        assert_eq!(margin_one_place(-0.04), "=");
+        assert_eq!(margin_one_place(0.04), "=");
+        assert_eq!(margin_one_place(-0.06), "-0.1");
+        assert_eq!(margin_one_place(2.26), "+2.3");
     }
 }

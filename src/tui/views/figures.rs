@@ -54,9 +54,22 @@ fn width(text: &str) -> usize {
 }
 
 /// Each column's width: its widest cell, its heading when that is short, at most
-/// [`MAX_COLUMN`].
-fn widths(t: &Table) -> Vec<usize> {
-    (0..t.columns.len())
+/// [`MAX_COLUMN`]; then, while `room` has columns to spare, the cut columns grown (left
+/// first) towards their whole cells and headings, so nothing is cut while space is free.
+fn widths(t: &Table, room: usize) -> Vec<usize> {
+    let natural: Vec<usize> = (0..t.columns.len())
+        .map(|j| {
+            let cells = t
+                .rows
+                .iter()
+                .filter_map(|r| r.cells.get(j))
+                .map(|v| width(&v.shown()))
+                .max()
+                .unwrap_or(0);
+            cells.max(width(&t.columns[j])).max(1)
+        })
+        .collect();
+    let mut w: Vec<usize> = (0..t.columns.len())
         .map(|j| {
             let cells = t
                 .rows
@@ -68,7 +81,15 @@ fn widths(t: &Table) -> Vec<usize> {
             let head = width(&t.columns[j]).min(22);
             cells.max(head).clamp(1, MAX_COLUMN)
         })
-        .collect()
+        .collect();
+    let used = w.iter().sum::<usize>() + 2 * w.len().saturating_sub(1);
+    let mut spare = room.saturating_sub(used);
+    for (w, n) in w.iter_mut().zip(&natural) {
+        let grow = n.saturating_sub(*w).min(spare);
+        *w += grow;
+        spare -= grow;
+    }
+    w
 }
 
 /// One line of a table: the first column, then the columns from `skip` on, two spaces
@@ -130,7 +151,7 @@ fn lines<'a>(
             }
             figures::Block::Table(t) if t.rows.is_empty() => continue,
             figures::Block::Table(t) => {
-                let w = widths(t);
+                let w = widths(t, room);
                 let head: Vec<(String, Style)> = t
                     .columns
                     .iter()
@@ -335,7 +356,7 @@ mod tests {
                     "{name}"
                 );
                 for t in tables {
-                    let first = fit(&t.columns[0], widths(t)[0]);
+                    let first = fit(&t.columns[0], widths(t, 400)[0]);
                     assert!(
                         shown.iter().any(|l| l.starts_with(first.trim_end())),
                         "{name}: {} missing:\n{}",

@@ -48,6 +48,21 @@ fn tokens(t: &UsageTotals) -> String {
     }
 }
 
+/// [`tokens`] in short: ` │ tok ~1.2k/~3.4k (2 est.)` (`~` and how many calls' usage is
+/// estimated, when some is).
+fn compact_tokens(t: &UsageTotals) -> String {
+    let (mark, note) = if t.is_estimated() {
+        ("~", format!(" ({} est.)", t.estimated))
+    } else {
+        ("", String::new())
+    };
+    format!(
+        " │ tok {mark}{}/{mark}{}{note}",
+        short(t.input_tokens),
+        short(t.output_tokens)
+    )
+}
+
 /// Each adaptive model's window out of its ceiling, with the requests its provider says are
 /// left and any hold for a quota reset: ` · concurrency gpt 3/8 (1.2k req left)`.
 fn concurrency(app: &App) -> String {
@@ -190,8 +205,17 @@ fn warnings(app: &App) -> Option<String> {
 }
 
 /// The header's two lines, and a third with the run's warnings from planning when it has
-/// any, wrapping on a narrow terminal.
-pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
+/// any, wrapping on a narrow terminal. When its two lines do not fit in `width` they drop
+/// their words for symbols (`✓3 ▶2 ·37`, `tok`), so the matrix keeps the screen.
+pub fn paragraph(app: &App, theme: &Theme, width: u16) -> Paragraph<'static> {
+    let full = lines(app, theme, false);
+    let fits = full.iter().take(2).all(|l| l.width() <= usize::from(width));
+    let lines = if fits { full } else { lines(app, theme, true) };
+    Paragraph::new(lines).wrap(Wrap { trim: true })
+}
+
+/// The header's lines, in words or (`compact`) in symbols.
+fn lines(app: &App, theme: &Theme, compact: bool) -> Vec<Line<'static>> {
     let [done, running, queued, incomplete, review] = app.mirror.counts();
     let state = match (app.mirror.mode, app.mirror.finished, app.mirror.paused) {
         (Mode::Browse, _, _) => "browsing stored results".to_string(),
@@ -209,10 +233,10 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         .collect::<Vec<_>>()
         .join(", ");
     // Cost from estimated tokens is an estimate of an estimate: said, not hidden.
-    let estimated = if t.is_estimated() {
-        " (incl. estimated usage)"
-    } else {
-        ""
+    let estimated = match (t.is_estimated(), compact) {
+        (false, _) => "",
+        (true, false) => " (incl. estimated usage)",
+        (true, true) => " (incl. est.)",
     };
     let cost = match (t.cost_usd > 0.0, unpriced.is_empty()) {
         (false, true) => String::new(),
@@ -252,7 +276,8 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         ),
         Span::raw(match app.mirror.mode {
             Mode::Live => format!(
-                " · {state} · elapsed {}{eta}{cost}",
+                " · {state} · {}{}{eta}{cost}",
+                if compact { "" } else { "elapsed " },
                 clock(app.mirror.elapsed())
             ),
             Mode::Browse => format!(" · {state}{cost}"),
@@ -283,19 +308,24 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
         0 => String::new(),
         n => format!(" ⟳{n}"),
     };
+    // The counts' words, dropped when compact (the legend names the symbols).
+    let word = |w: &'static str| if compact { "" } else { w };
     let second = Line::from(vec![
-        Span::styled(format!("✓{done} done "), Style::new().fg(theme.complete)),
         Span::styled(
-            format!("▶{running} running "),
+            format!("✓{done}{} ", word(" done")),
+            Style::new().fg(theme.complete),
+        ),
+        Span::styled(
+            format!("▶{running}{} ", word(" running")),
             Style::new().fg(theme.running),
         ),
-        Span::raw(format!("·{queued} queued ")),
+        Span::raw(format!("·{queued}{} ", word(" queued"))),
         Span::styled(
-            format!("✗{incomplete} failed "),
+            format!("✗{incomplete}{} ", word(" failed")),
             Style::new().fg(theme.incomplete),
         ),
         Span::styled(
-            format!("?{review} needs review"),
+            format!("?{review}{}", word(" needs review")),
             Style::new().fg(theme.review),
         ),
         Span::raw(format!(
@@ -314,13 +344,17 @@ pub fn paragraph(app: &App, theme: &Theme) -> Paragraph<'static> {
             },
             Style::new().fg(theme.review),
         ),
-        Span::raw(tokens(&t)),
+        Span::raw(if compact {
+            compact_tokens(&t)
+        } else {
+            tokens(&t)
+        }),
     ]);
     let mut lines = vec![first, second];
     if let Some(w) = warnings(app) {
         lines.push(Line::from(Span::styled(w, Style::new().fg(theme.review))));
     }
-    Paragraph::new(lines).wrap(Wrap { trim: true })
+    lines
 }
 
 #[cfg(test)]

@@ -11,22 +11,53 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Cell, Paragraph, Row, Table, Wrap};
 
-use super::cells::CUT;
+use super::cells::{CORRECTED, CUT};
 use super::protocols::presentation;
+use crate::domain::ParseStatus;
 use crate::tui::app::App;
 use crate::tui::mirror::RoundState;
 use crate::tui::theme::Theme;
 
+/// A cell's width when the columns do not all fit.
 const CELL: u16 = 7;
 
+/// The widest a column grows to show its heading whole.
+const MAX_CELL: usize = 24;
+
+/// `text` in at most `width` characters, `…` at the cut.
+fn cut(text: &str, width: usize) -> String {
+    if text.chars().count() <= width {
+        return text.to_string();
+    }
+    let mut short: String = text.chars().take(width.saturating_sub(1)).collect();
+    short.push('…');
+    short
+}
+
 /// A round's cell: text and colour, marked when an answer of the round was cut at the token
-/// limit (whatever state it is in, so the mark stays from the cut phase onwards).
+/// limit (whatever state it is in, so the mark stays from the cut phase onwards) and when a
+/// person corrected one of its judgments by hand.
 pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::style::Color) {
     let (mut text, colour) = state_cell(round, app, theme);
     if round.usage.truncated > 0 {
         text.push(CUT);
     }
+    if corrected_by_hand(round) {
+        text.push(CORRECTED);
+    }
     (text, colour)
+}
+
+/// Whether a person corrected one of the round's judgments (a judge's, a score's or the
+/// panel's verdict) by hand: kept by the judgment's status, so it shows on rounds read
+/// without their text too.
+fn corrected_by_hand(round: &RoundState) -> bool {
+    let r = &round.stored;
+    r.judgments
+        .iter()
+        .chain(&r.scores)
+        .chain(r.panel.as_ref().and_then(|p| p.verdict.as_ref()))
+        .any(|j| j.parse_status == ParseStatus::CorrectedByHand)
 }
 
 /// A round's cell by its state alone.
@@ -81,6 +112,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             Style::new().fg(theme.running),
         ));
     }
+    // The hand-correction mark, only when a round has one.
+    if app.mirror.rounds.iter().any(corrected_by_hand) {
+        legend.spans.push(super::cells::corrected_legend(theme));
+    }
     // The comparison's marks, only when another folder is set beside this one.
     if app.mirror.compare.is_some() {
         legend.spans.push(Span::styled(
@@ -109,75 +144,147 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         })
         .max()
         .unwrap_or(10)
+        // The corner heading whole when the labels are shorter.
+        .max(shown.matrix_heading().chars().count())
         .clamp(10, usize::from(shown.max_label_width())) as u16;
-    let visible = ((table_area.width.saturating_sub(label_width + 3)) / (CELL + 1)).max(1) as usize;
-    let at = shown_cols.iter().position(|c| *c == cursor.1).unwrap_or(0);
-    let first = at
-        .saturating_sub(visible / 2)
-        .min(shown_cols.len().saturating_sub(visible));
+    let multi_rep = app.mirror.columns.iter().any(|(_, r)| *r > 1);
+    let heading = |c: usize| {
+        let (d, rep) = &app.mirror.columns[c];
+        let d = shown.column_label(d);
+        if multi_rep { format!("{d}#{rep}") } else { d }
+    };
+    // Columns widen to show their headings whole when every column fits with room to spare.
+    let room = table_area.width.saturating_sub(label_width + 3);
+    let cell_width = if shown_cols.len() * usize::from(CELL + 1) <= usize::from(room) {
+        let longest = shown_cols
+            .iter()
+            .map(|c| heading(*c).chars().count())
+            .max()
+            .unwrap_or(0);
+        let fits = usize::from(room) / shown_cols.len().max(1) - 1;
+        longest.min(fits).min(MAX_CELL).max(usize::from(CELL)) as u16
+    } else {
+        CELL
+    };
+    let visible = (room / (cell_width + 1)).max(1) as usize;
+    let first = window(&shown_cols, cursor.1, visible);
     let cols: Vec<usize> = shown_cols
         .iter()
         .skip(first)
         .take(visible)
         .copied()
         .collect();
-    let multi_rep = app.mirror.columns.iter().any(|(_, r)| *r > 1);
+    // Rows scroll as columns do: the borders and the heading take three lines.
+    let visible_rows = usize::from(table_area.height.saturating_sub(3)).max(1);
+    let first_row = window(&shown_rows, cursor.0, visible_rows);
+    let row_count = shown_rows.len();
     let header = Row::new(std::iter::once(Cell::from(shown.matrix_heading())).chain(
         cols.iter().map(|c| {
             let (d, rep) = &app.mirror.columns[*c];
             let d = shown.column_label(d);
-            let short: String = d
-                .chars()
-                .take(if multi_rep { 4 } else { CELL as usize })
-                .collect();
-            Cell::from(if multi_rep {
-                format!("{short}#{rep}")
-            } else {
-                short
-            })
+            Cell::from(
+                if multi_rep && d.chars().count() + 2 > usize::from(cell_width) {
+                    let short: String = d.chars().take(usize::from(cell_width) - 3).collect();
+                    format!("{short}#{rep}")
+                } else {
+                    cut(&heading(*c), usize::from(cell_width))
+                },
+            )
         }),
     ))
     .style(Style::new().fg(theme.dim));
-    let rows = shown_rows.iter().map(|&r| {
-        let label = shown.row_label(&app.mirror.rows[r]);
-        let cells = cols.iter().map(|c| {
-            let Some(i) = app.mirror.cells.get(&(r, *c)) else {
-                return Cell::from("");
-            };
-            let round = &app.mirror.rounds[*i];
-            let (mut text, mut colour) = cell(round, app, theme);
-            if let Some(mark) = app.mirror.compare.as_ref().and_then(|c| c.mark(round.id())) {
-                text.push(mark.symbol());
-            }
-            if !app.shown().passes(round) {
-                colour = theme.dim;
-            }
-            let mut style = Style::new().fg(colour);
-            if (r, *c) == cursor {
-                style = style
-                    .bg(theme.selected)
-                    .add_modifier(Modifier::BOLD | Modifier::REVERSED);
-            }
-            Cell::from(text).style(style)
+    let rows = shown_rows
+        .iter()
+        .skip(first_row)
+        .take(visible_rows)
+        .map(|&r| {
+            let label = shown.row_label(&app.mirror.rows[r]);
+            let cells = cols.iter().map(|c| {
+                let Some(i) = app.mirror.cells.get(&(r, *c)) else {
+                    return Cell::from("");
+                };
+                let round = &app.mirror.rounds[*i];
+                let (mut text, mut colour) = cell(round, app, theme);
+                if let Some(mark) = app.mirror.compare.as_ref().and_then(|c| c.mark(round.id())) {
+                    text.push(mark.symbol());
+                }
+                if !app.shown().passes(round) {
+                    colour = theme.dim;
+                }
+                let mut style = Style::new().fg(colour);
+                if (r, *c) == cursor {
+                    style = style
+                        .bg(theme.selected)
+                        .add_modifier(Modifier::BOLD | Modifier::REVERSED);
+                }
+                Cell::from(text).style(style)
+            });
+            Row::new(std::iter::once(Cell::from(label)).chain(cells))
         });
-        Row::new(std::iter::once(Cell::from(label)).chain(cells))
-    });
     let widths: Vec<Constraint> = std::iter::once(Constraint::Length(label_width))
-        .chain(cols.iter().map(|_| Constraint::Length(CELL)))
+        .chain(cols.iter().map(|_| Constraint::Length(cell_width)))
         .collect();
-    let title = match app.selected() {
+    let title = match app.screens.matrix.selected_shown(app.shown()) {
         Some(r) => format!(" Progress · {} ", r.id()),
         None => " Progress ".to_string(),
     };
-    let table = Table::new(rows, widths).header(header).block(
+    // With nothing to show, no heading either (the message below says why).
+    let table = Table::new(rows, widths);
+    let table = if shown_rows.is_empty() {
+        table
+    } else {
+        table.header(header)
+    };
+    let table = table.block(
         Block::new()
             .borders(Borders::ALL)
             .border_style(Style::new().fg(theme.border))
             .title(title)
-            .title_top(Line::from(more(first, cols.len(), shown_cols.len())).right_aligned()),
+            .title_top(Line::from(more(first, cols.len(), shown_cols.len())).right_aligned())
+            .title_bottom(
+                Line::from(more_rows(
+                    first_row,
+                    visible_rows.min(row_count - first_row.min(row_count)),
+                    row_count,
+                ))
+                .right_aligned(),
+            ),
     );
     frame.render_widget(table, table_area);
+    if shown_rows.is_empty() && app.shown().filter.is_some() {
+        // Nothing passes: said in place of the cells, with the way back.
+        let inner = table_area.inner(ratatui::layout::Margin::new(1, 1));
+        frame.render_widget(
+            Paragraph::new("no round matches the filter · f edit · F clear")
+                .style(Style::new().fg(theme.dim))
+                .wrap(Wrap { trim: true }),
+            inner,
+        );
+    }
     frame.render_widget(legend_text, legend);
+}
+
+/// The first of `lines` to show so that `at` (or the first line, when `at` is not among
+/// them) is in a window of `visible`: centred where it can be, never past the end.
+fn window(lines: &[usize], at: usize, visible: usize) -> usize {
+    let pos = lines.iter().position(|l| *l == at).unwrap_or(0);
+    pos.saturating_sub(visible / 2)
+        .min(lines.len().saturating_sub(visible))
+}
+
+/// Says which way rows are hidden: `↑ more`, `more ↓`, both, or nothing.
+fn more_rows(first: usize, shown: usize, total: usize) -> String {
+    let up = if first > 0 { " ↑ more" } else { "" };
+    let down = if first + shown < total {
+        " more ↓"
+    } else {
+        ""
+    };
+    if up.is_empty() && down.is_empty() {
+        String::new()
+    } else {
+        format!("{up}{down} ")
+    }
 }
 
 /// Says which way columns are hidden: `← more`, `more →`, both, or nothing.
@@ -197,7 +304,22 @@ fn more(first: usize, shown: usize, total: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::more;
+    use super::{more, more_rows, window};
+
+    #[test]
+    fn the_window_keeps_the_cursor_in_view() {
+        let lines: Vec<usize> = (0..24).collect();
+        for at in 0..24 {
+            let first = window(&lines, at, 10);
+            assert!(first <= at && at < first + 10, "{at}: {first}");
+            assert!(first + 10 <= 24);
+        }
+        assert_eq!(window(&lines, 0, 30), 0);
+        assert_eq!(more_rows(0, 10, 10), "");
+        assert_eq!(more_rows(0, 10, 24), " more ↓ ");
+        assert_eq!(more_rows(14, 10, 24), " ↑ more ");
+        assert_eq!(more_rows(5, 10, 24), " ↑ more more ↓ ");
+    }
 
     #[test]
     fn hidden_columns_are_marked_on_the_side_they_are_hidden() {

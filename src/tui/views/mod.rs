@@ -58,7 +58,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         return;
     }
     // Header and key hints wrap on a narrow terminal rather than being cut.
-    let header = header::paragraph(app, theme);
+    let header = header::paragraph(app, theme, area.width);
     let footer_text = footer(app, theme);
     // A line more for the run's warnings from planning, when it has any.
     let header_lines = if app.mirror.warnings.is_empty() { 4 } else { 5 };

@@ -40,12 +40,19 @@ pub fn render(
     accuracy: &BTreeMap<QaFormat, Proportion>,
     theme: &Theme,
 ) {
+    // Names padded to the longest and a space, so none runs into its bar.
+    let name_width = accuracy
+        .keys()
+        .map(|f| f.as_str().chars().count() + 1)
+        .max()
+        .unwrap_or(0)
+        .max(12);
     let mut lines: Vec<Line<'_>> = accuracy
         .iter()
         .map(|(format, p)| {
             let filled = p.share.map_or(0, |s| (s * BAR as f64).round() as usize);
             Line::from(vec![
-                Span::raw(format!("{:<12}", format.as_str())),
+                Span::raw(format!("{:<name_width$}", format.as_str())),
                 Span::styled("█".repeat(filled), Style::new().fg(theme.complete)),
                 Span::styled("░".repeat(BAR - filled), Style::new().fg(theme.dim)),
                 Span::raw(format!("  {}", qa_share(p))),

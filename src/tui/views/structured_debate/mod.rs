@@ -93,14 +93,7 @@ impl Presentation for StructuredDebate {
     fn settled_cell(&self, round: &RoundState, theme: &Theme) -> (String, Color) {
         let margin = round
             .margin()
-            .map(|m| {
-                // Rounded to one decimal as shown; a margin that rounds to nothing is a tie.
-                if (m * 10.0).round() == 0.0 {
-                    "=".to_string()
-                } else {
-                    format!("{m:+.1}")
-                }
-            })
+            .map(super::cells::margin_one_place)
             .unwrap_or_default();
         super::cells::status_cell(round, margin, theme)
     }
