@@ -471,6 +471,9 @@ fn ratings(a: &Analysis) -> Section {
         Link::player,
         &l.controlled,
     ));
+    if let Some(order) = rating_order(&a.ratings.overall) {
+        s.plain(order);
+    }
     s.table(rating_table(
         "by role",
         &a.ratings.by_role,
@@ -486,6 +489,26 @@ fn ratings(a: &Analysis) -> Section {
         true,
     );
     s
+}
+
+/// How far the leaderboard's order is established: which neighbours' intervals overlap
+/// (none to say with fewer than two entrants).
+fn rating_order(list: &[Rating]) -> Option<String> {
+    let pairs = list.len().checked_sub(1).filter(|p| *p > 0)?;
+    let overlapping: Vec<String> = list
+        .windows(2)
+        .filter(|w| w[0].low <= w[1].high)
+        .map(|w| format!("{} and {}", w[0].entrant, w[1].entrant))
+        .collect();
+    Some(if overlapping.is_empty() {
+        format!("Order: no two neighbours' 95% intervals overlap ({pairs} neighbouring pairs).")
+    } else {
+        format!(
+            "Order: where neighbours' 95% intervals overlap, the order between them is not established: {} ({} of {pairs} neighbouring pairs).",
+            overlapping.join("; "),
+            overlapping.len()
+        )
+    })
 }
 
 /// The rounds of a role entrant, `model (presenting)`: the model's as Team A or Team B.

@@ -1,5 +1,6 @@
 //! The live accuracy panel of a question-answer debate: per format, the judges' accuracy so
-//! far as a bar, with its Wilson 95% interval and n.
+//! far as a bar, with its 95% interval and n counting items (the several judgments of one
+//! item are one unit, as in the report).
 
 use std::collections::BTreeMap;
 
@@ -9,7 +10,7 @@ use ratatui::style::Style;
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph};
 
-use crate::analysis::qa::Proportion;
+use crate::analysis::qa::{ItemTally, Proportion};
 use crate::analysis::qa_share;
 use crate::domain::QaFormat;
 use crate::tui::app::App;
@@ -20,16 +21,18 @@ const BAR: usize = 20;
 /// Judge accuracy per format over the judgments received so far (the panel's answer where
 /// a panel judged), in the rounds the filter lets through.
 pub fn so_far(app: &App) -> BTreeMap<QaFormat, Proportion> {
-    let mut hits: BTreeMap<QaFormat, (usize, usize)> = BTreeMap::new();
+    let mut tallies: BTreeMap<QaFormat, ItemTally> = BTreeMap::new();
     for r in app.shown().rounds() {
         if let (Some(setup), Some(correct)) = (r.stored.qa(), r.qa_correct()) {
-            let slot = hits.entry(setup.format).or_default();
-            slot.0 += usize::from(correct);
-            slot.1 += 1;
+            tallies
+                .entry(setup.format)
+                .or_default()
+                .add(&setup.item_id, correct);
         }
     }
-    hits.into_iter()
-        .map(|(f, (h, n))| (f, Proportion::new(h, n)))
+    tallies
+        .into_iter()
+        .map(|(f, t)| (f, t.proportion()))
         .collect()
 }
 
