@@ -46,8 +46,9 @@ pub struct LengthFigures {
     /// Each model's rating with the length difference controlled, in the order of the
     /// estimate (highest first); empty when it cannot be fitted.
     pub controlled: Vec<ControlledRating>,
-    /// How the odds of winning change for a team one standard deviation longer than its
-    /// opponent (within roles): above 1, judges reward length.
+    /// The odds ratio of winning for a team whose length exceeds its opponent's by one
+    /// standard deviation of the difference of role-standardised lengths, against equal
+    /// length: above 1, judges reward length.
     pub length_odds: Statistic,
 }
 
@@ -96,21 +97,33 @@ pub fn length_figures(rounds: &[Round]) -> LengthFigures {
     };
     let mut exchanges = Vec::new();
     for r in rounds {
-        let (a, b) = (index(&r.team_a_model), index(&r.team_b_model));
-        let judged: Vec<Judged> = r
+        let totals: Vec<(f64, f64)> = r
             .judgments
             .iter()
             .filter(|j| j.is_usable())
             .filter_map(|j| {
-                Some(Judged {
-                    a,
-                    b,
-                    total_a: j.scores(Team::A).and_then(Scores::total)?,
-                    total_b: j.scores(Team::B).and_then(Scores::total)?,
-                })
+                Some((
+                    j.scores(Team::A).and_then(Scores::total)?,
+                    j.scores(Team::B).and_then(Scores::total)?,
+                ))
             })
             .collect();
-        if !judged.is_empty() {
+        if totals.is_empty() {
+            // A model is indexed only once it has a judged round: one with none would be a
+            // column of zeros the fit cannot solve.
+            continue;
+        }
+        let (a, b) = (index(&r.team_a_model), index(&r.team_b_model));
+        let judged: Vec<Judged> = totals
+            .into_iter()
+            .map(|(total_a, total_b)| Judged {
+                a,
+                b,
+                total_a,
+                total_b,
+            })
+            .collect();
+        {
             exchanges.push(Exchange {
                 length_a: team_length(r, Team::A) as f64,
                 length_b: team_length(r, Team::B) as f64,
@@ -329,5 +342,44 @@ mod tests {
         let again = fit(3, &rows, Some(&params)).unwrap();
         assert!(params.iter().zip(&again).all(|(a, b)| (a - b).abs() < 1e-6));
         assert_eq!(fit(3, &[], None), None, "no match: nothing to fit");
+    }
+
+    #[test]
+    fn a_model_with_no_judged_round_does_not_blank_the_others() {
+        use crate::analysis::tables::fixtures::{judgment, phase, round};
+        use crate::domain::Scores;
+        // Twelve judged rounds of x against y in both orders, lengths and scores varying,
+        // and one round of x against z that no judge has scored yet.
+        // The waiting round comes first, so that z would be indexed before y and its
+        // column, all zeros, would make the fit singular.
+        let mut rounds = vec![round("waiting", "d", "x", "z", vec![])];
+        for i in 0..12u32 {
+            let (a, b) = if i % 2 == 0 { ("x", "y") } else { ("y", "x") };
+            let (sa, sb) = (5.0 + f64::from(i % 4), 6.0 + f64::from(i % 3));
+            let mut r = round(
+                &format!("r{i}"),
+                "d",
+                a,
+                b,
+                vec![judgment("j", Scores::uniform(sa), Scores::uniform(sb))],
+            );
+            r.phases.push(phase(
+                PhaseType::Presentation,
+                a,
+                &"word ".repeat(50 + 10 * i as usize),
+            ));
+            r.phases.push(phase(
+                PhaseType::Response,
+                b,
+                &"word ".repeat(80 - 3 * i as usize),
+            ));
+            rounds.push(r);
+        }
+        let f = length_figures(&rounds);
+        let models: Vec<&str> = f.controlled.iter().map(|c| c.model.as_str()).collect();
+        assert_eq!(models.len(), 2, "{models:?}");
+        assert!(!models.contains(&"z"));
+        assert!(f.length_odds.value.is_some());
+        assert_eq!(f.by_role[0].correlation.n, 12);
     }
 }

@@ -292,7 +292,7 @@ pub fn summarize(rounds: &[Round]) -> Summary {
             });
         }
     }
-    s.dilemmas = dilemma_difficulty(rounds)
+    s.dilemmas = dilemma_difficulty(&independent)
         .into_iter()
         .map(|d| (d.dilemma_id, d.mean_total))
         .collect();

@@ -422,7 +422,12 @@ fn rating_table(
         columns.push("length-controlled");
     }
     let mut t = Table::new(format!("Ratings {title}"), columns);
+    let mut tidy = Vec::new();
     for r in list {
+        let lc = controlled
+            .iter()
+            .find(|c| c.model == r.entrant)
+            .map(|c| c.rating);
         let mut cells = vec![
             Value::text(&r.entrant),
             Value::number(Some(r.rating), 0),
@@ -430,18 +435,37 @@ fn rating_table(
             Value::Count(r.matches),
         ];
         if !controlled.is_empty() {
-            cells.push(
-                controlled
-                    .iter()
-                    .find(|c| c.model == r.entrant)
-                    .map_or(Value::number(None, 0), |c| {
-                        Value::Statistic(c.rating, Style::Decimals(0))
-                    }),
-            );
+            cells.push(lc.map_or(Value::number(None, 0), |c| {
+                Value::Statistic(c, Style::Decimals(0))
+            }));
         }
         t.row(cells, link(&r.entrant));
+        tidy.push(vec![
+            Value::text(&r.entrant),
+            Value::number(Some(r.rating), 1),
+            Value::number(Some(r.low), 1),
+            Value::number(Some(r.high), 1),
+            Value::Count(r.matches),
+            Value::number(lc.and_then(|c| c.value), 1),
+            Value::number(lc.and_then(|c| c.low), 1),
+            Value::number(lc.and_then(|c| c.high), 1),
+        ]);
     }
-    t
+    let file = format!("ratings_{}.csv", title.replace(' ', "_"));
+    t.with_tidy(
+        file,
+        [
+            "entrant",
+            "rating",
+            "low",
+            "high",
+            "matches",
+            "length_controlled",
+            "length_controlled_low",
+            "length_controlled_high",
+        ],
+        tidy,
+    )
 }
 
 fn ratings(a: &Analysis) -> Section {
@@ -460,8 +484,9 @@ fn ratings(a: &Analysis) -> Section {
         s.plain(format!(
             "Length-controlled: the ratings refitted with a term for the length difference between the \
              teams (each team's length standardised within its role, the difference bounded by tanh, as \
-             AlpacaEval's length-controlled win rate does) and read at equal length; a team one standard \
-             deviation longer than its opponent wins with odds ×{} (above 1: judges reward length).",
+             AlpacaEval's length-controlled win rate does) and read at equal length. Odds ratio of winning for a \
+             team longer than its opponent by one standard deviation of that difference, against equal length: \
+             ×{} (above 1: judges reward length). The fit has no side term; the raw ratings have none either.",
             Value::Statistic(l.length_odds, Style::Decimals(2)).shown()
         ));
     }
@@ -504,7 +529,7 @@ fn rating_order(list: &[Rating]) -> Option<String> {
         format!("Order: no two neighbours' 95% intervals overlap ({pairs} neighbouring pairs).")
     } else {
         format!(
-            "Order: where neighbours' 95% intervals overlap, the order between them is not established: {} ({} of {pairs} neighbouring pairs).",
+            "Order: neighbours whose 95% intervals overlap, so read their order with care (overlap is a caution, not a test of their difference): {} ({} of {pairs} neighbouring pairs).",
             overlapping.join("; "),
             overlapping.len()
         )

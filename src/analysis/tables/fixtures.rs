@@ -21,7 +21,7 @@ pub(crate) fn judgment(judge: &str, a: Scores, b: Scores) -> Judgment {
     }
 }
 
-pub(super) fn phase(t: PhaseType, model: &str, text: &str) -> Phase {
+pub(crate) fn phase(t: PhaseType, model: &str, text: &str) -> Phase {
     Phase::new(t, model, text)
 }
 

@@ -239,9 +239,10 @@ fn pair(clusters: &[&Scored], a: &str, b: &str) -> JudgePair {
         })
         .filter(|v| !v.is_empty())
         .collect();
-    // Spearman's rho is Pearson's r of the ranks; the ranks are those of all the shared
-    // scores, kept in every resample (re-ranking each resample would cost a sort each, and
-    // a resample's ranks are a monotone transform of these).
+    // Spearman's rho is Pearson's r of the ranks. Its interval keeps the ranks of all the
+    // shared scores in every resample rather than ranking each resample anew (a sort per
+    // resample and pair would dominate the analysis): an approximation of the re-ranked
+    // bootstrap, close when many scores are shared; the value itself is Spearman's exactly.
     let (rank_x, rank_y) = {
         let flat: Vec<&(Team, Criterion, f64, f64)> = shared.iter().flatten().collect();
         let xs: Vec<f64> = flat.iter().map(|t| t.2).collect();
