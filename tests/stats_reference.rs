@@ -155,3 +155,45 @@ fn judge_effect_intervals_match_standard_errors_clustered_by_exchange() {
     }
     assert_eq!(checked, 8);
 }
+
+/// The raw means beside the adjusted scores (each model's mean total minus the average
+/// model's) carry intervals from the same resamples of exchanges: on the schedule where
+/// three judges score every exchange, each half-width is close to 1.96 of statsmodels'
+/// standard error clustered by exchange and far from the naive one
+/// (`tests/stats_reference/make_raw_means.py`).
+#[test]
+fn raw_mean_intervals_match_standard_errors_clustered_by_exchange() {
+    use ethics_bowl::analysis::effects::effects;
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/stats_reference/");
+    let obs = observations("effects_clustered_data.csv");
+    let names = |p: &str, n: usize| (0..n).map(|i| format!("{p}{i}")).collect::<Vec<_>>();
+    let got = effects(&obs, &names("m", 4), &names("j", 3), 0);
+    let mut expected =
+        csv::Reader::from_path(format!("{dir}effects_raw_expected.csv")).expect("expected");
+    let mut checked = 0;
+    for r in expected.records() {
+        let r = r.expect("row");
+        let (want, se_cluster, se_naive): (f64, f64, f64) = (
+            r[1].parse().expect("estimate"),
+            r[2].parse().expect("se"),
+            r[3].parse().expect("se"),
+        );
+        let raw = &got.models[level(&r[0])].raw;
+        assert!((raw.estimate - want).abs() < 1e-9, "{}: {raw:?}", &r[0]);
+        assert_eq!(raw.n, 18, "{}: n counts exchanges", &r[0]);
+        let half = (raw.high.expect("high") - raw.low.expect("low")) / 2.0;
+        let ratio = half / (1.96 * se_cluster);
+        assert!(
+            (0.7..1.3).contains(&ratio),
+            "{}: half-width {half:.3} against 1.96 × {se_cluster:.3} clustered",
+            &r[0]
+        );
+        assert!(
+            !(0.7..1.3).contains(&(half / (1.96 * se_naive))),
+            "{}: the data should tell clustered from naive",
+            &r[0]
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 4);
+}

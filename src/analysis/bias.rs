@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
+use super::qa::{Counted, Proportion};
 use super::stats::clustered::clustered_mean;
 use super::stats::offset_from_others;
 use super::tables::Cell;
@@ -64,8 +65,9 @@ pub struct Distribution {
     pub criterion: &'static str,
     /// Counts of scores 1 to 10 (half points rounded down).
     pub counts: [usize; 10],
-    /// Share at 9–10.
-    pub ceiling_share: f64,
+    /// Share at 9–10, its interval clustered by round (a judgment scores both teams, and a
+    /// round's judgments share its transcript).
+    pub ceiling: Proportion,
     /// Most scores at 9–10: this rubric cannot separate models here.
     pub ceiling_warning: bool,
 }
@@ -87,6 +89,8 @@ pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> 
     // (round, team) → judge → total, for comparing judges on the same team.
     let mut by_team: Vec<(String, BTreeMap<String, f64>)> = Vec::new();
     let mut dist: BTreeMap<(String, Criterion), [usize; 10]> = BTreeMap::new();
+    // (judge, criterion) → round → (scores at 9–10, scores), for the ceiling's interval.
+    let mut top: BTreeMap<(String, Criterion), BTreeMap<usize, (usize, usize)>> = BTreeMap::new();
     for (exchange, r) in rounds.iter().enumerate() {
         let usable: Vec<_> = r.judgments.iter().filter(|j| j.is_usable()).collect();
         for team in [Team::A, Team::B] {
@@ -104,6 +108,13 @@ pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> 
                     if let Some(v) = j.scores(team).and_then(|s| s.get(c)) {
                         let bucket = (v.floor() as usize).clamp(1, 10) - 1;
                         dist.entry((j.judge_model.clone(), c)).or_insert([0; 10])[bucket] += 1;
+                        let slot = top
+                            .entry((j.judge_model.clone(), c))
+                            .or_default()
+                            .entry(exchange)
+                            .or_default();
+                        slot.0 += usize::from(bucket >= 8);
+                        slot.1 += 1;
                     }
                 }
             }
@@ -161,19 +172,17 @@ pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> 
     let distributions = dist
         .into_iter()
         .map(|((judge, c), counts)| {
-            let all: usize = counts.iter().sum();
-            let top = counts[8] + counts[9];
-            let share = if all == 0 {
-                0.0
-            } else {
-                top as f64 / all as f64
-            };
+            let rounds: Vec<(usize, usize)> = top
+                .remove(&(judge.clone(), c))
+                .map(|by_round| by_round.into_values().collect())
+                .unwrap_or_default();
+            let ceiling = Proportion::clustered(&rounds).counting(Counted::ScoresOfRounds);
             Distribution {
                 judge,
                 criterion: c.key(),
                 counts,
-                ceiling_share: share,
-                ceiling_warning: share >= CEILING_SHARE,
+                ceiling_warning: ceiling.share.is_some_and(|s| s >= CEILING_SHARE),
+                ceiling,
             }
         })
         .collect();
@@ -181,5 +190,41 @@ pub fn bias_checks(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> 
         position: Difference::of(&margins),
         self_preference,
         distributions,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::tables::fixtures::{judgment, round};
+
+    /// The ceiling share counts scores but its interval counts rounds: twelve rounds where
+    /// one judge gives every score of a round 9 or every score 5 read 75% at 9–10 over 24
+    /// scores of 12 rounds, and the interval is as wide as 12 independent trials' (a little
+    /// wider: the cluster variance's small-sample factor), not as narrow as 24's.
+    #[test]
+    fn the_ceiling_share_has_an_interval_that_counts_rounds() {
+        let rounds: Vec<Round> = (0..12)
+            .map(|i| {
+                let s = Scores::uniform(if i % 4 == 0 { 5.0 } else { 9.0 });
+                round(&format!("r{i}"), "d", "m1", "m2", vec![judgment("j", s, s)])
+            })
+            .collect();
+        let checks = bias_checks(&rounds, &BTreeMap::new());
+        let d = &checks.distributions[0];
+        assert_eq!((d.ceiling.hits, d.ceiling.n, d.ceiling.units), (18, 24, 12));
+        assert!(d.ceiling_warning);
+        let (low, high) = (d.ceiling.low.unwrap(), d.ceiling.high.unwrap());
+        let width = |p: &Proportion| p.high.unwrap() - p.low.unwrap();
+        let (twelve, twenty_four) = (Proportion::new(9, 12), Proportion::new(18, 24));
+        assert!(
+            high - low >= width(&twelve) && high - low < 1.1 * width(&twelve),
+            "{low}–{high} against 12 trials' {twelve:?}"
+        );
+        assert!(high - low > 1.3 * width(&twenty_four));
+        assert_eq!(
+            crate::analysis::show::share(&d.ceiling),
+            "75% [46–91%] (n=24 scores, 12 rounds)"
+        );
     }
 }

@@ -148,8 +148,9 @@ pub struct ModelEffect {
     #[serde(flatten)]
     pub effect: Estimate,
     /// Its raw mean over the same judgments, as points above the mean of every team's total
-    /// (on the estimate's scale): what the schedule's judges and sides leave in it.
-    pub raw: f64,
+    /// (on the estimate's scale): what the schedule's judges and sides leave in it. Its
+    /// interval comes from the same resamples of exchanges as the estimate's.
+    pub raw: Estimate,
 }
 
 /// A judge's leniency.
@@ -247,6 +248,17 @@ pub fn observations(rounds: &[Round]) -> (Vec<Observation>, Vec<String>, Vec<Str
     )
 }
 
+/// One exchange's part of the fit, summed once: a resample adds it up as often as it drew
+/// the exchange.
+struct ExchangeSums {
+    /// Its observations' normal equations.
+    normal: Normal,
+    /// Each observation's model, judge and total, in order.
+    models: Vec<usize>,
+    judges: Vec<usize>,
+    totals: Vec<f64>,
+}
+
 /// The judge effects of Ethics Bowl rounds, with intervals from resampling exchanges.
 pub fn adjusted(rounds: &[Round]) -> Adjusted {
     let (obs, models, judges, own) = observations(rounds);
@@ -279,16 +291,19 @@ pub fn effects(obs: &[Observation], models: &[String], judges: &[String], own: u
         by_exchange.entry(o.exchange).or_default().push(*o);
     }
     let p = columns(models.len(), judges.len());
-    let clusters: Vec<(Normal, Vec<usize>, Vec<usize>)> = by_exchange
+    let clusters: Vec<ExchangeSums> = by_exchange
         .into_values()
         .map(|cluster| {
             let mut normal = Normal::new(p);
             for o in &cluster {
                 normal.add_row(&row(o, models.len(), judges.len()), o.total);
             }
-            let ms = cluster.iter().map(|o| o.model).collect();
-            let js = cluster.iter().map(|o| o.judge).collect();
-            (normal, ms, js)
+            ExchangeSums {
+                normal,
+                models: cluster.iter().map(|o| o.model).collect(),
+                judges: cluster.iter().map(|o| o.judge).collect(),
+                totals: cluster.iter().map(|o| o.total).collect(),
+            }
         })
         .collect();
     let flat = |f: &Fit| {
@@ -304,17 +319,29 @@ pub fn effects(obs: &[Observation], models: &[String], judges: &[String], own: u
         }
         let (mut seen_m, mut seen_j) = (vec![false; models.len()], vec![false; judges.len()]);
         let mut normal = Normal::new(p);
-        for ((cluster, ms, js), &t) in clusters.iter().zip(&times) {
+        // Each model's raw total and count in this resample, for its raw mean's interval.
+        let mut sums = vec![(0.0, 0usize); models.len()];
+        for (cluster, &t) in clusters.iter().zip(&times) {
             if t > 0 {
-                normal.add(cluster, t);
-                ms.iter().for_each(|&m| seen_m[m] = true);
-                js.iter().for_each(|&j| seen_j[j] = true);
+                normal.add(&cluster.normal, t);
+                cluster.models.iter().for_each(|&m| seen_m[m] = true);
+                cluster.judges.iter().for_each(|&j| seen_j[j] = true);
+                for (&m, total) in cluster.models.iter().zip(&cluster.totals) {
+                    sums[m].0 += total * t as f64;
+                    sums[m].1 += t;
+                }
             }
         }
         if seen_m.contains(&false) || seen_j.contains(&false) {
             return None;
         }
-        solved(&normal, models.len(), judges.len()).map(|f| flat(&f))
+        let means: Vec<f64> = sums.iter().map(|(s, c)| s / *c as f64).collect();
+        let grand = means.iter().sum::<f64>() / means.len() as f64;
+        solved(&normal, models.len(), judges.len()).map(|f| {
+            let mut v = flat(&f);
+            v.extend(means.iter().map(|m| m - grand));
+            v
+        })
     });
     let interval = |i: usize| intervals.as_ref().and_then(|v| v.get(i).copied().flatten());
     let units = |keep: &dyn Fn(&Observation) -> bool| {
@@ -346,6 +373,8 @@ pub fn effects(obs: &[Observation], models: &[String], judges: &[String], own: u
         .map(|i| raw_mean(&|o| o.model == i))
         .sum::<f64>()
         / models.len() as f64;
+    // The raw means' statistics follow the fit's in each resample.
+    let raw_at = models.len() + point.judges.len() + 1;
     Adjusted {
         models: models
             .iter()
@@ -353,7 +382,12 @@ pub fn effects(obs: &[Observation], models: &[String], judges: &[String], own: u
             .map(|(i, m)| ModelEffect {
                 model: m.clone(),
                 effect: estimate(point.models[i], i, &|o| o.model == i, 1),
-                raw: raw_mean(&|o| o.model == i) - grand,
+                raw: estimate(
+                    raw_mean(&|o| o.model == i) - grand,
+                    raw_at + i,
+                    &|o| o.model == i,
+                    1,
+                ),
             })
             .collect(),
         judges: point

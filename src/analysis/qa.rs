@@ -17,11 +17,16 @@
 //! paired differences whose intervals resample items ([`paired_difference`]); quotes are
 //! clustered by item; the mean confidences are cluster-robust means over items.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+
+use rand::{RngExt, SeedableRng};
+use rand_chacha::ChaCha8Rng;
 
 use serde::Serialize;
 
-use super::ratings::{Rating, rate_pairs};
+use super::ratings::{Rating, rate_pairs, strengths};
+use super::stats::bootstrap::{REPLICATES, SEED, cluster_intervals};
 use super::stats::pearson;
 use super::stats::statistic::Statistic;
 use super::tables::Cell;
@@ -82,6 +87,8 @@ pub enum Counted {
     ArgumentsOfRounds,
     /// A panel judge's calls of arguments, clustered by round.
     CallsOfRounds,
+    /// A judge's scores on one criterion (both teams), clustered by round.
+    ScoresOfRounds,
 }
 
 impl Counted {
@@ -94,6 +101,7 @@ impl Counted {
             Self::AnswersOfRounds => ("answer", "answers"),
             Self::ArgumentsOfRounds => ("argument", "arguments"),
             Self::CallsOfRounds => ("call", "calls"),
+            Self::ScoresOfRounds => ("score", "scores"),
         };
         if n == 1 { one } else { many }
     }
@@ -394,7 +402,8 @@ pub struct QaFigures {
     /// Correlation across models of persuasiveness and self-play judge accuracy (the
     /// paper's finding is positive): Pearson's r over the models that have both (its value
     /// from three models; n counts them), its interval from resampling models (the units of
-    /// a correlation across models), so none under ten.
+    /// a correlation across models, so none under ten) and the items inside each resample
+    /// ([`DebatesByItem::correlation`]).
     pub persuasiveness_accuracy_correlation: Statistic,
     /// Stated confidence against accuracy.
     pub calibration: Vec<CalibrationBin>,
@@ -595,17 +604,8 @@ pub fn qa_figures(rounds: &[Round]) -> Option<QaFigures> {
             correct_second: second.proportion(),
         });
 
-    let debaters = debater_figures(rounds, &scored);
-    let pairs: Vec<(f64, f64)> = debaters
-        .iter()
-        .filter_map(|d| {
-            Some((
-                d.persuasiveness.as_ref()?.rating,
-                d.self_play_accuracy.share?,
-            ))
-        })
-        .collect();
-    let persuasiveness_accuracy_correlation = correlation_across_models(&pairs);
+    let (debaters, by_item) = debater_figures(rounds, &scored);
+    let persuasiveness_accuracy_correlation = by_item.correlation();
 
     let calibration = CALIBRATION_BINS
         .iter()
@@ -670,18 +670,101 @@ fn mean_confidence<'b, 'a: 'b>(judged: impl Iterator<Item = &'b Judged<'a>>) -> 
     Cell::clustered(&observations)
 }
 
-/// Pearson's r across models of `(persuasiveness, self-play accuracy)`: a value from three
-/// models, its interval from resampling the models (the correlation is a statement about
-/// models, and each model's two figures were measured on the same items, so models are its
-/// units); under ten models there is none.
-pub fn correlation_across_models(pairs: &[(f64, f64)]) -> Statistic {
-    if pairs.len() < 3 {
-        return Statistic::without_interval(None, pairs.len());
+/// What each model's persuasiveness and self-play accuracy were measured on, item by item,
+/// so that their correlation's interval can measure them again on resampled items.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct DebatesByItem {
+    /// The debating models (indices below are into it).
+    pub models: usize,
+    /// Items (indices below are into `0..items`).
+    pub items: usize,
+    /// Cross-play debates: `(Debater A, Debater B, 1 when A won else 0, item)`.
+    pub matches: Vec<(usize, usize, f64, usize)>,
+    /// Self-play judgments: `(model, item, judge right)`.
+    pub self_play: Vec<(usize, usize, bool)>,
+}
+
+/// A second seed for the items drawn inside each resample of models, so that the two
+/// levels' draws are independent and the report reproducible.
+const ITEM_SEED: u64 = 0x17e3_5eed;
+
+impl DebatesByItem {
+    /// Each model's `(persuasiveness, self-play accuracy)` when each item counts as often
+    /// as `weight` says: none for a model without cross-play debates or self-play judgments
+    /// among the items counted.
+    fn figures(&self, weight: &[usize]) -> Vec<Option<(f64, f64)>> {
+        let matches: Vec<(usize, usize, f64, usize)> = self
+            .matches
+            .iter()
+            .flat_map(|m| std::iter::repeat_n(*m, weight[m.3]))
+            .collect();
+        let mut played = vec![false; self.models];
+        for m in &matches {
+            played[m.0] = true;
+            played[m.1] = true;
+        }
+        let rating = strengths(self.models, &matches);
+        let mut tally = vec![(0usize, 0usize); self.models];
+        for &(model, item, right) in &self.self_play {
+            tally[model].0 += weight[item] * usize::from(right);
+            tally[model].1 += weight[item];
+        }
+        (0..self.models)
+            .map(|m| {
+                (played[m] && tally[m].1 > 0)
+                    .then(|| (rating[m], tally[m].0 as f64 / tally[m].1 as f64))
+            })
+            .collect()
     }
-    Statistic::bootstrap(pairs.len(), |draw| {
-        let (x, y): (Vec<f64>, Vec<f64>) = draw.iter().map(|&i| pairs[i]).unzip();
-        pearson(&x, &y)
-    })
+
+    /// Pearson's r across models of persuasiveness and self-play accuracy: its value over
+    /// the models that have both (three at least), n counting them. Its interval resamples
+    /// both levels the correlation rests on: the models (it is a statement about models)
+    /// and, inside each resample, the items every model's two figures were measured on,
+    /// which are refitted on the drawn items (treating them as fixed would leave out their
+    /// own uncertainty and narrow the interval). Under ten models there is none.
+    pub fn correlation(&self) -> Statistic {
+        let all = vec![1; self.items];
+        let both: Vec<usize> = self
+            .figures(&all)
+            .iter()
+            .enumerate()
+            .filter_map(|(m, f)| f.map(|_| m))
+            .collect();
+        if both.len() < 3 {
+            return Statistic::without_interval(None, both.len());
+        }
+        let correlate = |figures: &[Option<(f64, f64)>], draw: &mut dyn Iterator<Item = usize>| {
+            let (x, y): (Vec<f64>, Vec<f64>) = draw
+                .map(|i| figures[both[i]])
+                .collect::<Option<Vec<_>>>()?
+                .into_iter()
+                .unzip();
+            pearson(&x, &y)
+        };
+        let value = correlate(&self.figures(&all), &mut (0..both.len()));
+        let rng = RefCell::new(ChaCha8Rng::seed_from_u64(ITEM_SEED));
+        let interval = value
+            .and_then(|_| {
+                cluster_intervals(both.len(), REPLICATES, SEED, |draw| {
+                    let mut weight = vec![0; self.items];
+                    let mut rng = rng.borrow_mut();
+                    for _ in 0..self.items {
+                        weight[rng.random_range(0..self.items)] += 1;
+                    }
+                    drop(rng);
+                    let r = correlate(&self.figures(&weight), &mut draw.iter().copied())?;
+                    Some(vec![r])
+                })
+            })
+            .and_then(|v| v.first().copied().flatten());
+        Statistic {
+            value,
+            low: interval.map(|i| i.0),
+            high: interval.map(|i| i.1),
+            n: both.len(),
+        }
+    }
 }
 
 /// Each three-way baseline's accuracy per judge, over the three labels and per correct
@@ -729,7 +812,9 @@ fn three_way_accuracy(scored: &[&Judged]) -> Vec<ThreeWayAccuracy> {
         .collect()
 }
 
-fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> {
+/// Each debating model's figures, and what its persuasiveness and self-play accuracy were
+/// measured on, item by item.
+fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> (Vec<DebaterFigures>, DebatesByItem) {
     let mut models: Vec<String> = Vec::new();
     for r in rounds.iter().filter(|r| r.kind() == ProtocolKind::QaDebate) {
         for m in [&r.team_a_model, &r.team_b_model] {
@@ -741,8 +826,10 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
     let mut wins_correct: BTreeMap<&str, ItemTally> = BTreeMap::new();
     let mut wins_incorrect: BTreeMap<&str, ItemTally> = BTreeMap::new();
     let mut self_play: BTreeMap<&str, ItemTally> = BTreeMap::new();
-    // Cross-play debates won, each with its item (the unit the intervals resample).
+    // Cross-play debates won and self-play judgments, each with its item (the unit the
+    // intervals resample).
     let mut matches: Vec<(usize, usize, f64, usize)> = Vec::new();
+    let mut self_play_by_item: Vec<(usize, usize, bool)> = Vec::new();
     let mut items: Vec<String> = Vec::new();
     for j in scored {
         let format = j.setup.format;
@@ -768,22 +855,27 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
         }
         if format == QaFormat::Debate {
             let (a, b) = (&j.round.team_a_model, &j.round.team_b_model);
+            let item = match items.iter().position(|i| *i == j.setup.item_id) {
+                Some(i) => i,
+                None => {
+                    items.push(j.setup.item_id.clone());
+                    items.len() - 1
+                }
+            };
+            let (Some(ia), Some(ib)) = (
+                models.iter().position(|m| m == a),
+                models.iter().position(|m| m == b),
+            ) else {
+                continue;
+            };
             if a == b {
+                let right = j.correct == Some(true);
                 self_play
                     .entry(a.as_str())
                     .or_default()
-                    .add(&j.setup.item_id, j.correct == Some(true));
-            } else if let (Some(ia), Some(ib)) = (
-                models.iter().position(|m| m == a),
-                models.iter().position(|m| m == b),
-            ) {
-                let item = match items.iter().position(|i| *i == j.setup.item_id) {
-                    Some(i) => i,
-                    None => {
-                        items.push(j.setup.item_id.clone());
-                        items.len() - 1
-                    }
-                };
+                    .add(&j.setup.item_id, right);
+                self_play_by_item.push((ia, item, right));
+            } else {
                 let won = if j.choice == Some(Team::A) { 1.0 } else { 0.0 };
                 matches.push((ia, ib, won, item));
             }
@@ -795,7 +887,7 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
         shares(wins_incorrect),
         shares(self_play),
     );
-    models
+    let figures = models
         .iter()
         .enumerate()
         .map(|(index, model)| {
@@ -843,7 +935,14 @@ fn debater_figures(rounds: &[Round], scored: &[&Judged]) -> Vec<DebaterFigures> 
                 self_play_accuracy: self_play.get(model.as_str()).copied().unwrap_or_default(),
             }
         })
-        .collect()
+        .collect();
+    let by_item = DebatesByItem {
+        models: models.len(),
+        items: items.len(),
+        matches,
+        self_play: self_play_by_item,
+    };
+    (figures, by_item)
 }
 
 #[cfg(test)]
@@ -950,31 +1049,75 @@ mod tests {
         );
     }
 
+    /// Debates of `k` models over `items` items, by a fixed generator: each pair debates
+    /// every item, the stronger model winning more often, and each model's self-play
+    /// judgments right more often the stronger it is, with noise from item to item.
+    fn debates(k: usize, items: usize) -> DebatesByItem {
+        let mut state: u64 = 7;
+        let mut uniform = move || {
+            state = state
+                .wrapping_mul(6364136223846793005)
+                .wrapping_add(1442695040888963407);
+            (state >> 11) as f64 / (1u64 << 53) as f64
+        };
+        let skill = |m: usize| m as f64 / k as f64;
+        let mut d = DebatesByItem {
+            models: k,
+            items,
+            ..DebatesByItem::default()
+        };
+        for item in 0..items {
+            for a in 0..k {
+                for b in (a + 1)..k {
+                    let p = 1.0 / (1.0 + (-2.0 * (skill(a) - skill(b))).exp());
+                    d.matches
+                        .push((a, b, f64::from(u8::from(uniform() < p)), item));
+                }
+                d.self_play
+                    .push((a, item, uniform() < 0.4 + 0.4 * skill(a)));
+            }
+        }
+        d
+    }
+
     #[test]
     fn a_correlation_across_models_counts_models() {
-        let pairs = |k: usize| -> Vec<(f64, f64)> {
-            (0..k)
-                .map(|i| {
-                    (
-                        1400.0 + 20.0 * i as f64,
-                        0.5 + 0.03 * i as f64 + 0.02 * (i % 2) as f64,
-                    )
-                })
-                .collect()
-        };
         assert_eq!(
-            correlation_across_models(&pairs(2)),
+            debates(2, 12).correlation(),
             Statistic::without_interval(None, 2)
         );
-        let four = correlation_across_models(&pairs(4));
-        assert!(
-            four.value.is_some_and(|r| r > 0.9) && four.low.is_none(),
-            "{four:?}"
-        );
+        let four = debates(4, 12).correlation();
+        assert!(four.value.is_some() && four.low.is_none(), "{four:?}");
         assert_eq!(four.n, 4);
-        let twelve = correlation_across_models(&pairs(12));
+        let twelve = debates(12, 12).correlation();
         assert_eq!(twelve.n, 12);
-        assert!(twelve.low.is_some_and(|l| l > 0.8), "{twelve:?}");
+        let (low, high) = (twelve.low.unwrap(), twelve.high.unwrap());
+        assert!(low < twelve.value.unwrap() && twelve.value.unwrap() < high);
+    }
+
+    /// The interval resamples the items inside each resample of models: it is wider than
+    /// one that resamples models alone and treats each model's two figures as fixed, and
+    /// its value is the correlation of the figures the report shows.
+    #[test]
+    fn a_correlation_across_models_resamples_items_too() {
+        let d = debates(12, 8);
+        let joint = d.correlation();
+        let fixed: Vec<(f64, f64)> = d
+            .figures(&vec![1; d.items])
+            .into_iter()
+            .map(|f| f.unwrap())
+            .collect();
+        let (x, y): (Vec<f64>, Vec<f64>) = fixed.iter().copied().unzip();
+        assert!((joint.value.unwrap() - pearson(&x, &y).unwrap()).abs() < 1e-12);
+        let models_only = Statistic::bootstrap(fixed.len(), |draw| {
+            let (x, y): (Vec<f64>, Vec<f64>) = draw.iter().map(|&i| fixed[i]).unzip();
+            pearson(&x, &y)
+        });
+        let width = |s: &Statistic| s.high.unwrap() - s.low.unwrap();
+        assert!(
+            width(&joint) > 1.2 * width(&models_only),
+            "{joint:?} against {models_only:?}"
+        );
     }
 
     #[test]

@@ -59,15 +59,18 @@ fn fit(n: usize, matches: &[Match]) -> Vec<f64> {
         wins[*j] += 0.5;
         *g += 1.0;
     }
+    // Each entrant's pairs, in the pairs' order (so the sums below add up in the same
+    // order as a scan of every pair would).
+    let mut met: Vec<Vec<(usize, usize, f64)>> = vec![Vec::new(); n];
+    for (&(a, b), &g) in &games {
+        met[a].push((a, b, g));
+        met[b].push((a, b, g));
+    }
     let mut p = vec![1.0; n];
     for _ in 0..500 {
         let mut next = p.clone();
         for (i, slot) in next.iter_mut().enumerate() {
-            let denom: f64 = games
-                .iter()
-                .filter(|((a, b), _)| *a == i || *b == i)
-                .map(|((a, b), g)| g / (p[*a] + p[*b]))
-                .sum();
+            let denom: f64 = met[i].iter().map(|(a, b, g)| g / (p[*a] + p[*b])).sum();
             if denom > 0.0 {
                 *slot = wins[i] / denom;
             }
@@ -139,6 +142,22 @@ fn rate(entrants: Vec<String>, matches: Vec<Match>) -> Vec<Rating> {
         .collect();
     out.sort_by(|a, b| b.rating.total_cmp(&a.rating));
     out
+}
+
+/// The Elo-scaled strengths alone of `entrants` entrants from matches `(first, second, score
+/// of the first, unit)`, by the same fit as [`rate_pairs`]: for a bootstrap that refits them
+/// on resampled units as part of a larger statistic.
+pub fn strengths(entrants: usize, matches: &[(usize, usize, f64, usize)]) -> Vec<f64> {
+    let matches: Vec<Match> = matches
+        .iter()
+        .map(|&(a, b, score_a, exchange)| Match {
+            a,
+            b,
+            score_a,
+            exchange,
+        })
+        .collect();
+    fit(entrants, &matches)
 }
 
 /// Ratings for any entrants from matches `(first, second, score of the first, unit)`, with

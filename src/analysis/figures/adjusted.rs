@@ -52,19 +52,23 @@ pub(super) fn section(a: &Adjusted) -> Section {
             vec![
                 Value::text(&m.model),
                 Value::Estimate(m.effect.clone()),
-                Value::number(Some(m.raw), 1),
+                Value::Estimate(m.raw.clone()),
                 Value::Count(m.effect.judgments),
             ],
             Link::player(&m.model),
         );
         let mut row = vec![Value::text(&m.model)];
         row.extend(fields(&m.effect));
-        row.push(Value::number(Some(m.raw), 3));
+        row.extend([
+            Value::number(Some(m.raw.estimate), 3),
+            Value::number(m.raw.low, 3),
+            Value::number(m.raw.high, 3),
+        ]);
         tidy.push(row);
     }
     let mut head = vec!["model"];
     head.extend(HEAD);
-    head.push("raw");
+    head.extend(["raw", "raw_low", "raw_high"]);
     s.table(t.with_tidy("adjusted_models.csv", head, tidy));
     if a.judges.is_empty() {
         s.plain("One judge: its leniency cannot be told from the models' scores.");

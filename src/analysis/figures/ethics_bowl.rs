@@ -11,6 +11,7 @@ use crate::analysis::charts;
 use crate::analysis::length::ControlledRating;
 use crate::analysis::qa::Proportion;
 use crate::analysis::ratings::{DRAW_MARGIN, Rating};
+use crate::analysis::show;
 use crate::analysis::stats::statistic::Statistic;
 use crate::analysis::tables::{Cell, FRAMEWORKS, JudgePair, RepeatedAgreement, unread_note};
 use crate::domain::Criterion;
@@ -596,10 +597,10 @@ fn bias(a: &Analysis) -> Section {
         .filter(|d| d.ceiling_warning)
         .map(|d| {
             Text::plain(format!(
-                "{} on {}: {:.0}% at 9–10",
+                "{} on {}, scores at 9–10: {}",
                 d.judge,
                 d.criterion,
-                d.ceiling_share * 100.0
+                show::share(&d.ceiling)
             ))
         })
         .collect();

@@ -389,7 +389,8 @@ fn correlation(r: &Statistic) -> String {
             models(r.n)
         ),
         Some(_) if r.low.is_some() => format!(
-            "Pearson's r = {}, its interval from resampling models",
+            "Pearson's r = {}, its interval from resampling models and, within each resample, the items \
+             both figures were measured on",
             Value::Statistic(*r, Style::Signed(2)).shown()
         ),
         Some(v) => format!(
