@@ -10,6 +10,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
+use super::stats::bootstrap::percentile;
 use crate::domain::{Round, Scores, Team};
 
 /// Team totals closer than this (out of 70) make a draw.
@@ -36,7 +37,7 @@ pub struct Rating {
     pub entrant: String,
     /// Elo-scaled Bradley–Terry rating (1500 is the field's geometric mean strength).
     pub rating: f64,
-    /// 2.5th percentile of the bootstrap.
+    /// 2.5th percentile of the bootstrap (interpolated, as every interval of the report is).
     pub low: f64,
     /// 97.5th percentile of the bootstrap.
     pub high: f64,
@@ -130,12 +131,11 @@ fn rate(entrants: Vec<String>, matches: Vec<Match>) -> Vec<Rating> {
         .map(|(i, entrant)| {
             let s = &mut samples[i];
             s.sort_by(f64::total_cmp);
-            let at = |q: f64| s[((s.len() - 1) as f64 * q).round() as usize];
             Rating {
                 entrant,
                 rating: point[i],
-                low: at(0.025),
-                high: at(0.975),
+                low: percentile(s, 0.025),
+                high: percentile(s, 0.975),
                 matches: matches.iter().filter(|m| m.a == i || m.b == i).count(),
             }
         })
