@@ -197,3 +197,66 @@ fn raw_mean_intervals_match_standard_errors_clustered_by_exchange() {
     }
     assert_eq!(checked, 4);
 }
+
+/// Nominal alpha, quadratic-weighted kappa and the prediction-powered mean against
+/// krippendorff, scikit-learn and ppi_py (`tests/stats_reference/make_agreement.py`).
+#[test]
+fn agreement_with_people_matches_krippendorff_sklearn_and_ppi_py() {
+    use ethics_bowl::analysis::stats::Moments;
+    use ethics_bowl::analysis::stats::nominal::krippendorff_nominal;
+    use ethics_bowl::analysis::stats::ppi::ppi_mean;
+    let path = concat!(
+        env!("CARGO_MANIFEST_DIR"),
+        "/tests/stats_reference/agreement_reference.csv"
+    );
+    let numbers = |s: &str| -> Vec<f64> {
+        s.split(';')
+            .filter(|v| !v.is_empty())
+            .map(|v| v.parse().expect("a number"))
+            .collect()
+    };
+    let mut checked = 0;
+    for r in csv::Reader::from_path(path).expect("reference").records() {
+        let r = r.expect("row");
+        let (case, statistic, data) = (&r[0], &r[1], &r[2]);
+        let want: f64 = r[3].parse().expect("expected");
+        let got = match statistic {
+            "krippendorff_nominal" => {
+                let units: Vec<Vec<u32>> = data
+                    .split('|')
+                    .map(|u| u.split(',').map(|v| v.parse().expect("code")).collect())
+                    .collect();
+                krippendorff_nominal(&units)
+            }
+            "quadratic_kappa" => {
+                let (x, y) = data.split_once('/').expect("x/y");
+                let mut m = Moments::default();
+                for (a, b) in numbers(x).into_iter().zip(numbers(y)) {
+                    m.push(a, b);
+                }
+                m.quadratic_kappa()
+            }
+            _ => {
+                let parts: Vec<Vec<f64>> = data.split('/').map(numbers).collect();
+                let labelled: Vec<(f64, f64)> = parts[0]
+                    .iter()
+                    .copied()
+                    .zip(parts[1].iter().copied())
+                    .collect();
+                let p = ppi_mean(&labelled, &parts[2]).expect("an estimate");
+                match statistic {
+                    "ppi_estimate" => Some(p.estimate),
+                    "ppi_low" => p.low,
+                    _ => p.high,
+                }
+            }
+        };
+        let got = got.unwrap_or(f64::NAN);
+        assert!(
+            (got - want).abs() < 1e-9,
+            "{case} {statistic}: {got} against {want}"
+        );
+        checked += 1;
+    }
+    assert_eq!(checked, 15);
+}

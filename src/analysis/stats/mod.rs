@@ -7,6 +7,8 @@
 pub mod bootstrap;
 pub mod clustered;
 pub mod least_squares;
+pub mod nominal;
+pub mod ppi;
 pub mod statistic;
 
 /// The mean, if there are values.
@@ -191,6 +193,25 @@ impl Moments {
             return None;
         }
         Some((cov / (vx * vy).sqrt()).clamp(-1.0, 1.0))
+    }
+}
+
+impl Moments {
+    /// Cohen's kappa with quadratic weights, for ratings on an integer scale: one minus the
+    /// mean squared difference over the one expected by chance, which the moments give as
+    /// `2·cov / (var x + var y + (mean x − mean y)²)` (population moments). Unlike Pearson's r
+    /// it counts a rater who sits a fixed distance from the other as disagreeing. None
+    /// under two pairs or when neither side varies nor differs.
+    pub fn quadratic_kappa(&self) -> Option<f64> {
+        if self.n < 2.0 {
+            return None;
+        }
+        let (mx, my) = (self.x / self.n, self.y / self.n);
+        let vx = self.xx / self.n - mx * mx;
+        let vy = self.yy / self.n - my * my;
+        let cov = self.xy / self.n - mx * my;
+        let chance = vx + vy + (mx - my).powi(2);
+        (chance > 1e-12 * (self.xx + self.yy).max(1.0) / self.n).then(|| 2.0 * cov / chance)
     }
 }
 
