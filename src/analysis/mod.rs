@@ -8,6 +8,7 @@ pub mod compare;
 pub mod effects;
 pub mod figures;
 pub mod html;
+pub mod human;
 pub mod judge_views;
 pub mod length;
 pub mod panels;

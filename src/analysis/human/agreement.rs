@@ -1,0 +1,237 @@
+//! How far one rater agrees with another over the exchanges both read (a model judge
+//! against a person, or two people): Krippendorff's alpha, quadratic-weighted kappa on
+//! totals, Spearman's rho, the mean signed difference and the share of equal verdicts, each
+//! with its interval from resampling exchanges. Each exchange's parts are summed once and
+//! added per resample.
+
+use serde::Serialize;
+
+use super::reading::Reading;
+use crate::analysis::stats::nominal::NominalParts;
+use crate::analysis::stats::statistic::Statistic;
+use crate::analysis::stats::{AlphaParts, Moments, spearman};
+
+/// An estimate with its 95% interval and the exchanges behind it, as `analysis.json`'s
+/// human agreement spells it.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+pub struct Figure {
+    /// The estimate; none when the data cannot give it (no variation to compare against).
+    pub estimate: Option<f64>,
+    /// The interval's low end; none under ten exchanges.
+    pub low: Option<f64>,
+    /// Its high end.
+    pub high: Option<f64>,
+    /// Exchanges both raters read: the unit of replication.
+    pub n: usize,
+}
+
+impl From<Statistic> for Figure {
+    fn from(s: Statistic) -> Self {
+        Self {
+            estimate: s.value,
+            low: s.low,
+            high: s.high,
+            n: s.n,
+        }
+    }
+}
+
+impl From<Figure> for Statistic {
+    fn from(f: Figure) -> Self {
+        Self {
+            value: f.estimate,
+            low: f.low,
+            high: f.high,
+            n: f.n,
+        }
+    }
+}
+
+/// The five figures of one rater against another.
+#[derive(Debug, Clone, Copy, PartialEq, Default)]
+pub struct Agreement {
+    /// Krippendorff's alpha: interval on the criterion scores where the protocol has
+    /// them (the Ethics Bowl), nominal on the verdict otherwise.
+    pub alpha: Figure,
+    /// Cohen's kappa with quadratic weights on the totals rounded to whole points.
+    pub kappa: Figure,
+    /// Spearman's rho on the totals.
+    pub spearman: Figure,
+    /// The first rater's totals minus the second's, on average: a judge's leniency
+    /// relative to people.
+    pub mean_difference: Figure,
+    /// The share of exchanges where both gave the same verdict.
+    pub verdict_agreement: Figure,
+}
+
+/// One exchange's parts of every figure.
+#[derive(Default)]
+struct Parts {
+    interval: AlphaParts,
+    nominal: NominalParts,
+    totals: Moments,
+    pairs: Vec<(f64, f64)>,
+    difference: (f64, f64),
+    verdict: (f64, f64),
+}
+
+impl Parts {
+    fn of(first: &Reading, second: &Reading) -> Self {
+        let mut p = Parts::default();
+        if !first.scores.is_empty() && first.scores.len() == second.scores.len() {
+            for (a, b) in first.scores.iter().zip(&second.scores) {
+                p.interval.push(&[*a, *b]);
+            }
+        }
+        if let (Some(a), Some(b)) = (first.verdict, second.verdict) {
+            p.nominal.push(&[a, b]);
+            p.verdict = (f64::from(u8::from(a == b)), 1.0);
+        }
+        if first.totals.len() == second.totals.len() {
+            for (a, b) in first.totals.iter().zip(&second.totals) {
+                p.totals.push(a.round(), b.round());
+                p.pairs.push((*a, *b));
+                p.difference.0 += a - b;
+                p.difference.1 += 1.0;
+            }
+        }
+        p
+    }
+}
+
+/// The figures of `first` against `second` over exchanges read by both, each pair one
+/// exchange. `interval` says whether alpha is on the criterion scores (the Ethics Bowl) or
+/// nominal on the verdicts.
+pub fn agreement(pairs: &[(&Reading, &Reading)], interval: bool) -> Agreement {
+    let parts: Vec<Parts> = pairs.iter().map(|(a, b)| Parts::of(a, b)).collect();
+    let stats = Statistic::bootstrap_many(parts.len(), 5, |draw| {
+        let mut times = vec![0.0; parts.len()];
+        for &i in draw {
+            times[i] += 1.0;
+        }
+        let (mut alpha_i, mut alpha_n) = (AlphaParts::default(), NominalParts::default());
+        let mut totals = Moments::default();
+        let (mut x, mut y) = (Vec::new(), Vec::new());
+        let (mut diff, mut same) = ((0.0, 0.0), (0.0, 0.0));
+        for (p, &t) in parts.iter().zip(&times) {
+            if t == 0.0 {
+                continue;
+            }
+            alpha_i.add(&p.interval, t);
+            alpha_n.add(&p.nominal, t);
+            totals.add(&p.totals, t);
+            for _ in 0..t as usize {
+                x.extend(p.pairs.iter().map(|q| q.0));
+                y.extend(p.pairs.iter().map(|q| q.1));
+            }
+            diff = (diff.0 + t * p.difference.0, diff.1 + t * p.difference.1);
+            same = (same.0 + t * p.verdict.0, same.1 + t * p.verdict.1);
+        }
+        let alpha = if interval {
+            alpha_i.alpha()
+        } else {
+            alpha_n.alpha()
+        };
+        let share = |(s, n): (f64, f64)| (n > 0.0).then(|| s / n);
+        Some(
+            [
+                alpha,
+                totals.quadratic_kappa(),
+                spearman(&x, &y),
+                share(diff),
+                share(same),
+            ]
+            .map(|v| v.unwrap_or(f64::NAN))
+            .to_vec(),
+        )
+    });
+    let at = |i: usize| stats.get(i).copied().map(Figure::from).unwrap_or_default();
+    Agreement {
+        alpha: at(0),
+        kappa: at(1),
+        spearman: at(2),
+        mean_difference: at(3),
+        verdict_agreement: at(4),
+    }
+}
+
+/// Krippendorff's alpha among several raters of the same exchanges (people among
+/// themselves: the ceiling a judge can reach), interval on the criterion scores or nominal
+/// on the verdicts, with its interval from resampling exchanges. Each exchange lists the
+/// readings of every rater who read it; exchanges with one reading are left out.
+pub fn among(exchanges: &[Vec<&Reading>], interval: bool) -> Figure {
+    let shared: Vec<&Vec<&Reading>> = exchanges.iter().filter(|e| e.len() >= 2).collect();
+    let parts: Vec<(AlphaParts, NominalParts)> = shared
+        .iter()
+        .map(|readings| {
+            let mut a = AlphaParts::default();
+            let len = readings[0].scores.len();
+            if readings.iter().all(|r| r.scores.len() == len) {
+                for i in 0..len {
+                    let unit: Vec<f64> = readings.iter().map(|r| r.scores[i]).collect();
+                    a.push(&unit);
+                }
+            }
+            let mut n = NominalParts::default();
+            let verdicts: Vec<u32> = readings.iter().filter_map(|r| r.verdict).collect();
+            n.push(&verdicts);
+            (a, n)
+        })
+        .collect();
+    Statistic::bootstrap(parts.len(), |draw| {
+        let (mut a, mut n) = (AlphaParts::default(), NominalParts::default());
+        for &i in draw {
+            a.add(&parts[i].0, 1.0);
+            n.add(&parts[i].1, 1.0);
+        }
+        if interval { a.alpha() } else { n.alpha() }
+    })
+    .into()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{Scores, Team};
+
+    /// A judge that gives each team the person's scores plus one point: alpha and kappa
+    /// fall short of 1 though Spearman is 1, the mean difference is +7 (seven criteria),
+    /// and verdicts agree.
+    #[test]
+    fn a_lenient_judge_is_seen_as_lenient() {
+        let people: Vec<Reading> = (0..12)
+            .map(|i| {
+                let a = 3.0 + (i % 6) as f64;
+                Reading::rubric(&Scores::uniform(a), &Scores::uniform(9.0 - a)).unwrap()
+            })
+            .collect();
+        let judge: Vec<Reading> = (0..12)
+            .map(|i| {
+                let a = 3.0 + (i % 6) as f64;
+                Reading::rubric(&Scores::uniform(a + 1.0), &Scores::uniform(10.0 - a)).unwrap()
+            })
+            .collect();
+        let pairs: Vec<(&Reading, &Reading)> = judge.iter().zip(&people).collect();
+        let g = agreement(&pairs, true);
+        assert_eq!(g.alpha.n, 12);
+        assert!((g.mean_difference.estimate.unwrap() - 7.0).abs() < 1e-9);
+        assert!((g.spearman.estimate.unwrap() - 1.0).abs() < 1e-9);
+        assert!(g.kappa.estimate.unwrap() < 0.95 && g.alpha.estimate.unwrap() < 0.95);
+        assert!(g.verdict_agreement.estimate.unwrap() > 0.6);
+        assert!(g.alpha.low.is_some());
+    }
+
+    #[test]
+    fn verdicts_alone_use_nominal_alpha() {
+        let a: Vec<Reading> = (0..10)
+            .map(|i| Reading::choice(if i % 3 == 0 { Team::B } else { Team::A }, Some(70.0)))
+            .collect();
+        let pairs: Vec<(&Reading, &Reading)> = a.iter().zip(&a).collect();
+        let g = agreement(&pairs, false);
+        assert_eq!(g.alpha.estimate, Some(1.0));
+        assert_eq!(g.verdict_agreement.estimate, Some(1.0));
+        let three: Vec<Vec<&Reading>> = a.iter().map(|r| vec![r, r, r]).collect();
+        assert_eq!(among(&three, false).estimate, Some(1.0));
+        assert_eq!(among(&three, false).n, 10);
+    }
+}

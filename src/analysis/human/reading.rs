@@ -1,0 +1,188 @@
+//! One exchange as one rater read it, in the terms that agreement compares, whatever the
+//! protocol: a model judge's judgment and a person's reduce to the same [`Reading`].
+
+use crate::domain::{
+    Criterion, Judgment, Label, QaChoice, Reading as JudgmentReading, Scores, Side, Team,
+};
+
+/// The Ethics Bowl's, or a structured debate's, verdict codes; a question-answer answer's
+/// side or label code.
+pub mod verdict {
+    /// Team A won (Ethics Bowl), Pro won (structured), Debater A's answer (question-answer).
+    pub const A: u32 = 0;
+    /// Team B, Con, Debater B's answer.
+    pub const B: u32 = 1;
+    /// Neither side won.
+    pub const TIE: u32 = 2;
+    /// A three-way baseline's label: this plus the label's place in `Label::ALL`.
+    pub const LABEL: u32 = 10;
+}
+
+/// Ethics Bowl totals closer than this are a tie (the ratings' draw margin, so a "verdict"
+/// means the same in both figures).
+pub const TIE_MARGIN: f64 = crate::analysis::ratings::DRAW_MARGIN;
+
+/// One exchange as one rater read it.
+#[derive(Debug, Clone, PartialEq, Default)]
+pub struct Reading {
+    /// Interval-scale values compared position by position by Krippendorff's alpha: the
+    /// Ethics Bowl's fourteen criterion scores (Team A's seven, then Team B's). Empty for the
+    /// protocols whose alpha is nominal, on the verdict.
+    pub scores: Vec<f64>,
+    /// The numbers kappa, Spearman and the mean difference compare: each team's total (the
+    /// Ethics Bowl), the confidence given to Debater A's answer (question-answer, 0–100), or
+    /// the lean to Pro (structured: +1, 0, −1).
+    pub totals: Vec<f64>,
+    /// Who won, or which answer was chosen ([`verdict`] codes).
+    pub verdict: Option<u32>,
+}
+
+impl Reading {
+    /// An Ethics Bowl reading of both teams' scores; none unless every criterion of both
+    /// teams is scored.
+    pub fn rubric(a: &Scores, b: &Scores) -> Option<Self> {
+        let mut scores = Vec::with_capacity(14);
+        for s in [a, b] {
+            for c in Criterion::ALL {
+                scores.push(s.get(c)?);
+            }
+        }
+        let (ta, tb) = (a.total()?, b.total()?);
+        let verdict = if (ta - tb).abs() < TIE_MARGIN {
+            verdict::TIE
+        } else if ta > tb {
+            verdict::A
+        } else {
+            verdict::B
+        };
+        Some(Self {
+            scores,
+            totals: vec![ta, tb],
+            verdict: Some(verdict),
+        })
+    }
+
+    /// A question-answer reading: the side chosen, with its confidence turned into the
+    /// confidence given to Debater A's answer.
+    pub fn choice(side: Team, confidence: Option<f64>) -> Self {
+        let toward_a = confidence.map(|c| if side == Team::A { c } else { 100.0 - c });
+        Self {
+            scores: Vec::new(),
+            totals: toward_a.into_iter().collect(),
+            verdict: Some(if side == Team::A {
+                verdict::A
+            } else {
+                verdict::B
+            }),
+        }
+    }
+
+    /// A three-way baseline's reading: the label.
+    pub fn label(label: Label) -> Self {
+        let at = Label::ALL.iter().position(|l| *l == label).unwrap_or(0) as u32;
+        Self {
+            verdict: Some(verdict::LABEL + at),
+            ..Self::default()
+        }
+    }
+
+    /// A structured debate's reading: the winner, or none for a tie.
+    pub fn winner(side: Option<Side>) -> Self {
+        let (code, lean) = match side {
+            Some(Side::Pro) => (verdict::A, 1.0),
+            Some(Side::Con) => (verdict::B, -1.0),
+            None => (verdict::TIE, 0.0),
+        };
+        Self {
+            scores: Vec::new(),
+            totals: vec![lean],
+            verdict: Some(code),
+        }
+    }
+
+    /// A model judge's usable judgment as a reading; none when it is not usable or holds
+    /// too little to compare.
+    pub fn of_judgment(j: &Judgment) -> Option<Self> {
+        if !j.is_usable() {
+            return None;
+        }
+        match &j.reading {
+            JudgmentReading::Rubric { team_a, team_b } => Self::rubric(team_a, team_b),
+            JudgmentReading::Choice(Some(QaChoice { side, confidence })) => {
+                Some(Self::choice(*side, *confidence))
+            }
+            JudgmentReading::Label(Some(label)) => Some(Self::label(*label)),
+            JudgmentReading::Verdict(Some(v)) => Some(Self::winner(v.winner())),
+            JudgmentReading::Choice(None)
+            | JudgmentReading::Label(None)
+            | JudgmentReading::Verdict(None) => None,
+        }
+    }
+
+    /// The mean of several raters' readings of one exchange: scores and totals averaged
+    /// position by position (over the raters that have them), the verdict the most
+    /// frequent one (none when two verdicts tie for most).
+    pub fn consensus(readings: &[&Reading]) -> Option<Self> {
+        let first = readings.first()?;
+        let average = |get: &dyn Fn(&Reading) -> &Vec<f64>| -> Vec<f64> {
+            let len = get(first).len();
+            let same: Vec<&Vec<f64>> = readings
+                .iter()
+                .map(|r| get(r))
+                .filter(|v| v.len() == len)
+                .collect();
+            (0..len)
+                .map(|i| same.iter().map(|v| v[i]).sum::<f64>() / same.len() as f64)
+                .collect()
+        };
+        let mut votes: std::collections::BTreeMap<u32, usize> = Default::default();
+        for v in readings.iter().filter_map(|r| r.verdict) {
+            *votes.entry(v).or_default() += 1;
+        }
+        let most = votes.values().copied().max().unwrap_or(0);
+        let leaders: Vec<u32> = votes
+            .iter()
+            .filter(|(_, c)| **c == most)
+            .map(|(v, _)| *v)
+            .collect();
+        Some(Self {
+            scores: average(&|r| &r.scores),
+            totals: average(&|r| &r.totals),
+            verdict: (leaders.len() == 1).then(|| leaders[0]),
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn readings_of_each_protocol() {
+        let r = Reading::rubric(&Scores::uniform(8.0), &Scores::uniform(6.0)).unwrap();
+        assert_eq!(r.scores.len(), 14);
+        assert_eq!(r.totals, vec![56.0, 42.0]);
+        assert_eq!(r.verdict, Some(verdict::A));
+        assert_eq!(
+            Reading::rubric(&Scores::uniform(7.0), &Scores::uniform(7.1))
+                .unwrap()
+                .verdict,
+            Some(verdict::TIE)
+        );
+        assert!(Reading::rubric(&Scores::default(), &Scores::uniform(6.0)).is_none());
+        let q = Reading::choice(Team::B, Some(80.0));
+        assert_eq!((q.totals, q.verdict), (vec![20.0], Some(verdict::B)));
+        assert_eq!(Reading::winner(None).totals, vec![0.0]);
+    }
+
+    #[test]
+    fn the_consensus_averages_and_takes_the_majority() {
+        let a = Reading::choice(Team::A, Some(90.0));
+        let b = Reading::choice(Team::A, Some(70.0));
+        let c = Reading::choice(Team::B, Some(60.0));
+        let all = Reading::consensus(&[&a, &b, &c]).unwrap();
+        assert_eq!(all.verdict, Some(verdict::A));
+        assert!((all.totals[0] - 200.0 / 3.0).abs() < 1e-9);
+        assert_eq!(Reading::consensus(&[&a, &c]).unwrap().verdict, None);
+    }
+}
