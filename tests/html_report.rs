@@ -214,9 +214,10 @@ fn hostile_transcripts_run_nothing_and_search_narrows_and_a_round_opens() {
         "an <svg> from model text in the DOM"
     );
     assert!(
-        v.dom
-            .contains("zebracorn &lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x"),
-        "the opened round shows the payload as text"
+        v.dom.contains(
+            "<mark>zebracorn</mark> &lt;script&gt;window.__pwned=1&lt;/script&gt;&lt;img src=x"
+        ),
+        "the opened round shows the payload as text, the search's word marked"
     );
     assert!(
         console_lines(&v.log).is_empty(),
@@ -315,4 +316,262 @@ fn every_protocol_renders_without_errors_and_quotes_and_filters_read() {
             v.selftest
         );
     }
+}
+
+/// `ethics-bowl report DIR --out OUT --format FORMATS`.
+fn report_formats(dir: &Path, out: &Path, formats: &str) {
+    let output = Command::new(env!("CARGO_BIN_EXE_ethics-bowl"))
+        .arg("report")
+        .arg(dir)
+        .arg("--out")
+        .arg(out)
+        .args(["--format", formats])
+        .output()
+        .unwrap();
+    assert!(
+        output.status.success(),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+}
+
+/// A fragment's query component, percent-encoded as `URLSearchParams` reads it back.
+fn component(text: &str) -> String {
+    text.bytes()
+        .map(|b| {
+            if b.is_ascii_alphanumeric() || matches!(b, b'-' | b'_' | b'.' | b'~') {
+                (b as char).to_string()
+            } else {
+                format!("%{b:02X}")
+            }
+        })
+        .collect()
+}
+
+/// The rounds in a page's JSON block.
+fn page_rounds(html: &str) -> Vec<Value> {
+    let start = html.find("id=\"data\">").unwrap() + "id=\"data\">".len();
+    let end = start + html[start..].find("</script>").unwrap();
+    serde_json::from_str::<Value>(&html[start..end])
+        .unwrap()
+        .as_array()
+        .unwrap()
+        .clone()
+}
+
+#[test]
+fn the_title_and_heading_name_the_tournament_and_the_run_s_date_as_report_md_does() {
+    let out = tempfile::tempdir().unwrap();
+    report_formats(&fixture("ethics_bowl"), out.path(), "md,html");
+    let html = std::fs::read_to_string(out.path().join("report.html")).unwrap();
+    assert!(
+        html.contains("<title>Tournament analysis: sample, 2026-11-22</title>"),
+        "{}",
+        &html[..html.find("<style>").unwrap()]
+    );
+    assert!(html.contains("<h1>Tournament analysis: sample, 2026-11-22</h1>"));
+    let md = std::fs::read_to_string(out.path().join("report.md")).unwrap();
+    assert!(
+        md.starts_with("# Tournament analysis: sample, 2026-11-22\n"),
+        "{}",
+        md.lines().next().unwrap()
+    );
+
+    // A name is the user's, but escaped all the same; a run over several days says so.
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("ethics_bowl", dir.path());
+    let file = dir.path().join("tournament.json");
+    let mut record: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    record["config"]["name"] = "<b>ethics</b> & co".into();
+    record["finished_at"] = "2026-11-24T01:00:00Z".into();
+    std::fs::write(&file, serde_json::to_string_pretty(&record).unwrap()).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let html = std::fs::read_to_string(report_html(dir.path(), out.path())).unwrap();
+    assert!(
+        html.contains(
+            "<title>Tournament analysis: &lt;b&gt;ethics&lt;/b&gt; &amp; co, 2026-11-22 to 2026-11-24</title>"
+        ),
+        "{}",
+        &html[..html.find("<style>").unwrap()]
+    );
+}
+
+#[test]
+fn the_round_list_shows_each_round_s_result_and_a_failed_round_no_score() {
+    // A copy of the Ethics Bowl fixture with its complete round's twin stopped by an error
+    // after it was judged: its judgment must not show.
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("ethics_bowl", dir.path());
+    let failed = "borrowed_voice__sim-alpha__vs__sim-beta__r1";
+    let file = dir.path().join("rounds").join(format!("{failed}.json"));
+    let mut round: Value = serde_json::from_str(&std::fs::read_to_string(&file).unwrap()).unwrap();
+    round["status"] = "incomplete".into();
+    round["judgments"][0]["parse_status"] = "parsed".into();
+    round["phases"][5]["error"] = "the provider answered 500".into();
+    std::fs::write(&file, serde_json::to_string_pretty(&round).unwrap()).unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let page = report_html(dir.path(), out.path());
+    let html = std::fs::read_to_string(&page).unwrap();
+    let rounds = page_rounds(&html);
+    let by_id = |id: &str| rounds.iter().find(|r| r["id"] == id).unwrap().clone();
+    let complete = by_id("borrowed_voice__sim-beta__vs__sim-alpha__r1");
+    assert_eq!(complete["outcome"]["text"], "A -3", "{complete}");
+    assert_eq!(complete["outcome"]["class"], "bad");
+    let f = by_id(failed);
+    assert_eq!(f["state"], "failed", "{f}");
+    assert!(
+        f.get("outcome").is_none(),
+        "a failed round shows no score: {f}"
+    );
+    let review = by_id("inherited_debt__sim-gamma__vs__sim-alpha__r1");
+    assert_eq!(review["state"], "needs review");
+    assert!(review.get("outcome").is_none());
+
+    // The question-answer debate: ✓ or ✗.
+    let out = tempfile::tempdir().unwrap();
+    let qa = std::fs::read_to_string(report_html(&fixture("qa_debate"), out.path())).unwrap();
+    let qa_rounds = page_rounds(&qa);
+    let right = qa_rounds
+        .iter()
+        .find(|r| r["id"] == "qa-sample-0__debate__sim-alpha__vs__sim-beta__judge__sim-gamma__r1")
+        .unwrap();
+    assert_eq!(right["outcome"]["text"], "✓ right", "{right}");
+
+    let Some(browser) = chromium() else { return };
+    let v = visit(&browser, &page, "selftest");
+    let list: Vec<(String, String, String)> =
+        serde_json::from_value(v.selftest["list"].clone()).unwrap();
+    let item = |id: &str| list.iter().find(|(i, _, _)| i == id).unwrap().clone();
+    assert_eq!(
+        item("borrowed_voice__sim-beta__vs__sim-alpha__r1"),
+        (
+            "borrowed_voice__sim-beta__vs__sim-alpha__r1".into(),
+            "outcome bad".into(),
+            "A -3".into()
+        )
+    );
+    assert_eq!(
+        item(failed),
+        (
+            failed.into(),
+            "badge incomplete failed".into(),
+            "failed".into()
+        )
+    );
+    assert_eq!(
+        item("inherited_debt__sim-gamma__vs__sim-alpha__r1").2,
+        "needs review"
+    );
+    let out = tempfile::tempdir().unwrap();
+    let qa_page = report_html(&fixture("qa_debate"), out.path());
+    let v = visit(&browser, &qa_page, "selftest");
+    let list: Vec<(String, String, String)> =
+        serde_json::from_value(v.selftest["list"].clone()).unwrap();
+    assert!(
+        list.iter()
+            .any(|(_, class, text)| class == "outcome good" && text == "✓ right"),
+        "{list:?}"
+    );
+}
+
+#[test]
+fn a_hostile_round_id_model_name_and_search_highlight_inject_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    copy_fixture("ethics_bowl", dir.path());
+    let old = "borrowed_voice__sim-alpha__vs__sim-beta__r1";
+    // A round id may hold anything but a path separator, a leading dot and controls.
+    let id = "evil<img src=x onerror=window.__pwned=1><b>r1";
+    let model = "<img src=x onerror=\"window.__pwned=1\">model";
+    let from = dir.path().join("rounds").join(format!("{old}.json"));
+    let mut round: Value = serde_json::from_str(&std::fs::read_to_string(&from).unwrap()).unwrap();
+    round["id"] = id.into();
+    round["team_a_model"] = model.into();
+    round["phases"][0]["response"] =
+        format!("Consent matters. zebracorn (x|y)* [z] {PAYLOAD} and more").into();
+    std::fs::remove_file(&from).unwrap();
+    std::fs::write(
+        dir.path().join("rounds").join(format!("{id}.json")),
+        serde_json::to_string_pretty(&round).unwrap(),
+    )
+    .unwrap();
+    let out = tempfile::tempdir().unwrap();
+    let page = report_html(dir.path(), out.path());
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(!html.contains("<img"), "no image element in the file");
+    assert!(!html.contains("<b>r1"), "the id as markup");
+    assert!(
+        page_rounds(&html)
+            .iter()
+            .any(|r| r["id"] == id && r["a"] == model)
+    );
+
+    let Some(browser) = chromium() else { return };
+    let v = visit(
+        &browser,
+        &page,
+        &format!(
+            "selftest?q={}&open={}&requery=consent",
+            component("zebracorn (x|y)* <img onerror=\"window.__pwned=1\">"),
+            component(id)
+        ),
+    );
+    let s = &v.selftest;
+    assert_eq!(s["errors"], serde_json::json!([]), "{s}");
+    assert_eq!(s["opened"], true, "{s}");
+    assert_eq!(s["shown"], 1, "{s}");
+    assert_eq!(s["pwned"], "undefined", "a payload ran: {s}");
+    assert_eq!(s["images"], 0, "{s}");
+    assert_eq!(s["scripts"], 2, "{s}");
+    // The words are marked as text: the regular-expression characters literally, the
+    // markup as characters.
+    let marks: Vec<String> = serde_json::from_value(s["marks"].clone()).unwrap();
+    for word in [
+        "zebracorn",
+        "(x|y)*",
+        "<img",
+        "onerror=\"window.__pwned=1\">",
+    ] {
+        assert!(
+            marks.iter().any(|m| m == word),
+            "{word} not marked: {marks:?}"
+        );
+    }
+    assert!(
+        marks.iter().all(|m| [
+            "zebracorn",
+            "(x|y)*",
+            "<img",
+            "onerror=\"window.__pwned=1\">"
+        ]
+        .contains(&m.to_lowercase().as_str())),
+        "{marks:?}"
+    );
+    // The page as the new search left it: its marks only, the payload text.
+    assert!(
+        v.dom.contains(
+            "<mark>Consent</mark> matters. zebracorn (x|y)* [z] &lt;script&gt;window.__pwned=1"
+        ),
+        "{:?}",
+        v.dom
+            .match_indices("<mark>")
+            .map(|(i, _)| &v.dom[i..i + 60])
+            .collect::<Vec<_>>()
+    );
+    assert!(!v.dom.contains("<img"), "an <img> in the DOM");
+    assert!(
+        !v.dom.contains("<b>r1"),
+        "the round id as markup in the DOM"
+    );
+    // A new search takes the old marks away and marks its own.
+    let remarked: Vec<String> = serde_json::from_value(s["remarked"].clone()).unwrap();
+    assert!(!remarked.is_empty(), "{s}");
+    assert!(
+        remarked.iter().all(|m| m.to_lowercase() == "consent"),
+        "{remarked:?}"
+    );
+    assert!(
+        console_lines(&v.log).is_empty(),
+        "console: {:?}",
+        console_lines(&v.log)
+    );
 }

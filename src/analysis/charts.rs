@@ -29,6 +29,95 @@ fn escape(s: &str) -> String {
         .replace('"', "&quot;")
 }
 
+/// An axis: the span it draws and its ticks, at a "nice" step (1, 2 or 5 times a power of
+/// ten), five to eight of them.
+#[derive(Debug, Clone, PartialEq)]
+pub(crate) struct Axis {
+    /// The axis's lowest value (its first tick, or `lo` when the ticks lie inside).
+    pub lo: f64,
+    /// The axis's highest value.
+    pub hi: f64,
+    /// The step between ticks.
+    pub step: f64,
+    /// The ticks, ascending.
+    pub ticks: Vec<f64>,
+}
+
+impl Axis {
+    /// An axis covering `lo..=hi` with five to eight ticks at a 1-2-5 step: the smallest such
+    /// step whose ticks, widened outwards to whole steps, number eight or fewer; when that
+    /// widening leaves fewer than five, the step below it with only the ticks inside
+    /// `lo..=hi` (from nine or more widened ticks at most eight lie inside, and at least
+    /// five, as steps grow by at most 2.5). A range of nothing (or not finite) is widened
+    /// to one around it first.
+    pub fn nice(lo: f64, hi: f64) -> Self {
+        let (lo, hi) = match (lo.is_finite(), hi.is_finite()) {
+            (true, true) if hi > lo => (lo, hi),
+            (true, true) => (lo.min(hi) - 1.0, lo.max(hi) + 1.0),
+            (true, false) => (lo - 1.0, lo + 1.0),
+            (false, true) => (hi - 1.0, hi + 1.0),
+            (false, false) => (0.0, 1.0),
+        };
+        // A tenth of the range's power of ten: at most a tenth of the range, so the first
+        // step tried always gives more than eight ticks.
+        let mut power = 10f64.powf((hi - lo).log10().floor() - 1.0);
+        let mut previous = power;
+        // Small slack, so that 0.30000000000000004 is a multiple of 0.1.
+        let eps = 1e-9;
+        loop {
+            for m in [1.0, 2.0, 5.0] {
+                let step = m * power;
+                let (first, last) = ((lo / step + eps).floor(), (hi / step - eps).ceil());
+                let count = last - first + 1.0;
+                if count <= 8.0 {
+                    if count >= 5.0 {
+                        return Self {
+                            lo: first * step,
+                            hi: last * step,
+                            step,
+                            ticks: (0..count as usize)
+                                .map(|i| (first + i as f64) * step)
+                                .collect(),
+                        };
+                    }
+                    let (first, last) =
+                        ((lo / previous - eps).ceil(), (hi / previous + eps).floor());
+                    let count = (last - first + 1.0).max(0.0) as usize;
+                    return Self {
+                        lo,
+                        hi,
+                        step: previous,
+                        ticks: (0..count).map(|i| (first + i as f64) * previous).collect(),
+                    };
+                }
+                previous = step;
+            }
+            power *= 10.0;
+        }
+    }
+
+    /// Where `v` falls between `from` and `to` (pixels) on this axis.
+    pub fn at(&self, v: f64, from: f64, to: f64) -> f64 {
+        from + (v - self.lo) / (self.hi - self.lo) * (to - from)
+    }
+
+    /// A tick's label, with as many decimals as the step needs (`1450`, `0.2`, `2.5`).
+    pub fn label(&self, v: f64) -> String {
+        let decimals = (-self.step.log10().floor()).max(0.0) as usize;
+        let text = format!("{v:.decimals$}");
+        // `-0` reads as 0.
+        if text
+            .trim_start_matches('-')
+            .chars()
+            .all(|c| c == '0' || c == '.')
+        {
+            text.trim_start_matches('-').to_string()
+        } else {
+            text
+        }
+    }
+}
+
 struct Svg {
     body: String,
     width: f64,
@@ -92,26 +181,26 @@ pub fn ratings_chart(ratings: &[Rating], title: &str) -> String {
         .map(|r| r.high)
         .fold(f64::NEG_INFINITY, f64::max)
         .max(1600.0);
-    let x = |v: f64| left + (v - lo) / (hi - lo).max(1.0) * (width - left - right);
+    let axis = Axis::nice(lo, hi);
+    let x = |v: f64| axis.at(v, left, width - right);
     let base = height - 25.0;
-    svg.line(x(1500.0), 40.0, x(1500.0), base, "#bbbbbb", 1.0);
-    svg.text(x(1500.0), height - 8.0, "1500", "middle", 11.0, "normal");
-    svg.text(
-        x(lo),
-        height - 8.0,
-        &format!("{lo:.0}"),
-        "start",
-        11.0,
-        "normal",
-    );
-    svg.text(
-        x(hi),
-        height - 8.0,
-        &format!("{hi:.0}"),
-        "end",
-        11.0,
-        "normal",
-    );
+    // A grid line and a label at each tick; the starting rating (1500) darker.
+    for &tick in &axis.ticks {
+        let start = (tick - 1500.0).abs() < 1e-9;
+        let colour = if start { "#bbbbbb" } else { "#eeeeee" };
+        svg.line(x(tick), 40.0, x(tick), base, colour, 1.0);
+        svg.text(
+            x(tick),
+            height - 8.0,
+            &axis.label(tick),
+            "middle",
+            11.0,
+            "normal",
+        );
+    }
+    if !axis.ticks.iter().any(|t| (t - 1500.0).abs() < 1e-9) {
+        svg.line(x(1500.0), 40.0, x(1500.0), base, "#bbbbbb", 1.0);
+    }
     for (i, r) in ratings.iter().enumerate() {
         let y = 50.0 + row * i as f64;
         svg.text(
@@ -149,11 +238,11 @@ pub fn accuracy_chart(q: &QaFigures) -> String {
         height,
         "Judge accuracy per configuration (95% Wilson intervals)",
     );
-    let x = |v: f64| left + v * (width - left - right);
+    let axis = Axis::nice(0.0, 1.0);
+    let x = |v: f64| axis.at(v, left, width - right);
     let base = height - 25.0;
-    for tick in [0.0, 0.25, 0.5, 0.75, 1.0] {
-        let colour = if tick == 0.5 { "#888888" } else { "#dddddd" };
-        svg.line(x(tick), 40.0, x(tick), base, colour, 1.0);
+    for &tick in &axis.ticks {
+        svg.line(x(tick), 40.0, x(tick), base, "#dddddd", 1.0);
         svg.text(
             x(tick),
             height - 8.0,
@@ -163,6 +252,9 @@ pub fn accuracy_chart(q: &QaFigures) -> String {
             "normal",
         );
     }
+    // Chance: a judge guessing between two answers.
+    svg.line(x(0.5), 40.0, x(0.5), base, "#888888", 1.0);
+    svg.text(x(0.5), 36.0, "chance", "middle", 10.0, "normal");
     for (i, c) in rows.iter().enumerate() {
         let y = 50.0 + row * i as f64;
         let colour = PALETTE[QaFormat::ALL
@@ -202,14 +294,15 @@ pub fn profile_chart(rows: &[ModelRole]) -> String {
         "Criteria profile by model (mean score, 1–10)",
     );
     let plot_h = height - top - bottom;
-    let y = |v: f64| top + (10.0 - v) / 9.0 * plot_h;
+    let axis = Axis::nice(1.0, 10.0);
+    let y = |v: f64| axis.at(v, top + plot_h, top);
     let step = (width - left - 180.0) / 6.0;
-    for v in [1.0, 4.0, 7.0, 10.0] {
+    for &v in &axis.ticks {
         svg.line(left, y(v), left + step * 6.0, y(v), "#eeeeee", 1.0);
         svg.text(
             left - 8.0,
             y(v) + 4.0,
-            &format!("{v:.0}"),
+            &axis.label(v),
             "end",
             11.0,
             "normal",
@@ -279,11 +372,30 @@ pub fn difficulty_chart(rows: &[DilemmaDifficulty]) -> String {
     let (lo, hi) = crate::analysis::tables::bar_range(rows);
     let x = |v: f64| ((v - lo).max(0.0) / (hi - lo)) * (width - left - right);
     let bottom = 40.0 + row * rows.len().max(1) as f64;
-    for (at, label) in [(lo, lo), (hi, hi)] {
+    // Ticks at a nice step inside the bars' range, and always its floor, where bars start.
+    let axis = Axis::nice(lo, hi);
+    let mut ticks: Vec<f64> = axis
+        .ticks
+        .iter()
+        .copied()
+        .filter(|t| *t >= lo - 1e-9 && *t <= hi + 1e-9)
+        .collect();
+    if !ticks.iter().any(|t| (t - lo).abs() < 1e-9) {
+        ticks.insert(0, lo);
+    }
+    for tick in ticks {
+        svg.line(
+            left + x(tick),
+            40.0,
+            left + x(tick),
+            bottom - 6.0,
+            "#eeeeee",
+            1.0,
+        );
         svg.text(
-            left + x(at),
+            left + x(tick),
             bottom + 6.0,
-            &format!("{label:.0}"),
+            &axis.label(tick),
             "middle",
             11.0,
             "normal",
@@ -413,5 +525,80 @@ mod tests {
                 assert!(svg.contains(&format!(">{word}<")), "{word}");
             }
         }
+    }
+    #[test]
+    fn axes_have_five_to_eight_ticks_at_a_one_two_five_step() {
+        let mut ranges = vec![
+            (1400.0, 1600.0),
+            (1351.2, 1622.9),
+            (0.0, 1.0),
+            (1.0, 10.0),
+            (45.0, 60.0),
+            (0.1, 14.1),
+            (0.0, 15.5),
+            (-3.2, 0.7),
+            (5.0, 5.0),
+            (f64::NAN, 2.0),
+        ];
+        // A sweep of widths and offsets.
+        for i in 1..400 {
+            let width = 0.37 * i as f64 * (1.0 + (i % 7) as f64);
+            ranges.push((i as f64 * 3.3 - 500.0, i as f64 * 3.3 - 500.0 + width));
+        }
+        for (lo, hi) in ranges {
+            let axis = Axis::nice(lo, hi);
+            let n = axis.ticks.len();
+            assert!((5..=8).contains(&n), "{lo}..{hi}: {axis:?}");
+            let mantissa = axis.step / 10f64.powf(axis.step.log10().floor());
+            assert!(
+                [1.0, 2.0, 5.0].iter().any(|m| (mantissa - m).abs() < 1e-6),
+                "{lo}..{hi}: step {}",
+                axis.step
+            );
+            if lo.is_finite() && hi > lo {
+                assert!(
+                    axis.lo <= lo + 1e-9 && axis.hi >= hi - 1e-9,
+                    "{lo}..{hi}: {axis:?}"
+                );
+            }
+            for t in &axis.ticks {
+                assert!(*t >= axis.lo - 1e-9 && *t <= axis.hi + 1e-9, "{axis:?}");
+                let k = t / axis.step;
+                assert!(
+                    (k - k.round()).abs() < 1e-6,
+                    "{t} is off the step: {axis:?}"
+                );
+            }
+        }
+        assert_eq!(
+            Axis::nice(1400.0, 1600.0).ticks,
+            [1400.0, 1450.0, 1500.0, 1550.0, 1600.0]
+        );
+        assert_eq!(Axis::nice(0.0, 1.0).label(0.6000000000000001), "0.6");
+        assert_eq!(Axis::nice(-1.0, 1.0).label(-0.0), "0.0");
+        assert_eq!(Axis::nice(-10.0, 10.0).label(-0.0), "0");
+    }
+
+    #[test]
+    fn the_ratings_axis_has_nice_ticks_not_three() {
+        let rating = |entrant: &str, low: f64, rating: f64, high: f64| Rating {
+            entrant: entrant.into(),
+            rating,
+            low,
+            high,
+            matches: 3,
+        };
+        let svg = ratings_chart(
+            &[
+                rating("a", 1420.0, 1530.0, 1640.0),
+                rating("b", 1360.0, 1470.0, 1580.0),
+            ],
+            "Ratings",
+        );
+        let labels: Vec<&str> = ["1350", "1400", "1450", "1500", "1550", "1600", "1650"]
+            .into_iter()
+            .filter(|l| svg.contains(&format!(">{l}</text>")))
+            .collect();
+        assert_eq!(labels.len(), 7, "{svg}");
     }
 }

@@ -8,7 +8,7 @@ use ethics_bowl::analysis::qa::QaFigures;
 use ethics_bowl::analysis::structured::StructuredFigures;
 use ethics_bowl::analysis::tables::unread_note;
 use ethics_bowl::analysis::{
-    Format, analyse, providers_of, qa_share, warnings_of, write_html, write_report,
+    Format, analyse, providers_of, qa_share, run_of, warnings_of, write_html, write_report,
 };
 use ethics_bowl::domain::ProtocolKind;
 
@@ -37,7 +37,9 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
     // Providers, for the same-provider check, and the run's warnings, which the report opens
     // with, from the tournament's record when there is one.
     let provider_of = providers_of(&store);
-    let analysis = analyse(&rounds, &provider_of).with_warnings(warnings_of(&store));
+    let analysis = analyse(&rounds, &provider_of)
+        .with_warnings(warnings_of(&store))
+        .with_run(run_of(&store));
     for path in write_report(&analysis, &target, &formats)? {
         println!("wrote {}", path.display());
     }

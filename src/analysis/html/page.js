@@ -50,12 +50,53 @@ function table(head, rows) {
   return el("div", "scroll", t);
 }
 
+// The search's words, lower-cased, as the search matches them.
+function words(q) {
+  return q.toLowerCase().split(/\s+/).filter(Boolean);
+}
+
+// Marks each occurrence of the search's words in the text under `root` with <mark>, after
+// taking away the marks of an earlier search; returns how many it marked. Text nodes are
+// split and moved into <mark> elements: nothing is read as markup. Collapsed parts holding
+// a mark (private reasoning, a raw answer) are opened.
+function highlight(root, q) {
+  for (const m of [...root.querySelectorAll("mark")]) m.replaceWith(...m.childNodes);
+  root.normalize();
+  // Longest first, so that a word inside another is marked as part of the longer.
+  const ws = words(q).sort((a, b) => b.length - a.length);
+  if (!ws.length) return 0;
+  const re = new RegExp(ws.map((w) => w.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")).join("|"), "giu");
+  const walker = document.createTreeWalker(root, NodeFilter.SHOW_TEXT);
+  const nodes = [];
+  while (walker.nextNode()) nodes.push(walker.currentNode);
+  let count = 0;
+  for (const node of nodes) {
+    const found = [];
+    for (const m of node.data.matchAll(re)) {
+      if (m[0].length) found.push([m.index, m.index + m[0].length]);
+    }
+    // From the last: the node keeps the text before each split, so earlier offsets hold.
+    for (let i = found.length - 1; i >= 0; i--) {
+      const [start, end] = found[i];
+      const hit = node.splitText(start);
+      hit.splitText(end - start);
+      const mark = document.createElement("mark");
+      hit.replaceWith(mark);
+      mark.append(hit);
+      count++;
+    }
+  }
+  for (const d of root.querySelectorAll("details")) if (d.querySelector("mark")) d.open = true;
+  return count;
+}
+
 // What a search looks through: ids, models, the case, setup, every phase and judgment.
 const haystacks = new Map();
 function haystack(r) {
   let h = haystacks.get(r.id);
   if (h === undefined) {
-    const parts = [r.id, r.case, r.a, r.b, r.protocol, r.status, ...r.judges];
+    const parts = [r.id, r.case, r.a, r.b, r.protocol, r.status, r.state, ...r.judges];
+    if (r.outcome) parts.push(r.outcome.text);
     for (const [k, v] of r.setup) parts.push(k, v);
     for (const p of r.phases) parts.push(p.kind, p.speaker, p.text, p.thinking || "", p.error || "");
     for (const j of r.judgments) {
@@ -110,14 +151,15 @@ function setup() {
   $("f-role").closest("label").hidden = false;
   const list = $("list");
   for (const r of rounds) {
-    const item = el(
-      "li",
-      null,
-      el("span", "id", r.id),
-      el("span", "who", who(r)),
-      el("span", "badge " + r.status, r.status.replace("_", " ")),
-      el("span", "case", r.case)
-    );
+    // A complete round's result (margin, right or wrong, winner); any other round's status.
+    let result;
+    if (r.outcome) {
+      result = el("span", "outcome " + r.outcome.class, r.outcome.text);
+      result.title = r.outcome.title;
+    } else {
+      result = el("span", "badge " + r.status + (r.state === "failed" ? " failed" : ""), r.state);
+    }
+    const item = el("li", null, el("span", "id", r.id), el("span", "who", who(r)), result, el("span", "case", r.case));
     item.tabIndex = 0;
     item.dataset.round = r.id;
     item.addEventListener("click", () => open(r.id));
@@ -159,9 +201,8 @@ function matches(r, f) {
   if (f.standing && !(r.tags.standings || []).includes(f.standing)) return false;
   if (f.confidence && !(r.tags.confidence || []).includes(f.confidence)) return false;
   if (f.q) {
-    const words = f.q.toLowerCase().split(/\s+/).filter(Boolean);
     const h = haystack(r);
-    if (!words.every((w) => h.includes(w))) return false;
+    if (!words(f.q).every((w) => h.includes(w))) return false;
   }
   return true;
 }
@@ -183,6 +224,8 @@ function apply() {
     if (ok) shown++;
   }
   $("count").textContent = shown + " of " + rounds.length + " rounds";
+  // The open round's marks follow the search.
+  highlight($("detail"), f.q);
   return shown;
 }
 
@@ -259,7 +302,8 @@ function open(id) {
     ["Team A", r.a],
     ["Team B", r.b],
     ["judges", r.judges.join(", ")],
-    ["status", r.status],
+    ["status", r.state],
+    ["result", r.outcome ? r.outcome.text + " (" + r.outcome.title + ")" : ""],
   ];
   detail.append(dl(meta.concat(r.setup).filter(([, v]) => v)));
   if (r.error) detail.append(el("p", "error", r.error));
@@ -300,6 +344,7 @@ function open(id) {
     }
     detail.append(s);
   }
+  highlight(detail, $("q").value.trim());
   return true;
 }
 
@@ -328,6 +373,16 @@ function selftest() {
   const shown = visible();
   const opened = open(hashParams().get("open") || "");
   const detail = $("detail");
+  const marked = () => [...detail.querySelectorAll("mark")].map((m) => m.textContent);
+  const marks = marked();
+  // `requery=…`: the search changed as a reader would type it; the marks must follow.
+  const requery = hashParams().get("requery");
+  let remarked = null;
+  if (requery !== null) {
+    $("q").value = requery;
+    changed();
+    remarked = marked();
+  }
   const report = {
     errors,
     total,
@@ -338,6 +393,9 @@ function selftest() {
     judgments: detail.querySelectorAll(".judgment").length,
     verified_quotes: detail.querySelectorAll(".vq").length,
     unverified_quotes: detail.querySelectorAll(".uq").length,
+    marks,
+    remarked,
+    list: [...$("list").children].map((li) => [li.dataset.round, li.children[2].className, li.children[2].textContent]),
     pwned: typeof window.__pwned,
     images: document.images.length,
     scripts: document.scripts.length,

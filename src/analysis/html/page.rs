@@ -67,8 +67,8 @@ pub(super) fn page(a: &Analysis, rounds: &[Round]) -> String {
         "<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\">\
 <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\
 <meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; script-src 'sha256-{hash}'\">\
-<title>Tournament analysis</title><style>{STYLE}</style></head>\n<body>\
-<header><h1>Tournament analysis</h1><nav>{nav}<a href=\"#rounds\">Rounds</a></nav></header>\n<main>\
+<title>{title}</title><style>{STYLE}</style></head>\n<body>\
+<header><h1>{title}</h1><nav>{nav}<a href=\"#rounds\">Rounds</a></nav></header>\n<main>\
 {body}\
 <section id=\"rounds\"><h2>Rounds</h2>\
 <div id=\"filters\"><label>search<input id=\"q\" type=\"search\" placeholder=\"text, round id, model, dilemma…\"></label>\
@@ -76,6 +76,7 @@ pub(super) fn page(a: &Analysis, rounds: &[Round]) -> String {
 <div id=\"browser\"><ol id=\"list\"></ol><article id=\"detail\"></article></div></section>\
 <pre id=\"selftest\" hidden></pre></main>\n\
 <script type=\"application/json\" id=\"data\">{data}</script>\n<script>{SCRIPT}</script>\n</body></html>\n",
+        title = escape::html(&a.title()),
         body = doc.body(),
         data = escape::script_json(&json),
     )

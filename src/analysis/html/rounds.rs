@@ -11,8 +11,8 @@ use serde::Serialize;
 
 use crate::analysis::figures::RoundTags;
 use crate::domain::{
-    Criterion, JudgeView, Judgment, PanelRecord, Phase, PhaseType, Reading, Round, Side,
-    StructuredSetup,
+    Criterion, JudgeView, Judgment, PanelRecord, Phase, PhaseType, ProtocolKind, Reading, Round,
+    RoundStatus, Side, StructuredSetup, Team,
 };
 use crate::protocols::qa_debate::quotes::{GameText, show_argument};
 use crate::sanitize::sanitize;
@@ -23,6 +23,13 @@ pub(super) struct RoundView {
     id: String,
     protocol: &'static str,
     status: &'static str,
+    /// The status as the round list names it: `complete`, `needs review`, `failed` (stopped
+    /// by an error) or `incomplete`.
+    state: &'static str,
+    /// The result at a glance, for the round list; a complete round's only, so a round with
+    /// a failure or a judgment to review never shows a score.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    outcome: Option<Outcome>,
     /// The dilemma's, item's or topic's id.
     case: String,
     rep: u32,
@@ -39,6 +46,20 @@ pub(super) struct RoundView {
     panel: Option<PanelView>,
     /// The filters' protocol-specific values.
     tags: RoundTags,
+}
+
+/// A round's result as the list shows it: the Ethics Bowl's margin (`A +3`, `=`), the
+/// question-answer judge right or wrong (`✓ right`, `✗ wrong`), the structured debate's
+/// winner (`Pro wins`, `draw`).
+#[derive(Debug, Serialize, PartialEq)]
+pub(super) struct Outcome {
+    /// What the list shows.
+    pub(super) text: String,
+    /// Its colour: `good` (Team A ahead, Pro won, the judge right), `bad` (Team B ahead,
+    /// Con won, the judge wrong) or `even`.
+    pub(super) class: &'static str,
+    /// What it means, as a tooltip.
+    pub(super) title: String,
 }
 
 #[derive(Debug, Serialize)]
@@ -108,6 +129,8 @@ pub(super) fn view(round: &Round) -> RoundView {
         id: sanitize(&round.id),
         protocol: round.kind().as_str(),
         status: round.status.as_str(),
+        state: state(round),
+        outcome: outcome(round),
         case: sanitize(&round.dilemma_id),
         rep: round.repetition,
         a: sanitize(&round.team_a_model),
@@ -129,6 +152,122 @@ pub(super) fn view(round: &Round) -> RoundView {
         judgments,
         panel: round.panel.as_ref().map(panel),
         tags: RoundTags::of(round),
+    }
+}
+
+/// The status as the round list names it.
+fn state(round: &Round) -> &'static str {
+    match round.status {
+        RoundStatus::Complete => "complete",
+        RoundStatus::NeedsReview => "needs review",
+        RoundStatus::Incomplete
+            if round.error.is_some() || round.phases.iter().any(|p| p.error.is_some()) =>
+        {
+            "failed"
+        }
+        RoundStatus::Incomplete => "incomplete",
+    }
+}
+
+/// A whole-point margin as the TUI's matrix shows it: `=` for a tie, else signed (`+3`,
+/// `-2`, `+2.5`).
+fn signed(m: f64) -> String {
+    if m == 0.0 {
+        "=".into()
+    } else if m.fract() == 0.0 {
+        format!("{m:+.0}")
+    } else {
+        format!("{m:+.1}")
+    }
+}
+
+/// The round's result (see [`Outcome`]): a complete round's deciding judgment (the panel's
+/// verdict when a panel judged, else the first usable judgment), as the TUI's matrix cell
+/// reads it; none for any other round, or when the judgment holds no result.
+pub(super) fn outcome(round: &Round) -> Option<Outcome> {
+    if round.status != RoundStatus::Complete {
+        return None;
+    }
+    let deciding = match round.panel.as_ref().and_then(|p| p.verdict.as_ref()) {
+        Some(panel) => panel,
+        None => round.judgments.iter().find(|j| j.is_usable())?,
+    };
+    // Totals to one place at most (a panel's are means): `57`, `52.6`.
+    let show = |v: Option<f64>| {
+        v.map_or("–".to_string(), |v| {
+            let text = format!("{v:.1}");
+            text.strip_suffix(".0").map_or(text.clone(), str::to_string)
+        })
+    };
+    match round.kind() {
+        ProtocolKind::EthicsBowl => {
+            let m = deciding.margin()?;
+            let totals = |team| deciding.scores(team).and_then(|s| s.total());
+            Some(Outcome {
+                text: match signed(m).as_str() {
+                    "=" => "=".into(),
+                    s => format!("A {s}"),
+                },
+                class: if m > 0.0 {
+                    "good"
+                } else if m < 0.0 {
+                    "bad"
+                } else {
+                    "even"
+                },
+                title: format!(
+                    "Team A's total minus Team B's: {} − {} (out of 70)",
+                    show(totals(Team::A)),
+                    show(totals(Team::B))
+                ),
+            })
+        }
+        ProtocolKind::QaDebate => {
+            let setup = round.qa()?;
+            let right = crate::protocols::qa_debate::judge_correct(setup, deciding);
+            let confidence = deciding
+                .choice()
+                .and_then(|c| c.confidence)
+                .map(|c| format!(" (confidence {c:.0})"))
+                .unwrap_or_default();
+            Some(match right {
+                Some(true) => Outcome {
+                    text: "✓ right".into(),
+                    class: "good",
+                    title: format!("The judge chose the correct answer{confidence}"),
+                },
+                Some(false) => Outcome {
+                    text: "✗ wrong".into(),
+                    class: "bad",
+                    title: format!("The judge chose the wrong answer{confidence}"),
+                },
+                None => Outcome {
+                    text: "○".into(),
+                    class: "even",
+                    title: "No correct answer to score the judge by".into(),
+                },
+            })
+        }
+        ProtocolKind::StructuredDebate => {
+            let v = deciding.verdict()?;
+            let m = v.margin()?;
+            let (text, class) = match m.winner() {
+                Some(Side::Pro) => ("Pro wins", "good"),
+                Some(Side::Con) => ("Con wins", "bad"),
+                None => ("draw", "even"),
+            };
+            Some(Outcome {
+                text: text.into(),
+                class,
+                title: format!(
+                    "Pro {} · Con {} ({}, by {:.2})",
+                    show(v.pro_total),
+                    show(v.con_total),
+                    m.band.label(),
+                    m.gap
+                ),
+            })
+        }
     }
 }
 
@@ -570,5 +709,75 @@ mod tests {
             panel.lines
         );
         assert!(!panel.rounds.is_empty());
+    }
+    #[test]
+    fn the_list_shows_a_complete_round_s_result_and_never_a_failed_round_s_score() {
+        // The Ethics Bowl: Team A's margin, signed.
+        let round = fixture("ethics_bowl", "borrowed_voice__sim-beta__vs__sim-alpha__r1");
+        let v = view(&round);
+        assert_eq!(v.state, "complete");
+        let o = v.outcome.unwrap();
+        assert_eq!((o.text.as_str(), o.class), ("A -3", "bad"));
+        assert!(o.title.contains("54 − 57"), "{}", o.title);
+        assert_eq!(signed(0.0), "=");
+        assert_eq!(signed(3.0), "+3");
+        assert_eq!(signed(-2.5), "-2.5");
+
+        // The same round stopped by an error: failed, its judgment's score not shown.
+        let mut failed = round.clone();
+        failed.status = RoundStatus::Incomplete;
+        failed.phases[1].error = Some("timed out".into());
+        let v = view(&failed);
+        assert_eq!(v.state, "failed");
+        assert!(v.outcome.is_none());
+        // To be reviewed: no score either.
+        let mut review = round.clone();
+        review.status = RoundStatus::NeedsReview;
+        let v = view(&review);
+        assert_eq!(v.state, "needs review");
+        assert!(v.outcome.is_none());
+
+        // The question-answer debate: the judge right or wrong.
+        let round = fixture(
+            "qa_debate",
+            "qa-sample-0__debate__sim-alpha__vs__sim-beta__judge__sim-gamma__r1",
+        );
+        let o = view(&round).outcome.unwrap();
+        assert_eq!((o.text.as_str(), o.class), ("✓ right", "good"));
+        let mut wrong = round.clone();
+        if let Some(q) = wrong.qa_mut() {
+            q.assignment.correct_side = q.assignment.correct_side.map(|s| match s {
+                Team::A => Team::B,
+                Team::B => Team::A,
+            });
+        }
+        let o = view(&wrong).outcome.unwrap();
+        assert_eq!((o.text.as_str(), o.class), ("✗ wrong", "bad"));
+
+        // The structured debate: the winner (the fixture's rounds need review: taken as
+        // complete here).
+        let mut round = fixture(
+            "structured_debate",
+            "microservices_day_one__sim-alpha__vs__sim-beta__r1",
+        );
+        round.status = RoundStatus::Complete;
+        for j in &mut round.judgments {
+            j.parse_status = crate::domain::ParseStatus::Parsed;
+            // The fixture's judge left Con's total unread.
+            if let Reading::Verdict(Some(v)) = &mut j.reading {
+                v.con_total = Some(8.5);
+            }
+        }
+        let v = view(&round);
+        let o = v.outcome.unwrap();
+        let winner = round.judgments[0].verdict().and_then(|v| v.winner());
+        let expected = match winner {
+            Some(Side::Pro) => "Pro wins",
+            Some(Side::Con) => "Con wins",
+            None => "draw",
+        };
+        assert_eq!(o.text, expected);
+        assert_eq!(winner, Some(Side::Con), "5.5 against 8.5");
+        assert!(o.title.starts_with("Pro 5.5 · Con 8.5"), "{}", o.title);
     }
 }

@@ -90,6 +90,58 @@ pub struct Analysis {
     /// [`crate::analysis::judge_views`]); the report warns when one protocol's mix.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub judge_views: Vec<crate::analysis::judge_views::JudgeViewCount>,
+    /// The tournament's name and the run's dates, which the reports' headings carry; none
+    /// without a tournament record. [`analyse`] leaves it empty; [`Analysis::with_run`]
+    /// adds it. Not in `analysis.json`, which describes the rounds, not the folder.
+    #[serde(skip)]
+    pub run: Option<RunTitle>,
+}
+
+/// What a report's title names: the tournament and when it ran, from `tournament.json`.
+#[derive(Debug, Clone, PartialEq, Eq, Default)]
+pub struct RunTitle {
+    /// The tournament's name (its configuration's `name`, else its id).
+    pub name: String,
+    /// The day the first run started (`YYYY-MM-DD`, UTC), when recorded.
+    pub started: Option<String>,
+    /// The day the last run ended, when recorded.
+    pub finished: Option<String>,
+}
+
+impl RunTitle {
+    /// The title of a tournament's record: its name and its run's days.
+    pub fn of(record: &crate::store::TournamentRecord) -> Self {
+        let name = if record.config.name.trim().is_empty() {
+            record.id.clone()
+        } else {
+            record.config.name.clone()
+        };
+        // RFC 3339 begins with the date; anything else is left out rather than guessed.
+        let day = |t: &str| {
+            let d = t.get(..10)?;
+            let ok = d.bytes().enumerate().all(|(i, b)| match i {
+                4 | 7 => b == b'-',
+                _ => b.is_ascii_digit(),
+            });
+            ok.then(|| d.to_string())
+        };
+        Self {
+            name: crate::sanitize::sanitize(&name),
+            started: day(&record.started_at),
+            finished: record.finished_at.as_deref().and_then(day),
+        }
+    }
+
+    /// The run's days: `2026-11-22`, or `2026-11-22 to 2026-11-24` when it ended on a later
+    /// day; empty when unrecorded.
+    pub fn dates(&self) -> String {
+        match (&self.started, &self.finished) {
+            (Some(s), Some(f)) if f > s => format!("{s} to {f}"),
+            (Some(s), _) => s.clone(),
+            (None, Some(f)) => f.clone(),
+            (None, None) => String::new(),
+        }
+    }
 }
 
 impl Analysis {
@@ -97,6 +149,24 @@ impl Analysis {
     pub fn with_warnings(mut self, warnings: Vec<String>) -> Self {
         self.warnings = warnings;
         self
+    }
+
+    /// The analysis with the tournament's name and the run's dates, for the headings.
+    pub fn with_run(mut self, run: Option<RunTitle>) -> Self {
+        self.run = run;
+        self
+    }
+
+    /// The reports' title: `Tournament analysis: sample, 2026-11-22`, or `Tournament
+    /// analysis` alone without a tournament record. Plain text, for each format to escape.
+    pub fn title(&self) -> String {
+        match &self.run {
+            None => "Tournament analysis".into(),
+            Some(run) => match run.dates() {
+                d if d.is_empty() => format!("Tournament analysis: {}", run.name),
+                d => format!("Tournament analysis: {}, {d}", run.name),
+            },
+        }
     }
 }
 
@@ -148,7 +218,18 @@ pub fn analyse_store(store: &crate::store::Store) -> Result<Analysis, crate::sto
             }
             round
         })?;
-    Ok(analyse(&rounds, &providers_of(store)).with_warnings(warnings_of(store)))
+    Ok(analyse(&rounds, &providers_of(store))
+        .with_warnings(warnings_of(store))
+        .with_run(run_of(store)))
+}
+
+/// The tournament's name and the run's dates, from its record in `store` (none without one).
+pub fn run_of(store: &crate::store::Store) -> Option<RunTitle> {
+    store
+        .load_tournament()
+        .ok()
+        .flatten()
+        .map(|t| RunTitle::of(&t))
 }
 
 /// The run's warnings, from the tournament's record in `store` (none without one).
@@ -214,6 +295,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         structured_panels: panel_section(&by.structured_debate, ProtocolKind::StructuredDebate),
         briefings: briefings(&by.structured_debate),
         warnings: Vec::new(),
+        run: None,
         judge_views: crate::analysis::judge_views::judge_views(rounds),
     }
 }
@@ -269,5 +351,45 @@ mod tests {
         // Without it, nothing is left out.
         rounds[0].judgments.truncate(1);
         assert_eq!(analyse(&rounds, &BTreeMap::new()).self_judgments, 0);
+    }
+
+    #[test]
+    fn the_title_names_the_tournament_and_the_days_it_ran() {
+        let run = |started: Option<&str>, finished: Option<&str>| RunTitle {
+            name: "sample".into(),
+            started: started.map(str::to_string),
+            finished: finished.map(str::to_string),
+        };
+        let a = analyse(&[], &BTreeMap::new());
+        assert_eq!(a.title(), "Tournament analysis");
+        let titled = |r| a.clone().with_run(Some(r)).title();
+        assert_eq!(
+            titled(run(Some("2026-11-22"), Some("2026-11-22"))),
+            "Tournament analysis: sample, 2026-11-22"
+        );
+        assert_eq!(
+            titled(run(Some("2026-11-22"), Some("2026-11-24"))),
+            "Tournament analysis: sample, 2026-11-22 to 2026-11-24"
+        );
+        assert_eq!(titled(run(None, None)), "Tournament analysis: sample");
+        let dir = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("tests/fixtures/stored-v0/ethics_bowl");
+        let mut record = crate::store::Store::open(&dir)
+            .unwrap()
+            .load_tournament()
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            RunTitle::of(&record),
+            run(Some("2026-11-22"), Some("2026-11-22"))
+        );
+        // A start that is not RFC 3339 is left out, not guessed; a name with controls is
+        // cleaned.
+        record.started_at = "yesterday, around noon".into();
+        record.finished_at = None;
+        record.config.name = "a\u{1b}[31mb".into();
+        let title = RunTitle::of(&record);
+        assert_eq!(title.started, None);
+        assert!(!title.name.contains('\u{1b}'), "{:?}", title.name);
     }
 }

@@ -20,7 +20,7 @@ use crate::analysis::structured::StructuredFigures;
 use crate::analysis::tables::MIN_N;
 
 pub use crate::analysis::show::share;
-pub use contents::{Analysis, analyse, analyse_store, providers_of, warnings_of};
+pub use contents::{Analysis, RunTitle, analyse, analyse_store, providers_of, run_of, warnings_of};
 pub use files::{Format, ReportError};
 
 /// Writes the chosen files into `out`; returns their paths. `report.html` needs the rounds
@@ -39,7 +39,7 @@ pub fn write_report(
     written.extend(files::write_figures(&sections, out, formats)?);
     if formats.contains(&Format::Markdown) {
         let mut report = String::new();
-        let _ = writeln!(report, "# Tournament analysis\n");
+        let _ = writeln!(report, "# {}\n", crate::markdown_escape::inline(&a.title()));
         let _ = writeln!(
             report,
             "{} rounds ({} complete). Each figure is a mean over usable judgments (parsed, or corrected by hand), with its n; \
