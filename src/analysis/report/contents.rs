@@ -90,6 +90,15 @@ pub struct Analysis {
     /// [`crate::analysis::judge_views`]); the report warns when one protocol's mix.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub judge_views: Vec<crate::analysis::judge_views::JudgeViewCount>,
+    /// Each model judge (and panel) against each person who judged the same exchanges, and
+    /// against their consensus; empty when no person judged (see
+    /// [`crate::analysis::human`]). [`analyse`] reads rounds only; [`Analysis::with_people`]
+    /// adds people's judgments.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub human_agreement: Vec<crate::analysis::human::HumanAgreement>,
+    /// Who judged, people among themselves, and the model means in people's terms.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub human: Option<crate::analysis::human::HumanSummary>,
     /// The tournament's name and the run's dates, which the reports' headings carry; none
     /// without a tournament record. [`analyse`] leaves it empty; [`Analysis::with_run`]
     /// adds it. Not in `analysis.json`, which describes the rounds, not the folder.
@@ -148,6 +157,27 @@ impl Analysis {
     /// The analysis with the run's warnings.
     pub fn with_warnings(mut self, warnings: Vec<String>) -> Self {
         self.warnings = warnings;
+        self
+    }
+
+    /// The analysis with people's judgments of its rounds (`blind` of them made with the
+    /// model names hidden): judges measured against them.
+    pub fn with_people(
+        mut self,
+        rounds: &[Round],
+        people: &[crate::analysis::human::PersonReading],
+        blind: usize,
+    ) -> Self {
+        match crate::analysis::human::human_figures(rounds, people, blind) {
+            Some(h) => {
+                self.human_agreement = h.agreement;
+                self.human = Some(h.summary);
+            }
+            None => {
+                self.human_agreement = Vec::new();
+                self.human = None;
+            }
+        }
         self
     }
 
@@ -297,6 +327,8 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         warnings: Vec::new(),
         run: None,
         judge_views: crate::analysis::judge_views::judge_views(rounds),
+        human_agreement: Vec::new(),
+        human: None,
     }
 }
 

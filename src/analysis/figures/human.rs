@@ -1,0 +1,176 @@
+//! Judges against people: each model judge's (and panel's) agreement with the people who
+//! judged the same exchanges, people among themselves, and the Ethics Bowl's model means in
+//! people's terms (`human_agreement.csv`, `human_calibrated.csv`).
+
+use super::{Link, Section, Style, Table, Value};
+use crate::analysis::human::{Figure, HumanAgreement, HumanSummary};
+use crate::analysis::stats::bootstrap::MIN_CLUSTERS;
+use crate::analysis::stats::statistic::Statistic;
+
+/// A figure as a cell.
+fn cell(f: &Figure, style: Style) -> Value {
+    Value::Statistic(Statistic::from(*f), style)
+}
+
+/// The section; none when no person judged a round of the folder.
+pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -> Option<Section> {
+    let h = summary?;
+    let mut s = Section::new("Judges against people");
+    s.plain(format!(
+        "{} {} ({}) judged {} round{} ({} of {} judgment{} blind, the debaters' model names hidden). \
+         Each judge is compared with each person on the exchanges both judged{}: Krippendorff's alpha \
+         ({}), Cohen's kappa with quadratic weights and Spearman's rho on the totals, the judge's \
+         totals minus the person's (its leniency relative to people), and the share of the same \
+         verdicts. Intervals: 95% percentile bootstrap resampling exchanges; n counts exchanges, and \
+         an interval needs {MIN_CLUSTERS}. A model judgment corrected by hand in the review queue is \
+         a correction, not a person's judgment, and is never counted here ({} such correction{}).",
+        h.annotators.len(),
+        if h.annotators.len() == 1 { "person" } else { "people" },
+        h.annotators.join(", "),
+        h.rounds,
+        if h.rounds == 1 { "" } else { "s" },
+        h.blind,
+        h.judgments,
+        if h.judgments == 1 { "" } else { "s" },
+        if h.annotators.len() >= 2 {
+            ", and with their consensus (scores averaged, the majority's verdict)"
+        } else {
+            ""
+        },
+        "interval scale on the Ethics Bowl's criterion scores, nominal on the other protocols' verdicts",
+        h.corrections_by_hand,
+        if h.corrections_by_hand == 1 { "" } else { "s" },
+    ));
+    if h.unmatched > 0 {
+        s.plain(format!(
+            "{} person's judgment{} of rounds this folder does not hold {} left out.",
+            h.unmatched,
+            if h.unmatched == 1 { "" } else { "s" },
+            if h.unmatched == 1 { "is" } else { "are" },
+        ));
+    }
+    let mut t = Table::new(
+        "Agreement with people",
+        [
+            "judge",
+            "against",
+            "alpha",
+            "kappa (totals)",
+            "Spearman (totals)",
+            "judge minus people",
+            "same verdict",
+        ],
+    );
+    let mut tidy = Vec::new();
+    for r in rows {
+        t.row(
+            vec![
+                Value::text(&r.judge),
+                Value::text(&r.annotator),
+                cell(&r.alpha, Style::Decimals(2)),
+                cell(&r.kappa, Style::Decimals(2)),
+                cell(&r.spearman, Style::Decimals(2)),
+                cell(&r.mean_difference, Style::Signed(2)),
+                cell(&r.verdict_agreement, Style::Percent),
+            ],
+            Link::judge(&r.judge),
+        );
+        for (name, f) in [
+            ("alpha", &r.alpha),
+            ("kappa", &r.kappa),
+            ("spearman", &r.spearman),
+            ("mean_difference", &r.mean_difference),
+            ("verdict_agreement", &r.verdict_agreement),
+        ] {
+            tidy.push(vec![
+                Value::text(&r.judge),
+                Value::text(&r.annotator),
+                Value::text(name),
+                Value::number(f.estimate, 4),
+                Value::number(f.low, 4),
+                Value::number(f.high, 4),
+                Value::Count(f.n),
+            ]);
+        }
+    }
+    s.table(t.with_tidy(
+        "human_agreement.csv",
+        ["judge", "annotator", "statistic", "estimate", "low", "high", "exchanges"],
+        tidy,
+    ));
+    match &h.among_people {
+        Some(f) => s.plain(format!(
+            "People among themselves (alpha over the exchanges two or more judged; the ceiling a \
+             judge can reach): {}.",
+            cell(f, Style::Decimals(2)).shown()
+        )),
+        None => s.plain(
+            "One person judged: how far people agree among themselves (the ceiling a judge can \
+             reach) needs two who judged the same rounds.",
+        ),
+    }
+    if !h.calibrated.is_empty() {
+        let mut t = Table::new(
+            "Model means in people's terms",
+            [
+                "model",
+                "judges' mean total",
+                "people's terms (prediction-powered)",
+                "exchanges people judged",
+                "judged by models only",
+            ],
+        );
+        let mut tidy = Vec::new();
+        for c in &h.calibrated {
+            let people = Statistic {
+                value: Some(c.people.estimate),
+                low: c.people.low,
+                high: c.people.high,
+                n: c.people.labelled,
+            };
+            t.row(
+                vec![
+                    Value::text(&c.model),
+                    Value::number(Some(c.judges), 2),
+                    Value::Statistic(people, Style::Decimals(2)),
+                    Value::Count(c.people.labelled),
+                    Value::Count(c.people.unlabelled),
+                ],
+                Link::player(&c.model),
+            );
+            tidy.push(vec![
+                Value::text(&c.model),
+                Value::number(Some(c.judges), 4),
+                Value::number(Some(c.people.estimate), 4),
+                Value::number(c.people.low, 4),
+                Value::number(c.people.high, 4),
+                Value::Count(c.people.labelled),
+                Value::Count(c.people.unlabelled),
+                Value::number(Some(c.people.lambda), 4),
+            ]);
+        }
+        s.plain(format!(
+            "Each model's mean team total (of 70) as the model judges gave it on every exchange, and \
+             in people's terms: the judges' mean corrected by how people and the judges differed on \
+             the exchanges people judged (prediction-powered inference, power-tuned; Angelopoulos et \
+             al. 2023). Its 95% interval is valid whatever the judges' bias and needs {MIN_CLUSTERS} \
+             exchanges people judged; n counts them. A judge that tracks people narrows it below \
+             people's own mean's; one that does not is given no weight."
+        ));
+        s.table(t.with_tidy(
+            "human_calibrated.csv",
+            [
+                "model",
+                "judges_mean",
+                "people_estimate",
+                "low",
+                "high",
+                "labelled_exchanges",
+                "unlabelled_exchanges",
+                "lambda",
+            ],
+            tidy,
+        ));
+    }
+    Some(s)
+}
