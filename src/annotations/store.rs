@@ -296,6 +296,30 @@ mod tests {
     }
 
     #[test]
+    fn a_judgment_corrected_by_hand_is_not_a_human_judgment() {
+        use crate::domain::{Judgment, ParseStatus, Reading, RoundStatus, Scores};
+        let dir = tempfile::tempdir().unwrap();
+        let store = crate::store::Store::create(dir.path()).unwrap();
+        let mut round = crate::store::tests::round("r1", "a", "b", "d", RoundStatus::Complete);
+        let mut corrected = Judgment::new(
+            "j",
+            Reading::Rubric {
+                team_a: Scores::default(),
+                team_b: Scores::default(),
+            },
+        );
+        corrected.parse_status = ParseStatus::CorrectedByHand;
+        corrected.corrected_text = Some("a person's fix".into());
+        round.judgments.push(corrected);
+        store.save_round(&round).unwrap();
+        assert!(load_all(dir.path()).unwrap().is_empty());
+        save(dir.path(), &annotation("alice", "r1")).unwrap();
+        let all = load_all(dir.path()).unwrap();
+        assert_eq!(all.len(), 1);
+        assert_eq!(all[0].annotator, "alice");
+    }
+
+    #[test]
     fn no_annotations_folder_means_no_judgments() {
         let dir = tempfile::tempdir().unwrap();
         assert!(load_all(dir.path()).unwrap().is_empty());
