@@ -137,6 +137,12 @@ pub enum Command {
         #[arg(long)]
         batch: bool,
     },
+    /// Human judgments, kept apart from the models': a spreadsheet for a reproducible
+    /// sample of rounds, its import, and the export of what is stored.
+    Annotations {
+        #[command(subcommand)]
+        action: crate::commands::annotations::Action,
+    },
     /// Work with judges' answers.
     Judgment {
         #[command(subcommand)]

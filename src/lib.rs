@@ -3,6 +3,7 @@
 //! and (as they land) the domain types, protocols, engine, store, analysis and terminal UI.
 
 pub mod analysis;
+pub mod annotations;
 pub mod build_info;
 pub mod config;
 pub mod domain;
