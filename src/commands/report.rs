@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use ethics_bowl::analysis::figures::{Style, Value};
+use ethics_bowl::analysis::human::PersonReading;
 use ethics_bowl::analysis::qa::QaFigures;
 use ethics_bowl::analysis::structured::StructuredFigures;
 use ethics_bowl::analysis::tables::unread_note;
@@ -37,9 +38,15 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
     // Providers, for the same-provider check, and the run's warnings, which the report opens
     // with, from the tournament's record when there is one.
     let provider_of = providers_of(&store);
+    // People's judgments, when any: a damaged file stops the report, naming it, rather than
+    // leave the judges unmeasured without a word.
+    let annotations = ethics_bowl::annotations::load_all(store.dir())
+        .map_err(|e| UsageError(format!("{e}; fix or remove it, then run the report again")))?;
+    let (people, blind) = PersonReading::of_annotations(&annotations);
     let analysis = analyse(&rounds, &provider_of)
         .with_warnings(warnings_of(&store))
-        .with_run(run_of(&store));
+        .with_run(run_of(&store))
+        .with_people(&rounds, &people, blind);
     for path in write_report(&analysis, &target, &formats)? {
         println!("wrote {}", path.display());
     }

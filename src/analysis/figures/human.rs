@@ -95,7 +95,15 @@ pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -
     }
     s.table(t.with_tidy(
         "human_agreement.csv",
-        ["judge", "annotator", "statistic", "estimate", "low", "high", "exchanges"],
+        [
+            "judge",
+            "annotator",
+            "statistic",
+            "estimate",
+            "low",
+            "high",
+            "exchanges",
+        ],
         tidy,
     ));
     match &h.among_people {

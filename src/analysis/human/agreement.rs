@@ -60,7 +60,8 @@ pub struct Agreement {
     /// The first rater's totals minus the second's, on average: a judge's leniency
     /// relative to people.
     pub mean_difference: Figure,
-    /// The share of exchanges where both gave the same verdict.
+    /// The share of exchanges where both gave the same verdict; n counts the exchanges
+    /// where both gave one.
     pub verdict_agreement: Figure,
 }
 
@@ -104,7 +105,7 @@ impl Parts {
 /// nominal on the verdicts.
 pub fn agreement(pairs: &[(&Reading, &Reading)], interval: bool) -> Agreement {
     let parts: Vec<Parts> = pairs.iter().map(|(a, b)| Parts::of(a, b)).collect();
-    let stats = Statistic::bootstrap_many(parts.len(), 5, |draw| {
+    let stats = Statistic::bootstrap_many(parts.len(), 4, |draw| {
         let mut times = vec![0.0; parts.len()];
         for &i in draw {
             times[i] += 1.0;
@@ -112,7 +113,7 @@ pub fn agreement(pairs: &[(&Reading, &Reading)], interval: bool) -> Agreement {
         let (mut alpha_i, mut alpha_n) = (AlphaParts::default(), NominalParts::default());
         let mut totals = Moments::default();
         let (mut x, mut y) = (Vec::new(), Vec::new());
-        let (mut diff, mut same) = ((0.0, 0.0), (0.0, 0.0));
+        let mut diff = (0.0, 0.0);
         for (p, &t) in parts.iter().zip(&times) {
             if t == 0.0 {
                 continue;
@@ -125,25 +126,32 @@ pub fn agreement(pairs: &[(&Reading, &Reading)], interval: bool) -> Agreement {
                 y.extend(p.pairs.iter().map(|q| q.1));
             }
             diff = (diff.0 + t * p.difference.0, diff.1 + t * p.difference.1);
-            same = (same.0 + t * p.verdict.0, same.1 + t * p.verdict.1);
         }
         let alpha = if interval {
             alpha_i.alpha()
         } else {
             alpha_n.alpha()
         };
-        let share = |(s, n): (f64, f64)| (n > 0.0).then(|| s / n);
         Some(
             [
                 alpha,
                 totals.quadratic_kappa(),
                 spearman(&x, &y),
-                share(diff),
-                share(same),
+                (diff.1 > 0.0).then(|| diff.0 / diff.1),
             ]
             .map(|v| v.unwrap_or(f64::NAN))
             .to_vec(),
         )
+    });
+    // The verdicts' share counts the exchanges where both gave one (people's consensus has
+    // none where they split evenly).
+    let same: Vec<f64> = parts
+        .iter()
+        .filter(|p| p.verdict.1 > 0.0)
+        .map(|p| p.verdict.0)
+        .collect();
+    let verdict_agreement = Statistic::bootstrap(same.len(), |draw| {
+        Some(draw.iter().map(|&i| same[i]).sum::<f64>() / draw.len() as f64)
     });
     let at = |i: usize| stats.get(i).copied().map(Figure::from).unwrap_or_default();
     Agreement {
@@ -151,7 +159,7 @@ pub fn agreement(pairs: &[(&Reading, &Reading)], interval: bool) -> Agreement {
         kappa: at(1),
         spearman: at(2),
         mean_difference: at(3),
-        verdict_agreement: at(4),
+        verdict_agreement: verdict_agreement.into(),
     }
 }
 

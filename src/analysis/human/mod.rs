@@ -40,6 +40,23 @@ pub struct PersonReading {
     pub reading: Reading,
 }
 
+impl PersonReading {
+    /// People's stored judgments as readings, and how many were made blind.
+    pub fn of_annotations(annotations: &[crate::annotations::Annotation]) -> (Vec<Self>, usize) {
+        let readings = annotations
+            .iter()
+            .filter_map(|a| {
+                Some(Self {
+                    annotator: a.annotator.clone(),
+                    round_id: a.round_id.clone(),
+                    reading: Reading::of_person(&a.judgment)?,
+                })
+            })
+            .collect();
+        (readings, annotations.iter().filter(|a| a.blind).count())
+    }
+}
+
 /// One judge against one annotator (or people's consensus).
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct HumanAgreement {

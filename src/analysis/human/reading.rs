@@ -1,6 +1,7 @@
 //! One exchange as one rater read it, in the terms that agreement compares, whatever the
 //! protocol: a model judge's judgment and a person's reduce to the same [`Reading`].
 
+use crate::annotations::{HumanJudgment, QaAnswer, Winner};
 use crate::domain::{
     Criterion, Judgment, Label, QaChoice, Reading as JudgmentReading, Scores, Side, Team,
 };
@@ -116,6 +117,28 @@ impl Reading {
             JudgmentReading::Choice(None)
             | JudgmentReading::Label(None)
             | JudgmentReading::Verdict(None) => None,
+        }
+    }
+
+    /// A person's judgment as a reading; none for an Ethics Bowl sheet missing a score
+    /// (import refuses those, so only a file edited by hand holds one).
+    pub fn of_person(j: &HumanJudgment) -> Option<Self> {
+        match j {
+            HumanJudgment::EthicsBowl { team_a, team_b, .. } => Self::rubric(team_a, team_b),
+            HumanJudgment::QaDebate {
+                answer: QaAnswer::Side(side),
+                confidence,
+                ..
+            } => Some(Self::choice(*side, Some(*confidence))),
+            HumanJudgment::QaDebate {
+                answer: QaAnswer::Label(label),
+                ..
+            } => Some(Self::label(*label)),
+            HumanJudgment::StructuredDebate { winner, .. } => Some(Self::winner(match winner {
+                Winner::Pro => Some(Side::Pro),
+                Winner::Con => Some(Side::Con),
+                Winner::Tie => None,
+            })),
         }
     }
 

@@ -248,9 +248,39 @@ pub fn analyse_store(store: &crate::store::Store) -> Result<Analysis, crate::sto
             }
             round
         })?;
+    let (people, blind, mut warnings) = people_of(store.dir());
+    warnings.splice(0..0, warnings_of(store));
     Ok(analyse(&rounds, &providers_of(store))
-        .with_warnings(warnings_of(store))
-        .with_run(run_of(store)))
+        .with_warnings(warnings)
+        .with_run(run_of(store))
+        .with_people(&rounds, &people, blind))
+}
+
+/// People's judgments stored in the results folder `dir`, how many were made blind, and a
+/// warning when they cannot be read (a damaged file is named; the judges are then not
+/// measured against people, and nothing else changes).
+pub fn people_of(
+    dir: &std::path::Path,
+) -> (
+    Vec<crate::analysis::human::PersonReading>,
+    usize,
+    Vec<String>,
+) {
+    match crate::annotations::load_all(dir) {
+        Ok(annotations) => {
+            let (people, blind) =
+                crate::analysis::human::PersonReading::of_annotations(&annotations);
+            (people, blind, Vec::new())
+        }
+        Err(e) => (
+            Vec::new(),
+            0,
+            vec![format!(
+                "people's judgments: {}; the judges are not measured against people until it is fixed",
+                crate::sanitize::sanitize(&e.to_string())
+            )],
+        ),
+    }
 }
 
 /// The tournament's name and the run's dates, from its record in `store` (none without one).
