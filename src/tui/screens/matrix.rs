@@ -71,7 +71,7 @@ pub const BINDINGS: &[Binding] = &[
     CLEAR_FILTER,
     Binding {
         label: "c",
-        help: "with open A --compare B: agreement of A and B, flipped verdicts, judges, ratings",
+        help: "with open DIR --compare OTHER: agreement of the two runs, flipped verdicts (Enter opens one), judges, ratings",
         footer: Some("c compare"),
         keys: &[(ch('c'), Action::CompareSummary)],
     },

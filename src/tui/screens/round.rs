@@ -66,7 +66,7 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding {
         label: "v",
-        help: "with open A --compare B: the round's judgments in A and B side by side",
+        help: "with open DIR --compare OTHER: the round's judgments in both runs side by side",
         footer: Some("v compare"),
         keys: &[(ch('v'), Action::Compare)],
     },

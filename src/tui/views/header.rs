@@ -158,16 +158,15 @@ fn batches(app: &App) -> String {
     }
 }
 
-/// What is compared, with `open A --compare B`: both folders, the judgments found in both
-/// and how many flipped.
+/// What is compared, with `open DIR --compare OTHER`: both runs by name, the judgments
+/// found in both and how many flipped.
 fn comparing(app: &App) -> String {
     let Some(c) = &app.mirror.compare else {
         return String::new();
     };
     format!(
-        " · comparing A {} with B {} ({} judgment{} in both, {} flipped)",
-        c.label_a,
-        c.label_b,
+        " · comparing {} ({} judgment{} in both, {} flipped)",
+        super::compare::runs_compared(c),
         c.comparison.pairs.len(),
         if c.comparison.pairs.len() == 1 {
             ""
