@@ -159,12 +159,12 @@ pub fn hidden_keys(app: &App) -> Vec<Action> {
         hidden.push(Action::Pause);
     }
     let m = &app.mirror;
-    if !app
-        .screens
-        .matrix
-        .selected(m)
-        .is_some_and(|r| r.can_retry(m.engine_running))
-    {
+    // `r` acts on the round showing, or on the matrix's selected round.
+    let retried = match app.showing() {
+        Id::Round => app.screens.round.round(m),
+        _ => app.screens.matrix.selected(m),
+    };
+    if !retried.is_some_and(|r| r.can_retry(m.engine_running)) {
         hidden.push(Action::Retry);
     }
     if !m.can_retry_any() {
