@@ -81,6 +81,20 @@ fn judgments(round: &Round) -> Vec<(&str, &Judgment)> {
     out
 }
 
+/// How a verdict of the comparison (`A`, `B`, `draw`) reads in the protocol's terms
+/// (`Team A`, `Pro`, `debater A's answer`), so it is not taken for a run's name.
+pub fn verdict_in_terms(kind: ProtocolKind, verdict: &str) -> &str {
+    match (kind, verdict) {
+        (ProtocolKind::EthicsBowl, "A") => "Team A",
+        (ProtocolKind::EthicsBowl, "B") => "Team B",
+        (ProtocolKind::StructuredDebate, "A") => "Pro",
+        (ProtocolKind::StructuredDebate, "B") => "Con",
+        (ProtocolKind::QaDebate, "A") => "debater A's answer",
+        (ProtocolKind::QaDebate, "B") => "debater B's answer",
+        (_, other) => other,
+    }
+}
+
 /// A folder's parts, without empty and `.` parts.
 fn parts(folder: &str) -> Vec<&str> {
     folder

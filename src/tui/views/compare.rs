@@ -232,15 +232,7 @@ fn signed(v: Option<f64>) -> String {
 
 /// How a verdict (`A`, `B`, `draw`) reads in the protocol's terms.
 fn side(kind: ProtocolKind, verdict: &str) -> &str {
-    match (kind, verdict) {
-        (ProtocolKind::EthicsBowl, "A") => "Team A",
-        (ProtocolKind::EthicsBowl, "B") => "Team B",
-        (ProtocolKind::StructuredDebate, "A") => "Pro",
-        (ProtocolKind::StructuredDebate, "B") => "Con",
-        (ProtocolKind::QaDebate, "A") => "debater A's answer",
-        (ProtocolKind::QaDebate, "B") => "debater B's answer",
-        (_, other) => other,
-    }
+    crate::tui::mirror::verdict_in_terms(kind, verdict)
 }
 
 /// The summary: what `ethics-bowl compare` prints, as lines (the flipped verdicts are the
