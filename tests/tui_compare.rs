@@ -320,6 +320,10 @@ fn question_answer_choice_and_confidence_side_by_side() {
     }));
     j.raw_response = "On reflection the other answer holds. Confidence: 55".into();
     let mut app = compared("qa_debate", a, b);
+    // The cell: right and confident in the first run, wrong and less sure in the second
+    // (narrow: the arrow gives way, the flip mark stays).
+    let matrix = draw(&app, 120, 24);
+    assert!(matrix.contains("✓95✗55⇄"), "{matrix}");
     let screen = side_by_side(&mut app, id);
     assert!(
         screen.contains("verdict flipped") && screen.contains("confidence 55"),

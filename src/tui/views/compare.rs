@@ -52,21 +52,27 @@ pub(crate) fn runs_compared(c: &Compared) -> String {
 /// The matrix legend's entry in compare mode: what a cell's two margins are and its marks.
 pub(crate) fn matrix_legend(c: &Compared) -> String {
     format!(
-        "  +7→-2⇄ margin in {} → in {}: ≡ same  Δ margin changed  ⇄ verdict flipped",
+        "  +7→-2⇄ margin in {} → in {} (whole points when narrow): ≡ same  Δ margin changed  ⇄ verdict flipped",
         fit_name(&c.name_a, NAME_SHOWN),
         fit_name(&c.name_b, NAME_SHOWN)
     )
 }
 
-/// A round's outcome in a matrix cell: its deciding judgment's margin (`+7`, `-2.5`, `=`),
-/// or for a chosen answer whether it was correct and the confidence (`✓70`, `✗55`).
-fn outcome(round: &Round) -> Option<String> {
+/// A round's outcome in a matrix cell: its deciding judgment's margin (`+7`, `-2.5`, `=`;
+/// in whole points when `whole`), or for a chosen answer whether it was correct and the
+/// confidence (`✓70`, `✗55`).
+fn outcome(round: &Round, whole: bool) -> Option<String> {
     let j = match round.panel.as_ref().and_then(|p| p.verdict.as_ref()) {
         Some(panel) => panel,
         None => round.judgments.iter().find(|j| j.is_usable())?,
     };
     if let Some(m) = j.margin() {
-        return Some(super::ethics_bowl::margin_text((m * 10.0).round() / 10.0));
+        let m = if whole {
+            m.round()
+        } else {
+            (m * 10.0).round() / 10.0
+        };
+        return Some(super::ethics_bowl::margin_text(m));
     }
     let choice = j.choice()?;
     let correct = round
@@ -83,32 +89,54 @@ fn outcome(round: &Round) -> Option<String> {
     Some(format!("{mark}{confidence}"))
 }
 
-/// A matrix cell in compare mode: for a round at rest judged in both runs, its outcome in
-/// the first run, an arrow and its outcome in the second (`+7→-2⇄`), then the marks `text`
-/// (the cell as it reads without the comparison) ends with (`✂`, `✎`); otherwise `text`.
-/// Either way the comparison's mark (`≡`, `Δ`, `⇄`) follows.
-pub(crate) fn matrix_cell(c: &Compared, round: &RoundState, text: String) -> String {
+/// A matrix cell `width` wide in compare mode: for a round at rest judged in both runs,
+/// its outcome in the first run, an arrow and its outcome in the second (`+7→-2`), then the
+/// marks `text` (the cell as it reads without the comparison) ends with (`✂`, `✎`);
+/// otherwise `text`. Either way the comparison's mark (`≡`, `Δ`, `⇄`) follows, and stays
+/// when the cell is narrow: the other marks go first, then the arrow between a correct
+/// (`✓`) or wrong (`✗`) answer's confidences, then the margins' fractions.
+pub(crate) fn matrix_cell(c: &Compared, round: &RoundState, text: String, width: usize) -> String {
     let Some(mark) = c.mark(round.id()) else {
         return text;
     };
     let at_rest = !round.is_running() && round.retry_until.is_none() && !round.queued;
-    let both = c
-        .b_round(round.id())
-        .and_then(outcome)
-        .zip(outcome(&round.stored))
-        .filter(|_| at_rest);
-    let mut cell = match both {
-        Some((second, first)) => {
-            let marks: String = text
-                .chars()
-                .filter(|ch| [super::cells::CUT, super::cells::CORRECTED].contains(ch))
-                .collect();
-            format!("{first}→{second}{marks}")
-        }
-        None => text,
+    let b_round = c.b_round(round.id()).filter(|_| at_rest);
+    let both = |whole: bool| {
+        b_round
+            .and_then(|b| outcome(b, whole))
+            .zip(outcome(&round.stored, whole))
+            .map(|(second, first)| (first, second))
     };
-    cell.push(mark.symbol());
-    cell
+    let Some((first, second)) = both(false) else {
+        return format!("{text}{}", mark.symbol());
+    };
+    let marks: String = text
+        .chars()
+        .filter(|ch| [super::cells::CUT, super::cells::CORRECTED].contains(ch))
+        .collect();
+    let symbol = mark.symbol();
+    let mut tries = vec![
+        format!("{first}→{second}{marks}{symbol}"),
+        format!("{first}→{second}{symbol}"),
+    ];
+    if second.starts_with(['✓', '✗']) {
+        tries.push(format!("{first}{second}{symbol}"));
+    }
+    if let Some((first, second)) = both(true) {
+        tries.push(format!("{first}→{second}{symbol}"));
+    }
+    let fits = tries.iter().find(|t| t.chars().count() <= width);
+    match fits {
+        Some(cell) => cell.clone(),
+        None => {
+            let mut cell: String = tries
+                .last()
+                .map(|t| t.chars().take(width.saturating_sub(2)).collect())
+                .unwrap_or_default();
+            cell.push(symbol);
+            cell
+        }
+    }
 }
 
 /// Draws the comparison: the selected round side by side, or the summary.

@@ -206,7 +206,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                 let round = &app.mirror.rounds[*i];
                 let (mut text, mut colour) = cell(round, app, theme);
                 if let Some(c) = &app.mirror.compare {
-                    text = super::compare::matrix_cell(c, round, text);
+                    text = super::compare::matrix_cell(c, round, text, usize::from(cell_width));
                 }
                 if !app.shown().passes(round) {
                     colour = theme.dim;
