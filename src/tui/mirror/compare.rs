@@ -167,7 +167,7 @@ impl Compared {
         ids
     }
 
-    /// B's round `id`.
+    /// The second run's round `id`.
     pub fn b_round(&self, id: &str) -> Option<&Round> {
         self.b_index.get(id).map(|i| &self.b[*i])
     }
