@@ -682,7 +682,7 @@ fn compare_shows_the_changes_between_two_folders() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("| r2 | j | B | A | -7.0 | 7.0 |"),
+        stdout.contains("| r2 | j | Team B | Team A | -7.0 | 7.0 |"),
         "{stdout}"
     );
     let pairs = std::fs::read_to_string(out.path().join("compare_pairs.csv")).unwrap();

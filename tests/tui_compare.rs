@@ -70,7 +70,9 @@ fn compared(protocol: &str, a: Vec<Round>, b: Vec<Round>) -> App {
     let a = stored(&tmp.path().join("a"), &a);
     let b = stored(&tmp.path().join("b"), &b);
     let mut app = browse(protocol, &a, Instant::now());
-    app.mirror.set_compare("results/a", "results/b", b);
+    // Two folders that end alike: the runs are told apart by their parents.
+    app.mirror
+        .set_compare("runs/exp1/sample", "runs/exp2/sample", b);
     app
 }
 
@@ -105,6 +107,21 @@ fn draw(app: &App, width: u16, height: u16) -> String {
         .draw(|f| views::render(f, app, &Theme::no_color()))
         .unwrap();
     terminal.backend().to_string()
+}
+
+/// Every criterion of the Ethics Bowl's rubric shows on one line for both runs (the two
+/// columns line up), never on a line of its own.
+fn assert_criteria_line_up(screen: &str) {
+    for c in Criterion::ALL {
+        for line in screen.lines().filter(|l| l.contains(c.label())) {
+            assert_eq!(
+                line.matches(c.label()).count(),
+                2,
+                "{} is not beside its match:\n{screen}",
+                c.label()
+            );
+        }
+    }
 }
 
 /// Opens a round and its comparison.
@@ -179,7 +196,8 @@ fn the_matrix_marks_what_changed_and_the_header_says_what_is_compared() {
     assert_eq!(c.mark(CORRECTED), None);
     let screen = draw(&app, 120, 24);
     assert!(
-        screen.contains("comparing A") && screen.contains("(3 judgments in both, 1 flipped)"),
+        screen.contains("exp1/sample with exp2/sample")
+            && screen.contains("(3 judgments in both, 1 flipped)"),
         "{screen}"
     );
     insta::assert_snapshot!("compare_matrix_120x24", screen);
@@ -194,9 +212,15 @@ fn ethics_bowl_judgments_side_by_side_and_the_summary() {
         "{flipped}"
     );
     insta::assert_snapshot!("compare_ethics_bowl_flipped_120x40", flipped);
-    // Both sides scroll together, the heading first.
-    key(&mut app, KeyCode::Down);
-    key(&mut app, KeyCode::Down);
+    assert!(
+        flipped.contains("exp1/sample") && flipped.contains("exp2/sample"),
+        "the columns are titled with the runs' names: {flipped}"
+    );
+    assert_criteria_line_up(&flipped);
+    // Both sides scroll together, the columns' titles and the heading first.
+    for _ in 0..3 {
+        key(&mut app, KeyCode::Down);
+    }
     let scrolled = draw(&app, 120, 40);
     assert!(
         !scrolled.contains("verdict flipped")
@@ -212,10 +236,13 @@ fn ethics_bowl_judgments_side_by_side_and_the_summary() {
     key(&mut app, KeyCode::Esc);
     let corrected = side_by_side(&mut app, CORRECTED);
     assert!(
-        corrected.contains("not comparable: A's judgment is not usable")
+        corrected.contains("not comparable: the judgment in exp1/sample is not usable")
             && corrected.contains("corrected by hand"),
         "{corrected}"
     );
+    // The note on either side (not usable, corrected by hand) takes as many lines on both:
+    // the criteria stay side by side.
+    assert_criteria_line_up(&corrected);
     insta::assert_snapshot!("compare_ethics_bowl_corrected_120x40", corrected);
     key(&mut app, KeyCode::Tab);
     let summary = draw(&app, 120, 40);
@@ -224,6 +251,56 @@ fn ethics_bowl_judgments_side_by_side_and_the_summary() {
         "{summary}"
     );
     insta::assert_snapshot!("compare_summary_120x40", summary);
+}
+
+#[test]
+fn the_list_of_flipped_verdicts_opens_with_enter_and_esc_returns_to_it() {
+    let mut app = ethics_bowl();
+    key(&mut app, KeyCode::Char('c'));
+    assert_eq!(app.screen(), Screen::Compare { summary: true });
+    let list = draw(&app, 120, 40);
+    assert!(
+        list.contains(&format!(
+            "▶ {FLIPPED} · sim-gamma: Team A → Team B (margin +7.0 → -10.5)"
+        )),
+        "{list}"
+    );
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.screen(), Screen::Compare { summary: false });
+    let opened = draw(&app, 120, 40);
+    assert!(
+        opened.contains(FLIPPED) && opened.contains("verdict flipped: Team A → Team B"),
+        "{opened}"
+    );
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.screen(), Screen::Compare { summary: true });
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.screen(), Screen::Matrix);
+}
+
+/// A narrow terminal: long run names are cut in the middle, and the criteria still line up.
+#[test]
+fn long_run_names_are_cut_in_the_middle_when_space_is_short() {
+    let mut app = ethics_bowl();
+    let b = app.mirror.compare.take().unwrap();
+    let rounds: Vec<Round> = app
+        .mirror
+        .rounds
+        .iter()
+        .filter_map(|r| b.b_round(r.id()).cloned())
+        .collect();
+    app.mirror.set_compare(
+        "runs/a-first-experiment-with-a-long-name/sample",
+        "runs/a-second-experiment-with-a-long-name/sample",
+        rounds,
+    );
+    select(&mut app, FLIPPED);
+    key(&mut app, KeyCode::Enter);
+    key(&mut app, KeyCode::Char('v'));
+    let screen = draw(&app, 100, 30);
+    assert!(screen.contains('…'), "{screen}");
+    assert_criteria_line_up(&screen);
+    insta::assert_snapshot!("compare_long_names_100x30", screen);
 }
 
 #[test]
@@ -243,6 +320,10 @@ fn question_answer_choice_and_confidence_side_by_side() {
     }));
     j.raw_response = "On reflection the other answer holds. Confidence: 55".into();
     let mut app = compared("qa_debate", a, b);
+    // The cell: right and confident in the first run, wrong and less sure in the second
+    // (narrow: the arrow gives way, the flip mark stays).
+    let matrix = draw(&app, 120, 24);
+    assert!(matrix.contains("✓95✗55⇄"), "{matrix}");
     let screen = side_by_side(&mut app, id);
     assert!(
         screen.contains("verdict flipped") && screen.contains("confidence 55"),

@@ -2,7 +2,10 @@
 //! a round, open the review queue, fix a judgment, quit; then check that the round file holds
 //! the corrected judgment and that the terminal was given back. And a resumed run: quit
 //! mid-run, start again, and check that what the first session stored shows (margins, every
-//! item waiting for review, the header saying the run was resumed).
+//! item waiting for review, the header saying the run was resumed). And retrying after a
+//! run ended: a model that fails every call leaves failed rounds; with the models file
+//! fixed, `r` on a failed cell runs it again (queued, running, done), and in `open` the
+//! header says what is being retried.
 //!
 //! Without tmux the test says so and passes, except under CI (`CI=true`), where `.ci/run`
 //! installs it.
@@ -274,6 +277,145 @@ fn a_resumed_run_shows_what_the_first_session_stored() {
         wait_exit(&tmux, &second_exit),
         "0",
         "quitting with q is the user's choice"
+    );
+}
+
+/// The models file with `sim-beta` failing every call (`failure_rate`) or not; the judge
+/// is never malformed, so a round run again ends done, not waiting for review.
+fn retry_models(beta_fails: bool, tokens_per_second: f64) -> String {
+    let beta = sim("sim-beta", 0.6, tokens_per_second, 0.0);
+    let beta = if beta_fails {
+        beta.replace("failure_rate = 0.0", "failure_rate = 1.0")
+    } else {
+        beta
+    };
+    [
+        sim("sim-alpha", 0.85, tokens_per_second, 0.0),
+        beta,
+        sim("sim-gamma", 0.5, tokens_per_second, 0.0),
+    ]
+    .concat()
+}
+
+/// The matrix's selected round, from its title (` Progress · <id> `).
+fn selected_round(screen: &str) -> String {
+    screen
+        .split("Progress · ")
+        .nth(1)
+        .and_then(|rest| rest.split_whitespace().next())
+        .expect("a selected round")
+        .to_string()
+}
+
+/// The matrix cell of the one pairing in column `column` (its text up to the next blank).
+fn cell_on(screen: &str, column: usize) -> String {
+    matrix_rows(screen)
+        .find(|l| l.contains("sim-alpha vs sim-beta"))
+        .and_then(|row| row.split("sim-alpha vs sim-beta").nth(1))
+        .and_then(|cells| cells.split_whitespace().nth(column))
+        .unwrap_or("")
+        .to_string()
+}
+
+#[test]
+fn a_failed_round_is_retried_after_the_run_and_in_open() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let config = write(
+        dir.path(),
+        &retry_models(true, 3000.0),
+        "models = [\"sim-alpha\", \"sim-beta\"]\njudges = [\"sim-gamma\"]\ndilemmas = [\"borrowed_voice\", \"quiet_majority\"]\npairings = [[\"sim-alpha\", \"sim-beta\"]]\n",
+    );
+    let results = dir.path().join("results/test");
+    let (first_exit, go, second_exit) = (
+        dir.path().join("first-exit"),
+        dir.path().join("go"),
+        dir.path().join("second-exit"),
+    );
+    let bin = env!("CARGO_BIN_EXE_ethics-bowl");
+    let log = dir.path().join("log.txt");
+    // The run, then (once the test says so) `open` over what it stored.
+    let command = format!(
+        "cd {}; {bin} --log-file {} run {}; echo $? > {}; while [ ! -f {} ]; do sleep 0.05; done; {bin} --log-file {} open {}; echo $? > {}; sleep 30",
+        env!("CARGO_MANIFEST_DIR"),
+        log.display(),
+        config.display(),
+        first_exit.display(),
+        go.display(),
+        log.display(),
+        results.display(),
+        second_exit.display()
+    );
+    let tmux = Tmux::start("retry", &command);
+
+    // The run ends with both rounds failed: sim-beta fails every call.
+    let ended = tmux.wait_until("both rounds failed and the run finished", |screen| {
+        screen.contains("· finished") && screen.matches("✗err").count() >= 2
+    });
+    let first = selected_round(&ended);
+    assert_eq!(cell_on(&ended, 0), "✗err", "{ended}");
+    assert!(ended.contains("r retry"), "the footer offers it:\n{ended}");
+    // Fixed, and slow enough to be seen running: retrying reads the models file again.
+    std::fs::write(
+        dir.path().join("models.toml"),
+        format!(
+            "[retry]\nmax_attempts = 2\ninitial_backoff_ms = 1\nmax_backoff_ms = 2\n\n{}",
+            retry_models(false, 200.0)
+        ),
+    )
+    .unwrap();
+    tmux.keys(&["r"]);
+    let running = tmux.wait_until("the retried round running", |screen| {
+        cell_on(screen, 0).starts_with('▶')
+    });
+    assert_eq!(
+        cell_on(&running, 1),
+        "✗err",
+        "only the round asked for runs"
+    );
+    let done = tmux.wait_until("the retried round done", |screen| {
+        cell_on(screen, 0).starts_with('✓') && screen.contains("· finished")
+    });
+    assert_eq!(cell_on(&done, 1), "✗err", "{done}");
+    // It was queued first (the log says so), and the store holds it done.
+    tmux.keys(&["g"]);
+    tmux.wait_for(&format!("queued to run again: {first}"));
+    tmux.keys(&["Escape", "q"]);
+    assert_eq!(
+        wait_exit(&tmux, &first_exit),
+        "1",
+        "a round is still not finished"
+    );
+    let rounds = stored(&results);
+    let retried = rounds.iter().find(|r| r.id == first).unwrap();
+    assert_eq!(retried.status, RoundStatus::Complete, "{first}");
+    assert!(
+        rounds
+            .iter()
+            .any(|r| r.id != first && r.status == RoundStatus::Incomplete)
+    );
+
+    // In `open`: the other failed round, from the round screen; the header says what runs.
+    std::fs::write(&go, "").unwrap();
+    tmux.wait_for("browsing stored results");
+    tmux.keys(&["Right", "Enter"]);
+    let round = tmux.wait_for("Transcript");
+    assert!(round.contains("r retry"), "an incomplete round:\n{round}");
+    tmux.keys(&["r"]);
+    tmux.wait_for("retrying 1 round");
+    tmux.keys(&["Escape"]);
+    let done = tmux.wait_until("the second round done", |screen| {
+        cell_on(screen, 1).starts_with('✓') && screen.contains("browsing stored results")
+    });
+    assert_eq!(cell_on(&done, 0).chars().next(), Some('✓'), "{done}");
+    tmux.keys(&["q"]);
+    assert_eq!(wait_exit(&tmux, &second_exit), "0");
+    assert!(
+        stored(&results)
+            .iter()
+            .all(|r| r.status == RoundStatus::Complete)
     );
 }
 

@@ -1,6 +1,8 @@
 //! `ethics-bowl compare A B [--out DIR]`: two results folders of one protocol side by side
 //! (see `analysis::compare`), as Markdown on stdout, and with `--out` as `compare.md`,
-//! `compare_pairs.csv` and `compare_judges.csv`.
+//! `compare_pairs.csv` and `compare_judges.csv`. The Markdown names the runs by their
+//! folders (as `open --compare` does, see `run_names`) and verdicts in the protocol's terms
+//! (Team A, Pro), so a run is never taken for a team; the CSVs keep their `_a`/`_b` columns.
 
 use std::fmt::Write as _;
 use std::path::Path;
@@ -10,6 +12,7 @@ use ethics_bowl::analysis::judge_views::describe;
 use ethics_bowl::domain::{ProtocolKind, Round};
 use ethics_bowl::sanitize::sanitize;
 use ethics_bowl::store::{RoundFilter, Store};
+use ethics_bowl::tui::mirror::{run_names, verdict_in_terms};
 
 use super::UsageError;
 
@@ -47,17 +50,21 @@ fn num(v: Option<f64>, digits: usize) -> String {
 
 /// The comparison as Markdown.
 fn markdown(c: &Comparison, a: &Path, b: &Path) -> String {
+    let (name_a, name_b) = run_names(&a.display().to_string(), &b.display().to_string());
+    // The runs' names, as the UI's compare mode calls them.
+    let names = (sanitize(&name_a), sanitize(&name_b));
+    let (ra, rb) = (names.0.as_str(), names.1.as_str());
     let mut s = String::new();
     let _ = writeln!(
         s,
-        "# Comparison\n\nA: {}\nB: {}\n",
-        a.display(),
-        b.display()
+        "# Comparison\n\n- {ra}: {}\n- {rb}: {}\n",
+        sanitize(&a.display().to_string()),
+        sanitize(&b.display().to_string())
     );
     let (na, nb, both) = c.rounds;
     let _ = writeln!(
         s,
-        "{} rounds: {na} in A, {nb} in B, {both} in both; {} judgments usable in both (same round, same judge).\n",
+        "{} rounds: {na} in {ra}, {nb} in {rb}, {both} in both; {} judgments usable in both (same round, same judge).\n",
         c.protocol.as_str(),
         c.pairs.len()
     );
@@ -73,14 +80,14 @@ fn markdown(c: &Comparison, a: &Path, b: &Path) -> String {
     };
     let _ = writeln!(
         s,
-        "| agreement between A and B | |\n|---|---|\n| correlation of the margins (Pearson) | {} |\n| mean absolute change of the margin | {} |\n| verdicts that flipped | {flipped} |\n",
+        "| agreement between {ra} and {rb} | |\n|---|---|\n| correlation of the margins (Pearson) | {} |\n| mean absolute change of the margin | {} |\n| verdicts that flipped | {flipped} |\n",
         num(c.margin_correlation, 3),
         num(c.mean_abs_change, 2)
     );
     if !c.ratings.is_empty() {
         let _ = writeln!(
             s,
-            "## Ratings (Bradley–Terry, 95% intervals)\n\n| model | A | B |\n|---|---|---|"
+            "## Ratings (Bradley–Terry, 95% intervals)\n\n| model | {ra} | {rb} |\n|---|---|---|"
         );
         let show = |r: &Option<ethics_bowl::analysis::ratings::Rating>| {
             r.as_ref().map_or("–".to_string(), |r| {
@@ -105,7 +112,7 @@ fn markdown(c: &Comparison, a: &Path, b: &Path) -> String {
         let _ = writeln!(
             s,
             "## What the judges saw\n\nThe folders differ in it: judgments paired across them, and each judge's \
-             leniency in both, compare unlike conditions.\n\n- A: {}\n- B: {}\n",
+             leniency in both, compare unlike conditions.\n\n- {ra}: {}\n- {rb}: {}\n",
             sanitize(&describe(in_a)),
             sanitize(&describe(in_b))
         );
@@ -115,7 +122,10 @@ fn markdown(c: &Comparison, a: &Path, b: &Path) -> String {
     } else {
         "mean total given a team"
     };
-    let _ = writeln!(s, "## Judges ({what})\n\n| judge | A | B |\n|---|---|---|");
+    let _ = writeln!(
+        s,
+        "## Judges ({what})\n\n| judge | {ra} | {rb} |\n|---|---|---|"
+    );
     for j in &c.judges {
         let _ = writeln!(
             s,
@@ -134,7 +144,7 @@ fn markdown(c: &Comparison, a: &Path, b: &Path) -> String {
     } else {
         let _ = writeln!(
             s,
-            "| round | judge | A | B | margin A | margin B |\n|---|---|---|---|---|---|"
+            "| round | judge | verdict in {ra} | verdict in {rb} | margin in {ra} | margin in {rb} |\n|---|---|---|---|---|---|"
         );
         for p in flips {
             let _ = writeln!(
@@ -142,8 +152,8 @@ fn markdown(c: &Comparison, a: &Path, b: &Path) -> String {
                 "| {} | {} | {} | {} | {} | {} |",
                 sanitize(&p.round_id),
                 sanitize(&p.judge),
-                p.verdict_a,
-                p.verdict_b,
+                verdict_in_terms(c.protocol, p.verdict_a),
+                verdict_in_terms(c.protocol, p.verdict_b),
                 num(p.margin_a, 1),
                 num(p.margin_b, 1)
             );

@@ -173,7 +173,7 @@ fn editor(app: &mut App) {
 fn compare(app: &mut App, summary: bool) {
     if app.mirror.compare.is_none() {
         app.notice = Some(
-            "nothing to compare with: open the results with `ethics-bowl open A --compare B`"
+            "nothing to compare with: open the results with `ethics-bowl open DIR --compare OTHER`"
                 .into(),
         );
         return;

@@ -35,10 +35,15 @@ impl Mark {
 /// The comparison as the mirror holds it.
 #[derive(Debug, Clone)]
 pub struct Compared {
-    /// What A is called (its folder).
-    pub label_a: String,
-    /// What B is called.
-    pub label_b: String,
+    /// The folder open (the first run), as given.
+    pub folder_a: String,
+    /// The folder set beside it (the second run), as given.
+    pub folder_b: String,
+    /// What the first run is called on screen: its folder's last part (with its parents
+    /// when both folders end alike), see [`run_names`].
+    pub name_a: String,
+    /// What the second run is called on screen.
+    pub name_b: String,
     /// The comparison of A's stored rounds with B's.
     pub comparison: Comparison,
     /// B's rounds in the folder's order (which the ratings' bootstrap follows, as in
@@ -76,6 +81,50 @@ fn judgments(round: &Round) -> Vec<(&str, &Judgment)> {
     out
 }
 
+/// How a verdict of the comparison (`A`, `B`, `draw`) reads in the protocol's terms
+/// (`Team A`, `Pro`, `debater A's answer`), so it is not taken for a run's name.
+pub fn verdict_in_terms(kind: ProtocolKind, verdict: &str) -> &str {
+    match (kind, verdict) {
+        (ProtocolKind::EthicsBowl, "A") => "Team A",
+        (ProtocolKind::EthicsBowl, "B") => "Team B",
+        (ProtocolKind::StructuredDebate, "A") => "Pro",
+        (ProtocolKind::StructuredDebate, "B") => "Con",
+        (ProtocolKind::QaDebate, "A") => "debater A's answer",
+        (ProtocolKind::QaDebate, "B") => "debater B's answer",
+        (_, other) => other,
+    }
+}
+
+/// A folder's parts, without empty and `.` parts.
+fn parts(folder: &str) -> Vec<&str> {
+    folder
+        .split(['/', '\\'])
+        .filter(|p| !p.is_empty() && *p != ".")
+        .collect()
+}
+
+/// What two runs are called on screen, from their folders: each folder's last part, or as
+/// many of its last parts as tell the two apart (`exp1/sample`, `exp2/sample`); the same
+/// folder twice reads `sample` and `sample (again)`.
+pub fn run_names(folder_a: &str, folder_b: &str) -> (String, String) {
+    let (a, b) = (parts(folder_a), parts(folder_b));
+    let tail = |p: &[&str], n: usize| p[p.len().saturating_sub(n)..].join("/");
+    let longest = a.len().max(b.len()).max(1);
+    for n in 1..=longest {
+        let (ta, tb) = (tail(&a, n), tail(&b, n));
+        if ta != tb {
+            return (ta, tb);
+        }
+    }
+    let name = tail(&a, longest);
+    let name = if name.is_empty() {
+        folder_a.to_string()
+    } else {
+        name
+    };
+    (name.clone(), format!("{name} (again)"))
+}
+
 fn marks(comparison: &Comparison) -> HashMap<String, Mark> {
     let mut marks: HashMap<String, Mark> = HashMap::new();
     for p in &comparison.pairs {
@@ -98,7 +147,27 @@ impl Compared {
         self.marks.get(id).copied()
     }
 
-    /// B's round `id`.
+    /// The judgments whose verdict flipped, in the comparison's order (the summary's list).
+    pub fn flips(&self) -> Vec<&PairedJudgment> {
+        self.comparison
+            .pairs
+            .iter()
+            .filter(|p| p.flipped())
+            .collect()
+    }
+
+    /// The rounds with a flipped verdict, each once, in the order of [`Self::flips`].
+    pub fn flipped_rounds(&self) -> Vec<&str> {
+        let mut ids: Vec<&str> = Vec::new();
+        for p in self.flips() {
+            if !ids.contains(&p.round_id.as_str()) {
+                ids.push(&p.round_id);
+            }
+        }
+        ids
+    }
+
+    /// The second run's round `id`.
     pub fn b_round(&self, id: &str) -> Option<&Round> {
         self.b_index.get(id).map(|i| &self.b[*i])
     }
@@ -134,13 +203,13 @@ impl Compared {
         self.marks = marks(&self.comparison);
     }
 
-    /// Sets B (`label_b`, its rounds) beside A's stored rounds `a` (folder `label_a`) of
+    /// Sets the second run (`folder_b`, its rounds) beside the first run's stored rounds `a` (`folder_a`) of
     /// `protocol`, as `open A --compare B` does; B's rounds are sanitised as A's are, and
     /// one that cannot be is named in `problems` and left out.
     pub(crate) fn new(
         protocol: ProtocolKind,
-        (label_a, a): (&str, &[Round]),
-        (label_b, b_rounds): (&str, Vec<Round>),
+        (folder_a, a): (&str, &[Round]),
+        (folder_b, b_rounds): (&str, Vec<Round>),
         problems: &mut Vec<String>,
     ) -> Self {
         let mut b = Vec::new();
@@ -153,7 +222,7 @@ impl Compared {
                     problems.push(format!(
                         "compare: round {} of {} cannot be shown: {e}",
                         sanitize(&round.id),
-                        sanitize(label_b)
+                        sanitize(folder_b)
                     ));
                     continue;
                 }
@@ -163,9 +232,12 @@ impl Compared {
             b.push(round);
         }
         let comparison = compare(protocol, a, &b);
+        let (name_a, name_b) = run_names(folder_a, folder_b);
         Self {
-            label_a: sanitize(label_a),
-            label_b: sanitize(label_b),
+            folder_a: sanitize(folder_a),
+            folder_b: sanitize(folder_b),
+            name_a: sanitize(&name_a),
+            name_b: sanitize(&name_b),
             marks: marks(&comparison),
             comparison,
             b,

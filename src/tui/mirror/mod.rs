@@ -12,7 +12,7 @@ mod round_text;
 mod schedule;
 mod standing;
 
-pub use compare::{Compared, JudgeRow, Mark, PANEL};
+pub use compare::{Compared, JudgeRow, Mark, PANEL, run_names, verdict_in_terms};
 pub use ingest::Echo;
 pub(crate) use ingest::{clean, ingest};
 pub use model::{LogLine, Mirror, Mode, Resume};

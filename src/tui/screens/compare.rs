@@ -1,11 +1,14 @@
-//! The comparison with a second folder (`open A --compare B`): a round's judgments in both
-//! side by side, or the comparison's summary; Tab switches, the arrows scroll, `o` opens the
-//! round compared, Esc goes back where it was opened. The folders and the comparison are
-//! the mirror's.
+//! The comparison with a second folder (`open DIR --compare OTHER`): a round's judgments in
+//! both side by side, or the comparison's summary with the list of flipped verdicts; Tab
+//! switches, the arrows scroll (in the summary they select a flipped verdict, which Enter
+//! opens side by side and Esc returns to), `]`/`[` step through the rounds with a flipped
+//! verdict, `o` opens the round compared, Esc goes back where it was opened. The folders
+//! and the comparison are the mirror's.
 
 use crossterm::event::KeyCode;
 
 use crate::tui::keys::{Action, Binding, PAGE_UP_DOWN, UP_DOWN, ch, key};
+use crate::tui::mirror::Compared;
 use crate::tui::msg::{Destination, Opening, Outcome, RoundAt};
 
 /// The compare screen's keys.
@@ -18,11 +21,26 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding {
         label: "↑ ↓ / k j",
-        help: "scroll a line",
+        help: "scroll a line; in the summary, select a flipped verdict",
         footer: Some("↑↓ PgUp PgDn scroll"),
         keys: UP_DOWN,
     },
     PAGE_UP_DOWN,
+    Binding {
+        label: "Enter",
+        help: "in the summary: open the selected flipped verdict's round side by side (Esc returns to the list)",
+        footer: Some("Enter open flipped"),
+        keys: &[(key(KeyCode::Enter), Action::Open)],
+    },
+    Binding {
+        label: "] / [",
+        help: "next / previous round with a flipped verdict, side by side",
+        footer: Some("] [ next/prev flipped"),
+        keys: &[
+            (ch(']'), Action::NextRound),
+            (ch('['), Action::PreviousRound),
+        ],
+    },
     Binding {
         label: "o",
         help: "open the round compared (its verdict tab)",
@@ -31,7 +49,7 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding {
         label: "Esc",
-        help: "back where the comparison was opened",
+        help: "back where the comparison was opened (to the list, from a round opened from it)",
         footer: Some("Esc back"),
         keys: &[
             (key(KeyCode::Esc), Action::Back),
@@ -52,6 +70,12 @@ pub struct CompareScreen {
     pub scroll: usize,
     /// The round whose judgments show side by side.
     pub round: Option<String>,
+    /// The flipped verdict selected in the summary's list (an index into
+    /// [`Compared::flips`]).
+    pub flip: usize,
+    /// The round showing was opened from the summary's list (or stepped to with `]`/`[`):
+    /// Esc returns to the list.
+    pub from_list: bool,
 }
 
 impl CompareScreen {
@@ -60,20 +84,48 @@ impl CompareScreen {
         self.summary = summary;
         self.scroll = 0;
         self.round = round;
+        self.from_list = false;
     }
 
-    /// Handles one of its keys.
-    pub fn act(&mut self, action: Action) -> Outcome {
+    /// Shows round `id` side by side, opened from the list of flipped verdicts.
+    fn show_flipped(&mut self, id: &str) {
+        self.summary = false;
+        self.scroll = 0;
+        self.round = Some(id.to_string());
+        self.from_list = true;
+    }
+
+    /// Handles one of its keys, over the comparison `compared`.
+    pub fn act(&mut self, action: Action, compared: &Compared) -> Outcome {
+        let flips = compared.flips();
         match action {
+            Action::Back if self.from_list && !self.summary => {
+                self.summary = true;
+                self.scroll = 0;
+                self.from_list = false;
+            }
             Action::Back => return Outcome::go(Destination::Back),
             Action::SwitchTab => {
                 self.summary = !self.summary;
                 self.scroll = 0;
+                self.from_list = false;
+            }
+            Action::Up if self.summary && !flips.is_empty() => {
+                self.flip = self.flip.min(flips.len() - 1).saturating_sub(1);
+            }
+            Action::Down if self.summary && !flips.is_empty() => {
+                self.flip = (self.flip + 1).min(flips.len() - 1);
             }
             Action::Up => self.scroll = self.scroll.saturating_sub(1),
             Action::Down => self.scroll += 1,
             Action::PageUp => self.scroll = self.scroll.saturating_sub(PAGE),
             Action::PageDown => self.scroll += PAGE,
+            Action::Open if self.summary => match flips.get(self.flip) {
+                Some(p) => self.show_flipped(&p.round_id),
+                None => return Outcome::notice("no verdict flipped: nothing to open".into()),
+            },
+            Action::NextRound => return self.step(compared, true),
+            Action::PreviousRound => return self.step(compared, false),
             Action::OpenRound if !self.summary => {
                 if let Some(id) = &self.round {
                     return Outcome::go(Destination::Round(RoundAt {
@@ -86,6 +138,46 @@ impl CompareScreen {
             _ => {}
         }
         Outcome::default()
+    }
+
+    /// Shows the next (or previous) round with a flipped verdict side by side, from the
+    /// round showing (from the list's selection in the summary); at either end, says so.
+    fn step(&mut self, compared: &Compared, forward: bool) -> Outcome {
+        let rounds = compared.flipped_rounds();
+        if rounds.is_empty() {
+            return Outcome::notice("no verdict flipped: no round to step to".into());
+        }
+        let flips = compared.flips();
+        let current = if self.summary {
+            flips.get(self.flip).map(|p| p.round_id.as_str())
+        } else {
+            self.round.as_deref()
+        };
+        let at = current.and_then(|id| rounds.iter().position(|r| *r == id));
+        let next = match at {
+            // From the list, the selected round itself comes first.
+            Some(p) if self.summary => Some(p),
+            Some(p) if forward => (p + 1 < rounds.len()).then_some(p + 1),
+            Some(p) => p.checked_sub(1),
+            None if forward => Some(0),
+            None => Some(rounds.len() - 1),
+        };
+        let Some(next) = next else {
+            return Outcome::notice(format!(
+                "no {} round with a flipped verdict",
+                if forward { "next" } else { "previous" }
+            ));
+        };
+        let id = rounds[next];
+        self.show_flipped(id);
+        if let Some(i) = flips.iter().position(|p| p.round_id == id) {
+            self.flip = i;
+        }
+        Outcome::notice(format!(
+            "flipped round {} of {}: {id}",
+            next + 1,
+            rounds.len()
+        ))
     }
 }
 
@@ -129,18 +221,21 @@ mod tests {
         update(app, Msg::Key(KeyEvent::new(code, KeyModifiers::NONE)));
     }
 
-    /// A: three rounds. B: r1 the same, r2 with a total changed, r3 flipped, r4 only in B.
+    /// A: four rounds. B: r1 the same, r2 with a total changed, r3 and r5 flipped, r4 only
+    /// in B.
     fn compared() -> App {
         let a = vec![
             round("r1", "d1", &[("j", 7.0, 6.0)]),
             round("r2", "d2", &[("j", 7.0, 6.0)]),
             round("r3", "d3", &[("j", 7.0, 6.0), ("k", 6.0, 6.0)]),
+            round("r5", "d5", &[("j", 6.0, 7.0)]),
         ];
         let b = vec![
             round("r1", "d1", &[("j", 7.0, 6.0)]),
             round("r2", "d2", &[("j", 8.0, 6.0)]),
             round("r3", "d3", &[("j", 5.0, 7.0), ("k", 6.0, 6.0)]),
             round("r4", "d4", &[("j", 5.0, 7.0)]),
+            round("r5", "d5", &[("j", 7.0, 6.0)]),
         ];
         let mut app = browse("t", &a, Instant::now());
         app.mirror.set_compare("runs/a", "runs/b", b);
@@ -155,7 +250,8 @@ mod tests {
         assert_eq!(c.mark("r2"), Some(Mark::Changed));
         assert_eq!(c.mark("r3"), Some(Mark::Flipped));
         assert_eq!(c.mark("r4"), None);
-        assert_eq!((c.comparison.pairs.len(), c.comparison.flipped), (4, 1));
+        assert_eq!((c.comparison.pairs.len(), c.comparison.flipped), (5, 2));
+        assert_eq!(c.flipped_rounds(), ["r3", "r5"]);
         let r3 = &app.mirror.rounds[app.mirror.index["r3"]].stored;
         let rows = c.judge_rows(r3);
         assert_eq!(rows.len(), 2);
@@ -215,6 +311,67 @@ mod tests {
         );
         let c = app.mirror.compare.as_ref().expect("compare");
         assert_eq!(c.mark("r1"), Some(Mark::Flipped));
-        assert_eq!(c.comparison.flipped, 2);
+        assert_eq!(c.comparison.flipped, 3);
+    }
+
+    #[test]
+    fn enter_opens_the_selected_flipped_verdict_esc_returns_to_the_list_and_brackets_step() {
+        let mut app = compared();
+        press(&mut app, KeyCode::Char('c'));
+        assert_eq!(app.screen(), Screen::Compare { summary: true });
+        // The arrows select in the list of flipped verdicts, within its ends.
+        press(&mut app, KeyCode::Down);
+        press(&mut app, KeyCode::Down);
+        assert_eq!(app.screens.compare.flip, 1);
+        press(&mut app, KeyCode::Up);
+        press(&mut app, KeyCode::Enter);
+        assert_eq!(app.screen(), Screen::Compare { summary: false });
+        assert_eq!(app.screens.compare.round.as_deref(), Some("r3"));
+        // Esc: back to the list, where it was.
+        press(&mut app, KeyCode::Esc);
+        assert_eq!(app.screen(), Screen::Compare { summary: true });
+        assert_eq!(app.screens.compare.flip, 0);
+        // `]` from the list opens the selected round, then the next flipped one.
+        press(&mut app, KeyCode::Char(']'));
+        assert_eq!(app.screens.compare.round.as_deref(), Some("r3"));
+        press(&mut app, KeyCode::Char(']'));
+        assert_eq!(app.screens.compare.round.as_deref(), Some("r5"));
+        assert_eq!(app.screens.compare.flip, 1, "the list follows");
+        assert!(app.notice.as_deref().is_some_and(|n| n.contains("2 of 2")));
+        press(&mut app, KeyCode::Char(']'));
+        assert_eq!(app.screens.compare.round.as_deref(), Some("r5"));
+        assert!(
+            app.notice
+                .as_deref()
+                .is_some_and(|n| n.contains("no next round with a flipped verdict"))
+        );
+        press(&mut app, KeyCode::Char('['));
+        assert_eq!(app.screens.compare.round.as_deref(), Some("r3"));
+        press(&mut app, KeyCode::Esc);
+        assert_eq!(app.screen(), Screen::Compare { summary: true });
+        press(&mut app, KeyCode::Esc);
+        assert_eq!(app.screen(), Screen::Matrix);
+    }
+
+    #[test]
+    fn runs_are_named_by_their_folders_told_apart_by_their_parents() {
+        use crate::tui::mirror::run_names;
+        let names = |a: &str, b: &str| {
+            let (a, b) = run_names(a, b);
+            (a.to_string(), b.to_string())
+        };
+        assert_eq!(names("results/a", "results/b"), ("a".into(), "b".into()));
+        assert_eq!(
+            names("/x/exp1/sample/", "/x/exp2/sample"),
+            ("exp1/sample".into(), "exp2/sample".into())
+        );
+        assert_eq!(
+            names("sample", "other/sample"),
+            ("sample".into(), "other/sample".into())
+        );
+        assert_eq!(
+            names("./runs/s", "runs/s"),
+            ("runs/s".into(), "runs/s (again)".into())
+        );
     }
 }

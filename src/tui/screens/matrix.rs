@@ -71,7 +71,7 @@ pub const BINDINGS: &[Binding] = &[
     CLEAR_FILTER,
     Binding {
         label: "c",
-        help: "with open A --compare B: agreement of A and B, flipped verdicts, judges, ratings",
+        help: "with open DIR --compare OTHER: agreement of the two runs, flipped verdicts (Enter opens one), judges, ratings",
         footer: Some("c compare"),
         keys: &[(ch('c'), Action::CompareSummary)],
     },
@@ -209,18 +209,7 @@ impl MatrixScreen {
                 return Outcome::effect(Effect::Command(command));
             }
             // During a run, after it, and in `open`: the engine answers `Queued`.
-            Action::Retry => {
-                if let Some(round) = self.selected(m)
-                    && round.can_retry(m.engine_running)
-                {
-                    return Outcome::effect(Effect::Command(EngineCommand::RetryRound(
-                        round.id().to_string(),
-                    )));
-                }
-                return Outcome::notice(
-                    "nothing to retry here: only an incomplete round at rest can run again".into(),
-                );
-            }
+            Action::Retry => return super::round::retry(self.selected(m), m.engine_running),
             Action::RetryAll if m.can_retry_any() => {
                 return Outcome::effect(Effect::Command(EngineCommand::RetryIncomplete));
             }

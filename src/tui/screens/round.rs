@@ -6,6 +6,7 @@ use std::cell::Cell;
 
 use crossterm::event::KeyCode;
 
+use crate::engine::EngineCommand;
 use crate::tui::keys::{Action, BACK, Binding, PAGE_UP_DOWN, UP_DOWN, ch, key};
 use crate::tui::mirror::{Mirror, RoundState};
 use crate::tui::msg::{Destination, Effect, Opening, Outcome};
@@ -65,8 +66,14 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(ch('y'), Action::Copy)],
     },
     Binding {
+        label: "r",
+        help: "run this round again when incomplete and at rest",
+        footer: Some("r retry"),
+        keys: &[(ch('r'), Action::Retry)],
+    },
+    Binding {
         label: "v",
-        help: "with open A --compare B: the round's judgments in A and B side by side",
+        help: "with open DIR --compare OTHER: the round's judgments in both runs side by side",
         footer: Some("v compare"),
         keys: &[(ch('v'), Action::Compare)],
     },
@@ -204,6 +211,7 @@ impl RoundScreen {
             Action::Follow => self.follow = true,
             Action::Prompts => self.show_prompts = !self.show_prompts,
             Action::Copy => return self.copy(mirror),
+            Action::Retry => return retry(self.round(mirror), mirror.engine_running),
             Action::NextRound => return Outcome::go(Destination::Step { forward: true }),
             Action::PreviousRound => return Outcome::go(Destination::Step { forward: false }),
             _ => {}
@@ -259,6 +267,19 @@ impl RoundScreen {
             effects: vec![Effect::Copy(text)],
             go: None,
         }
+    }
+}
+
+/// Asks the engine to run `round` again when it is incomplete and at rest (the engine
+/// answers `Queued`, during a run, after it and in `open` alike); otherwise says why not.
+pub(crate) fn retry(round: Option<&RoundState>, engine_running: bool) -> Outcome {
+    match round {
+        Some(round) if round.can_retry(engine_running) => Outcome::effect(Effect::Command(
+            EngineCommand::RetryRound(round.id().to_string()),
+        )),
+        _ => Outcome::notice(
+            "nothing to retry here: only an incomplete round at rest can run again".into(),
+        ),
     }
 }
 

@@ -217,8 +217,10 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         }
         Id::Leaderboard => screens.leaderboard.act(action),
         Id::Log => screens.log.act(action),
-        Id::Compare if app.mirror.compare.is_none() => Outcome::go(Destination::Back),
-        Id::Compare => screens.compare.act(action),
+        Id::Compare => match &app.mirror.compare {
+            Some(compared) => screens.compare.act(action, compared),
+            None => Outcome::go(Destination::Back),
+        },
         // Taken above.
         Id::Editor => Outcome::default(),
     };

@@ -1388,3 +1388,92 @@ fn browsing_offers_retry_only_where_a_round_can_run_again() {
     started(&mut app, "r2", PhaseType::Presentation);
     assert!(key(&mut app, KeyCode::Char('q')).is_empty(), "asks first");
 }
+
+/// The screen as drawn at 120×30, as text.
+fn drawn(app: &App) -> String {
+    let mut terminal =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(120, 30)).expect("terminal");
+    terminal
+        .draw(|f| crate::tui::views::render(f, app, &crate::tui::theme::Theme::no_color()))
+        .expect("draws");
+    terminal.backend().to_string()
+}
+
+#[test]
+fn r_on_the_round_screen_retries_the_round_showing_only_when_it_is_incomplete() {
+    let mut done = blank("r1", "a", "b", "d1");
+    done.status = RoundStatus::Complete;
+    let mut app = crate::tui::browse("t", &[done, failed("r2", "d2")], Instant::now());
+    // A complete round: nothing to retry, and the footer does not offer it.
+    key(&mut app, KeyCode::Enter);
+    assert_eq!(app.screen(), Screen::Round { scores: false });
+    assert!(!footer(&app).contains("r retry"), "{}", footer(&app));
+    assert!(key(&mut app, KeyCode::Char('r')).is_empty());
+    assert!(
+        app.notice
+            .as_deref()
+            .is_some_and(|n| n.contains("nothing to retry here"))
+    );
+    // The failed round, opened by id whatever the matrix cursor is on.
+    key(&mut app, KeyCode::Esc);
+    app.screens.matrix.cursor = (0, 0);
+    app.notice = None;
+    crate::tui::nav::go(
+        &mut app,
+        crate::tui::msg::Destination::Round(crate::tui::msg::RoundAt {
+            id: "r2".into(),
+            scores: false,
+            opening: crate::tui::msg::Opening::Top,
+        }),
+    );
+    assert_eq!(app.screens.round.id.as_deref(), Some("r2"));
+    assert!(footer(&app).contains("r retry"), "{}", footer(&app));
+    assert_eq!(
+        key(&mut app, KeyCode::Char('r')),
+        vec![Effect::Command(EngineCommand::RetryRound("r2".into()))]
+    );
+    event(
+        &mut app,
+        EngineEvent::Queued {
+            round_ids: vec!["r2".into()],
+        },
+    );
+    assert!(!footer(&app).contains("r retry"), "already queued");
+    assert!(key(&mut app, KeyCode::Char('r')).is_empty());
+}
+
+#[test]
+fn while_rounds_retried_in_open_run_the_header_says_so_not_browsing() {
+    let mut app = crate::tui::browse(
+        "t",
+        &[failed("r1", "d1"), failed("r2", "d2")],
+        Instant::now(),
+    );
+    assert!(drawn(&app).contains("browsing stored results"));
+    event(
+        &mut app,
+        EngineEvent::Queued {
+            round_ids: vec!["r1".into(), "r2".into()],
+        },
+    );
+    let queued = drawn(&app);
+    assert!(
+        queued.contains("retrying 2 rounds (0 running, 2 queued)") && !queued.contains("browsing"),
+        "{queued}"
+    );
+    started(&mut app, "r1", PhaseType::Presentation);
+    let running = drawn(&app);
+    assert!(
+        running.contains("retrying 2 rounds (1 running, 1 queued)"),
+        "{running}"
+    );
+    event(&mut app, EngineEvent::Paused);
+    assert!(drawn(&app).contains("(1 running, 1 queued) · PAUSED"));
+    event(
+        &mut app,
+        EngineEvent::Finished {
+            status: crate::store::TournamentStatus::Finished,
+        },
+    );
+    assert!(drawn(&app).contains("browsing stored results"));
+}

@@ -158,16 +158,15 @@ fn batches(app: &App) -> String {
     }
 }
 
-/// What is compared, with `open A --compare B`: both folders, the judgments found in both
-/// and how many flipped.
+/// What is compared, with `open DIR --compare OTHER`: both runs by name, the judgments
+/// found in both and how many flipped.
 fn comparing(app: &App) -> String {
     let Some(c) = &app.mirror.compare else {
         return String::new();
     };
     format!(
-        " · comparing A {} with B {} ({} judgment{} in both, {} flipped)",
-        c.label_a,
-        c.label_b,
+        " · comparing {} ({} judgment{} in both, {} flipped)",
+        super::compare::runs_compared(c),
         c.comparison.pairs.len(),
         if c.comparison.pairs.len() == 1 {
             ""
@@ -175,6 +174,29 @@ fn comparing(app: &App) -> String {
             "s"
         },
         c.comparison.flipped
+    )
+}
+
+/// What the header says while rounds retried over stored results run: `retrying 2 rounds
+/// (1 running, 1 queued)`, then `PAUSED` when paused.
+fn retrying(app: &App, paused: bool) -> String {
+    let rounds = &app.mirror.rounds;
+    let running = rounds.iter().filter(|r| r.is_running()).count();
+    let queued = rounds
+        .iter()
+        .filter(|r| r.queued && !r.is_running())
+        .count();
+    let n = running + queued;
+    if n == 0 {
+        return format!(
+            "retrying: finishing{}",
+            if paused { " · PAUSED" } else { "" }
+        );
+    }
+    format!(
+        "retrying {n} round{} ({running} running, {queued} queued){}",
+        if n == 1 { "" } else { "s" },
+        if paused { " · PAUSED" } else { "" }
     )
 }
 
@@ -218,6 +240,8 @@ pub fn paragraph(app: &App, theme: &Theme, width: u16) -> Paragraph<'static> {
 fn lines(app: &App, theme: &Theme, compact: bool) -> Vec<Line<'static>> {
     let [done, running, queued, incomplete, review] = app.mirror.counts();
     let state = match (app.mirror.mode, app.mirror.finished, app.mirror.paused) {
+        // Rounds retried over stored results (`r`, `R` in `open`).
+        (Mode::Browse, _, paused) if app.mirror.engine_running => retrying(app, paused),
         (Mode::Browse, _, _) => "browsing stored results".to_string(),
         (_, Some(status), _) => format!("{status:?}").to_lowercase(),
         (_, None, true) => "PAUSED".to_string(),

@@ -117,9 +117,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         legend.spans.push(super::cells::corrected_legend(theme));
     }
     // The comparison's marks, only when another folder is set beside this one.
-    if app.mirror.compare.is_some() {
+    if let Some(c) = &app.mirror.compare {
         legend.spans.push(Span::styled(
-            "  vs B: ≡ same  Δ margin changed  ⇄ verdict flipped",
+            super::compare::matrix_legend(c),
             Style::new().fg(theme.accent),
         ));
     }
@@ -205,8 +205,8 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
                 };
                 let round = &app.mirror.rounds[*i];
                 let (mut text, mut colour) = cell(round, app, theme);
-                if let Some(mark) = app.mirror.compare.as_ref().and_then(|c| c.mark(round.id())) {
-                    text.push(mark.symbol());
+                if let Some(c) = &app.mirror.compare {
+                    text = super::compare::matrix_cell(c, round, text, usize::from(cell_width));
                 }
                 if !app.shown().passes(round) {
                     colour = theme.dim;

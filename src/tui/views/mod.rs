@@ -159,12 +159,12 @@ pub fn hidden_keys(app: &App) -> Vec<Action> {
         hidden.push(Action::Pause);
     }
     let m = &app.mirror;
-    if !app
-        .screens
-        .matrix
-        .selected(m)
-        .is_some_and(|r| r.can_retry(m.engine_running))
-    {
+    // `r` acts on the round showing, or on the matrix's selected round.
+    let retried = match app.showing() {
+        Id::Round => app.screens.round.round(m),
+        _ => app.screens.matrix.selected(m),
+    };
+    if !retried.is_some_and(|r| r.can_retry(m.engine_running)) {
         hidden.push(Action::Retry);
     }
     if !m.can_retry_any() {
@@ -180,6 +180,17 @@ pub fn hidden_keys(app: &App) -> Vec<Action> {
     }
     if app.mirror.compare.is_none() {
         hidden.extend([Action::Compare, Action::CompareSummary]);
+    }
+    // In the comparison: Enter opens a flipped verdict from the summary's list, and `]`/`[`
+    // step through flipped verdicts, when there are any.
+    if app.showing() == Id::Compare {
+        let flips = app.mirror.compare.as_ref().map_or(0, |c| c.flips().len());
+        if flips == 0 || !app.screens.compare.summary {
+            hidden.push(Action::Open);
+        }
+        if flips == 0 {
+            hidden.push(Action::NextRound);
+        }
     }
     if app.filter.active.is_none() {
         hidden.push(Action::ClearFilter);
