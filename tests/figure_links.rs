@@ -157,7 +157,12 @@ fn about(table: &str, cells: &[String], r: &Round) -> Option<bool> {
     let by = |judge: &str| judged(r, |j| j.judge_key() == judge);
     let qa = r.qa();
     let eb = r.kind() == ProtocolKind::EthicsBowl;
-    let cross_protocol = ["Cost, tokens and latency", "Answers cut short"].contains(&table);
+    let cross_protocol = [
+        "Cost, tokens and latency",
+        "Answers cut short",
+        "Report cards",
+    ]
+    .contains(&table);
     if !eb
         && !cross_protocol
         && !table.starts_with("QA ")
@@ -189,6 +194,8 @@ fn about(table: &str, cells: &[String], r: &Round) -> Option<bool> {
         "Dilemmas, hardest first" => r.dilemma_id == c(0),
         "Adjusted scores" => r.kind() == ProtocolKind::EthicsBowl && played(r, c(0)),
         "Judge leniency" => r.kind() == ProtocolKind::EthicsBowl && by(c(0)),
+        // Every judgment of the judge, whatever the protocol.
+        "Report cards" => by(c(0)),
         "Consistency by model" => r.phases.iter().any(|p| {
             p.model_id == c(0)
                 && matches!(

@@ -17,6 +17,7 @@ pub mod power;
 pub mod qa;
 pub mod ratings;
 mod report;
+pub mod report_card;
 pub mod round_markdown;
 mod show;
 pub use show::cell as mean_with_interval;

@@ -13,6 +13,7 @@ mod link;
 mod markdown;
 mod panels;
 mod qa_debate;
+mod report_card;
 mod structured_debate;
 mod usage;
 mod value;
@@ -295,6 +296,7 @@ pub fn sections(a: &Analysis) -> Vec<Section> {
         out.extend(protocol_sections(a, kind));
     }
     out.extend(human::section(&a.human_agreement, a.human.as_ref()));
+    out.extend(report_card::section(&a.judge_cards));
     out
 }
 

@@ -96,6 +96,9 @@ pub struct Analysis {
     /// adds people's judgments.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub human_agreement: Vec<crate::analysis::human::HumanAgreement>,
+    /// A report card for every judge.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub judge_cards: Vec<crate::analysis::report_card::JudgeCard>,
     /// Who judged, people among themselves, and the model means in people's terms.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub human: Option<crate::analysis::human::HumanSummary>,
@@ -170,10 +173,12 @@ impl Analysis {
     ) -> Self {
         match crate::analysis::human::human_figures(rounds, people, blind) {
             Some(h) => {
+                crate::analysis::report_card::fill_people(&mut self.judge_cards, &h.agreement);
                 self.human_agreement = h.agreement;
                 self.human = Some(h.summary);
             }
             None => {
+                crate::analysis::report_card::fill_people(&mut self.judge_cards, &[]);
                 self.human_agreement = Vec::new();
                 self.human = None;
             }
@@ -328,7 +333,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
     let (independent, self_judgments) = crate::analysis::tables::without_self_judgments(all_ethics);
     let ethics: &[Round] = &independent;
     let tests = consistency(ethics);
-    Analysis {
+    let analysis = Analysis {
         rounds: rounds.len(),
         complete_rounds: rounds
             .iter()
@@ -359,7 +364,22 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         judge_views: crate::analysis::judge_views::judge_views(rounds),
         human_agreement: Vec::new(),
         human: None,
-    }
+        judge_cards: Vec::new(),
+    };
+    with_cards(analysis, rounds)
+}
+
+/// The analysis with a report card for every judge of `rounds`.
+fn with_cards(mut analysis: Analysis, rounds: &[Round]) -> Analysis {
+    let mut cards = crate::analysis::report_card::cards(rounds);
+    crate::analysis::report_card::fill(
+        &mut cards,
+        analysis.adjusted.as_ref(),
+        &analysis.bias,
+        &analysis.usage_by_model,
+    );
+    analysis.judge_cards = cards;
+    analysis
 }
 
 /// Each judged structured-debate round's decision briefing, from its first usable judgment.
