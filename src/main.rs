@@ -177,6 +177,7 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             "give a dilemma document, or use `dilemmas convert IN OUT`".into(),
         )
         .into()),
+        Command::Keys { default } => commands::keys::run(default),
         Command::Models { config } => commands::models::run(config.as_deref()),
         Command::Ask {
             model,

@@ -9,6 +9,7 @@
 pub mod app;
 mod browse;
 pub mod filter;
+pub mod keymap;
 pub mod keys;
 pub mod mirror;
 pub mod msg;
