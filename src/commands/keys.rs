@@ -4,7 +4,8 @@
 use std::path::PathBuf;
 
 use ethics_bowl::config::ConfigError;
-use ethics_bowl::tui::keymap::{Keymap, file, template};
+use ethics_bowl::tui::keymap::Keymap;
+use ethics_bowl::tui::user_keys::{self, template};
 
 /// The variable naming a keys file to use instead of the user config folder's.
 pub const KEYS_ENV: &str = "ETHICS_BOWL_KEYS";
@@ -26,10 +27,10 @@ pub fn run(default: bool) -> anyhow::Result<()> {
 /// terminal, so a mistake is an ordinary error (exit code 2).
 pub fn load() -> Result<Keymap, ConfigError> {
     if let Some(path) = std::env::var_os(KEYS_ENV).filter(|v| !v.is_empty()) {
-        return file::load(&PathBuf::from(path));
+        return user_keys::load(&PathBuf::from(path));
     }
     match user_file() {
-        Some(path) if path.is_file() => file::load(&path),
+        Some(path) if path.is_file() => user_keys::load(&path),
         _ => Ok(Keymap::default()),
     }
 }

@@ -5,8 +5,6 @@
 
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
-pub use super::keymap::Keymap;
-
 /// What a key does.
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub enum Action {
@@ -440,13 +438,12 @@ pub const CONFIRM: &[Binding] = &[
     },
 ];
 
-/// What a pressed key does in a table, if anything, with the default keys (the UI looks
-/// keys up through its [`Keymap`], which holds the user's).
+/// What a pressed key does in a table with its default keys, if anything (the UI looks keys
+/// up through `super::keymap::Keymap`, which holds the user's).
 pub fn action(table: &[Binding], pressed: &KeyEvent) -> Option<Action> {
-    Keymap::default().action(table, pressed)
-}
-
-/// The footer's line for a table with the default keys (see [`Keymap::footer`]).
-pub fn footer(table: &[Binding], global: bool, hidden: &[Action]) -> String {
-    Keymap::default().footer(table, global, hidden)
+    table
+        .iter()
+        .flat_map(|b| b.keys)
+        .find(|(k, _)| k.matches(pressed))
+        .map(|(_, a)| *a)
 }

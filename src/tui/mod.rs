@@ -20,6 +20,7 @@ pub mod shown;
 pub mod terminal;
 pub mod theme;
 pub mod update;
+pub mod user_keys;
 pub mod views;
 
 pub use app::{App, Screen};

@@ -1,18 +1,15 @@
 //! The user's keys: a layer over the key tables of `super::keys` that a `keys.toml` fills
-//! ([`file`]). The tables keep their default keys; a rebound action's keys replace its
+//! (`super::user_keys`). The tables keep their default keys; a rebound action's keys replace its
 //! defaults in every row that binds it, when a key is looked up and when the help overlay
 //! and the footer list the row, so what they show is still what works.
 
-pub mod file;
 pub mod name;
-pub mod tables;
-pub mod template;
 
 use std::borrow::Cow;
 
 use crossterm::event::KeyEvent;
 
-use super::keys::{Action, Binding, GLOBAL, Key};
+use super::keys::{self, Action, Binding, GLOBAL, Key};
 
 /// The actions a user rebound, each with its keys; every other action keeps the keys its
 /// tables give it.
@@ -68,11 +65,7 @@ impl Keymap {
     /// What a pressed key does in a table, if anything.
     pub fn action(&self, table: &[Binding], pressed: &KeyEvent) -> Option<Action> {
         if self.is_default() {
-            return table
-                .iter()
-                .flat_map(|b| b.keys)
-                .find(|(k, _)| k.matches(pressed))
-                .map(|(_, a)| *a);
+            return keys::action(table, pressed);
         }
         table
             .iter()
@@ -151,6 +144,3 @@ impl Keymap {
             .map(|(k, _)| name::display(k))
     }
 }
-
-#[cfg(test)]
-mod tests;

@@ -11,7 +11,8 @@ use ratatui_textarea::TextArea;
 use crate::domain::{Criterion, Judgment, ParseStatus, ProtocolKind, Round, Scores};
 use crate::engine::{Correction, EngineCommand, WaitingKind};
 use crate::protocols::judging::JudgeAnswer;
-use crate::tui::keys::{Action, Binding, Keymap, ctrl, key};
+use crate::tui::keymap::Keymap;
+use crate::tui::keys::{Action, Binding, ctrl, key};
 use crate::tui::mirror::ReviewItem;
 use crate::tui::msg::{Destination, Effect, Outcome};
 

@@ -6,7 +6,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::store::FilterValues;
 use crate::tui::filter::Filter;
-use crate::tui::keys::{Action, Binding, Keymap, key};
+use crate::tui::keymap::Keymap;
+use crate::tui::keys::{Action, Binding, key};
 
 /// The filter prompt's keys (every other key is text).
 pub const BINDINGS: &[Binding] = &[

@@ -8,7 +8,8 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::store::{HitPlace, SearchHit, SearchQuery, Snippet};
-use crate::tui::keys::{Action, Binding, Keymap, ch, key};
+use crate::tui::keymap::Keymap;
+use crate::tui::keys::{Action, Binding, ch, key};
 use crate::tui::mirror::Mirror;
 use crate::tui::msg::{Destination, Effect, Opening, Outcome, RoundAt};
 

@@ -1392,7 +1392,7 @@ fn browsing_offers_retry_only_where_a_round_can_run_again() {
 #[test]
 fn a_rebound_key_does_its_action_and_the_footer_and_help_show_it() {
     let mut app = app();
-    app.keys = crate::tui::keymap::file::parse(
+    app.keys = crate::tui::user_keys::parse(
         "retry = \"x\"\nhelp = \"f1\"\n",
         std::path::Path::new("keys.toml"),
     )

@@ -427,7 +427,7 @@ mod tests {
             };
             editor.key(
                 KeyEvent::new(code, KeyModifiers::NONE),
-                &crate::tui::keys::Keymap::default(),
+                &crate::tui::keymap::Keymap::default(),
             );
         }
     }
@@ -473,7 +473,7 @@ mod tests {
         assert!(after.contains("Confidence  70"), "{after}");
         let saved = editor.key(
             KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL),
-            &crate::tui::keys::Keymap::default(),
+            &crate::tui::keymap::Keymap::default(),
         );
         assert!(matches!(
             &saved.effects[..],
@@ -514,7 +514,7 @@ mod tests {
         assert!(!shown.contains("Principle articulation"), "{shown}");
         let saved = editor.key(
             KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL),
-            &crate::tui::keys::Keymap::default(),
+            &crate::tui::keymap::Keymap::default(),
         );
         assert!(saved.effects.is_empty(), "unreadable text is not sent");
         assert!(
@@ -539,7 +539,7 @@ mod tests {
         type_text(&mut editor, "\nAnswer: A");
         let saved = editor.key(
             KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL),
-            &crate::tui::keys::Keymap::default(),
+            &crate::tui::keymap::Keymap::default(),
         );
         assert!(saved.effects.is_empty());
         let message = editor.message.clone().unwrap_or_default();

@@ -3,13 +3,14 @@ use std::path::Path;
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use super::tables::TABLES;
-use super::{Keymap, file, name, template};
+use super::{parse as parse_file, template};
 use crate::config::ConfigError;
+use crate::tui::keymap::{Keymap, name};
 use crate::tui::keys::{Action, CONFIRM, GLOBAL, Key, ch, ctrl, key};
 use crate::tui::screens::{editor, matrix, round};
 
 fn parse(text: &str) -> Result<Keymap, ConfigError> {
-    file::parse(text, Path::new("/home/u/.config/ethics-bowl/keys.toml"))
+    parse_file(text, Path::new("/home/u/.config/ethics-bowl/keys.toml"))
 }
 
 fn error(text: &str) -> String {

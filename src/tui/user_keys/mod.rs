@@ -9,8 +9,12 @@ use std::path::Path;
 
 use toml::Spanned;
 
-use super::tables::{TABLES, Table, Typing};
-use super::{Keymap, name};
+pub mod tables;
+pub mod template;
+
+use tables::{TABLES, Table, Typing};
+
+use super::keymap::{Keymap, name};
 use crate::config::ConfigError;
 use crate::tui::keys::{Action, GLOBAL, Key, ctrl};
 
@@ -199,3 +203,6 @@ fn unknown_fix(entry: &Spanned<String>) -> String {
 fn line_of(text: &str, offset: usize) -> usize {
     text.get(..offset).map_or(0, |t| t.matches('\n').count()) + 1
 }
+
+#[cfg(test)]
+mod tests;

@@ -5,7 +5,7 @@
 use std::fmt::Write as _;
 
 use super::tables::{TABLES, default_keys};
-use super::{Keymap, name};
+use crate::tui::keymap::{Keymap, name};
 use crate::tui::keys::{Action, Key};
 
 /// A `keys.toml` listing every action with the keys in force under `keymap` (the defaults
