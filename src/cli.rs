@@ -178,6 +178,14 @@ pub enum Command {
         #[arg(long)]
         markdown: bool,
     },
+    /// Print a keys.toml with every action of the terminal UI and its keys, to save in the
+    /// user config folder (or point ETHICS_BOWL_KEYS at) and edit: the keys in force, the
+    /// user's file checked first, or the defaults with --default.
+    Keys {
+        /// The default keys, leaving the user's keys.toml aside.
+        #[arg(long)]
+        default: bool,
+    },
     /// Read a dilemma document and show what the loader finds (or convert one).
     #[command(args_conflicts_with_subcommands = true, subcommand_negates_reqs = true)]
     Dilemmas {

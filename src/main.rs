@@ -178,6 +178,7 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
         )
         .into()),
         Command::Annotations { action } => commands::annotations::run(action),
+        Command::Keys { default } => commands::keys::run(default),
         Command::Models { config } => commands::models::run(config.as_deref()),
         Command::Ask {
             model,

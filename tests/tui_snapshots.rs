@@ -530,3 +530,81 @@ fn analysis_judge_matrix_with_three_judges() {
     section(&mut app, "Judge agreement");
     insta::assert_snapshot!(draw(&app, &Theme::no_color(), 120, 20).backend());
 }
+
+/// Three models with long names over four dilemmas with long ids, the first dilemma judged.
+fn long_labels() -> App {
+    const LONG_MODELS: [&str; 3] = [
+        "claude-sonnet-4-5-20250929",
+        "gpt-5-mini-2025-08-07",
+        "gemini-2.5-flash-lite",
+    ];
+    const LONG_DILEMMAS: [&str; 4] = [
+        "sympathetic_saboteur",
+        "reversible_promise",
+        "lifeboat_algorithm",
+        "diminishing_mind",
+    ];
+    let mut app = App::new("long-labels", Mode::Live, Instant::now());
+    let rounds = LONG_DILEMMAS
+        .iter()
+        .flat_map(|d| {
+            LONG_MODELS.iter().flat_map(move |a| {
+                LONG_MODELS
+                    .iter()
+                    .filter(move |b| *b != a)
+                    .map(move |b| ScheduledState {
+                        round: Arc::new(blank(d, a, b)),
+                        stored: false,
+                        to_run: true,
+                        text_dropped: false,
+                    })
+            })
+        })
+        .collect();
+    send(
+        &mut app,
+        EngineEvent::Started {
+            tournament_id: "long-labels".into(),
+            rounds,
+        },
+    );
+    for a in LONG_MODELS {
+        for b in LONG_MODELS.iter().filter(|b| **b != a) {
+            let mut round = blank(LONG_DILEMMAS[0], a, b);
+            exchange(&mut round);
+            round.put_judgment(judgment(7.5, 6.5, ParseStatus::Parsed));
+            round.status = round.settled_status();
+            let round_id = round.id.clone();
+            store(&mut app, round);
+            send(&mut app, EngineEvent::RoundFinished { round_id });
+        }
+    }
+    app
+}
+
+/// Labels are cut only when the terminal has no room for them: the matrix's column
+/// headings share the width the cells leave, and the leaderboards' model names are whole.
+#[test]
+fn long_labels_are_whole_where_they_fit() {
+    for (w, h) in [(80, 24), (160, 45)] {
+        let mut app = long_labels();
+        let matrix = draw(&app, &Theme::no_color(), w, h);
+        insta::assert_snapshot!(format!("long_labels_matrix_{w}x{h}"), matrix.backend());
+        key(&mut app, KeyCode::Char('s'));
+        let board = draw(&app, &Theme::no_color(), w, h);
+        insta::assert_snapshot!(format!("long_labels_leaderboard_{w}x{h}"), board.backend());
+        let text = format!("{:?}", board.backend());
+        for model in ["claude-sonnet-4-5-20250929", "gpt-5-mini-2025-08-07"] {
+            assert!(text.contains(model), "{model} is cut at {w}x{h}:\n{text}");
+        }
+    }
+    let app = long_labels();
+    let text = format!("{:?}", draw(&app, &Theme::no_color(), 160, 45).backend());
+    for d in [
+        "sympathetic_saboteur",
+        "reversible_promise",
+        "lifeboat_algorithm",
+    ] {
+        assert!(text.contains(d), "{d} is cut at 160x45:\n{text}");
+    }
+}

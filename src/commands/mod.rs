@@ -7,6 +7,7 @@ pub mod batch_lines;
 pub mod compare;
 pub mod dilemmas;
 pub mod judgment;
+pub mod keys;
 pub mod models;
 pub mod open;
 pub mod plan;

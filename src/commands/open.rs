@@ -38,6 +38,8 @@ fn folder_b(
 /// Opens the UI over a results folder (ours or the Python predecessor's), with folder
 /// `compare` beside it when given.
 pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Result<()> {
+    // The user's keys first: a mistake in them is said before anything is read.
+    let keys = super::keys::load()?;
     let store = Store::open(dir).map_err(|e| UsageError(e.to_string()))?;
     super::remember_keys(&store);
     // Finished rounds are read one at a time and kept without their text, which the UI
@@ -91,6 +93,7 @@ pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Res
     // In the order the live run showed them (the stored schedule's).
     let schedule = in_run_order(schedule, record.as_ref().map(|r| r.schedule.as_slice()));
     let mut app = browse_schedule(&name, schedule, std::time::Instant::now());
+    app.keys = keys;
     app.mirror.note_unreadable(&unreadable);
     // The run's warnings from planning (judge confounds and balance), in the header.
     if let Some(record) = &record {

@@ -5,6 +5,7 @@
 
 use std::time::Instant;
 
+use super::keymap::Keymap;
 use super::mirror::{Mirror, Mode, RoundState};
 use super::screens::filter_bar::FilterBar;
 use super::screens::{Id, Screens, Trail};
@@ -57,6 +58,8 @@ pub struct App {
     pub forced_quit: bool,
     /// Something changed since the last frame.
     pub dirty: bool,
+    /// The keys in force: the tables' defaults with the user's `keys.toml` over them.
+    pub keys: Keymap,
 }
 
 impl App {
@@ -71,6 +74,7 @@ impl App {
             confirm_quit: false,
             forced_quit: false,
             dirty: true,
+            keys: Keymap::default(),
         }
     }
 

@@ -99,11 +99,198 @@ pub enum Action {
     Run,
 }
 
+impl Action {
+    /// Every action, in the order `ethics-bowl keys` lists them.
+    pub const ALL: [Action; 44] = [
+        Action::Help,
+        Action::Quit,
+        Action::CancelBatches,
+        Action::ForceQuit,
+        Action::Up,
+        Action::Down,
+        Action::Left,
+        Action::Right,
+        Action::Open,
+        Action::Review,
+        Action::Analysis,
+        Action::Leaderboard,
+        Action::Log,
+        Action::Pause,
+        Action::Retry,
+        Action::RetryAll,
+        Action::Back,
+        Action::SwitchTab,
+        Action::PageUp,
+        Action::PageDown,
+        Action::Top,
+        Action::Follow,
+        Action::Prompts,
+        Action::Copy,
+        Action::NextTab,
+        Action::PreviousTab,
+        Action::ScoreFields,
+        Action::Save,
+        Action::Leave,
+        Action::Erase,
+        Action::Filter,
+        Action::ClearFilter,
+        Action::ApplyFilter,
+        Action::CancelFilter,
+        Action::Compare,
+        Action::CompareSummary,
+        Action::OpenRound,
+        Action::Search,
+        Action::Jump,
+        Action::NextHit,
+        Action::PreviousHit,
+        Action::NextRound,
+        Action::PreviousRound,
+        Action::Run,
+    ];
+
+    /// The action's name in `keys.toml` (snake case: `next_round`).
+    pub const fn name(self) -> &'static str {
+        match self {
+            Action::Help => "help",
+            Action::Quit => "quit",
+            Action::CancelBatches => "cancel_batches",
+            Action::ForceQuit => "force_quit",
+            Action::Up => "up",
+            Action::Down => "down",
+            Action::Left => "left",
+            Action::Right => "right",
+            Action::Open => "open",
+            Action::Review => "review",
+            Action::Analysis => "analysis",
+            Action::Leaderboard => "leaderboard",
+            Action::Log => "log",
+            Action::Pause => "pause",
+            Action::Retry => "retry",
+            Action::RetryAll => "retry_all",
+            Action::Back => "back",
+            Action::SwitchTab => "switch_tab",
+            Action::PageUp => "page_up",
+            Action::PageDown => "page_down",
+            Action::Top => "top",
+            Action::Follow => "follow",
+            Action::Prompts => "prompts",
+            Action::Copy => "copy",
+            Action::NextTab => "next_tab",
+            Action::PreviousTab => "previous_tab",
+            Action::ScoreFields => "score_fields",
+            Action::Save => "save",
+            Action::Leave => "leave",
+            Action::Erase => "erase",
+            Action::Filter => "filter",
+            Action::ClearFilter => "clear_filter",
+            Action::ApplyFilter => "apply_filter",
+            Action::CancelFilter => "cancel_filter",
+            Action::Compare => "compare",
+            Action::CompareSummary => "compare_summary",
+            Action::OpenRound => "open_round",
+            Action::Search => "search",
+            Action::Jump => "jump",
+            Action::NextHit => "next_hit",
+            Action::PreviousHit => "previous_hit",
+            Action::NextRound => "next_round",
+            Action::PreviousRound => "previous_round",
+            Action::Run => "run",
+        }
+    }
+
+    /// What the action does, for the comments of `ethics-bowl keys`.
+    pub const fn describe(self) -> &'static str {
+        match self {
+            Action::Help => "Open the help overlay.",
+            Action::Quit => "Quit (asking first while calls are in flight).",
+            Action::CancelBatches => {
+                "Cancel the open batches at their providers, then stop and quit (asked when quitting a batched run)."
+            }
+            Action::ForceQuit => "Quit at once, calls in flight or not.",
+            Action::Up => "Move or scroll up.",
+            Action::Down => "Move or scroll down.",
+            Action::Left => "Move left.",
+            Action::Right => "Move right.",
+            Action::Open => "Open what is selected.",
+            Action::Review => "Go to the review queue.",
+            Action::Analysis => "Go to the Analysis screen.",
+            Action::Leaderboard => "Go to the leaderboard.",
+            Action::Log => "Go to the log.",
+            Action::Pause => "Pause or resume new calls.",
+            Action::Retry => "Run an incomplete round again.",
+            Action::RetryAll => "Run every incomplete round again.",
+            Action::Back => "Back to the screen this one was opened from.",
+            Action::SwitchTab => "Transcript or scores.",
+            Action::PageUp => "Scroll a page up.",
+            Action::PageDown => "Scroll a page down.",
+            Action::Top => "Scroll to the top (stops following).",
+            Action::Follow => "Follow the stream.",
+            Action::Prompts => "Show or hide prompts.",
+            Action::Copy => "Copy the round as Markdown to the clipboard.",
+            Action::NextTab => "The next table.",
+            Action::PreviousTab => "The previous table.",
+            Action::ScoreFields => {
+                "In the editor: type the fourteen scores instead of fixing the text, or back."
+            }
+            Action::Save => "In the editor: save.",
+            Action::Leave => "In the editor: leave (twice with edits to discard them).",
+            Action::Erase => "In the score fields: erase a character.",
+            Action::Filter => "Open the filter bar's prompt (to type or edit the filter).",
+            Action::ClearFilter => "Clear the filter.",
+            Action::ApplyFilter => "In the filter prompt: apply what is typed.",
+            Action::CancelFilter => "In the filter prompt: leave it, the filter as it was.",
+            Action::Compare => "Show the round's judgments in both compared folders side by side.",
+            Action::CompareSummary => "Show the comparison's summary.",
+            Action::OpenRound => {
+                "Open the round of what is selected (a review item, the compared round)."
+            }
+            Action::Search => "Open the search prompt.",
+            Action::Jump => "Open the jump-to-round prompt.",
+            Action::NextHit => "Open the next search hit.",
+            Action::PreviousHit => "Open the previous search hit.",
+            Action::NextRound => {
+                "Open the next round in the order the round showing was opened from."
+            }
+            Action::PreviousRound => {
+                "Open the previous round in the order the round showing was opened from."
+            }
+            Action::Run => "In a prompt: run it.",
+        }
+    }
+
+    /// The action called `name` in `keys.toml`, if any.
+    pub fn named(name: &str) -> Option<Action> {
+        Self::ALL.into_iter().find(|a| a.name() == name)
+    }
+}
+
 /// A key as bound: its code and whether Ctrl is held (Shift is part of the character).
 #[derive(Debug, Clone, Copy, PartialEq, Eq)]
 pub struct Key {
     code: KeyCode,
     ctrl: bool,
+}
+
+impl Key {
+    /// A key from its parts, as a user's `keys.toml` names it.
+    pub(crate) const fn new(code: KeyCode, ctrl: bool) -> Key {
+        Key { code, ctrl }
+    }
+
+    /// The key's code.
+    pub(crate) const fn code(self) -> KeyCode {
+        self.code
+    }
+
+    /// Whether Ctrl is held.
+    pub(crate) const fn with_ctrl(self) -> bool {
+        self.ctrl
+    }
+
+    /// Whether `pressed` is this key.
+    pub(crate) fn matches(self, pressed: &KeyEvent) -> bool {
+        self.code == pressed.code && self.ctrl == pressed.modifiers.contains(KeyModifiers::CONTROL)
+    }
 }
 
 /// A key without Ctrl.
@@ -251,27 +438,12 @@ pub const CONFIRM: &[Binding] = &[
     },
 ];
 
-/// The rows of a table.
-/// What a pressed key does in a table, if anything.
+/// What a pressed key does in a table with its default keys, if anything (the UI looks keys
+/// up through `super::keymap::Keymap`, which holds the user's).
 pub fn action(table: &[Binding], pressed: &KeyEvent) -> Option<Action> {
-    let ctrl = pressed.modifiers.contains(KeyModifiers::CONTROL);
     table
         .iter()
         .flat_map(|b| b.keys)
-        .find(|(k, _)| k.code == pressed.code && k.ctrl == ctrl)
+        .find(|(k, _)| k.matches(pressed))
         .map(|(_, a)| *a)
-}
-
-/// The footer's line for a table: its rows' short forms, then the global ones when they
-/// apply; rows whose keys do one of `hidden` are left out (they would do nothing here, such
-/// as pausing while browsing).
-pub fn footer(table: &[Binding], global: bool, hidden: &[Action]) -> String {
-    let global = if global { GLOBAL } else { &[] };
-    table
-        .iter()
-        .chain(global)
-        .filter(|b| !b.keys.iter().any(|(_, a)| hidden.contains(a)))
-        .filter_map(|b| b.footer)
-        .collect::<Vec<_>>()
-        .join(" · ")
 }

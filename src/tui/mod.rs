@@ -9,6 +9,7 @@
 pub mod app;
 mod browse;
 pub mod filter;
+pub mod keymap;
 pub mod keys;
 pub mod mirror;
 pub mod msg;
@@ -19,6 +20,7 @@ pub mod shown;
 pub mod terminal;
 pub mod theme;
 pub mod update;
+pub mod user_keys;
 pub mod views;
 
 pub use app::{App, Screen};

@@ -46,6 +46,11 @@ pub struct Source<'a> {
 /// Runs the tournament: in the terminal UI with `ui` (holding the `--theme` given, if
 /// any), else headless.
 pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Result<()> {
+    // The UI's keys first: a mistake in the user's keys.toml is said before anything runs.
+    let keys = match ui {
+        Some(_) => super::keys::load()?,
+        None => ethics_bowl::tui::keymap::Keymap::default(),
+    };
     let mut prepared = match source.resume {
         Some(dir) => engine::prepare_resume(dir)?,
         None => engine::prepare(source.config.unwrap_or(Path::new(SAMPLE)), source.out)?,
@@ -92,6 +97,7 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
             report
         });
         let mut app = App::new(&name, Mode::Live, std::time::Instant::now());
+        app.keys = keys;
         app.mirror.note_warnings(&warnings);
         let app =
             ethics_bowl::tui::terminal::run(app, theme, events, commands, dir.clone()).await?;

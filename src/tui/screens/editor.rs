@@ -11,7 +11,8 @@ use ratatui_textarea::TextArea;
 use crate::domain::{Criterion, Judgment, ParseStatus, ProtocolKind, Round, Scores};
 use crate::engine::{Correction, EngineCommand, WaitingKind};
 use crate::protocols::judging::JudgeAnswer;
-use crate::tui::keys::{self, Action, Binding, ctrl, key};
+use crate::tui::keymap::Keymap;
+use crate::tui::keys::{Action, Binding, ctrl, key};
 use crate::tui::mirror::ReviewItem;
 use crate::tui::msg::{Destination, Effect, Outcome};
 
@@ -192,14 +193,14 @@ impl Editor {
     }
 
     /// Handles a key: every key not bound is text (or a score, in the fields).
-    pub fn key(&mut self, key: KeyEvent) -> Outcome {
+    pub fn key(&mut self, key: KeyEvent, keymap: &Keymap) -> Outcome {
         let editor = self;
         let table = if editor.fields.is_some() {
             FIELDS
         } else {
             BINDINGS
         };
-        let action = keys::action(table, &key);
+        let action = keymap.action(table, &key);
         let effects = match action {
             Some(Action::Leave) => {
                 if editor.text() == editor.original || editor.confirm_discard {

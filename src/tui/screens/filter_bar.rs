@@ -6,7 +6,8 @@ use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::store::FilterValues;
 use crate::tui::filter::Filter;
-use crate::tui::keys::{self, Action, Binding, key};
+use crate::tui::keymap::Keymap;
+use crate::tui::keys::{Action, Binding, key};
 
 /// The filter prompt's keys (every other key is text).
 pub const BINDINGS: &[Binding] = &[
@@ -68,7 +69,12 @@ impl FilterBar {
     /// A key while the prompt is open: every key but Enter, Esc and Backspace is text.
     /// Enter reads the typed filter against the values the rounds hold (`known`). Returns
     /// whether the filter in force changed.
-    pub fn key(&mut self, key: &KeyEvent, known: impl FnOnce() -> FilterValues) -> bool {
+    pub fn key(
+        &mut self,
+        key: &KeyEvent,
+        keymap: &Keymap,
+        known: impl FnOnce() -> FilterValues,
+    ) -> bool {
         let Some(text) = self.prompt.as_mut() else {
             return false;
         };
@@ -76,7 +82,7 @@ impl FilterBar {
             self.message = None;
             return false;
         }
-        match keys::action(BINDINGS, key) {
+        match keymap.action(BINDINGS, key) {
             Some(Action::ApplyFilter) => return self.apply(&known()),
             Some(Action::CancelFilter) => {
                 self.prompt = None;

@@ -8,7 +8,8 @@
 use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
 
 use crate::store::{HitPlace, SearchHit, SearchQuery, Snippet};
-use crate::tui::keys::{self, Action, Binding, ch, key};
+use crate::tui::keymap::Keymap;
+use crate::tui::keys::{Action, Binding, ch, key};
 use crate::tui::mirror::Mirror;
 use crate::tui::msg::{Destination, Effect, Opening, Outcome, RoundAt};
 
@@ -246,14 +247,15 @@ impl Search {
         &mut self,
         mirror: &Mirror,
         key: &KeyEvent,
+        keymap: &Keymap,
         global: Option<Action>,
         prompts: bool,
     ) -> Option<Outcome> {
         if self.prompt.is_some() {
-            return Some(self.prompt_key(mirror, key, prompts));
+            return Some(self.prompt_key(mirror, key, keymap, prompts));
         }
         if self.list.is_some() {
-            if let Some(action) = keys::action(LIST, key) {
+            if let Some(action) = keymap.action(LIST, key) {
                 return Some(self.list_key(action));
             }
             // The screen under the list does not move; keys that work everywhere still do.
@@ -281,14 +283,20 @@ impl Search {
         }
     }
 
-    fn prompt_key(&mut self, mirror: &Mirror, key: &KeyEvent, prompts: bool) -> Outcome {
+    fn prompt_key(
+        &mut self,
+        mirror: &Mirror,
+        key: &KeyEvent,
+        keymap: &Keymap,
+        prompts: bool,
+    ) -> Outcome {
         let Some(prompt) = &mut self.prompt else {
             return Outcome::default();
         };
         if crate::tui::prompt::erase(&mut prompt.text, key) {
             return Outcome::default();
         }
-        match keys::action(PROMPT, key) {
+        match keymap.action(PROMPT, key) {
             Some(Action::Leave) => self.prompt = None,
             Some(Action::Erase) => {
                 prompt.text.pop();

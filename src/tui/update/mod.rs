@@ -15,7 +15,7 @@ use crossterm::event::{KeyEvent, KeyEventKind};
 use crate::engine::{EngineCommand, EngineEvent};
 
 use super::app::App;
-use super::keys::{self, Action, CONFIRM, GLOBAL};
+use super::keys::{Action, CONFIRM, GLOBAL};
 use super::mirror::{Echo, clean, ingest};
 use super::msg::{Destination, Effect, Msg, Outcome};
 use super::nav;
@@ -135,14 +135,14 @@ fn tick(app: &mut App, now: Instant) -> Option<Effect> {
 
 fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     app.notice = None;
-    let global = keys::action(GLOBAL, &key);
+    let global = app.keys.action(GLOBAL, &key);
     if global == Some(Action::ForceQuit) {
         return quit(app, true);
     }
     // The editor takes every other key (text may contain `q` and `?`).
     if app.showing() == Id::Editor {
         let outcome = match &mut app.screens.editor {
-            Some(editor) => editor.key(key),
+            Some(editor) => editor.key(key, &app.keys),
             None => Outcome::go(Destination::Back),
         };
         return carry_out(app, outcome);
@@ -150,7 +150,7 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     // The filter prompt takes every other key too (values may contain `q` and `?`).
     if app.filter.prompt.is_some() {
         let mirror = &app.mirror;
-        if app.filter.key(&key, || mirror.filter_values()) {
+        if app.filter.key(&key, &app.keys, || mirror.filter_values()) {
             filtered(app, true);
         }
         return Vec::new();
@@ -161,7 +161,7 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     }
     if app.confirm_quit {
         app.confirm_quit = false;
-        return match keys::action(CONFIRM, &key) {
+        return match app.keys.action(CONFIRM, &key) {
             Some(Action::Quit) => vec![Effect::Command(EngineCommand::Cancel), Effect::Quit],
             Some(Action::CancelBatches) if !app.mirror.batches.is_empty() => vec![
                 Effect::Command(EngineCommand::CancelBatches),
@@ -172,7 +172,11 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         };
     }
     let prompts = app.screens.round.show_prompts;
-    if let Some(outcome) = app.screens.search.key(&app.mirror, &key, global, prompts) {
+    if let Some(outcome) = app
+        .screens
+        .search
+        .key(&app.mirror, &key, &app.keys, global, prompts)
+    {
         return carry_out(app, outcome);
     }
     match global {
@@ -184,7 +188,7 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
         _ => {}
     }
     let showing = app.showing();
-    let Some(action) = keys::action(app.screens.bindings(showing), &key) else {
+    let Some(action) = app.keys.action(app.screens.bindings(showing), &key) else {
         return Vec::new();
     };
     // The filter bar's and the comparison's keys, on the screens whose tables bind them.

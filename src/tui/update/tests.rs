@@ -1283,7 +1283,7 @@ fn failed(id: &str, dilemma: &str) -> Round {
 }
 
 fn footer(app: &App) -> String {
-    crate::tui::keys::footer(
+    app.keys.footer(
         app.screens.bindings(app.showing()),
         true,
         &crate::tui::views::hidden_keys(app),
@@ -1469,6 +1469,23 @@ fn while_rounds_retried_in_open_run_the_header_says_so_not_browsing() {
     );
     event(&mut app, EngineEvent::Paused);
     assert!(drawn(&app).contains("(1 running, 1 queued) · PAUSED"));
+}
+
+#[test]
+fn a_rebound_key_does_its_action_and_the_footer_and_help_show_it() {
+    let mut app = app();
+    app.keys = crate::tui::user_keys::parse(
+        "retry = \"x\"\nhelp = \"f1\"\n",
+        std::path::Path::new("keys.toml"),
+    )
+    .unwrap();
+    stored(&mut app, failed("r1", "d1"));
+    event(
+        &mut app,
+        EngineEvent::RoundFinished {
+            round_id: "r1".into(),
+        },
+    );
     event(
         &mut app,
         EngineEvent::Finished {
@@ -1476,4 +1493,44 @@ fn while_rounds_retried_in_open_run_the_header_says_so_not_browsing() {
         },
     );
     assert!(drawn(&app).contains("browsing stored results"));
+    let shown = footer(&app);
+    assert!(
+        shown.contains("x retry") && shown.contains("F1 help"),
+        "{shown}"
+    );
+    assert!(
+        !shown.contains("r retry") && !shown.contains("? help"),
+        "{shown}"
+    );
+    assert!(
+        key(&mut app, KeyCode::Char('r')).is_empty(),
+        "r does nothing now"
+    );
+    assert_eq!(
+        key(&mut app, KeyCode::Char('x')),
+        vec![Effect::Command(EngineCommand::RetryRound("r1".into()))]
+    );
+    assert!(key(&mut app, KeyCode::Char('?')).is_empty());
+    assert!(!app.screens.help.open);
+    key(&mut app, KeyCode::F(1));
+    assert!(app.screens.help.open);
+    let mut terminal = ratatui::Terminal::new(ratatui::backend::TestBackend::new(100, 40)).unwrap();
+    terminal
+        .draw(|f| crate::tui::views::render(f, &app, &crate::tui::theme::Theme::no_color()))
+        .unwrap();
+    let screen: String = terminal
+        .backend()
+        .buffer()
+        .content()
+        .iter()
+        .map(|c| c.symbol())
+        .collect();
+    assert!(
+        screen.contains("x                    retry an incomplete round"),
+        "{screen}"
+    );
+    assert!(
+        screen.contains("F1                   this help"),
+        "{screen}"
+    );
 }

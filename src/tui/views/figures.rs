@@ -29,6 +29,9 @@ pub struct FigureCursor {
 /// The widest a column is drawn; longer cells end in `…`.
 const MAX_COLUMN: usize = 36;
 
+/// The narrowest a column's heading is cut to, to give a cut value room.
+const MIN_HEADING: usize = 8;
+
 /// Text cut to `width` columns of the terminal, `…` marking the cut.
 fn fit(text: &str, width: usize) -> String {
     let text = crate::sanitize::sanitize(text);
@@ -89,7 +92,47 @@ fn widths(t: &Table, room: usize) -> Vec<usize> {
         *w += grow;
         spare -= grow;
     }
+    give_cells_the_headings_slack(&mut w, &cells(t), room);
     w
+}
+
+/// The widest cell of each column (its heading aside).
+fn cells(t: &Table) -> Vec<usize> {
+    (0..t.columns.len())
+        .map(|j| {
+            t.rows
+                .iter()
+                .filter_map(|r| r.cells.get(j))
+                .map(|v| width(&v.shown()))
+                .max()
+                .unwrap_or(0)
+        })
+        .collect()
+}
+
+/// Where a column still cuts its cells (a round id at [`MAX_COLUMN`]) and the columns
+/// wider than their own cells only for their heading can make them whole, those give it
+/// their slack, the most first, down to their cells (at least [`MIN_HEADING`] wide): the
+/// values whole before the headings. A value that would stay cut takes nothing, nor one
+/// whose column would end past `room` (cut there anyway, or scrolled to).
+fn give_cells_the_headings_slack(w: &mut [usize], cells: &[usize], room: usize) {
+    let slack = |w: &[usize], k: usize| w[k].saturating_sub(cells[k].max(MIN_HEADING));
+    for j in 0..w.len() {
+        let mut need = cells[j].saturating_sub(w[j]);
+        let available: usize = (0..w.len()).filter(|k| *k != j).map(|k| slack(w, k)).sum();
+        let end = w[..=j].iter().sum::<usize>() + 2 * j + need;
+        if need == 0 || available < need || end > room {
+            continue;
+        }
+        let mut givers: Vec<usize> = (0..w.len()).filter(|k| *k != j).collect();
+        givers.sort_by_key(|k| std::cmp::Reverse(slack(w, *k)));
+        for k in givers {
+            let take = slack(w, k).min(need);
+            w[k] -= take;
+            w[j] += take;
+            need -= take;
+        }
+    }
 }
 
 /// One line of a table: the first column, then the columns from `skip` on, two spaces
@@ -366,5 +409,29 @@ mod tests {
                 }
             }
         }
+    }
+
+    #[test]
+    fn a_round_id_is_whole_when_a_heading_can_give_it_room() {
+        let mut t = Table::new(
+            "consistency",
+            [
+                "round (transcript: rounds/<id>.json)",
+                "model",
+                "consistency score",
+            ],
+        );
+        t.row(
+            vec![
+                Value::text("borrowed_voice__gemini__vs__claude__r1"),
+                Value::text("claude"),
+                Value::number(Some(5.0), 3),
+            ],
+            Link::model("claude"),
+        );
+        // No room to spare: the heading of the scores gives the id its two columns.
+        let w = widths(&t, 63);
+        assert_eq!(w, vec![38, 6, 15]);
+        assert_eq!(w[1], 6, "a column as wide as its cells keeps them");
     }
 }

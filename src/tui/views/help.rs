@@ -1,5 +1,6 @@
 //! The help overlay: every key of the current screen, then the keys that work everywhere,
-//! read from the same tables the key handlers use.
+//! read from the same tables the key handlers use, with the user's keys (see
+//! `crate::tui::keymap`).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -23,9 +24,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let mut lines: Vec<Line<'_>> = tables
         .into_iter()
         .flat_map(|(table, prefix)| {
-            table
-                .iter()
-                .map(move |b| Line::raw(format!("{:<20} {prefix}{}", b.label, b.help)))
+            table.iter().map(move |b| {
+                let label = app.keys.label(b);
+                Line::raw(format!("{label:<20} {prefix}{}", b.help))
+            })
         })
         .collect();
     lines.push(Line::styled(

@@ -44,17 +44,20 @@ fn render_usage(frame: &mut Frame<'_>, area: Rect, usage: &[ModelUsage], theme: 
             seconds(u.latency_p90_ms),
         ])
     });
-    let widths = [
-        Constraint::Length(16),
-        Constraint::Length(8),
-        Constraint::Length(6),
-        Constraint::Length(7),
-        Constraint::Length(8),
-        Constraint::Length(18),
-        Constraint::Fill(1),
-        Constraint::Length(8),
-        Constraint::Length(8),
-    ];
+    // The cost as wide as its longest text ("$0.1845 (partial: 1 unpriced)").
+    let cost = usage
+        .iter()
+        .map(|u| unicode_width::UnicodeWidthStr::width(u.cost_text().as_str()))
+        .max()
+        .unwrap_or(0)
+        .max(4);
+    let cost = u16::try_from(cost).unwrap_or(u16::MAX);
+    let widths = columns(
+        area,
+        usage.iter().map(|u| u.model.as_str()),
+        16,
+        &[8, 6, 7, 8, 18, cost, 8, 8],
+    );
     let header = Row::new(vec![
         "model",
         "role",
@@ -73,4 +76,35 @@ fn render_usage(frame: &mut Frame<'_>, area: Rect, usage: &[ModelUsage], theme: 
     frame.render_widget(table, area);
 }
 
-//END
+/// A leaderboard's column widths inside `area` (borders and one space between columns
+/// taken): the model column wide enough for the longest name (at least `at_least`), then
+/// the `rest` as wide as asked, shrunk together only when they do not fit, so a model's name
+/// is cut only when the terminal has no room for it.
+pub(in crate::tui::views) fn columns<'a>(
+    area: Rect,
+    names: impl Iterator<Item = &'a str>,
+    at_least: u16,
+    rest: &[u16],
+) -> Vec<Constraint> {
+    let inner = usize::from(area.width.saturating_sub(2));
+    let longest = names
+        .map(unicode_width::UnicodeWidthStr::width)
+        .max()
+        .unwrap_or(0)
+        .max(usize::from(at_least))
+        .min(inner);
+    let asked: usize = rest.iter().map(|w| usize::from(*w)).sum();
+    let room = inner.saturating_sub(longest + rest.len());
+    let widths = rest.iter().map(|w| {
+        let w = usize::from(*w);
+        if asked <= room {
+            w
+        } else {
+            w * room / asked.max(1)
+        }
+    });
+    std::iter::once(longest)
+        .chain(widths)
+        .map(|w| Constraint::Length(u16::try_from(w).unwrap_or(u16::MAX)))
+        .collect()
+}

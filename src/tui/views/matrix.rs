@@ -34,6 +34,37 @@ fn cut(text: &str, width: usize) -> String {
     short
 }
 
+/// The widest a row label is drawn: the protocol's width, or more on a wide terminal, up
+/// to half its width while every column keeps room for a cell, so a label is cut only when
+/// the space is not there.
+fn label_cap(protocol: u16, width: u16, columns: usize) -> u16 {
+    let cells = u16::try_from(columns.saturating_mul(usize::from(CELL + 1))).unwrap_or(u16::MAX);
+    let free = width.saturating_sub(3).saturating_sub(cells);
+    protocol.max(free.min(width / 2))
+}
+
+/// Each column's width: `base`, then `spare` columns given one at a time, left to right and
+/// round again, to the columns whose heading (`wanted`) is still cut.
+fn grow(wanted: &[usize], base: usize, mut spare: usize) -> Vec<u16> {
+    let mut widths = vec![base; wanted.len()];
+    while spare > 0 {
+        let before = spare;
+        for (w, want) in widths.iter_mut().zip(wanted) {
+            if spare > 0 && *w < *want {
+                *w += 1;
+                spare -= 1;
+            }
+        }
+        if spare == before {
+            break;
+        }
+    }
+    widths
+        .into_iter()
+        .map(|w| u16::try_from(w).unwrap_or(u16::MAX))
+        .collect()
+}
+
 /// A round's cell: text and colour, marked when an answer of the round was cut at the token
 /// limit (whatever state it is in, so the mark stays from the cut phase onwards) and when a
 /// person corrected one of its judgments by hand.
@@ -146,7 +177,14 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .unwrap_or(10)
         // The corner heading whole when the labels are shorter.
         .max(shown.matrix_heading().chars().count())
-        .clamp(10, usize::from(shown.max_label_width())) as u16;
+        .clamp(
+            10,
+            usize::from(label_cap(
+                shown.max_label_width(),
+                table_area.width,
+                shown_cols.len(),
+            )),
+        ) as u16;
     let multi_rep = app.mirror.columns.iter().any(|(_, r)| *r > 1);
     let heading = |c: usize| {
         let (d, rep) = &app.mirror.columns[c];
@@ -174,22 +212,29 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .take(visible)
         .copied()
         .collect();
+    // The room the columns leave goes to the headings still cut, a column at a time, so a
+    // heading is cut only when the space is not there.
+    let wanted: Vec<usize> = cols.iter().map(|c| heading(*c).chars().count()).collect();
+    let col_widths = grow(
+        &wanted,
+        usize::from(cell_width),
+        usize::from(room).saturating_sub(cols.len() * usize::from(cell_width + 1)),
+    );
     // Rows scroll as columns do: the borders and the heading take three lines.
     let visible_rows = usize::from(table_area.height.saturating_sub(3)).max(1);
     let first_row = window(&shown_rows, cursor.0, visible_rows);
     let row_count = shown_rows.len();
     let header = Row::new(std::iter::once(Cell::from(shown.matrix_heading())).chain(
-        cols.iter().map(|c| {
+        cols.iter().zip(&col_widths).map(|(c, width)| {
             let (d, rep) = &app.mirror.columns[*c];
             let d = shown.column_label(d);
-            Cell::from(
-                if multi_rep && d.chars().count() + 2 > usize::from(cell_width) {
-                    let short: String = d.chars().take(usize::from(cell_width) - 3).collect();
-                    format!("{short}#{rep}")
-                } else {
-                    cut(&heading(*c), usize::from(cell_width))
-                },
-            )
+            let width = usize::from(*width);
+            Cell::from(if multi_rep && heading(*c).chars().count() > width {
+                let short: String = d.chars().take(width.saturating_sub(3)).collect();
+                format!("{short}#{rep}")
+            } else {
+                cut(&heading(*c), width)
+            })
         }),
     ))
     .style(Style::new().fg(theme.dim));
@@ -198,7 +243,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .skip(first_row)
         .take(visible_rows)
         .map(|&r| {
-            let label = shown.row_label(&app.mirror.rows[r]);
+            let label = cut(
+                &shown.row_label(&app.mirror.rows[r]),
+                usize::from(label_width),
+            );
             let cells = cols.iter().map(|c| {
                 let Some(i) = app.mirror.cells.get(&(r, *c)) else {
                     return Cell::from("");
@@ -222,7 +270,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             Row::new(std::iter::once(Cell::from(label)).chain(cells))
         });
     let widths: Vec<Constraint> = std::iter::once(Constraint::Length(label_width))
-        .chain(cols.iter().map(|_| Constraint::Length(cell_width)))
+        .chain(col_widths.iter().map(|w| Constraint::Length(*w)))
         .collect();
     let title = match app.screens.matrix.selected_shown(app.shown()) {
         Some(r) => format!(" Progress · {} ", r.id()),

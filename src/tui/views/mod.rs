@@ -32,6 +32,7 @@ use ratatui::style::Style;
 use ratatui::widgets::{Block, Paragraph, Wrap};
 
 use super::app::App;
+use super::keymap;
 use super::keys::{self, Action};
 use super::screens::editor::ReviewKind;
 use super::screens::{self, Id, filter_bar};
@@ -108,15 +109,22 @@ fn footer_text(app: &App) -> String {
         notice.clone()
     } else if app.confirm_quit && !app.mirror.batches.is_empty() {
         let n = app.mirror.batches.len();
+        let (q, c) = (
+            confirm_key(app, Action::Quit, "q"),
+            confirm_key(app, Action::CancelBatches, "c"),
+        );
         format!(
-            "Calls are in flight and {n} batch{} open at the provider: q stops and quits, leaving {} open (rerun the same command to collect {} answers); c cancels {} at the provider first; any other key stays.",
+            "Calls are in flight and {n} batch{} open at the provider: {q} stops and quits, leaving {} open (rerun the same command to collect {} answers); {c} cancels {} at the provider first; any other key stays.",
             if n == 1 { " is" } else { "es are" },
             if n == 1 { "it" } else { "them" },
             if n == 1 { "its" } else { "their" },
             if n == 1 { "it" } else { "them" },
         )
     } else if app.confirm_quit {
-        "Calls are in flight: press q again to stop and quit (everything finished is stored; rerun the same command to resume), any other key to stay.".to_string()
+        let q = confirm_key(app, Action::Quit, "q");
+        format!(
+            "Calls are in flight: press {q} again to stop and quit (everything finished is stored; rerun the same command to resume), any other key to stay."
+        )
     } else {
         let showing = app.showing();
         // The editor and the filter prompt take every other key as text: no global keys.
@@ -129,13 +137,15 @@ fn footer_text(app: &App) -> String {
         } else {
             (app.screens.bindings(showing), true)
         };
-        let footer = keys::footer(table, global, &hidden_keys(app));
-        // The round's second tab has its protocol's name (Scores, Verdict).
+        let footer = app.keys.footer(table, global, &hidden_keys(app));
+        // The round's second tab has its protocol's name (Scores, Verdict); the words after
+        // the key, whichever key the user gave it.
+        let tab_words = keymap::name::words_after_keys(screens::round::TAB_FOOTER);
         match app.screens.round.round(&app.mirror) {
             Some(round) if showing == Id::Round => footer.replace(
-                screens::round::TAB_FOOTER,
+                tab_words,
                 &format!(
-                    "Tab transcript/{}",
+                    "transcript/{}",
                     protocols::presentation(round.stored.kind())
                         .verdict_tab()
                         .to_lowercase()
@@ -144,6 +154,13 @@ fn footer_text(app: &App) -> String {
             _ => footer,
         }
     }
+}
+
+/// The key that answers the question before quitting with `action`, as the user bound it.
+fn confirm_key(app: &App, action: Action, default: &str) -> String {
+    app.keys
+        .first_key(keys::CONFIRM, action)
+        .unwrap_or_else(|| default.to_string())
 }
 
 /// The keys the footer leaves out because they would do nothing now (pause with no engine

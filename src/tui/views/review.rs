@@ -425,7 +425,10 @@ mod tests {
             } else {
                 KeyCode::Char(c)
             };
-            editor.key(KeyEvent::new(code, KeyModifiers::NONE));
+            editor.key(
+                KeyEvent::new(code, KeyModifiers::NONE),
+                &crate::tui::keymap::Keymap::default(),
+            );
         }
     }
 
@@ -468,7 +471,10 @@ mod tests {
         assert!(after.contains("complete: Ctrl-S saves"), "{after}");
         assert!(after.contains("Answer      A"), "{after}");
         assert!(after.contains("Confidence  70"), "{after}");
-        let saved = editor.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+        let saved = editor.key(
+            KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL),
+            &crate::tui::keymap::Keymap::default(),
+        );
         assert!(matches!(
             &saved.effects[..],
             [Effect::Command(EngineCommand::ApplyCorrection { correction, .. })]
@@ -506,7 +512,10 @@ mod tests {
         assert!(shown.contains("Verdict     missing"), "{shown}");
         assert!(shown.contains("pro_total and con_total"), "{shown}");
         assert!(!shown.contains("Principle articulation"), "{shown}");
-        let saved = editor.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+        let saved = editor.key(
+            KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL),
+            &crate::tui::keymap::Keymap::default(),
+        );
         assert!(saved.effects.is_empty(), "unreadable text is not sent");
         assert!(
             editor
@@ -528,7 +537,10 @@ mod tests {
             .textarea
             .move_cursor(ratatui_textarea::CursorMove::End);
         type_text(&mut editor, "\nAnswer: A");
-        let saved = editor.key(KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL));
+        let saved = editor.key(
+            KeyEvent::new(KeyCode::Char('s'), KeyModifiers::CONTROL),
+            &crate::tui::keymap::Keymap::default(),
+        );
         assert!(saved.effects.is_empty());
         let message = editor.message.clone().unwrap_or_default();
         assert!(message.contains("confidence"), "{message}");

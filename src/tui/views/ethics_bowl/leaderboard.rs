@@ -6,7 +6,7 @@
 use std::collections::BTreeMap;
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders, Row, Table};
 
@@ -49,6 +49,12 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             }
         }
     }
+    let widths = super::super::leaderboard::columns(
+        area,
+        by_model.keys().map(|m| m.as_ref()),
+        18,
+        &[23, 23, 23],
+    );
     let mut rows: Vec<(f64, Row<'_>)> = by_model
         .into_iter()
         .map(|(model, t)| {
@@ -67,24 +73,16 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         })
         .collect();
     rows.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let table = Table::new(
-        rows.into_iter().map(|(_, r)| r),
-        [
-            Constraint::Length(18),
-            Constraint::Length(23),
-            Constraint::Length(23),
-            Constraint::Length(23),
-        ],
-    )
-    .header(
-        Row::new(["model", "mean /70", "presenting", "responding"])
-            .style(Style::new().fg(theme.dim).add_modifier(Modifier::BOLD)),
-    )
-    .block(
-        Block::new()
-            .borders(Borders::ALL)
-            .border_style(Style::new().fg(theme.border))
-            .title(" Leaderboard (usable judgments) "),
-    );
+    let table = Table::new(rows.into_iter().map(|(_, r)| r), widths)
+        .header(
+            Row::new(["model", "mean /70", "presenting", "responding"])
+                .style(Style::new().fg(theme.dim).add_modifier(Modifier::BOLD)),
+        )
+        .block(
+            Block::new()
+                .borders(Borders::ALL)
+                .border_style(Style::new().fg(theme.border))
+                .title(" Leaderboard (usable judgments) "),
+        );
     frame.render_widget(table, area);
 }

@@ -3,7 +3,7 @@
 use std::collections::BTreeMap;
 
 use ratatui::Frame;
-use ratatui::layout::{Constraint, Rect};
+use ratatui::layout::Rect;
 use ratatui::style::{Modifier, Style};
 use ratatui::widgets::{Block, Borders, Row, Table};
 
@@ -63,6 +63,12 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             slot.extend(total.map(|t| (unit, t)));
         }
     }
+    let widths = super::super::leaderboard::columns(
+        area,
+        by_model.keys().map(|m| m.as_ref()),
+        18,
+        &[23, 23, 23],
+    );
     let mut rows: Vec<(f64, Row<'_>)> = by_model
         .into_iter()
         .map(|(model, r)| {
@@ -81,24 +87,16 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         })
         .collect();
     rows.sort_by(|a, b| b.0.total_cmp(&a.0));
-    let table = Table::new(
-        rows.into_iter().map(|(_, r)| r),
-        [
-            Constraint::Length(18),
-            Constraint::Length(23),
-            Constraint::Length(23),
-            Constraint::Length(23),
-        ],
-    )
-    .header(
-        Row::new(["model", "win rate", "total as Pro", "total as Con"])
-            .style(Style::new().fg(theme.dim).add_modifier(Modifier::BOLD)),
-    )
-    .block(
-        Block::new()
-            .borders(Borders::ALL)
-            .border_style(Style::new().fg(theme.border))
-            .title(" Structured debate (usable verdicts; totals 1–10) "),
-    );
+    let table = Table::new(rows.into_iter().map(|(_, r)| r), widths)
+        .header(
+            Row::new(["model", "win rate", "total as Pro", "total as Con"])
+                .style(Style::new().fg(theme.dim).add_modifier(Modifier::BOLD)),
+        )
+        .block(
+            Block::new()
+                .borders(Borders::ALL)
+                .border_style(Style::new().fg(theme.border))
+                .title(" Structured debate (usable verdicts; totals 1–10) "),
+        );
     frame.render_widget(table, area);
 }
