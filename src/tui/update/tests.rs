@@ -1469,6 +1469,13 @@ fn while_rounds_retried_in_open_run_the_header_says_so_not_browsing() {
     );
     event(&mut app, EngineEvent::Paused);
     assert!(drawn(&app).contains("(1 running, 1 queued) · PAUSED"));
+    event(
+        &mut app,
+        EngineEvent::Finished {
+            status: crate::store::TournamentStatus::Finished,
+        },
+    );
+    assert!(drawn(&app).contains("browsing stored results"));
 }
 
 #[test]
@@ -1492,7 +1499,6 @@ fn a_rebound_key_does_its_action_and_the_footer_and_help_show_it() {
             status: crate::store::TournamentStatus::Finished,
         },
     );
-    assert!(drawn(&app).contains("browsing stored results"));
     let shown = footer(&app);
     assert!(
         shown.contains("x retry") && shown.contains("F1 help"),

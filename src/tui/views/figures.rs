@@ -255,12 +255,22 @@ pub fn render(
         );
         return;
     }
-    let list_width = (area.width / 4).clamp(16, 32);
+    // As wide as the longest title (with the marker and the borders), up to a third of the
+    // screen; a title cut there ends in `…`.
+    let titles: Vec<String> = sections
+        .iter()
+        .map(|s| crate::sanitize::sanitize(&s.title))
+        .collect();
+    let longest = titles.iter().map(|t| t.chars().count()).max().unwrap_or(0);
+    let list_width = u16::try_from(longest + 4)
+        .unwrap_or(u16::MAX)
+        .clamp(16, (area.width / 3).max(16));
     let [list, body] =
         Layout::horizontal([Constraint::Length(list_width), Constraint::Min(10)]).areas(area);
-    let items: Vec<ListItem<'_>> = sections
+    let room = usize::from(list_width.saturating_sub(4));
+    let items: Vec<ListItem<'_>> = titles
         .iter()
-        .map(|s| ListItem::new(crate::sanitize::sanitize(&s.title)))
+        .map(|t| ListItem::new(super::matrix::cut(t, room)))
         .collect();
     let mut state = ListState::default().with_selected(Some(cursor.section));
     frame.render_stateful_widget(

@@ -25,7 +25,7 @@ const CELL: u16 = 7;
 const MAX_CELL: usize = 24;
 
 /// `text` in at most `width` characters, `…` at the cut.
-fn cut(text: &str, width: usize) -> String {
+pub(super) fn cut(text: &str, width: usize) -> String {
     if text.chars().count() <= width {
         return text.to_string();
     }
