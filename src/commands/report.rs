@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use ethics_bowl::analysis::figures::{Style, Value};
+use ethics_bowl::analysis::flip::flips_of;
 use ethics_bowl::analysis::qa::QaFigures;
 use ethics_bowl::analysis::structured::StructuredFigures;
 use ethics_bowl::analysis::tables::unread_note;
@@ -39,7 +40,8 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
     let provider_of = providers_of(&store);
     let analysis = analyse(&rounds, &provider_of)
         .with_warnings(warnings_of(&store))
-        .with_run(run_of(&store));
+        .with_run(run_of(&store))
+        .with_flips(flips_of(&store, &rounds));
     for path in write_report(&analysis, &target, &formats)? {
         println!("wrote {}", path.display());
     }

@@ -8,6 +8,7 @@
 mod adjusted;
 mod calls;
 mod ethics_bowl;
+mod flips;
 mod link;
 mod markdown;
 mod panels;
@@ -293,6 +294,7 @@ pub fn sections(a: &Analysis) -> Vec<Section> {
     for kind in ProtocolKind::ALL {
         out.extend(protocol_sections(a, kind));
     }
+    out.extend(flips::section(&a.position_flips));
     out
 }
 

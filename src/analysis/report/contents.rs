@@ -95,6 +95,12 @@ pub struct Analysis {
     /// adds it. Not in `analysis.json`, which describes the rounds, not the folder.
     #[serde(skip)]
     pub run: Option<RunTitle>,
+    /// Position flips: each judge's flip rate between the exchanges as played and as read
+    /// with the sides swapped (see [`crate::analysis::flip`]), for a folder `rejudge
+    /// --swap-sides` wrote. [`analyse`] leaves it empty; [`Analysis::with_flips`] adds it.
+    /// In `analysis.json` only when there is one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub position_flips: Vec<crate::analysis::flip::FlipRate>,
 }
 
 /// What a report's title names: the tournament and when it ran, from `tournament.json`.
@@ -148,6 +154,13 @@ impl Analysis {
     /// The analysis with the run's warnings.
     pub fn with_warnings(mut self, warnings: Vec<String>) -> Self {
         self.warnings = warnings;
+        self
+    }
+
+    /// The analysis with the position flips of a folder of swapped judgments (see
+    /// [`crate::analysis::flip::flips_of`]).
+    pub fn with_flips(mut self, flips: Vec<crate::analysis::flip::FlipRate>) -> Self {
+        self.position_flips = flips;
         self
     }
 
@@ -220,7 +233,8 @@ pub fn analyse_store(store: &crate::store::Store) -> Result<Analysis, crate::sto
         })?;
     Ok(analyse(&rounds, &providers_of(store))
         .with_warnings(warnings_of(store))
-        .with_run(run_of(store)))
+        .with_run(run_of(store))
+        .with_flips(crate::analysis::flip::flips_of(store, &rounds)))
 }
 
 /// The tournament's name and the run's dates, from its record in `store` (none without one).
@@ -297,6 +311,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         warnings: Vec::new(),
         run: None,
         judge_views: crate::analysis::judge_views::judge_views(rounds),
+        position_flips: Vec::new(),
     }
 }
 
