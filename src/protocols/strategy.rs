@@ -339,6 +339,57 @@ mod tests {
     }
 
     #[test]
+    fn a_swapped_judge_reads_the_labels_exchanged_and_its_judgment_is_stored_mapped_back() {
+        let p = protocol();
+        let s = JudgingStrategy::new(Judges::Added(vec!["j".into()])).with_swapped_sides();
+        let mut round = debated(&p);
+        let (a, b) = (round.team_a_model.clone(), round.team_b_model.clone());
+        let step = s.steps(&p, &round).unwrap().pop().unwrap();
+        let request = s.request(&p, &step, &round).unwrap();
+        let text = &request.turns[0].text;
+        for heading in [
+            format!("=== TEAM B ({a}) PRESENTATION ==="),
+            format!("=== TEAM A ({b}) RESPONSE ==="),
+            format!("=== TEAM B ({a}) REBUTTAL ==="),
+            format!("=== TEAM A ({b}) CONSISTENCY TEST ==="),
+        ] {
+            assert!(text.contains(&heading), "{heading}");
+        }
+        let cast = request.tag.cast.clone().unwrap();
+        assert_eq!((&cast.team_a, &cast.team_b), (&b, &a));
+        // As played, the same judge's request keeps the labels.
+        let plain = JudgingStrategy::new(Judges::Added(vec!["j".into()]))
+            .request(&p, &step, &round)
+            .unwrap();
+        assert!(
+            plain.turns[0]
+                .text
+                .contains(&format!("=== TEAM A ({a}) PRESENTATION ==="))
+        );
+        assert_eq!(plain.tag.cast.unwrap().team_a, a);
+
+        // The judge gives the team it saw as Team A 51 and as Team B 45: stored mapped back.
+        answer(&s, &p, &mut round, COMPLETE, false);
+        let j = &round.judgments[0];
+        assert_eq!(
+            j.scores(crate::domain::Team::A).unwrap().total(),
+            Some(45.0)
+        );
+        assert_eq!(
+            j.scores(crate::domain::Team::B).unwrap().total(),
+            Some(51.0)
+        );
+        assert_eq!(
+            (
+                j.team_a_justification.as_str(),
+                j.team_b_justification.as_str()
+            ),
+            ("b", "a")
+        );
+        assert!(j.view.as_ref().unwrap().sides_swapped);
+    }
+
+    #[test]
     fn an_unreadable_answer_is_sent_back_once_with_its_problems_and_both_answers_kept() {
         let (p, s) = (protocol(), JudgingStrategy::new(Judges::Single));
         let mut round = debated(&p);

@@ -525,6 +525,62 @@ mod tests {
     }
 
     #[test]
+    fn a_swapped_judge_reads_the_debaters_exchanged_and_its_choice_is_mapped_back() {
+        let p = QaDebate::new(
+            [item()],
+            QaRules {
+                debate_rounds: 1,
+                word_limit: 50,
+                ..QaRules::default()
+            },
+        );
+        let mut round = p.new_round(&scheduled(QaFormat::Debate)).unwrap();
+        argue(
+            &mut round,
+            Team::A,
+            1,
+            "Alphaword argues for the first answer.",
+        );
+        argue(
+            &mut round,
+            Team::B,
+            1,
+            "Betaword argues for the second answer.",
+        );
+        let step = Step::new(PhaseType::Judgment, "j", &[]);
+        let plain = p.request(&step, &round).unwrap().turns[0].text.clone();
+        let swapped = p.swapped_judge_request(&step, &round).unwrap();
+        let text = &swapped.turns[0].text;
+        // As played, B is read first; swapped, the label B (now Debater A's words) still is.
+        let order = |t: &str| t.find("Betaword").unwrap() < t.find("Alphaword").unwrap();
+        assert!(order(&plain));
+        assert!(!order(text), "{text}");
+        assert!(text.contains(&format!(
+            "Answer A: {}\nAnswer B: {}",
+            Label::Proved.answer(),
+            Label::Disproved.answer()
+        )));
+        let cast = swapped.tag.cast.unwrap();
+        assert_eq!((cast.team_a.as_str(), cast.team_b.as_str()), ("y", "x"));
+        assert_eq!((cast.read_first, cast.correct), (Team::B, Some(Team::A)));
+
+        let read = |side| {
+            Judgment::new(
+                "j",
+                Reading::Choice(Some(QaChoice {
+                    side,
+                    confidence: Some(70.0),
+                })),
+            )
+        };
+        assert_eq!(p.swapped_back(read(Team::A)), read(Team::B));
+        let mut consultancy = p.new_round(&scheduled(QaFormat::Consultancy)).unwrap();
+        argue(&mut consultancy, Team::A, 1, "Alone.");
+        assert!(p.cannot_swap(&consultancy).is_some());
+        assert!(p.swapped_judge_request(&step, &consultancy).is_err());
+    }
+
+    #[test]
     fn debate_rounds_wait_for_the_previous_round_and_the_judge_for_all() {
         let p = QaDebate::new(
             [item()],
