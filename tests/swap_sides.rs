@@ -327,7 +327,8 @@ fn the_command_swaps_into_its_own_folder_and_the_report_has_the_section() {
             .unwrap();
     let last = record["rejudgings"].as_array().unwrap().last().unwrap();
     assert_eq!(last["swap_sides"], true);
-    run(&["report".as_ref(), swapped.as_os_str()]);
+    let stdout = run(&["report".as_ref(), swapped.as_os_str()]);
+    assert!(stdout.contains("position flips: j ("), "{stdout}");
     let md = std::fs::read_to_string(swapped.join("report/report.md")).unwrap();
     assert!(md.contains("Position flips"), "{md}");
     assert!(swapped.join("report/position_flips.csv").exists());

@@ -51,6 +51,23 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
             write_html(&analysis, &rounds, &target)?.display()
         );
     }
+    for f in &analysis.position_flips {
+        let effect = f
+            .position_effect
+            .map(|e| {
+                format!(
+                    "; position effect {}",
+                    Value::Statistic(e, Style::Signed(1)).shown()
+                )
+            })
+            .unwrap_or_default();
+        println!(
+            "position flips: {} ({}): {} of exchanges{effect}",
+            ethics_bowl::sanitize::sanitize(&f.judge),
+            f.protocol,
+            Value::Share(f.flips).shown()
+        );
+    }
     for kind in ProtocolKind::ALL {
         match kind {
             // Its tables are in the report's files only, but for what cannot be computed.
