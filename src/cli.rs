@@ -136,6 +136,11 @@ pub enum Command {
         /// anthropic and google models), as the judging file's `batch = true` does.
         #[arg(long)]
         batch: bool,
+        /// Judge each exchange with its two sides exchanged in the judge's prompt, the
+        /// judgments mapped back to the sides as played, into a folder of their own (--out,
+        /// by default DIR-swapped), so the flip rate can be measured (`report` on it).
+        #[arg(long)]
+        swap_sides: bool,
     },
     /// Human judgments, kept apart from the models': a spreadsheet for a reproducible
     /// sample of rounds, its import, and the export of what is stored.

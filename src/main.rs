@@ -135,7 +135,8 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             config,
             out,
             batch,
-        } => commands::rejudge::run(&dir, &config, out.as_deref(), batch).await,
+            swap_sides,
+        } => commands::rejudge::run(&dir, &config, out.as_deref(), batch, swap_sides).await,
         Command::Rounds {
             dir,
             model,

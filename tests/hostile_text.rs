@@ -339,6 +339,7 @@ fn an_ethics_bowl_team_cannot_forge_the_judges_headings() {
         rebuttal: forged,
         consistency_a: "Consistent.",
         consistency_b: Some("Also consistent."),
+        swapped: false,
     });
     assert_eq!(
         lines_starting(&prompt, "==="),

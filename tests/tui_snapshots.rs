@@ -86,6 +86,7 @@ fn judgment(a: f64, b: f64, status: ParseStatus) -> Judgment {
             judge_sees_model_names: true,
             temperature: Some(0.2),
             prompt_version: "ethics_bowl-judge-1".into(),
+            sides_swapped: false,
         }),
     }
 }

@@ -293,6 +293,7 @@ mod tests {
             judge_sees_model_names: false,
             temperature: None,
             prompt_version: "ethics_bowl-judge-1".into(),
+            sides_swapped: false,
         });
         let (in_a, in_b) = compare(ProtocolKind::EthicsBowl, &a, &b)
             .judges_saw

@@ -205,6 +205,7 @@ mod tests {
                     judge_sees_model_names: names,
                     temperature: None,
                     prompt_version: (*version).into(),
+                    sides_swapped: false,
                 }),
                 ..crate::domain::Judgment::new(judge, Reading::empty(round.kind()))
             });

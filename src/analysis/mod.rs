@@ -7,6 +7,7 @@ mod charts;
 pub mod compare;
 pub mod effects;
 pub mod figures;
+pub mod flip;
 pub mod html;
 pub mod human;
 pub mod judge_views;

@@ -1,8 +1,8 @@
 //! A report card for every judge: what a reviewer asks of a judge before trusting its
 //! scores, in one row. Leniency (the judge-effects fit), self-preference, test–retest
 //! consistency (the same configuration judged again in another repetition), length
-//! sensitivity, how often its answers could not be read or were corrected by hand,
-//! agreement with people, and its cost per judgment — each with its n and interval where it
+//! sensitivity, how often its answers could not be read or were corrected by hand, how
+//! often its verdict flips when the sides are shown swapped, agreement with people, and its cost per judgment — each with its n and interval where it
 //! is an estimate, or why it cannot be given.
 
 use std::collections::BTreeMap;
@@ -46,6 +46,9 @@ pub struct JudgeCard {
     pub corrected_by_hand: Proportion,
     /// Its answers still unread (needing review, or failed).
     pub unread: Proportion,
+    /// The share of its verdicts that flip when the sides are shown swapped
+    /// (`rejudge --swap-sides`), n counting exchanges judged both ways; none until then.
+    pub position_flips: Option<Proportion>,
     /// Krippendorff's alpha against people's consensus (or the one person), when people
     /// judged.
     pub human_alpha: Option<Figure>,
@@ -89,6 +92,7 @@ pub fn cards(rounds: &[Round]) -> Vec<JudgeCard> {
                 model,
                 leniency: None,
                 self_preference: None,
+                position_flips: None,
                 human_alpha: None,
                 cost_per_call: None,
             }
@@ -176,6 +180,17 @@ pub fn fill(
             .find(|u| u.model == card.model && u.role == "judge")
             .filter(|u| u.calls > 0 && u.unpriced_calls == 0)
             .map(|u| u.cost_usd / u.calls as f64);
+    }
+}
+
+/// Fills in the position flips measured by `rejudge --swap-sides` (by the judge's model:
+/// swapping is done by judge model).
+pub fn fill_flips(cards: &mut [JudgeCard], flips: &[super::flip::FlipRate]) {
+    for card in cards {
+        card.position_flips = flips
+            .iter()
+            .find(|f| f.judge == card.judge || f.judge == card.model)
+            .map(|f| f.flips);
     }
 }
 

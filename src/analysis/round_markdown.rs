@@ -244,6 +244,7 @@ mod tests {
             judge_sees_model_names: false,
             temperature: Some(0.2),
             prompt_version: "ethics_bowl-judge-1".into(),
+            sides_swapped: false,
         });
         let md = round_markdown(&r);
         assert!(

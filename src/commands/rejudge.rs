@@ -14,9 +14,21 @@ use tokio::sync::mpsc;
 )]
 pub struct Stopped(pub std::path::PathBuf);
 
-/// Judges the stored exchanges of `dir` with the judges of `config`.
-pub async fn run(dir: &Path, config: &Path, out: Option<&Path>, batch: bool) -> anyhow::Result<()> {
-    let plan = engine::prepare_rejudge(dir, config, out, batch)?;
+/// Judges the stored exchanges of `dir` with the judges of `config` (with `swap_sides`, the
+/// sides exchanged in their prompts, into a folder of their own).
+pub async fn run(
+    dir: &Path,
+    config: &Path,
+    out: Option<&Path>,
+    batch: bool,
+    swap_sides: bool,
+) -> anyhow::Result<()> {
+    let sides = if swap_sides {
+        engine::Sides::Swapped
+    } else {
+        engine::Sides::AsPlayed
+    };
+    let plan = engine::prepare_rejudge_sides(dir, config, out, batch, sides)?;
     let target = plan.store.dir().to_path_buf();
     for (round, why) in &plan.skipped {
         eprintln!("skipped {round}: {why}");
@@ -88,6 +100,12 @@ pub async fn run(dir: &Path, config: &Path, out: Option<&Path>, batch: bool) -> 
         "the folder now: {} rounds: {} complete, {} need review, {} incomplete, {} not started (summary.json rewritten)",
         s.rounds, s.complete, s.needs_review, s.incomplete, s.not_started
     );
+    if swap_sides {
+        println!(
+            "the sides were swapped in every judge's prompt; the flip rate: ethics-bowl report {}",
+            target.display()
+        );
+    }
     if report.cancelled {
         return Err(Stopped(target).into());
     }

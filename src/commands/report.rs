@@ -4,6 +4,7 @@
 use std::path::Path;
 
 use ethics_bowl::analysis::figures::{Style, Value};
+use ethics_bowl::analysis::flip::flips_of;
 use ethics_bowl::analysis::human::PersonReading;
 use ethics_bowl::analysis::qa::QaFigures;
 use ethics_bowl::analysis::structured::StructuredFigures;
@@ -46,6 +47,7 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
     let analysis = analyse(&rounds, &provider_of)
         .with_warnings(warnings_of(&store))
         .with_run(run_of(&store))
+        .with_flips(flips_of(&store, &rounds))
         .with_people(&rounds, &people, blind);
     for path in write_report(&analysis, &target, &formats)? {
         println!("wrote {}", path.display());
@@ -54,6 +56,23 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
         println!(
             "wrote {}",
             write_html(&analysis, &rounds, &target)?.display()
+        );
+    }
+    for f in &analysis.position_flips {
+        let effect = f
+            .position_effect
+            .map(|e| {
+                format!(
+                    "; position effect {}",
+                    Value::Statistic(e, Style::Signed(1)).shown()
+                )
+            })
+            .unwrap_or_default();
+        println!(
+            "position flips: {} ({}): {} of exchanges{effect}",
+            ethics_bowl::sanitize::sanitize(&f.judge),
+            f.protocol,
+            Value::Share(f.flips).shown()
         );
     }
     for kind in ProtocolKind::ALL {

@@ -254,6 +254,11 @@ pub struct JudgeView {
     /// The version of the judge's prompt template (`ethics_bowl-judge-1`; see
     /// [`crate::protocols::judging::prompt_version`]).
     pub prompt_version: String,
+    /// Whether the judge read the exchange with its two sides exchanged (`rejudge
+    /// --swap-sides`), so that a lean toward a place can be measured; the judgment as stored
+    /// is mapped back to the sides as played. Absent (false) in every other judgment.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub sides_swapped: bool,
 }
 
 impl JudgeView {
@@ -276,8 +281,13 @@ impl JudgeView {
             Some(t) => format!("temperature {t}"),
             None => "the provider's default temperature".into(),
         };
+        let swapped = if v.sides_swapped {
+            " · sides swapped"
+        } else {
+            ""
+        };
         format!(
-            "model {} · {temperature} · prompt {}",
+            "model {} · {temperature} · prompt {}{swapped}",
             v.names_label(),
             v.prompt_version
         )
@@ -512,6 +522,7 @@ mod tests {
                 judge_sees_model_names: false,
                 temperature: None,
                 prompt_version: "ethics_bowl-judge-1".into(),
+                sides_swapped: false,
             }),
             ..Judgment::new("j", Reading::empty(ProtocolKind::EthicsBowl))
         };

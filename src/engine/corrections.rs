@@ -66,14 +66,17 @@ fn correct_judgment(
         Correction::Text(text) => {
             // What the judge saw stays as recorded: the protocol that reads stored rounds
             // knows nothing of the run's options.
+            let protocol = crate::protocols::stored(round.kind());
+            let mut read =
+                protocol.judge(&round, &original.judge_model, JudgeAnswer::free_text(text));
+            // A judge that read the sides swapped wrote its text in their labels.
+            if original.view.as_ref().is_some_and(|v| v.sides_swapped) {
+                read = protocol.swapped_back(read);
+            }
             let reread = Judgment {
                 persona_id: original.persona_id.clone(),
                 view: original.view.clone(),
-                ..crate::protocols::stored(round.kind()).judge(
-                    &round,
-                    &original.judge_model,
-                    JudgeAnswer::free_text(text),
-                )
+                ..read
             };
             if reread.parse_status != ParseStatus::Parsed {
                 return Err(format!(

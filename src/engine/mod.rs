@@ -30,7 +30,10 @@ pub use error::EngineError;
 pub use events::{Correction, EngineCommand, EngineEvent, ScheduledState, is_stored_call};
 pub use prepare::{PrepareError, Prepared, prepare, prepare_resume};
 pub use progress::{Change, FinishedRound, Outset, Progress, RoundCounts, Standings};
-pub use rejudge::{JudgingConfig, RejudgePlan, RejudgeReport, prepare_rejudge, rejudge};
+pub use rejudge::{
+    JudgingConfig, RejudgePlan, RejudgeReport, Sides, prepare_rejudge, prepare_rejudge_sides,
+    rejudge, swapped_folder,
+};
 pub use review::{Waiting, WaitingKind, waiting};
 pub use store_guard::Lost;
 pub use summary_file::refresh_summary;

@@ -4,6 +4,14 @@
 //! dilemma document). Added judgments go beside the earlier ones under their own judge ids,
 //! each stored as it arrives, so a stopped re-judging resumes like a run. Works on the Python
 //! predecessor's folders too.
+//!
+//! With the sides swapped ([`Sides::Swapped`], `rejudge --swap-sides`), the judges read each
+//! exchange with its two sides exchanged in their prompt, and their judgments, mapped back
+//! to the sides as played, go to a copy of the folder (`--out`, by default
+//! [`swapped_folder`]) whose rounds keep their debate and none of their earlier judgments:
+//! every figure of that folder is then about swapped judgments only, and none is ever
+//! averaged with the originals as if it were another judge. `analysis::flip` pairs the two
+//! folders.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
@@ -144,6 +152,19 @@ fn invalid(path: &Path, key: &str, message: String, fix: &str) -> PrepareError {
     ))
 }
 
+/// How the judges of a re-judging read each exchange.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, Default)]
+pub enum Sides {
+    /// As it was played.
+    #[default]
+    AsPlayed,
+    /// With its two sides exchanged in the prompt (`rejudge --swap-sides`), to measure how
+    /// often a verdict follows the place a side is shown in.
+    Swapped,
+}
+
+pub use crate::store::swapped_folder;
+
 /// Checks the judging file and the results folder; with `out`, copies the rounds there first
 /// so the original folder is never written.
 pub fn prepare_rejudge(
@@ -152,6 +173,26 @@ pub fn prepare_rejudge(
     out: Option<&Path>,
     batch: bool,
 ) -> Result<RejudgePlan, PrepareError> {
+    prepare_rejudge_sides(results, config_path, out, batch, Sides::AsPlayed)
+}
+
+/// [`prepare_rejudge`], the judges reading the exchanges as `sides` says: swapped, the
+/// judging file must name single judges, and the judgments go to `out` (by default
+/// [`swapped_folder`]), never into the folder judged, into copies of its rounds without
+/// their earlier judgments.
+pub fn prepare_rejudge_sides(
+    results: &Path,
+    config_path: &Path,
+    out: Option<&Path>,
+    batch: bool,
+    sides: Sides,
+) -> Result<RejudgePlan, PrepareError> {
+    let swap = sides == Sides::Swapped;
+    let default_out = swapped_folder(results);
+    let out = match out {
+        None if swap => Some(default_out.as_path()),
+        out => out,
+    };
     let text = std::fs::read_to_string(config_path).map_err(|source| {
         PrepareError::Config(ConfigError::Read {
             path: config_path.to_path_buf(),
@@ -218,6 +259,34 @@ pub fn prepare_rejudge(
             config.judges.clone(),
         ),
     };
+    if swap && config.judging != JudgingMode::All {
+        return Err(invalid(
+            config_path,
+            "judging",
+            "--swap-sides takes single judges, each reading the exchange alone".into(),
+            "use judging = \"all\" with the judges listed",
+        ));
+    }
+    let strategy = if swap {
+        strategy.with_swapped_sides()
+    } else {
+        strategy
+    };
+    if let (true, Some(out)) = (swap, out) {
+        let same = match (std::fs::canonicalize(results), std::fs::canonicalize(out)) {
+            (Ok(a), Ok(b)) => a == b,
+            _ => results == out,
+        };
+        if same {
+            return Err(PrepareError::Folder(StoreError::Io {
+                path: out.to_path_buf(),
+                source: std::io::Error::other(
+                    "--swap-sides writes its judgments to a folder of their own, not into \
+                     the folder it judges; give another --out",
+                ),
+            }));
+        }
+    }
     let models_path = TournamentConfig::resolve(config_path, &config.models_file);
     let models = ModelsConfig::load(&models_path)?;
     for name in &judges {
@@ -318,7 +387,11 @@ pub fn prepare_rejudge(
     if out.is_some() {
         for round in &stored_rounds {
             if store.load_round(&round.id)?.is_none() {
-                store.save_round(round)?;
+                if swap {
+                    store.save_round(&unjudged(round))?;
+                } else {
+                    store.save_round(round)?;
+                }
             }
         }
     }
@@ -338,6 +411,7 @@ pub fn prepare_rejudge(
         },
         judge_sees_model_names: protocol.judge_sees_model_names(),
         judge_temperature: config.judge_temperature,
+        swap_sides: swap,
         tool: ToolInfo::current(),
     };
     let record = manifest(&source, &store, &stored_rounds, entry)?;
@@ -345,7 +419,8 @@ pub fn prepare_rejudge(
     let mut skipped = Vec::new();
     for stored_round in stored_rounds {
         let mut round = store.load_round(&stored_round.id)?.unwrap_or(stored_round);
-        if let Some(why) = not_judgeable(protocol.as_ref(), &round, &config) {
+        let unswappable = swap.then(|| protocol.cannot_swap(&round)).flatten();
+        if let Some(why) = not_judgeable(protocol.as_ref(), &round, &config).or(unswappable) {
             skipped.push((round.id.clone(), why));
             continue;
         }
@@ -367,6 +442,20 @@ pub fn prepare_rejudge(
         judge_temperature: config.judge_temperature,
         record,
     })
+}
+
+/// A stored round as `--swap-sides` copies it: its debate without its judges' calls,
+/// judgments or panel, so the copy holds the swapped judgments alone.
+fn unjudged(round: &Round) -> Round {
+    let mut round = round.clone();
+    round.phases.retain(|p| !p.phase_type.is_judging());
+    round.judgments.clear();
+    round.scores = None;
+    round.panel = None;
+    round.judge_models.clear();
+    round.status = RoundStatus::Incomplete;
+    round.error = None;
+    round
 }
 
 /// The written folder's `tournament.json` with `entry` added: its own record when it has

@@ -213,6 +213,7 @@ pub(crate) fn judge_view(
         judge_sees_model_names: protocol.judge_sees_model_names(),
         temperature: phase.temperature,
         prompt_version: prompt_version.to_string(),
+        sides_swapped: false,
     }
 }
 
@@ -270,6 +271,24 @@ pub trait Protocol: panel::PanelJudged + Send + Sync + std::fmt::Debug {
     /// The version of its single judges' prompt template (see
     /// [`judging::prompt_version`]).
     fn judge_prompt_version(&self) -> &'static str;
+    /// A single judge's request with the round's two sides exchanged in its prompt, and its
+    /// cast (see [`Protocol::cast`]) exchanged alike, for `rejudge --swap-sides`: how often a
+    /// verdict follows the place a side is shown in rather than what it said. Each protocol
+    /// says what it exchanges (its page in `docs/`).
+    fn swapped_judge_request(
+        &self,
+        step: &Step,
+        round: &Round,
+    ) -> Result<ChatRequest, ProtocolError>;
+    /// A judgment read from a [`Protocol::swapped_judge_request`] prompt, mapped back to the
+    /// sides as played (the scores given to the side shown as Team A become the scores of
+    /// the team that was shown so), so a stored judgment always means the original sides.
+    fn swapped_back(&self, judgment: Judgment) -> Judgment;
+    /// Why the round's sides cannot be exchanged before a judge, when they cannot (a
+    /// question-answer baseline has no two sides); `rejudge --swap-sides` skips it.
+    fn cannot_swap(&self, _round: &Round) -> Option<String> {
+        None
+    }
     /// Updates what the protocol derives from the phases (quote counts, …) after a phase
     /// has been added, before the round is stored.
     fn after_phase(&self, _round: &mut Round) {}

@@ -34,6 +34,7 @@ pub enum Judges {
 pub struct JudgingStrategy {
     judges: Judges,
     corrections: u32,
+    swap_sides: bool,
 }
 
 impl JudgingStrategy {
@@ -43,6 +44,7 @@ impl JudgingStrategy {
         Self {
             judges,
             corrections: 1,
+            swap_sides: false,
         }
     }
 
@@ -55,7 +57,24 @@ impl JudgingStrategy {
         Self {
             judges,
             corrections,
+            ..self
         }
+    }
+
+    /// The same judges, each single judge reading the exchange with its two sides exchanged
+    /// ([`Protocol::swapped_judge_request`]) and its judgment mapped back before it is stored
+    /// ([`Protocol::swapped_back`], the judgment's view marked `sides_swapped`): `rejudge
+    /// --swap-sides`. A panel's calls are not swapped.
+    pub fn with_swapped_sides(self) -> Self {
+        Self {
+            swap_sides: true,
+            ..self
+        }
+    }
+
+    /// Whether single judges read the sides exchanged.
+    pub fn swaps_sides(&self) -> bool {
+        self.swap_sides
     }
 
     /// Every call of the round as things stand: the debaters', then the judges' (a panel's
@@ -126,10 +145,16 @@ impl JudgingStrategy {
         };
         let panel = self.panel().filter(|_| step.seat.is_some());
         let mut request = match panel {
-            Some(panel) => panel.request(&first, round, protocol)?,
-            None => protocol.request(&first, round)?,
-        }
-        .with_cast(protocol.cast(round));
+            Some(panel) => panel
+                .request(&first, round, protocol)?
+                .with_cast(protocol.cast(round)),
+            None if self.swap_sides && step.phase_type == PhaseType::Judgment => {
+                protocol.swapped_judge_request(&first, round)?
+            }
+            None => protocol
+                .request(&first, round)?
+                .with_cast(protocol.cast(round)),
+        };
         if step.correction == 0 {
             return Ok(request);
         }
@@ -196,11 +221,12 @@ impl JudgingStrategy {
         };
         let truncated = phase.truncated;
         let mut judgment = protocol.judge(round, &step.model, JudgeAnswer::of(phase));
-        judgment.view = Some(super::judge_view(
-            protocol,
-            phase,
-            protocol.judge_prompt_version(),
-        ));
+        let mut view = super::judge_view(protocol, phase, protocol.judge_prompt_version());
+        if self.swap_sides {
+            judgment = protocol.swapped_back(judgment);
+            view.sides_swapped = true;
+        }
+        judgment.view = Some(view);
         if truncated && judgment.parse_status == ParseStatus::Parsed {
             judgment.parse_status = ParseStatus::Partial;
         }
@@ -310,6 +336,57 @@ mod tests {
             .filter(|st| !st.is_done(round))
             .map(|st| st.correction)
             .collect()
+    }
+
+    #[test]
+    fn a_swapped_judge_reads_the_labels_exchanged_and_its_judgment_is_stored_mapped_back() {
+        let p = protocol();
+        let s = JudgingStrategy::new(Judges::Added(vec!["j".into()])).with_swapped_sides();
+        let mut round = debated(&p);
+        let (a, b) = (round.team_a_model.clone(), round.team_b_model.clone());
+        let step = s.steps(&p, &round).unwrap().pop().unwrap();
+        let request = s.request(&p, &step, &round).unwrap();
+        let text = &request.turns[0].text;
+        for heading in [
+            format!("=== TEAM B ({a}) PRESENTATION ==="),
+            format!("=== TEAM A ({b}) RESPONSE ==="),
+            format!("=== TEAM B ({a}) REBUTTAL ==="),
+            format!("=== TEAM A ({b}) CONSISTENCY TEST ==="),
+        ] {
+            assert!(text.contains(&heading), "{heading}");
+        }
+        let cast = request.tag.cast.clone().unwrap();
+        assert_eq!((&cast.team_a, &cast.team_b), (&b, &a));
+        // As played, the same judge's request keeps the labels.
+        let plain = JudgingStrategy::new(Judges::Added(vec!["j".into()]))
+            .request(&p, &step, &round)
+            .unwrap();
+        assert!(
+            plain.turns[0]
+                .text
+                .contains(&format!("=== TEAM A ({a}) PRESENTATION ==="))
+        );
+        assert_eq!(plain.tag.cast.unwrap().team_a, a);
+
+        // The judge gives the team it saw as Team A 51 and as Team B 45: stored mapped back.
+        answer(&s, &p, &mut round, COMPLETE, false);
+        let j = &round.judgments[0];
+        assert_eq!(
+            j.scores(crate::domain::Team::A).unwrap().total(),
+            Some(45.0)
+        );
+        assert_eq!(
+            j.scores(crate::domain::Team::B).unwrap().total(),
+            Some(51.0)
+        );
+        assert_eq!(
+            (
+                j.team_a_justification.as_str(),
+                j.team_b_justification.as_str()
+            ),
+            ("b", "a")
+        );
+        assert!(j.view.as_ref().unwrap().sides_swapped);
     }
 
     #[test]

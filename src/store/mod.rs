@@ -515,6 +515,15 @@ fn write_bytes_atomic(path: &Path, bytes: &[u8]) -> Result<(), StoreError> {
     Ok(())
 }
 
+/// Where `rejudge --swap-sides` writes without `--out`: beside the folder, its name with
+/// `-swapped` added (`results/t` → `results/t-swapped`).
+pub fn swapped_folder(results: &Path) -> PathBuf {
+    let name = results
+        .file_name()
+        .map_or_else(|| "results".into(), |n| n.to_string_lossy().into_owned());
+    results.with_file_name(format!("{name}-swapped"))
+}
+
 #[cfg(test)]
 pub(crate) mod tests {
     use super::*;

@@ -108,6 +108,11 @@ pub struct RejudgingRecord {
     /// The judges' temperature in place of the models' own, when the judging file set one.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge_temperature: Option<f64>,
+    /// Whether the judges read each exchange with its two sides exchanged (`rejudge
+    /// --swap-sides`): the folder then holds only those judgments, mapped back to the sides
+    /// as played, and `source` the folder judged as played. Absent (false) otherwise.
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
+    pub swap_sides: bool,
     /// The build of the tool that re-judged.
     pub tool: ToolInfo,
 }

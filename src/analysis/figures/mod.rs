@@ -8,6 +8,7 @@
 mod adjusted;
 mod calls;
 mod ethics_bowl;
+mod flips;
 mod human;
 mod link;
 mod markdown;
@@ -295,6 +296,7 @@ pub fn sections(a: &Analysis) -> Vec<Section> {
     for kind in ProtocolKind::ALL {
         out.extend(protocol_sections(a, kind));
     }
+    out.extend(flips::section(&a.position_flips));
     out.extend(human::section(&a.human_agreement, a.human.as_ref()));
     out.extend(report_card::section(&a.judge_cards));
     out

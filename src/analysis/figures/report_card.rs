@@ -22,10 +22,12 @@ pub(super) fn section(cards: &[JudgeCard]) -> Option<Section> {
          judges'), test–retest (Krippendorff's alpha over the configurations it judged in more than \
          one repetition; n counts configurations), length sensitivity (Pearson's r of its margin \
          with the teams' length difference), the shares of its answers read whole, corrected by \
-         hand and still unread (Wilson intervals, n counting judgments), agreement with people \
-         (alpha against their consensus) and its cost per answered call. A `–` is a check this run \
+         hand and still unread (Wilson intervals, n counting judgments), the share of its verdicts \
+         that flip when the sides are shown swapped (n counting exchanges judged both ways), \
+         agreement with people (alpha against their consensus) and its cost per answered call. A `–` is a check this run \
          cannot make: leniency and length need Ethics Bowl rounds (leniency two judges or more), \
-         self-preference a judge whose own model plays, test–retest `repetitions` above 1, \
+         self-preference a judge whose own model plays, test–retest `repetitions` above 1, flips \
+         `ethics-bowl rejudge --swap-sides`, \
          agreement people's judgments (`ethics-bowl annotate`), cost a price in the models file.",
     );
     let mut t = Table::new(
@@ -40,6 +42,7 @@ pub(super) fn section(cards: &[JudgeCard]) -> Option<Section> {
             "read whole",
             "corrected by hand",
             "unread",
+            "flips when swapped",
             "alpha vs people",
             "cost per call",
         ],
@@ -59,6 +62,7 @@ pub(super) fn section(cards: &[JudgeCard]) -> Option<Section> {
                 Value::Share(c.parsed),
                 Value::Share(c.corrected_by_hand),
                 Value::Share(c.unread),
+                or_dash(c.position_flips.map(Value::Share)),
                 statistic(c.human_alpha.map(Statistic::from)),
                 or_dash(c.cost_per_call.map(|v| Value::text(format!("${v:.4}")))),
             ],
@@ -81,6 +85,9 @@ pub(super) fn section(cards: &[JudgeCard]) -> Option<Section> {
             Value::number(c.parsed.share, 4),
             Value::number(c.corrected_by_hand.share, 4),
             Value::number(c.unread.share, 4),
+            Value::number(c.position_flips.and_then(|p| p.share), 4),
+            Value::number(c.position_flips.and_then(|p| p.low), 4),
+            Value::number(c.position_flips.and_then(|p| p.high), 4),
             Value::number(c.human_alpha.and_then(|f| f.estimate), 4),
             Value::number(c.human_alpha.and_then(|f| f.low), 4),
             Value::number(c.human_alpha.and_then(|f| f.high), 4),
@@ -106,6 +113,9 @@ pub(super) fn section(cards: &[JudgeCard]) -> Option<Section> {
             "read_whole",
             "corrected_by_hand",
             "unread",
+            "position_flips",
+            "position_flips_low",
+            "position_flips_high",
             "human_alpha",
             "human_alpha_low",
             "human_alpha_high",

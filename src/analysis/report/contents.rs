@@ -107,6 +107,12 @@ pub struct Analysis {
     /// adds it. Not in `analysis.json`, which describes the rounds, not the folder.
     #[serde(skip)]
     pub run: Option<RunTitle>,
+    /// Position flips: each judge's flip rate between the exchanges as played and as read
+    /// with the sides swapped (see [`crate::analysis::flip`]), for a folder `rejudge
+    /// --swap-sides` wrote. [`analyse`] leaves it empty; [`Analysis::with_flips`] adds it.
+    /// In `analysis.json` only when there is one.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub position_flips: Vec<crate::analysis::flip::FlipRate>,
 }
 
 /// What a report's title names: the tournament and when it ran, from `tournament.json`.
@@ -186,6 +192,14 @@ impl Analysis {
         self
     }
 
+    /// The analysis with the position flips of a folder of swapped judgments (see
+    /// [`crate::analysis::flip::flips_of`]).
+    pub fn with_flips(mut self, flips: Vec<crate::analysis::flip::FlipRate>) -> Self {
+        crate::analysis::report_card::fill_flips(&mut self.judge_cards, &flips);
+        self.position_flips = flips;
+        self
+    }
+
     /// The analysis with the tournament's name and the run's dates, for the headings.
     pub fn with_run(mut self, run: Option<RunTitle>) -> Self {
         self.run = run;
@@ -258,6 +272,7 @@ pub fn analyse_store(store: &crate::store::Store) -> Result<Analysis, crate::sto
     Ok(analyse(&rounds, &providers_of(store))
         .with_warnings(warnings)
         .with_run(run_of(store))
+        .with_flips(crate::analysis::flip::flips_of(store, &rounds))
         .with_people(&rounds, &people, blind))
 }
 
@@ -365,6 +380,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         human_agreement: Vec::new(),
         human: None,
         judge_cards: Vec::new(),
+        position_flips: Vec::new(),
     };
     with_cards(analysis, rounds)
 }

@@ -18,7 +18,7 @@ use crate::domain::{
     Dilemma, EthicsBowlPhase, Judgment, PhaseType, ProtocolKind, Reading, Round, RoundRecord,
     ScheduledRound,
 };
-use crate::providers::ChatRequest;
+use crate::providers::{ChatRequest, RoundCast};
 
 use super::judging::{JudgeAnswer, Quoted, read_judgment};
 use super::{Asked, PhaseRef, Protocol, ProtocolError, Step, blank_round};
@@ -135,7 +135,7 @@ impl Protocol for EthicsBowl {
             Asked::Debate(ConsistencyTestB) => {
                 prompts::consistency_prompt(d, text_of(round, Response)?)
             }
-            Asked::Judgment => prompts::judgment_prompt(&self.brief(round, d)?),
+            Asked::Judgment => prompts::judgment_prompt(&self.brief(round, d, false)?),
         };
         let request = ChatRequest::new(prompts::SYSTEM_PROMPT, user);
         let request = match asked {
@@ -162,22 +162,85 @@ impl Protocol for EthicsBowl {
     fn judge(&self, round: &Round, judge_model: &str, answer: JudgeAnswer<'_>) -> Judgment {
         judgment_from_answer(judge_model, answer, &Quoted::of(round))
     }
+
+    /// The same debate in the same order, the labels exchanged: the presenting team's turns
+    /// are headed Team B, the responding team's Team A (each under its own model name when
+    /// names are shown), and the simulated judges' cast names Team B's model as Team A.
+    fn swapped_judge_request(
+        &self,
+        step: &Step,
+        round: &Round,
+    ) -> Result<ChatRequest, ProtocolError> {
+        if let Some(why) = self.cannot_swap(round) {
+            return Err(ProtocolError(format!("round {}: {why}", round.id)));
+        }
+        step.asked::<EthicsBowlPhase>(round, "the Ethics Bowl")?;
+        let d = self.dilemma(round)?;
+        let request = ChatRequest::new(
+            prompts::SYSTEM_PROMPT,
+            prompts::judgment_prompt(&self.brief(round, d, true)?),
+        )
+        .with_schema("ethics_bowl_judgment", prompts::judgment_schema(true))
+        .tagged(&round.id, step.phase_type.as_str());
+        let cast =
+            (!round.team_a_model.is_empty() && !round.team_b_model.is_empty()).then(|| RoundCast {
+                round: round.id.clone(),
+                ..RoundCast::teams(&round.team_b_model, &round.team_a_model)
+            });
+        Ok(request.with_cast(cast))
+    }
+
+    /// Team A's scores and justification are the ones the judge gave the team shown as Team
+    /// B, and the other way round.
+    fn swapped_back(&self, judgment: Judgment) -> Judgment {
+        let reading = match judgment.reading {
+            Reading::Rubric { team_a, team_b } => Reading::Rubric {
+                team_a: team_b,
+                team_b: team_a,
+            },
+            other => other,
+        };
+        Judgment {
+            reading,
+            team_a_justification: judgment.team_b_justification,
+            team_b_justification: judgment.team_a_justification,
+            ..judgment
+        }
+    }
+
+    /// Both teams must have taken the consistency test: the judge's answer format asks for
+    /// Team A's reading always and Team B's only when it took one, which swapped labels would
+    /// misplace.
+    fn cannot_swap(&self, round: &Round) -> Option<String> {
+        round
+            .phase(EthicsBowlPhase::ConsistencyTestB, None)
+            .is_none()
+            .then(|| "only Team A took the consistency test, so the sides cannot be swapped".into())
+    }
 }
 
 impl EthicsBowl {
-    /// The exchange as judges see it: model names hidden when the options say so; Team B's
+    /// The exchange as judges see it (`swapped`: the labels exchanged, see
+    /// [`prompts::JudgeBrief::swapped`]): model names hidden when the options say so; Team B's
     /// consistency test included whenever the round has one (rounds from before that option,
     /// such as the predecessor's, lack it).
     fn brief<'a>(
         &self,
         round: &'a Round,
         dilemma: &'a Dilemma,
+        swapped: bool,
     ) -> Result<prompts::JudgeBrief<'a>, ProtocolError> {
         let names = self.options.judge_sees_model_names;
+        let (label_a, label_b) = if swapped {
+            ("Team B", "Team A")
+        } else {
+            ("Team A", "Team B")
+        };
         Ok(prompts::JudgeBrief {
             dilemma,
-            team_a_name: if names { &round.team_a_model } else { "Team A" },
-            team_b_name: if names { &round.team_b_model } else { "Team B" },
+            team_a_name: if names { &round.team_a_model } else { label_a },
+            team_b_name: if names { &round.team_b_model } else { label_b },
+            swapped,
             presentation: text_of(round, EthicsBowlPhase::Presentation)?,
             response: text_of(round, EthicsBowlPhase::Response)?,
             rebuttal: text_of(round, EthicsBowlPhase::Rebuttal)?,

@@ -102,7 +102,7 @@ impl PanelJudged for EthicsBowl {
              rebutted, and each took a consistency test on a parallel case. Dimension keys are \
              the team and the criterion (team_a.consistency, team_b.consistency, …).\n\n{}",
             d.title,
-            prompts::exchange_for_judges(&self.brief(round, d)?)
+            prompts::exchange_for_judges(&self.brief(round, d, false)?)
         ))
     }
 

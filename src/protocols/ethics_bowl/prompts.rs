@@ -177,9 +177,10 @@ pub fn consistency_prompt(d: &Dilemma, own_text: &str) -> String {
 pub struct JudgeBrief<'a> {
     /// The dilemma.
     pub dilemma: &'a Dilemma,
-    /// Team A as the judge sees it (the model id, or "Team A" when names are hidden).
+    /// The presenting team (Team A) as the judge sees it: the model id, or its label when
+    /// names are hidden ("Team A"; "Team B" when the labels are swapped).
     pub team_a_name: &'a str,
-    /// Team B likewise.
+    /// The responding team (Team B) likewise.
     pub team_b_name: &'a str,
     /// Team A's presentation.
     pub presentation: &'a str,
@@ -191,6 +192,10 @@ pub struct JudgeBrief<'a> {
     pub consistency_a: &'a str,
     /// Team B's consistency-test answer, when Team B took the test.
     pub consistency_b: Option<&'a str>,
+    /// The teams' labels exchanged (`rejudge --swap-sides`): the presenting team's turns
+    /// are headed Team B and the responding team's Team A, in the same order, so the judge
+    /// reads the same debate with the labels swapped.
+    pub swapped: bool,
 }
 
 /// The rubric's criteria, one line each, as judges read them.
@@ -205,11 +210,13 @@ pub fn criteria_list() -> String {
 /// The exchange as every judge reads it (single judges and panels alike): the case and each
 /// team's turns under headings naming the team.
 pub fn exchange_for_judges(b: &JudgeBrief<'_>) -> String {
+    // The presenting team's label, then the responding team's.
+    let (pa, pb) = if b.swapped { ("B", "A") } else { ("A", "B") };
     let consistency_b = b
         .consistency_b
         .map(|text| {
             format!(
-                "\n=== TEAM B ({}) CONSISTENCY TEST ===\n{}\n",
+                "\n=== TEAM {pb} ({}) CONSISTENCY TEST ===\n{}\n",
                 b.team_b_name,
                 team_text(text)
             )
@@ -218,10 +225,10 @@ pub fn exchange_for_judges(b: &JudgeBrief<'_>) -> String {
     format!(
         "{QUOTE_NOTE}\n\n\
          ## The case: {title}\n{scenario}\n\n\
-         === TEAM A ({a}) PRESENTATION ===\n{presentation}\n\n\
-         === TEAM B ({b_name}) RESPONSE ===\n{response}\n\n\
-         === TEAM A ({a}) REBUTTAL ===\n{rebuttal}\n\n\
-         === TEAM A ({a}) CONSISTENCY TEST ===\n{consistency_a}\n{consistency_b}\n\
+         === TEAM {pa} ({a}) PRESENTATION ===\n{presentation}\n\n\
+         === TEAM {pb} ({b_name}) RESPONSE ===\n{response}\n\n\
+         === TEAM {pa} ({a}) REBUTTAL ===\n{rebuttal}\n\n\
+         === TEAM {pa} ({a}) CONSISTENCY TEST ===\n{consistency_a}\n{consistency_b}\n\
          === END OF ROUND ===",
         title = b.dilemma.title,
         scenario = b.dilemma.core_scenario,
@@ -343,6 +350,7 @@ mod tests {
             rebuttal: "REB",
             consistency_a: "CONS-A",
             consistency_b: Some("CONS-B"),
+            swapped: false,
         });
         for part in [
             "PRES",

@@ -23,8 +23,8 @@ use std::collections::HashMap;
 use crate::config::QaConfig;
 use crate::domain::ScheduledRound;
 use crate::domain::{
-    DebaterRecord, Judgment, ParseStatus, ProtocolKind, QaItem, QaPhase, QaSetup, QuoteMatching,
-    Reading, Round, RoundRecord, SampledItem, Team, Turn, TurnOrder,
+    DebaterRecord, Judgment, ParseStatus, ProtocolKind, QaChoice, QaItem, QaPhase, QaSetup,
+    QuoteMatching, Reading, Round, RoundRecord, SampledItem, Team, Turn, TurnOrder,
 };
 use crate::providers::{ChatRequest, Role, RoundCast, Turn as ChatTurn};
 
@@ -336,6 +336,49 @@ impl Protocol for QaDebate {
         }
     }
 
+    /// Debater A's and Debater B's answers, arguments and records exchanged, with their
+    /// models and which answer is correct; the reading order stays with the labels (the
+    /// label read first is still read first), so the debater read second is now read first.
+    fn swapped_judge_request(
+        &self,
+        step: &Step,
+        round: &Round,
+    ) -> Result<ChatRequest, ProtocolError> {
+        if let Some(why) = self.cannot_swap(round) {
+            return Err(ProtocolError(format!("round {}: {why}", round.id)));
+        }
+        let swapped = swapped_round(round);
+        Ok(self.request(step, &swapped)?.with_cast(self.cast(&swapped)))
+    }
+
+    /// The answer chosen is the other debater's: the one shown under the other label.
+    fn swapped_back(&self, judgment: Judgment) -> Judgment {
+        let reading = match judgment.reading {
+            Reading::Choice(Some(choice)) => Reading::Choice(Some(QaChoice {
+                side: other_side(choice.side),
+                ..choice
+            })),
+            other => other,
+        };
+        Judgment {
+            reading,
+            ..judgment
+        }
+    }
+
+    /// Only debates have two sides (a consultancy's one debater and the baselines' judges
+    /// alone have nothing to exchange).
+    fn cannot_swap(&self, round: &Round) -> Option<String> {
+        match round.qa() {
+            None => Some("no question-answer setup in the round file".into()),
+            Some(setup) if setup.format.debaters() != 2 => Some(format!(
+                "a {} has no two debaters whose sides could be swapped",
+                setup.format.as_str()
+            )),
+            Some(_) => None,
+        }
+    }
+
     fn after_phase(&self, round: &mut Round) {
         let Round {
             phases,
@@ -357,6 +400,33 @@ impl Protocol for QaDebate {
             record.word_limit_violations += u32::from(shown.cut);
         }
     }
+}
+
+fn other_side(side: Team) -> Team {
+    match side {
+        Team::A => Team::B,
+        Team::B => Team::A,
+    }
+}
+
+/// The round with its two debaters exchanged, as a swapped judge reads it: Debater A's
+/// model, answer, record and arguments become Debater B's and the other way round, the
+/// correct side with them; who is read first stays with the label.
+fn swapped_round(round: &Round) -> Round {
+    let mut swapped = round.clone();
+    std::mem::swap(&mut swapped.team_a_model, &mut swapped.team_b_model);
+    if let Some(setup) = swapped.qa_mut() {
+        let a = &mut setup.assignment;
+        std::mem::swap(&mut a.answer_a, &mut a.answer_b);
+        a.correct_side = a.correct_side.map(other_side);
+        std::mem::swap(&mut setup.debater_a, &mut setup.debater_b);
+    }
+    for phase in &mut swapped.phases {
+        if let Some(turn) = &mut phase.turn {
+            turn.side = other_side(turn.side);
+        }
+    }
+    swapped
 }
 
 /// A debater's request, as Khan et al.'s debaters receive it: the question and answers
@@ -452,6 +522,62 @@ mod tests {
             turn: Some(Turn::new(side, r)),
             ..Phase::new(PhaseType::Argument, model, text)
         });
+    }
+
+    #[test]
+    fn a_swapped_judge_reads_the_debaters_exchanged_and_its_choice_is_mapped_back() {
+        let p = QaDebate::new(
+            [item()],
+            QaRules {
+                debate_rounds: 1,
+                word_limit: 50,
+                ..QaRules::default()
+            },
+        );
+        let mut round = p.new_round(&scheduled(QaFormat::Debate)).unwrap();
+        argue(
+            &mut round,
+            Team::A,
+            1,
+            "Alphaword argues for the first answer.",
+        );
+        argue(
+            &mut round,
+            Team::B,
+            1,
+            "Betaword argues for the second answer.",
+        );
+        let step = Step::new(PhaseType::Judgment, "j", &[]);
+        let plain = p.request(&step, &round).unwrap().turns[0].text.clone();
+        let swapped = p.swapped_judge_request(&step, &round).unwrap();
+        let text = &swapped.turns[0].text;
+        // As played, B is read first; swapped, the label B (now Debater A's words) still is.
+        let order = |t: &str| t.find("Betaword").unwrap() < t.find("Alphaword").unwrap();
+        assert!(order(&plain));
+        assert!(!order(text), "{text}");
+        assert!(text.contains(&format!(
+            "Answer A: {}\nAnswer B: {}",
+            Label::Proved.answer(),
+            Label::Disproved.answer()
+        )));
+        let cast = swapped.tag.cast.unwrap();
+        assert_eq!((cast.team_a.as_str(), cast.team_b.as_str()), ("y", "x"));
+        assert_eq!((cast.read_first, cast.correct), (Team::B, Some(Team::A)));
+
+        let read = |side| {
+            Judgment::new(
+                "j",
+                Reading::Choice(Some(QaChoice {
+                    side,
+                    confidence: Some(70.0),
+                })),
+            )
+        };
+        assert_eq!(p.swapped_back(read(Team::A)), read(Team::B));
+        let mut consultancy = p.new_round(&scheduled(QaFormat::Consultancy)).unwrap();
+        argue(&mut consultancy, Team::A, 1, "Alone.");
+        assert!(p.cannot_swap(&consultancy).is_some());
+        assert!(p.swapped_judge_request(&step, &consultancy).is_err());
     }
 
     #[test]

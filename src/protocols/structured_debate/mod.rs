@@ -325,6 +325,34 @@ impl Protocol for StructuredDebate {
         Ok(request.tagged(&round.id, tag))
     }
 
+    /// Pro stays Pro (the motion defines the side): the judge reads Con's opening
+    /// arguments, cross-examination, closing and broken rules before Pro's, and the argument
+    /// ids in that order; the simulated judges' cast reads Con first.
+    fn swapped_judge_request(
+        &self,
+        step: &Step,
+        round: &Round,
+    ) -> Result<ChatRequest, ProtocolError> {
+        let setup = setup_of(round)?;
+        step.asked::<StructuredPhase>(round, "the structured debate")?;
+        let request = ChatRequest::new(
+            prompts::judge_system(),
+            prompts::judge_prompt_in(setup, [Side::Con, Side::Pro]),
+        )
+        .with_schema("debate_verdict", prompts::verdict_schema(setup))
+        .tagged(&round.id, "structured_judgment");
+        let cast = self.cast(round).map(|cast| crate::providers::RoundCast {
+            read_first: crate::domain::Team::B,
+            ..cast
+        });
+        Ok(request.with_cast(cast))
+    }
+
+    /// Nothing to map: the judge scored Pro and Con by name.
+    fn swapped_back(&self, judgment: Judgment) -> Judgment {
+        judgment
+    }
+
     fn judge_prompt_version(&self) -> &'static str {
         super::judging::prompt_version::STRUCTURED_DEBATE_JUDGE
     }

@@ -294,7 +294,12 @@ pub fn judge_criteria() -> String {
 
 /// The argument ids of both sides, as the judge is asked to assess them.
 pub fn argument_list(setup: &StructuredSetup) -> String {
-    let ids: Vec<&str> = Side::BOTH
+    argument_list_in(setup, Side::BOTH)
+}
+
+/// The argument ids of both sides, the sides in `order`.
+fn argument_list_in(setup: &StructuredSetup, order: [Side; 2]) -> String {
+    let ids: Vec<&str> = order
         .iter()
         .flat_map(|s| setup.side(*s).arguments.iter().map(|a| a.id.as_str()))
         .collect();
@@ -304,11 +309,17 @@ pub fn argument_list(setup: &StructuredSetup) -> String {
 /// The whole debate for the judge, with the rule violations it should weigh, and the answer
 /// format (the schema the request carries, described).
 pub fn judge_prompt(setup: &StructuredSetup) -> String {
+    judge_prompt_in(setup, Side::BOTH)
+}
+
+/// The judge's prompt with the sides presented in `order` (`[Con, Pro]` when `rejudge
+/// --swap-sides` exchanges the order the judge reads them in; Pro stays Pro).
+pub fn judge_prompt_in(setup: &StructuredSetup, order: [Side; 2]) -> String {
     format!(
         "{}\nAssess every argument ({}), each once. Reply with one JSON object and nothing \
          else, in exactly this format:\n{}",
-        debate_for_judges(setup),
-        argument_list(setup),
+        debate_for_judges_in(setup, order),
+        argument_list_in(setup, order),
         schema::describe(&verdict_schema(setup))
     )
 }
@@ -316,8 +327,13 @@ pub fn judge_prompt(setup: &StructuredSetup) -> String {
 /// The debate as every judge reads it (single judges and panels): the topic, each side's
 /// arguments, answers and closing, and the rules each side broke.
 pub fn debate_for_judges(setup: &StructuredSetup) -> String {
+    debate_for_judges_in(setup, Side::BOTH)
+}
+
+/// The debate for judges, the sides' parts in `order`.
+fn debate_for_judges_in(setup: &StructuredSetup, order: [Side; 2]) -> String {
     let mut out = format!("{}\n", topic_block(&setup.topic));
-    for side in Side::BOTH {
+    for side in order {
         let r = setup.side(side);
         let name = side.as_str().to_uppercase();
         out.push_str(&format!(
