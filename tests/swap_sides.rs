@@ -334,8 +334,19 @@ fn the_command_swaps_into_its_own_folder_and_the_report_has_the_section() {
     assert!(swapped.join("report/position_flips.csv").exists());
     let json = std::fs::read_to_string(swapped.join("report/analysis.json")).unwrap();
     assert!(json.contains("\"position_flips\""));
-    // The folder as played has no such section.
+    // The folder as played finds the swapped folder beside it: the same flips, in its
+    // section and its judge's report card.
     run(&["report".as_ref(), played.as_os_str()]);
-    let json = std::fs::read_to_string(played.join("report/analysis.json")).unwrap();
-    assert!(!json.contains("position_flips"));
+    let json: serde_json::Value = serde_json::from_str(
+        &std::fs::read_to_string(played.join("report/analysis.json")).unwrap(),
+    )
+    .unwrap();
+    assert_eq!(json["position_flips"][0]["judge"], "j", "{json}");
+    let card = json["judge_cards"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|c| c["judge"] == "j")
+        .unwrap();
+    assert!(card["position_flips"]["n"].as_u64().unwrap() > 0, "{card}");
 }
