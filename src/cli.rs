@@ -5,7 +5,8 @@ use std::path::PathBuf;
 use clap::{Parser, Subcommand, ValueEnum};
 
 /// Run tournaments in which language models reason about hard questions in front of judge
-/// models. With no command, runs the sample tournament.
+/// models. With no command, runs ./tournament.toml, else the source checkout's sample
+/// (sample-config/tournament.toml); `ethics-bowl init` writes the sample into a folder.
 #[derive(Debug, Parser)]
 #[command(name = "ethics-bowl", version, about)]
 pub struct Cli {
@@ -20,7 +21,8 @@ pub struct Cli {
 /// The subcommands.
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Run a tournament (default: sample-config/tournament.toml); rerunning resumes it.
+    /// Run a tournament (default: ./tournament.toml, else sample-config/tournament.toml);
+    /// rerunning resumes it.
     Run {
         /// The tournament file.
         config: Option<PathBuf>,
@@ -44,6 +46,28 @@ pub enum Command {
         /// tournament file's `batch = true` does.
         #[arg(long)]
         batch: bool,
+    },
+    /// Write the sample configuration (tournaments of every protocol, models, the dilemma
+    /// document and the data they read) into DIR, to start from.
+    Init {
+        /// The folder to write into (created if missing).
+        #[arg(default_value = ".")]
+        dir: PathBuf,
+        /// Overwrite the sample's files if DIR already holds them.
+        #[arg(long)]
+        force: bool,
+    },
+    /// Print the shell completion script (bash, zsh, fish, elvish, powershell);
+    /// docs/install.md says where each shell reads it.
+    Completions {
+        /// The shell.
+        shell: clap_complete::Shell,
+    },
+    /// Print the manual page (roff), or write one page per command into DIR.
+    Man {
+        /// Write ethics-bowl.1 and one page per subcommand into DIR instead.
+        #[arg(long, value_name = "DIR")]
+        out: Option<PathBuf>,
     },
     /// Write the analysis of stored rounds: report.md, one CSV per table, analysis.json,
     /// SVG charts, and report.html (the tables, charts and every transcript in one page).
@@ -103,8 +127,8 @@ pub enum Command {
     },
     /// List the configured models, their endpoints, and whether each key variable is set.
     Models {
-        /// The models file (default: the user's models.toml if present, else
-        /// sample-config/models.toml).
+        /// The models file (default: the user's models.toml if present, else ./models.toml,
+        /// else sample-config/models.toml).
         #[arg(long, env = "ETHICS_BOWL_MODELS", value_name = "FILE")]
         config: Option<PathBuf>,
     },

@@ -112,6 +112,9 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             };
             commands::run::run(source, ui).await
         }
+        Command::Init { dir, force } => commands::init::run(&dir, force),
+        Command::Completions { shell } => commands::completions::run(shell),
+        Command::Man { out } => commands::man::run(out.as_deref()),
         Command::Open {
             dir,
             theme,

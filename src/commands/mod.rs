@@ -5,9 +5,12 @@ pub mod annotations;
 pub mod ask;
 pub mod batch_lines;
 pub mod compare;
+pub mod completions;
 pub mod dilemmas;
+pub mod init;
 pub mod judgment;
 pub mod keys;
+pub mod man;
 pub mod models;
 pub mod open;
 pub mod plan;
@@ -50,7 +53,8 @@ pub fn read_input(path: &Path) -> Result<String, UsageError> {
     })
 }
 
-/// The models file to use: the one given, else the user's own, else the sample.
+/// The models file to use: the one given, else the user's own, else `./models.toml` (as
+/// `ethics-bowl init` writes it), else the source checkout's sample.
 pub fn models_path(given: Option<&Path>) -> PathBuf {
     if let Some(path) = given {
         return path.to_path_buf();
@@ -60,6 +64,10 @@ pub fn models_path(given: Option<&Path>) -> PathBuf {
         if user.is_file() {
             return user;
         }
+    }
+    let here = PathBuf::from("models.toml");
+    if here.is_file() {
+        return here;
     }
     PathBuf::from("sample-config/models.toml")
 }

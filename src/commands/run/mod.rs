@@ -4,7 +4,7 @@
 //! resume (exit 130); quitting the UI with `q` stops them too, says what is stored and how to
 //! resume, and exits 0.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::time::Duration;
@@ -14,6 +14,8 @@ use ethics_bowl::store::{Store, TournamentStatus};
 use ethics_bowl::tui::{App, Mode};
 use tokio::sync::mpsc;
 
+use super::UsageError;
+
 mod headless;
 mod outcome;
 mod summary;
@@ -22,8 +24,32 @@ pub use outcome::Interrupted;
 use outcome::outcome;
 use summary::print_summary;
 
-/// The sample tournament, run when no file is given.
+/// The sample tournament of a source checkout, run when no file is given and the current
+/// folder has no `tournament.toml`.
 pub const SAMPLE: &str = "sample-config/tournament.toml";
+
+/// The tournament file in the current folder (as `ethics-bowl init` writes it), run first
+/// when no file is given.
+pub const HERE: &str = "tournament.toml";
+
+/// The tournament file to run when none is given: `./tournament.toml`, else the source
+/// checkout's sample; with neither, how to start (exit 2).
+pub fn default_config() -> Result<PathBuf, UsageError> {
+    [HERE, SAMPLE]
+        .into_iter()
+        .map(PathBuf::from)
+        .find(|p| p.is_file())
+        .ok_or_else(|| {
+            UsageError(format!(
+                "no tournament file here: neither ./{HERE} nor ./{SAMPLE} exists.\n\
+                 To start, write the sample configuration into a folder and run it:\n  \
+                 ethics-bowl init DIR\n  \
+                 ethics-bowl run DIR/{HERE}\n\
+                 (`ethics-bowl init` writes it here, and then `ethics-bowl` alone runs it.) \
+                 Or give a tournament file: ethics-bowl run FILE"
+            ))
+        })
+}
 
 /// Whether a terminal UI can be shown: stdin and stdout are terminals.
 pub fn can_show_ui() -> bool {
@@ -53,7 +79,10 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
     };
     let mut prepared = match source.resume {
         Some(dir) => engine::prepare_resume(dir)?,
-        None => engine::prepare(source.config.unwrap_or(Path::new(SAMPLE)), source.out)?,
+        None => match source.config {
+            Some(config) => engine::prepare(config, source.out)?,
+            None => engine::prepare(&default_config()?, source.out)?,
+        },
     };
     if source.batch && !prepared.config.batch {
         prepared = prepared.with_batch()?;
