@@ -38,7 +38,8 @@ async fn judges_are_measured_against_people() {
         truth("lenient", "leniency = 1.0"),
     ]
     .concat();
-    let tournament = "models = [\"low\", \"high\"]\njudges = [\"fair\", \"lenient\"]\njudging = \"all\"\n";
+    let tournament =
+        "models = [\"low\", \"high\"]\njudges = [\"fair\", \"lenient\"]\njudging = \"all\"\n";
     let (run, _) = run_collecting(&write(tmp.path(), &models, tournament), None).await;
     let dir = run.dir.clone();
     let (rounds, _) = Store::open(&dir)
@@ -49,7 +50,11 @@ async fn judges_are_measured_against_people() {
     // Two people who score exactly as the fair judge does, one of them blind.
     let mut people = Vec::new();
     for r in &rounds {
-        let fair = r.judgments.iter().find(|j| j.judge_model == "fair").unwrap();
+        let fair = r
+            .judgments
+            .iter()
+            .find(|j| j.judge_model == "fair")
+            .unwrap();
         for (annotator, blind) in [("ann", true), ("bea", false)] {
             people.push(Annotation {
                 schema_version: ethics_bowl::annotations::ANNOTATION_SCHEMA_VERSION,
@@ -70,7 +75,11 @@ async fn judges_are_measured_against_people() {
 
     let out = tmp.path().join("report");
     let done = report(&dir, &out);
-    assert!(done.status.success(), "{}", String::from_utf8_lossy(&done.stderr));
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
     let md = std::fs::read_to_string(out.join("report.md")).unwrap();
     assert!(md.contains("## Judges against people"), "{md}");
     assert!(md.contains("2 people (ann, bea) judged"), "{md}");
@@ -83,7 +92,13 @@ async fn judges_are_measured_against_people() {
             .find(|r| r["judge"] == judge && r["annotator"] == annotator)
             .unwrap()
     };
-    for key in ["alpha", "kappa", "spearman", "mean_difference", "verdict_agreement"] {
+    for key in [
+        "alpha",
+        "kappa",
+        "spearman",
+        "mean_difference",
+        "verdict_agreement",
+    ] {
         let f = &row("lenient", "consensus")[key];
         for field in ["estimate", "low", "high", "n"] {
             assert!(f.get(field).is_some(), "{key}.{field} in {f}");
@@ -94,8 +109,14 @@ async fn judges_are_measured_against_people() {
     assert_eq!(fair["alpha"]["estimate"], 1.0);
     assert_eq!(fair["mean_difference"]["estimate"], 0.0);
     let lenient = &row("lenient", "consensus")["mean_difference"];
-    let (low, high) = (lenient["low"].as_f64().unwrap(), lenient["high"].as_f64().unwrap());
-    assert!(low <= 7.0 && 7.0 <= high + 1e-9, "seven points a team: {lenient}");
+    let (low, high) = (
+        lenient["low"].as_f64().unwrap(),
+        lenient["high"].as_f64().unwrap(),
+    );
+    assert!(
+        low <= 7.0 && 7.0 <= high + 1e-9,
+        "seven points a team: {lenient}"
+    );
     assert!(lenient["estimate"].as_f64().unwrap() > 5.0, "{lenient}");
     assert_eq!(json["human"]["blind"], rounds.len());
     // In people's terms each model's mean is the fair judge's: the lenient judge's seven
@@ -108,10 +129,15 @@ async fn judges_are_measured_against_people() {
         assert!((judges - people - 3.5).abs() < 0.5, "{c}");
     }
     let csv = std::fs::read_to_string(out.join("human_agreement.csv")).unwrap();
-    assert!(csv.starts_with("judge,annotator,statistic,estimate,low,high,exchanges\n"), "{csv}");
+    assert!(
+        csv.starts_with("judge,annotator,statistic,estimate,low,high,exchanges\n"),
+        "{csv}"
+    );
 
     // A damaged annotation stops the report and names its file.
-    let damaged = dir.join("annotations/ann").join(format!("{}.json", rounds[0].id));
+    let damaged = dir
+        .join("annotations/ann")
+        .join(format!("{}.json", rounds[0].id));
     std::fs::write(&damaged, "{ not json").unwrap();
     let refused = report(&dir, &tmp.path().join("again"));
     assert_eq!(refused.status.code(), Some(2));

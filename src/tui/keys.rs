@@ -97,6 +97,8 @@ pub enum Action {
     PreviousRound,
     /// In a prompt: run it.
     Run,
+    /// Judge rounds as a person (asks for the annotator's name first).
+    Annotate,
 }
 
 /// A key as bound: its code and whether Ctrl is held (Shift is part of the character).
