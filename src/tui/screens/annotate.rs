@@ -664,3 +664,88 @@ impl AnnotateScreen {
         Outcome::default()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_protocol_form_is_checked_before_it_is_a_judgment() {
+        let mut qa = Form::new(ProtocolKind::QaDebate, false);
+        assert_eq!(qa.judgment().unwrap_err().len(), 2);
+        if let Form::QaDebate {
+            answer, confidence, ..
+        } = &mut qa
+        {
+            *answer = Some(QaAnswer::Side(Team::B));
+            *confidence = "101".into();
+        }
+        assert_eq!(qa.judgment().unwrap_err().len(), 1, "over 100");
+        if let Form::QaDebate { confidence, .. } = &mut qa {
+            *confidence = "80".into();
+        }
+        assert_eq!(
+            qa.judgment().unwrap(),
+            HumanJudgment::QaDebate {
+                answer: QaAnswer::Side(Team::B),
+                confidence: 80.0,
+                justification: None,
+            }
+        );
+        let mut structured = Form::new(ProtocolKind::StructuredDebate, false);
+        assert!(!structured.touched() && structured.judgment().is_err());
+        if let Form::StructuredDebate { winner, .. } = &mut structured {
+            *winner = Some(Winner::Tie);
+        }
+        *structured.reason_mut() = "  even  ".into();
+        assert_eq!(
+            structured.judgment().unwrap(),
+            HumanJudgment::StructuredDebate {
+                winner: Winner::Tie,
+                justification: Some("even".into()),
+            }
+        );
+        assert_eq!(score("10"), Some(10.0));
+        assert_eq!((score("0"), score("11"), score("")), (None, None, None));
+    }
+
+    #[test]
+    fn keys_choose_the_answer_or_label_and_type_the_confidence() {
+        let press = |s: &mut Session, c: char| {
+            s.key(KeyEvent::new(
+                KeyCode::Char(c),
+                crossterm::event::KeyModifiers::NONE,
+            ))
+        };
+        let mirror = Mirror::new("t", crate::tui::Mode::Browse, std::time::Instant::now());
+        let start = AnnotateStart {
+            annotator: "ann".into(),
+            round_ids: vec!["r".into()],
+            done: vec![false],
+            blind: true,
+            standalone: true,
+        };
+        let mut s = Session::new(start, &mirror);
+        s.form = Form::new(ProtocolKind::QaDebate, true);
+        for c in ['a', 'u', '7', '5'] {
+            press(&mut s, c);
+        }
+        assert!(matches!(
+            s.form.judgment(),
+            Ok(HumanJudgment::QaDebate {
+                answer: QaAnswer::Label(Label::Unknown),
+                confidence: 75.0,
+                ..
+            })
+        ));
+        s.form = Form::new(ProtocolKind::StructuredDebate, false);
+        press(&mut s, 'c');
+        assert!(matches!(
+            s.form.judgment(),
+            Ok(HumanJudgment::StructuredDebate {
+                winner: Winner::Con,
+                ..
+            })
+        ));
+    }
+}
