@@ -429,7 +429,11 @@ impl Session {
                     (Some(Action::Erase), _) => {
                         text.pop();
                     }
-                    (_, KeyCode::Char(c)) if text.chars().count() < MAX_REASON => text.push(c),
+                    (_, KeyCode::Char(c))
+                        if !c.is_control() && text.chars().count() < MAX_REASON =>
+                    {
+                        text.push(c);
+                    }
                     (_, KeyCode::Enter) if text.chars().count() < MAX_REASON => text.push(' '),
                     _ => {}
                 }
@@ -655,6 +659,7 @@ impl AnnotateScreen {
                 if key.code == KeyCode::Backspace {
                     name.pop();
                 } else if let KeyCode::Char(c) = key.code
+                    && !c.is_control()
                     && name.len() < 64
                 {
                     name.push(c);
