@@ -1676,3 +1676,46 @@ fn a_on_the_matrix_asks_the_annotators_name_and_esc_returns_to_the_matrix() {
     key(&mut app, KeyCode::Esc);
     assert_eq!(app.screen(), Screen::Matrix);
 }
+
+#[test]
+fn the_analysis_screen_measures_the_judges_against_people_as_judgments_are_stored() {
+    let rounds = [named_round("r1"), named_round("r2")];
+    let mut app = crate::tui::browse("t", &rounds, Instant::now());
+    key(&mut app, KeyCode::Char('a'));
+    let titles = |app: &App| -> Vec<String> {
+        let view = app.screens.analysis.view.as_ref().expect("analysed");
+        view.sections.iter().map(|s| s.title.clone()).collect()
+    };
+    assert!(!titles(&app).contains(&"Judges against people".to_string()));
+    let annotations: Vec<crate::annotations::Annotation> = ["r1", "r2"]
+        .iter()
+        .map(|id| crate::annotations::Annotation {
+            schema_version: crate::annotations::ANNOTATION_SCHEMA_VERSION,
+            annotator: "ann".into(),
+            written_at: "2026-11-28T00:00:00Z".into(),
+            blind: true,
+            via: crate::annotations::Via::Tui,
+            round_id: (*id).into(),
+            judgment: crate::annotations::HumanJudgment::EthicsBowl {
+                team_a: Scores::uniform(6.0),
+                team_b: Scores::uniform(5.0),
+                justifications: Vec::new(),
+            },
+        })
+        .collect();
+    let (readings, blind) = crate::analysis::human::PersonReading::of_annotations(&annotations);
+    update(
+        &mut app,
+        Msg::AnnotationSaved {
+            round_id: "r2".into(),
+            result: Ok(crate::tui::msg::PeopleReadings { readings, blind }),
+        },
+    );
+    let later = app.mirror.now + Duration::from_secs(2);
+    update(&mut app, Msg::Tick(later));
+    assert!(
+        titles(&app).contains(&"Judges against people".to_string()),
+        "{:?}",
+        titles(&app)
+    );
+}
