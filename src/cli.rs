@@ -166,6 +166,32 @@ pub enum Command {
         #[arg(long)]
         swap_sides: bool,
     },
+    /// Judge rounds yourself in the terminal UI, blind by default (model names hidden, no
+    /// judge's scores), with the protocol's own rubric; resumes where you stopped.
+    Annotate {
+        /// The tournament's results folder (results/<tournament>).
+        #[arg(value_name = "RESULTS")]
+        dir: PathBuf,
+        /// Who judges: a plain name (letters, digits, - _ . @ +), also the folder's name.
+        #[arg(long, value_name = "NAME")]
+        annotator: String,
+        /// Draw a sample of N rounds (default: the recorded sample, or every finished round).
+        #[arg(long, value_name = "N")]
+        sample: Option<usize>,
+        /// Stratify the sample: a share of every dilemma, pairing of debaters, or judge.
+        #[arg(long, value_enum)]
+        strata: Option<crate::commands::annotations::StrataArg>,
+        /// The draw's seed (default 34).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Show the model names and the model judges' verdicts (to adjudicate, not to judge
+        /// blind); recorded in each judgment as `blind: false`.
+        #[arg(long)]
+        unblind: bool,
+        /// The colour theme.
+        #[arg(long, default_value = "default")]
+        theme: String,
+    },
     /// Human judgments, kept apart from the models': a spreadsheet for a reproducible
     /// sample of rounds, its import, and the export of what is stored.
     Annotations {

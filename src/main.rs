@@ -31,7 +31,7 @@ fn main() -> ExitCode {
     let ui = match &cli.command {
         None => commands::run::can_show_ui(),
         Some(Command::Run { headless, .. }) => !headless && commands::run::can_show_ui(),
-        Some(Command::Open { .. }) => commands::run::can_show_ui(),
+        Some(Command::Open { .. } | Command::Annotate { .. }) => commands::run::can_show_ui(),
         _ => false,
     };
     // A run, headless too, logs to the default file: its stderr carries the progress lines,
@@ -183,6 +183,26 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
         .into()),
         Command::Annotations { action } => commands::annotations::run(action),
         Command::Keys { default } => commands::keys::run(default),
+        Command::Annotate {
+            dir,
+            annotator,
+            sample,
+            strata,
+            seed,
+            unblind,
+            theme,
+        } => {
+            commands::annotate::run(commands::annotate::Options {
+                dir: &dir,
+                annotator: &annotator,
+                sample,
+                strata: strata.map(Into::into),
+                seed,
+                unblind,
+                theme: &theme,
+            })
+            .await
+        }
         Command::Models { config } => commands::models::run(config.as_deref()),
         Command::Ask {
             model,

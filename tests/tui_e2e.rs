@@ -7,6 +7,10 @@
 //! fixed, `r` on a failed cell runs it again (queued, running, done), and in `open` the
 //! header says what is being retried.
 //!
+//! And judging blind (`annotate`): three rounds of a sample of five judged at the keyboard
+//! with no model's name or judge's score on screen, quit, resumed at the fourth, finished;
+//! the files hold what was typed.
+//!
 //! Without tmux the test says so and passes, except under CI (`CI=true`), where `.ci/run`
 //! installs it.
 
@@ -657,4 +661,123 @@ fn a_round_whose_text_waits_in_the_store_is_read_back_when_opened() {
     tmux.wait_for("Model comparison by role");
     tmux.keys(&["q"]);
     assert_eq!(wait_exit(&tmux, &exit), "0");
+}
+
+/// The score typed for round `round` (0-based), team `team` (0: A), criterion `c`.
+fn typed_score(round: usize, team: usize, c: usize) -> u8 {
+    ((round * 3 + team * 5 + c) % 10 + 1) as u8
+}
+
+/// Types round `round`'s fourteen scores and saves; the screen must never show a model's
+/// name or the model judges' scores.
+fn judge_one(tmux: &Tmux, round: usize, total: usize) {
+    let here = format!("round {} of {total}", round + 1);
+    let screen = tmux.wait_until("the round's transcript", |s| {
+        s.contains(&here) && s.contains("━━ Presentation")
+    });
+    assert_blind(&screen);
+    for team in 0..2 {
+        for c in 0..7 {
+            tmux.text(&typed_score(round, team, c).to_string());
+            tmux.keys(&["Enter"]);
+        }
+    }
+    let screen = tmux.wait_for("Complete: Ctrl-S saves");
+    assert_blind(&screen);
+    tmux.keys(&["PageDown"]);
+    assert_blind(&tmux.screen());
+    tmux.keys(&["C-s"]);
+    tmux.wait_for(&format!("{} of {total} judged", round + 1));
+}
+
+fn assert_blind(screen: &str) {
+    for hidden in [
+        "sim-alpha",
+        "sim-beta",
+        "sim-gamma",
+        "__vs__",
+        "━━ Judgment",
+    ] {
+        assert!(!screen.contains(hidden), "{hidden} shows:\n{screen}");
+    }
+}
+
+#[test]
+fn a_person_judges_three_rounds_blind_quits_resumes_at_the_fourth_and_finishes() {
+    if !tmux_available() {
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("results");
+    let status = Command::new(env!("CARGO_BIN_EXE_ethics-bowl"))
+        .args([
+            "run",
+            "sample-config/tournament.toml",
+            "--headless",
+            "--out",
+        ])
+        .arg(&out)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .output()
+        .unwrap();
+    assert!(status.status.success(), "{status:?}");
+    let results = out.join("sample");
+    let annotate = |exit: &Path| {
+        format!(
+            "{} annotate {} --annotator ann --sample 5; echo $? > {}; sleep 30",
+            env!("CARGO_BIN_EXE_ethics-bowl"),
+            results.display(),
+            exit.display()
+        )
+    };
+    let first_exit = dir.path().join("exit-1");
+    let tmux = Tmux::start("annotate-1", &annotate(&first_exit));
+    for round in 0..3 {
+        judge_one(&tmux, round, 5);
+    }
+    tmux.wait_for("round 4 of 5");
+    tmux.keys(&["q"]);
+    assert_eq!(wait_exit(&tmux, &first_exit), "0");
+    drop(tmux);
+
+    let second_exit = dir.path().join("exit-2");
+    let tmux = Tmux::start("annotate-2", &annotate(&second_exit));
+    let screen = tmux.wait_for("round 4 of 5");
+    assert!(screen.contains("3 of 5 judged"), "{screen}");
+    for round in 3..5 {
+        judge_one(&tmux, round, 5);
+    }
+    tmux.wait_for("Every one of the 5 rounds is judged");
+    tmux.keys(&["q"]);
+    assert_eq!(wait_exit(&tmux, &second_exit), "0");
+
+    let sample = ethics_bowl::annotations::sample::load_sample(&results)
+        .unwrap()
+        .expect("the sample is recorded");
+    assert_eq!(sample.round_ids.len(), 5);
+    for (i, id) in sample.round_ids.iter().enumerate() {
+        let stored = ethics_bowl::annotations::load(&results, "ann", id)
+            .unwrap()
+            .unwrap_or_else(|| panic!("{id} is judged"));
+        assert!(stored.blind && stored.via == ethics_bowl::annotations::Via::Tui);
+        let ethics_bowl::annotations::HumanJudgment::EthicsBowl {
+            team_a,
+            team_b,
+            justifications,
+        } = stored.judgment
+        else {
+            panic!("{stored:?}");
+        };
+        assert!(justifications.is_empty());
+        for (c, criterion) in ethics_bowl::domain::Criterion::ALL.iter().enumerate() {
+            assert_eq!(
+                team_a.get(*criterion),
+                Some(f64::from(typed_score(i, 0, c)))
+            );
+            assert_eq!(
+                team_b.get(*criterion),
+                Some(f64::from(typed_score(i, 1, c)))
+            );
+        }
+    }
 }

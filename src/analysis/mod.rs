@@ -30,8 +30,8 @@ pub mod usage;
 
 pub use html::write_html;
 pub use report::{
-    Analysis, Format, ReportError, RunTitle, analyse, analyse_store, providers_of, qa_markdown,
-    run_of, share as qa_share, structured_markdown, warnings_of, write_report,
+    Analysis, Format, ReportError, RunTitle, analyse, analyse_store, people_of, providers_of,
+    qa_markdown, run_of, share as qa_share, structured_markdown, warnings_of, write_report,
 };
 pub use summary::{
     ModelSummary, RoleSummary, StructuredSummary, Summary, Unfinished, summarize, summary_fields,

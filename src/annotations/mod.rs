@@ -9,11 +9,14 @@
 //! - [`rounds`]: what an annotation needs of a stored round ([`RoundInfo`]);
 //! - [`sample`]: the reproducible stratified sample people judge, kept in
 //!   `annotations/sample.json`;
+//! - [`session`]: where a person judging in the terminal UI starts (the order shown, what
+//!   they judged already);
 //! - [`csv`]: the long spreadsheet form (import, export, template).
 
 pub mod csv;
 pub mod rounds;
 pub mod sample;
+pub mod session;
 pub mod store;
 
 use serde::{Deserialize, Serialize};

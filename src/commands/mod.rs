@@ -1,6 +1,7 @@
 //! One module per subcommand; each returns `anyhow::Result`, and `main` turns errors into
 //! exit codes (2 for usage and configuration, 1 for calls that failed).
 
+pub mod annotate;
 pub mod annotations;
 pub mod ask;
 pub mod batch_lines;

@@ -44,15 +44,7 @@ pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Res
     super::remember_keys(&store);
     // Finished rounds are read one at a time and kept without their text, which the UI
     // reads back from the store when it opens one (as a resumed run's are).
-    let (rounds, errors) = store
-        .load_rounds_with(&ethics_bowl::store::RoundFilter::default(), |round| {
-            if round.status == RoundStatus::Complete {
-                round.without_text()
-            } else {
-                round
-            }
-        })
-        .map_err(|e| UsageError(e.to_string()))?;
+    let (rounds, errors) = browse_rounds(&store)?;
     // Checked before the terminal, so a mistaken pair is said at once, terminal or not.
     let other = compare
         .map(|b| folder_b(dir, &store, &rounds, b).map(|rounds| (b, rounds)))
@@ -63,6 +55,53 @@ pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Res
         )
         .into());
     }
+    let theme = super::theme(theme)?;
+    let mut app = browse_app(dir, &store, rounds, &errors);
+    app.keys = keys;
+    if let Some((b, rounds_b)) = other {
+        app.mirror.set_compare(
+            &dir.display().to_string(),
+            &b.display().to_string(),
+            rounds_b,
+        );
+    }
+    let (events_tx, events) = mpsc::unbounded_channel();
+    let (commands, mut commands_rx) = mpsc::unbounded_channel();
+    let server =
+        tokio::spawn(
+            async move { engine::serve_corrections(store, events_tx, &mut commands_rx).await },
+        );
+    ethics_bowl::tui::terminal::run(app, theme, events, commands, dir.to_path_buf()).await?;
+    let _ = server.await;
+    Ok(())
+}
+
+/// The finished and unfinished rounds of `dir` as `open` reads them (finished rounds
+/// without their text, which the UI reads back when it shows one), and the files that
+/// could not be read.
+pub(super) fn browse_rounds(
+    store: &Store,
+) -> Result<(Vec<Round>, Vec<ethics_bowl::store::StoreError>), UsageError> {
+    store
+        .load_rounds_with(&ethics_bowl::store::RoundFilter::default(), |round| {
+            if round.status == RoundStatus::Complete {
+                round.without_text()
+            } else {
+                round
+            }
+        })
+        .map_err(|e| UsageError(e.to_string()))
+}
+
+/// The UI's state over the stored `rounds` of `dir`: in the live run's order, the files
+/// that could not be read named, the run's warnings, and people's judgments (for the
+/// Analysis screen's "Judges against people").
+pub(super) fn browse_app(
+    dir: &Path,
+    store: &Store,
+    rounds: Vec<Round>,
+    errors: &[ethics_bowl::store::StoreError],
+) -> ethics_bowl::tui::App {
     // Named on screen (the log and a header marker), since the UI covers stderr.
     let unreadable: Vec<String> = errors
         .iter()
@@ -80,7 +119,6 @@ pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Res
         .map(|t| t.id.clone())
         .or_else(|| dir.file_name().map(|n| n.to_string_lossy().into_owned()))
         .unwrap_or_default();
-    let theme = super::theme(theme)?;
     let schedule = rounds
         .into_iter()
         .map(|round| ScheduledState {
@@ -93,26 +131,15 @@ pub async fn run(dir: &Path, compare: Option<&Path>, theme: &str) -> anyhow::Res
     // In the order the live run showed them (the stored schedule's).
     let schedule = in_run_order(schedule, record.as_ref().map(|r| r.schedule.as_slice()));
     let mut app = browse_schedule(&name, schedule, std::time::Instant::now());
-    app.keys = keys;
     app.mirror.note_unreadable(&unreadable);
     // The run's warnings from planning (judge confounds and balance), in the header.
     if let Some(record) = &record {
         app.mirror.note_warnings(&record.warnings);
     }
-    if let Some((b, rounds_b)) = other {
-        app.mirror.set_compare(
-            &dir.display().to_string(),
-            &b.display().to_string(),
-            rounds_b,
-        );
-    }
-    let (events_tx, events) = mpsc::unbounded_channel();
-    let (commands, mut commands_rx) = mpsc::unbounded_channel();
-    let server =
-        tokio::spawn(
-            async move { engine::serve_corrections(store, events_tx, &mut commands_rx).await },
-        );
-    ethics_bowl::tui::terminal::run(app, theme, events, commands, dir.to_path_buf()).await?;
-    let _ = server.await;
-    Ok(())
+    let (readings, blind, problems) = ethics_bowl::analysis::people_of(dir);
+    app.mirror.set_people(
+        ethics_bowl::tui::msg::PeopleReadings { readings, blind },
+        problems,
+    );
+    app
 }

@@ -37,6 +37,8 @@ pub enum Screen {
         /// The summary instead of the round.
         summary: bool,
     },
+    /// A person judging rounds.
+    Annotate,
 }
 
 /// The whole UI state.
@@ -98,6 +100,7 @@ impl App {
             Id::Compare => Screen::Compare {
                 summary: self.screens.compare.summary,
             },
+            Id::Annotate => Screen::Annotate,
         }
     }
 
@@ -117,6 +120,13 @@ impl App {
         let id = match self.showing() {
             Id::Round => self.screens.round.id.as_deref(),
             Id::Compare if !self.screens.compare.summary => self.screens.compare.round.as_deref(),
+            // The round being judged is read whole from the store like the round screen's.
+            Id::Annotate => self
+                .screens
+                .annotate
+                .session
+                .as_ref()
+                .and_then(|s| s.round_id()),
             _ => None,
         }?;
         self.mirror.index.get(id).copied()

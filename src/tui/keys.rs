@@ -97,11 +97,13 @@ pub enum Action {
     PreviousRound,
     /// In a prompt: run it.
     Run,
+    /// Judge rounds as a person (asks for the annotator's name first).
+    Annotate,
 }
 
 impl Action {
     /// Every action, in the order `ethics-bowl keys` lists them.
-    pub const ALL: [Action; 44] = [
+    pub const ALL: [Action; 45] = [
         Action::Help,
         Action::Quit,
         Action::CancelBatches,
@@ -146,6 +148,7 @@ impl Action {
         Action::NextRound,
         Action::PreviousRound,
         Action::Run,
+        Action::Annotate,
     ];
 
     /// The action's name in `keys.toml` (snake case: `next_round`).
@@ -195,6 +198,7 @@ impl Action {
             Action::NextRound => "next_round",
             Action::PreviousRound => "previous_round",
             Action::Run => "run",
+            Action::Annotate => "annotate",
         }
     }
 
@@ -255,6 +259,7 @@ impl Action {
                 "Open the previous round in the order the round showing was opened from."
             }
             Action::Run => "In a prompt: run it.",
+            Action::Annotate => "Judge rounds yourself, blind (asks for your name first).",
         }
     }
 

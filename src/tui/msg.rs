@@ -40,6 +40,42 @@ pub enum Msg {
         /// The hits, in file order.
         hits: Result<Vec<crate::store::SearchHit>, String>,
     },
+    /// The rounds a person is to judge ([`Effect::StartAnnotating`]), or why they could not
+    /// be found.
+    AnnotateReady(Result<AnnotateStart, String>),
+    /// The driver's answer to [`Effect::SaveAnnotation`]: stored, with every person's
+    /// judgments read again (for the Analysis screen), or why it was not stored.
+    AnnotationSaved {
+        /// The round judged.
+        round_id: String,
+        /// Everyone's judgments as now stored, or the error.
+        result: Result<PeopleReadings, String>,
+    },
+}
+
+/// What a person's judging session starts from: the rounds in the order shown, and which
+/// of them the annotator judged already.
+#[derive(Debug, Clone, PartialEq, Eq)]
+pub struct AnnotateStart {
+    /// Who judges (a checked name).
+    pub annotator: String,
+    /// The rounds, in the order shown.
+    pub round_ids: Vec<String>,
+    /// For each, whether the annotator judged it already.
+    pub done: Vec<bool>,
+    /// Model names, judges' verdicts and round ids are hidden.
+    pub blind: bool,
+    /// Started by `ethics-bowl annotate`: leaving the screen quits.
+    pub standalone: bool,
+}
+
+/// People's judgments as the analysis reads them, with how many were made blind.
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct PeopleReadings {
+    /// Every person's reading of every round they judged.
+    pub readings: Vec<crate::analysis::human::PersonReading>,
+    /// How many were made blind.
+    pub blind: usize,
 }
 
 /// What the driver must do after an update.
@@ -66,6 +102,16 @@ pub enum Effect {
         /// Search the prompts too.
         prompts: bool,
     },
+    /// Find the rounds `annotator` is to judge (the recorded sample, or every finished
+    /// round) and which they judged, and answer with [`Msg::AnnotateReady`].
+    StartAnnotating {
+        /// Who judges (a checked name).
+        annotator: String,
+        /// The stored rounds, to draw every finished one from when no sample is recorded.
+        rounds: Vec<crate::annotations::RoundInfo>,
+    },
+    /// Store a person's judgment (stamping when) and answer with [`Msg::AnnotationSaved`].
+    SaveAnnotation(Box<crate::annotations::Annotation>),
 }
 
 /// Where a line of the Analysis screen leads.

@@ -24,7 +24,7 @@ use crate::engine::{EngineCommand, EngineEvent};
 use crate::store::Store;
 
 use super::app::App;
-use super::msg::{Effect, Msg};
+use super::msg::{AnnotateStart, Effect, Msg, PeopleReadings};
 use super::theme::Theme;
 use super::update::update;
 use super::views;
@@ -93,32 +93,40 @@ pub async fn run(
     // Answers of work done off this loop (an analysis of the store) come back here.
     let (answers_tx, mut answers) = mpsc::unbounded_channel::<Msg>();
     let mut signals = StopSignals::new();
+    // A screen that starts on a round (`annotate`) has it read from the store first.
+    let mut first: Vec<Effect> = app
+        .mirror
+        .show_whole(app.showing_round())
+        .into_iter()
+        .collect();
     loop {
-        let mut effects = Vec::new();
-        tokio::select! {
-            biased;
-            () = signals.recv() => effects = update(&mut app, Msg::Stop),
-            Some(answer) = answers.recv() => effects = update(&mut app, answer),
-            key = keys.next() => match key {
-                Some(Ok(Event::Key(key))) => effects = update(&mut app, Msg::Key(key)),
-                Some(Ok(Event::Resize(..))) => app.dirty = true,
-                Some(Ok(_)) => {}
-                Some(Err(e)) => return Err(e),
-                None => break,
-            },
-            n = events.recv_many(&mut batch, BATCH), if engine_open => {
-                if n == 0 {
-                    engine_open = false;
+        let mut effects = std::mem::take(&mut first);
+        if effects.is_empty() {
+            tokio::select! {
+                biased;
+                () = signals.recv() => effects = update(&mut app, Msg::Stop),
+                Some(answer) = answers.recv() => effects = update(&mut app, answer),
+                key = keys.next() => match key {
+                    Some(Ok(Event::Key(key))) => effects = update(&mut app, Msg::Key(key)),
+                    Some(Ok(Event::Resize(..))) => app.dirty = true,
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => return Err(e),
+                    None => break,
+                },
+                n = events.recv_many(&mut batch, BATCH), if engine_open => {
+                    if n == 0 {
+                        engine_open = false;
+                    }
+                    for event in batch.drain(..) {
+                        update(&mut app, Msg::Engine(event));
+                    }
                 }
-                for event in batch.drain(..) {
-                    update(&mut app, Msg::Engine(event));
-                }
-            }
-            _ = tick.tick() => {
-                update(&mut app, Msg::Tick(Instant::now()));
-                if app.dirty {
-                    terminal.draw(|frame| views::render(frame, &app, &theme))?;
-                    app.dirty = false;
+                _ = tick.tick() => {
+                    update(&mut app, Msg::Tick(Instant::now()));
+                    if app.dirty {
+                        terminal.draw(|frame| views::render(frame, &app, &theme))?;
+                        app.dirty = false;
+                    }
                 }
             }
         }
@@ -142,6 +150,22 @@ pub async fn run(
                 Effect::Quit => return Ok(app),
                 Effect::Search { query, prompts } => {
                     search_in_background(&dir, query, prompts, answers_tx.clone());
+                }
+                Effect::StartAnnotating { annotator, rounds } => {
+                    let (dir, answers) = (dir.clone(), answers_tx.clone());
+                    tokio::task::spawn_blocking(move || {
+                        let _ = answers.send(Msg::AnnotateReady(start_annotating(
+                            &dir, annotator, &rounds,
+                        )));
+                    });
+                }
+                Effect::SaveAnnotation(annotation) => {
+                    let (dir, answers) = (dir.clone(), answers_tx.clone());
+                    tokio::task::spawn_blocking(move || {
+                        let round_id = annotation.round_id.clone();
+                        let result = save_annotation(&dir, *annotation);
+                        let _ = answers.send(Msg::AnnotationSaved { round_id, result });
+                    });
                 }
             }
         }
@@ -206,6 +230,37 @@ fn analyse_store(dir: &Path) -> Result<Box<crate::analysis::Analysis>, String> {
     crate::analysis::analyse_store(&store)
         .map(Box::new)
         .map_err(|e| e.to_string())
+}
+
+/// The rounds `annotator` is to judge in `dir` (the recorded sample, or every finished
+/// round of `rounds`) and which they judged, for the annotate screen opened from `open`.
+fn start_annotating(
+    dir: &Path,
+    annotator: String,
+    rounds: &[crate::annotations::RoundInfo],
+) -> Result<AnnotateStart, String> {
+    let (round_ids, done) =
+        crate::annotations::session::resume(dir, &annotator, rounds).map_err(|e| e.to_string())?;
+    Ok(AnnotateStart {
+        annotator,
+        round_ids,
+        done,
+        blind: true,
+        standalone: false,
+    })
+}
+
+/// Stores a person's judgment (stamped now; atomic, and without the folder's writer lock:
+/// no run writes `annotations/`, and one annotator's file is theirs alone), then reads
+/// every person's judgments again for the Analysis screen.
+fn save_annotation(
+    dir: &Path,
+    mut annotation: crate::annotations::Annotation,
+) -> Result<PeopleReadings, String> {
+    annotation.written_at = crate::domain::now_rfc3339();
+    crate::annotations::save(dir, &annotation).map_err(|e| e.to_string())?;
+    let (readings, blind, _) = crate::analysis::people_of(dir);
+    Ok(PeopleReadings { readings, blind })
 }
 
 /// Searches the store on tokio's blocking pool (reading a thousand files must not hold up

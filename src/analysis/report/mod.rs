@@ -20,7 +20,9 @@ use crate::analysis::structured::StructuredFigures;
 use crate::analysis::tables::MIN_N;
 
 pub use crate::analysis::show::share;
-pub use contents::{Analysis, RunTitle, analyse, analyse_store, providers_of, run_of, warnings_of};
+pub use contents::{
+    Analysis, RunTitle, analyse, analyse_store, people_of, providers_of, run_of, warnings_of,
+};
 pub use files::{Format, ReportError};
 
 /// Writes the chosen files into `out`; returns their paths. `report.html` needs the rounds

@@ -106,6 +106,9 @@ pub struct Mirror {
     /// The engine is playing rounds: a live run until it finishes, or rounds retried
     /// after it (or in `open`) until they end. Pause, and stopping on quit, need it.
     pub engine_running: bool,
+    /// People's judgments of these rounds (read when the folder is opened, again when the
+    /// annotate screen stores one), for the Analysis screen's "Judges against people".
+    pub people: crate::tui::msg::PeopleReadings,
 }
 
 impl Mirror {
@@ -136,6 +139,7 @@ impl Mirror {
             text_kept: TextKept::default(),
             compare: None,
             engine_running: mode == Mode::Live,
+            people: crate::tui::msg::PeopleReadings::default(),
         }
     }
 
@@ -265,6 +269,15 @@ impl Mirror {
     }
 
     /// Adds a line to the log, timed by the run's clock.
+    /// People's judgments of these rounds as read when the folder is opened, and why they
+    /// could not be (a line in the log each).
+    pub fn set_people(&mut self, people: crate::tui::msg::PeopleReadings, problems: Vec<String>) {
+        self.people = people;
+        for line in problems {
+            self.log_line(line);
+        }
+    }
+
     pub(crate) fn log_line(&mut self, text: String) {
         // Its own time since the start, not the run's elapsed time, which stops at its end
         // (a line after the run, or in `open`, would otherwise carry the end's time).

@@ -176,8 +176,11 @@ impl AnalysisScreen {
             }
             return Some(Effect::Analyse);
         }
-        let analysis = crate::analysis::analyse(&mirror.stored_rounds(), &mirror.provider_of)
-            .with_warnings(mirror.warnings.clone());
+        let rounds = mirror.stored_rounds();
+        let people = &mirror.people;
+        let analysis = crate::analysis::analyse(&rounds, &mirror.provider_of)
+            .with_warnings(mirror.warnings.clone())
+            .with_people(&rounds, &people.readings, people.blind);
         self.take(analysis, mirror.now);
         if let Some(view) = &mut self.view {
             view.stale = false;

@@ -38,6 +38,12 @@ pub const BINDINGS: &[Binding] = &[
         keys: &[(ch('a'), Action::Analysis)],
     },
     Binding {
+        label: "A",
+        help: "judge rounds yourself, blind (asks your name; the recorded sample, or every finished round)",
+        footer: Some("A annotate"),
+        keys: &[(ch('A'), Action::Annotate)],
+    },
+    Binding {
         label: "s",
         help: "leaderboard",
         footer: Some("s scores"),

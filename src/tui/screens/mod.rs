@@ -6,6 +6,7 @@
 //! [`Outcome`]: super::msg::Outcome
 
 pub mod analysis;
+pub mod annotate;
 pub mod compare;
 pub mod editor;
 pub mod filter_bar;
@@ -38,6 +39,8 @@ pub enum Id {
     Log,
     /// Two results folders side by side.
     Compare,
+    /// A person judging rounds (blind by default).
+    Annotate,
 }
 
 /// The screens opened on the way to the one showing, the matrix first: Esc goes back one.
@@ -100,6 +103,8 @@ pub struct Screens {
     pub compare: compare::CompareScreen,
     /// The help overlay.
     pub help: help::Help,
+    /// A person judging rounds, and the prompt for their name.
+    pub annotate: annotate::AnnotateScreen,
 }
 
 impl Screens {
@@ -117,6 +122,10 @@ impl Screens {
             Id::Leaderboard => leaderboard::BINDINGS,
             Id::Log => log::BINDINGS,
             Id::Compare => compare::BINDINGS,
+            Id::Annotate => match &self.annotate.session {
+                Some(s) if s.writing => annotate::WRITING,
+                _ => annotate::BINDINGS,
+            },
         }
     }
 
@@ -127,6 +136,9 @@ impl Screens {
         if id == Id::Review {
             sections.push((editor::BINDINGS, "in the editor: "));
             sections.push((editor::FIELDS, "typing scores: "));
+        }
+        if id == Id::Annotate {
+            sections.push((annotate::WRITING, "writing a reason: "));
         }
         sections
     }
@@ -140,7 +152,7 @@ mod tests {
     use crate::tui::keys::{Action, CONFIRM, GLOBAL, Key, action};
 
     /// Every table, and whether the global keys work beside it.
-    const ALL: [(&str, &[Binding], bool); 14] = [
+    const ALL: [(&str, &[Binding], bool); 17] = [
         ("global", GLOBAL, false),
         ("matrix", matrix::BINDINGS, true),
         ("round", round::BINDINGS, true),
@@ -155,6 +167,9 @@ mod tests {
         ("compare", compare::BINDINGS, true),
         ("prompt", search::PROMPT, false),
         ("search list", search::LIST, true),
+        ("annotate", annotate::BINDINGS, false),
+        ("annotate writing", annotate::WRITING, false),
+        ("annotator prompt", annotate::PROMPT, false),
     ];
 
     #[test]

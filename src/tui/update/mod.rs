@@ -21,6 +21,7 @@ use super::msg::{Destination, Effect, Msg, Outcome};
 use super::nav;
 use super::screens::Id;
 use super::screens::analysis::analysis_targets;
+use super::screens::annotate::Session;
 use super::shown::Shown;
 
 /// Applies one message.
@@ -91,6 +92,38 @@ fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
             app.dirty = true;
             Vec::new()
         }
+        Msg::AnnotateReady(result) => {
+            app.dirty = true;
+            match result {
+                Ok(start) if start.round_ids.is_empty() => {
+                    app.notice = Some("no finished round to judge".into());
+                }
+                Ok(start) => {
+                    let session = Session::new(start, &app.mirror);
+                    app.screens.annotate.session = Some(session);
+                    app.trail.show(Id::Annotate);
+                }
+                Err(e) => {
+                    app.notice = Some(format!("cannot judge: {}", crate::sanitize::sanitize(&e)));
+                }
+            }
+            Vec::new()
+        }
+        Msg::AnnotationSaved { round_id, result } => {
+            app.dirty = true;
+            let result = match result {
+                Ok(people) => {
+                    app.mirror.people = people;
+                    app.screens.analysis.mark_stale();
+                    Ok(())
+                }
+                Err(e) => Err(crate::sanitize::sanitize(&e)),
+            };
+            if let Some(session) = &mut app.screens.annotate.session {
+                session.saved(&round_id, result, &app.mirror);
+            }
+            Vec::new()
+        }
     }
 }
 
@@ -138,6 +171,22 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     let global = app.keys.action(GLOBAL, &key);
     if global == Some(Action::ForceQuit) {
         return quit(app, true);
+    }
+    // The annotate screen takes every other key too (a reason may contain `q` and `?`).
+    if app.showing() == Id::Annotate {
+        let outcome = match &mut app.screens.annotate.session {
+            Some(session) => session.key(key, &app.keys),
+            None => Outcome::go(Destination::Back),
+        };
+        return carry_out(app, outcome);
+    }
+    // So does the annotator's name prompt.
+    if app.screens.annotate.prompt.is_some() {
+        let outcome = app
+            .screens
+            .annotate
+            .prompt_key(&key, &app.mirror, &app.keys);
+        return carry_out(app, outcome);
     }
     // The editor takes every other key (text may contain `q` and `?`).
     if app.showing() == Id::Editor {
@@ -202,6 +251,10 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             filtered(app, cleared);
             return Vec::new();
         }
+        Action::Annotate => {
+            app.screens.annotate.open_prompt();
+            return Vec::new();
+        }
         Action::Compare => return nav::go(app, Destination::Compare { summary: false }),
         Action::CompareSummary => return nav::go(app, Destination::Compare { summary: true }),
         _ => {}
@@ -226,7 +279,7 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
             None => Outcome::go(Destination::Back),
         },
         // Taken above.
-        Id::Editor => Outcome::default(),
+        Id::Editor | Id::Annotate => Outcome::default(),
     };
     carry_out(app, outcome)
 }

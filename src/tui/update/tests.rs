@@ -1540,3 +1540,245 @@ fn a_rebound_key_does_its_action_and_the_footer_and_help_show_it() {
         "{screen}"
     );
 }
+
+/// An Ethics Bowl round whose debaters name themselves and each other in their text, its
+/// judge's scores stored.
+fn named_round(id: &str) -> Round {
+    let s = ScheduledRound {
+        team_a: "gpt-secret".into(),
+        team_b: "claude-hidden".into(),
+        judges: vec!["judge-model".into()],
+        ..ScheduledRound::example(id, "d1")
+    };
+    let mut round = crate::protocols::blank_round(&s, RoundRecord::EthicsBowl);
+    round.phases.push(Phase::new(
+        PhaseType::Presentation,
+        "gpt-secret",
+        "As GPT-Secret I hold that claude-hidden misreads the case.",
+    ));
+    round.phases.push(Phase::new(
+        PhaseType::Response,
+        "claude-hidden",
+        "Claude-Hidden replies: the duty is clear.",
+    ));
+    round.phases.push(Phase::new(
+        PhaseType::Judgment,
+        "judge-model",
+        "Team A: 9.5 everywhere; Team B: 3.5 everywhere.",
+    ));
+    round.put_judgment(judgment("judge-model", ParseStatus::Parsed, 9.5, 3.5));
+    round.status = round.settled_status();
+    round
+}
+
+fn judging(ids: &[&str], done: Vec<bool>, standalone: bool) -> App {
+    let rounds: Vec<Round> = ids.iter().map(|id| named_round(id)).collect();
+    let mut app = crate::tui::browse("t", &rounds, Instant::now());
+    update(
+        &mut app,
+        Msg::AnnotateReady(Ok(crate::tui::msg::AnnotateStart {
+            annotator: "ann".into(),
+            round_ids: ids.iter().map(|s| s.to_string()).collect(),
+            done,
+            blind: true,
+            standalone,
+        })),
+    );
+    app
+}
+
+fn type_text(app: &mut App, text: &str) {
+    for c in text.chars() {
+        key(app, KeyCode::Char(c));
+    }
+}
+
+#[test]
+fn judging_blind_shows_no_model_name_round_id_or_judge_score() {
+    let id = "d1__gpt-secret__vs__claude-hidden__r1";
+    let app = judging(&[id], vec![false], true);
+    assert_eq!(app.screen(), Screen::Annotate);
+    let screen = drawn(&app);
+    let lower = screen.to_lowercase();
+    for hidden in [
+        "gpt-secret",
+        "claude-hidden",
+        "judge-model",
+        id,
+        "9.5",
+        "3.5",
+    ] {
+        assert!(!lower.contains(hidden), "{hidden} shows:\n{screen}");
+    }
+    assert!(screen.contains("round 1 of 1"), "{screen}");
+    assert!(
+        screen.contains("As Team A I hold that Team B misreads"),
+        "names inside the text are replaced:\n{screen}"
+    );
+    assert!(screen.contains("Team B replies"), "{screen}");
+    assert!(!screen.contains("Judgment"), "no judge's phase:\n{screen}");
+}
+
+#[test]
+fn ctrl_s_asks_to_save_what_was_typed_and_its_answer_moves_on() {
+    let mut app = judging(&["r1", "r2"], vec![false, false], true);
+    assert!(ctrl_s(&mut app).is_empty(), "nothing typed: nothing saved");
+    let session = app.screens.annotate.session.as_ref().unwrap();
+    assert!(session.message.as_deref().unwrap().starts_with("not saved"));
+    for score in [
+        "7", "6", "5", "4", "3", "2", "1", "10", "9", "8", "7", "6", "5", "4",
+    ] {
+        type_text(&mut app, score);
+        key(&mut app, KeyCode::Enter);
+    }
+    // A reason for the score under the cursor (Team B, the last criterion).
+    key(&mut app, KeyCode::Tab);
+    type_text(&mut app, "q and ? are text here");
+    key(&mut app, KeyCode::Tab);
+    let effects = ctrl_s(&mut app);
+    let [Effect::SaveAnnotation(annotation)] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    assert!(annotation.blind && annotation.via == crate::annotations::Via::Tui);
+    assert_eq!(annotation.round_id, "r1");
+    assert_eq!(annotation.annotator, "ann");
+    let crate::annotations::HumanJudgment::EthicsBowl {
+        team_a,
+        team_b,
+        justifications,
+    } = &annotation.judgment
+    else {
+        panic!("{annotation:?}");
+    };
+    assert_eq!(team_a.get(Criterion::PrincipleArticulation), Some(7.0));
+    assert_eq!(team_a.get(Criterion::ConstructiveEngagement), Some(1.0));
+    assert_eq!(team_b.get(Criterion::PrincipleArticulation), Some(10.0));
+    assert_eq!(team_b.get(Criterion::ConstructiveEngagement), Some(4.0));
+    assert_eq!(justifications.len(), 1);
+    assert_eq!(justifications[0].text, "q and ? are text here");
+    assert_eq!(
+        justifications[0].criterion,
+        Criterion::ConstructiveEngagement
+    );
+    // Stored: on to the next round, and people's readings reach the mirror.
+    let people = crate::tui::msg::PeopleReadings {
+        readings: Vec::new(),
+        blind: 1,
+    };
+    update(
+        &mut app,
+        Msg::AnnotationSaved {
+            round_id: "r1".into(),
+            result: Ok(people.clone()),
+        },
+    );
+    assert_eq!(app.mirror.people, people);
+    let session = app.screens.annotate.session.as_ref().unwrap();
+    assert_eq!((session.at, session.judged()), (Some(1), 1));
+    assert!(drawn(&app).contains("round 2 of 2"));
+    // A refused save stays on the round and says why.
+    update(
+        &mut app,
+        Msg::AnnotationSaved {
+            round_id: "r2".into(),
+            result: Err("disk full".into()),
+        },
+    );
+    let session = app.screens.annotate.session.as_ref().unwrap();
+    assert_eq!(session.at, Some(1));
+    assert!(session.message.as_deref().unwrap().contains("disk full"));
+}
+
+#[test]
+fn a_session_resumes_at_the_first_round_not_judged_and_leaving_asks_first() {
+    let mut app = judging(
+        &["r1", "r2", "r3", "r4"],
+        vec![true, true, false, false],
+        true,
+    );
+    assert_eq!(app.screens.annotate.session.as_ref().unwrap().at, Some(2));
+    assert!(drawn(&app).contains("round 3 of 4"));
+    type_text(&mut app, "7");
+    assert!(key(&mut app, KeyCode::Char('q')).is_empty(), "asks first");
+    assert!(drawn(&app).contains("not saved"), "{}", drawn(&app));
+    assert_eq!(key(&mut app, KeyCode::Char('q')), vec![Effect::Quit]);
+    // Nothing typed: q leaves at once.
+    let mut app = judging(&["r1"], vec![false], true);
+    assert_eq!(key(&mut app, KeyCode::Char('q')), vec![Effect::Quit]);
+}
+
+#[test]
+fn a_on_the_matrix_asks_the_annotators_name_and_esc_returns_to_the_matrix() {
+    let rounds = [named_round("r1"), named_round("r2")];
+    let mut app = crate::tui::browse("t", &rounds, Instant::now());
+    assert!(footer(&app).contains("A annotate"), "{}", footer(&app));
+    key(&mut app, KeyCode::Char('A'));
+    type_text(&mut app, "../x");
+    assert!(key(&mut app, KeyCode::Enter).is_empty(), "a bad name");
+    assert!(app.notice.as_deref().unwrap().contains("annotator"));
+    for _ in 0..4 {
+        key(&mut app, KeyCode::Backspace);
+    }
+    type_text(&mut app, "ann");
+    let effects = key(&mut app, KeyCode::Enter);
+    let [Effect::StartAnnotating { annotator, rounds }] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    assert_eq!((annotator.as_str(), rounds.len()), ("ann", 2));
+    update(
+        &mut app,
+        Msg::AnnotateReady(Ok(crate::tui::msg::AnnotateStart {
+            annotator: "ann".into(),
+            round_ids: vec!["r2".into(), "r1".into()],
+            done: vec![false, false],
+            blind: true,
+            standalone: false,
+        })),
+    );
+    assert_eq!(app.screen(), Screen::Annotate);
+    key(&mut app, KeyCode::Esc);
+    assert_eq!(app.screen(), Screen::Matrix);
+}
+
+#[test]
+fn the_analysis_screen_measures_the_judges_against_people_as_judgments_are_stored() {
+    let rounds = [named_round("r1"), named_round("r2")];
+    let mut app = crate::tui::browse("t", &rounds, Instant::now());
+    key(&mut app, KeyCode::Char('a'));
+    let titles = |app: &App| -> Vec<String> {
+        let view = app.screens.analysis.view.as_ref().expect("analysed");
+        view.sections.iter().map(|s| s.title.clone()).collect()
+    };
+    assert!(!titles(&app).contains(&"Judges against people".to_string()));
+    let annotations: Vec<crate::annotations::Annotation> = ["r1", "r2"]
+        .iter()
+        .map(|id| crate::annotations::Annotation {
+            schema_version: crate::annotations::ANNOTATION_SCHEMA_VERSION,
+            annotator: "ann".into(),
+            written_at: "2026-11-28T00:00:00Z".into(),
+            blind: true,
+            via: crate::annotations::Via::Tui,
+            round_id: (*id).into(),
+            judgment: crate::annotations::HumanJudgment::EthicsBowl {
+                team_a: Scores::uniform(6.0),
+                team_b: Scores::uniform(5.0),
+                justifications: Vec::new(),
+            },
+        })
+        .collect();
+    let (readings, blind) = crate::analysis::human::PersonReading::of_annotations(&annotations);
+    update(
+        &mut app,
+        Msg::AnnotationSaved {
+            round_id: "r2".into(),
+            result: Ok(crate::tui::msg::PeopleReadings { readings, blind }),
+        },
+    );
+    let later = app.mirror.now + Duration::from_secs(2);
+    update(&mut app, Msg::Tick(later));
+    assert!(
+        titles(&app).contains(&"Judges against people".to_string()),
+        "{:?}",
+        titles(&app)
+    );
+}

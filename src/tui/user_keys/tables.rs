@@ -4,7 +4,8 @@
 
 use crate::tui::keys::{Action, Binding, CONFIRM, GLOBAL};
 use crate::tui::screens::{
-    analysis, compare, editor, filter_bar, leaderboard, log, matrix, review, round, search,
+    analysis, annotate, compare, editor, filter_bar, leaderboard, log, matrix, review, round,
+    search,
 };
 
 /// Whether the keys a table does not bind are text.
@@ -80,6 +81,24 @@ pub const TABLES: &[Table] = &[
         true,
     ),
     typed("the search prompt", search::PROMPT, Typing::Text, true),
+    typed(
+        "the annotate screen",
+        annotate::BINDINGS,
+        Typing::Digits,
+        false,
+    ),
+    typed(
+        "the annotate screen's reason",
+        annotate::WRITING,
+        Typing::Text,
+        false,
+    ),
+    typed(
+        "the annotator's name prompt",
+        annotate::PROMPT,
+        Typing::Text,
+        true,
+    ),
 ];
 
 /// The keys an action has by default in a table, in the table's order, each once.

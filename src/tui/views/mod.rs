@@ -3,6 +3,7 @@
 //! `structured_debate/`) behind [`presentation::Presentation`], chosen in [`protocols`].
 
 mod analysis;
+mod annotate;
 mod call_notes;
 mod cells;
 mod compare;
@@ -59,10 +60,23 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         return;
     }
     // Header and key hints wrap on a narrow terminal rather than being cut.
-    let header = header::paragraph(app, theme, area.width);
+    // While a person judges, the header says where they are in the sample and nothing of
+    // the run (whose warnings may name models).
+    let judging = app.showing() == Id::Annotate;
+    let header = if judging {
+        annotate::header(app, theme)
+    } else {
+        header::paragraph(app, theme, area.width)
+    };
     let footer_text = footer(app, theme);
     // A line more for the run's warnings from planning, when it has any.
-    let header_lines = if app.mirror.warnings.is_empty() { 4 } else { 5 };
+    let header_lines = if judging {
+        2
+    } else if app.mirror.warnings.is_empty() {
+        4
+    } else {
+        5
+    };
     let header_height = (header.line_count(area.width) as u16).clamp(2, header_lines);
     let footer_height = (footer_text.line_count(area.width) as u16).clamp(1, 3);
     let [top, body, footer] = Layout::vertical([
@@ -72,7 +86,11 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     ])
     .areas(area);
     frame.render_widget(header, top);
-    let body = filter::render(frame, body, app, theme);
+    let body = if judging {
+        body
+    } else {
+        filter::render(frame, body, app, theme)
+    };
     match app.showing() {
         Id::Matrix => matrix::render(frame, body, app, theme),
         Id::Round => round::render(frame, body, app, theme),
@@ -85,6 +103,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         },
         Id::Analysis => analysis::render(frame, body, app, theme),
         Id::Compare => compare::render(frame, body, app, theme),
+        Id::Annotate => annotate::render(frame, body, app, theme),
     }
     frame.render_widget(footer_text, footer);
     search::render_list(frame, body, app, theme);
@@ -103,7 +122,12 @@ fn footer(app: &App, theme: &Theme) -> Paragraph<'static> {
 /// The key hints of what is showing, leaving out keys that would do nothing now (see
 /// [`hidden_keys`]).
 fn footer_text(app: &App) -> String {
-    if let Some(prompt) = search::prompt_line(app) {
+    if let Some(name) = &app.screens.annotate.prompt {
+        format!(
+            "Annotator's name: {name}▏ · {}",
+            app.keys.footer(screens::annotate::PROMPT, false, &[])
+        )
+    } else if let Some(prompt) = search::prompt_line(app) {
         prompt
     } else if let Some(notice) = &app.notice {
         notice.clone()
@@ -128,7 +152,7 @@ fn footer_text(app: &App) -> String {
     } else {
         let showing = app.showing();
         // The editor and the filter prompt take every other key as text: no global keys.
-        let (table, global) = if showing == Id::Editor {
+        let (table, global) = if matches!(showing, Id::Editor | Id::Annotate) {
             (app.screens.bindings(showing), false)
         } else if app.filter.prompt.is_some() {
             (filter_bar::BINDINGS, false)

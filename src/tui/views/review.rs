@@ -178,7 +178,12 @@ fn typed_total(fields: &ScoreFields, team: usize) -> String {
         .map_or("–".to_string(), |t| format!("{t}"))
 }
 
-fn render_fields(frame: &mut Frame<'_>, area: Rect, fields: &ScoreFields, theme: &Theme) {
+pub(super) fn render_fields(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    fields: &ScoreFields,
+    theme: &Theme,
+) {
     let rows: Vec<Row<'_>> = Criterion::ALL
         .iter()
         .enumerate()
@@ -304,7 +309,7 @@ fn preview_title(j: &Judgment) -> &'static str {
 }
 
 /// What a judgment's reading holds, one line a field ("missing" where nothing was read).
-fn reading_lines(j: &Judgment, theme: &Theme) -> Vec<Line<'static>> {
+pub(super) fn reading_lines(j: &Judgment, theme: &Theme) -> Vec<Line<'static>> {
     let missing = || "missing".to_string();
     let field = |name: &str, value: Option<String>| {
         let style = if value.is_some() {

@@ -1,0 +1,452 @@
+//! The annotate screen: the round's setup and its debaters' phases on the left, the rubric
+//! on the right (the review editor's score grid for the Ethics Bowl, the answer and
+//! confidence, the winner), with the reason being written and what still keeps the
+//! judgment from being saved. While blind, every model name and the round's id are
+//! replaced by the protocol's neutral labels in everything drawn ([`Blinder`]), and nothing
+//! of the model judges shows.
+
+use ratatui::Frame;
+use ratatui::layout::{Constraint, Layout, Rect};
+use ratatui::style::{Modifier, Style};
+use ratatui::text::{Line, Span};
+use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
+
+use crate::annotations::{QaAnswer, Winner};
+use crate::domain::{Criterion, Label, ProtocolKind, Team};
+use crate::tui::app::App;
+use crate::tui::mirror::RoundState;
+use crate::tui::screens::annotate::{Form, Session};
+use crate::tui::theme::Theme;
+
+/// Replaces model names (and the round's id) with neutral labels in text drawn while
+/// blind: longest names first, ASCII case ignored, and a name's last part after a `/`
+/// (`openai/gpt-4o` → `gpt-4o`) too, since debaters name themselves in their text.
+#[derive(Debug, Clone, Default)]
+pub struct Blinder {
+    /// (what is hidden, what shows instead), the longest first.
+    pairs: Vec<(String, String)>,
+}
+
+impl Blinder {
+    /// Nothing hidden (`--unblind`).
+    pub fn none() -> Self {
+        Self::default()
+    }
+
+    /// What hides `round`'s models and id, in its protocol's labels.
+    pub fn of(round: &RoundState) -> Self {
+        let stored = &round.stored;
+        let (a, b) = labels(stored.kind());
+        let mut pairs = vec![(stored.id.clone(), "this round".to_string())];
+        let mut name = |model: &str, label: &str| {
+            if model.is_empty() {
+                return;
+            }
+            pairs.push((model.to_string(), label.to_string()));
+            if let Some((_, last)) = model.rsplit_once('/')
+                && last.len() >= 3
+            {
+                pairs.push((last.to_string(), label.to_string()));
+            }
+        };
+        name(&stored.team_a_model, a);
+        name(&stored.team_b_model, b);
+        let judges = std::iter::once(stored.judge_model.as_str())
+            .chain(stored.judge_models.iter().map(String::as_str))
+            .chain(stored.judgments.iter().map(|j| j.judge_model.as_str()));
+        for judge in judges {
+            if judge != stored.team_a_model && judge != stored.team_b_model {
+                name(judge, "a judge");
+            }
+        }
+        pairs.sort_by(|x, y| y.0.len().cmp(&x.0.len()).then(x.0.cmp(&y.0)));
+        pairs.dedup_by(|x, y| x.0.eq_ignore_ascii_case(&y.0));
+        Self { pairs }
+    }
+
+    /// `text` with every hidden name replaced.
+    pub fn apply(&self, text: &str) -> String {
+        let mut text = text.to_string();
+        for (from, to) in &self.pairs {
+            text = replace_ignoring_case(&text, from, to);
+        }
+        text
+    }
+
+    /// Lines with every span's text passed through [`Self::apply`].
+    pub fn lines(&self, lines: Vec<Line<'static>>) -> Vec<Line<'static>> {
+        if self.pairs.is_empty() {
+            return lines;
+        }
+        lines
+            .into_iter()
+            .map(|line| {
+                let spans: Vec<Span<'static>> = line
+                    .spans
+                    .into_iter()
+                    .map(|s| Span::styled(self.apply(&s.content), s.style))
+                    .collect();
+                Line::from(spans).style(line.style)
+            })
+            .collect()
+    }
+}
+
+/// `text` with every occurrence of `from` (ASCII case ignored) replaced by `to`.
+fn replace_ignoring_case(text: &str, from: &str, to: &str) -> String {
+    if from.is_empty() {
+        return text.to_string();
+    }
+    // ASCII lowering keeps every byte where it was, so offsets in `lower` are offsets in
+    // `text`, on the same character boundaries.
+    let lower = text.to_ascii_lowercase();
+    let needle = from.to_ascii_lowercase();
+    let mut out = String::with_capacity(text.len());
+    let mut last = 0;
+    for (at, _) in lower.match_indices(&needle) {
+        if at < last {
+            continue;
+        }
+        out.push_str(&text[last..at]);
+        out.push_str(to);
+        last = at + needle.len();
+    }
+    out.push_str(&text[last..]);
+    out
+}
+
+/// The protocol's neutral names for the two sides.
+pub fn labels(kind: ProtocolKind) -> (&'static str, &'static str) {
+    match kind {
+        ProtocolKind::EthicsBowl => ("Team A", "Team B"),
+        ProtocolKind::QaDebate => ("Debater A", "Debater B"),
+        ProtocolKind::StructuredDebate => ("Pro", "Con"),
+    }
+}
+
+/// The header while judging: who, where in the sample, blind or not (never the round's id
+/// or a model's name while blind).
+pub fn header(app: &App, theme: &Theme) -> Paragraph<'static> {
+    let Some(s) = &app.screens.annotate.session else {
+        return Paragraph::new("Judging");
+    };
+    let n = s.round_ids.len();
+    let place = match s.at {
+        Some(i) => format!("round {} of {n}", i + 1),
+        None => format!("all {n} rounds judged"),
+    };
+    let mode = if s.blind {
+        "blind: model names and the judges' verdicts are hidden".to_string()
+    } else {
+        format!(
+            "unblind (adjudication): {}",
+            s.round_id().unwrap_or_default()
+        )
+    };
+    Paragraph::new(vec![
+        Line::from(vec![
+            Span::styled(
+                format!("Judging as {} · ", s.annotator),
+                Style::new().add_modifier(Modifier::BOLD),
+            ),
+            Span::styled(
+                place,
+                Style::new().fg(theme.accent).add_modifier(Modifier::BOLD),
+            ),
+            Span::raw(format!(" · {} of {n} judged", s.judged())),
+        ]),
+        Line::styled(mode, Style::new().fg(theme.dim)),
+    ])
+    .wrap(Wrap { trim: true })
+}
+
+/// Draws the screen.
+pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
+    let Some(session) = &app.screens.annotate.session else {
+        return;
+    };
+    let round = session.round_id().and_then(|id| app.mirror.round(id));
+    let blinder = match round {
+        Some(r) if session.blind => Blinder::of(r),
+        _ => Blinder::none(),
+    };
+    let [main, message] = Layout::vertical([Constraint::Min(5), Constraint::Length(2)]).areas(area);
+    let note = session.message.clone().unwrap_or_else(|| hint(session));
+    frame.render_widget(
+        Paragraph::new(blinder.apply(&note))
+            .wrap(Wrap { trim: true })
+            .style(Style::new().fg(theme.dim)),
+        message,
+    );
+    if session.at.is_none() {
+        let done = format!(
+            "Every one of the {} rounds is judged, and stored in annotations/{}/. {}",
+            session.round_ids.len(),
+            session.annotator,
+            if session.standalone {
+                "q quits; `ethics-bowl report` measures the judges against people."
+            } else {
+                "q or Esc goes back; the Analysis screen (a) measures the judges against people."
+            }
+        );
+        frame.render_widget(
+            Paragraph::new(done).wrap(Wrap { trim: true }).block(
+                Block::new()
+                    .borders(Borders::ALL)
+                    .border_style(Style::new().fg(theme.border))
+                    .title(" Done "),
+            ),
+            main,
+        );
+        return;
+    }
+    let [left, right] =
+        Layout::horizontal([Constraint::Min(30), Constraint::Length(46)]).areas(main);
+    let lines = match round {
+        None => vec![Line::raw("This round is not among the folder's rounds.")],
+        Some(r) if r.text_dropped => vec![Line::raw("reading the round from the store…")],
+        Some(r) => transcript(r, session.blind, theme),
+    };
+    frame.render_widget(
+        Paragraph::new(blinder.lines(lines))
+            .wrap(Wrap { trim: false })
+            .scroll((session.scroll, 0))
+            .block(
+                Block::new()
+                    .borders(Borders::ALL)
+                    .border_style(Style::new().fg(theme.border))
+                    .title(" Transcript (PgUp/PgDn scroll) "),
+            ),
+        left,
+    );
+    render_form(frame, right, session, &blinder, theme);
+}
+
+/// What to do next, when nothing else is to be said.
+fn hint(session: &Session) -> String {
+    if session.writing {
+        return "Write the reason; Tab or Esc goes back to the choices; Ctrl-S saves and goes on."
+            .into();
+    }
+    match &session.form {
+        Form::EthicsBowl { .. } => "Type each score (whole numbers 1–10); arrows or Enter move; Tab writes a reason for the score under the cursor; Ctrl-S saves and goes on.".into(),
+        Form::QaDebate { labels: true, .. } => "Choose p proved, d disproved or u unknown, type your confidence 0–100; Tab writes a reason; Ctrl-S saves and goes on.".into(),
+        Form::QaDebate { .. } => "Choose a or b (the answer you believe), type your confidence 0–100; Tab writes a reason; Ctrl-S saves and goes on.".into(),
+        Form::StructuredDebate { .. } => "Choose p pro, c con or t tie; Tab writes a reason; Ctrl-S saves and goes on.".into(),
+    }
+}
+
+/// The setup and the debaters' phases (no judge's), each headed by its neutral label;
+/// unblind, the model judges' verdicts follow.
+fn transcript(round: &RoundState, blind: bool, theme: &Theme) -> Vec<Line<'static>> {
+    let shown = super::presentation(round.stored.kind());
+    let (a, b) = labels(round.stored.kind());
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let mut lines = Vec::new();
+    for (name, text) in shown.setup(round) {
+        let mut rows = text.lines();
+        lines.push(Line::from(vec![
+            Span::styled(format!("{name}: "), bold),
+            Span::raw(rows.next().unwrap_or("").to_string()),
+        ]));
+        lines.extend(rows.map(|l| Line::raw(l.to_string())));
+    }
+    lines.push(Line::raw(""));
+    for entry in round
+        .transcript()
+        .filter(|e| e.done && !e.phase_type.is_judging())
+    {
+        let (who, colour) = shown
+            .speaker(&entry, theme)
+            .unwrap_or_else(|| match entry.team() {
+                Some(Team::B) => (b, theme.accent),
+                _ => (a, theme.accent),
+            });
+        lines.push(Line::styled(
+            format!("━━ {} · {who}", entry.phase_type.title()),
+            Style::new().fg(colour).add_modifier(Modifier::BOLD),
+        ));
+        lines.extend(shown.phase_lines(&entry, round, theme));
+        lines.push(Line::raw(""));
+    }
+    if !blind {
+        lines.push(Line::styled(
+            "━━ The model judges (unblind)",
+            Style::new().fg(theme.review).add_modifier(Modifier::BOLD),
+        ));
+        for j in &round.stored.judgments {
+            lines.push(Line::styled(j.judge_model.clone(), bold));
+            lines.extend(super::review::reading_lines(j, theme));
+        }
+    }
+    lines
+}
+
+fn block(title: String, theme: &Theme, focus: bool) -> Block<'static> {
+    Block::new()
+        .borders(Borders::ALL)
+        .border_style(Style::new().fg(if focus { theme.accent } else { theme.border }))
+        .title(title)
+}
+
+/// The rubric, the reason being written and what keeps the judgment from being saved.
+fn render_form(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    session: &Session,
+    blinder: &Blinder,
+    theme: &Theme,
+) {
+    let entry_height = match session.form {
+        Form::EthicsBowl { .. } => 11,
+        Form::QaDebate { .. } => 5,
+        Form::StructuredDebate { .. } => 4,
+    };
+    let [entry, reason, problems] = Layout::vertical([
+        Constraint::Length(entry_height),
+        Constraint::Min(3),
+        Constraint::Length(4),
+    ])
+    .areas(area);
+    let choosing = !session.writing;
+    match &session.form {
+        Form::EthicsBowl { fields, .. } => {
+            super::review::render_fields(frame, entry, fields, theme);
+        }
+        Form::QaDebate {
+            answer,
+            labels,
+            confidence,
+            on_confidence,
+            ..
+        } => {
+            let options: Vec<(QaAnswer, &str)> = if *labels {
+                Label::ALL
+                    .iter()
+                    .map(|l| (QaAnswer::Label(*l), l.as_str()))
+                    .collect()
+            } else {
+                vec![
+                    (QaAnswer::Side(Team::A), "a: answer A"),
+                    (QaAnswer::Side(Team::B), "b: answer B"),
+                ]
+            };
+            let mut spans = vec![Span::raw("Answer      ")];
+            for (option, name) in options {
+                spans.push(choice(name, *answer == Some(option), theme));
+                spans.push(Span::raw(" "));
+            }
+            let cursor = |on: bool| if on && choosing { "▶ " } else { "  " };
+            let lines = vec![
+                Line::from(
+                    std::iter::once(Span::raw(cursor(!on_confidence)))
+                        .chain(spans)
+                        .collect::<Vec<_>>(),
+                ),
+                Line::raw(format!(
+                    "{}Confidence  [{:>3}] / 100",
+                    cursor(*on_confidence),
+                    confidence
+                )),
+            ];
+            frame.render_widget(
+                Paragraph::new(lines).block(block(" Your judgment ".into(), theme, choosing)),
+                entry,
+            );
+        }
+        Form::StructuredDebate { winner, .. } => {
+            let mut spans = vec![Span::raw("Winner  ")];
+            for (w, name) in [
+                (Winner::Pro, "p: Pro"),
+                (Winner::Con, "c: Con"),
+                (Winner::Tie, "t: tie"),
+            ] {
+                spans.push(choice(name, *winner == Some(w), theme));
+                spans.push(Span::raw(" "));
+            }
+            frame.render_widget(
+                Paragraph::new(Line::from(spans)).block(block(
+                    " Your judgment ".into(),
+                    theme,
+                    choosing,
+                )),
+                entry,
+            );
+        }
+    }
+    let reason_title = match &session.form {
+        Form::EthicsBowl { fields, .. } => {
+            let (row, col) = fields.cursor;
+            format!(
+                " Reason: {}, {} (optional) ",
+                Criterion::ALL[row.min(6)].label(),
+                if col == 0 { "A" } else { "B" }
+            )
+        }
+        _ => " Reason (optional) ".into(),
+    };
+    let mut text = session.form.reason().to_string();
+    if session.writing {
+        text.push('▏');
+    }
+    frame.render_widget(
+        Paragraph::new(blinder.apply(&text))
+            .wrap(Wrap { trim: false })
+            .block(block(reason_title, theme, session.writing)),
+        reason,
+    );
+    let (title, lines) = match session.form.judgment() {
+        Ok(_) => (
+            " Complete: Ctrl-S saves ".to_string(),
+            vec![Line::styled(
+                "every part of the rubric is filled in",
+                Style::new().fg(theme.complete),
+            )],
+        ),
+        Err(problems) => (
+            format!(" Still to do ({}) ", problems.len()),
+            problems
+                .into_iter()
+                .map(|p| Line::styled(p, Style::new().fg(theme.review)))
+                .collect(),
+        ),
+    };
+    frame.render_widget(
+        Paragraph::new(lines)
+            .wrap(Wrap { trim: true })
+            .block(block(title, theme, false)),
+        problems,
+    );
+}
+
+/// An option, marked when chosen.
+fn choice(name: &str, chosen: bool, theme: &Theme) -> Span<'static> {
+    if chosen {
+        Span::styled(
+            format!("[{name}]"),
+            Style::new()
+                .fg(theme.accent)
+                .add_modifier(Modifier::BOLD | Modifier::REVERSED),
+        )
+    } else {
+        Span::raw(format!(" {name} "))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::replace_ignoring_case;
+
+    #[test]
+    fn names_are_replaced_whatever_their_case() {
+        assert_eq!(
+            replace_ignoring_case("I, Sim-Alpha, agree with sim-alpha.", "sim-alpha", "Team A"),
+            "I, Team A, agree with Team A."
+        );
+        assert_eq!(
+            replace_ignoring_case("é sim-ALPHA é", "sim-alpha", "X"),
+            "é X é"
+        );
+        assert_eq!(replace_ignoring_case("none", "", "X"), "none");
+    }
+}

@@ -1,0 +1,95 @@
+//! Snapshots of the annotate screen, one per protocol, at 100×30: a stored round of each
+//! (`tests/fixtures/stored-v0`) being judged blind, part of its rubric typed. No model's
+//! name, no round id and nothing of the model judges may show.
+
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
+
+use std::path::Path;
+use std::time::Instant;
+
+use crossterm::event::{KeyCode, KeyEvent, KeyModifiers};
+use ethics_bowl::store::{RoundFilter, Store};
+use ethics_bowl::tui::msg::AnnotateStart;
+use ethics_bowl::tui::{App, Msg, Theme, update, views};
+use ratatui::Terminal;
+use ratatui::backend::TestBackend;
+
+/// The fixture folder's rounds in the UI, judging `round` blind.
+fn judging(protocol: &str, round: &str) -> App {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/stored-v0")
+        .join(protocol);
+    let (rounds, errors) = Store::open(&dir)
+        .unwrap()
+        .load_rounds(&RoundFilter::default())
+        .unwrap();
+    assert!(errors.is_empty());
+    let mut app = ethics_bowl::tui::browse(protocol, &rounds, Instant::now());
+    update(
+        &mut app,
+        Msg::AnnotateReady(Ok(AnnotateStart {
+            annotator: "ann".into(),
+            round_ids: vec![round.into(), "other".into()],
+            done: vec![false, false],
+            blind: true,
+            standalone: true,
+        })),
+    );
+    app
+}
+
+fn keys(app: &mut App, typed: &[KeyCode]) {
+    for code in typed {
+        update(app, Msg::Key(KeyEvent::new(*code, KeyModifiers::NONE)));
+    }
+}
+
+fn drawn(app: &App) -> Terminal<TestBackend> {
+    let mut terminal = Terminal::new(TestBackend::new(100, 30)).unwrap();
+    terminal
+        .draw(|f| views::render(f, app, &Theme::no_color()))
+        .unwrap();
+    let text = terminal.backend().to_string();
+    for hidden in ["sim-", "__"] {
+        assert!(!text.contains(hidden), "{hidden} shows:\n{text}");
+    }
+    terminal
+}
+
+#[test]
+fn annotate_ethics_bowl() {
+    let mut app = judging("ethics_bowl", "borrowed_voice__sim-alpha__vs__sim-beta__r1");
+    keys(
+        &mut app,
+        &[
+            KeyCode::Char('7'),
+            KeyCode::Enter,
+            KeyCode::Char('1'),
+            KeyCode::Char('0'),
+        ],
+    );
+    insta::assert_snapshot!("annotate_ethics_bowl_100x30", drawn(&app).backend());
+}
+
+#[test]
+fn annotate_qa_debate() {
+    let mut app = judging(
+        "qa_debate",
+        "qa-sample-0__debate__sim-alpha__vs__sim-beta__judge__sim-gamma__r1",
+    );
+    keys(
+        &mut app,
+        &[KeyCode::Char('b'), KeyCode::Char('8'), KeyCode::Char('0')],
+    );
+    insta::assert_snapshot!("annotate_qa_debate_100x30", drawn(&app).backend());
+}
+
+#[test]
+fn annotate_structured_debate() {
+    let mut app = judging(
+        "structured_debate",
+        "four_day_week__sim-beta__vs__sim-alpha__r1",
+    );
+    keys(&mut app, &[KeyCode::Char('p')]);
+    insta::assert_snapshot!("annotate_structured_debate_100x30", drawn(&app).backend());
+}
