@@ -1616,6 +1616,10 @@ fn judging_blind_shows_no_model_name_round_id_or_judge_score() {
         "names inside the text are replaced:\n{screen}"
     );
     assert!(screen.contains("Team B replies"), "{screen}");
+    assert!(
+        screen.contains("Presentation · Team A") && screen.contains("Response · Team B"),
+        "each phase under its own team:\n{screen}"
+    );
     assert!(!screen.contains("Judgment"), "no judge's phase:\n{screen}");
 }
 
