@@ -256,22 +256,19 @@ fn transcript(round: &RoundState, blind: bool, theme: &Theme) -> Vec<Line<'stati
         .transcript()
         .filter(|e| e.done && !e.phase_type.is_judging())
     {
-        let (who, colour) = shown
-            .speaker(&entry, theme)
-            .unwrap_or_else(|| {
-                // A debate turn says its side; an Ethics Bowl phase is its model's, and
-                // Team B's model speaks for Team B.
-                let stored = &round.stored;
-                let team = entry.team().or_else(|| {
-                    (entry.speaker == stored.team_b_model
-                        && stored.team_b_model != stored.team_a_model)
-                        .then_some(Team::B)
-                });
-                match team {
-                    Some(Team::B) => (b, theme.accent),
-                    _ => (a, theme.accent),
-                }
+        let (who, colour) = shown.speaker(&entry, theme).unwrap_or_else(|| {
+            // A debate turn says its side; an Ethics Bowl phase is its model's, and
+            // Team B's model speaks for Team B.
+            let stored = &round.stored;
+            let team = entry.team().or_else(|| {
+                (entry.speaker == stored.team_b_model && stored.team_b_model != stored.team_a_model)
+                    .then_some(Team::B)
             });
+            match team {
+                Some(Team::B) => (b, theme.accent),
+                _ => (a, theme.accent),
+            }
+        });
         lines.push(Line::styled(
             format!("━━ {} · {who}", entry.phase_type.title()),
             Style::new().fg(colour).add_modifier(Modifier::BOLD),
