@@ -123,7 +123,7 @@ async fn judges_are_measured_against_people() {
     // points are taken out.
     for c in json["human"]["calibrated"].as_array().unwrap() {
         let (judges, people) = (
-            c["judges"].as_f64().unwrap(),
+            c["judges"]["mean"].as_f64().unwrap(),
             c["people"]["estimate"].as_f64().unwrap(),
         );
         assert!((judges - people - 3.5).abs() < 0.5, "{c}");

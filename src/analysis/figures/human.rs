@@ -139,7 +139,7 @@ pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -
             t.row(
                 vec![
                     Value::text(&c.model),
-                    Value::number(Some(c.judges), 2),
+                    Value::Mean(c.judges),
                     Value::Statistic(people, Style::Decimals(2)),
                     Value::Count(c.people.labelled),
                     Value::Count(c.people.unlabelled),
@@ -148,7 +148,7 @@ pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -
             );
             tidy.push(vec![
                 Value::text(&c.model),
-                Value::number(Some(c.judges), 4),
+                Value::number(c.judges.mean, 4),
                 Value::number(Some(c.people.estimate), 4),
                 Value::number(c.people.low, 4),
                 Value::number(c.people.high, 4),

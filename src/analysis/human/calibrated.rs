@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 
 use crate::analysis::stats::ppi::{PpiMean, ppi_mean};
+use crate::analysis::tables::Cell;
 
 /// One model's human-calibrated mean total.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -15,8 +16,8 @@ pub struct CalibratedMean {
     /// The model.
     pub model: String,
     /// The judges' mean of its team totals over every exchange it played (each exchange's
-    /// judges averaged first), for comparison.
-    pub judges: f64,
+    /// judges averaged first, so n counts exchanges), with its interval, for comparison.
+    pub judges: Cell,
     /// The mean total people would give it, with its interval; `labelled` counts the
     /// exchanges people judged, `unlabelled` the rest.
     pub people: PpiMean,
@@ -50,10 +51,12 @@ pub fn calibrated(totals: &[TeamTotal]) -> Vec<CalibratedMean> {
         .into_iter()
         .filter_map(|(model, (labelled, unlabelled))| {
             let people = ppi_mean(&labelled, &unlabelled)?;
-            let all = labelled.len() + unlabelled.len();
-            let judges = (labelled.iter().map(|p| p.1).sum::<f64>()
-                + unlabelled.iter().sum::<f64>())
-                / all as f64;
+            let all: Vec<f64> = labelled
+                .iter()
+                .map(|p| p.1)
+                .chain(unlabelled.iter().copied())
+                .collect();
+            let judges = Cell::of(&all);
             Some(CalibratedMean {
                 model: model.to_string(),
                 judges,
@@ -115,7 +118,7 @@ mod tests {
             let c = &calibrated(&totals)[0];
             let (low, high) = (c.people.low.unwrap(), c.people.high.unwrap());
             covered += usize::from(low <= truth && truth <= high);
-            judges_near += usize::from((c.judges - truth).abs() < 2.0);
+            judges_near += usize::from((c.judges.mean.unwrap() - truth).abs() < 2.0);
         }
         let coverage = covered as f64 / runs as f64;
         assert!((0.91..=0.99).contains(&coverage), "coverage {coverage}");

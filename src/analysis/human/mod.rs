@@ -338,7 +338,8 @@ mod tests {
         let m1 = &h.summary.calibrated[0];
         let people_mean = (0..12).map(|i| 7.0 * (4.0 + (i % 5) as f64)).sum::<f64>() / 12.0;
         assert!((m1.people.estimate - people_mean).abs() < 1e-9, "{m1:?}");
-        assert!((m1.judges - (people_mean - 7.0)).abs() < 1e-9);
+        assert!((m1.judges.mean.unwrap() - (people_mean - 7.0)).abs() < 1e-9);
+        assert_eq!(m1.judges.units, 12, "n counts exchanges");
         assert_eq!(human_figures(&rounds, &people[24..], 0), None);
     }
 }
