@@ -511,6 +511,18 @@ impl<'de> Deserialize<'de> for Judgment {
     }
 }
 
+/// A margin as every view shows it (the UI's matrix, `report.html`'s round list): whole
+/// points without decimals, halves with one, a tie as `=`.
+pub fn margin_text(m: f64) -> String {
+    if m == 0.0 {
+        "=".into()
+    } else if m.fract() == 0.0 {
+        format!("{m:+.0}")
+    } else {
+        format!("{m:+.1}")
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -18,7 +18,9 @@ mod structured;
 pub use attempt::{Attempt, ErrorKind};
 pub use dilemma::Dilemma;
 pub use ids::{IdError, check_file_id, now_rfc3339, slug};
-pub use judgment::{Criterion, JudgeView, Judgment, ParseStatus, Reading, Scores, Team};
+pub use judgment::{
+    Criterion, JudgeView, Judgment, ParseStatus, Reading, Scores, Team, margin_text,
+};
 pub use panel::{
     Aggregate, Agreement, DEFAULT_MIN_EVALUATIONS, Disagreement, DisagreementKind, Evaluation,
     FinalVerdict, Finding, PanelRecord, PanelRound, PanelSeat, PanelState, PanelSummary,

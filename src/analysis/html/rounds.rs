@@ -169,17 +169,8 @@ fn state(round: &Round) -> &'static str {
     }
 }
 
-/// A whole-point margin as the TUI's matrix shows it: `=` for a tie, else signed (`+3`,
-/// `-2`, `+2.5`).
-fn signed(m: f64) -> String {
-    if m == 0.0 {
-        "=".into()
-    } else if m.fract() == 0.0 {
-        format!("{m:+.0}")
-    } else {
-        format!("{m:+.1}")
-    }
-}
+/// A margin as the TUI's matrix shows it: `=` for a tie, else signed (`+3`, `-2`, `+2.5`).
+use crate::domain::margin_text as signed;
 
 /// The round's result (see [`Outcome`]): a complete round's deciding judgment (the panel's
 /// verdict when a panel judged, else the first usable judgment), as the TUI's matrix cell

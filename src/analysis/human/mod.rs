@@ -21,7 +21,7 @@ pub use agreement::Figure;
 pub use calibrated::CalibratedMean;
 pub use reading::Reading;
 
-use crate::domain::{ProtocolKind, Round, Team};
+use crate::domain::{ProtocolKind, Round};
 
 /// The name people's consensus goes by where an annotator's name would.
 pub const CONSENSUS: &str = "consensus";
@@ -265,11 +265,8 @@ fn team_totals(
             continue;
         }
         let people = consensus.get(r.id.as_str()).filter(|c| c.totals.len() == 2);
-        for (i, (team, model)) in [(Team::A, &r.team_a_model), (Team::B, &r.team_b_model)]
-            .into_iter()
-            .enumerate()
-        {
-            let _ = team;
+        // A reading's totals are Team A's, then Team B's.
+        for (i, model) in [&r.team_a_model, &r.team_b_model].into_iter().enumerate() {
             let mean = judges.iter().map(|j| j.totals[i]).sum::<f64>() / judges.len() as f64;
             out.push(calibrated::TeamTotal {
                 model: model.clone(),

@@ -60,17 +60,8 @@ fn summary(
     )
 }
 
-/// A margin as the matrix shows it: whole points without decimals, halves with one, a
-/// tie as `=`.
-pub fn margin_text(m: f64) -> String {
-    if m == 0.0 {
-        "=".into()
-    } else if m.fract() == 0.0 {
-        format!("{m:+.0}")
-    } else {
-        format!("{m:+.1}")
-    }
-}
+/// A margin as the matrix shows it (the one wording every view uses).
+pub use crate::domain::margin_text;
 
 /// The dilemma's title and case as the presentation prompt states them (`# title`, then
 /// `## The case` up to `## Complications`; see
