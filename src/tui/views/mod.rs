@@ -21,6 +21,7 @@ mod protocols;
 mod qa_debate;
 mod review;
 mod round;
+mod rows;
 mod search;
 mod structured_debate;
 

@@ -13,6 +13,7 @@ use ratatui::widgets::{Block, Borders, Paragraph, Tabs, Wrap};
 
 use super::call_notes;
 use super::protocols::presentation;
+use super::rows::Rows;
 use crate::domain::{JudgeView, Judgment, ParseStatus, PhaseType};
 use crate::tui::app::App;
 use crate::tui::mirror::RoundState;
@@ -320,23 +321,17 @@ fn render_transcript(
     let block = Block::new()
         .borders(Borders::TOP)
         .border_style(Style::new().fg(theme.border));
-    // Rows above the open hit's first match, counted before the lines go to the paragraph.
-    let above = hit.map(|_| {
-        first_match.map_or(0, |k| {
-            Paragraph::new(lines[..k].to_vec())
-                .wrap(Wrap { trim: false })
-                .line_count(area.width)
-        })
-    });
-    let paragraph = Paragraph::new(lines)
-        .wrap(Wrap { trim: false })
-        .block(block);
-    let inner_height = area.height.saturating_sub(1) as usize;
-    let total = paragraph.line_count(area.width);
-    let bottom = total.saturating_sub(inner_height);
+    let inner = block.inner(area);
+    frame.render_widget(block, area);
+    let rows = Rows::new(lines, inner.width);
+    // The top border's row counts as if it scrolled with the text, as it did when the
+    // transcript was one paragraph: the last row in view is left blank.
+    let total = rows.total() + usize::from(area.height - inner.height);
+    let bottom = total.saturating_sub(usize::from(inner.height));
     app.screens.round.bottom.set(Some(bottom));
-    let scroll = if let Some(above) = above {
-        // Opened at a search hit: a couple of lines above its first match.
+    let scroll = if hit.is_some() {
+        // Opened at a search hit: a couple of rows above its first match.
+        let above = first_match.map_or(0, |k| rows.above(k));
         let at = above.saturating_sub(2).min(bottom);
         app.screens.round.scrolled_to.set(Some(at));
         at
@@ -345,10 +340,7 @@ fn render_transcript(
     } else {
         app.screens.round.scroll.min(bottom)
     };
-    frame.render_widget(
-        paragraph.scroll((scroll.min(u16::MAX as usize) as u16, 0)),
-        area,
-    );
+    rows.render(scroll, inner, frame.buffer_mut());
 }
 
 /// The mark under a judgment a person corrected in the review editor: what stands is the
