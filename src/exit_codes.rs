@@ -44,6 +44,9 @@ mod tests {
         code.sort_unstable();
         let mut docs = documented();
         docs.sort_unstable();
-        assert_eq!(docs, code, "docs/guide.md#exit-codes against src/exit_codes.rs");
+        assert_eq!(
+            docs, code,
+            "docs/guide.md#exit-codes against src/exit_codes.rs"
+        );
     }
 }

@@ -20,7 +20,9 @@ fn bin() -> Command {
 }
 
 fn fixture(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/fixtures/stored-v0").join(name)
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("tests/fixtures/stored-v0")
+        .join(name)
 }
 
 /// Runs the binary; the output and its stdout parsed as one JSON document (which fails on
@@ -75,10 +77,9 @@ struct Row {
 
 /// The page's rows, by section (the heading's code: `models --json`, `estimate`) and key.
 fn page() -> BTreeMap<String, BTreeMap<String, Row>> {
-    let text = std::fs::read_to_string(
-        Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/json-output.md"),
-    )
-    .unwrap();
+    let text =
+        std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/json-output.md"))
+            .unwrap();
     let mut sections: BTreeMap<String, BTreeMap<String, Row>> = BTreeMap::new();
     let mut current: Option<String> = None;
     for line in text.lines() {
@@ -136,6 +137,10 @@ impl Checker {
         }
     }
 
+    fn fail(&mut self, message: String) {
+        self.errors.insert(message);
+    }
+
     fn rows(&self, section: &str) -> &BTreeMap<String, Row> {
         self.page
             .get(section)
@@ -152,7 +157,7 @@ impl Checker {
                         self.at(section, &rows, "[]", item);
                     }
                 }
-                None => self.errors.insert(format!("{section}: not an array")),
+                None => self.fail(format!("{section}: not an array")),
             }
         } else {
             self.object(section, &rows, "", value, false);
@@ -162,8 +167,7 @@ impl Checker {
     /// Checks the value at `path`, which must have a row.
     fn at(&mut self, section: &str, rows: &BTreeMap<String, Row>, path: &str, value: &Value) {
         let Some(row) = rows.get(path) else {
-            self.errors
-                .insert(format!("{section}: `{path}` is printed but not documented"));
+            self.fail(format!("{section}: `{path}` is printed but not documented"));
             return;
         };
         let row = row.clone();
@@ -186,9 +190,7 @@ impl Checker {
                         self.typed(section, rows, path, inner, false, v);
                     }
                 }
-                None => self
-                    .errors
-                    .insert(format!("{section}: `{path}` is not a map: {value}")),
+                None => self.fail(format!("{section}: `{path}` is not a map: {value}")),
             },
             Ty::Any(names) => {
                 let fits = names.iter().any(|name| match name.as_str() {
@@ -202,7 +204,7 @@ impl Checker {
                     shape => value.is_object() && self.page.contains_key(shape),
                 });
                 if !fits {
-                    self.errors.insert(format!(
+                    self.fail(format!(
                         "{section}: `{path}` is documented as {names:?} but is {value}"
                     ));
                     return;
@@ -240,8 +242,7 @@ impl Checker {
         open: bool,
     ) {
         let Some(map) = value.as_object() else {
-            self.errors
-                .insert(format!("{section}: `{path}` is not an object: {value}"));
+            self.fail(format!("{section}: `{path}` is not an object: {value}"));
             return;
         };
         let children: Vec<(String, bool)> = rows
@@ -252,7 +253,8 @@ impl Checker {
                 } else {
                     k.strip_prefix(path).and_then(|r| r.strip_prefix('.'))
                 }?;
-                (!name.contains('.') && !name.contains('[')).then(|| (name.to_string(), row.optional))
+                (!name.contains('.') && !name.contains('['))
+                    .then(|| (name.to_string(), row.optional))
             })
             .collect();
         if children.is_empty() {
@@ -260,7 +262,7 @@ impl Checker {
         }
         for (name, optional) in &children {
             if !optional && !map.contains_key(name) {
-                self.errors.insert(format!(
+                self.fail(format!(
                     "{section}: `{}` is documented but not printed",
                     join(path, name)
                 ));
@@ -271,7 +273,7 @@ impl Checker {
             if documented {
                 self.at(section, rows, &join(path, k), v);
             } else if !open {
-                self.errors.insert(format!(
+                self.fail(format!(
                     "{section}: `{}` is printed but not documented",
                     join(path, k)
                 ));
@@ -292,8 +294,16 @@ impl Checker {
 fn models_json_matches_the_page_and_names_key_variables_only() {
     let key = "sk-cli-json-test-not-a-key-0123456789";
     let mut c = bin();
-    c.args(["models", "--json", "--config", "sample-config/local-llm.toml"]);
-    let plain = ok(&["models", "--json", "--config", "sample-config/models.toml"], &[]);
+    c.args([
+        "models",
+        "--json",
+        "--config",
+        "sample-config/local-llm.toml",
+    ]);
+    let plain = ok(
+        &["models", "--json", "--config", "sample-config/models.toml"],
+        &[],
+    );
     let out = c.env("OPENAI_API_KEY", key).output().unwrap();
     assert!(out.status.success());
     let stdout = String::from_utf8(out.stdout).unwrap();
@@ -308,7 +318,11 @@ fn models_json_matches_the_page_and_names_key_variables_only() {
     let alpha = &plain["models"][0];
     assert_eq!(
         (&alpha["name"], &alpha["provider"], &alpha["key_env"]),
-        (&Value::from("sim-alpha"), &Value::from("simulated"), &Value::Null)
+        (
+            &Value::from("sim-alpha"),
+            &Value::from("simulated"),
+            &Value::Null
+        )
     );
 }
 
@@ -378,9 +392,10 @@ fn report_json_is_the_printed_summary_and_the_files_written() {
             );
         }
         // The figures are analysis.json's own objects.
-        let analysis: Value =
-            serde_json::from_str(&std::fs::read_to_string(out.path().join("analysis.json")).unwrap())
-                .unwrap();
+        let analysis: Value = serde_json::from_str(
+            &std::fs::read_to_string(out.path().join("analysis.json")).unwrap(),
+        )
+        .unwrap();
         assert_eq!(v["rounds"], analysis["rounds"]);
         match name {
             "qa_debate" => {
@@ -457,7 +472,11 @@ fn compare_json_of_two_protocols_is_a_usage_error_with_nothing_on_stdout() {
         .output()
         .unwrap();
     assert_eq!(out.status.code(), Some(2));
-    assert!(out.stdout.is_empty(), "{}", String::from_utf8_lossy(&out.stdout));
+    assert!(
+        out.stdout.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
     assert!(String::from_utf8_lossy(&out.stderr).contains("compare folders of one protocol"));
 }
 
@@ -526,11 +545,18 @@ fn judgment_parse_json_matches_the_page_and_still_exits_1_when_partial() {
         let v: Value = serde_json::from_slice(&out.stdout).unwrap();
         check.document("judgment parse --json", &v);
         let complete = v["status"] == "complete";
-        assert_eq!(out.status.code(), Some(if complete { 0 } else { 1 }), "{v:#}");
+        assert_eq!(
+            out.status.code(),
+            Some(if complete { 0 } else { 1 }),
+            "{v:#}"
+        );
         codes.push(out.status.code());
     }
     check.finish();
-    assert!(codes.contains(&Some(0)) && codes.contains(&Some(1)), "{codes:?}");
+    assert!(
+        codes.contains(&Some(0)) && codes.contains(&Some(1)),
+        "{codes:?}"
+    );
 }
 
 #[test]

@@ -32,7 +32,10 @@ struct ParsedJson<'a> {
 
 /// Every criterion's score by its key.
 fn by_key(s: &Scores) -> BTreeMap<&'static str, Option<f64>> {
-    Criterion::ALL.iter().map(|c| (c.key(), s.get(*c))).collect()
+    Criterion::ALL
+        .iter()
+        .map(|c| (c.key(), s.get(*c)))
+        .collect()
 }
 
 /// Parses the file (or stdin for `-`), prints the result, and fails unless every score was

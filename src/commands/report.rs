@@ -4,9 +4,9 @@
 use std::path::{Path, PathBuf};
 
 use ethics_bowl::analysis::figures::{Style, Value};
+use ethics_bowl::analysis::flip::FlipRate;
 use ethics_bowl::analysis::flip::flips_of;
 use ethics_bowl::analysis::human::PersonReading;
-use ethics_bowl::analysis::flip::FlipRate;
 use ethics_bowl::analysis::qa::{Lift, Proportion, QaFigures};
 use ethics_bowl::analysis::structured::{SideAdvantage, StructuredFigures, StructuredModel};
 use ethics_bowl::analysis::tables::unread_note;
