@@ -12,6 +12,7 @@ use ethics_bowl::analysis::compare::{
     Comparison, JudgeInBoth, PairedJudgment, RatingInBoth, compare,
 };
 use ethics_bowl::analysis::judge_views::{JudgeViewCount, describe};
+use ethics_bowl::analysis::stats::statistic::Statistic;
 use ethics_bowl::domain::{ProtocolKind, Round};
 use ethics_bowl::sanitize::sanitize;
 use ethics_bowl::store::{RoundFilter, Store};
@@ -58,10 +59,10 @@ struct RoundCounts {
 struct Agreement {
     /// Judgments usable in both (same round, same judge).
     pairs: usize,
-    /// Of those, the pairs with a margin in both: the n of the two figures below.
+    /// Of those, the pairs with a margin in both, which the two figures below read.
     margins: usize,
-    margin_correlation: Option<f64>,
-    mean_abs_change: Option<f64>,
+    margin_correlation: Statistic,
+    mean_abs_change: Statistic,
     /// Pairs whose verdict differs.
     flipped: usize,
 }
@@ -104,8 +105,8 @@ impl<'a> CompareJson<'a> {
                     .iter()
                     .filter(|p| p.margin_a.is_some() && p.margin_b.is_some())
                     .count(),
-                margin_correlation: c.margin_correlation,
-                mean_abs_change: c.mean_abs_change,
+                margin_correlation: c.margin_agreement.correlation,
+                mean_abs_change: c.margin_agreement.mean_abs_change,
                 flipped: c.flipped,
             },
             ratings: &c.ratings,
