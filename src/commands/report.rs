@@ -58,15 +58,22 @@ pub fn run(
         .with_run(run_of(&store))
         .with_flips(flips_of(&store, &rounds))
         .with_people(&rounds, &people, blind);
+    // Without --json each file is named as soon as it is written, so a later failure still
+    // leaves the list of what was.
+    let wrote = |path: &Path| {
+        if !json {
+            println!("wrote {}", path.display());
+        }
+    };
     let mut files = write_report(&analysis, &target, &formats)?;
+    files.iter().for_each(|p| wrote(p));
     if formats.contains(&Format::Html) {
-        files.push(write_html(&analysis, &rounds, &target)?);
+        let page = write_html(&analysis, &rounds, &target)?;
+        wrote(&page);
+        files.push(page);
     }
     if json {
         return super::json::print_versioned(ReportJson::of(dir, &target, &files, &analysis));
-    }
-    for path in &files {
-        println!("wrote {}", path.display());
     }
     for f in &analysis.position_flips {
         let effect = f
