@@ -66,6 +66,12 @@ mod tests {
         );
         assert_eq!(fill(&keys, GLOBAL, "no braces"), "no braces");
         assert_eq!(fill(&keys, GLOBAL, "{ unclosed {quit"), "{ unclosed {quit");
+        // JSON in a hint is left as written.
+        let json = r#"or {"answer": "A", "confidence": 70}; {save} saves"#;
+        assert_eq!(
+            fill(&keys, GLOBAL, json),
+            r#"or {"answer": "A", "confidence": 70}; Ctrl-S saves"#
+        );
     }
 
     #[test]
