@@ -120,11 +120,8 @@ pub struct Comparison {
     pub rounds: (usize, usize, usize),
     /// Every judgment usable in both, by round and judge.
     pub pairs: Vec<PairedJudgment>,
-    /// Pearson correlation of the margins over the pairs that have them.
-    pub margin_correlation: Option<f64>,
-    /// Mean absolute change of the margin.
-    pub mean_abs_change: Option<f64>,
-    /// The two figures above with their 95% intervals (see [`MarginAgreement`]).
+    /// The correlation of the margins and their mean absolute change, over the pairs that
+    /// have a margin in both, with their 95% intervals (see [`MarginAgreement`]).
     pub margin_agreement: MarginAgreement,
     /// Verdicts that flipped, of the pairs.
     pub flipped: usize,
@@ -207,14 +204,6 @@ pub fn compare(kind: ProtocolKind, a: &[Round], b: &[Round]) -> Comparison {
             })
         })
         .collect();
-    let (xs, ys): (Vec<f64>, Vec<f64>) = pairs
-        .iter()
-        .filter_map(|p| Some((p.margin_a?, p.margin_b?)))
-        .unzip();
-    let changes: Vec<f64> = pairs
-        .iter()
-        .filter_map(|p| p.change().map(f64::abs))
-        .collect();
     let mut judges: BTreeMap<String, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
     for (key, (_, j)) in &in_a {
         judges
@@ -255,8 +244,6 @@ pub fn compare(kind: ProtocolKind, a: &[Round], b: &[Round]) -> Comparison {
         protocol: kind,
         rounds: (a.len(), b.len(), both),
         flipped: pairs.iter().filter(|p| p.flipped()).count(),
-        margin_correlation: pearson(&xs, &ys),
-        mean_abs_change: mean(&changes),
         margin_agreement: MarginAgreement::of(&pairs),
         pairs,
         judges: judges
@@ -323,7 +310,10 @@ mod tests {
         assert!(!c.pairs[0].flipped());
         assert_eq!((c.pairs[1].verdict_a, c.pairs[1].verdict_b), ("B", "A"));
         assert_eq!(c.flipped, 1);
-        assert_eq!(c.mean_abs_change, Some((7.0 + 14.0) / 2.0));
+        assert_eq!(
+            c.margin_agreement.mean_abs_change.value,
+            Some((7.0 + 14.0) / 2.0)
+        );
         assert_eq!(c.judges[0].n_a, 6);
     }
 
@@ -356,8 +346,12 @@ mod tests {
         }
         let c = compare(ProtocolKind::EthicsBowl, &a, &b);
         let m = c.margin_agreement;
-        assert_eq!(m.correlation.value, c.margin_correlation);
-        assert_eq!(m.mean_abs_change.value, c.mean_abs_change);
+        let (xs, ys): (Vec<f64>, Vec<f64>) = c
+            .pairs
+            .iter()
+            .filter_map(|p| Some((p.margin_a?, p.margin_b?)))
+            .unzip();
+        assert_eq!(m.correlation.value, pearson(&xs, &ys));
         assert_eq!((m.correlation.n, m.mean_abs_change.n), (12, 12));
         for s in [m.correlation, m.mean_abs_change] {
             let (low, high, value) = (s.low.unwrap(), s.high.unwrap(), s.value.unwrap());

@@ -17,7 +17,6 @@ use ethics_bowl::domain::{ProtocolKind, Round};
 use ethics_bowl::sanitize::sanitize;
 use ethics_bowl::store::{RoundFilter, Store};
 use ethics_bowl::tui::mirror::{run_names, verdict_in_terms};
-
 use serde::Serialize;
 
 use super::UsageError;
@@ -189,8 +188,8 @@ fn markdown(c: &Comparison, a: &Path, b: &Path) -> String {
     let _ = writeln!(
         s,
         "| agreement between {ra} and {rb} | |\n|---|---|\n| correlation of the margins (Pearson) | {} |\n| mean absolute change of the margin | {} |\n| verdicts that flipped | {flipped} |\n",
-        num(c.margin_correlation, 3),
-        num(c.mean_abs_change, 2)
+        num(c.margin_agreement.correlation.value, 3),
+        num(c.margin_agreement.mean_abs_change.value, 2)
     );
     if !c.ratings.is_empty() {
         let _ = writeln!(

@@ -312,11 +312,11 @@ fn summary_lines(c: &Comparison, state: &Compared) -> Vec<Line<'static>> {
         Line::raw(format!("  verdicts that flipped     {}", share(c.flipped))),
         Line::raw(format!(
             "  correlation of the margins (Pearson)  {}",
-            num(c.margin_correlation, 3)
+            num(c.margin_agreement.correlation.value, 3)
         )),
         Line::raw(format!(
             "  mean absolute change of the margin    {}",
-            num(c.mean_abs_change, 2)
+            num(c.margin_agreement.mean_abs_change.value, 2)
         )),
         Line::raw(""),
     ];
