@@ -11,6 +11,7 @@ use std::path::Path;
 use ethics_bowl::analysis::compare::{
     Comparison, JudgeInBoth, PairedJudgment, RatingInBoth, compare,
 };
+use ethics_bowl::analysis::figures::{Style, Value};
 use ethics_bowl::analysis::judge_views::{JudgeViewCount, describe};
 use ethics_bowl::analysis::stats::statistic::Statistic;
 use ethics_bowl::domain::{ProtocolKind, Round};
@@ -187,9 +188,9 @@ fn markdown(c: &Comparison, a: &Path, b: &Path) -> String {
     };
     let _ = writeln!(
         s,
-        "| agreement between {ra} and {rb} | |\n|---|---|\n| correlation of the margins (Pearson) | {} |\n| mean absolute change of the margin | {} |\n| verdicts that flipped | {flipped} |\n",
-        num(c.margin_agreement.correlation.value, 3),
-        num(c.margin_agreement.mean_abs_change.value, 2)
+        "| agreement between {ra} and {rb} (95% intervals, n counting rounds) | |\n|---|---|\n| correlation of the margins (Pearson) | {} |\n| mean absolute change of the margin | {} |\n| verdicts that flipped | {flipped} |\n",
+        Value::Statistic(c.margin_agreement.correlation, Style::Decimals(3)).shown(),
+        Value::Statistic(c.margin_agreement.mean_abs_change, Style::Decimals(2)).shown()
     );
     if !c.ratings.is_empty() {
         let _ = writeln!(

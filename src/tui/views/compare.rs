@@ -15,6 +15,7 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Tabs, Wrap};
 
 use crate::analysis::compare::{Comparison, PairedJudgment};
+use crate::analysis::figures::{Style as Figure, Value};
 use crate::domain::{Criterion, Judgment, ParseStatus, ProtocolKind, Reading, Round, Team};
 use crate::tui::app::App;
 use crate::tui::keys::Action;
@@ -312,11 +313,11 @@ fn summary_lines(c: &Comparison, state: &Compared) -> Vec<Line<'static>> {
         Line::raw(format!("  verdicts that flipped     {}", share(c.flipped))),
         Line::raw(format!(
             "  correlation of the margins (Pearson)  {}",
-            num(c.margin_agreement.correlation.value, 3)
+            Value::Statistic(c.margin_agreement.correlation, Figure::Decimals(3)).shown()
         )),
         Line::raw(format!(
             "  mean absolute change of the margin    {}",
-            num(c.margin_agreement.mean_abs_change.value, 2)
+            Value::Statistic(c.margin_agreement.mean_abs_change, Figure::Decimals(2)).shown()
         )),
         Line::raw(""),
     ];
