@@ -75,7 +75,7 @@ struct Row {
     open: bool,
 }
 
-/// The page's rows, by section (the heading's code: `models --json`, `estimate`) and key.
+/// The page's rows, by section (the heading's code: `models --json`, `statistic`) and key.
 fn page() -> BTreeMap<String, BTreeMap<String, Row>> {
     let text =
         std::fs::read_to_string(Path::new(env!("CARGO_MANIFEST_DIR")).join("docs/json-output.md"))
@@ -570,7 +570,7 @@ fn every_section_of_the_page_is_checked_by_a_command_here() {
         "rounds --json",
         "dilemmas --json",
         "judgment parse --json",
-        "estimate",
+        "statistic",
         "share",
         "mean",
         "rating",
