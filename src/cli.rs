@@ -80,6 +80,10 @@ pub enum Command {
         /// Which files: md, csv, json, svg, html (comma-separated; default all).
         #[arg(long, value_enum, value_delimiter = ',', default_values = ["md", "csv", "json", "svg", "html"])]
         format: Vec<FormatArg>,
+        /// Print the files written and the figures printed as one JSON document
+        /// (docs/json-output.md).
+        #[arg(long)]
+        json: bool,
     },
     /// How many more repetitions (or dilemmas, topics, items) a pilot run needs for 80%
     /// power to detect a difference of D, for each comparison its report makes.
@@ -96,7 +100,7 @@ pub enum Command {
         /// points of the 1–10 side total.
         #[arg(long, value_name = "T", allow_negative_numbers = true, value_parser = points)]
         detect_total: Option<f64>,
-        /// Print the plan as JSON.
+        /// Print the plan as one JSON document (docs/json-output.md).
         #[arg(long)]
         json: bool,
     },
@@ -111,6 +115,10 @@ pub enum Command {
         /// Also write compare.md, compare_pairs.csv and compare_judges.csv here.
         #[arg(long, value_name = "DIR")]
         out: Option<PathBuf>,
+        /// Print the comparison as one JSON document instead of Markdown
+        /// (docs/json-output.md).
+        #[arg(long)]
+        json: bool,
     },
     /// Open the terminal UI over stored results: transcripts, scores, the review queue.
     Open {
@@ -131,6 +139,10 @@ pub enum Command {
         /// else sample-config/models.toml).
         #[arg(long, env = "ETHICS_BOWL_MODELS", value_name = "FILE")]
         config: Option<PathBuf>,
+        /// Print the models as one JSON document (docs/json-output.md): key variables by
+        /// name and whether set, never a key.
+        #[arg(long)]
+        json: bool,
     },
     /// Stream one answer from a configured model: check a new key or endpoint.
     Ask {
@@ -222,7 +234,8 @@ pub enum Command {
         /// Rounds with this status.
         #[arg(long, value_enum)]
         status: Option<StatusArg>,
-        /// Print the rounds as JSON.
+        /// Print the rounds as JSON: an array of round files as stored, or with --round the
+        /// one round file (docs/json-output.md).
         #[arg(long, conflicts_with = "markdown")]
         json: bool,
         /// Only the round with this id (as `rounds DIR` lists them).
@@ -247,7 +260,7 @@ pub enum Command {
         /// The document (.docx or .md).
         #[arg(required = true)]
         file: Option<PathBuf>,
-        /// Print the dilemmas as JSON (the spec's fields).
+        /// Print the dilemmas as a JSON array, in the spec's fields (docs/json-output.md).
         #[arg(long)]
         json: bool,
         #[command(subcommand)]
@@ -262,7 +275,7 @@ pub enum JudgmentAction {
     Parse {
         /// The file with the judge's text; `-` reads standard input.
         file: PathBuf,
-        /// Print the result as JSON.
+        /// Print the result as one JSON document (docs/json-output.md).
         #[arg(long)]
         json: bool,
     },

@@ -1,8 +1,9 @@
 //! The command-line entry: parse, set up logging, dispatch, and map errors to exit codes
-//! (2 for usage and configuration problems, 1 for calls that failed).
+//! (`exit_codes`: 2 for usage and configuration problems, 1 for calls that failed).
 
 mod cli;
 mod commands;
+mod exit_codes;
 mod logging;
 mod panics;
 
@@ -23,7 +24,11 @@ fn main() -> ExitCode {
         Ok(cli) => cli,
         Err(e) => {
             let _ = e.print();
-            return ExitCode::from(if e.use_stderr() { 2 } else { 0 });
+            return ExitCode::from(if e.use_stderr() {
+                exit_codes::USAGE
+            } else {
+                exit_codes::SUCCESS
+            });
         }
     };
     panics::install(cli.log_file.clone());
@@ -43,13 +48,13 @@ fn main() -> ExitCode {
         .or_else(|| (ui || run).then(commands::default_log_file).flatten());
     if let Err(e) = logging::init(log_file.as_deref()) {
         eprintln!("error: {e}");
-        return ExitCode::from(2);
+        return ExitCode::from(exit_codes::USAGE);
     }
     let runtime = match tokio::runtime::Runtime::new() {
         Ok(rt) => rt,
         Err(e) => {
             eprintln!("error: cannot start the async runtime: {e}");
-            return ExitCode::from(1);
+            return ExitCode::from(exit_codes::FAILED);
         }
     };
     // A panic's report has gone to the log file (see `panics`); the user gets one line.
@@ -57,7 +62,7 @@ fn main() -> ExitCode {
         runtime.block_on(dispatch(cli.command))
     }));
     match outcome {
-        Ok(Ok(())) => ExitCode::SUCCESS,
+        Ok(Ok(())) => ExitCode::from(exit_codes::SUCCESS),
         Ok(Err(e)) => {
             // The provider layer keeps keys out of every error; this is a second guard.
             let redactor = ethics_bowl::redact::remembered();
@@ -71,7 +76,7 @@ fn main() -> ExitCode {
         }
         Err(_) => {
             eprintln!("error: {}", panics::stopped(log_file.as_deref()));
-            ExitCode::from(101)
+            ExitCode::from(exit_codes::PANIC)
         }
     }
 }
@@ -126,10 +131,15 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             detect_total,
             json,
         } => commands::plan::run(&dir, detect, detect_total, json),
-        Command::Compare { a, b, out } => commands::compare::run(&a, &b, out.as_deref()),
-        Command::Report { dir, out, format } => {
-            commands::report::run(&dir, out.as_deref(), &format)
+        Command::Compare { a, b, out, json } => {
+            commands::compare::run(&a, &b, out.as_deref(), json)
         }
+        Command::Report {
+            dir,
+            out,
+            format,
+            json,
+        } => commands::report::run(&dir, out.as_deref(), &format, json),
         Command::Judgment {
             action: JudgmentAction::Parse { file, json },
         } => commands::judgment::parse(&file, json),
@@ -203,7 +213,7 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             })
             .await
         }
-        Command::Models { config } => commands::models::run(config.as_deref()),
+        Command::Models { config, json } => commands::models::run(config.as_deref(), json),
         Command::Ask {
             model,
             prompt,
@@ -231,7 +241,7 @@ fn exit_code(e: &anyhow::Error) -> u8 {
     if e.chain()
         .any(|c| c.is::<commands::run::Interrupted>() || c.is::<commands::rejudge::Stopped>())
     {
-        return 130;
+        return exit_codes::INTERRUPTED;
     }
     let usage = e.chain().any(|c| {
         c.is::<ConfigError>()
@@ -242,5 +252,9 @@ fn exit_code(e: &anyhow::Error) -> u8 {
             || c.downcast_ref::<StoreError>()
                 .is_some_and(|e| matches!(e, StoreError::InUse { .. } | StoreError::Newer { .. }))
     });
-    if usage { 2 } else { 1 }
+    if usage {
+        exit_codes::USAGE
+    } else {
+        exit_codes::FAILED
+    }
 }

@@ -14,7 +14,7 @@ pub fn install(log_file: Option<PathBuf>) {
     let default = std::panic::take_hook();
     std::panic::set_hook(Box::new(move |info| {
         if reader_went_away(info) {
-            std::process::exit(0);
+            std::process::exit(crate::exit_codes::SUCCESS.into());
         }
         if backtrace_wanted() {
             default(info);

@@ -678,7 +678,9 @@ fn compare_shows_the_changes_between_two_folders() {
         "{stdout}"
     );
     assert!(
-        stdout.contains("| mean absolute change of the margin | 10.50 |"),
+        stdout.contains(
+            "| mean absolute change of the margin | 10.50 (n=2, too few for an interval) |"
+        ),
         "{stdout}"
     );
     assert!(

@@ -2,7 +2,8 @@
 //! one configuration, or a run and a `rejudge --out` copy of it. Judgments are paired by round
 //! id and judge; for each pair the change in the margin (Team A's total minus Team B's, or
 //! Pro's minus Con's) or in the chosen answer, whether the verdict flipped, and over all pairs
-//! the correlation of the margins and the share of verdicts that flipped; each judge's
+//! the correlation of the margins (with its interval resampling rounds) and the share of
+//! verdicts that flipped; each judge's
 //! leniency in both; for the Ethics Bowl each model's rating in both, with intervals; and
 //! what the judges of each saw, when the folders differ in it.
 
@@ -12,6 +13,7 @@ use serde::Serialize;
 
 use crate::analysis::judge_views::{JudgeViewCount, conditions, judge_views};
 use crate::analysis::ratings::{DRAW_MARGIN, Rating, ratings};
+use crate::analysis::stats::statistic::Statistic;
 use crate::analysis::stats::{mean, pearson};
 use crate::domain::{Judgment, ProtocolKind, Round, Team};
 
@@ -71,6 +73,44 @@ pub struct RatingInBoth {
     pub b: Option<Rating>,
 }
 
+/// How far the margins of the pairs agree, each figure with its 95% interval from resampling
+/// rounds (the pairs of one round, one per judge, share its debate), n counting rounds.
+#[derive(Debug, Clone, Copy, PartialEq, Serialize)]
+pub struct MarginAgreement {
+    /// Pearson correlation of the margins in A and in B.
+    pub correlation: Statistic,
+    /// Mean absolute change of the margin.
+    pub mean_abs_change: Statistic,
+}
+
+impl MarginAgreement {
+    /// The figures of `pairs`, those with a margin in both.
+    fn of(pairs: &[PairedJudgment]) -> Self {
+        let mut rounds: BTreeMap<&str, Vec<(f64, f64)>> = BTreeMap::new();
+        for p in pairs {
+            if let (Some(a), Some(b)) = (p.margin_a, p.margin_b) {
+                rounds.entry(p.round_id.as_str()).or_default().push((a, b));
+            }
+        }
+        let rounds: Vec<Vec<(f64, f64)>> = rounds.into_values().collect();
+        let drawn = |draw: &[usize]| -> Vec<(f64, f64)> {
+            draw.iter()
+                .flat_map(|&i| rounds[i].iter().copied())
+                .collect()
+        };
+        Self {
+            correlation: Statistic::bootstrap(rounds.len(), |draw| {
+                let (xs, ys): (Vec<f64>, Vec<f64>) = drawn(draw).into_iter().unzip();
+                pearson(&xs, &ys)
+            }),
+            mean_abs_change: Statistic::bootstrap(rounds.len(), |draw| {
+                let changes: Vec<f64> = drawn(draw).iter().map(|(a, b)| (b - a).abs()).collect();
+                mean(&changes)
+            }),
+        }
+    }
+}
+
 /// The comparison.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct Comparison {
@@ -80,10 +120,9 @@ pub struct Comparison {
     pub rounds: (usize, usize, usize),
     /// Every judgment usable in both, by round and judge.
     pub pairs: Vec<PairedJudgment>,
-    /// Pearson correlation of the margins over the pairs that have them.
-    pub margin_correlation: Option<f64>,
-    /// Mean absolute change of the margin.
-    pub mean_abs_change: Option<f64>,
+    /// The correlation of the margins and their mean absolute change, over the pairs that
+    /// have a margin in both, with their 95% intervals (see [`MarginAgreement`]).
+    pub margin_agreement: MarginAgreement,
     /// Verdicts that flipped, of the pairs.
     pub flipped: usize,
     /// Each judge's leniency in both.
@@ -165,14 +204,6 @@ pub fn compare(kind: ProtocolKind, a: &[Round], b: &[Round]) -> Comparison {
             })
         })
         .collect();
-    let (xs, ys): (Vec<f64>, Vec<f64>) = pairs
-        .iter()
-        .filter_map(|p| Some((p.margin_a?, p.margin_b?)))
-        .unzip();
-    let changes: Vec<f64> = pairs
-        .iter()
-        .filter_map(|p| p.change().map(f64::abs))
-        .collect();
     let mut judges: BTreeMap<String, (Vec<f64>, Vec<f64>)> = BTreeMap::new();
     for (key, (_, j)) in &in_a {
         judges
@@ -213,8 +244,7 @@ pub fn compare(kind: ProtocolKind, a: &[Round], b: &[Round]) -> Comparison {
         protocol: kind,
         rounds: (a.len(), b.len(), both),
         flipped: pairs.iter().filter(|p| p.flipped()).count(),
-        margin_correlation: pearson(&xs, &ys),
-        mean_abs_change: mean(&changes),
+        margin_agreement: MarginAgreement::of(&pairs),
         pairs,
         judges: judges
             .into_iter()
@@ -280,8 +310,57 @@ mod tests {
         assert!(!c.pairs[0].flipped());
         assert_eq!((c.pairs[1].verdict_a, c.pairs[1].verdict_b), ("B", "A"));
         assert_eq!(c.flipped, 1);
-        assert_eq!(c.mean_abs_change, Some((7.0 + 14.0) / 2.0));
+        assert_eq!(
+            c.margin_agreement.mean_abs_change.value,
+            Some((7.0 + 14.0) / 2.0)
+        );
         assert_eq!(c.judges[0].n_a, 6);
+    }
+
+    #[test]
+    fn the_margins_agreement_has_intervals_counting_rounds_not_judges() {
+        // Twelve rounds, two judges each: B's margins follow A's with some spread.
+        let (mut a, mut b) = (Vec::new(), Vec::new());
+        for i in 0..12 {
+            let id = format!("r{i}");
+            let x = f64::from(i % 5);
+            for (judge, shift) in [("j", 0.0), ("k", 0.5)] {
+                let mut ra = round(&id, judge, 5.0 + x / 2.0, 5.0);
+                let mut rb = round(
+                    &id,
+                    judge,
+                    5.0 + x / 2.0 + shift + f64::from(i % 3) / 4.0,
+                    5.0,
+                );
+                if let (Some(ja), Some(jb)) = (ra.judgments.pop(), rb.judgments.pop()) {
+                    a.push(Round {
+                        judgments: vec![ja],
+                        ..ra
+                    });
+                    b.push(Round {
+                        judgments: vec![jb],
+                        ..rb
+                    });
+                }
+            }
+        }
+        let c = compare(ProtocolKind::EthicsBowl, &a, &b);
+        let m = c.margin_agreement;
+        let (xs, ys): (Vec<f64>, Vec<f64>) = c
+            .pairs
+            .iter()
+            .filter_map(|p| Some((p.margin_a?, p.margin_b?)))
+            .unzip();
+        assert_eq!(m.correlation.value, pearson(&xs, &ys));
+        assert_eq!((m.correlation.n, m.mean_abs_change.n), (12, 12));
+        for s in [m.correlation, m.mean_abs_change] {
+            let (low, high, value) = (s.low.unwrap(), s.high.unwrap(), s.value.unwrap());
+            assert!(low <= value && value <= high, "{s:?}");
+        }
+        // Under ten rounds there is no interval, and the value still says what it is.
+        let few = compare(ProtocolKind::EthicsBowl, &a[..8], &b[..8]).margin_agreement;
+        assert_eq!((few.correlation.n, few.correlation.low), (4, None));
+        assert!(few.correlation.value.is_some());
     }
 
     #[test]

@@ -1,5 +1,6 @@
-//! `ethics-bowl compare A B [--out DIR]`: two results folders of one protocol side by side
-//! (see `analysis::compare`), as Markdown on stdout, and with `--out` as `compare.md`,
+//! `ethics-bowl compare A B [--out DIR] [--json]`: two results folders of one protocol side
+//! by side (see `analysis::compare`), as Markdown on stdout (or with `--json` one JSON
+//! document, [`CompareJson`]), and with `--out` as `compare.md`,
 //! `compare_pairs.csv` and `compare_judges.csv`. The Markdown names the runs by their
 //! folders (as `open --compare` does, see `run_names`) and verdicts in the protocol's terms
 //! (Team A, Pro), so a run is never taken for a team; the CSVs keep their `_a`/`_b` columns.
@@ -7,14 +8,121 @@
 use std::fmt::Write as _;
 use std::path::Path;
 
-use ethics_bowl::analysis::compare::{Comparison, compare};
-use ethics_bowl::analysis::judge_views::describe;
+use ethics_bowl::analysis::compare::{
+    Comparison, JudgeInBoth, PairedJudgment, RatingInBoth, compare,
+};
+use ethics_bowl::analysis::figures::{Style, Value};
+use ethics_bowl::analysis::judge_views::{JudgeViewCount, describe};
+use ethics_bowl::analysis::stats::statistic::Statistic;
 use ethics_bowl::domain::{ProtocolKind, Round};
 use ethics_bowl::sanitize::sanitize;
 use ethics_bowl::store::{RoundFilter, Store};
 use ethics_bowl::tui::mirror::{run_names, verdict_in_terms};
+use serde::Serialize;
 
 use super::UsageError;
+
+/// `compare --json`: the comparison the Markdown shows, every pair included.
+#[derive(Serialize)]
+struct CompareJson<'a> {
+    protocol: ProtocolKind,
+    a: Folder,
+    b: Folder,
+    rounds: RoundCounts,
+    agreement: Agreement,
+    /// Each model's Bradley–Terry rating in both (Ethics Bowl; empty otherwise).
+    ratings: &'a [RatingInBoth],
+    /// What each folder's judges saw, when the folders differ in it; else null.
+    judges_saw: Option<JudgesSaw<'a>>,
+    judges: &'a [JudgeInBoth],
+    /// Every judgment usable in both, with whether its verdict flipped.
+    pairs: Vec<Pair<'a>>,
+}
+
+/// One folder compared: its path and the name the Markdown and the UI give it.
+#[derive(Serialize)]
+struct Folder {
+    dir: String,
+    name: String,
+}
+
+/// Rounds in A, in B, and in both.
+#[derive(Serialize)]
+struct RoundCounts {
+    a: usize,
+    b: usize,
+    both: usize,
+}
+
+/// How far the two folders' judgments agree.
+#[derive(Serialize)]
+struct Agreement {
+    /// Judgments usable in both (same round, same judge).
+    pairs: usize,
+    /// Of those, the pairs with a margin in both, which the two figures below read.
+    margins: usize,
+    margin_correlation: Statistic,
+    mean_abs_change: Statistic,
+    /// Pairs whose verdict differs.
+    flipped: usize,
+}
+
+/// What the judges saw in A and in B.
+#[derive(Serialize)]
+struct JudgesSaw<'a> {
+    a: &'a [JudgeViewCount],
+    b: &'a [JudgeViewCount],
+}
+
+/// A judgment in both folders.
+#[derive(Serialize)]
+struct Pair<'a> {
+    #[serde(flatten)]
+    pair: &'a PairedJudgment,
+    flipped: bool,
+}
+
+impl<'a> CompareJson<'a> {
+    fn of(c: &'a Comparison, a: &Path, b: &Path) -> Self {
+        let (dir_a, dir_b) = (a.display().to_string(), b.display().to_string());
+        let (name_a, name_b) = run_names(&dir_a, &dir_b);
+        let (na, nb, both) = c.rounds;
+        Self {
+            protocol: c.protocol,
+            a: Folder {
+                dir: dir_a,
+                name: name_a,
+            },
+            b: Folder {
+                dir: dir_b,
+                name: name_b,
+            },
+            rounds: RoundCounts { a: na, b: nb, both },
+            agreement: Agreement {
+                pairs: c.pairs.len(),
+                margins: c
+                    .pairs
+                    .iter()
+                    .filter(|p| p.margin_a.is_some() && p.margin_b.is_some())
+                    .count(),
+                margin_correlation: c.margin_agreement.correlation,
+                mean_abs_change: c.margin_agreement.mean_abs_change,
+                flipped: c.flipped,
+            },
+            ratings: &c.ratings,
+            judges_saw: c.judges_saw.as_ref().map(|(a, b)| JudgesSaw { a, b }),
+            judges: &c.judges,
+            pairs: c
+                .pairs
+                .iter()
+                .map(|p| Pair {
+                    pair: p,
+                    flipped: p.flipped(),
+                })
+                .collect(),
+        }
+    }
+}
 
 /// A folder's rounds and the protocol they played.
 pub fn load(dir: &Path) -> Result<(ProtocolKind, Vec<Round>), UsageError> {
@@ -80,9 +188,9 @@ fn markdown(c: &Comparison, a: &Path, b: &Path) -> String {
     };
     let _ = writeln!(
         s,
-        "| agreement between {ra} and {rb} | |\n|---|---|\n| correlation of the margins (Pearson) | {} |\n| mean absolute change of the margin | {} |\n| verdicts that flipped | {flipped} |\n",
-        num(c.margin_correlation, 3),
-        num(c.mean_abs_change, 2)
+        "| agreement between {ra} and {rb} (95% intervals, n counting rounds) | |\n|---|---|\n| correlation of the margins (Pearson) | {} |\n| mean absolute change of the margin | {} |\n| verdicts that flipped | {flipped} |\n",
+        Value::Statistic(c.margin_agreement.correlation, Style::Decimals(3)).shown(),
+        Value::Statistic(c.margin_agreement.mean_abs_change, Style::Decimals(2)).shown()
     );
     if !c.ratings.is_empty() {
         let _ = writeln!(
@@ -176,7 +284,7 @@ fn write_csv(path: &Path, header: &[&str], rows: Vec<Vec<String>>) -> anyhow::Re
 }
 
 /// Compares two results folders.
-pub fn run(a: &Path, b: &Path, out: Option<&Path>) -> anyhow::Result<()> {
+pub fn run(a: &Path, b: &Path, out: Option<&Path>, json: bool) -> anyhow::Result<()> {
     let (kind_a, rounds_a) = load(a)?;
     let (kind_b, rounds_b) = load(b)?;
     if kind_a != kind_b {
@@ -191,7 +299,11 @@ pub fn run(a: &Path, b: &Path, out: Option<&Path>) -> anyhow::Result<()> {
     }
     let c = compare(kind_a, &rounds_a, &rounds_b);
     let text = markdown(&c, a, b);
-    print!("{text}");
+    if json {
+        super::json::print_versioned(CompareJson::of(&c, a, b))?;
+    } else {
+        print!("{text}");
+    }
     if let Some(out) = out {
         std::fs::create_dir_all(out)
             .map_err(|e| anyhow::anyhow!("{}: cannot create: {e}", out.display()))?;

@@ -24,11 +24,8 @@ pub fn run(file: &Path, as_json: bool) -> anyhow::Result<()> {
         );
     }
     if as_json {
-        println!(
-            "{}",
-            ethics_bowl::safe_json::to_string_pretty(&loaded.dilemmas)?
-        );
-        return Ok(());
+        // The dilemmas as a tournament reads them, in the spec's fields.
+        return super::json::print(&loaded.dilemmas);
     }
     for d in &loaded.dilemmas {
         println!("{}  {}  [{}]", d.id, d.title, d.category);

@@ -1,11 +1,12 @@
 //! `ethics-bowl judgment parse FILE [--json]`: what the parser reads from a judge's answer.
 //! Exits 1 unless all fourteen scores were read, so a script can tell.
 
+use std::collections::BTreeMap;
 use std::path::Path;
 
 use ethics_bowl::domain::{Criterion, ParseStatus, Scores};
 use ethics_bowl::protocols::judging::parse_judgment;
-use serde_json::{Map, Value, json};
+use serde::Serialize;
 
 /// The reading found fewer than all fourteen scores (exit code 1).
 #[derive(Debug, thiserror::Error)]
@@ -13,6 +14,28 @@ use serde_json::{Map, Value, json};
 pub struct IncompleteReading {
     status: &'static str,
     read: usize,
+}
+
+/// `judgment parse --json`: what was read, each criterion's score by its key (null when
+/// not read).
+#[derive(Serialize)]
+struct ParsedJson<'a> {
+    /// `complete`, `partial` or `failed`.
+    status: &'static str,
+    team_a_scores: BTreeMap<&'static str, Option<f64>>,
+    team_b_scores: BTreeMap<&'static str, Option<f64>>,
+    team_a_justification: &'a str,
+    team_b_justification: &'a str,
+    overall_analysis: &'a str,
+    problems: &'a [String],
+}
+
+/// Every criterion's score by its key.
+fn by_key(s: &Scores) -> BTreeMap<&'static str, Option<f64>> {
+    Criterion::ALL
+        .iter()
+        .map(|c| (c.key(), s.get(*c)))
+        .collect()
 }
 
 /// Parses the file (or stdin for `-`), prints the result, and fails unless every score was
@@ -26,23 +49,15 @@ pub fn parse(file: &Path, as_json: bool) -> anyhow::Result<()> {
         _ => "failed",
     };
     if as_json {
-        let scores = |s: &Scores| -> Value {
-            let m: Map<String, Value> = Criterion::ALL
-                .iter()
-                .map(|c| (c.key().to_string(), json!(s.get(*c))))
-                .collect();
-            Value::Object(m)
-        };
-        let out = json!({
-            "status": status,
-            "team_a_scores": scores(&p.team_a),
-            "team_b_scores": scores(&p.team_b),
-            "team_a_justification": p.team_a_justification,
-            "team_b_justification": p.team_b_justification,
-            "overall_analysis": p.overall_analysis,
-            "problems": p.problems,
-        });
-        println!("{}", ethics_bowl::safe_json::to_string_pretty(&out)?);
+        super::json::print_versioned(ParsedJson {
+            status,
+            team_a_scores: by_key(&p.team_a),
+            team_b_scores: by_key(&p.team_b),
+            team_a_justification: &p.team_a_justification,
+            team_b_justification: &p.team_b_justification,
+            overall_analysis: &p.overall_analysis,
+            problems: &p.problems,
+        })?;
         return verdict(status, &p.team_a, &p.team_b);
     }
     println!("status: {status}");

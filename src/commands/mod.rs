@@ -1,5 +1,6 @@
 //! One module per subcommand; each returns `anyhow::Result`, and `main` turns errors into
-//! exit codes (2 for usage and configuration, 1 for calls that failed).
+//! exit codes (`crate::exit_codes`: 2 for usage and configuration, 1 for calls that
+//! failed); `json` prints what every `--json` prints.
 
 pub mod annotate;
 pub mod annotations;
@@ -9,6 +10,7 @@ pub mod compare;
 pub mod completions;
 pub mod dilemmas;
 pub mod init;
+pub mod json;
 pub mod judgment;
 pub mod keys;
 pub mod man;

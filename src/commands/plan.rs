@@ -62,7 +62,7 @@ pub fn run(dir: &Path, detect: f64, detect_total: Option<f64>, json: bool) -> an
         );
     }
     if json {
-        println!("{}", ethics_bowl::safe_json::to_string_pretty(&plan)?);
+        super::json::print_versioned(&plan)?;
     } else {
         print!("{}", text(&plan));
     }

@@ -1,24 +1,33 @@
 //! `ethics-bowl report DIR`: the analysis of what is stored, finished rounds so far, as
 //! report.md, CSVs, analysis.json, SVG charts and report.html.
 
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 use ethics_bowl::analysis::figures::{Style, Value};
+use ethics_bowl::analysis::flip::FlipRate;
 use ethics_bowl::analysis::flip::flips_of;
 use ethics_bowl::analysis::human::PersonReading;
-use ethics_bowl::analysis::qa::QaFigures;
-use ethics_bowl::analysis::structured::StructuredFigures;
+use ethics_bowl::analysis::qa::{Lift, Proportion, QaFigures};
+use ethics_bowl::analysis::structured::{SideAdvantage, StructuredFigures, StructuredModel};
 use ethics_bowl::analysis::tables::unread_note;
 use ethics_bowl::analysis::{
-    Format, analyse, providers_of, qa_share, run_of, warnings_of, write_html, write_report,
+    Analysis, Format, analyse, providers_of, qa_share, run_of, warnings_of, write_html,
+    write_report,
 };
-use ethics_bowl::domain::ProtocolKind;
+use ethics_bowl::domain::{ProtocolKind, QaFormat};
+use serde::Serialize;
 
 use super::UsageError;
 use crate::cli::FormatArg;
 
-/// Analyses the rounds in `dir` and writes the report files.
-pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Result<()> {
+/// Analyses the rounds in `dir` and writes the report files; prints what it wrote and the
+/// figures below, or with `json` the same as one document ([`ReportJson`]).
+pub fn run(
+    dir: &Path,
+    out: Option<&Path>,
+    formats: &[FormatArg],
+    json: bool,
+) -> anyhow::Result<()> {
     let (store, rounds) = super::stored_rounds(dir)?;
     if rounds.is_empty() {
         return Err(UsageError(format!("{}: no rounds to analyse", dir.display())).into());
@@ -49,14 +58,22 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
         .with_run(run_of(&store))
         .with_flips(flips_of(&store, &rounds))
         .with_people(&rounds, &people, blind);
-    for path in write_report(&analysis, &target, &formats)? {
-        println!("wrote {}", path.display());
-    }
+    // Without --json each file is named as soon as it is written, so a later failure still
+    // leaves the list of what was.
+    let wrote = |path: &Path| {
+        if !json {
+            println!("wrote {}", path.display());
+        }
+    };
+    let mut files = write_report(&analysis, &target, &formats)?;
+    files.iter().for_each(|p| wrote(p));
     if formats.contains(&Format::Html) {
-        println!(
-            "wrote {}",
-            write_html(&analysis, &rounds, &target)?.display()
-        );
+        let page = write_html(&analysis, &rounds, &target)?;
+        wrote(&page);
+        files.push(page);
+    }
+    if json {
+        return super::json::print_versioned(ReportJson::of(dir, &target, &files, &analysis));
     }
     for f in &analysis.position_flips {
         let effect = f
@@ -96,6 +113,64 @@ pub fn run(dir: &Path, out: Option<&Path>, formats: &[FormatArg]) -> anyhow::Res
         }
     }
     Ok(())
+}
+
+/// `report --json`: what the report prints, as one document. The figures are the objects
+/// `analysis.json` holds under the same keys (a subset of it: the whole analysis is that
+/// file, named in `files` when `--format` writes it).
+#[derive(Serialize)]
+struct ReportJson<'a> {
+    /// The results folder read.
+    dir: String,
+    /// The folder written.
+    out: String,
+    /// Every file written, in the order written.
+    files: Vec<String>,
+    rounds: usize,
+    complete_rounds: usize,
+    /// Why the Ethics Bowl's consistency flags are not computed for some tests, if so.
+    consistency_note: Option<String>,
+    position_flips: &'a [FlipRate],
+    qa: Option<QaJson<'a>>,
+    structured: Option<StructuredJson<'a>>,
+}
+
+/// The question-answer debate's judge accuracy, as `report` prints it.
+#[derive(Serialize)]
+struct QaJson<'a> {
+    by_format: &'a std::collections::BTreeMap<QaFormat, Proportion>,
+    lifts: &'a [Lift],
+    awaiting_review: usize,
+}
+
+/// The structured debate's side advantage and win rates, as `report` prints them.
+#[derive(Serialize)]
+struct StructuredJson<'a> {
+    side: &'a SideAdvantage,
+    models: &'a [StructuredModel],
+}
+
+impl<'a> ReportJson<'a> {
+    fn of(dir: &Path, out: &Path, files: &[PathBuf], analysis: &'a Analysis) -> Self {
+        Self {
+            dir: dir.display().to_string(),
+            out: out.display().to_string(),
+            files: files.iter().map(|p| p.display().to_string()).collect(),
+            rounds: analysis.rounds,
+            complete_rounds: analysis.complete_rounds,
+            consistency_note: unread_note(&analysis.consistency),
+            position_flips: &analysis.position_flips,
+            qa: analysis.qa.as_ref().map(|q| QaJson {
+                by_format: &q.by_format,
+                lifts: &q.lifts,
+                awaiting_review: q.awaiting_review,
+            }),
+            structured: analysis.structured.as_ref().map(|f| StructuredJson {
+                side: &f.side,
+                models: &f.models,
+            }),
+        }
+    }
 }
 
 /// The structured debate's totals: the side advantage and each model's win rate.

@@ -77,8 +77,8 @@ pub fn run(dir: &Path, args: Args<'_>) -> anyhow::Result<()> {
         );
     }
     if args.json {
-        println!("{}", ethics_bowl::safe_json::to_string_pretty(&rounds)?);
-        return Ok(());
+        // The round files as stored, each with its `schema_version`.
+        return super::json::print(&rounds);
     }
     if args.markdown {
         for r in &rounds {
@@ -160,7 +160,7 @@ fn one_round(store: &Store, dir: &Path, id: &str, json: bool) -> anyhow::Result<
         .into());
     };
     if json {
-        println!("{}", ethics_bowl::safe_json::to_string_pretty(&round)?);
+        super::json::print(&round)?;
     } else {
         print!("{}", round_markdown(&round));
     }

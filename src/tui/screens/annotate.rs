@@ -404,8 +404,11 @@ impl Session {
             Some(Action::Leave) => {
                 if self.form.touched() {
                     self.confirm_leave = true;
+                    let key = |action| keymap.first_key(table, action).unwrap_or_default();
                     self.message = Some(format!(
-                        "Leave? What is typed for this round is not saved (rounds saved with Ctrl-S are kept): q, y or Esc {}, any other key stays.",
+                        "Leave? What is typed for this round is not saved (rounds saved with {} are kept): {} or y {}, any other key stays.",
+                        key(Action::Save),
+                        key(Action::Leave),
                         if self.standalone {
                             "quits"
                         } else {

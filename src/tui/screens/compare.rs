@@ -28,7 +28,7 @@ pub const BINDINGS: &[Binding] = &[
     PAGE_UP_DOWN,
     Binding {
         label: "Enter",
-        help: "in the summary: open the selected flipped verdict's round side by side (Esc returns to the list)",
+        help: "in the summary: open the selected flipped verdict's round side by side ({back} returns to the list)",
         footer: Some("Enter open flipped"),
         keys: &[(key(KeyCode::Enter), Action::Open)],
     },

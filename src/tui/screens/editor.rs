@@ -207,10 +207,10 @@ impl Editor {
                     return Outcome::go(Destination::Back);
                 } else {
                     editor.confirm_discard = true;
-                    editor.message = Some(
-                        "unsaved edits: Esc again to discard them, any other key to go on editing"
-                            .into(),
-                    );
+                    let leave = keymap.first_key(table, Action::Leave).unwrap_or_default();
+                    editor.message = Some(format!(
+                        "unsaved edits: {leave} again to discard them, any other key to go on editing"
+                    ));
                 }
                 Vec::new()
             }

@@ -77,7 +77,7 @@ pub const BINDINGS: &[Binding] = &[
     CLEAR_FILTER,
     Binding {
         label: "c",
-        help: "with open DIR --compare OTHER: agreement of the two runs, flipped verdicts (Enter opens one), judges, ratings",
+        help: "with open DIR --compare OTHER: agreement of the two runs, flipped verdicts ({open} opens one), judges, ratings",
         footer: Some("c compare"),
         keys: &[(ch('c'), Action::CompareSummary)],
     },

@@ -65,7 +65,7 @@ pub const LIST: &[Binding] = &[
     },
     Binding {
         label: "Esc",
-        help: "close the list (n / N still step through the hits)",
+        help: "close the list ({next_hit} / {previous_hit} still step through the hits)",
         footer: Some("Esc close"),
         keys: &[(key(KeyCode::Esc), Action::Back)],
     },
@@ -277,8 +277,8 @@ impl Search {
                 self.list = None;
                 Some(Outcome::default())
             }
-            Action::NextHit => Some(self.step(true)),
-            Action::PreviousHit => Some(self.step(false)),
+            Action::NextHit => Some(self.step(true, keymap)),
+            Action::PreviousHit => Some(self.step(false, keymap)),
             _ => None,
         }
     }
@@ -407,14 +407,19 @@ impl Search {
     }
 
     /// `n` / `N`: the next or previous hit, around the ends.
-    fn step(&mut self, forward: bool) -> Outcome {
+    fn step(&mut self, forward: bool, keymap: &Keymap) -> Outcome {
         self.list = None;
         let n = self.hits.len();
         if n == 0 {
             return Outcome::notice(if self.query.is_some() {
                 self.summary()
             } else {
-                "no search yet: press / to search".into()
+                format!(
+                    "no search yet: press {} to search",
+                    keymap
+                        .first_key(crate::tui::keys::GLOBAL, Action::Search)
+                        .unwrap_or_default()
+                )
             });
         }
         let next = match (self.current, forward) {

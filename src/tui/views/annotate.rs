@@ -14,9 +14,12 @@ use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 use crate::annotations::{QaAnswer, Winner};
 use crate::domain::{Criterion, Label, ProtocolKind, Team};
 use crate::tui::app::App;
+use crate::tui::keymap::Keymap;
 use crate::tui::mirror::RoundState;
-use crate::tui::screens::annotate::{Form, Session};
+use crate::tui::screens::annotate::{BINDINGS, Form, Session, WRITING};
 use crate::tui::theme::Theme;
+
+use super::keyed;
 
 /// Replaces model names (and the round's id) with neutral labels in text drawn while
 /// blind: longest names first, ASCII case ignored, and a name's last part after a `/`
@@ -171,7 +174,10 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         _ => Blinder::none(),
     };
     let [main, message] = Layout::vertical([Constraint::Min(5), Constraint::Length(2)]).areas(area);
-    let note = session.message.clone().unwrap_or_else(|| hint(session));
+    let note = session
+        .message
+        .clone()
+        .unwrap_or_else(|| hint(session, &app.keys));
     frame.render_widget(
         Paragraph::new(blinder.apply(&note))
             .wrap(Wrap { trim: true })
@@ -179,15 +185,16 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         message,
     );
     if session.at.is_none() {
+        let next = if session.standalone {
+            "{leave} quits; `ethics-bowl report` measures the judges against people."
+        } else {
+            "{leave} goes back; the Analysis screen ({analysis}) measures the judges against people."
+        };
         let done = format!(
             "Every one of the {} rounds is judged, and stored in annotations/{}/. {}",
             session.round_ids.len(),
             session.annotator,
-            if session.standalone {
-                "q quits; `ethics-bowl report` measures the judges against people."
-            } else {
-                "q or Esc goes back; the Analysis screen (a) measures the judges against people."
-            }
+            keyed::fill(&app.keys, BINDINGS, next)
         );
         frame.render_widget(
             Paragraph::new(done).wrap(Wrap { trim: true }).block(
@@ -219,21 +226,34 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             ),
         left,
     );
-    render_form(frame, right, session, &blinder, theme);
+    render_form(frame, right, (session, &app.keys), &blinder, theme);
 }
 
-/// What to do next, when nothing else is to be said.
-fn hint(session: &Session) -> String {
+/// What to do next, when nothing else is to be said, naming the keys in force.
+fn hint(session: &Session, keys: &Keymap) -> String {
     if session.writing {
-        return "Write the reason; Tab or Esc goes back to the choices; Ctrl-S saves and goes on."
-            .into();
+        return keyed::fill(
+            keys,
+            WRITING,
+            "Write the reason; {score_fields} goes back to the choices; {save} saves and goes on.",
+        )
+        .into_owned();
     }
-    match &session.form {
-        Form::EthicsBowl { .. } => "Type each score (whole numbers 1–10); arrows or Enter move; Tab writes a reason for the score under the cursor; Ctrl-S saves and goes on.".into(),
-        Form::QaDebate { labels: true, .. } => "Choose p proved, d disproved or u unknown, type your confidence 0–100; Tab writes a reason; Ctrl-S saves and goes on.".into(),
-        Form::QaDebate { .. } => "Choose a or b (the answer you believe), type your confidence 0–100; Tab writes a reason; Ctrl-S saves and goes on.".into(),
-        Form::StructuredDebate { .. } => "Choose p pro, c con or t tie; Tab writes a reason; Ctrl-S saves and goes on.".into(),
-    }
+    let text = match &session.form {
+        Form::EthicsBowl { .. } => {
+            "Type each score (whole numbers 1–10); arrows or Enter move; {score_fields} writes a reason for the score under the cursor; {save} saves and goes on."
+        }
+        Form::QaDebate { labels: true, .. } => {
+            "Choose p proved, d disproved or u unknown, type your confidence 0–100; {score_fields} writes a reason; {save} saves and goes on."
+        }
+        Form::QaDebate { .. } => {
+            "Choose a or b (the answer you believe), type your confidence 0–100; {score_fields} writes a reason; {save} saves and goes on."
+        }
+        Form::StructuredDebate { .. } => {
+            "Choose p pro, c con or t tie; {score_fields} writes a reason; {save} saves and goes on."
+        }
+    };
+    keyed::fill(keys, BINDINGS, text).into_owned()
 }
 
 /// The setup and the debaters' phases (no judge's), each headed by its neutral label;
@@ -300,7 +320,7 @@ fn block(title: String, theme: &Theme, focus: bool) -> Block<'static> {
 fn render_form(
     frame: &mut Frame<'_>,
     area: Rect,
-    session: &Session,
+    (session, keys): (&Session, &Keymap),
     blinder: &Blinder,
     theme: &Theme,
 ) {
@@ -404,7 +424,7 @@ fn render_form(
     );
     let (title, lines) = match session.form.judgment() {
         Ok(_) => (
-            " Complete: Ctrl-S saves ".to_string(),
+            keyed::fill(keys, BINDINGS, " Complete: {save} saves ").into_owned(),
             vec![Line::styled(
                 "every part of the rubric is filled in",
                 Style::new().fg(theme.complete),

@@ -2,7 +2,7 @@
 //! side, judge by judge (the first run left, the second right, each column titled with its
 //! run's name: the reading in the protocol's terms, the judge's own text, and above both
 //! what changed), or the summary `ethics-bowl compare` prints (agreement, correlation of the
-//! margins, judges' leniency, ratings) over the list of flipped verdicts, which Enter opens.
+//! margins, judges' leniency, ratings) over the list of flipped verdicts, which Enter (or the key bound to open) opens.
 //! The runs are called by their folders' names (see [`run_names`]), never "A" and "B",
 //! which name the teams. The matrix's compare cells and legend are here too.
 //!
@@ -15,10 +15,15 @@ use ratatui::text::Line;
 use ratatui::widgets::{Block, Borders, List, ListItem, ListState, Paragraph, Tabs, Wrap};
 
 use crate::analysis::compare::{Comparison, PairedJudgment};
+use crate::analysis::figures::{Style as Figure, Value};
 use crate::domain::{Criterion, Judgment, ParseStatus, ProtocolKind, Reading, Round, Team};
 use crate::tui::app::App;
+use crate::tui::keys::Action;
 use crate::tui::mirror::{Compared, JudgeRow, RoundState};
+use crate::tui::screens::compare as compare_screen;
 use crate::tui::theme::Theme;
+
+use super::keyed;
 
 /// The most characters of a run's name the header and the legend show.
 const NAME_SHOWN: usize = 40;
@@ -163,7 +168,19 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         tabs,
     );
     if summary {
-        render_summary(frame, body, compare, screen.flip, screen.scroll, theme);
+        let open = keyed::key_of(&app.keys, compare_screen::BINDINGS, Action::Open);
+        let title = format!(
+            " Verdicts that flipped · ↑↓ select · {} open ",
+            open.as_deref().unwrap_or("Enter")
+        );
+        render_summary(
+            frame,
+            body,
+            compare,
+            (screen.flip, screen.scroll),
+            &title,
+            theme,
+        );
         return;
     }
     let round = screen.round.as_deref().and_then(|id| app.mirror.round(id));
@@ -183,14 +200,17 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
 
 /// The summary scrolled by `scroll`, over the list of flipped verdicts with `flip`
 /// selected.
+/// The summary over the list of flipped verdicts (`title`, which names the key that opens
+/// one); `at` is the flip selected and the summary's scroll.
 fn render_summary(
     frame: &mut Frame<'_>,
     area: Rect,
     compare: &Compared,
-    flip: usize,
-    scroll: usize,
+    at: (usize, usize),
+    title: &str,
     theme: &Theme,
 ) {
+    let (flip, scroll) = at;
     let flips = compare.flips();
     let list_height = (flips.len().max(1) as u16 + 2).clamp(3, (area.height / 2).max(3));
     let [top, bottom] =
@@ -202,7 +222,7 @@ fn render_summary(
             .block(bordered(" Comparison ", theme)),
         top,
     );
-    let block = bordered(" Verdicts that flipped · ↑↓ select · Enter open ", theme);
+    let block = bordered(title, theme);
     if flips.is_empty() {
         frame.render_widget(
             Paragraph::new("none")
@@ -293,11 +313,11 @@ fn summary_lines(c: &Comparison, state: &Compared) -> Vec<Line<'static>> {
         Line::raw(format!("  verdicts that flipped     {}", share(c.flipped))),
         Line::raw(format!(
             "  correlation of the margins (Pearson)  {}",
-            num(c.margin_correlation, 3)
+            Value::Statistic(c.margin_agreement.correlation, Figure::Decimals(3)).shown()
         )),
         Line::raw(format!(
             "  mean absolute change of the margin    {}",
-            num(c.mean_abs_change, 2)
+            Value::Statistic(c.margin_agreement.mean_abs_change, Figure::Decimals(2)).shown()
         )),
         Line::raw(""),
     ];

@@ -1,6 +1,7 @@
 //! The help overlay: every key of the current screen, then the keys that work everywhere,
 //! read from the same tables the key handlers use, with the user's keys (see
-//! `crate::tui::keymap`).
+//! `crate::tui::keymap`), in the rows' labels and in the keys their sentences name
+//! (`super::keyed`).
 
 use ratatui::Frame;
 use ratatui::layout::Rect;
@@ -12,6 +13,8 @@ use crate::tui::app::App;
 use crate::tui::keys::{Binding, GLOBAL};
 use crate::tui::screens::search;
 use crate::tui::theme::Theme;
+
+use super::keyed;
 
 /// Draws the help over `area`: the keys of the screen showing (and of what it opens), then
 /// those of every screen, and the search list's first while it is open.
@@ -26,7 +29,8 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         .flat_map(|(table, prefix)| {
             table.iter().map(move |b| {
                 let label = app.keys.label(b);
-                Line::raw(format!("{label:<20} {prefix}{}", b.help))
+                let help = keyed::fill(&app.keys, table, b.help);
+                Line::raw(format!("{label:<20} {prefix}{help}"))
             })
         })
         .collect();

@@ -272,10 +272,12 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     let widths: Vec<Constraint> = std::iter::once(Constraint::Length(label_width))
         .chain(col_widths.iter().map(|w| Constraint::Length(*w)))
         .collect();
-    let title = match app.screens.matrix.selected_shown(app.shown()) {
-        Some(r) => format!(" Progress · {} ", r.id()),
-        None => " Progress ".to_string(),
-    };
+    let more_columns = more(first, cols.len(), shown_cols.len());
+    // The title shares the top border with the columns' marker, a space between them.
+    let room = usize::from(table_area.width.saturating_sub(2))
+        .saturating_sub(more_columns.chars().count() + usize::from(!more_columns.is_empty()));
+    let selected = app.screens.matrix.selected_shown(app.shown());
+    let title = progress_title(selected.map(|r| r.id()), room);
     // With nothing to show, no heading either (the message below says why).
     let table = Table::new(rows, widths);
     let table = if shown_rows.is_empty() {
@@ -288,7 +290,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             .borders(Borders::ALL)
             .border_style(Style::new().fg(theme.border))
             .title(title)
-            .title_top(Line::from(more(first, cols.len(), shown_cols.len())).right_aligned())
+            .title_top(Line::from(more_columns).right_aligned())
             .title_bottom(
                 Line::from(more_rows(
                     first_row,
@@ -335,6 +337,65 @@ fn more_rows(first: usize, shown: usize, total: usize) -> String {
     }
 }
 
+/// The matrix's border title in at most `width` columns: "Progress" and the selected
+/// round's id, shortened by [`shorten_id`] to fit.
+fn progress_title(id: Option<&str>, width: usize) -> String {
+    const LEAD: &str = " Progress · ";
+    let Some(id) = id else {
+        return " Progress ".to_string();
+    };
+    // The lead, the id and a space after it.
+    let room = width.saturating_sub(LEAD.chars().count() + 1);
+    if room < 8 {
+        return " Progress ".to_string();
+    }
+    format!("{LEAD}{} ", shorten_id(id, room))
+}
+
+/// The shortest a part of a round id is cut to, `…` aside.
+const PART_KEPT: usize = 3;
+
+/// A round id in at most `width` characters: whole when it fits; else each of its parts
+/// (dilemma or item, the models, the repetition: `__` between them) cut at its end with `…`,
+/// the longest first, so every part still shows its start; else its start and end.
+fn shorten_id(id: &str, width: usize) -> String {
+    let total = id.chars().count();
+    if total <= width {
+        return id.to_string();
+    }
+    let parts: Vec<&str> = id.split("__").collect();
+    let mut kept: Vec<usize> = parts.iter().map(|p| p.chars().count()).collect();
+    let shown = |kept: &[usize]| -> usize {
+        let cut: usize = parts
+            .iter()
+            .zip(kept)
+            .map(|(p, k)| k + usize::from(*k < p.chars().count()))
+            .sum();
+        cut + 2 * parts.len().saturating_sub(1)
+    };
+    while shown(&kept) > width {
+        let longest = (0..parts.len())
+            .filter(|&i| kept[i] > PART_KEPT)
+            .max_by_key(|&i| (kept[i] + usize::from(kept[i] < parts[i].chars().count()), i));
+        match longest {
+            Some(i) => kept[i] -= 1,
+            None => return super::compare::fit_name(id, width),
+        }
+    }
+    parts
+        .iter()
+        .zip(&kept)
+        .map(|(p, &k)| {
+            let mut s: String = p.chars().take(k).collect();
+            if k < p.chars().count() {
+                s.push('…');
+            }
+            s
+        })
+        .collect::<Vec<_>>()
+        .join("__")
+}
+
 /// Says which way columns are hidden: `← more`, `more →`, both, or nothing.
 fn more(first: usize, shown: usize, total: usize) -> String {
     let left = if first > 0 { " ← more" } else { "" };
@@ -352,7 +413,27 @@ fn more(first: usize, shown: usize, total: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{more, more_rows, window};
+    use super::{more, more_rows, progress_title, shorten_id, window};
+
+    #[test]
+    fn a_long_round_id_keeps_every_part_and_fits() {
+        let id = "sympathetic_saboteur__claude-sonnet-4-5-20250929__vs__gpt-5-mini-2025-08-07__r1";
+        assert_eq!(shorten_id(id, 100), id);
+        let short = shorten_id(id, 50);
+        assert_eq!(short.chars().count(), 50, "{short}");
+        // The longest parts are cut first, to the same length.
+        assert_eq!(short, "sympathetic_…__claude-sonne…__vs__gpt-5-mini-…__r1");
+        // Narrower than every part's start: the id's start and end.
+        let tiny = shorten_id(id, 12);
+        assert_eq!(tiny.chars().count(), 12, "{tiny}");
+        assert!(tiny.starts_with("symp") && tiny.ends_with("_r1"), "{tiny}");
+        // 80 columns, the borders and the columns' marker taken off: it fits.
+        let title = progress_title(Some(id), 78 - " more →".chars().count() - 1);
+        assert!(title.chars().count() <= 70, "{title}");
+        assert!(title.starts_with(" Progress · sympathetic_") && title.ends_with("__r1 "));
+        assert_eq!(progress_title(None, 70), " Progress ");
+        assert_eq!(progress_title(Some(id), 15), " Progress ");
+    }
 
     #[test]
     fn the_window_keeps_the_cursor_in_view() {

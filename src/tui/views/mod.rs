@@ -12,6 +12,7 @@ mod figures;
 mod filter;
 mod header;
 mod help;
+mod keyed;
 mod leaderboard;
 mod log;
 mod matrix;
@@ -53,9 +54,12 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         area,
     );
     if area.width < MIN_WIDTH || area.height < MIN_HEIGHT {
+        let q = keyed::key_of(&app.keys, keys::GLOBAL, Action::Quit);
         let message = format!(
-            "The terminal is {}×{}; ethics-bowl needs at least {MIN_WIDTH}×{MIN_HEIGHT}. Enlarge it, or press q to quit.",
-            area.width, area.height
+            "The terminal is {}×{}; ethics-bowl needs at least {MIN_WIDTH}×{MIN_HEIGHT}. Enlarge it, or press {} to quit.",
+            area.width,
+            area.height,
+            q.as_deref().unwrap_or("q")
         );
         frame.render_widget(Paragraph::new(message).wrap(Wrap { trim: true }), area);
         return;
@@ -99,7 +103,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
         Id::Log => log::render(frame, body, app, theme),
         Id::Review => review::render_queue(frame, body, app, theme),
         Id::Editor => match &app.screens.editor {
-            Some(editor) => review::render_editor(frame, body, editor, theme),
+            Some(editor) => review::render_editor(frame, body, (editor, &app.keys), theme),
             None => review::render_queue(frame, body, app, theme),
         },
         Id::Analysis => analysis::render(frame, body, app, theme),

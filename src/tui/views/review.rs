@@ -13,8 +13,11 @@ use crate::domain::{Criterion, Judgment, ParseStatus, Reading};
 use crate::engine::WaitingKind;
 use crate::protocols::judging::parse_judgment;
 use crate::tui::app::App;
-use crate::tui::screens::editor::{Editor, ReviewKind, ScoreFields};
+use crate::tui::keymap::Keymap;
+use crate::tui::screens::editor::{self, Editor, ReviewKind, ScoreFields};
 use crate::tui::theme::Theme;
+
+use super::keyed;
 
 /// Draws the review queue.
 pub fn render_queue(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
@@ -76,7 +79,12 @@ pub fn render_queue(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme)
 }
 
 /// Draws the editor.
-pub fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: &Theme) {
+pub fn render_editor(
+    frame: &mut Frame<'_>,
+    area: Rect,
+    (editor, keys): (&Editor, &Keymap),
+    theme: &Theme,
+) {
     let [main, message] = Layout::vertical([Constraint::Min(5), Constraint::Length(2)]).areas(area);
     let [text_area, preview_area] =
         Layout::horizontal([Constraint::Percentage(60), Constraint::Percentage(40)]).areas(main);
@@ -94,7 +102,14 @@ pub fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: 
 
     if let Some(fields) = &editor.fields {
         render_fields(frame, preview_area, fields, theme);
-        let note = editor.message.clone().unwrap_or_else(|| "Type each score (1–10, halves allowed); arrows move; Ctrl-S saves; Tab goes back to the text.".into());
+        let note = editor.message.clone().unwrap_or_else(|| {
+            keyed::fill(
+                keys,
+                editor::FIELDS,
+                "Type each score (1–10, halves allowed); arrows move; {save} saves; {score_fields} goes back to the text.",
+            )
+            .into_owned()
+        });
         frame.render_widget(
             Paragraph::new(note)
                 .wrap(Wrap { trim: true })
@@ -104,7 +119,7 @@ pub fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: 
         return;
     }
     if editor.kind != ReviewKind::EthicsBowl {
-        render_other_preview(frame, preview_area, message, editor, theme);
+        render_other_preview(frame, (preview_area, message), editor, keys, theme);
         return;
     }
     let parsed = parse_judgment(&editor.text());
@@ -135,13 +150,14 @@ pub fn render_editor(frame: &mut Frame<'_>, area: Rect, editor: &Editor, theme: 
         .chain(std::iter::once(totals))
         .collect();
     let status = match parsed.status() {
-        ParseStatus::Parsed => " Preview · complete: Ctrl-S saves ",
+        ParseStatus::Parsed => " Preview · complete: {save} saves ",
         ParseStatus::Partial => " Preview · partial ",
         _ => " Preview · no scores yet ",
     };
+    let status = keyed::fill(keys, editor::BINDINGS, status);
     let [table_area, problems_area] =
         Layout::vertical([Constraint::Length(11), Constraint::Min(2)]).areas(preview_area);
-    frame.render_widget(scores_table(rows, status, theme.border, theme), table_area);
+    frame.render_widget(scores_table(rows, &status, theme.border, theme), table_area);
     let problems: Vec<Line<'_>> = parsed
         .problems
         .iter()
@@ -246,9 +262,9 @@ fn scores_table<'a>(
 /// that protocol's terms; a debater's reply is read by the engine when saved.
 fn render_other_preview(
     frame: &mut Frame<'_>,
-    area: Rect,
-    message: Rect,
+    (area, message): (Rect, Rect),
     editor: &Editor,
+    keys: &Keymap,
     theme: &Theme,
 ) {
     let preview = editor.preview();
@@ -257,11 +273,17 @@ fn render_other_preview(
         None => (
             " Preview ",
             vec![Line::styled(
-                "read by the engine when saved (Ctrl-S); it says why if it cannot",
+                keyed::fill(
+                    keys,
+                    editor::BINDINGS,
+                    "read by the engine when saved ({save}); it says why if it cannot",
+                )
+                .into_owned(),
                 Style::new().fg(theme.dim),
             )],
         ),
     };
+    let title = keyed::fill(keys, editor::BINDINGS, title);
     if let Some(j) = &preview {
         lines.push(Line::raw(""));
         lines.extend(
@@ -287,10 +309,13 @@ fn render_other_preview(
             "Fix the JSON verdict until it is read: every argument assessed (logic, evidence, responsiveness, honesty, standing), pro_total and con_total."
         }
         _ => {
-            "Fix the reply's JSON; the engine reads it when Ctrl-S saves and says why if it cannot."
+            "Fix the reply's JSON; the engine reads it when {save} saves and says why if it cannot."
         }
     };
-    let note = editor.message.clone().unwrap_or_else(|| hint.into());
+    let note = editor
+        .message
+        .clone()
+        .unwrap_or_else(|| keyed::fill(keys, editor::BINDINGS, hint).into_owned());
     frame.render_widget(
         Paragraph::new(note)
             .wrap(Wrap { trim: true })
@@ -302,7 +327,7 @@ fn render_other_preview(
 /// The preview's title: whether what is read is complete.
 fn preview_title(j: &Judgment) -> &'static str {
     match j.parse_status {
-        ParseStatus::Parsed => " Preview · complete: Ctrl-S saves ",
+        ParseStatus::Parsed => " Preview · complete: {save} saves ",
         _ if !j.reading.is_empty() => " Preview · partial ",
         _ => " Preview · nothing read yet ",
     }
@@ -440,7 +465,8 @@ mod tests {
     fn screen(editor: &Editor) -> String {
         let mut terminal = Terminal::new(TestBackend::new(120, 24)).unwrap_or_else(|e| match e {});
         let theme = Theme::no_color();
-        let drawn = terminal.draw(|f| render_editor(f, f.area(), editor, &theme));
+        let keys = crate::tui::keymap::Keymap::default();
+        let drawn = terminal.draw(|f| render_editor(f, f.area(), (editor, &keys), &theme));
         assert!(drawn.is_ok());
         let buffer = terminal.backend().buffer();
         (0..buffer.area.height)

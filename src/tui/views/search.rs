@@ -9,8 +9,11 @@ use ratatui::widgets::{Block, Borders, Clear, List, ListItem, ListState, Paragra
 
 use crate::store::{HitPlace, find_ignore_case};
 use crate::tui::app::App;
-use crate::tui::screens::search::{ListKind, PromptKind};
+use crate::tui::keys::Action;
+use crate::tui::screens::search::{self as search_screen, ListKind, PromptKind};
 use crate::tui::theme::Theme;
+
+use super::keyed;
 
 /// The footer while the prompt is open: what is typed, after a cursor-like marker.
 pub(super) fn prompt_line(app: &App) -> Option<String> {
@@ -19,9 +22,12 @@ pub(super) fn prompt_line(app: &App) -> Option<String> {
         PromptKind::Search => ("/", "search"),
         PromptKind::Jump => (":", "jump to round id"),
     };
+    let key = |action| keyed::key_of(&app.keys, search_screen::PROMPT, action).unwrap_or_default();
     Some(format!(
-        "{lead}{}█   ({hint}: Enter runs, Esc cancels)",
-        crate::sanitize::sanitize(&prompt.text)
+        "{lead}{}█   ({hint}: {} runs, {} cancels)",
+        crate::sanitize::sanitize(&prompt.text),
+        key(Action::Run),
+        key(Action::Leave)
     ))
 }
 
@@ -93,7 +99,12 @@ pub(super) fn render_list(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &
     if items.is_empty() {
         frame.render_widget(
             Paragraph::new(Line::styled(
-                "Nothing found. Esc closes this; / searches again.",
+                keyed::fill(
+                    &app.keys,
+                    search_screen::LIST,
+                    "Nothing found. {back} closes this; {search} searches again.",
+                )
+                .into_owned(),
                 dim,
             ))
             .block(block),
