@@ -8,6 +8,7 @@ pub mod batch_lines;
 pub mod compare;
 pub mod completions;
 pub mod dilemmas;
+pub mod export;
 pub mod init;
 pub mod judgment;
 pub mod keys;

@@ -1,0 +1,342 @@
+//! A tournament as one Inspect evaluation log (`EvalLog`, log format version 2), the JSON
+//! form `inspect_ai.log.read_eval_log` reads and `inspect view` shows: the task (protocol and
+//! tournament), the models by role, the dataset, one sample per round (see [`sample`]), the
+//! report's headline figures as `results`, and token usage as `stats`.
+
+pub mod log;
+pub mod results;
+pub mod sample;
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::path::Path;
+
+use serde_json::{Map, Value, json};
+use sha2::{Digest, Sha256};
+
+use super::{ExportError, Source};
+use crate::analysis::analyse;
+use crate::config::TournamentConfig;
+use crate::domain::{Dilemma, PhaseType, ProtocolKind, Round};
+use crate::store::TournamentStatus;
+use log::{EvalConfig, EvalDataset, EvalLog, EvalSpec, EvalStats, ModelConfig};
+
+/// A log and what a person should know about how it was made.
+#[derive(Debug, Clone)]
+pub struct Built {
+    /// The log.
+    pub log: EvalLog,
+    /// Notes for the person exporting (where an input's text came from).
+    pub notes: Vec<String>,
+}
+
+/// The evaluation log of `source`.
+pub fn build(source: &Source) -> Built {
+    let mut notes = Vec::new();
+    let kind = protocol_of(source);
+    let providers: BTreeMap<String, String> = source
+        .record
+        .iter()
+        .flat_map(|r| &r.models)
+        .map(|m| (m.name.clone(), m.provider.to_string()))
+        .collect();
+    let analysis = analyse(&source.rounds, &providers);
+    let dilemmas = dilemmas(source, &mut notes);
+    let mut fallback = 0;
+    let samples: Vec<_> = source
+        .rounds
+        .iter()
+        .map(|round| {
+            let input = input_of(round, &dilemmas).unwrap_or_else(|| {
+                fallback += 1;
+                first_prompt(round)
+            });
+            sample::of_round(source, round, input)
+        })
+        .collect();
+    if fallback > 0 {
+        notes.push(format!(
+            "{fallback} round(s) have as input the first prompt their debaters were given \
+             (it quotes the dilemma): the dilemma document was not found"
+        ));
+    }
+    let scored = samples
+        .iter()
+        .filter(|s| s.scores.as_ref().is_some_and(|s| !s.is_empty()))
+        .count();
+    let (model_usage, role_usage) = results::usage(&analysis);
+    let record = source.record.as_ref();
+    let name = record
+        .map(|r| r.config.name.clone())
+        .unwrap_or_else(|| "results".to_string());
+    let started = record
+        .map(|r| r.started_at.clone())
+        .or_else(|| source.rounds.iter().map(|r| r.timestamp.clone()).min())
+        .unwrap_or_default();
+    let id = short_id(&format!("{name}\n{started}"));
+    let item_ids: BTreeSet<&str> = source.rounds.iter().map(|r| r.dilemma_id.as_str()).collect();
+    let status = match record.map(|r| r.status) {
+        Some(TournamentStatus::Finished) => "success",
+        Some(TournamentStatus::Running) => "started",
+        Some(TournamentStatus::Cancelled | TournamentStatus::BudgetReached) => "cancelled",
+        None if source.rounds.iter().all(|r| r.error.is_none()) => "success",
+        None => "started",
+    };
+    let log = EvalLog {
+        version: log::LOG_VERSION,
+        status,
+        eval: EvalSpec {
+            eval_id: id.clone(),
+            run_id: id.clone(),
+            created: started.clone(),
+            task: format!("{}/{name}", kind.as_str()),
+            task_id: id,
+            task_version: 0,
+            task_display_name: format!("{name} ({kind})"),
+            task_attribs: attribs(kind, &name),
+            dataset: EvalDataset {
+                name: dataset_name(kind).to_string(),
+                location: record.and_then(|r| dataset_location(kind, &r.config, &r.config_file)),
+                samples: item_ids.len(),
+                sample_ids: item_ids.iter().map(|s| s.to_string()).collect(),
+            },
+            model: "none/none".into(),
+            model_roles: model_roles(source),
+            config: EvalConfig {
+                epochs: record
+                    .map(|r| r.config.repetitions)
+                    .or_else(|| source.rounds.iter().map(|r| r.repetition).max())
+                    .unwrap_or(1),
+            },
+            packages: BTreeMap::from([(
+                "ethics-bowl".to_string(),
+                env!("CARGO_PKG_VERSION").to_string(),
+            )]),
+            metadata: spec_metadata(source),
+        },
+        results: results::results(&analysis, &source.rounds, scored),
+        stats: EvalStats {
+            started_at: started,
+            completed_at: record
+                .and_then(|r| r.finished_at.clone())
+                .unwrap_or_default(),
+            model_usage,
+            role_usage,
+        },
+        samples,
+    };
+    Built { log, notes }
+}
+
+/// Writes `log` to `path` (its folder created if missing), as the tool writes JSON: model
+/// text escaped, keys redacted.
+pub fn write(log: &EvalLog, path: &Path) -> Result<(), ExportError> {
+    if let Some(dir) = path.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).map_err(|e| ExportError::write(dir, e))?;
+    }
+    let bytes = crate::safe_json::to_vec_pretty(log).map_err(|source| ExportError::Json {
+        path: path.to_path_buf(),
+        source,
+    })?;
+    std::fs::write(path, bytes).map_err(|e| ExportError::write(path, e))
+}
+
+/// The protocol of the folder: its record's, else its first round's.
+fn protocol_of(source: &Source) -> ProtocolKind {
+    source
+        .record
+        .as_ref()
+        .map(|r| r.protocol)
+        .or_else(|| source.rounds.first().map(Round::kind))
+        .unwrap_or(ProtocolKind::EthicsBowl)
+}
+
+/// 22 characters of a SHA-256 of `text`, so a folder's log has the same ids at every export.
+fn short_id(text: &str) -> String {
+    let digest = Sha256::digest(text.as_bytes());
+    digest
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect::<String>()
+        .chars()
+        .take(22)
+        .collect()
+}
+
+fn attribs(kind: ProtocolKind, name: &str) -> Map<String, Value> {
+    let mut m = Map::new();
+    m.insert("protocol".into(), json!(kind.as_str()));
+    m.insert("tournament".into(), json!(name));
+    m
+}
+
+fn dataset_name(kind: ProtocolKind) -> &'static str {
+    match kind {
+        ProtocolKind::EthicsBowl => "dilemmas",
+        ProtocolKind::QaDebate => "boardgameqa",
+        ProtocolKind::StructuredDebate => "topics",
+    }
+}
+
+/// The file the tournament read its items from, as its configuration names it.
+fn dataset_location(
+    kind: ProtocolKind,
+    config: &TournamentConfig,
+    config_file: &Path,
+) -> Option<String> {
+    let file = match kind {
+        ProtocolKind::EthicsBowl => Some(config.dilemma_file.clone()),
+        ProtocolKind::QaDebate | ProtocolKind::StructuredDebate => None,
+    }?;
+    (!file.as_os_str().is_empty())
+        .then(|| TournamentConfig::resolve(config_file, &file).display().to_string())
+}
+
+/// The debaters, single judges and panel judges, each once, with their provider and model
+/// id when the record has them (never a key or a base URL).
+fn model_roles(source: &Source) -> BTreeMap<String, Vec<ModelConfig>> {
+    let mut roles: BTreeMap<&str, BTreeSet<String>> = BTreeMap::new();
+    for r in &source.rounds {
+        for m in [&r.team_a_model, &r.team_b_model] {
+            if !m.is_empty() {
+                roles.entry("debater").or_default().insert(m.clone());
+            }
+        }
+        for j in &r.judgments {
+            let role = if j.persona_id.is_some() {
+                "panel_judge"
+            } else {
+                "judge"
+            };
+            roles.entry(role).or_default().insert(j.judge_model.clone());
+        }
+        if r.panel.is_none() {
+            for j in &r.judge_models {
+                roles.entry("judge").or_default().insert(j.clone());
+            }
+        }
+    }
+    let configured = |name: &str| {
+        source
+            .record
+            .iter()
+            .flat_map(|r| &r.models)
+            .find(|m| m.name == name)
+    };
+    roles
+        .into_iter()
+        .map(|(role, names)| {
+            let models = names
+                .into_iter()
+                .map(|name| {
+                    let mut config = Map::new();
+                    let mut args = Map::new();
+                    if let Some(m) = configured(&name) {
+                        config.insert("max_tokens".into(), json!(m.max_tokens));
+                        args.insert("provider".into(), json!(m.provider.to_string()));
+                        args.insert("model".into(), json!(m.model));
+                    }
+                    ModelConfig {
+                        model: name,
+                        config,
+                        args,
+                    }
+                })
+                .collect();
+            (role.to_string(), models)
+        })
+        .collect()
+}
+
+/// The tournament's record in the spec's metadata: its configuration (no keys: the record
+/// holds none), status, tool and warnings.
+fn spec_metadata(source: &Source) -> Map<String, Value> {
+    let mut m = Map::new();
+    if let Some(r) = &source.record {
+        m.insert(
+            "ethics_bowl".into(),
+            json!({
+                "tournament": r.id,
+                "protocol": r.protocol.as_str(),
+                "status": r.status,
+                "started_at": r.started_at,
+                "finished_at": r.finished_at,
+                "config": r.config,
+                "tool": r.tool,
+                "warnings": r.warnings,
+                "rejudgings": r.rejudgings.len(),
+            }),
+        );
+    }
+    m
+}
+
+/// The Ethics Bowl's dilemmas from the document the tournament names, when it can be read.
+fn dilemmas(source: &Source, notes: &mut Vec<String>) -> BTreeMap<String, Dilemma> {
+    let Some(record) = &source.record else {
+        return BTreeMap::new();
+    };
+    if record.protocol != ProtocolKind::EthicsBowl || record.config.dilemma_file.as_os_str().is_empty() {
+        return BTreeMap::new();
+    }
+    let path = TournamentConfig::resolve(&record.config_file, &record.config.dilemma_file);
+    match crate::inputs::load_dilemmas(&path) {
+        Ok(loaded) => loaded
+            .dilemmas
+            .into_iter()
+            .map(|d| (d.id.clone(), d))
+            .collect(),
+        Err(e) => {
+            notes.push(format!("the dilemma document could not be read ({e})"));
+            BTreeMap::new()
+        }
+    }
+}
+
+/// The text a round is about: the dilemma, the question, the proposition.
+fn input_of(round: &Round, dilemmas: &BTreeMap<String, Dilemma>) -> Option<String> {
+    if let Some(setup) = round.qa() {
+        return Some(setup.question.clone());
+    }
+    if let Some(setup) = round.structured() {
+        return Some(match &setup.topic.context {
+            Some(context) => format!("{}\n\n{context}", setup.topic.proposition),
+            None => setup.topic.proposition.clone(),
+        });
+    }
+    dilemmas.get(&round.dilemma_id).map(dilemma_text)
+}
+
+/// A dilemma as Markdown: its title, case, complications, questions and parallel case.
+fn dilemma_text(d: &Dilemma) -> String {
+    let list = |items: &[String]| {
+        items
+            .iter()
+            .map(|i| format!("- {i}"))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut text = format!("# {}\n\n{}", d.title, d.core_scenario);
+    for (heading, items) in [
+        ("Complications", &d.complications),
+        ("Questions", &d.questions),
+        ("Asymmetric features", &d.asymmetric_features),
+    ] {
+        if !items.is_empty() {
+            text.push_str(&format!("\n\n## {heading}\n{}", list(items)));
+        }
+    }
+    if !d.consistency_case.is_empty() {
+        text.push_str(&format!("\n\n## Parallel case\n{}", d.consistency_case));
+    }
+    text
+}
+
+/// The first prompt a debater was given (it quotes the dilemma), else the item's id.
+fn first_prompt(round: &Round) -> String {
+    round
+        .phase(PhaseType::Presentation, None)
+        .or_else(|| round.phases.iter().find(|p| !p.phase_type.is_judging()))
+        .map(|p| p.prompt.clone())
+        .filter(|p| !p.is_empty())
+        .unwrap_or_else(|| round.dilemma_id.clone())
+}
