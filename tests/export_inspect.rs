@@ -17,6 +17,9 @@ use std::process::Command;
 
 use serde_json::{Value, json};
 
+/// People's judgments added to a folder: the annotator and the round.
+type People<'a> = &'a [(&'a str, &'a str)];
+
 const FIXTURES: [&str; 4] = ["ethics_bowl", "panel", "qa_debate", "structured_debate"];
 
 /// How to run the check by inspect-ai, printed when the variable is unset.
@@ -89,7 +92,9 @@ fn usable(j: &Value) -> bool {
 /// A few values each usable judgment's score must hold, from the round file.
 fn values_of(j: &Value) -> Value {
     if let Some(a) = j["team_a_scores"].as_object() {
-        let total = |s: &serde_json::Map<String, Value>| s.values().map(|v| v.as_f64().unwrap()).sum::<f64>();
+        let total = |s: &serde_json::Map<String, Value>| {
+            s.values().map(|v| v.as_f64().unwrap()).sum::<f64>()
+        };
         let b = j["team_b_scores"].as_object().unwrap();
         return json!({"team_a.total": total(a), "team_b.total": total(b)});
     }
@@ -116,7 +121,12 @@ fn expected(dir: &Path, people: &[(&str, &str)]) -> Value {
         let failed = !r["error"].is_null();
         let mut scores = serde_json::Map::new();
         if !failed {
-            for j in r["judgments"].as_array().unwrap().iter().filter(|j| usable(j)) {
+            for j in r["judgments"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .filter(|j| usable(j))
+            {
                 let name = j["persona_id"]
                     .as_str()
                     .or(j["judge_model"].as_str())
@@ -140,7 +150,9 @@ fn expected(dir: &Path, people: &[(&str, &str)]) -> Value {
                 p["output_tokens"].as_u64().unwrap_or(0),
             ];
             for u in [&mut usage, &mut all] {
-                let e = u.entry(p["model_id"].as_str().unwrap().to_string()).or_default();
+                let e = u
+                    .entry(p["model_id"].as_str().unwrap().to_string())
+                    .or_default();
                 e[0] += tokens[0];
                 e[1] += tokens[1];
             }
@@ -240,7 +252,10 @@ fn each_protocols_log_has_a_sample_per_round_and_a_score_per_usable_judgment() {
             assert_eq!(names, wanted, "{name}: {}", s["id"]);
             for (judge, values) in w["scores"].as_object().unwrap() {
                 for (key, v) in values.as_object().unwrap() {
-                    assert_eq!(&s["scores"][judge]["value"][key], v, "{name}: {judge} {key}");
+                    assert_eq!(
+                        &s["scores"][judge]["value"][key], v,
+                        "{name}: {judge} {key}"
+                    );
                 }
             }
             // The input, then one message per call, each naming its model and role.
@@ -267,8 +282,15 @@ fn each_protocols_log_has_a_sample_per_round_and_a_score_per_usable_judgment() {
                 )
             })
             .collect();
-        assert_eq!(serde_json::to_value(&usage).unwrap(), want["usage"], "{name}");
-        assert!(!log["results"]["scores"].as_array().unwrap().is_empty(), "{name}");
+        assert_eq!(
+            serde_json::to_value(&usage).unwrap(),
+            want["usage"],
+            "{name}"
+        );
+        assert!(
+            !log["results"]["scores"].as_array().unwrap().is_empty(),
+            "{name}"
+        );
     }
 }
 
@@ -311,27 +333,29 @@ fn inspect_reads_the_log_of_each_protocol() {
     let work = tempfile::tempdir().unwrap();
     let altered = work.path().join("ethics_bowl_failed");
     let people = with_failure_and_person(&altered);
-    let mut folders: Vec<(String, PathBuf, &[(&str, &str)])> = FIXTURES
+    let mut folders: Vec<(String, PathBuf, People)> = FIXTURES
         .iter()
         .map(|n| (n.to_string(), fixture(n), &[][..]))
         .collect();
     folders.push(("ethics_bowl_failed".into(), altered.clone(), &people[..]));
+    let mut args = Vec::new();
     for (name, dir, people) in folders {
         let log = work.path().join(format!("{name}.json"));
         export(&dir, &log);
         let want = work.path().join(format!("{name}-expected.json"));
         std::fs::write(&want, expected(&dir, people).to_string()).unwrap();
-        let o = Command::new(&python)
-            .arg(&script)
-            .arg(&log)
-            .arg(&want)
-            .output()
-            .unwrap();
-        assert!(
-            o.status.success(),
-            "{name}: inspect-ai's reader disagrees:\n{}{}",
-            String::from_utf8_lossy(&o.stdout),
-            String::from_utf8_lossy(&o.stderr)
-        );
+        args.extend([log, want]);
     }
+    let o = Command::new(&python)
+        .arg(&script)
+        .args(&args)
+        .output()
+        .unwrap();
+    let stdout = String::from_utf8_lossy(&o.stdout);
+    assert!(
+        o.status.success(),
+        "inspect-ai's reader disagrees:\n{stdout}{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(stdout.lines().count(), args.len() / 2, "{stdout}");
 }

@@ -1,10 +1,11 @@
 """Reads an Inspect log written by `ethics-bowl export --format inspect` with Inspect's own
 reader (inspect_ai.log.read_eval_log) and checks it against what the round files say.
 
-Run by tests/export_inspect.rs: python export_inspect_read.py LOG EXPECTED.json, where
+Run by tests/export_inspect.rs: python export_inspect_read.py LOG EXPECTED.json [LOG
+EXPECTED.json ...] (one process for every log: importing inspect_ai takes seconds), where
 EXPECTED holds, per round id, the score names (the usable judges), whether the round failed,
-and each model's tokens; and the tournament's total usage by model. Prints one line and
-exits 0 when everything matches, else prints every mismatch and exits 1.
+and each model's tokens; and the tournament's total usage by model. Prints a line per log and
+exits 0 when everything in every log matches, else prints every mismatch and exits 1.
 """
 
 import json
@@ -15,7 +16,14 @@ from inspect_ai.log import read_eval_log
 
 
 def main() -> int:
-    log_path, expected_path = sys.argv[1], sys.argv[2]
+    args = sys.argv[1:]
+    failed = 0
+    for log_path, expected_path in zip(args[::2], args[1::2]):
+        failed += check_log(log_path, expected_path)
+    return 1 if failed or not args or len(args) % 2 else 0
+
+
+def check_log(log_path: str, expected_path: str) -> int:
     with open(expected_path, encoding="utf-8") as f:
         expected = json.load(f)
     log = read_eval_log(log_path)
@@ -63,7 +71,7 @@ def main() -> int:
 
     if problems:
         for p in problems:
-            print(p)
+            print(f"{log_path}: {p}")
         return 1
     print(f"read {log_path}: {len(samples)} samples, inspect-ai reads it")
     return 0

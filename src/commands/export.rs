@@ -14,9 +14,9 @@ pub fn run(dir: &Path, format: ExportFormatArg, out: Option<&Path>) -> anyhow::R
     if rounds.is_empty() {
         return Err(UsageError(format!("{}: no rounds to export", dir.display())).into());
     }
-    let record = store.load_tournament().map_err(|e| {
-        UsageError(format!("{e}; fix or remove it, then export again"))
-    })?;
+    let record = store
+        .load_tournament()
+        .map_err(|e| UsageError(format!("{e}; fix or remove it, then export again")))?;
     // People's judgments go in beside the models': a damaged file stops the export, naming
     // it, rather than leave them out without a word.
     let annotations = ethics_bowl::annotations::load_all(store.dir())

@@ -30,7 +30,9 @@ pub struct Source {
 impl Source {
     /// People's judgments of one round.
     pub fn annotations_of<'a>(&'a self, round_id: &'a str) -> impl Iterator<Item = &'a Annotation> {
-        self.annotations.iter().filter(move |a| a.round_id == round_id)
+        self.annotations
+            .iter()
+            .filter(move |a| a.round_id == round_id)
     }
 }
 

@@ -139,7 +139,11 @@ pub fn of_round(source: &Source, round: &Round) -> Vec<Rater> {
     if round.panel.is_some() {
         raters.extend(verdict_of(round));
     }
-    raters.extend(source.annotations_of(&round.id).map(|a| of_person(round, a)));
+    raters.extend(
+        source
+            .annotations_of(&round.id)
+            .map(|a| of_person(round, a)),
+    );
     raters
 }
 
@@ -270,9 +274,7 @@ fn choice_rows(round: &Round, choice: Option<QaChoice>) -> Vec<Observation> {
 /// it is the item's label.
 fn label_rows(round: &Round, label: Option<&str>, confidence: Option<f64>) -> Vec<Observation> {
     let truth = round.qa().map(|s| s.label.as_str());
-    let correct = label
-        .zip(truth)
-        .map(|(l, t)| f64::from(u8::from(l == t)));
+    let correct = label.zip(truth).map(|(l, t)| f64::from(u8::from(l == t)));
     vec![
         Observation::answer("label", label.map(str::to_string)),
         Observation::score(None, "confidence", confidence),
@@ -334,7 +336,9 @@ fn of_person(round: &Round, a: &Annotation) -> Rater {
                         confidence: Some(*confidence),
                     }),
                 ),
-                QaAnswer::Label(label) => label_rows(round, Some(label.as_str()), Some(*confidence)),
+                QaAnswer::Label(label) => {
+                    label_rows(round, Some(label.as_str()), Some(*confidence))
+                }
             };
             (rows, justification.clone().unwrap_or_default())
         }
@@ -342,7 +346,10 @@ fn of_person(round: &Round, a: &Annotation) -> Rater {
             winner,
             justification,
         } => (
-            vec![Observation::answer("verdict", Some(winner.as_str().to_string()))],
+            vec![Observation::answer(
+                "verdict",
+                Some(winner.as_str().to_string()),
+            )],
             justification.clone().unwrap_or_default(),
         ),
     };

@@ -73,7 +73,11 @@ pub fn build(source: &Source) -> Built {
         .or_else(|| source.rounds.iter().map(|r| r.timestamp.clone()).min())
         .unwrap_or_default();
     let id = short_id(&format!("{name}\n{started}"));
-    let item_ids: BTreeSet<&str> = source.rounds.iter().map(|r| r.dilemma_id.as_str()).collect();
+    let item_ids: BTreeSet<&str> = source
+        .rounds
+        .iter()
+        .map(|r| r.dilemma_id.as_str())
+        .collect();
     let status = match record.map(|r| r.status) {
         Some(TournamentStatus::Finished) => "success",
         Some(TournamentStatus::Running) => "started",
@@ -187,8 +191,11 @@ fn dataset_location(
         ProtocolKind::EthicsBowl => Some(config.dilemma_file.clone()),
         ProtocolKind::QaDebate | ProtocolKind::StructuredDebate => None,
     }?;
-    (!file.as_os_str().is_empty())
-        .then(|| TournamentConfig::resolve(config_file, &file).display().to_string())
+    (!file.as_os_str().is_empty()).then(|| {
+        TournamentConfig::resolve(config_file, &file)
+            .display()
+            .to_string()
+    })
 }
 
 /// The debaters, single judges and panel judges, each once, with their provider and model
@@ -275,7 +282,9 @@ fn dilemmas(source: &Source, notes: &mut Vec<String>) -> BTreeMap<String, Dilemm
     let Some(record) = &source.record else {
         return BTreeMap::new();
     };
-    if record.protocol != ProtocolKind::EthicsBowl || record.config.dilemma_file.as_os_str().is_empty() {
+    if record.protocol != ProtocolKind::EthicsBowl
+        || record.config.dilemma_file.as_os_str().is_empty()
+    {
         return BTreeMap::new();
     }
     let path = TournamentConfig::resolve(&record.config_file, &record.config.dilemma_file);

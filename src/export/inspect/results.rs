@@ -17,27 +17,28 @@ pub fn results(analysis: &Analysis, rounds: &[Round], scored: usize) -> EvalResu
     let mut scores = Vec::new();
     let mut not_computed = Vec::new();
     let unscored = rounds.len() - scored;
-    let mut figure = |name: &str, scorer: &str, what: &str, rows: Vec<(String, Option<EvalMetric>)>| {
-        let mut metrics = BTreeMap::new();
-        for (row, metric) in rows {
-            match metric {
-                Some(m) => {
-                    metrics.insert(row, m);
+    let mut figure =
+        |name: &str, scorer: &str, what: &str, rows: Vec<(String, Option<EvalMetric>)>| {
+            let mut metrics = BTreeMap::new();
+            for (row, metric) in rows {
+                match metric {
+                    Some(m) => {
+                        metrics.insert(row, m);
+                    }
+                    None => not_computed.push(format!("{name}, {row}: no usable judgment")),
                 }
-                None => not_computed.push(format!("{name}, {row}: no usable judgment")),
             }
-        }
-        let mut metadata = Map::new();
-        metadata.insert("description".into(), json!(what));
-        scores.push(EvalScore {
-            name: name.to_string(),
-            scorer: scorer.to_string(),
-            scored_samples: scored,
-            unscored_samples: unscored,
-            metrics,
-            metadata,
-        });
-    };
+            let mut metadata = Map::new();
+            metadata.insert("description".into(), json!(what));
+            scores.push(EvalScore {
+                name: name.to_string(),
+                scorer: scorer.to_string(),
+                scored_samples: scored,
+                unscored_samples: unscored,
+                metrics,
+                metadata,
+            });
+        };
     if !analysis.model_comparison.is_empty() {
         figure(
             "team_total",
@@ -75,7 +76,10 @@ pub fn results(analysis: &Analysis, rounds: &[Round], scored: usize) -> EvalResu
             .iter()
             .map(|m| (m.model.clone(), statistic(&m.model, &m.win_rate, "rounds")))
             .collect();
-        rows.push(("pro share of decided".into(), proportion("pro share of decided", &s.side.pro_share)));
+        rows.push((
+            "pro share of decided".into(),
+            proportion("pro share of decided", &s.side.pro_share),
+        ));
         figure(
             "win_rate",
             "structured_debate judges",

@@ -21,14 +21,15 @@ pub fn of_round(source: &Source, round: &Round, input: String) -> EvalSample {
     messages.extend(round.phases.iter().map(|p| message(round, p)));
     let raters = raters::of_round(source, round);
     let failed = round.error.is_some();
-    let scores = (!failed).then(|| {
-        raters
-            .iter()
-            .filter(|r| r.usable)
-            .map(|r| (r.score_name(), score(r)))
-            .collect::<BTreeMap<_, _>>()
-    })
-    .filter(|s| !s.is_empty());
+    let scores = (!failed)
+        .then(|| {
+            raters
+                .iter()
+                .filter(|r| r.usable)
+                .map(|r| (r.score_name(), score(r)))
+                .collect::<BTreeMap<_, _>>()
+        })
+        .filter(|s| !s.is_empty());
     let mut model_usage: BTreeMap<String, ModelUsage> = BTreeMap::new();
     for p in round.phases.iter().filter(|p| p.error.is_none()) {
         model_usage.entry(p.model_id.clone()).or_default().add(
@@ -187,10 +188,10 @@ fn metadata(round: &Round, raters: &[Rater]) -> Map<String, Value> {
             (team_str(t).to_string(), Value::Object(side))
         })
         .collect();
-    m.insert("pairing".into(), json!(format!(
-        "{} vs {}",
-        round.team_a_model, round.team_b_model
-    )));
+    m.insert(
+        "pairing".into(),
+        json!(format!("{} vs {}", round.team_a_model, round.team_b_model)),
+    );
     m.insert("sides".into(), Value::Object(sides));
     m.insert("judges".into(), json!(round.judge_models));
     if let Some(setup) = round.qa() {

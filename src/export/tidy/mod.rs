@@ -45,7 +45,11 @@ pub struct Table<R> {
 }
 
 /// Writes the three tables into `dir` (created if missing): the files written.
-pub fn write(source: &Source, dir: &Path, format: TableFormat) -> Result<Vec<PathBuf>, ExportError> {
+pub fn write(
+    source: &Source,
+    dir: &Path,
+    format: TableFormat,
+) -> Result<Vec<PathBuf>, ExportError> {
     std::fs::create_dir_all(dir).map_err(|e| ExportError::write(dir, e))?;
     Ok(vec![
         write_table(dir, format, &judgments::table(source))?,
