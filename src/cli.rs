@@ -263,8 +263,9 @@ pub enum Command {
         /// inspect: one Inspect log (JSON); csv or jsonl: judgments, phases and rounds tables.
         #[arg(long, value_enum)]
         format: ExportFormatArg,
-        /// Where to write: the log file for inspect (default RESULTS/export/inspect-log.json),
-        /// the folder of tables for csv and jsonl (default RESULTS/export).
+        /// Where to write: the log file for inspect (default: in RESULTS/export, named as
+        /// Inspect names its logs, so that `inspect view --log-dir` lists it), the folder of
+        /// tables for csv and jsonl (default RESULTS/export).
         #[arg(long, value_name = "PATH")]
         out: Option<PathBuf>,
     },

@@ -287,9 +287,22 @@ fn each_protocols_log_has_a_sample_per_round_and_a_score_per_usable_judgment() {
             want["usage"],
             "{name}"
         );
+        // Every headline figure has its rows with their interval and n; a row that cannot
+        // be computed is named instead.
+        let figures = log["results"]["scores"].as_array().unwrap();
+        for f in figures {
+            let metrics = f["metrics"].as_object().unwrap();
+            assert!(!metrics.is_empty(), "{name}: {f}");
+            for m in metrics.values() {
+                assert!(m["value"].is_number(), "{name}: {m}");
+                assert!(m["metadata"]["n"].is_u64(), "{name}: {m}");
+                assert!(m["metadata"].get("low").is_some(), "{name}: {m}");
+            }
+        }
         assert!(
-            !log["results"]["scores"].as_array().unwrap().is_empty(),
-            "{name}"
+            !figures.is_empty() || log["results"]["metadata"]["not_computed"].is_array(),
+            "{name}: {}",
+            log["results"]
         );
     }
 }

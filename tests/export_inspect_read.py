@@ -65,6 +65,9 @@ def check_log(log_path: str, expected_path: str) -> int:
         roles = [m.metadata.get("role") for m in s.messages if m.role == "assistant"]
         check(len(roles) == want["calls"], f"{round_id}: {len(roles)} messages for {want['calls']} calls")
         check(all(r in ("debater", "judge", "panel_judge") for r in roles), f"{round_id}: roles {roles}")
+        events = [e for e in s.events if e.event == "model"]
+        check(len(events) == want["calls"], f"{round_id}: {len(events)} model events for {want['calls']} calls")
+        check(all(e.input and e.input[-1].role == "user" for e in events), f"{round_id}: an event without its prompt")
     total = {m: [u.input_tokens, u.output_tokens] for m, u in log.stats.model_usage.items()}
     check(total == expected["usage"], f"stats usage {total} != {expected['usage']}")
     check(bool(log.eval.model_roles) and "debater" in log.eval.model_roles, "model_roles")

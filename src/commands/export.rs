@@ -29,21 +29,31 @@ pub fn run(dir: &Path, format: ExportFormatArg, out: Option<&Path>) -> anyhow::R
     let default = dir.join("export");
     match format {
         ExportFormatArg::Inspect => {
-            let path = out
-                .map(Path::to_path_buf)
-                .unwrap_or_else(|| default.join("inspect-log.json"));
-            if path.is_dir() {
+            if out.is_some_and(Path::is_dir) {
                 return Err(UsageError(format!(
-                    "{} is a folder: --out names the log file for --format inspect \
-                     (e.g. {}/inspect-log.json)",
-                    path.display(),
-                    path.display()
+                    "{} is a folder: --out names the log file for --format inspect (without \
+                     --out, the log goes into RESULTS/export/ under the name Inspect gives its \
+                     own logs)",
+                    out.map(Path::display)
+                        .map(|d| d.to_string())
+                        .unwrap_or_default()
                 ))
                 .into());
             }
             let built = inspect::build(&source);
             for note in &built.notes {
                 eprintln!("note: {note}");
+            }
+            let path = out
+                .map(Path::to_path_buf)
+                .unwrap_or_else(|| default.join(inspect::file_name(&built.log)));
+            let name = path.file_name().map(|n| n.to_string_lossy().into_owned());
+            if !name.as_deref().is_some_and(inspect::viewer_lists) {
+                eprintln!(
+                    "note: `inspect view --log-dir` lists only logs named as Inspect names its \
+                     own, a timestamp first ({}); read_eval_log reads any name",
+                    inspect::file_name(&built.log)
+                );
             }
             inspect::write(&built.log, &path)?;
             println!("wrote {}", path.display());

@@ -192,6 +192,8 @@ pub struct EvalSample {
     pub target: String,
     /// The input, then every call's answer in the order they finished.
     pub messages: Vec<ChatMessage>,
+    /// Every call as a model event, with what the model was sent: the viewer's transcript.
+    pub events: Vec<ModelEvent>,
     /// One score per judge (none for a round that failed).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub scores: Option<BTreeMap<String, Score>>,
@@ -213,7 +215,14 @@ pub struct EvalSample {
 #[derive(Debug, Clone, Serialize)]
 #[serde(tag = "role", rename_all = "lowercase")]
 pub enum ChatMessage {
-    /// The round's input.
+    /// A call's system prompt.
+    System {
+        /// The text.
+        content: String,
+        /// `input`.
+        source: &'static str,
+    },
+    /// The round's input, or a prompt sent.
     User {
         /// The text.
         content: String,
@@ -228,9 +237,74 @@ pub enum ChatMessage {
         source: &'static str,
         /// The model that answered.
         model: String,
-        /// Its phase, role, side, speaker, usage and how it ended.
+        /// Its phase, role, side, speaker, usage and how it ended (none for an earlier turn
+        /// of a conversation).
+        #[serde(skip_serializing_if = "Map::is_empty")]
         metadata: Map<String, Value>,
     },
+}
+
+/// `ModelEvent`: one call, as the viewer's transcript shows it.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelEvent {
+    /// `model`.
+    pub event: &'static str,
+    /// When the call started (its end less its latency), when known.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub timestamp: Option<String>,
+    /// Seconds from the round's start to the call's.
+    pub working_start: f64,
+    /// The model called.
+    pub model: String,
+    /// Its role in the round: `debater`, `judge`, `panel_judge`.
+    pub role: &'static str,
+    /// What it was sent: its system prompt, earlier turns, and the prompt.
+    pub input: Vec<ChatMessage>,
+    /// None: the tournament's calls use no tools.
+    pub tools: Vec<Value>,
+    /// `none`.
+    pub tool_choice: &'static str,
+    /// The temperature sent, when one was.
+    pub config: Map<String, Value>,
+    /// The answer.
+    pub output: ModelOutput,
+    /// Attempts that failed before it.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub retries: Option<usize>,
+    /// The error of a panel call that failed.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub error: Option<String>,
+    /// When it finished.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub completed: Option<String>,
+    /// Its latency in seconds, retries included.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub working_time: Option<f64>,
+}
+
+/// `ModelOutput`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ModelOutput {
+    /// The model.
+    pub model: String,
+    /// The one answer.
+    pub choices: Vec<ChatCompletionChoice>,
+    /// Its tokens and cost.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub usage: Option<ModelUsage>,
+    /// Its latency in seconds.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub time: Option<f64>,
+}
+
+/// `ChatCompletionChoice`.
+#[derive(Debug, Clone, Serialize)]
+pub struct ChatCompletionChoice {
+    /// The answer.
+    pub message: ChatMessage,
+    /// Inspect's reading of the provider's finish reason: `stop`, `max_tokens`,
+    /// `content_filter`, `unknown`.
+    pub stop_reason: &'static str,
 }
 
 /// A score (`Score`): a dict of the judge's observations.

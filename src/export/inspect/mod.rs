@@ -131,6 +131,51 @@ pub fn build(source: &Source) -> Built {
     Built { log, notes }
 }
 
+/// The log's file name as Inspect names its own (`2026-11-22T23-01-24+00-00_task_id.json`):
+/// `inspect view --log-dir` lists only files whose name starts with such a timestamp.
+pub fn file_name(log: &EvalLog) -> String {
+    let created = log
+        .eval
+        .created
+        .parse::<jiff::Timestamp>()
+        .map(|t| t.strftime("%Y-%m-%dT%H-%M-%S+00-00").to_string())
+        .unwrap_or_else(|_| "1970-01-01T00-00-00+00-00".to_string());
+    let task: String = log
+        .eval
+        .task
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '-' {
+                c
+            } else {
+                '-'
+            }
+        })
+        .collect();
+    format!("{created}_{task}_{}.json", log.eval.eval_id)
+}
+
+/// Whether `inspect view --log-dir` lists a JSON log of this name (it must start with a
+/// timestamp, as Inspect names its logs).
+pub fn viewer_lists(name: &str) -> bool {
+    let b = name.as_bytes();
+    let digits =
+        |r: std::ops::Range<usize>| r.clone().all(|i| b.get(i).is_some_and(u8::is_ascii_digit));
+    let sep = |i: usize, set: &[u8]| b.get(i).is_some_and(|c| set.contains(c));
+    digits(0..4)
+        && sep(4, b"-")
+        && digits(5..7)
+        && sep(7, b"-")
+        && digits(8..10)
+        && sep(10, b"T")
+        && digits(11..13)
+        && sep(13, b":-")
+        && digits(14..16)
+        && sep(16, b":-")
+        && digits(17..19)
+        && name.ends_with(".json")
+}
+
 /// Writes `log` to `path` (its folder created if missing), as the tool writes JSON: model
 /// text escaped, keys redacted.
 pub fn write(log: &EvalLog, path: &Path) -> Result<(), ExportError> {
@@ -348,4 +393,30 @@ fn first_prompt(round: &Round) -> String {
         .map(|p| p.prompt.clone())
         .filter(|p| !p.is_empty())
         .unwrap_or_else(|| round.dilemma_id.clone())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn the_default_name_is_one_the_viewer_lists() {
+        let source = Source {
+            rounds: Vec::new(),
+            record: None,
+            annotations: Vec::new(),
+        };
+        let mut log = build(&source).log;
+        log.eval.created = "2026-11-22T23:01:24.027155794Z".into();
+        log.eval.task = "ethics_bowl/my tournament".into();
+        let name = file_name(&log);
+        assert!(
+            name.starts_with("2026-11-22T23-01-24+00-00_ethics-bowl-my-tournament_"),
+            "{name}"
+        );
+        assert!(viewer_lists(&name), "{name}");
+        assert!(!viewer_lists("inspect-log.json"));
+        assert!(viewer_lists("2026-11-22T23:01:24_x.json"));
+        assert!(!viewer_lists("2026-11-22T23-01-24_x.eval.txt"));
+    }
 }

@@ -16,7 +16,7 @@ use crate::domain::Round;
 pub fn results(analysis: &Analysis, rounds: &[Round], scored: usize) -> EvalResults {
     let mut scores = Vec::new();
     let mut not_computed = Vec::new();
-    let unscored = rounds.len() - scored;
+    let unscored = rounds.len().saturating_sub(scored);
     let mut figure =
         |name: &str, scorer: &str, what: &str, rows: Vec<(String, Option<EvalMetric>)>| {
             let mut metrics = BTreeMap::new();
@@ -27,6 +27,11 @@ pub fn results(analysis: &Analysis, rounds: &[Round], scored: usize) -> EvalResu
                     }
                     None => not_computed.push(format!("{name}, {row}: no usable judgment")),
                 }
+            }
+            // A figure none of whose rows could be computed is left out (its rows are named
+            // in `not_computed`): a score without metrics is nothing for the viewer to show.
+            if metrics.is_empty() {
+                return;
             }
             let mut metadata = Map::new();
             metadata.insert("description".into(), json!(what));

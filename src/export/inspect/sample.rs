@@ -6,7 +6,10 @@ use std::collections::BTreeMap;
 
 use serde_json::{Map, Value, json};
 
-use super::log::{ChatMessage, EvalError, EvalSample, ModelUsage, Score};
+use super::log::{
+    ChatCompletionChoice, ChatMessage, EvalError, EvalSample, ModelEvent, ModelOutput, ModelUsage,
+    Score,
+};
 use crate::domain::{Round, Team};
 use crate::export::raters::{self, Rater};
 use crate::export::seats::{self, model_of, side_name};
@@ -19,6 +22,7 @@ pub fn of_round(source: &Source, round: &Round, input: String) -> EvalSample {
         source: "input",
     }];
     messages.extend(round.phases.iter().map(|p| message(round, p)));
+    let events = round.phases.iter().map(|p| event(round, p)).collect();
     let raters = raters::of_round(source, round);
     let failed = round.error.is_some();
     let scores = (!failed)
@@ -47,6 +51,7 @@ pub fn of_round(source: &Source, round: &Round, input: String) -> EvalSample {
             .map(|s| s.label.as_str().to_string())
             .unwrap_or_default(),
         messages,
+        events,
         scores,
         metadata: metadata(round, &raters),
         model_usage,
@@ -131,6 +136,104 @@ fn message(round: &Round, p: &crate::domain::Phase) -> ChatMessage {
         source: "generate",
         model: p.model_id.clone(),
         metadata: m,
+    }
+}
+
+/// One call as a model event: what the model was sent (its system prompt, the turns before,
+/// the prompt) and its answer with usage, timed from the round's start.
+fn event(round: &Round, p: &crate::domain::Phase) -> ModelEvent {
+    let mut input = Vec::new();
+    if !p.system_prompt.is_empty() {
+        input.push(ChatMessage::System {
+            content: p.system_prompt.clone(),
+            source: "input",
+        });
+    }
+    // Earlier turns alternate from a user turn.
+    for (i, turn) in p.earlier_turns.iter().enumerate() {
+        input.push(if i % 2 == 0 {
+            ChatMessage::User {
+                content: turn.clone(),
+                source: "input",
+            }
+        } else {
+            ChatMessage::Assistant {
+                content: turn.clone(),
+                source: "generate",
+                model: p.model_id.clone(),
+                metadata: Map::new(),
+            }
+        });
+    }
+    input.push(ChatMessage::User {
+        content: p.prompt.clone(),
+        source: "input",
+    });
+    let finished: Option<jiff::Timestamp> = p.timestamp.parse().ok();
+    let latency = p
+        .latency_ms
+        .map(|ms| jiff::SignedDuration::from_millis(ms as i64));
+    let started = finished
+        .zip(latency)
+        .and_then(|(f, l)| f.checked_sub(l).ok());
+    let round_start: Option<jiff::Timestamp> = round.timestamp.parse().ok();
+    let working_start = started
+        .zip(round_start)
+        .map(|(s, r)| s.duration_since(r).as_secs_f64().max(0.0))
+        .unwrap_or(0.0);
+    let seconds = p.latency_ms.map(|ms| ms as f64 / 1000.0);
+    let mut usage = ModelUsage::default();
+    usage.add(
+        p.input_tokens.unwrap_or(0),
+        p.output_tokens.unwrap_or(0),
+        p.cost_usd,
+    );
+    let mut config = Map::new();
+    if let Some(t) = p.temperature {
+        config.insert("temperature".into(), json!(t));
+    }
+    ModelEvent {
+        event: "model",
+        timestamp: started.or(finished).map(|t| t.to_string()),
+        working_start,
+        model: p.model_id.clone(),
+        role: seats::of_phase(p).role,
+        input,
+        tools: Vec::new(),
+        tool_choice: "none",
+        config,
+        output: ModelOutput {
+            model: p.model_id.clone(),
+            choices: vec![ChatCompletionChoice {
+                message: ChatMessage::Assistant {
+                    content: p.response.clone(),
+                    source: "generate",
+                    model: p.model_id.clone(),
+                    metadata: Map::new(),
+                },
+                stop_reason: stop_reason(p.finish_reason.as_deref(), p.truncated),
+            }],
+            usage: (p.input_tokens.is_some() || p.output_tokens.is_some()).then_some(usage),
+            time: seconds,
+        },
+        retries: (p.attempts.len() > 1).then(|| p.attempts.len() - 1),
+        error: p.error.clone(),
+        completed: finished.map(|t| t.to_string()),
+        working_time: seconds,
+    }
+}
+
+/// Inspect's stop reason for a provider's finish reason (OpenAI's `stop` and `length`,
+/// Anthropic's `end_turn` and `max_tokens`, Gemini's `STOP`, `MAX_TOKENS` and `SAFETY`).
+fn stop_reason(finish: Option<&str>, truncated: bool) -> &'static str {
+    if truncated {
+        return "max_tokens";
+    }
+    match finish.map(str::to_ascii_lowercase).as_deref() {
+        Some("stop" | "end_turn" | "stop_sequence") => "stop",
+        Some("length" | "max_tokens") => "max_tokens",
+        Some("content_filter" | "safety" | "refusal" | "recitation") => "content_filter",
+        _ => "unknown",
     }
 }
 
