@@ -17,39 +17,43 @@ pub fn results(analysis: &Analysis, rounds: &[Round], scored: usize) -> EvalResu
     let mut scores = Vec::new();
     let mut not_computed = Vec::new();
     let unscored = rounds.len().saturating_sub(scored);
-    let mut figure =
-        |name: &str, scorer: &str, what: &str, rows: Vec<(String, Option<EvalMetric>)>| {
-            let mut metrics = BTreeMap::new();
-            for (row, metric) in rows {
-                match metric {
-                    Some(m) => {
-                        metrics.insert(row, m);
-                    }
-                    None => not_computed.push(format!("{name}, {row}: no usable judgment")),
+    let mut figure = |name: &str,
+                      scorer: &str,
+                      what: &str,
+                      why: &str,
+                      rows: Vec<(String, Option<EvalMetric>)>| {
+        let mut metrics = BTreeMap::new();
+        for (row, metric) in rows {
+            match metric {
+                Some(m) => {
+                    metrics.insert(row, m);
                 }
+                None => not_computed.push(format!("{name}, {row}: {why}")),
             }
-            // A figure none of whose rows could be computed is left out (its rows are named
-            // in `not_computed`): a score without metrics is nothing for the viewer to show.
-            if metrics.is_empty() {
-                return;
-            }
-            let mut metadata = Map::new();
-            metadata.insert("description".into(), json!(what));
-            scores.push(EvalScore {
-                name: name.to_string(),
-                scorer: scorer.to_string(),
-                scored_samples: scored,
-                unscored_samples: unscored,
-                metrics,
-                metadata,
-            });
-        };
+        }
+        // A figure none of whose rows could be computed is left out (its rows are named
+        // in `not_computed`): a score without metrics is nothing for the viewer to show.
+        if metrics.is_empty() {
+            return;
+        }
+        let mut metadata = Map::new();
+        metadata.insert("description".into(), json!(what));
+        scores.push(EvalScore {
+            name: name.to_string(),
+            scorer: scorer.to_string(),
+            scored_samples: scored,
+            unscored_samples: unscored,
+            metrics,
+            metadata,
+        });
+    };
     if !analysis.model_comparison.is_empty() {
         figure(
             "team_total",
             "ethics_bowl judges",
             "each model's mean team total (of 70) by role, over usable judgments by judges of \
              other models; n counts judgments, units exchanges, the interval counting exchanges",
+            "no usable judgment by a judge of another model",
             analysis
                 .model_comparison
                 .iter()
@@ -66,6 +70,7 @@ pub fn results(analysis: &Analysis, rounds: &[Round], scored: usize) -> EvalResu
             "qa_debate judges",
             "the share of judgments choosing the correct answer, by format, with its Wilson \
              interval; n counts judgments, units items",
+            "no usable judgment",
             qa.by_format
                 .iter()
                 .map(|(format, p)| {
@@ -90,6 +95,7 @@ pub fn results(analysis: &Analysis, rounds: &[Round], scored: usize) -> EvalResu
             "structured_debate judges",
             "each model's win rate (a draw counts half), its interval from resampling the \
              rounds it debated (n counts rounds); and Pro's share of the decided judgments",
+            "no usable judgment (for Pro's share: no judgment that was not a draw)",
             rows,
         );
     }

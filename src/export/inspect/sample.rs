@@ -361,3 +361,70 @@ fn metadata(round: &Round, raters: &[Rater]) -> Map<String, Value> {
     }
     m
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn each_providers_finish_reason_reads_as_inspects_stop_reason() {
+        for (finish, want) in [
+            ("stop", "stop"),
+            ("end_turn", "stop"),
+            ("STOP", "stop"),
+            ("length", "max_tokens"),
+            ("MAX_TOKENS", "max_tokens"),
+            ("SAFETY", "content_filter"),
+            ("tool_use", "unknown"),
+        ] {
+            assert_eq!(stop_reason(Some(finish), false), want, "{finish}");
+        }
+        assert_eq!(stop_reason(None, false), "unknown");
+        assert_eq!(stop_reason(Some("stop"), true), "max_tokens");
+    }
+
+    #[test]
+    fn a_call_is_an_event_timed_from_the_rounds_start_with_what_it_was_sent() {
+        let round = Round {
+            timestamp: "2026-11-22T23:01:00Z".into(),
+            ..crate::protocols::example_round(&crate::domain::ScheduledRound {
+                round_id: "d__a__vs__b__r1".into(),
+                dilemma_id: "d".into(),
+                repetition: 1,
+                team_a: "a".into(),
+                team_b: "b".into(),
+                judges: vec!["j".into()],
+                format: None,
+                relation: None,
+            })
+        };
+        let phase = crate::domain::Phase {
+            prompt: "the prompt".into(),
+            system_prompt: "the system".into(),
+            earlier_turns: vec!["first".into(), "ack".into()],
+            timestamp: "2026-11-22T23:01:10Z".into(),
+            latency_ms: Some(2_500),
+            input_tokens: Some(10),
+            output_tokens: Some(5),
+            finish_reason: Some("end_turn".into()),
+            ..crate::domain::Phase::new(crate::domain::PhaseType::Presentation, "a", "answer")
+        };
+        let e = event(&round, &phase);
+        assert_eq!(e.role, "debater");
+        assert_eq!(e.working_start, 7.5);
+        assert_eq!(e.timestamp.as_deref(), Some("2026-11-22T23:01:07.5Z"));
+        assert_eq!(e.working_time, Some(2.5));
+        let roles: Vec<&str> = e
+            .input
+            .iter()
+            .map(|m| match m {
+                ChatMessage::System { .. } => "system",
+                ChatMessage::User { .. } => "user",
+                ChatMessage::Assistant { .. } => "assistant",
+            })
+            .collect();
+        assert_eq!(roles, ["system", "user", "assistant", "user"]);
+        assert_eq!(e.output.choices[0].stop_reason, "stop");
+        assert_eq!(e.output.usage.as_ref().map(|u| u.total_tokens), Some(15));
+    }
+}
