@@ -103,7 +103,7 @@ pub struct EvalConfig {
 pub struct EvalResults {
     /// Rounds.
     pub total_samples: usize,
-    /// Rounds that did not stop on an error.
+    /// Rounds every phase of which ran (complete or waiting for review).
     pub completed_samples: usize,
     /// The headline figures, each from the report's analysis.
     pub scores: Vec<EvalScore>,

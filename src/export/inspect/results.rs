@@ -99,7 +99,11 @@ pub fn results(analysis: &Analysis, rounds: &[Round], scored: usize) -> EvalResu
             rows,
         );
     }
-    let completed = rounds.iter().filter(|r| r.error.is_none()).count();
+    // Rounds every phase of which ran (complete, or waiting for a person's review).
+    let completed = rounds
+        .iter()
+        .filter(|r| r.status != crate::domain::RoundStatus::Incomplete)
+        .count();
     let mut metadata = Map::new();
     if !not_computed.is_empty() {
         metadata.insert("not_computed".into(), json!(not_computed));

@@ -291,10 +291,11 @@ fn metadata(round: &Round, raters: &[Rater]) -> Map<String, Value> {
             (team_str(t).to_string(), Value::Object(side))
         })
         .collect();
-    m.insert(
-        "pairing".into(),
-        json!(format!("{} vs {}", round.team_a_model, round.team_b_model)),
-    );
+    let seated: Vec<&str> = [round.team_a_model.as_str(), round.team_b_model.as_str()]
+        .into_iter()
+        .filter(|m| !m.is_empty())
+        .collect();
+    m.insert("pairing".into(), json!(seated.join(" vs ")));
     m.insert("sides".into(), Value::Object(sides));
     m.insert("judges".into(), json!(round.judge_models));
     if let Some(setup) = round.qa() {

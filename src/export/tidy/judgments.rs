@@ -4,7 +4,7 @@
 use serde::Serialize;
 
 use super::{Table, format_of, seat};
-use crate::export::raters::{self, JudgeKind};
+use crate::export::raters;
 use crate::export::seats::{model_of, side_name};
 use crate::export::{Source, team_str};
 
@@ -94,8 +94,7 @@ pub fn table(source: &Source) -> Table<Row> {
                     judge_kind: rater.kind.as_str(),
                     names_shown: rater.names_shown,
                     parse_status: rater.parse_status,
-                    corrected_by_hand: rater.parse_status == Some("corrected_by_hand")
-                        && rater.kind != JudgeKind::Human,
+                    corrected_by_hand: rater.parse_status == Some("corrected_by_hand"),
                     side: o.side.map(team_str),
                     side_name: o.side.map(|t| side_name(kind, t)),
                     side_model: o.side.and_then(|t| seat(model_of(round, t))),
