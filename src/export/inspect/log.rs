@@ -209,6 +209,9 @@ pub struct EvalSample {
     /// When its last call finished.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub completed_at: Option<String>,
+    /// Seconds from its start to its last call's end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub total_time: Option<f64>,
 }
 
 /// A chat message.
@@ -256,8 +259,9 @@ pub struct ModelEvent {
     pub working_start: f64,
     /// The model called.
     pub model: String,
-    /// Its role in the round: `debater`, `judge`, `panel_judge`.
-    pub role: &'static str,
+    /// Who it was in the round, as the viewer's transcript heads the call: a debater's side
+    /// (`presenting`, `con`, `debater_a`, …), `judge`, or `panel judge PERSONA`.
+    pub role: String,
     /// What it was sent: its system prompt, earlier turns, and the prompt.
     pub input: Vec<ChatMessage>,
     /// None: the tournament's calls use no tools.

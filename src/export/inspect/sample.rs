@@ -42,6 +42,11 @@ pub fn of_round(source: &Source, round: &Round, input: String) -> EvalSample {
             p.cost_usd,
         );
     }
+    let completed = round
+        .phases
+        .iter()
+        .filter_map(|p| p.timestamp.parse::<jiff::Timestamp>().ok())
+        .max();
     EvalSample {
         id: round.id.clone(),
         epoch: round.repetition,
@@ -66,13 +71,10 @@ pub fn of_round(source: &Source, round: &Round, input: String) -> EvalSample {
             traceback_ansi: attempts_text(&e.attempts),
         }),
         started_at: round.timestamp.clone(),
-        completed_at: round
-            .phases
-            .iter()
-            .map(|p| p.timestamp.as_str())
-            .filter(|t| !t.is_empty())
-            .max()
-            .map(str::to_string),
+        total_time: completed
+            .zip(round.timestamp.parse::<jiff::Timestamp>().ok())
+            .map(|(end, start)| end.duration_since(start).as_secs_f64().max(0.0)),
+        completed_at: completed.map(|t| t.to_string()),
     }
 }
 
@@ -197,7 +199,7 @@ fn event(round: &Round, p: &crate::domain::Phase) -> ModelEvent {
         timestamp: started.or(finished).map(|t| t.to_string()),
         working_start,
         model: p.model_id.clone(),
-        role: seats::of_phase(p).role,
+        role: event_role(round, p),
         input,
         tools: Vec::new(),
         tool_choice: "none",
@@ -220,6 +222,17 @@ fn event(round: &Round, p: &crate::domain::Phase) -> ModelEvent {
         error: p.error.clone(),
         completed: finished.map(|t| t.to_string()),
         working_time: seconds,
+    }
+}
+
+/// Who a call was, for the transcript's heading: the side a debater spoke for, `judge`, or
+/// the panel judge.
+fn event_role(round: &Round, p: &crate::domain::Phase) -> String {
+    let seat = seats::of_phase(p);
+    match (seat.side, &p.judge_id) {
+        (Some(side), _) => side_name(round.kind(), side).to_string(),
+        (None, Some(persona)) => format!("panel judge {persona}"),
+        (None, None) => seat.role.to_string(),
     }
 }
 
@@ -411,7 +424,7 @@ mod tests {
             ..crate::domain::Phase::new(crate::domain::PhaseType::Presentation, "a", "answer")
         };
         let e = event(&round, &phase);
-        assert_eq!(e.role, "debater");
+        assert_eq!(e.role, "presenting");
         assert_eq!(e.working_start, 7.5);
         assert_eq!(e.timestamp.as_deref(), Some("2026-11-22T23:01:07.5Z"));
         assert_eq!(e.working_time, Some(2.5));
