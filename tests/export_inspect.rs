@@ -372,3 +372,114 @@ fn inspect_reads_the_log_of_each_protocol() {
     );
     assert_eq!(stdout.lines().count(), args.len() / 2, "{stdout}");
 }
+
+/// The Ethics Bowl fixture copied into `into`, its record saying it was run from
+/// `config_file`.
+fn copied_with_config_file(into: &Path, config_file: &Path) -> Value {
+    let from = fixture("ethics_bowl");
+    std::fs::create_dir_all(into.join("rounds")).unwrap();
+    for r in rounds(&from) {
+        std::fs::write(
+            into.join("rounds")
+                .join(format!("{}.json", r["id"].as_str().unwrap())),
+            serde_json::to_string_pretty(&r).unwrap(),
+        )
+        .unwrap();
+    }
+    let mut record: Value =
+        serde_json::from_str(&std::fs::read_to_string(from.join("tournament.json")).unwrap())
+            .unwrap();
+    record["config_file"] = json!(config_file);
+    record
+}
+
+#[test]
+fn the_input_is_the_dilemma_from_its_document_else_the_first_prompt_which_quotes_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let sample_config = Path::new(env!("CARGO_MANIFEST_DIR")).join("sample-config/tournament.toml");
+    let found = dir.path().join("found");
+    let record = copied_with_config_file(&found, &sample_config);
+    std::fs::write(found.join("tournament.json"), record.to_string()).unwrap();
+    let log = export(&found, &dir.path().join("found.json"));
+    let input = log["samples"][0]["input"].as_str().unwrap();
+    assert!(input.starts_with("# The Borrowed Voice\n\n"), "{input}");
+    assert!(input.contains("## Parallel case"), "{input}");
+
+    let missing = dir.path().join("missing");
+    let record = copied_with_config_file(&missing, &dir.path().join("gone/tournament.toml"));
+    std::fs::write(missing.join("tournament.json"), record.to_string()).unwrap();
+    let out = dir.path().join("missing.json");
+    let o = Command::new(env!("CARGO_BIN_EXE_ethics-bowl"))
+        .arg("export")
+        .arg(&missing)
+        .args(["--format", "inspect", "--out"])
+        .arg(&out)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("the dilemma document could not be read"),
+        "{stderr}"
+    );
+    let log: Value = serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
+    let input = log["samples"][0]["input"].as_str().unwrap();
+    assert!(
+        input.starts_with("## Your role: presenting team"),
+        "{input}"
+    );
+    assert!(input.contains("The Borrowed Voice"), "{input}");
+}
+
+#[test]
+fn a_key_in_a_stored_round_is_in_no_export() {
+    const KEY: &str = "sk-export-test-0123456789abcdefghijklmnop";
+    let dir = tempfile::tempdir().unwrap();
+    let results = dir.path().join("results");
+    let mut record = copied_with_config_file(&results, Path::new("/nowhere/tournament.toml"));
+    record["models"][0]["api_key_env"] = json!("ETHICS_BOWL_EXPORT_TEST_KEY");
+    std::fs::write(results.join("tournament.json"), record.to_string()).unwrap();
+    // An older build's file with the key in an answer, a judge's analysis and an error.
+    let path = results
+        .join("rounds")
+        .join("borrowed_voice__sim-alpha__vs__sim-beta__r1.json");
+    let mut round: Value = serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+    round["phases"][0]["response"] = json!(format!("my key is {KEY}"));
+    round["judgments"][0]["overall_analysis"] = json!(format!("judged with {KEY}"));
+    round["phases"][1]["finish_reason"] = json!(format!("stop {KEY}"));
+    std::fs::write(&path, round.to_string()).unwrap();
+    let mut written = Vec::new();
+    for (format, out) in [
+        ("inspect", dir.path().join("log.json")),
+        ("csv", dir.path().join("csv")),
+        ("jsonl", dir.path().join("jsonl")),
+    ] {
+        let o = Command::new(env!("CARGO_BIN_EXE_ethics-bowl"))
+            .env("ETHICS_BOWL_EXPORT_TEST_KEY", KEY)
+            .arg("export")
+            .arg(&results)
+            .args(["--format", format, "--out"])
+            .arg(&out)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        written.push(out);
+    }
+    let mut files = vec![written[0].clone()];
+    for d in &written[1..] {
+        files.extend(std::fs::read_dir(d).unwrap().map(|e| e.unwrap().path()));
+    }
+    assert_eq!(files.len(), 7);
+    for f in files {
+        let text = std::fs::read_to_string(&f).unwrap();
+        assert!(!text.contains(KEY), "{} holds the key", f.display());
+        assert!(
+            !text.contains("0123456789abcdefghijklmnop"),
+            "{}",
+            f.display()
+        );
+    }
+    // The answer is there, the key in it replaced.
+    let log = std::fs::read_to_string(&written[0]).unwrap();
+    assert!(log.contains("my key is "), "the answer is missing");
+}
