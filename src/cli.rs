@@ -266,6 +266,33 @@ pub enum Command {
         #[command(subcommand)]
         action: Option<DilemmasAction>,
     },
+    /// Write stored results for other tools: one Inspect evaluation log (`inspect view`,
+    /// `read_eval_log`), or long tables for pandas and R (judgments, phases, rounds as CSV or
+    /// JSON Lines); docs/using-results-elsewhere.md describes both.
+    Export {
+        /// The tournament's results folder (results/<tournament>), or the predecessor's.
+        #[arg(value_name = "RESULTS")]
+        dir: PathBuf,
+        /// inspect: one Inspect log (JSON); csv or jsonl: judgments, phases and rounds tables.
+        #[arg(long, value_enum)]
+        format: ExportFormatArg,
+        /// Where to write: the log file for inspect (default: in RESULTS/export, named as
+        /// Inspect names its logs, so that `inspect view --log-dir` lists it), the folder of
+        /// tables for csv and jsonl (default RESULTS/export).
+        #[arg(long, value_name = "PATH")]
+        out: Option<PathBuf>,
+    },
+}
+
+/// What `export` writes.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum ExportFormatArg {
+    /// One Inspect evaluation log (log format version 2, JSON).
+    Inspect,
+    /// judgments.csv, phases.csv, rounds.csv.
+    Csv,
+    /// judgments.jsonl, phases.jsonl, rounds.jsonl.
+    Jsonl,
 }
 
 /// `judgment` subcommands.

@@ -8,6 +8,7 @@ pub mod build_info;
 pub mod config;
 pub mod domain;
 pub mod engine;
+pub mod export;
 pub mod inputs;
 pub mod markdown_escape;
 pub mod protocols;

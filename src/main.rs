@@ -213,6 +213,7 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             })
             .await
         }
+        Command::Export { dir, format, out } => commands::export::run(&dir, format, out.as_deref()),
         Command::Models { config, json } => commands::models::run(config.as_deref(), json),
         Command::Ask {
             model,

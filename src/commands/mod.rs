@@ -9,6 +9,7 @@ pub mod batch_lines;
 pub mod compare;
 pub mod completions;
 pub mod dilemmas;
+pub mod export;
 pub mod init;
 pub mod json;
 pub mod judgment;
