@@ -60,6 +60,7 @@ async fn judges_are_measured_against_people() {
                 schema_version: ethics_bowl::annotations::ANNOTATION_SCHEMA_VERSION,
                 annotator: annotator.into(),
                 written_at: "2026-11-28T00:00:00Z".into(),
+                first_written_at: None,
                 blind,
                 via: Via::Csv,
                 round_id: r.id.clone(),

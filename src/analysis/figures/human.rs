@@ -106,6 +106,16 @@ pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -
         ],
         tidy,
     ));
+    if rows.iter().any(|r| r.standings.is_some()) {
+        s.plain(
+            "The structured debate's arguments: how often each judge gave an argument the \
+             standing people gave it (upheld, partially upheld, refuted, uncertain), and \
+             Krippendorff's alpha (nominal) over the arguments. n counts arguments; an \
+             exchange's arguments are read together, so the intervals resample exchanges \
+             (debates).",
+        );
+        s.table(standings_table(rows));
+    }
     match &h.among_people {
         Some(f) => s.plain(format!(
             "People among themselves (alpha over the exchanges two or more judged; the ceiling a \
@@ -181,4 +191,61 @@ pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -
         ));
     }
     Some(s)
+}
+
+/// The structured debate's argument standings, judge against people
+/// (`human_standings.csv`).
+fn standings_table(rows: &[HumanAgreement]) -> Table {
+    let mut t = Table::new(
+        "Argument standings against people",
+        [
+            "judge",
+            "against",
+            "same standing",
+            "alpha (nominal)",
+            "arguments",
+            "debates",
+        ],
+    );
+    let mut tidy = Vec::new();
+    for r in rows {
+        let Some(st) = &r.standings else { continue };
+        t.row(
+            vec![
+                Value::text(&r.judge),
+                Value::text(&r.annotator),
+                cell(&st.same, Style::Percent),
+                cell(&st.alpha, Style::Decimals(2)),
+                Value::Count(st.same.n),
+                Value::Count(st.rounds),
+            ],
+            Link::judge(&r.judge),
+        );
+        for (name, f) in [("same_standing", &st.same), ("alpha", &st.alpha)] {
+            tidy.push(vec![
+                Value::text(&r.judge),
+                Value::text(&r.annotator),
+                Value::text(name),
+                Value::number(f.estimate, 4),
+                Value::number(f.low, 4),
+                Value::number(f.high, 4),
+                Value::Count(f.n),
+                Value::Count(st.rounds),
+            ]);
+        }
+    }
+    t.with_tidy(
+        "human_standings.csv",
+        [
+            "judge",
+            "annotator",
+            "statistic",
+            "estimate",
+            "low",
+            "high",
+            "arguments",
+            "debates",
+        ],
+        tidy,
+    )
 }

@@ -17,7 +17,7 @@ use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use agreement::Figure;
+pub use agreement::{Figure, StandingAgreement};
 pub use calibrated::CalibratedMean;
 pub use reading::Reading;
 
@@ -76,6 +76,10 @@ pub struct HumanAgreement {
     pub mean_difference: Figure,
     /// The share of exchanges where the judge's verdict (the winner, the answer) is people's.
     pub verdict_agreement: Figure,
+    /// A structured debate's argument standings, judge against people, where people gave
+    /// them: n counts arguments, the interval resamples exchanges.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standings: Option<StandingAgreement>,
 }
 
 /// What people's judgments show beside the agreement rows.
@@ -213,6 +217,7 @@ pub fn human_figures(
                 spearman: g.spearman,
                 mean_difference: g.mean_difference,
                 verdict_agreement: g.verdict_agreement,
+                standings: g.standings,
             });
         }
     }

@@ -15,7 +15,7 @@ use crate::annotations::{QaAnswer, Winner};
 use crate::domain::{Criterion, Label, ProtocolKind, Team};
 use crate::tui::app::App;
 use crate::tui::mirror::RoundState;
-use crate::tui::screens::annotate::{Form, Session};
+use crate::tui::screens::annotate::{Form, STANDING_KEYS, Session, stamp};
 use crate::tui::theme::Theme;
 
 /// Replaces model names (and the round's id) with neutral labels in text drawn while
@@ -135,7 +135,7 @@ pub fn header(app: &App, theme: &Theme) -> Paragraph<'static> {
         Some(i) => format!("round {} of {n}", i + 1),
         None => format!("all {n} rounds judged"),
     };
-    let mode = if s.blind {
+    let mut mode = if s.blind {
         "blind: model names and the judges' verdicts are hidden".to_string()
     } else {
         format!(
@@ -143,6 +143,12 @@ pub fn header(app: &App, theme: &Theme) -> Paragraph<'static> {
             s.round_id().unwrap_or_default()
         )
     };
+    if let Some(a) = s.stored_here() {
+        mode.push_str(&format!(
+            " · you judged this round ({}): Ctrl-S saves a change",
+            stamp(&a.written_at)
+        ));
+    }
     Paragraph::new(vec![
         Line::from(vec![
             Span::styled(
@@ -184,9 +190,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             session.round_ids.len(),
             session.annotator,
             if session.standalone {
-                "q quits; `ethics-bowl report` measures the judges against people."
+                "[ goes back through the rounds to change a judgment; q quits; `ethics-bowl report` measures the judges against people."
             } else {
-                "q or Esc goes back; the Analysis screen (a) measures the judges against people."
+                "[ goes back through the rounds to change a judgment; q or Esc goes back; the Analysis screen (a) measures the judges against people."
             }
         );
         frame.render_widget(
@@ -232,7 +238,8 @@ fn hint(session: &Session) -> String {
         Form::EthicsBowl { .. } => "Type each score (whole numbers 1–10); arrows or Enter move; Tab writes a reason for the score under the cursor; Ctrl-S saves and goes on.".into(),
         Form::QaDebate { labels: true, .. } => "Choose p proved, d disproved or u unknown, type your confidence 0–100; Tab writes a reason; Ctrl-S saves and goes on.".into(),
         Form::QaDebate { .. } => "Choose a or b (the answer you believe), type your confidence 0–100; Tab writes a reason; Ctrl-S saves and goes on.".into(),
-        Form::StructuredDebate { .. } => "Choose p pro, c con or t tie; Tab writes a reason; Ctrl-S saves and goes on.".into(),
+        Form::StructuredDebate { arguments, row, .. } if *row < arguments.len() => "Each argument's standing: u upheld, p partly upheld, r refuted, ? uncertain (the cursor moves on); ↑↓ move; Tab writes a reason for it; Ctrl-S saves and goes on.".into(),
+        Form::StructuredDebate { .. } => "The winner: p pro, c con or t tie; ↑ goes back to the arguments; Tab writes a reason; Ctrl-S saves and goes on.".into(),
     }
 }
 
@@ -307,7 +314,10 @@ fn render_form(
     let entry_height = match session.form {
         Form::EthicsBowl { .. } => 11,
         Form::QaDebate { .. } => 5,
-        Form::StructuredDebate { .. } => 4,
+        Form::StructuredDebate { ref arguments, .. } => u16::try_from(arguments.len())
+            .unwrap_or(u16::MAX)
+            .saturating_add(5)
+            .min(18),
     };
     let [entry, reason, problems] = Layout::vertical([
         Constraint::Length(entry_height),
@@ -361,8 +371,51 @@ fn render_form(
                 entry,
             );
         }
-        Form::StructuredDebate { winner, .. } => {
-            let mut spans = vec![Span::raw("Winner  ")];
+        Form::StructuredDebate {
+            arguments,
+            row,
+            winner,
+            ..
+        } => {
+            let cursor = |on: bool| if on && choosing { "▶ " } else { "  " };
+            let keys: Vec<String> = STANDING_KEYS
+                .iter()
+                .map(|(k, _, name)| format!("{k} {name}"))
+                .collect();
+            let mut lines = vec![Line::styled(
+                format!("  {}", keys.join("  ")),
+                Style::new().fg(theme.dim),
+            )];
+            // The rows around the cursor, when there are more than fit.
+            let room = usize::from(entry.height.saturating_sub(5)).max(1);
+            let first = row
+                .saturating_sub(room.saturating_sub(1))
+                .min(arguments.len().saturating_sub(room));
+            for (i, a) in arguments.iter().enumerate().skip(first).take(room) {
+                let label = STANDING_KEYS
+                    .iter()
+                    .find(|(_, s, _)| Some(*s) == a.standing)
+                    .map(|(_, _, name)| *name);
+                lines.push(Line::from(vec![
+                    Span::raw(cursor(i == *row)),
+                    Span::styled(
+                        format!("{:<6}", a.id),
+                        Style::new().add_modifier(Modifier::BOLD),
+                    ),
+                    match label {
+                        Some(label) => Span::styled(
+                            format!("{label:<10}"),
+                            Style::new().fg(theme.accent).add_modifier(Modifier::BOLD),
+                        ),
+                        None => Span::styled(format!("{:<10}", "—"), Style::new().fg(theme.dim)),
+                    },
+                    Span::raw(blinder.apply(&a.claim)),
+                ]));
+            }
+            let mut spans = vec![
+                Span::raw(cursor(*row >= arguments.len())),
+                Span::raw("Winner  "),
+            ];
             for (w, name) in [
                 (Winner::Pro, "p: Pro"),
                 (Winner::Con, "c: Con"),
@@ -371,12 +424,9 @@ fn render_form(
                 spans.push(choice(name, *winner == Some(w), theme));
                 spans.push(Span::raw(" "));
             }
+            lines.push(Line::from(spans));
             frame.render_widget(
-                Paragraph::new(Line::from(spans)).block(block(
-                    " Your judgment ".into(),
-                    theme,
-                    choosing,
-                )),
+                Paragraph::new(lines).block(block(" Your judgment ".into(), theme, choosing)),
                 entry,
             );
         }
@@ -385,12 +435,16 @@ fn render_form(
         Form::EthicsBowl { fields, .. } => {
             let (row, col) = fields.cursor;
             format!(
-                " Reason: {}, {} (optional) ",
+                " Reason for {}, {} ",
                 Criterion::ALL[row.min(6)].label(),
                 if col == 0 { "A" } else { "B" }
             )
         }
-        _ => " Reason (optional) ".into(),
+        Form::StructuredDebate { arguments, row, .. } => match arguments.get(*row) {
+            Some(a) => format!(" Reason: {} (optional) ", a.id),
+            None => " Reason for the winner (optional) ".into(),
+        },
+        Form::QaDebate { .. } => " Reason (optional) ".into(),
     };
     let mut text = session.form.reason().to_string();
     if session.writing {
