@@ -2,10 +2,11 @@
 //! judged the same exchanges, people among themselves, and the Ethics Bowl's model means in
 //! people's terms (`human_agreement.csv`, `human_calibrated.csv`).
 
-use super::{Link, Section, Style, Table, Value};
-use crate::analysis::human::{Figure, HumanAgreement, HumanSummary};
+use super::{Link, LinkKey, Section, Style, Table, Value};
+use crate::analysis::human::{CalibratedRate, Figure, HumanAgreement, HumanSummary};
 use crate::analysis::stats::bootstrap::MIN_CLUSTERS;
 use crate::analysis::stats::statistic::Statistic;
+use crate::domain::ProtocolKind;
 
 /// A figure as a cell.
 fn cell(f: &Figure, style: Style) -> Value {
@@ -127,6 +128,27 @@ pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -
              reach) needs two who judged the same rounds.",
         ),
     }
+    if !h.calibrated_rates.is_empty() || !h.not_calibrated.is_empty() {
+        s.plain(format!(
+            "Rates in people's terms: the question-answer debate's accuracy per format (the \
+             share of rounds whose right answer was chosen) and each debater's win rate in \
+             debates (the share of rounds whose answer was chosen), the structured debate's \
+             win rates (a win 1, a tie a half). Each is the judges' rate over every round, \
+             corrected by how people and the judges differed on the rounds people judged \
+             (prediction-powered inference, power-tuned); in a round, the judges' value is \
+             the mean of its usable judgments and people's the mean of the people who judged \
+             it. The interval is cluster-robust, counting items (question-answer: an item's \
+             rounds share it) or rounds (structured), and needs {MIN_CLUSTERS} of them that \
+             people judged; it assumes the rounds people judged were drawn at random, as \
+             `annotate --sample` and `annotations template` draw them."
+        ));
+        if !h.calibrated_rates.is_empty() {
+            s.table(rates_table(&h.calibrated_rates));
+        }
+        for why in &h.not_calibrated {
+            s.plain(format!("Not in people's terms: {why}."));
+        }
+    }
     if !h.calibrated.is_empty() {
         let mut t = Table::new(
             "Model means in people's terms",
@@ -245,6 +267,94 @@ fn standings_table(rows: &[HumanAgreement]) -> Table {
             "high",
             "arguments",
             "debates",
+        ],
+        tidy,
+    )
+}
+
+/// The question-answer and structured debates' rates in people's terms
+/// (`human_calibrated_rates.csv`).
+fn rates_table(rates: &[CalibratedRate]) -> Table {
+    let mut t = Table::new(
+        "Rates in people's terms",
+        [
+            "protocol",
+            "measure",
+            "of",
+            "judges' rate",
+            "people's terms (prediction-powered)",
+            "people judged",
+            "judged by models only",
+        ],
+    );
+    let mut tidy = Vec::new();
+    for r in rates {
+        let judges = Statistic {
+            value: r.judges.mean,
+            low: r.judges.low,
+            high: r.judges.high,
+            n: r.judges.clusters,
+        };
+        let people = Statistic {
+            value: Some(r.people.estimate),
+            low: r.people.low,
+            high: r.people.high,
+            n: r.people.labelled,
+        };
+        // The rounds it counts: the format's, or the model's as a debater (in debates, for
+        // the question-answer debate).
+        let link = match (r.protocol, r.measure) {
+            (ProtocolKind::QaDebate, "accuracy") => Link::protocol(r.protocol.as_str())
+                .map(|l| l.and(LinkKey::Format, r.subject.clone())),
+            (ProtocolKind::QaDebate, _) => {
+                Link::player(&r.subject).map(|l| l.and(LinkKey::Format, "debate"))
+            }
+            _ => Link::player(&r.subject).map(|l| l.and(LinkKey::Protocol, r.protocol.as_str())),
+        };
+        t.row(
+            vec![
+                Value::text(r.protocol.as_str()),
+                Value::text(r.measure),
+                Value::text(&r.subject),
+                Value::Statistic(judges, Style::Percent),
+                Value::Statistic(people, Style::Percent),
+                Value::text(format!("{} {}", r.people.labelled, r.units)),
+                Value::text(format!("{} {}", r.people.unlabelled, r.units)),
+            ],
+            link,
+        );
+        tidy.push(vec![
+            Value::text(r.protocol.as_str()),
+            Value::text(r.measure),
+            Value::text(&r.subject),
+            Value::text(r.units),
+            Value::number(r.judges.mean, 4),
+            Value::number(r.judges.low, 4),
+            Value::number(r.judges.high, 4),
+            Value::number(Some(r.people.estimate), 4),
+            Value::number(r.people.low, 4),
+            Value::number(r.people.high, 4),
+            Value::Count(r.people.labelled),
+            Value::Count(r.people.unlabelled),
+            Value::number(Some(r.people.lambda), 4),
+        ]);
+    }
+    t.with_tidy(
+        "human_calibrated_rates.csv",
+        [
+            "protocol",
+            "measure",
+            "of",
+            "units",
+            "judges_rate",
+            "judges_low",
+            "judges_high",
+            "people_estimate",
+            "low",
+            "high",
+            "labelled_units",
+            "unlabelled_units",
+            "lambda",
         ],
         tidy,
     )
