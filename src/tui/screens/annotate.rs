@@ -11,6 +11,8 @@
 //! Which rounds, in which order, and which this annotator judged already come from the
 //! driver (`annotate` on the command line, or the name prompt `A` opens on the matrix).
 
+use std::cell::Cell;
+
 use crossterm::event::{KeyCode, KeyEvent};
 
 use crate::annotations::{
@@ -523,6 +525,9 @@ pub struct Session {
     /// The last key was a score's digit that moved the cursor on by itself: an Enter now
     /// is the habit of the review editor's grid, and does not move it again.
     pub moved_on: bool,
+    /// The transcript as last drawn: the rows it shows at once and the furthest it can be
+    /// scrolled (set by the view), so PgDn turns a page and stops at the end.
+    pub transcript: Cell<Option<(u16, u16)>>,
 }
 
 impl Session {
@@ -547,6 +552,7 @@ impl Session {
             message: None,
             scroll: 0,
             moved_on: false,
+            transcript: Cell::new(None),
         };
         session.reset_form(mirror);
         session
@@ -648,8 +654,14 @@ impl Session {
                 self.writing = !self.writing;
                 self.message = None;
             }
-            Some(Action::PageUp) => self.scroll = self.scroll.saturating_sub(10),
-            Some(Action::PageDown) => self.scroll = self.scroll.saturating_add(10),
+            Some(Action::PageUp) => self.scroll = self.scroll.saturating_sub(self.page()),
+            Some(Action::PageDown) => {
+                let next = self.scroll.saturating_add(self.page());
+                self.scroll = match self.transcript.get() {
+                    Some((_, bottom)) => next.min(bottom.max(self.scroll)),
+                    None => next,
+                };
+            }
             Some(Action::Save) => return self.save(),
             Some(step @ (Action::NextRound | Action::PreviousRound)) => {
                 self.step(step == Action::NextRound, mirror);
@@ -672,6 +684,14 @@ impl Session {
             _ => self.choose(action, key),
         }
         Outcome::default()
+    }
+
+    /// Rows PgUp and PgDn move: the transcript's height as last drawn less two rows kept in
+    /// sight (20 before it is drawn).
+    fn page(&self) -> u16 {
+        self.transcript
+            .get()
+            .map_or(20, |(height, _)| height.saturating_sub(2).max(1))
     }
 
     /// `]` or `[`: the round after or before the one showing, in the sample's order (not

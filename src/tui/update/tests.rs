@@ -1796,3 +1796,31 @@ fn the_analysis_screen_measures_the_judges_against_people_as_judgments_are_store
         titles(&app)
     );
 }
+
+/// PgDn turns a page of the transcript as drawn (not a fixed ten rows) and stops at its
+/// end, so PgUp comes back at once; a new round opens at its top.
+#[test]
+fn the_annotate_transcript_turns_pages_and_stops_at_its_end() {
+    let mut app = judging(&["r1", "r2"], vec![false, false], true);
+    drawn(&app);
+    let (height, bottom) = app
+        .screens
+        .annotate
+        .session
+        .as_ref()
+        .unwrap()
+        .transcript
+        .get()
+        .unwrap();
+    assert!(height > 10, "{height}");
+    key(&mut app, KeyCode::PageDown);
+    let scroll = app.screens.annotate.session.as_ref().unwrap().scroll;
+    assert_eq!(scroll, (height - 2).min(bottom), "a page less two rows");
+    for _ in 0..50 {
+        key(&mut app, KeyCode::PageDown);
+    }
+    let session = app.screens.annotate.session.as_ref().unwrap();
+    assert_eq!(session.scroll, bottom, "stops at the end");
+    let screen = drawn(&app);
+    assert!(screen.contains("Transcript ·"), "{screen}");
+}

@@ -213,19 +213,36 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         Some(r) if r.text_dropped => vec![Line::raw("reading the round from the store…")],
         Some(r) => transcript(r, session.blind, theme),
     };
+    let transcript = Paragraph::new(blinder.lines(lines)).wrap(Wrap { trim: false });
+    // How far the transcript can scroll, for PgDn to turn pages and stop at its end.
+    let height = left.height.saturating_sub(2);
+    let total = transcript.line_count(left.width.saturating_sub(2));
+    let bottom = u16::try_from(total)
+        .unwrap_or(u16::MAX)
+        .saturating_sub(height);
+    session.transcript.set(Some((height, bottom)));
     frame.render_widget(
-        Paragraph::new(blinder.lines(lines))
-            .wrap(Wrap { trim: false })
-            .scroll((session.scroll, 0))
-            .block(
-                Block::new()
-                    .borders(Borders::ALL)
-                    .border_style(Style::new().fg(theme.border))
-                    .title(" Transcript (PgUp/PgDn scroll) "),
-            ),
+        transcript.scroll((session.scroll.min(bottom), 0)).block(
+            Block::new()
+                .borders(Borders::ALL)
+                .border_style(Style::new().fg(theme.border))
+                .title(transcript_title(session.scroll.min(bottom), height, total)),
+        ),
         left,
     );
     render_form(frame, right, session, &blinder, theme);
+}
+
+/// The transcript's title: which of its rows show, so a person sees how much is left to
+/// read.
+fn transcript_title(scroll: u16, height: u16, total: usize) -> String {
+    let first = usize::from(scroll) + 1;
+    let last = (usize::from(scroll) + usize::from(height)).min(total);
+    if total <= usize::from(height) {
+        format!(" Transcript · all {total} rows ")
+    } else {
+        format!(" Transcript · rows {first}–{last} of {total} (PgUp/PgDn) ")
+    }
 }
 
 /// What to do next, when nothing else is to be said.
