@@ -419,9 +419,9 @@ fn an_annotator_name_that_is_not_a_plain_folder_name_is_refused() {
 
 #[test]
 fn question_answer_and_structured_sheets_round_trip() {
-    for (fixture, header, row) in [
-        ("qa_debate", "round_id,answer,confidence", "A,75"),
-        ("structured_debate", "round_id,winner", "con"),
+    for (fixture, header) in [
+        ("qa_debate", "round_id,answer,confidence"),
+        ("structured_debate", "round_id,winner,argument,standing"),
     ] {
         let dir = results(fixture);
         let work = tempfile::tempdir().unwrap();
@@ -430,15 +430,36 @@ fn question_answer_and_structured_sheets_round_trip() {
             template.lines().next().unwrap(),
             format!("{header},justification")
         );
-        let ids: Vec<&str> = template
+        let mut ids: Vec<&str> = template
             .lines()
             .skip(1)
             .map(|l| l.split(',').next().unwrap())
             .collect();
+        ids.dedup();
         assert_eq!(ids.len(), 2, "{template}");
+        // Every row of the blank sheet filled in: a structured debate's winner row and one
+        // row per argument (its standing).
         let mut sheet = format!("{header},justification\n");
-        for id in &ids {
-            sheet.push_str(&format!("{id},{row},\"because, well\"\n"));
+        let mut arguments = 0;
+        for line in template.lines().skip(1) {
+            let cells: Vec<&str> = line.split(',').collect();
+            let filled = match (fixture, cells.get(2).copied()) {
+                ("qa_debate", _) => format!("{},A,75,\"because, well\"", cells[0]),
+                (_, Some("")) => format!("{},con,,,\"because, well\"", cells[0]),
+                (_, Some(arg)) => {
+                    arguments += 1;
+                    format!("{},,{arg},partially_upheld,", cells[0])
+                }
+                _ => panic!("{line}"),
+            };
+            sheet.push_str(&filled);
+            sheet.push('\n');
+        }
+        if fixture == "structured_debate" {
+            assert!(
+                arguments >= 4,
+                "each debate's arguments are rows: {template}"
+            );
         }
         let file = work.path().join("sheet.csv");
         std::fs::write(&file, &sheet).unwrap();
@@ -459,7 +480,8 @@ fn question_answer_and_structured_sheets_round_trip() {
             .map(|l| format!("carol,{l}"))
             .collect();
         expected.sort();
-        let got: Vec<String> = exported.lines().skip(1).map(str::to_string).collect();
+        let mut got: Vec<String> = exported.lines().skip(1).map(str::to_string).collect();
+        got.sort();
         assert_eq!(got, expected, "{fixture}");
         // A row judging a round of another protocol's shape is refused.
         let wrong = work.path().join("wrong.csv");
@@ -481,6 +503,39 @@ fn question_answer_and_structured_sheets_round_trip() {
         ]);
         assert!(err.contains("wrong.csv:2:1:"), "{err}");
     }
+}
+
+/// A structured sheet naming an argument the round does not have, or leaving one out, is
+/// refused with its line and column, and nothing is written.
+#[test]
+fn a_structured_sheet_with_a_wrong_argument_is_refused() {
+    let dir = results("structured_debate");
+    let work = tempfile::tempdir().unwrap();
+    let template = ok(&["annotations", "template", s(dir.path()), "--sample", "1"]);
+    let id = template.lines().nth(1).unwrap().split(',').next().unwrap();
+    let sheet = format!(
+        "round_id,winner,argument,standing\n{id},pro,,\n{id},,PRO-1,upheld\n{id},,PRO-99,refuted\n"
+    );
+    let file = work.path().join("s.csv");
+    std::fs::write(&file, sheet).unwrap();
+    let before = tree(dir.path());
+    let err = refused(&[
+        "annotations",
+        "import",
+        s(dir.path()),
+        s(&file),
+        "--annotator",
+        "erin",
+    ]);
+    assert!(
+        err.contains("s.csv:2:3: ") && err.contains("missing the standing of"),
+        "{err}"
+    );
+    assert!(
+        err.contains("s.csv:4:3: ") && err.contains("no argument \"PRO-99\""),
+        "{err}"
+    );
+    assert_eq!(tree(dir.path()), before, "nothing written");
 }
 
 #[test]

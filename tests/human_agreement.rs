@@ -12,7 +12,9 @@ mod support;
 use std::path::Path;
 use std::process::Command;
 
-use ethics_bowl::annotations::{Annotation, HumanJudgment, Via, save_all};
+use ethics_bowl::annotations::{
+    Annotation, ArgumentStanding, HumanJudgment, Via, Winner, save_all,
+};
 use ethics_bowl::domain::Team;
 use ethics_bowl::store::{RoundFilter, Store};
 use support::tournament::{run_collecting, sim, write};
@@ -60,6 +62,7 @@ async fn judges_are_measured_against_people() {
                 schema_version: ethics_bowl::annotations::ANNOTATION_SCHEMA_VERSION,
                 annotator: annotator.into(),
                 written_at: "2026-11-28T00:00:00Z".into(),
+                first_written_at: None,
                 blind,
                 via: Via::Csv,
                 round_id: r.id.clone(),
@@ -143,4 +146,136 @@ async fn judges_are_measured_against_people() {
     assert_eq!(refused.status.code(), Some(2));
     let err = String::from_utf8_lossy(&refused.stderr);
     assert!(err.contains(&rounds[0].id), "{err}");
+}
+
+/// A structured debate with known truth: three debaters of different skill, a fair judge
+/// and one leaning two points to Pro; one person who reads every debate as the fair judge
+/// did, winner and every argument's standing. The report compares standings argument by
+/// argument (n counting arguments, 24 debates resampled), and gives each model's win rate
+/// in people's terms: with every round judged by people, exactly the fair judge's.
+#[tokio::test]
+async fn structured_standings_and_win_rates_in_peoples_terms() {
+    let tmp = tempfile::tempdir().unwrap();
+    let truth = |name: &str, keys: &str| format!("{}{keys}\n", sim(name, 0.5, 0.0, 0.0));
+    let models = [
+        truth("low", "skill = 0.2"),
+        truth("mid", "skill = 0.5"),
+        truth("high", "skill = 0.8"),
+        truth("fair", "noise_sd = 0.0"),
+        truth("proside", "position_bias = 2.0"),
+    ]
+    .concat();
+    let body = format!(
+        "protocol = \"structured_debate\"\nmodels = [\"low\", \"mid\", \"high\"]\n\
+         judges = [\"fair\", \"proside\"]\njudging = \"all\"\npairings = \"all\"\n\
+         [structured]\ntopics_file = \"{}\"\ntopics = \"all\"\n",
+        support::tournament::manifest("sample-config/topics.toml").display()
+    );
+    let config = support::tournament::write_tournament(tmp.path(), &models, &body);
+    let (run, _) = run_collecting(&config, None).await;
+    let dir = run.dir.clone();
+    let (rounds, _) = Store::open(&dir)
+        .unwrap()
+        .load_rounds(&RoundFilter::default())
+        .unwrap();
+    assert_eq!(rounds.len(), 24, "six ordered pairs × four topics");
+    let mut people = Vec::new();
+    let mut arguments = 0;
+    // Each model's win points by the fair judge.
+    let mut fair_points: std::collections::BTreeMap<String, (f64, f64)> = Default::default();
+    for r in &rounds {
+        let fair = r
+            .judgments
+            .iter()
+            .find(|j| j.judge_model == "fair")
+            .and_then(|j| j.verdict())
+            .unwrap();
+        let winner = match fair.winner() {
+            Some(ethics_bowl::domain::Side::Pro) => Winner::Pro,
+            Some(ethics_bowl::domain::Side::Con) => Winner::Con,
+            None => Winner::Tie,
+        };
+        for (model, side) in [
+            (&r.team_a_model, Winner::Pro),
+            (&r.team_b_model, Winner::Con),
+        ] {
+            let p = fair_points.entry(model.clone()).or_default();
+            p.0 += match winner {
+                Winner::Tie => 0.5,
+                w if w == side => 1.0,
+                _ => 0.0,
+            };
+            p.1 += 1.0;
+        }
+        let standings: Vec<ArgumentStanding> = fair
+            .assessments
+            .iter()
+            .filter_map(|a| {
+                Some(ArgumentStanding {
+                    arg_id: a.arg_id.clone(),
+                    standing: a.standing?,
+                    reason: None,
+                })
+            })
+            .collect();
+        arguments += standings.len();
+        people.push(Annotation {
+            schema_version: ethics_bowl::annotations::ANNOTATION_SCHEMA_VERSION,
+            annotator: "ann".into(),
+            written_at: "2026-11-28T00:00:00Z".into(),
+            first_written_at: None,
+            blind: true,
+            via: Via::Tui,
+            round_id: r.id.clone(),
+            judgment: HumanJudgment::StructuredDebate {
+                winner,
+                standings,
+                justification: None,
+            },
+        });
+    }
+    assert!(arguments >= 24 * 4, "{arguments} arguments");
+    save_all(&dir, &people, false).unwrap();
+
+    let out = tmp.path().join("report");
+    let done = report(&dir, &out);
+    assert!(
+        done.status.success(),
+        "{}",
+        String::from_utf8_lossy(&done.stderr)
+    );
+    let json: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out.join("analysis.json")).unwrap()).unwrap();
+    let rows = json["human_agreement"].as_array().unwrap();
+    let fair = rows.iter().find(|r| r["judge"] == "fair").unwrap();
+    assert_eq!(fair["verdict_agreement"]["estimate"], 1.0);
+    let standings = &fair["standings"];
+    assert_eq!(standings["same"]["estimate"], 1.0, "{standings}");
+    assert_eq!(standings["same"]["n"], arguments, "n counts arguments");
+    assert_eq!(standings["rounds"], 24, "clustered by debate");
+    assert!(standings["same"]["low"].is_number(), "{standings}");
+    let proside = rows.iter().find(|r| r["judge"] == "proside").unwrap();
+    assert!(
+        proside["verdict_agreement"]["estimate"].as_f64().unwrap() < 1.0,
+        "the Pro-leaning judge differs: {proside}"
+    );
+    let rates = json["human"]["calibrated_rates"].as_array().unwrap();
+    assert_eq!(rates.len(), 3, "{rates:?}");
+    for rate in rates {
+        let model = rate["subject"].as_str().unwrap();
+        let (points, n) = fair_points[model];
+        let people = &rate["people"];
+        assert!(
+            (people["estimate"].as_f64().unwrap() - points / n).abs() < 1e-9,
+            "{model}: {rate}"
+        );
+        assert_eq!(people["labelled"], 16, "n counts rounds: {rate}");
+        assert!(people["low"].as_f64().unwrap() <= people["estimate"].as_f64().unwrap());
+        assert_eq!(rate["units"], "rounds");
+    }
+    let md = std::fs::read_to_string(out.join("report.md")).unwrap();
+    assert!(md.contains("| judge | against | same standing |"), "{md}");
+    assert!(md.contains("Rates in people's terms"), "{md}");
+    assert!(out.join("human_standings.csv").exists());
+    assert!(out.join("human_calibrated_rates.csv").exists());
 }

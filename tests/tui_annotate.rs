@@ -1,5 +1,7 @@
 //! Snapshots of the annotate screen, one per protocol, at 100×30: a stored round of each
-//! (`tests/fixtures/stored-v0`) being judged blind, part of its rubric typed. No model's
+//! (`tests/fixtures/stored-v0`) being judged blind, part of its rubric typed (the Ethics
+//! Bowl's scores by their digits alone, the cursor moving on by itself; the structured
+//! debate's arguments' standings, one key each). No model's
 //! name, no round id and nothing of the model judges may show.
 
 #![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)] // test code: a failure is a panic
@@ -31,6 +33,7 @@ fn judging(protocol: &str, round: &str) -> App {
             annotator: "ann".into(),
             round_ids: vec![round.into(), "other".into()],
             done: vec![false, false],
+            stored: Vec::new(),
             blind: true,
             standalone: true,
         })),
@@ -61,12 +64,7 @@ fn annotate_ethics_bowl() {
     let mut app = judging("ethics_bowl", "borrowed_voice__sim-alpha__vs__sim-beta__r1");
     keys(
         &mut app,
-        &[
-            KeyCode::Char('7'),
-            KeyCode::Enter,
-            KeyCode::Char('1'),
-            KeyCode::Char('0'),
-        ],
+        &[KeyCode::Char('7'), KeyCode::Char('1'), KeyCode::Char('0')],
     );
     insta::assert_snapshot!("annotate_ethics_bowl_100x30", drawn(&app).backend());
 }
@@ -90,6 +88,7 @@ fn annotate_structured_debate() {
         "structured_debate",
         "four_day_week__sim-beta__vs__sim-alpha__r1",
     );
-    keys(&mut app, &[KeyCode::Char('p')]);
+    // Two arguments' standings (partly upheld, upheld): the cursor on the third.
+    keys(&mut app, &[KeyCode::Char('p'), KeyCode::Char('u')]);
     insta::assert_snapshot!("annotate_structured_debate_100x30", drawn(&app).backend());
 }

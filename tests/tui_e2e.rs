@@ -9,7 +9,8 @@
 //!
 //! And judging blind (`annotate`): three rounds of a sample of five judged at the keyboard
 //! with no model's name or judge's score on screen, quit, resumed at the fourth, finished;
-//! the files hold what was typed.
+//! then opened again, `[` back to the last round, a score changed and saved again; the files
+//! hold what was typed.
 //!
 //! Without tmux the test says so and passes, except under CI (`CI=true`), where `.ci/run`
 //! installs it.
@@ -750,6 +751,26 @@ fn a_person_judges_three_rounds_blind_quits_resumes_at_the_fourth_and_finishes()
     tmux.wait_for("Every one of the 5 rounds is judged");
     tmux.keys(&["q"]);
     assert_eq!(wait_exit(&tmux, &second_exit), "0");
+    drop(tmux);
+
+    // Every round judged: the screen says so, `[` goes back to the last round with what was
+    // stored, and a changed score is saved again.
+    let third_exit = dir.path().join("exit-3");
+    let tmux = Tmux::start("annotate-3", &annotate(&third_exit));
+    tmux.wait_for("Every one of the 5 rounds is judged");
+    tmux.keys(&["["]);
+    let screen = tmux.wait_for("you judged this round");
+    assert!(screen.contains("round 5 of 5"), "{screen}");
+    assert!(
+        screen.contains("Complete: Ctrl-S saves"),
+        "what was stored shows: {screen}"
+    );
+    assert_blind(&screen);
+    tmux.text("9");
+    tmux.keys(&["C-s"]);
+    tmux.wait_for("round 5 changed");
+    tmux.keys(&["q"]);
+    assert_eq!(wait_exit(&tmux, &third_exit), "0");
 
     let sample = ethics_bowl::annotations::sample::load_sample(&results)
         .unwrap()
@@ -769,11 +790,17 @@ fn a_person_judges_three_rounds_blind_quits_resumes_at_the_fourth_and_finishes()
             panic!("{stored:?}");
         };
         assert!(justifications.is_empty());
+        // The last round's first score was changed to 9 and saved again, keeping when it
+        // was first stored.
+        let changed = i == 4;
+        assert_eq!(stored.first_written_at.is_some(), changed, "{id}");
         for (c, criterion) in ethics_bowl::domain::Criterion::ALL.iter().enumerate() {
-            assert_eq!(
-                team_a.get(*criterion),
-                Some(f64::from(typed_score(i, 0, c)))
-            );
+            let typed = if changed && c == 0 {
+                9
+            } else {
+                typed_score(i, 0, c)
+            };
+            assert_eq!(team_a.get(*criterion), Some(f64::from(typed)));
             assert_eq!(
                 team_b.get(*criterion),
                 Some(f64::from(typed_score(i, 1, c)))

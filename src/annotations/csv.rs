@@ -4,7 +4,9 @@
 //!   in round files, score an integer 1–10), fourteen rows per round;
 //! - question-answer debate: `round_id,answer,confidence` (answer `A` or `B`, or for a
 //!   three-way baseline the label `proved`, `disproved` or `unknown`; confidence 0–100);
-//! - structured debate: `round_id,winner` (`pro`, `con` or `tie`).
+//! - structured debate: `round_id,winner` (`pro`, `con` or `tie`), and optionally each
+//!   argument's standing in rows of their own: `argument` (`PRO-1`) and `standing`
+//!   (`upheld`, `partially_upheld`, `refuted`, `uncertain`), the winner left empty there.
 //!
 //! Each may add a `justification` column; an `annotator` column (first in exports) says
 //! whose each row is. An import is checked whole before anything is written: every problem
@@ -13,10 +15,10 @@
 use std::collections::{BTreeMap, HashMap};
 
 use super::{
-    ANNOTATION_SCHEMA_VERSION, Annotation, AnnotationError, CriterionNote, HumanJudgment, QaAnswer,
-    RoundInfo, Via, Winner,
+    ANNOTATION_SCHEMA_VERSION, Annotation, AnnotationError, ArgumentStanding, CriterionNote,
+    HumanJudgment, QaAnswer, RoundInfo, Via, Winner,
 };
-use crate::domain::{Criterion, Label, ProtocolKind, Scores, Team};
+use crate::domain::{Criterion, Label, ProtocolKind, Scores, Standing, Team};
 
 /// One problem in a spreadsheet, at its line and column (both from 1; the header is line 1).
 #[derive(Debug, Clone, PartialEq, Eq)]
@@ -75,6 +77,20 @@ pub fn columns(protocol: ProtocolKind) -> &'static [&'static str] {
         ProtocolKind::StructuredDebate => &["winner"],
     }
 }
+
+/// The columns a protocol's rows may have besides [`columns`] and the common optional ones:
+/// the structured debate's standing rows.
+pub fn optional_columns(protocol: ProtocolKind) -> &'static [&'static str] {
+    match protocol {
+        ProtocolKind::StructuredDebate => &[ARGUMENT, STANDING],
+        ProtocolKind::EthicsBowl | ProtocolKind::QaDebate => &[],
+    }
+}
+
+/// A structured debate's argument id, on a standing row.
+const ARGUMENT: &str = "argument";
+/// The argument's standing.
+const STANDING: &str = "standing";
 
 /// The optional columns.
 const ANNOTATOR: &str = "annotator";
@@ -145,6 +161,7 @@ fn read_header(record: &csv::StringRecord, line: u64, problems: &mut Problems) -
     let allowed: Vec<&str> = [ANNOTATOR, ROUND_ID, JUSTIFICATION]
         .into_iter()
         .chain(columns(protocol).iter().copied())
+        .chain(optional_columns(protocol).iter().copied())
         .collect();
     for (i, name) in names.iter().enumerate() {
         if !allowed.contains(&name.as_str()) {
@@ -187,8 +204,11 @@ struct Gathering {
     team_a: Scores,
     team_b: Scores,
     notes: Vec<CriterionNote>,
-    /// The judgment, for the protocols with one row per round.
-    single: Option<HumanJudgment>,
+    /// The judgment, for the protocols with one row per round (the structured debate's
+    /// winner row), and the line it was given on.
+    single: Option<(HumanJudgment, u64)>,
+    /// A structured debate's standings by argument id, with the line each was given on.
+    standings: BTreeMap<String, (Standing, Option<String>, u64)>,
 }
 
 /// Reads and checks a whole spreadsheet against the rounds of its results folder: every row
@@ -282,6 +302,7 @@ pub fn parse(
                 team_b: Scores::default(),
                 notes: Vec::new(),
                 single: None,
+                standings: BTreeMap::new(),
             });
             row.read_judgment(round, &annotator, gathering, &mut seen, &mut problems);
         } else {
@@ -334,8 +355,21 @@ pub fn parse(
                     justifications: notes,
                 }
             }
+            Some(ProtocolKind::StructuredDebate) => {
+                let Some(round) = by_id.get(round_id.as_str()) else {
+                    continue;
+                };
+                match structured(&round_id, &annotator, round, g, header.as_ref()) {
+                    Ok(j) => j,
+                    Err(Some((line, column, message))) => {
+                        problems.add(line, column, message);
+                        continue;
+                    }
+                    Err(None) => continue, // its row's problems are reported
+                }
+            }
             _ => match g.single {
-                Some(j) => j,
+                Some((j, _)) => j,
                 None => continue, // its row's problems are reported
             },
         };
@@ -343,6 +377,7 @@ pub fn parse(
             schema_version: ANNOTATION_SCHEMA_VERSION,
             annotator,
             written_at: options.written_at.clone(),
+            first_written_at: None,
             blind: options.blind,
             via: Via::Csv,
             round_id,
@@ -359,6 +394,88 @@ pub fn parse(
             problems: list,
         })
     }
+}
+
+/// A structured debate's judgment from its gathered rows: the winner row's, with every
+/// argument's standing in the round's order when any is given. `Err(None)` when a row's own
+/// problem is reported already; `Err(Some(line, column, message))` for a round left
+/// incomplete.
+fn structured(
+    round_id: &str,
+    annotator: &str,
+    round: &RoundInfo,
+    g: Gathering,
+    header: Option<&Header>,
+) -> Result<HumanJudgment, Option<(u64, usize, String)>> {
+    let column = |name: &str| header.and_then(|h| h.get(name)).map_or(1, |i| i + 1);
+    let Some((
+        HumanJudgment::StructuredDebate {
+            winner,
+            justification,
+            ..
+        },
+        _,
+    )) = g.single
+    else {
+        return Err((!g.standings.is_empty()).then(|| {
+            (
+                g.line,
+                column("winner"),
+                format!(
+                    "round {round_id} ({annotator}) has standings but no winner: add a row with \
+                     its winner and an empty argument"
+                ),
+            )
+        }));
+    };
+    let mut standings = Vec::new();
+    if !g.standings.is_empty() {
+        let missing: Vec<&str> = round
+            .arguments
+            .iter()
+            .filter(|a| !g.standings.contains_key(*a))
+            .map(String::as_str)
+            .collect();
+        if !missing.is_empty() {
+            return Err(Some((
+                g.line,
+                column(ARGUMENT),
+                format!(
+                    "round {round_id} ({annotator}) is missing the standing of {}; give every \
+                     argument's standing or none",
+                    missing.join(", ")
+                ),
+            )));
+        }
+        for id in &round.arguments {
+            if let Some((standing, reason, _)) = g.standings.get(id) {
+                standings.push(ArgumentStanding {
+                    arg_id: id.clone(),
+                    standing: *standing,
+                    reason: reason.clone(),
+                });
+            }
+        }
+    }
+    Ok(HumanJudgment::StructuredDebate {
+        winner,
+        standings,
+        justification,
+    })
+}
+
+/// A standing as a spreadsheet writes it: `upheld`, `partially_upheld`, `refuted`,
+/// `uncertain`.
+pub fn standing_word(standing: Standing) -> String {
+    standing.as_str().to_lowercase()
+}
+
+/// The standing a cell names, in any case, with `_`, `-` or a space between words.
+fn parse_standing(value: &str) -> Option<Standing> {
+    let word = value.trim().replace([' ', '-'], "_");
+    Standing::ALL
+        .into_iter()
+        .find(|s| s.as_str().eq_ignore_ascii_case(&word))
 }
 
 /// One data row.
@@ -475,8 +592,105 @@ impl Row<'_> {
                 let _ = self.confidence(problems);
             }
             ProtocolKind::StructuredDebate => {
-                let _ = self.winner(problems);
+                if self.argument().is_some() {
+                    let _ = self.standing(problems);
+                } else {
+                    let _ = self.winner(problems);
+                }
             }
+        }
+    }
+
+    /// A standing row's argument id (none on the winner's row).
+    fn argument(&self) -> Option<(&str, usize)> {
+        self.cell(ARGUMENT).filter(|(id, _)| !id.is_empty())
+    }
+
+    /// A standing row's standing.
+    fn standing(&self, problems: &mut Problems) -> Option<Standing> {
+        let Some((value, column)) = self.cell(STANDING) else {
+            problems.add(
+                self.line,
+                self.header.width + 1,
+                "a row with an argument needs its standing: the header has no \"standing\" column",
+            );
+            return None;
+        };
+        if value.is_empty() {
+            problems.add(self.line, column, "standing is empty");
+            return None;
+        }
+        let standing = parse_standing(value);
+        if standing.is_none() {
+            problems.add(
+                self.line,
+                column,
+                format!(
+                    "standing \"{value}\" is not upheld, partially_upheld, refuted or uncertain"
+                ),
+            );
+        }
+        standing
+    }
+
+    /// A standing row of a structured debate: the argument is the round's, given once,
+    /// with a standing and no winner.
+    fn read_standing(
+        &self,
+        round: &RoundInfo,
+        annotator: &str,
+        (id, column): (&str, usize),
+        justification: Option<String>,
+        into: &mut Gathering,
+        problems: &mut Problems,
+    ) {
+        let standing = self.standing(problems);
+        if let Some((winner, winner_column)) = self.cell("winner").filter(|(w, _)| !w.is_empty()) {
+            problems.add(
+                self.line,
+                winner_column,
+                format!(
+                    "winner \"{winner}\" on a standing row: the winner goes on the round's row \
+                     with an empty argument"
+                ),
+            );
+        }
+        let Some(arg_id) = round
+            .arguments
+            .iter()
+            .find(|a| a.eq_ignore_ascii_case(id))
+            .cloned()
+        else {
+            problems.add(
+                self.line,
+                column,
+                format!(
+                    "round {} has no argument \"{id}\" (its arguments: {})",
+                    round.id,
+                    if round.arguments.is_empty() {
+                        "none".to_string()
+                    } else {
+                        round.arguments.join(", ")
+                    }
+                ),
+            );
+            return;
+        };
+        if let Some((_, _, first)) = into.standings.get(&arg_id) {
+            problems.add(
+                self.line,
+                column,
+                format!(
+                    "the standing of {arg_id} in round {} ({annotator}) is already given on line \
+                     {first}",
+                    round.id
+                ),
+            );
+            return;
+        }
+        if let Some(standing) = standing {
+            into.standings
+                .insert(arg_id, (standing, justification, self.line));
         }
     }
 
@@ -550,6 +764,21 @@ impl Row<'_> {
                 }
             }
             ProtocolKind::StructuredDebate => {
+                if let Some(argument) = self.argument() {
+                    self.read_standing(round, annotator, argument, justification, into, problems);
+                    return;
+                }
+                if let Some((standing, column)) = self.cell(STANDING).filter(|(s, _)| !s.is_empty())
+                {
+                    problems.add(
+                        self.line,
+                        column,
+                        format!(
+                            "standing \"{standing}\" without an argument: name the argument in \
+                             the \"argument\" column"
+                        ),
+                    );
+                }
                 if let Some(winner) = self.winner(problems) {
                     self.once(
                         round,
@@ -558,6 +787,7 @@ impl Row<'_> {
                         problems,
                         HumanJudgment::StructuredDebate {
                             winner,
+                            standings: Vec::new(),
                             justification,
                         },
                     );
@@ -575,17 +805,28 @@ impl Row<'_> {
         problems: &mut Problems,
         judgment: HumanJudgment,
     ) {
-        if into.single.is_some() || into.line != self.line {
+        // The Ethics Bowl aside, a round's first row is its judgment's, but a structured
+        // debate's winner row may follow its standing rows.
+        let first = match &into.single {
+            Some((_, line)) => Some(*line),
+            None if self.header.protocol != ProtocolKind::StructuredDebate
+                && into.line != self.line =>
+            {
+                Some(into.line)
+            }
+            None => None,
+        };
+        if let Some(first) = first {
             problems.add(
                 self.line,
                 self.cell(ROUND_ID).map_or(1, |(_, c)| c),
                 format!(
-                    "round {} ({annotator}) is already judged on line {}",
-                    round.id, into.line
+                    "round {} ({annotator}) is already judged on line {first}",
+                    round.id
                 ),
             );
         } else {
-            into.single = Some(judgment);
+            into.single = Some((judgment, self.line));
         }
     }
 
@@ -733,6 +974,7 @@ fn header_row(protocol: ProtocolKind, annotator: bool) -> Vec<String> {
         .into_iter()
         .chain(std::iter::once(ROUND_ID))
         .chain(columns(protocol).iter().copied())
+        .chain(optional_columns(protocol).iter().copied())
         .chain(std::iter::once(JUSTIFICATION))
         .map(str::to_string)
         .collect()
@@ -796,14 +1038,27 @@ pub fn export(annotations: &[Annotation]) -> Result<String, AnnotationError> {
             }
             HumanJudgment::StructuredDebate {
                 winner,
+                standings,
                 justification,
             } => {
                 let mut row = who();
                 row.extend([
                     winner.as_str().to_string(),
+                    String::new(),
+                    String::new(),
                     justification.clone().unwrap_or_default(),
                 ]);
                 rows.push(row);
+                for s in standings {
+                    let mut row = who();
+                    row.extend([
+                        String::new(),
+                        s.arg_id.clone(),
+                        standing_word(s.standing),
+                        s.reason.clone().unwrap_or_default(),
+                    ]);
+                    rows.push(row);
+                }
             }
         }
     }
@@ -811,8 +1066,13 @@ pub fn export(annotations: &[Annotation]) -> Result<String, AnnotationError> {
 }
 
 /// A blank sheet for these rounds, in this order: every row an annotator fills, the
-/// judgment's cells (and the justification) left empty.
-pub fn template(protocol: ProtocolKind, round_ids: &[String]) -> Result<String, AnnotationError> {
+/// judgment's cells (and the justification) left empty; a structured debate's winner row is
+/// followed by one row per argument of the round (`rounds` gives them).
+pub fn template(
+    protocol: ProtocolKind,
+    round_ids: &[String],
+    rounds: &[RoundInfo],
+) -> Result<String, AnnotationError> {
     let mut rows = vec![header_row(protocol, false)];
     for id in round_ids {
         match protocol {
@@ -838,7 +1098,26 @@ pub fn template(protocol: ProtocolKind, round_ids: &[String]) -> Result<String, 
                 ]);
             }
             ProtocolKind::StructuredDebate => {
-                rows.push(vec![id.clone(), String::new(), String::new()]);
+                rows.push(vec![
+                    id.clone(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                    String::new(),
+                ]);
+                let arguments = rounds
+                    .iter()
+                    .find(|r| &r.id == id)
+                    .map_or(&[][..], |r| r.arguments.as_slice());
+                for arg in arguments {
+                    rows.push(vec![
+                        id.clone(),
+                        String::new(),
+                        arg.clone(),
+                        String::new(),
+                        String::new(),
+                    ]);
+                }
             }
         }
     }
@@ -859,6 +1138,7 @@ mod tests {
             judge: "j".into(),
             finished: true,
             three_way: false,
+            arguments: Vec::new(),
         }
     }
 
@@ -1038,6 +1318,7 @@ mod tests {
             read[0].judgment,
             HumanJudgment::StructuredDebate {
                 winner: Winner::Tie,
+                standings: Vec::new(),
                 justification: Some("close".into())
             }
         );
@@ -1052,19 +1333,131 @@ mod tests {
 
     #[test]
     fn a_template_lists_every_row_to_fill_in_order() {
-        let sheet = template(ProtocolKind::EthicsBowl, &["r2".into(), "r1".into()]).unwrap();
+        let sheet = template(ProtocolKind::EthicsBowl, &["r2".into(), "r1".into()], &[]).unwrap();
         let lines: Vec<&str> = sheet.lines().collect();
         assert_eq!(lines[0], "round_id,team,criterion,score,justification");
         assert_eq!(lines.len(), 1 + 28);
         assert_eq!(lines[1], "r2,A,principle_articulation,,");
         assert_eq!(lines[15], "r1,A,principle_articulation,,");
         assert_eq!(
-            template(ProtocolKind::QaDebate, &["q".into()]).unwrap(),
+            template(ProtocolKind::QaDebate, &["q".into()], &[]).unwrap(),
             "round_id,answer,confidence,justification\nq,,,\n"
         );
+        let mut s = round("s", ProtocolKind::StructuredDebate);
+        s.arguments = vec!["PRO-1".into(), "CON-1".into()];
         assert_eq!(
-            template(ProtocolKind::StructuredDebate, &["s".into()]).unwrap(),
-            "round_id,winner,justification\ns,,\n"
+            template(ProtocolKind::StructuredDebate, &["s".into()], &[s]).unwrap(),
+            "round_id,winner,argument,standing,justification\ns,,,,\ns,,PRO-1,,\ns,,CON-1,,\n"
         );
+    }
+
+    /// A structured debate's round with three arguments.
+    fn debate(id: &str) -> RoundInfo {
+        RoundInfo {
+            arguments: vec!["PRO-1".into(), "PRO-2".into(), "CON-1".into()],
+            ..round(id, ProtocolKind::StructuredDebate)
+        }
+    }
+
+    #[test]
+    fn structured_standings_are_read_in_rows_of_their_own_and_exported_back() {
+        let rounds = [debate("s1"), debate("s2")];
+        let text = "round_id,argument,standing,winner,justification\n\
+                    s1,CON-1,refuted,,its figures were wrong\n\
+                    s1,,,pro,\n\
+                    s1,pro-1,Upheld,,\n\
+                    s1,PRO-2,partially upheld,,\n\
+                    s2,,,con,\n";
+        let read = parse("s.csv", text, &rounds, &options(Some("ann"))).unwrap();
+        let HumanJudgment::StructuredDebate {
+            winner, standings, ..
+        } = &read[0].judgment
+        else {
+            panic!("{:?}", read[0].judgment)
+        };
+        assert_eq!(*winner, Winner::Pro);
+        let got: Vec<(&str, Standing)> = standings
+            .iter()
+            .map(|s| (s.arg_id.as_str(), s.standing))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("PRO-1", Standing::Upheld),
+                ("PRO-2", Standing::PartiallyUpheld),
+                ("CON-1", Standing::Refuted)
+            ],
+            "in the round's order, ids as the round spells them"
+        );
+        assert_eq!(
+            standings[2].reason.as_deref(),
+            Some("its figures were wrong")
+        );
+        assert!(
+            matches!(&read[1].judgment, HumanJudgment::StructuredDebate { standings, .. } if standings.is_empty()),
+            "a winner alone is still a judgment"
+        );
+        let exported = export(&read).unwrap();
+        assert_eq!(
+            exported.lines().take(3).collect::<Vec<_>>(),
+            [
+                "annotator,round_id,winner,argument,standing,justification",
+                "ann,s1,pro,,,",
+                "ann,s1,,PRO-1,upheld,"
+            ]
+        );
+        assert_eq!(
+            parse("e.csv", &exported, &rounds, &options(None)).unwrap(),
+            read
+        );
+    }
+
+    #[test]
+    fn malformed_standings_are_refused_with_their_line_and_column() {
+        let rounds = [debate("s1"), debate("s2"), debate("s3")];
+        let text = "round_id,winner,argument,standing\n\
+                    s1,pro,,\n\
+                    s1,,PRO-1,upheld\n\
+                    s1,,PRO-9,upheld\n\
+                    s1,,PRO-1,refuted\n\
+                    s1,,PRO-2,sort of\n\
+                    s2,con,PRO-1,upheld\n\
+                    s2,,PRO-2,\n\
+                    s3,,CON-1,upheld\n\
+                    s3,tie,,refuted\n";
+        let found = problems(parse("s.csv", text, &rounds, &options(Some("ann"))));
+        let at: Vec<(u64, usize)> = found.iter().map(|(l, c, _)| (*l, *c)).collect();
+        assert_eq!(
+            at,
+            [
+                (2, 3),
+                (4, 3),
+                (5, 3),
+                (6, 4),
+                (7, 2),
+                (7, 2),
+                (8, 4),
+                (9, 3),
+                (10, 4)
+            ],
+            "{found:#?}"
+        );
+        assert!(
+            found[0].2.contains("missing the standing of PRO-2, CON-1"),
+            "{}",
+            found[0].2
+        );
+        assert!(found[1].2.contains("no argument \"PRO-9\""));
+        assert!(found[2].2.contains("already given on line 3"));
+        assert!(found[3].2.contains("\"sort of\" is not upheld"));
+        assert!(found[4].2.contains("the winner goes on the round's row"));
+        assert!(
+            found[5].2.contains("has standings but no winner"),
+            "{}",
+            found[5].2
+        );
+        assert_eq!(found[6].2, "standing is empty");
+        assert!(found[7].2.contains("missing the standing of PRO-1, PRO-2"));
+        assert!(found[8].2.contains("without an argument"));
     }
 }

@@ -21,7 +21,7 @@ pub mod store;
 
 use serde::{Deserialize, Serialize};
 
-use crate::domain::{Criterion, Label, ProtocolKind, Scores, Team};
+use crate::domain::{Criterion, Label, ProtocolKind, Scores, Standing, Team};
 
 pub use rounds::RoundInfo;
 pub use sample::{DEFAULT_SEED, Sample, Strata};
@@ -37,8 +37,12 @@ pub struct Annotation {
     pub schema_version: u32,
     /// Who judged (also the folder's name).
     pub annotator: String,
-    /// When the judgment was stored (RFC 3339, UTC).
+    /// When the judgment was stored (RFC 3339, UTC): its last change, when it was changed.
     pub written_at: String,
+    /// When it was first stored, once it has been changed since (the annotate screen's
+    /// re-editing, or an import with `--replace`); absent for a judgment never changed.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub first_written_at: Option<String>,
     /// Whether the debaters' model names were hidden from the annotator.
     pub blind: bool,
     /// How the judgment came in.
@@ -87,10 +91,14 @@ pub enum HumanJudgment {
         #[serde(default, skip_serializing_if = "Option::is_none")]
         justification: Option<String>,
     },
-    /// The structured debate: who won.
+    /// The structured debate: who won, and how each argument stood after the debate.
     StructuredDebate {
         /// Pro, Con or a tie.
         winner: Winner,
+        /// Each argument's standing, in the round's order (Pro's, then Con's); empty in
+        /// files written before standings were asked, and in imports without them.
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        standings: Vec<ArgumentStanding>,
         /// The annotator's reason.
         #[serde(default, skip_serializing_if = "Option::is_none")]
         justification: Option<String>,
@@ -117,6 +125,19 @@ pub struct CriterionNote {
     pub criterion: Criterion,
     /// The reason.
     pub text: String,
+}
+
+/// How one argument of a structured debate stood after the debate, as a person judged it
+/// (the model judge's `standing` of the same argument, [`Standing`]).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArgumentStanding {
+    /// The argument's id (`PRO-1`, `CON-2`), as in the round file.
+    pub arg_id: String,
+    /// Upheld, partially upheld, refuted or uncertain.
+    pub standing: Standing,
+    /// The annotator's reason for it.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reason: Option<String>,
 }
 
 /// A question-answer annotator's answer: one of the two sides' answers, or for a three-way
@@ -242,11 +263,42 @@ mod tests {
         assert_eq!(serde_json::from_value::<HumanJudgment>(json).unwrap(), side);
         let winner = HumanJudgment::StructuredDebate {
             winner: Winner::Tie,
+            standings: Vec::new(),
             justification: None,
         };
         let json = serde_json::to_value(&winner).unwrap();
         assert_eq!(json["protocol"], "structured_debate");
         assert_eq!(json["winner"], "tie");
+        assert!(
+            json.get("standings").is_none(),
+            "none written when none given"
+        );
         assert_eq!(winner.kind(), ProtocolKind::StructuredDebate);
+        let with = HumanJudgment::StructuredDebate {
+            winner: Winner::Pro,
+            standings: vec![ArgumentStanding {
+                arg_id: "PRO-1".into(),
+                standing: Standing::PartiallyUpheld,
+                reason: None,
+            }],
+            justification: None,
+        };
+        let json = serde_json::to_value(&with).unwrap();
+        assert_eq!(json["standings"][0]["standing"], "PARTIALLY_UPHELD");
+        assert_eq!(serde_json::from_value::<HumanJudgment>(json).unwrap(), with);
+    }
+
+    /// A file written before standings were asked (no `standings` key) still loads.
+    #[test]
+    fn a_structured_judgment_without_standings_loads() {
+        let old = serde_json::json!({"protocol": "structured_debate", "winner": "con"});
+        assert_eq!(
+            serde_json::from_value::<HumanJudgment>(old).unwrap(),
+            HumanJudgment::StructuredDebate {
+                winner: Winner::Con,
+                standings: Vec::new(),
+                justification: None,
+            }
+        );
     }
 }

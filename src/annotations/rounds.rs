@@ -22,6 +22,9 @@ pub struct RoundInfo {
     pub finished: bool,
     /// A question-answer three-way baseline: the answer is a label, not a side.
     pub three_way: bool,
+    /// A structured debate's argument ids (Pro's, then Con's), whose standing a person may
+    /// judge; empty for the other protocols.
+    pub arguments: Vec<String>,
 }
 
 impl RoundInfo {
@@ -36,6 +39,7 @@ impl RoundInfo {
             judge: round.judge_model.clone(),
             finished: round.status != RoundStatus::Incomplete,
             three_way: round.qa().is_some_and(|qa| qa.format.is_three_way()),
+            arguments: argument_ids(round),
         }
     }
 
@@ -54,6 +58,18 @@ impl RoundInfo {
             models.join(" vs ")
         }
     }
+}
+
+/// A structured debate's argument ids, Pro's then Con's (empty for another protocol).
+pub fn argument_ids(round: &Round) -> Vec<String> {
+    round.structured().map_or_else(Vec::new, |s| {
+        s.pro
+            .arguments
+            .iter()
+            .chain(&s.con.arguments)
+            .map(|a| a.id.clone())
+            .collect()
+    })
 }
 
 #[cfg(test)]

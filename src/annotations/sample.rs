@@ -247,6 +247,7 @@ mod tests {
             judge: judge.into(),
             finished: true,
             three_way: false,
+            arguments: Vec::new(),
         }
     }
 

@@ -1,11 +1,12 @@
 //! What a person judging in the terminal UI needs before the first round shows: the rounds
 //! in the order they are presented (the recorded sample's, or every finished round shuffled
-//! from the default seed) and which of them this annotator has judged already, so a session
-//! resumes at the first round not yet judged.
+//! from the default seed) and this annotator's judgments of them already stored, so a
+//! session resumes at the first round not yet judged and can show a judged one again to
+//! change it.
 
 use std::path::Path;
 
-use super::{AnnotationError, RoundInfo, sample};
+use super::{Annotation, AnnotationError, RoundInfo, sample};
 
 /// The rounds to present, in order: the recorded sample's (`annotations/sample.json`), or,
 /// with none recorded, every finished round shuffled from [`sample::DEFAULT_SEED`] (not
@@ -17,30 +18,30 @@ pub fn order(results: &Path, rounds: &[RoundInfo]) -> Result<Vec<String>, Annota
     }
 }
 
-/// For each round of `round_ids`, whether `annotator` has judged it (a stored, readable
-/// annotation file).
-pub fn judged(
+/// For each round of `round_ids`, `annotator`'s judgment of it as stored (a readable
+/// annotation file), or none.
+pub fn stored(
     results: &Path,
     annotator: &str,
     round_ids: &[String],
-) -> Result<Vec<bool>, AnnotationError> {
+) -> Result<Vec<Option<Annotation>>, AnnotationError> {
     round_ids
         .iter()
-        .map(|id| super::load(results, annotator, id).map(|a| a.is_some()))
+        .map(|id| super::load(results, annotator, id))
         .collect()
 }
 
-/// The rounds to present ([`order`]) and, for each, whether `annotator` judged it
-/// ([`judged`]).
+/// The rounds to present ([`order`]) and, for each, `annotator`'s judgment as stored
+/// ([`stored`]).
 pub fn resume(
     results: &Path,
     annotator: &str,
     rounds: &[RoundInfo],
-) -> Result<(Vec<String>, Vec<bool>), AnnotationError> {
+) -> Result<(Vec<String>, Vec<Option<Annotation>>), AnnotationError> {
     super::check_annotator(annotator)?;
     let ids = order(results, rounds)?;
-    let done = judged(results, annotator, &ids)?;
-    Ok((ids, done))
+    let stored = stored(results, annotator, &ids)?;
+    Ok((ids, stored))
 }
 
 /// Where a session starts: the first round not yet judged (none when every one is).

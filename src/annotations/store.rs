@@ -62,7 +62,9 @@ pub fn annotation_path(
 }
 
 /// Writes an annotation's file atomically (creating its folder), over any earlier one: the
-/// caller decides whether one may be replaced, and holds the folder's writer lock.
+/// caller decides whether one may be replaced, and holds the folder's writer lock. A
+/// judgment written over an earlier one keeps when that was first stored
+/// (`first_written_at`), its own `written_at` saying when it was changed.
 pub fn save(results: &Path, annotation: &Annotation) -> Result<PathBuf, AnnotationError> {
     let path = annotation_path(results, &annotation.annotator, &annotation.round_id)?;
     if let Some(dir) = path.parent() {
@@ -71,7 +73,18 @@ pub fn save(results: &Path, annotation: &Annotation) -> Result<PathBuf, Annotati
             source,
         })?;
     }
-    crate::store::write_json_atomic(&path, annotation)?;
+    // A damaged earlier file is replaced without its time: the new judgment stands.
+    let earlier = load(results, &annotation.annotator, &annotation.round_id)
+        .ok()
+        .flatten();
+    match earlier {
+        Some(e) if annotation.first_written_at.is_none() => {
+            let mut changed = annotation.clone();
+            changed.first_written_at = Some(e.first_written_at.unwrap_or(e.written_at));
+            crate::store::write_json_atomic(&path, &changed)?;
+        }
+        _ => crate::store::write_json_atomic(&path, annotation)?,
+    }
     Ok(path)
 }
 
@@ -226,13 +239,44 @@ mod tests {
             schema_version: ANNOTATION_SCHEMA_VERSION,
             annotator: annotator.into(),
             written_at: "2026-11-27T00:00:00Z".into(),
+            first_written_at: None,
             blind: true,
             via: Via::Csv,
             round_id: round_id.into(),
             judgment: HumanJudgment::StructuredDebate {
                 winner: Winner::Pro,
+                standings: Vec::new(),
                 justification: None,
             },
+        }
+    }
+
+    /// A judgment changed and saved again keeps when it was first stored, through every
+    /// later change.
+    #[test]
+    fn a_changed_judgment_keeps_when_it_was_first_stored() {
+        let dir = tempfile::tempdir().unwrap();
+        let first = annotation("alice", "r1");
+        save(dir.path(), &first).unwrap();
+        for (when, winner) in [
+            ("2026-11-28T01:00:00Z", Winner::Con),
+            ("2026-11-28T02:00:00Z", Winner::Tie),
+        ] {
+            let mut changed = first.clone();
+            changed.written_at = when.into();
+            changed.judgment = HumanJudgment::StructuredDebate {
+                winner,
+                standings: Vec::new(),
+                justification: None,
+            };
+            save(dir.path(), &changed).unwrap();
+            let stored = load(dir.path(), "alice", "r1").unwrap().unwrap();
+            assert_eq!(stored.written_at, when);
+            assert_eq!(
+                stored.first_written_at.as_deref(),
+                Some("2026-11-27T00:00:00Z")
+            );
+            assert_eq!(stored.judgment, changed.judgment);
         }
     }
 

@@ -44,10 +44,13 @@ pub async fn run(options: Options<'_>) -> anyhow::Result<()> {
     let (rounds, errors) = super::open::browse_rounds(&store)?;
     let infos: Vec<RoundInfo> = rounds.iter().map(RoundInfo::of).collect();
     let sample = sample(dir, &infos, &options)?;
-    let done =
-        annotations::session::judged(dir, options.annotator, &sample.round_ids).map_err(refused)?;
+    let stored =
+        annotations::session::stored(dir, options.annotator, &sample.round_ids).map_err(refused)?;
+    let done: Vec<bool> = stored.iter().map(Option::is_some).collect();
     let n = sample.round_ids.len();
-    if done.iter().all(|d| *d) {
+    // Every round judged: said without taking the terminal, unless there is one to go
+    // back and change a judgment on (`[` on the screen that says so).
+    if done.iter().all(|d| *d) && !super::run::can_show_ui() {
         eprintln!(
             "{} has judged all {n} round{} of the sample (stored in {}); `ethics-bowl report {}` measures the judges against people",
             options.annotator,
@@ -72,6 +75,7 @@ pub async fn run(options: Options<'_>) -> anyhow::Result<()> {
         annotator: options.annotator.to_string(),
         round_ids: sample.round_ids,
         done,
+        stored,
         blind: !options.unblind,
         standalone: true,
     };

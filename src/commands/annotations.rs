@@ -155,7 +155,7 @@ fn template(
         }
     };
     let drawn = annotations::sample::draw(&rounds, size, strata, seed).map_err(refused)?;
-    let sheet = annotations::csv::template(protocol, &drawn.round_ids).map_err(refused)?;
+    let sheet = annotations::csv::template(protocol, &drawn.round_ids, &rounds).map_err(refused)?;
     // The sample is recorded before the sheet is handed out, under the folder's lock.
     let sample = {
         let _writer = ethics_bowl::store::Store::open(dir)?.locked()?;

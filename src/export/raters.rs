@@ -345,6 +345,7 @@ fn of_person(round: &Round, a: &Annotation) -> Rater {
         HumanJudgment::StructuredDebate {
             winner,
             justification,
+            ..
         } => (
             vec![Observation::answer(
                 "verdict",
@@ -364,6 +365,13 @@ fn of_person(round: &Round, a: &Annotation) -> Rater {
         }),
     );
     details.insert("written_at".into(), json!(a.written_at));
+    if let HumanJudgment::StructuredDebate { standings, .. } = &a.judgment
+        && !standings.is_empty()
+    {
+        // Each argument's standing as the person gave it (the model judges' are in the
+        // round's own record, not scores either).
+        details.insert("standings".into(), json!(standings));
+    }
     Rater {
         judge: a.annotator.clone(),
         model: None,

@@ -48,14 +48,15 @@ pub enum Msg {
     AnnotationSaved {
         /// The round judged.
         round_id: String,
-        /// Everyone's judgments as now stored, or the error.
-        result: Result<PeopleReadings, String>,
+        /// The judgment as stored (stamped), and everyone's judgments as now stored; or
+        /// the error.
+        result: Result<(Box<crate::annotations::Annotation>, PeopleReadings), String>,
     },
 }
 
 /// What a person's judging session starts from: the rounds in the order shown, and which
 /// of them the annotator judged already.
-#[derive(Debug, Clone, PartialEq, Eq)]
+#[derive(Debug, Clone, PartialEq)]
 pub struct AnnotateStart {
     /// Who judges (a checked name).
     pub annotator: String,
@@ -63,6 +64,9 @@ pub struct AnnotateStart {
     pub round_ids: Vec<String>,
     /// For each, whether the annotator judged it already.
     pub done: Vec<bool>,
+    /// For each, the annotator's judgment as stored (none where they have not judged it),
+    /// to show again when they go back to it.
+    pub stored: Vec<Option<crate::annotations::Annotation>>,
     /// Model names, judges' verdicts and round ids are hidden.
     pub blind: bool,
     /// Started by `ethics-bowl annotate`: leaving the screen quits.

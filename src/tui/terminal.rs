@@ -239,28 +239,33 @@ fn start_annotating(
     annotator: String,
     rounds: &[crate::annotations::RoundInfo],
 ) -> Result<AnnotateStart, String> {
-    let (round_ids, done) =
+    let (round_ids, stored) =
         crate::annotations::session::resume(dir, &annotator, rounds).map_err(|e| e.to_string())?;
     Ok(AnnotateStart {
         annotator,
         round_ids,
-        done,
+        done: stored.iter().map(Option::is_some).collect(),
+        stored,
         blind: true,
         standalone: false,
     })
 }
 
 /// Stores a person's judgment (stamped now; atomic, and without the folder's writer lock:
-/// no run writes `annotations/`, and one annotator's file is theirs alone), then reads
-/// every person's judgments again for the Analysis screen.
+/// no run writes `annotations/`, and one annotator's file is theirs alone; a judgment
+/// changed keeps when it was first stored), then reads every person's judgments again for
+/// the Analysis screen.
 fn save_annotation(
     dir: &Path,
     mut annotation: crate::annotations::Annotation,
-) -> Result<PeopleReadings, String> {
+) -> Result<(Box<crate::annotations::Annotation>, PeopleReadings), String> {
     annotation.written_at = crate::domain::now_rfc3339();
     crate::annotations::save(dir, &annotation).map_err(|e| e.to_string())?;
+    let stored = crate::annotations::load(dir, &annotation.annotator, &annotation.round_id)
+        .map_err(|e| e.to_string())?
+        .unwrap_or(annotation);
     let (readings, blind, _) = crate::analysis::people_of(dir);
-    Ok(PeopleReadings { readings, blind })
+    Ok((Box::new(stored), PeopleReadings { readings, blind }))
 }
 
 /// Searches the store on tokio's blocking pool (reading a thousand files must not hold up

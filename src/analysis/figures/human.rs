@@ -2,10 +2,11 @@
 //! judged the same exchanges, people among themselves, and the Ethics Bowl's model means in
 //! people's terms (`human_agreement.csv`, `human_calibrated.csv`).
 
-use super::{Link, Section, Style, Table, Value};
-use crate::analysis::human::{Figure, HumanAgreement, HumanSummary};
+use super::{Link, LinkKey, Section, Style, Table, Value};
+use crate::analysis::human::{CalibratedRate, Figure, HumanAgreement, HumanSummary};
 use crate::analysis::stats::bootstrap::MIN_CLUSTERS;
 use crate::analysis::stats::statistic::Statistic;
+use crate::domain::ProtocolKind;
 
 /// A figure as a cell.
 fn cell(f: &Figure, style: Style) -> Value {
@@ -106,6 +107,16 @@ pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -
         ],
         tidy,
     ));
+    if rows.iter().any(|r| r.standings.is_some()) {
+        s.plain(
+            "The structured debate's arguments: how often each judge gave an argument the \
+             standing people gave it (upheld, partially upheld, refuted, uncertain), and \
+             Krippendorff's alpha (nominal) over the arguments. n counts arguments; an \
+             exchange's arguments are read together, so the intervals resample exchanges \
+             (debates).",
+        );
+        s.table(standings_table(rows));
+    }
     match &h.among_people {
         Some(f) => s.plain(format!(
             "People among themselves (alpha over the exchanges two or more judged; the ceiling a \
@@ -116,6 +127,27 @@ pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -
             "One person judged: how far people agree among themselves (the ceiling a judge can \
              reach) needs two who judged the same rounds.",
         ),
+    }
+    if !h.calibrated_rates.is_empty() || !h.not_calibrated.is_empty() {
+        s.plain(format!(
+            "Rates in people's terms: the question-answer debate's accuracy per format (the \
+             share of rounds whose right answer was chosen) and each debater's win rate in \
+             debates (the share of rounds whose answer was chosen), the structured debate's \
+             win rates (a win 1, a tie a half). Each is the judges' rate over every round, \
+             corrected by how people and the judges differed on the rounds people judged \
+             (prediction-powered inference, power-tuned); in a round, the judges' value is \
+             the mean of its usable judgments and people's the mean of the people who judged \
+             it. The interval is cluster-robust, counting items (question-answer: an item's \
+             rounds share it) or rounds (structured), and needs {MIN_CLUSTERS} of them that \
+             people judged; it assumes the rounds people judged were drawn at random, as \
+             `annotate --sample` and `annotations template` draw them."
+        ));
+        if !h.calibrated_rates.is_empty() {
+            s.table(rates_table(&h.calibrated_rates));
+        }
+        for why in &h.not_calibrated {
+            s.plain(format!("Not in people's terms: {why}."));
+        }
     }
     if !h.calibrated.is_empty() {
         let mut t = Table::new(
@@ -181,4 +213,149 @@ pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -
         ));
     }
     Some(s)
+}
+
+/// The structured debate's argument standings, judge against people
+/// (`human_standings.csv`).
+fn standings_table(rows: &[HumanAgreement]) -> Table {
+    let mut t = Table::new(
+        "Argument standings against people",
+        [
+            "judge",
+            "against",
+            "same standing",
+            "alpha (nominal)",
+            "arguments",
+            "debates",
+        ],
+    );
+    let mut tidy = Vec::new();
+    for r in rows {
+        let Some(st) = &r.standings else { continue };
+        t.row(
+            vec![
+                Value::text(&r.judge),
+                Value::text(&r.annotator),
+                cell(&st.same, Style::Percent),
+                cell(&st.alpha, Style::Decimals(2)),
+                Value::Count(st.same.n),
+                Value::Count(st.rounds),
+            ],
+            Link::judge(&r.judge),
+        );
+        for (name, f) in [("same_standing", &st.same), ("alpha", &st.alpha)] {
+            tidy.push(vec![
+                Value::text(&r.judge),
+                Value::text(&r.annotator),
+                Value::text(name),
+                Value::number(f.estimate, 4),
+                Value::number(f.low, 4),
+                Value::number(f.high, 4),
+                Value::Count(f.n),
+                Value::Count(st.rounds),
+            ]);
+        }
+    }
+    t.with_tidy(
+        "human_standings.csv",
+        [
+            "judge",
+            "annotator",
+            "statistic",
+            "estimate",
+            "low",
+            "high",
+            "arguments",
+            "debates",
+        ],
+        tidy,
+    )
+}
+
+/// The question-answer and structured debates' rates in people's terms
+/// (`human_calibrated_rates.csv`).
+fn rates_table(rates: &[CalibratedRate]) -> Table {
+    let mut t = Table::new(
+        "Rates in people's terms",
+        [
+            "protocol",
+            "measure",
+            "of",
+            "judges' rate",
+            "people's terms (prediction-powered)",
+            "people judged",
+            "judged by models only",
+        ],
+    );
+    let mut tidy = Vec::new();
+    for r in rates {
+        let judges = Statistic {
+            value: r.judges.mean,
+            low: r.judges.low,
+            high: r.judges.high,
+            n: r.judges.clusters,
+        };
+        let people = Statistic {
+            value: Some(r.people.estimate),
+            low: r.people.low,
+            high: r.people.high,
+            n: r.people.labelled,
+        };
+        // The rounds it counts: the format's, or the model's as a debater (in debates, for
+        // the question-answer debate).
+        let link = match (r.protocol, r.measure) {
+            (ProtocolKind::QaDebate, "accuracy") => Link::protocol(r.protocol.as_str())
+                .map(|l| l.and(LinkKey::Format, r.subject.clone())),
+            (ProtocolKind::QaDebate, _) => {
+                Link::player(&r.subject).map(|l| l.and(LinkKey::Format, "debate"))
+            }
+            _ => Link::player(&r.subject).map(|l| l.and(LinkKey::Protocol, r.protocol.as_str())),
+        };
+        t.row(
+            vec![
+                Value::text(r.protocol.as_str()),
+                Value::text(r.measure),
+                Value::text(&r.subject),
+                Value::Statistic(judges, Style::Percent),
+                Value::Statistic(people, Style::Percent),
+                Value::text(format!("{} {}", r.people.labelled, r.units)),
+                Value::text(format!("{} {}", r.people.unlabelled, r.units)),
+            ],
+            link,
+        );
+        tidy.push(vec![
+            Value::text(r.protocol.as_str()),
+            Value::text(r.measure),
+            Value::text(&r.subject),
+            Value::text(r.units),
+            Value::number(r.judges.mean, 4),
+            Value::number(r.judges.low, 4),
+            Value::number(r.judges.high, 4),
+            Value::number(Some(r.people.estimate), 4),
+            Value::number(r.people.low, 4),
+            Value::number(r.people.high, 4),
+            Value::Count(r.people.labelled),
+            Value::Count(r.people.unlabelled),
+            Value::number(Some(r.people.lambda), 4),
+        ]);
+    }
+    t.with_tidy(
+        "human_calibrated_rates.csv",
+        [
+            "protocol",
+            "measure",
+            "of",
+            "units",
+            "judges_rate",
+            "judges_low",
+            "judges_high",
+            "people_estimate",
+            "low",
+            "high",
+            "labelled_units",
+            "unlabelled_units",
+            "lambda",
+        ],
+        tidy,
+    )
 }

@@ -47,6 +47,19 @@ impl From<Figure> for Statistic {
     }
 }
 
+/// How far two raters agree on a structured debate's argument standings: n counts the
+/// arguments both gave a standing, and the intervals resample exchanges (an exchange's
+/// arguments are read together, so they are not independent).
+#[derive(Debug, Clone, Copy, PartialEq, Serialize, Default)]
+pub struct StandingAgreement {
+    /// The share of arguments given the same standing (n: arguments).
+    pub same: Figure,
+    /// Krippendorff's alpha, nominal, over the arguments' standings (n: arguments).
+    pub alpha: Figure,
+    /// The exchanges those arguments come from (the clusters resampled).
+    pub rounds: usize,
+}
+
 /// The five figures of one rater against another.
 #[derive(Debug, Clone, Copy, PartialEq, Default)]
 pub struct Agreement {
@@ -63,6 +76,8 @@ pub struct Agreement {
     /// The share of exchanges where both gave the same verdict; n counts the exchanges
     /// where both gave one.
     pub verdict_agreement: Figure,
+    /// A structured debate's argument standings, where both gave some.
+    pub standings: Option<StandingAgreement>,
 }
 
 /// One exchange's parts of every figure.
@@ -74,6 +89,9 @@ struct Parts {
     pairs: Vec<(f64, f64)>,
     difference: (f64, f64),
     verdict: (f64, f64),
+    /// Arguments given the same standing, and arguments both gave one.
+    standing: (f64, f64),
+    standing_alpha: NominalParts,
 }
 
 impl Parts {
@@ -87,6 +105,13 @@ impl Parts {
         if let (Some(a), Some(b)) = (first.verdict, second.verdict) {
             p.nominal.push(&[a, b]);
             p.verdict = (f64::from(u8::from(a == b)), 1.0);
+        }
+        for (id, a) in &first.standings {
+            if let Some(b) = second.standings.get(id) {
+                p.standing.0 += f64::from(u8::from(a == b));
+                p.standing.1 += 1.0;
+                p.standing_alpha.push(&[*a as u32, *b as u32]);
+            }
         }
         if first.totals.len() == second.totals.len() {
             for (a, b) in first.totals.iter().zip(&second.totals) {
@@ -160,7 +185,36 @@ pub fn agreement(pairs: &[(&Reading, &Reading)], interval: bool) -> Agreement {
         spearman: at(2),
         mean_difference: at(3),
         verdict_agreement: verdict_agreement.into(),
+        standings: standings(&parts),
     }
+}
+
+/// The standings' figures over the exchanges where both raters gave some: the share the
+/// same and nominal alpha, resampling exchanges; n counts arguments.
+fn standings(parts: &[Parts]) -> Option<StandingAgreement> {
+    let with: Vec<&Parts> = parts.iter().filter(|p| p.standing.1 > 0.0).collect();
+    if with.is_empty() {
+        return None;
+    }
+    let arguments = with.iter().map(|p| p.standing.1).sum::<f64>() as usize;
+    let stats = Statistic::bootstrap_many(with.len(), 2, |draw| {
+        let (mut same, mut count, mut alpha) = (0.0, 0.0, NominalParts::default());
+        for &i in draw {
+            same += with[i].standing.0;
+            count += with[i].standing.1;
+            alpha.add(&with[i].standing_alpha, 1.0);
+        }
+        Some(vec![same / count, alpha.alpha().unwrap_or(f64::NAN)])
+    });
+    let figure = |i: usize| Figure {
+        n: arguments,
+        ..stats.get(i).copied().map(Figure::from).unwrap_or_default()
+    };
+    Some(StandingAgreement {
+        same: figure(0),
+        alpha: figure(1),
+        rounds: with.len(),
+    })
 }
 
 /// Krippendorff's alpha among several raters of the same exchanges (people among
@@ -241,5 +295,42 @@ mod tests {
         let three: Vec<Vec<&Reading>> = a.iter().map(|r| vec![r, r, r]).collect();
         assert_eq!(among(&three, false).estimate, Some(1.0));
         assert_eq!(among(&three, false).n, 10);
+        assert_eq!(g.standings, None, "no standings: no figure");
+    }
+
+    /// A judge that refutes what people uphold on one argument of each of twelve debates
+    /// (three arguments each): two in three agree, n counts 36 arguments over 12 rounds.
+    #[test]
+    fn argument_standings_are_compared_argument_by_argument() {
+        use crate::domain::Standing;
+        let reading = |first: Standing, i: usize| Reading {
+            standings: [
+                ("PRO-1".to_string(), first),
+                (
+                    "PRO-2".to_string(),
+                    if i.is_multiple_of(2) {
+                        Standing::Upheld
+                    } else {
+                        Standing::Uncertain
+                    },
+                ),
+                ("CON-1".to_string(), Standing::Refuted),
+            ]
+            .into_iter()
+            .collect(),
+            ..Reading::winner(None)
+        };
+        let people: Vec<Reading> = (0..12).map(|i| reading(Standing::Upheld, i)).collect();
+        let judge: Vec<Reading> = (0..12).map(|i| reading(Standing::Refuted, i)).collect();
+        let pairs: Vec<(&Reading, &Reading)> = judge.iter().zip(&people).collect();
+        let s = agreement(&pairs, false).standings.unwrap();
+        assert_eq!((s.same.n, s.rounds), (36, 12));
+        assert!((s.same.estimate.unwrap() - 2.0 / 3.0).abs() < 1e-9);
+        assert!(s.alpha.estimate.unwrap() < 0.9 && s.alpha.low.is_some());
+        let same: Vec<(&Reading, &Reading)> = people.iter().zip(&people).collect();
+        assert_eq!(
+            agreement(&same, false).standings.unwrap().alpha.estimate,
+            Some(1.0)
+        );
     }
 }

@@ -7,18 +7,22 @@
 //!
 //! - [`reading`]: a judgment, a person's or a model's, as a [`Reading`];
 //! - [`agreement`]: the figures of one rater against another, and among several;
-//! - [`calibrated`]: prediction-powered model means.
+//! - [`calibrated`]: prediction-powered model means (the Ethics Bowl);
+//! - [`rates`]: prediction-powered rates (the question-answer debate's accuracy and win
+//!   rates, the structured debate's win rates).
 
 pub mod agreement;
 pub mod calibrated;
+pub mod rates;
 pub mod reading;
 
 use std::collections::BTreeMap;
 
 use serde::Serialize;
 
-pub use agreement::Figure;
+pub use agreement::{Figure, StandingAgreement};
 pub use calibrated::CalibratedMean;
+pub use rates::CalibratedRate;
 pub use reading::Reading;
 
 use crate::domain::{ProtocolKind, Round};
@@ -76,6 +80,10 @@ pub struct HumanAgreement {
     pub mean_difference: Figure,
     /// The share of exchanges where the judge's verdict (the winner, the answer) is people's.
     pub verdict_agreement: Figure,
+    /// A structured debate's argument standings, judge against people, where people gave
+    /// them: n counts arguments, the interval resamples exchanges.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub standings: Option<StandingAgreement>,
 }
 
 /// What people's judgments show beside the agreement rows.
@@ -96,6 +104,12 @@ pub struct HumanSummary {
     /// The Ethics Bowl's model comparison in people's terms.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub calibrated: Vec<CalibratedMean>,
+    /// The question-answer and structured debates' rates in people's terms.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub calibrated_rates: Vec<CalibratedRate>,
+    /// Why a rate people judged some rounds of has no estimate in people's terms.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub not_calibrated: Vec<String>,
     /// Model judgments corrected by hand in the review queue: corrections, never counted as
     /// people's judgments.
     pub corrections_by_hand: usize,
@@ -213,6 +227,7 @@ pub fn human_figures(
                 spearman: g.spearman,
                 mean_difference: g.mean_difference,
                 verdict_agreement: g.verdict_agreement,
+                standings: g.standings,
             });
         }
     }
@@ -224,6 +239,7 @@ pub fn human_figures(
         agreement::among(&exchanges, interval)
     });
     let calibrated = calibrated::calibrated(&team_totals(rounds, &consensus));
+    let (calibrated_rates, not_calibrated) = rates::calibrated_rates(rounds, &read);
     let corrections_by_hand = rounds
         .iter()
         .flat_map(|r| &r.judgments)
@@ -238,6 +254,8 @@ pub fn human_figures(
             blind,
             among_people,
             calibrated,
+            calibrated_rates,
+            not_calibrated,
             corrections_by_hand,
             unmatched,
         },

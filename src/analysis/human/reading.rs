@@ -1,9 +1,12 @@
 //! One exchange as one rater read it, in the terms that agreement compares, whatever the
 //! protocol: a model judge's judgment and a person's reduce to the same [`Reading`].
 
+use std::collections::BTreeMap;
+
 use crate::annotations::{HumanJudgment, QaAnswer, Winner};
 use crate::domain::{
-    Criterion, Judgment, Label, QaChoice, Reading as JudgmentReading, Scores, Side, Team,
+    Criterion, Judgment, Label, QaChoice, Reading as JudgmentReading, Scores, Side, Standing,
+    StructuredVerdict, Team,
 };
 
 /// The Ethics Bowl's, or a structured debate's, verdict codes; a question-answer answer's
@@ -36,6 +39,9 @@ pub struct Reading {
     pub totals: Vec<f64>,
     /// Who won, or which answer was chosen ([`verdict`] codes).
     pub verdict: Option<u32>,
+    /// A structured debate's standing of each argument, by argument id (empty for the
+    /// other protocols, and for a person who gave none).
+    pub standings: BTreeMap<String, Standing>,
 }
 
 impl Reading {
@@ -60,6 +66,7 @@ impl Reading {
             scores,
             totals: vec![ta, tb],
             verdict: Some(verdict),
+            standings: BTreeMap::new(),
         })
     }
 
@@ -68,13 +75,13 @@ impl Reading {
     pub fn choice(side: Team, confidence: Option<f64>) -> Self {
         let toward_a = confidence.map(|c| if side == Team::A { c } else { 100.0 - c });
         Self {
-            scores: Vec::new(),
             totals: toward_a.into_iter().collect(),
             verdict: Some(if side == Team::A {
                 verdict::A
             } else {
                 verdict::B
             }),
+            ..Self::default()
         }
     }
 
@@ -95,9 +102,22 @@ impl Reading {
             None => (verdict::TIE, 0.0),
         };
         Self {
-            scores: Vec::new(),
             totals: vec![lean],
             verdict: Some(code),
+            ..Self::default()
+        }
+    }
+
+    /// A model judge's structured verdict: the winner, and the standing of every argument
+    /// it gave one.
+    fn verdict(v: &StructuredVerdict) -> Self {
+        Self {
+            standings: v
+                .assessments
+                .iter()
+                .filter_map(|a| Some((a.arg_id.clone(), a.standing?)))
+                .collect(),
+            ..Self::winner(v.winner())
         }
     }
 
@@ -113,7 +133,7 @@ impl Reading {
                 Some(Self::choice(*side, *confidence))
             }
             JudgmentReading::Label(Some(label)) => Some(Self::label(*label)),
-            JudgmentReading::Verdict(Some(v)) => Some(Self::winner(v.winner())),
+            JudgmentReading::Verdict(Some(v)) => Some(Self::verdict(v)),
             JudgmentReading::Choice(None)
             | JudgmentReading::Label(None)
             | JudgmentReading::Verdict(None) => None,
@@ -134,17 +154,26 @@ impl Reading {
                 answer: QaAnswer::Label(label),
                 ..
             } => Some(Self::label(*label)),
-            HumanJudgment::StructuredDebate { winner, .. } => Some(Self::winner(match winner {
-                Winner::Pro => Some(Side::Pro),
-                Winner::Con => Some(Side::Con),
-                Winner::Tie => None,
-            })),
+            HumanJudgment::StructuredDebate {
+                winner, standings, ..
+            } => Some(Self {
+                standings: standings
+                    .iter()
+                    .map(|s| (s.arg_id.clone(), s.standing))
+                    .collect(),
+                ..Self::winner(match winner {
+                    Winner::Pro => Some(Side::Pro),
+                    Winner::Con => Some(Side::Con),
+                    Winner::Tie => None,
+                })
+            }),
         }
     }
 
     /// The mean of several raters' readings of one exchange: scores and totals averaged
     /// position by position (over the raters that have them), the verdict the most
-    /// frequent one (none when two verdicts tie for most).
+    /// frequent one (none when two verdicts tie for most), and each argument's standing
+    /// the most frequent one (left out when two tie for most).
     pub fn consensus(readings: &[&Reading]) -> Option<Self> {
         let first = readings.first()?;
         let average = |get: &dyn Fn(&Reading) -> &Vec<f64>| -> Vec<f64> {
@@ -158,21 +187,37 @@ impl Reading {
                 .map(|i| same.iter().map(|v| v[i]).sum::<f64>() / same.len() as f64)
                 .collect()
         };
-        let mut votes: std::collections::BTreeMap<u32, usize> = Default::default();
-        for v in readings.iter().filter_map(|r| r.verdict) {
-            *votes.entry(v).or_default() += 1;
+        let mut arguments: BTreeMap<&str, Vec<Standing>> = BTreeMap::new();
+        for r in readings {
+            for (id, s) in &r.standings {
+                arguments.entry(id).or_default().push(*s);
+            }
         }
-        let most = votes.values().copied().max().unwrap_or(0);
-        let leaders: Vec<u32> = votes
-            .iter()
-            .filter(|(_, c)| **c == most)
-            .map(|(v, _)| *v)
-            .collect();
         Some(Self {
             scores: average(&|r| &r.scores),
             totals: average(&|r| &r.totals),
-            verdict: (leaders.len() == 1).then(|| leaders[0]),
+            verdict: majority(readings.iter().filter_map(|r| r.verdict)),
+            standings: arguments
+                .into_iter()
+                .filter_map(|(id, votes)| Some((id.to_string(), majority(votes.into_iter())?)))
+                .collect(),
         })
+    }
+}
+
+/// The most frequent value; none when two tie for most (or there is none).
+fn majority<T: Ord + Copy>(values: impl Iterator<Item = T>) -> Option<T> {
+    let mut votes: BTreeMap<T, usize> = BTreeMap::new();
+    for v in values {
+        *votes.entry(v).or_default() += 1;
+    }
+    let most = votes.values().copied().max()?;
+    let mut leaders = votes.iter().filter(|(_, c)| **c == most).map(|(v, _)| *v);
+    let first = leaders.next();
+    if leaders.next().is_some() {
+        None
+    } else {
+        first
     }
 }
 
@@ -207,5 +252,20 @@ mod tests {
         assert_eq!(all.verdict, Some(verdict::A));
         assert!((all.totals[0] - 200.0 / 3.0).abs() < 1e-9);
         assert_eq!(Reading::consensus(&[&a, &c]).unwrap().verdict, None);
+        let standing = |s: Standing| Reading {
+            standings: [
+                ("PRO-1".to_string(), s),
+                ("CON-1".to_string(), Standing::Refuted),
+            ]
+            .into_iter()
+            .collect(),
+            ..Reading::winner(None)
+        };
+        let (u, r) = (standing(Standing::Upheld), standing(Standing::Refuted));
+        let two = Reading::consensus(&[&u, &r]).unwrap();
+        assert_eq!(two.standings.len(), 1, "PRO-1 splits evenly: left out");
+        assert_eq!(two.standings["CON-1"], Standing::Refuted);
+        let three = Reading::consensus(&[&u, &r, &u]).unwrap();
+        assert_eq!(three.standings["PRO-1"], Standing::Upheld);
     }
 }

@@ -1,20 +1,25 @@
 //! The annotate screen: a person judges the rounds of a sample one after another with the
 //! protocol's own rubric (the Ethics Bowl's fourteen scores typed in the review editor's
 //! score grid, with a reason for any of them; a question-answer debate's answer and
-//! confidence; a structured debate's winner), blind by default. Ctrl-S asks the driver to
-//! store the judgment ([`Effect::SaveAnnotation`]); its answer ([`AnnotateScreen::saved`])
-//! moves on to the next round not yet judged. Nothing is saved but by Ctrl-S: leaving
-//! drops what is typed for the round showing.
+//! confidence; a structured debate's standing of each argument and its winner), blind by
+//! default. Ctrl-S asks the driver to store the judgment ([`Effect::SaveAnnotation`]); its
+//! answer ([`Session::saved`]) moves on to the next round not yet judged. `[` and `]` go
+//! to the round before or after in the sample, a judged one showing what was stored, to be
+//! changed and saved again. Nothing is saved but by Ctrl-S: leaving or moving drops what is
+//! typed for the round showing (asking first).
 //!
 //! Which rounds, in which order, and which this annotator judged already come from the
 //! driver (`annotate` on the command line, or the name prompt `A` opens on the matrix).
 
+use std::cell::Cell;
+
 use crossterm::event::{KeyCode, KeyEvent};
 
 use crate::annotations::{
-    ANNOTATION_SCHEMA_VERSION, Annotation, CriterionNote, HumanJudgment, QaAnswer, Via, Winner,
+    ANNOTATION_SCHEMA_VERSION, Annotation, ArgumentStanding, CriterionNote, HumanJudgment,
+    QaAnswer, Via, Winner,
 };
-use crate::domain::{Criterion, Label, ProtocolKind, Scores, Team};
+use crate::domain::{Criterion, Label, ProtocolKind, Round, Scores, Standing, Team};
 use crate::tui::keys::{Action, Binding, ch, ctrl, key};
 use crate::tui::mirror::Mirror;
 use crate::tui::msg::{AnnotateStart, Destination, Effect, Outcome};
@@ -24,15 +29,15 @@ use super::editor::ScoreFields;
 /// The annotate screen's keys while choosing (scores, answer, winner).
 pub const BINDINGS: &[Binding] = &[
     Binding {
-        label: "digits / a b / p c t",
-        help: "type a score (1–10) or the confidence; choose answer A or B (p d u for a label); choose pro, con or tie",
+        label: "digits / a b / u p r ? / p c t",
+        help: "type a score (1–10) or the confidence; choose answer A or B (p d u for a label); an argument's standing (upheld, partly, refuted, uncertain); the winner (pro, con, tie)",
         footer: Some("type or choose"),
         keys: &[],
     },
     Binding {
         label: "arrows / Enter",
         help: "move between the fields",
-        footer: Some("arrows move"),
+        footer: None,
         keys: &[
             (key(KeyCode::Up), Action::Up),
             (key(KeyCode::Down), Action::Down),
@@ -49,8 +54,8 @@ pub const BINDINGS: &[Binding] = &[
     },
     Binding {
         label: "Tab",
-        help: "write a reason (for the score under the cursor, or for the judgment)",
-        footer: Some("Tab write a reason"),
+        help: "write a reason (for the score or argument under the cursor, or for the judgment)",
+        footer: Some("Tab reason"),
         keys: &[(key(KeyCode::Tab), Action::ScoreFields)],
     },
     Binding {
@@ -67,6 +72,15 @@ pub const BINDINGS: &[Binding] = &[
         help: "save the judgment and go to the next round",
         footer: Some("Ctrl-S save & next"),
         keys: &[(ctrl('s'), Action::Save)],
+    },
+    Binding {
+        label: "[ ]",
+        help: "the round before or after in the sample (a judged one shows what you stored, to change and save again)",
+        footer: Some("[ ] other rounds"),
+        keys: &[
+            (ch('['), Action::PreviousRound),
+            (ch(']'), Action::NextRound),
+        ],
     },
     Binding {
         label: "q / Esc",
@@ -110,6 +124,27 @@ pub const WRITING: &[Binding] = &[
 /// The longest reason kept, in characters.
 const MAX_REASON: usize = 2000;
 
+/// One argument of a structured debate as the form holds it.
+#[derive(Debug, Clone, PartialEq)]
+pub struct ArgumentRow {
+    /// Its id (`PRO-1`).
+    pub id: String,
+    /// Its claim, shown beside the standing.
+    pub claim: String,
+    /// The standing chosen.
+    pub standing: Option<Standing>,
+    /// The reason typed for it.
+    pub reason: String,
+}
+
+/// The standings in the order their keys are listed, with their key and short name.
+pub const STANDING_KEYS: [(char, Standing, &str); 4] = [
+    ('u', Standing::Upheld, "upheld"),
+    ('p', Standing::PartiallyUpheld, "partly"),
+    ('r', Standing::Refuted, "refuted"),
+    ('?', Standing::Uncertain, "uncertain"),
+];
+
 /// What is being entered for the round showing, in its protocol's shape.
 // One form exists at a time: the Ethics Bowl's grid inline costs less than a box's
 // indirection at every use.
@@ -136,17 +171,23 @@ pub enum Form {
         /// The reason.
         justification: String,
     },
-    /// The structured debate: who won.
+    /// The structured debate: each argument's standing, then who won.
     StructuredDebate {
+        /// The round's arguments, Pro's then Con's.
+        arguments: Vec<ArgumentRow>,
+        /// The row under the cursor: an argument's index, or `arguments.len()` for the
+        /// winner.
+        row: usize,
         /// The winner chosen.
         winner: Option<Winner>,
-        /// The reason.
+        /// The judgment's reason.
         justification: String,
     },
 }
 
 impl Form {
-    /// An empty form for a round of `kind` (`three_way`: a question-answer baseline).
+    /// An empty form for a round of `kind` (`three_way`: a question-answer baseline); a
+    /// structured debate's without arguments (see [`Self::blank`]).
     pub fn new(kind: ProtocolKind, three_way: bool) -> Self {
         match kind {
             ProtocolKind::EthicsBowl => Self::EthicsBowl {
@@ -164,20 +205,110 @@ impl Form {
                 justification: String::new(),
             },
             ProtocolKind::StructuredDebate => Self::StructuredDebate {
+                arguments: Vec::new(),
+                row: 0,
                 winner: None,
                 justification: String::new(),
             },
         }
     }
 
-    /// Whether anything is typed or chosen.
-    pub fn touched(&self) -> bool {
-        *self
-            != match self {
-                Self::EthicsBowl { .. } => Self::new(ProtocolKind::EthicsBowl, false),
-                Self::QaDebate { labels, .. } => Self::new(ProtocolKind::QaDebate, *labels),
-                Self::StructuredDebate { .. } => Self::new(ProtocolKind::StructuredDebate, false),
+    /// An empty form for `round` (its protocol, a question-answer baseline's labels, a
+    /// structured debate's arguments), or for a round of `kind` not in memory.
+    pub fn blank(round: Option<&Round>, kind: ProtocolKind) -> Self {
+        let Some(round) = round else {
+            return Self::new(kind, false);
+        };
+        let three_way = round.qa().is_some_and(|qa| qa.format.is_three_way());
+        let mut form = Self::new(round.kind(), three_way);
+        if let (Self::StructuredDebate { arguments, .. }, Some(setup)) =
+            (&mut form, round.structured())
+        {
+            *arguments = setup
+                .pro
+                .arguments
+                .iter()
+                .chain(&setup.con.arguments)
+                .map(|a| ArgumentRow {
+                    id: a.id.clone(),
+                    claim: a.claim.clone(),
+                    standing: None,
+                    reason: String::new(),
+                })
+                .collect();
+        }
+        form
+    }
+
+    /// The form for `round` filled with a judgment stored earlier, to be changed; a
+    /// judgment of another protocol leaves it empty.
+    pub fn filled(round: Option<&Round>, kind: ProtocolKind, judgment: &HumanJudgment) -> Self {
+        let mut form = Self::blank(round, kind);
+        match (&mut form, judgment) {
+            (
+                Self::EthicsBowl { fields, notes },
+                HumanJudgment::EthicsBowl {
+                    team_a,
+                    team_b,
+                    justifications,
+                },
+            ) => {
+                for (i, c) in Criterion::ALL.iter().enumerate() {
+                    for (t, scores) in [team_a, team_b].into_iter().enumerate() {
+                        fields.values[i][t] =
+                            scores.get(*c).map(|v| format!("{v}")).unwrap_or_default();
+                    }
+                }
+                for n in justifications {
+                    let i = Criterion::ALL
+                        .iter()
+                        .position(|c| *c == n.criterion)
+                        .unwrap_or(0);
+                    notes[i][usize::from(n.team == Team::B)] = n.text.clone();
+                }
             }
+            (
+                Self::QaDebate {
+                    answer: a,
+                    confidence: c,
+                    justification: j,
+                    ..
+                },
+                HumanJudgment::QaDebate {
+                    answer,
+                    confidence,
+                    justification,
+                },
+            ) => {
+                *a = Some(*answer);
+                *c = format!("{}", confidence.round());
+                *j = justification.clone().unwrap_or_default();
+            }
+            (
+                Self::StructuredDebate {
+                    arguments,
+                    winner: w,
+                    justification: j,
+                    ..
+                },
+                HumanJudgment::StructuredDebate {
+                    winner,
+                    standings,
+                    justification,
+                },
+            ) => {
+                *w = Some(*winner);
+                *j = justification.clone().unwrap_or_default();
+                for s in standings {
+                    if let Some(row) = arguments.iter_mut().find(|r| r.id == s.arg_id) {
+                        row.standing = Some(s.standing);
+                        row.reason = s.reason.clone().unwrap_or_default();
+                    }
+                }
+            }
+            _ => {}
+        }
+        form
     }
 
     /// The judgment entered, or every problem that keeps it from being one (the
@@ -251,29 +382,65 @@ impl Form {
                 }
             }
             Self::StructuredDebate {
+                arguments,
                 winner,
                 justification,
-            } => match winner {
-                Some(winner) => Ok(HumanJudgment::StructuredDebate {
-                    winner: *winner,
-                    justification: reason(justification),
-                }),
-                None => Err(vec!["choose the winner: p pro, c con, t tie".into()]),
-            },
+                ..
+            } => {
+                let mut problems = Vec::new();
+                let open: Vec<&str> = arguments
+                    .iter()
+                    .filter(|a| a.standing.is_none())
+                    .map(|a| a.id.as_str())
+                    .collect();
+                if !open.is_empty() {
+                    problems.push(format!(
+                        "give the standing of {} (u upheld, p partly, r refuted, ? uncertain)",
+                        open.join(", ")
+                    ));
+                }
+                if winner.is_none() {
+                    problems.push("choose the winner: p pro, c con, t tie".into());
+                }
+                match winner {
+                    Some(winner) if problems.is_empty() => Ok(HumanJudgment::StructuredDebate {
+                        winner: *winner,
+                        standings: arguments
+                            .iter()
+                            .filter_map(|a| {
+                                Some(ArgumentStanding {
+                                    arg_id: a.id.clone(),
+                                    standing: a.standing?,
+                                    reason: reason(&a.reason),
+                                })
+                            })
+                            .collect(),
+                        justification: reason(justification),
+                    }),
+                    _ => Err(problems),
+                }
+            }
         }
     }
 
-    /// The reason being written: the score's under the cursor (Ethics Bowl), or the
-    /// judgment's.
+    /// The reason being written: the score's under the cursor (Ethics Bowl), the
+    /// argument's under the cursor (structured debate), or the judgment's.
     pub fn reason_mut(&mut self) -> &mut String {
         match self {
             Self::EthicsBowl { fields, notes } => {
                 let (row, col) = fields.cursor;
                 &mut notes[row.min(6)][col.min(1)]
             }
-            Self::QaDebate { justification, .. } | Self::StructuredDebate { justification, .. } => {
-                justification
-            }
+            Self::StructuredDebate {
+                arguments,
+                row,
+                justification,
+                ..
+            } => match arguments.get_mut(*row) {
+                Some(a) => &mut a.reason,
+                None => justification,
+            },
+            Self::QaDebate { justification, .. } => justification,
         }
     }
 
@@ -284,9 +451,15 @@ impl Form {
                 let (row, col) = fields.cursor;
                 &notes[row.min(6)][col.min(1)]
             }
-            Self::QaDebate { justification, .. } | Self::StructuredDebate { justification, .. } => {
-                justification
-            }
+            Self::StructuredDebate {
+                arguments,
+                row,
+                justification,
+                ..
+            } => arguments
+                .get(*row)
+                .map_or(justification.as_str(), |a| a.reason.as_str()),
+            Self::QaDebate { justification, .. } => justification,
         }
     }
 }
@@ -306,6 +479,15 @@ fn reason(text: &str) -> Option<String> {
     (!text.is_empty()).then(|| text.to_string())
 }
 
+/// What a leaving or moving key waits to be confirmed for, with something typed.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub enum Pending {
+    /// Leave the screen.
+    Leave,
+    /// Go to the round at this index of the sample.
+    Go(usize),
+}
+
 /// One person's session over the rounds of a sample.
 #[derive(Debug, Clone)]
 pub struct Session {
@@ -315,6 +497,9 @@ pub struct Session {
     pub round_ids: Vec<String>,
     /// For each round, whether this annotator judged it (stored).
     pub done: Vec<bool>,
+    /// For each round, this annotator's judgment as stored (read at the start, and kept as
+    /// each save is answered), shown again when they go back to it.
+    pub stored: Vec<Option<Annotation>>,
     /// The round showing (an index into `round_ids`); none once every round is judged.
     pub at: Option<usize>,
     /// Model names, model judges' verdicts and the round's id are hidden.
@@ -323,35 +508,51 @@ pub struct Session {
     pub standalone: bool,
     /// What is typed for the round showing.
     pub form: Form,
+    /// The form as the round opened (empty, or the judgment stored): what is typed is
+    /// unsaved when the form differs from it.
+    pub opened: Form,
     /// Keys write the reason (else they type scores and choose).
     pub writing: bool,
-    /// Leaving was asked with something typed: the next `q`, `y` or Esc leaves.
-    pub confirm_leave: bool,
+    /// A key that drops what is typed, waiting for the next `q`, `y` or Esc (leave), or
+    /// the same `[`/`]` or `y` (move).
+    pub confirm: Option<Pending>,
     /// A save was asked and its answer has not come.
     pub saving: bool,
     /// A message for the annotator (why a save was refused, what was stored).
     pub message: Option<String>,
     /// Rows the transcript is scrolled down.
     pub scroll: u16,
+    /// The last key was a score's digit that moved the cursor on by itself: an Enter now
+    /// is the habit of the review editor's grid, and does not move it again.
+    pub moved_on: bool,
+    /// The transcript as last drawn: the rows it shows at once and the furthest it can be
+    /// scrolled (set by the view), so PgDn turns a page and stops at the end.
+    pub transcript: Cell<Option<(u16, u16)>>,
 }
 
 impl Session {
     /// A session from what the driver found, on the first round not yet judged.
     pub fn new(start: AnnotateStart, mirror: &Mirror) -> Self {
         let at = crate::annotations::session::first_unjudged(&start.done);
+        let mut stored = start.stored;
+        stored.resize(start.round_ids.len(), None);
         let mut session = Self {
             annotator: start.annotator,
             round_ids: start.round_ids,
             done: start.done,
+            stored,
             at,
             blind: start.blind,
             standalone: start.standalone,
             form: Form::new(ProtocolKind::EthicsBowl, false),
+            opened: Form::new(ProtocolKind::EthicsBowl, false),
             writing: false,
-            confirm_leave: false,
+            confirm: None,
             saving: false,
             message: None,
             scroll: 0,
+            moved_on: false,
+            transcript: Cell::new(None),
         };
         session.reset_form(mirror);
         session
@@ -369,41 +570,74 @@ impl Session {
         self.done.iter().filter(|d| **d).count()
     }
 
-    /// An empty form for the round showing, in its protocol's shape.
+    /// This annotator's stored judgment of the round showing, when they judged it.
+    pub fn stored_here(&self) -> Option<&Annotation> {
+        self.at
+            .and_then(|i| self.stored.get(i))
+            .and_then(Option::as_ref)
+    }
+
+    /// Whether something typed for the round showing is not saved.
+    pub fn unsaved(&self) -> bool {
+        self.form != self.opened
+    }
+
+    /// The form for the round showing: empty, or filled with the judgment stored.
     fn reset_form(&mut self, mirror: &Mirror) {
-        let round = self.round_id().and_then(|id| mirror.round(id));
-        let kind = round.map_or(mirror.protocol, |r| r.stored.kind());
-        let three_way =
-            round.is_some_and(|r| r.stored.qa().is_some_and(|qa| qa.format.is_three_way()));
-        self.form = Form::new(kind, three_way);
+        let round = self
+            .round_id()
+            .and_then(|id| mirror.round(id))
+            .map(|r| r.stored.as_ref());
+        self.form = match self.stored_here() {
+            Some(a) => Form::filled(round, a.judgment.kind(), &a.judgment),
+            None => Form::blank(round, mirror.protocol),
+        };
+        self.opened = self.form.clone();
         self.writing = false;
-        self.confirm_leave = false;
+        self.confirm = None;
         self.scroll = 0;
     }
 
     /// Handles a key (the screen takes every key but Ctrl-C).
-    pub fn key(&mut self, key: KeyEvent, keymap: &crate::tui::keymap::Keymap) -> Outcome {
+    pub fn key(
+        &mut self,
+        key: KeyEvent,
+        keymap: &crate::tui::keymap::Keymap,
+        mirror: &Mirror,
+    ) -> Outcome {
         let table = if self.writing { WRITING } else { BINDINGS };
         let action = keymap.action(table, &key);
-        if self.confirm_leave {
-            self.confirm_leave = false;
+        if let Some(pending) = self.confirm.take() {
             self.message = None;
-            if matches!(action, Some(Action::Leave)) || key.code == KeyCode::Char('y') {
-                return self.leave();
+            let yes = key.code == KeyCode::Char('y');
+            match pending {
+                Pending::Leave if yes || matches!(action, Some(Action::Leave)) => {
+                    return self.leave();
+                }
+                Pending::Go(i)
+                    if yes || matches!(action, Some(Action::NextRound | Action::PreviousRound)) =>
+                {
+                    self.go(i, mirror);
+                }
+                _ => {}
             }
             return Outcome::default();
         }
         if self.at.is_none() {
-            // Every round judged: any leaving key leaves.
+            // Every round judged: a leaving key leaves, `[` goes back to the last round.
             return match action {
                 Some(Action::Leave) => self.leave(),
+                Some(Action::PreviousRound) if !self.round_ids.is_empty() => {
+                    self.go(self.round_ids.len() - 1, mirror);
+                    Outcome::default()
+                }
                 _ => Outcome::default(),
             };
         }
         match action {
             Some(Action::Leave) => {
-                if self.form.touched() {
-                    self.confirm_leave = true;
+                if self.unsaved() {
+                    self.confirm = Some(Pending::Leave);
                     let key = |action| keymap.first_key(table, action).unwrap_or_default();
                     self.message = Some(format!(
                         "Leave? What is typed for this round is not saved (rounds saved with {} are kept): {} or y {}, any other key stays.",
@@ -423,9 +657,18 @@ impl Session {
                 self.writing = !self.writing;
                 self.message = None;
             }
-            Some(Action::PageUp) => self.scroll = self.scroll.saturating_sub(10),
-            Some(Action::PageDown) => self.scroll = self.scroll.saturating_add(10),
+            Some(Action::PageUp) => self.scroll = self.scroll.saturating_sub(self.page()),
+            Some(Action::PageDown) => {
+                let next = self.scroll.saturating_add(self.page());
+                self.scroll = match self.transcript.get() {
+                    Some((_, bottom)) => next.min(bottom.max(self.scroll)),
+                    None => next,
+                };
+            }
             Some(Action::Save) => return self.save(),
+            Some(step @ (Action::NextRound | Action::PreviousRound)) => {
+                self.step(step == Action::NextRound, mirror);
+            }
             _ if self.writing => {
                 let text = self.form.reason_mut();
                 match (action, key.code) {
@@ -446,9 +689,63 @@ impl Session {
         Outcome::default()
     }
 
+    /// Rows PgUp and PgDn move: the transcript's height as last drawn less two rows kept in
+    /// sight (20 before it is drawn).
+    fn page(&self) -> u16 {
+        self.transcript
+            .get()
+            .map_or(20, |(height, _)| height.saturating_sub(2).max(1))
+    }
+
+    /// `]` or `[`: the round after or before the one showing, in the sample's order (not
+    /// wrapping); asks first when something typed is not saved.
+    fn step(&mut self, forward: bool, mirror: &Mirror) {
+        let Some(at) = self.at else { return };
+        let to = if forward {
+            (at + 1 < self.round_ids.len()).then_some(at + 1)
+        } else {
+            at.checked_sub(1)
+        };
+        let Some(to) = to else {
+            self.message = Some(
+                if forward {
+                    "this is the sample's last round"
+                } else {
+                    "this is the sample's first round"
+                }
+                .into(),
+            );
+            return;
+        };
+        if self.unsaved() {
+            self.confirm = Some(Pending::Go(to));
+            self.message = Some(format!(
+                "Go to round {}? What is typed for this round is not saved: {} or y goes, any other key stays.",
+                to + 1,
+                if forward { "]" } else { "[" }
+            ));
+            return;
+        }
+        self.go(to, mirror);
+    }
+
+    /// Shows the round at index `i` of the sample: its stored judgment, or an empty form.
+    fn go(&mut self, i: usize, mirror: &Mirror) {
+        self.at = Some(i);
+        self.reset_form(mirror);
+        self.message = Some(match self.stored_here() {
+            Some(a) => format!(
+                "you judged this round ({}); change it and Ctrl-S saves the change",
+                stamp(&a.written_at)
+            ),
+            None => "not judged yet".into(),
+        });
+    }
+
     /// A key while choosing: move, type a score or the confidence, choose.
     fn choose(&mut self, action: Option<Action>, key: KeyEvent) {
         self.message = None;
+        let moved_on = std::mem::take(&mut self.moved_on);
         let typed = match key.code {
             KeyCode::Char(c) => Some(c.to_ascii_lowercase()),
             _ => None,
@@ -457,6 +754,8 @@ impl Session {
             Form::EthicsBowl { fields, .. } => {
                 let (row, col) = fields.cursor;
                 match action {
+                    // Enter right after a score moved the cursor on: already moved.
+                    Some(Action::Down) if moved_on && key.code == KeyCode::Enter => {}
                     Some(Action::Up) => fields.cursor.0 = row.saturating_sub(1),
                     Some(Action::Down) => {
                         // Down (and Enter) from the last row of Team A goes on to Team B.
@@ -472,10 +771,8 @@ impl Session {
                         fields.values[row][col].pop();
                     }
                     _ => {
-                        if let Some(d) = typed.filter(char::is_ascii_digit)
-                            && fields.values[row][col].len() < 2
-                        {
-                            fields.values[row][col].push(d);
+                        if let Some(d) = typed.filter(char::is_ascii_digit) {
+                            self.moved_on = type_score(fields, d);
                         }
                     }
                 }
@@ -520,15 +817,42 @@ impl Session {
                 }
                 _ => {}
             },
-            Form::StructuredDebate { winner, .. } => {
-                let chosen = match typed {
-                    Some('p') => Some(Winner::Pro),
-                    Some('c') => Some(Winner::Con),
-                    Some('t') => Some(Winner::Tie),
-                    _ => None,
-                };
-                if chosen.is_some() {
-                    *winner = chosen;
+            Form::StructuredDebate {
+                arguments,
+                row,
+                winner,
+                ..
+            } => {
+                let last = arguments.len();
+                match action {
+                    Some(Action::Up) => *row = row.saturating_sub(1),
+                    Some(Action::Down) => *row = (*row + 1).min(last),
+                    Some(Action::Erase) => match arguments.get_mut(*row) {
+                        Some(a) => a.standing = None,
+                        None => *winner = None,
+                    },
+                    _ => match arguments.get_mut(*row) {
+                        // An argument's standing, and on to the next row.
+                        Some(a) => {
+                            if let Some((_, standing, _)) =
+                                STANDING_KEYS.iter().find(|(k, _, _)| Some(*k) == typed)
+                            {
+                                a.standing = Some(*standing);
+                                *row = (*row + 1).min(last);
+                            }
+                        }
+                        None => {
+                            let chosen = match typed {
+                                Some('p') => Some(Winner::Pro),
+                                Some('c') => Some(Winner::Con),
+                                Some('t') => Some(Winner::Tie),
+                                _ => None,
+                            };
+                            if chosen.is_some() {
+                                *winner = chosen;
+                            }
+                        }
+                    },
                 }
             }
         }
@@ -553,8 +877,10 @@ impl Session {
                 Outcome::effect(Effect::SaveAnnotation(Box::new(Annotation {
                     schema_version: ANNOTATION_SCHEMA_VERSION,
                     annotator: self.annotator.clone(),
-                    // Stamped by the driver as it writes the file.
+                    // Stamped by the driver as it writes the file (with when it was first
+                    // written, when it replaces one).
                     written_at: String::new(),
+                    first_written_at: None,
                     blind: self.blind,
                     via: Via::Tui,
                     round_id,
@@ -564,19 +890,26 @@ impl Session {
         }
     }
 
-    /// The driver's answer to a save of `round_id`: on to the next round not yet judged
-    /// (after this one, then from the start), or the reason it was not stored.
-    pub fn saved(&mut self, round_id: &str, result: Result<(), String>, mirror: &Mirror) {
+    /// The driver's answer to a save: the annotation as stored, on to the next round not
+    /// yet judged (after this one, then from the start); or the reason it was not stored.
+    pub fn saved(&mut self, round_id: &str, result: Result<Annotation, String>, mirror: &Mirror) {
         self.saving = false;
-        if let Err(e) = result {
-            self.message = Some(format!("not saved: {e}"));
-            return;
-        }
+        let stored = match result {
+            Ok(a) => a,
+            Err(e) => {
+                self.message = Some(format!("not saved: {e}"));
+                return;
+            }
+        };
         let Some(i) = self.round_ids.iter().position(|id| id == round_id) else {
             return;
         };
+        let changed = self.stored.get(i).is_some_and(Option::is_some);
         if let Some(done) = self.done.get_mut(i) {
             *done = true;
+        }
+        if let Some(slot) = self.stored.get_mut(i) {
+            *slot = Some(stored);
         }
         if self.at != Some(i) {
             return;
@@ -586,7 +919,12 @@ impl Session {
             .map(|k| (i + k) % n)
             .find(|j| !self.done.get(*j).copied().unwrap_or(true));
         self.message = Some(format!(
-            "saved: {} of {} judged",
+            "{}: {} of {} judged",
+            if changed {
+                format!("round {} changed", i + 1)
+            } else {
+                "saved".to_string()
+            },
             self.judged(),
             self.round_ids.len()
         ));
@@ -600,6 +938,44 @@ impl Session {
             Outcome::go(Destination::Back)
         }
     }
+}
+
+/// A stored time as shown: `2026-11-28 02:51 UTC` from RFC 3339.
+pub fn stamp(rfc3339: &str) -> String {
+    match (rfc3339.get(..10), rfc3339.get(11..16)) {
+        (Some(day), Some(time)) => format!("{day} {time} UTC"),
+        _ => rfc3339.to_string(),
+    }
+}
+
+/// A digit typed into the score under the cursor. A score is one digit or `10`, so the
+/// cursor moves on by itself once the cell holds one: a round's fourteen scores need no key
+/// but their digits. A `1` waits for a possible `0`; another digit after it leaves the `1`
+/// and goes to the next cell. A digit typed over a whole score replaces it. Returns whether
+/// the cursor moved on after the digit was placed.
+fn type_score(fields: &mut ScoreFields, digit: char) -> bool {
+    let (row, col) = fields.cursor;
+    let advance = |fields: &mut ScoreFields| {
+        if row + 1 < Criterion::ALL.len() {
+            fields.cursor.0 = row + 1;
+            true
+        } else if col == 0 {
+            fields.cursor = (0, 1);
+            true
+        } else {
+            false
+        }
+    };
+    let cell = &mut fields.values[row][col];
+    if cell == "1" && digit == '0' {
+        cell.push('0');
+        return advance(fields);
+    }
+    if cell == "1" {
+        return advance(fields) && type_score(fields, digit);
+    }
+    *cell = digit.to_string();
+    digit != '1' && digit != '0' && advance(fields)
 }
 
 /// The annotate screen's state: the name prompt `A` opens on the matrix, and the session.
@@ -706,7 +1082,7 @@ mod tests {
             }
         );
         let mut structured = Form::new(ProtocolKind::StructuredDebate, false);
-        assert!(!structured.touched() && structured.judgment().is_err());
+        assert!(structured.judgment().is_err());
         if let Form::StructuredDebate { winner, .. } = &mut structured {
             *winner = Some(Winner::Tie);
         }
@@ -715,6 +1091,7 @@ mod tests {
             structured.judgment().unwrap(),
             HumanJudgment::StructuredDebate {
                 winner: Winner::Tie,
+                standings: Vec::new(),
                 justification: Some("even".into()),
             }
         );
@@ -724,17 +1101,19 @@ mod tests {
 
     #[test]
     fn keys_choose_the_answer_or_label_and_type_the_confidence() {
+        let mirror = Mirror::new("t", crate::tui::Mode::Browse, std::time::Instant::now());
         let press = |s: &mut Session, c: char| {
             s.key(
                 KeyEvent::new(KeyCode::Char(c), crossterm::event::KeyModifiers::NONE),
                 &crate::tui::keymap::Keymap::default(),
+                &mirror,
             )
         };
-        let mirror = Mirror::new("t", crate::tui::Mode::Browse, std::time::Instant::now());
         let start = AnnotateStart {
             annotator: "ann".into(),
             round_ids: vec!["r".into()],
             done: vec![false],
+            stored: Vec::new(),
             blind: true,
             standalone: true,
         };
@@ -760,5 +1139,189 @@ mod tests {
                 ..
             })
         ));
+    }
+
+    /// Each argument's standing is one key, and the cursor moves on to the next argument,
+    /// then to the winner (where `p` is pro, not "partly"); every argument needs one.
+    #[test]
+    fn a_structured_judgment_takes_each_arguments_standing_then_the_winner() {
+        let mirror = Mirror::new("t", crate::tui::Mode::Browse, std::time::Instant::now());
+        let keymap = crate::tui::keymap::Keymap::default();
+        let start = AnnotateStart {
+            annotator: "ann".into(),
+            round_ids: vec!["r".into()],
+            done: vec![false],
+            stored: Vec::new(),
+            blind: true,
+            standalone: true,
+        };
+        let mut s = Session::new(start, &mirror);
+        let row = |id: &str| ArgumentRow {
+            id: id.into(),
+            claim: format!("claim {id}"),
+            standing: None,
+            reason: String::new(),
+        };
+        s.form = Form::StructuredDebate {
+            arguments: vec![row("PRO-1"), row("PRO-2"), row("CON-1")],
+            row: 0,
+            winner: None,
+            justification: String::new(),
+        };
+        s.opened = s.form.clone();
+        let press = |s: &mut Session, code: KeyCode| {
+            s.key(
+                KeyEvent::new(code, crossterm::event::KeyModifiers::NONE),
+                &keymap,
+                &mirror,
+            )
+        };
+        press(&mut s, KeyCode::Char('p'));
+        press(&mut s, KeyCode::Char('u'));
+        let problems = s.form.judgment().unwrap_err();
+        assert_eq!(problems.len(), 2, "{problems:?}");
+        assert!(problems[0].contains("CON-1"), "{problems:?}");
+        press(&mut s, KeyCode::Tab);
+        for c in "weak data".chars() {
+            press(&mut s, KeyCode::Char(c));
+        }
+        press(&mut s, KeyCode::Tab);
+        press(&mut s, KeyCode::Char('r'));
+        press(&mut s, KeyCode::Char('p'));
+        let Ok(HumanJudgment::StructuredDebate {
+            winner, standings, ..
+        }) = s.form.judgment()
+        else {
+            panic!("{:?}", s.form.judgment())
+        };
+        assert_eq!(winner, Winner::Pro);
+        let got: Vec<(&str, Standing, Option<&str>)> = standings
+            .iter()
+            .map(|a| (a.arg_id.as_str(), a.standing, a.reason.as_deref()))
+            .collect();
+        assert_eq!(
+            got,
+            [
+                ("PRO-1", Standing::PartiallyUpheld, None),
+                ("PRO-2", Standing::Upheld, None),
+                ("CON-1", Standing::Refuted, Some("weak data")),
+            ]
+        );
+        // Up goes back to an argument; Backspace clears its standing.
+        press(&mut s, KeyCode::Up);
+        press(&mut s, KeyCode::Backspace);
+        assert!(s.form.judgment().is_err());
+    }
+
+    /// Digits alone fill the grid: the cursor moves on after each whole score, `1` waits
+    /// for a `0`, and Team A's last row goes on to Team B's first.
+    #[test]
+    fn scores_need_only_their_digits() {
+        let mut fields = ScoreFields {
+            values: Default::default(),
+            cursor: (0, 0),
+        };
+        for d in "7110156234".chars() {
+            type_score(&mut fields, d);
+        }
+        let column =
+            |t: usize| -> Vec<String> { fields.values.iter().map(|r| r[t].clone()).collect() };
+        assert_eq!(column(0), ["7", "1", "10", "1", "5", "6", "2"]);
+        assert_eq!(column(1)[..2], ["3".to_string(), "4".to_string()]);
+        assert_eq!(fields.cursor, (2, 1));
+        // A digit over a whole score replaces it.
+        fields.cursor = (0, 0);
+        assert!(type_score(&mut fields, '9'));
+        assert_eq!((fields.values[0][0].as_str(), fields.cursor), ("9", (1, 0)));
+    }
+
+    /// `[` goes back to a judged round and shows what was stored; a change asks before
+    /// moving away unsaved, and its save answer records the round as changed.
+    #[test]
+    fn a_judged_round_is_shown_again_to_be_changed() {
+        let mirror = Mirror::new("t", crate::tui::Mode::Browse, std::time::Instant::now());
+        let keymap = crate::tui::keymap::Keymap::default();
+        let judged = Annotation {
+            schema_version: ANNOTATION_SCHEMA_VERSION,
+            annotator: "ann".into(),
+            written_at: "2026-11-28T01:02:03Z".into(),
+            first_written_at: None,
+            blind: true,
+            via: Via::Tui,
+            round_id: "r1".into(),
+            judgment: HumanJudgment::QaDebate {
+                answer: QaAnswer::Side(Team::A),
+                confidence: 60.0,
+                justification: Some("the quote".into()),
+            },
+        };
+        let start = AnnotateStart {
+            annotator: "ann".into(),
+            round_ids: vec!["r1".into(), "r2".into()],
+            done: vec![true, false],
+            stored: vec![Some(judged.clone()), None],
+            blind: true,
+            standalone: true,
+        };
+        let mut s = Session::new(start, &mirror);
+        let press = |s: &mut Session, code: KeyCode| {
+            s.key(
+                KeyEvent::new(code, crossterm::event::KeyModifiers::NONE),
+                &keymap,
+                &mirror,
+            )
+        };
+        assert_eq!(s.at, Some(1));
+        press(&mut s, KeyCode::Char(']'));
+        assert!(s.message.as_deref().unwrap().contains("last round"));
+        press(&mut s, KeyCode::Char('['));
+        assert_eq!(s.at, Some(0));
+        assert_eq!(
+            s.form.judgment().unwrap(),
+            judged.judgment,
+            "what was stored shows"
+        );
+        assert!(
+            s.message
+                .as_deref()
+                .unwrap()
+                .contains("2026-11-28 01:02 UTC")
+        );
+        assert!(!s.unsaved());
+        press(&mut s, KeyCode::Char('b'));
+        assert!(s.unsaved());
+        press(&mut s, KeyCode::Char(']'));
+        assert_eq!(
+            (s.at, s.confirm),
+            (Some(0), Some(Pending::Go(1))),
+            "asks first"
+        );
+        press(&mut s, KeyCode::Char('x'));
+        assert_eq!((s.at, s.confirm), (Some(0), None), "any other key stays");
+        let outcome = s.key(
+            KeyEvent::new(KeyCode::Char('s'), crossterm::event::KeyModifiers::CONTROL),
+            &keymap,
+            &mirror,
+        );
+        let Some(Effect::SaveAnnotation(changed)) = outcome.effects.first() else {
+            panic!("{outcome:?}")
+        };
+        assert!(matches!(
+            changed.judgment,
+            HumanJudgment::QaDebate {
+                answer: QaAnswer::Side(Team::B),
+                ..
+            }
+        ));
+        let stored = Annotation {
+            written_at: "2026-11-28T01:10:00Z".into(),
+            first_written_at: Some(judged.written_at.clone()),
+            ..(**changed).clone()
+        };
+        s.saved("r1", Ok(stored.clone()), &mirror);
+        assert_eq!(s.at, Some(1), "on to the round not yet judged");
+        assert!(s.message.as_deref().unwrap().starts_with("round 1 changed"));
+        assert_eq!(s.stored[0], Some(stored));
+        assert_eq!(s.judged(), 1);
     }
 }

@@ -112,10 +112,10 @@ fn apply(app: &mut App, msg: Msg) -> Vec<Effect> {
         Msg::AnnotationSaved { round_id, result } => {
             app.dirty = true;
             let result = match result {
-                Ok(people) => {
+                Ok((stored, people)) => {
                     app.mirror.people = people;
                     app.screens.analysis.mark_stale();
-                    Ok(())
+                    Ok(*stored)
                 }
                 Err(e) => Err(crate::sanitize::sanitize(&e)),
             };
@@ -175,7 +175,7 @@ fn key_press(app: &mut App, key: KeyEvent) -> Vec<Effect> {
     // The annotate screen takes every other key too (a reason may contain `q` and `?`).
     if app.showing() == Id::Annotate {
         let outcome = match &mut app.screens.annotate.session {
-            Some(session) => session.key(key, &app.keys),
+            Some(session) => session.key(key, &app.keys, &app.mirror),
             None => Outcome::go(Destination::Back),
         };
         return carry_out(app, outcome);

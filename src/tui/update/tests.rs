@@ -1580,6 +1580,7 @@ fn judging(ids: &[&str], done: Vec<bool>, standalone: bool) -> App {
             annotator: "ann".into(),
             round_ids: ids.iter().map(|s| s.to_string()).collect(),
             done,
+            stored: Vec::new(),
             blind: true,
             standalone,
         })),
@@ -1629,6 +1630,9 @@ fn ctrl_s_asks_to_save_what_was_typed_and_its_answer_moves_on() {
     assert!(ctrl_s(&mut app).is_empty(), "nothing typed: nothing saved");
     let session = app.screens.annotate.session.as_ref().unwrap();
     assert!(session.message.as_deref().unwrap().starts_with("not saved"));
+    // Each score and Enter, the review editor's habit: the cursor moves on by itself after
+    // a whole score, and the Enter after it does not move it again (a `1` waits for a `0`,
+    // and its Enter moves on).
     for score in [
         "7", "6", "5", "4", "3", "2", "1", "10", "9", "8", "7", "6", "5", "4",
     ] {
@@ -1643,6 +1647,7 @@ fn ctrl_s_asks_to_save_what_was_typed_and_its_answer_moves_on() {
     let [Effect::SaveAnnotation(annotation)] = effects.as_slice() else {
         panic!("{effects:?}");
     };
+    let saved = annotation.clone();
     assert!(annotation.blind && annotation.via == crate::annotations::Via::Tui);
     assert_eq!(annotation.round_id, "r1");
     assert_eq!(annotation.annotator, "ann");
@@ -1673,7 +1678,7 @@ fn ctrl_s_asks_to_save_what_was_typed_and_its_answer_moves_on() {
         &mut app,
         Msg::AnnotationSaved {
             round_id: "r1".into(),
-            result: Ok(people.clone()),
+            result: Ok((saved, people.clone())),
         },
     );
     assert_eq!(app.mirror.people, people);
@@ -1735,6 +1740,7 @@ fn a_on_the_matrix_asks_the_annotators_name_and_esc_returns_to_the_matrix() {
             annotator: "ann".into(),
             round_ids: vec!["r2".into(), "r1".into()],
             done: vec![false, false],
+            stored: Vec::new(),
             blind: true,
             standalone: false,
         })),
@@ -1760,6 +1766,7 @@ fn the_analysis_screen_measures_the_judges_against_people_as_judgments_are_store
             schema_version: crate::annotations::ANNOTATION_SCHEMA_VERSION,
             annotator: "ann".into(),
             written_at: "2026-11-28T00:00:00Z".into(),
+            first_written_at: None,
             blind: true,
             via: crate::annotations::Via::Tui,
             round_id: (*id).into(),
@@ -1775,7 +1782,10 @@ fn the_analysis_screen_measures_the_judges_against_people_as_judgments_are_store
         &mut app,
         Msg::AnnotationSaved {
             round_id: "r2".into(),
-            result: Ok(crate::tui::msg::PeopleReadings { readings, blind }),
+            result: Ok((
+                Box::new(annotations[1].clone()),
+                crate::tui::msg::PeopleReadings { readings, blind },
+            )),
         },
     );
     let later = app.mirror.now + Duration::from_secs(2);
@@ -1785,4 +1795,32 @@ fn the_analysis_screen_measures_the_judges_against_people_as_judgments_are_store
         "{:?}",
         titles(&app)
     );
+}
+
+/// PgDn turns a page of the transcript as drawn (not a fixed ten rows) and stops at its
+/// end, so PgUp comes back at once; a new round opens at its top.
+#[test]
+fn the_annotate_transcript_turns_pages_and_stops_at_its_end() {
+    let mut app = judging(&["r1", "r2"], vec![false, false], true);
+    drawn(&app);
+    let (height, bottom) = app
+        .screens
+        .annotate
+        .session
+        .as_ref()
+        .unwrap()
+        .transcript
+        .get()
+        .unwrap();
+    assert!(height > 10, "{height}");
+    key(&mut app, KeyCode::PageDown);
+    let scroll = app.screens.annotate.session.as_ref().unwrap().scroll;
+    assert_eq!(scroll, (height - 2).min(bottom), "a page less two rows");
+    for _ in 0..50 {
+        key(&mut app, KeyCode::PageDown);
+    }
+    let session = app.screens.annotate.session.as_ref().unwrap();
+    assert_eq!(session.scroll, bottom, "stops at the end");
+    let screen = drawn(&app);
+    assert!(screen.contains("Transcript ·"), "{screen}");
 }

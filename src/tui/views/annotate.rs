@@ -16,7 +16,7 @@ use crate::domain::{Criterion, Label, ProtocolKind, Team};
 use crate::tui::app::App;
 use crate::tui::keymap::Keymap;
 use crate::tui::mirror::RoundState;
-use crate::tui::screens::annotate::{BINDINGS, Form, Session, WRITING};
+use crate::tui::screens::annotate::{BINDINGS, Form, STANDING_KEYS, Session, WRITING, stamp};
 use crate::tui::theme::Theme;
 
 use super::keyed;
@@ -138,7 +138,7 @@ pub fn header(app: &App, theme: &Theme) -> Paragraph<'static> {
         Some(i) => format!("round {} of {n}", i + 1),
         None => format!("all {n} rounds judged"),
     };
-    let mode = if s.blind {
+    let mut mode = if s.blind {
         "blind: model names and the judges' verdicts are hidden".to_string()
     } else {
         format!(
@@ -146,6 +146,12 @@ pub fn header(app: &App, theme: &Theme) -> Paragraph<'static> {
             s.round_id().unwrap_or_default()
         )
     };
+    if let Some(a) = s.stored_here() {
+        mode.push_str(&format!(
+            " · you judged this round ({}): Ctrl-S saves a change",
+            stamp(&a.written_at)
+        ));
+    }
     Paragraph::new(vec![
         Line::from(vec![
             Span::styled(
@@ -186,9 +192,9 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     );
     if session.at.is_none() {
         let next = if session.standalone {
-            "{leave} quits; `ethics-bowl report` measures the judges against people."
+            "{previous_round} goes back through the rounds to change a judgment; {leave} quits; `ethics-bowl report` measures the judges against people."
         } else {
-            "{leave} goes back; the Analysis screen ({analysis}) measures the judges against people."
+            "{previous_round} goes back through the rounds to change a judgment; {leave} goes back; the Analysis screen ({analysis}) measures the judges against people."
         };
         let done = format!(
             "Every one of the {} rounds is judged, and stored in annotations/{}/. {}",
@@ -214,19 +220,36 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
         Some(r) if r.text_dropped => vec![Line::raw("reading the round from the store…")],
         Some(r) => transcript(r, session.blind, theme),
     };
+    let transcript = Paragraph::new(blinder.lines(lines)).wrap(Wrap { trim: false });
+    // How far the transcript can scroll, for PgDn to turn pages and stop at its end.
+    let height = left.height.saturating_sub(2);
+    let total = transcript.line_count(left.width.saturating_sub(2));
+    let bottom = u16::try_from(total)
+        .unwrap_or(u16::MAX)
+        .saturating_sub(height);
+    session.transcript.set(Some((height, bottom)));
     frame.render_widget(
-        Paragraph::new(blinder.lines(lines))
-            .wrap(Wrap { trim: false })
-            .scroll((session.scroll, 0))
-            .block(
-                Block::new()
-                    .borders(Borders::ALL)
-                    .border_style(Style::new().fg(theme.border))
-                    .title(" Transcript (PgUp/PgDn scroll) "),
-            ),
+        transcript.scroll((session.scroll.min(bottom), 0)).block(
+            Block::new()
+                .borders(Borders::ALL)
+                .border_style(Style::new().fg(theme.border))
+                .title(transcript_title(session.scroll.min(bottom), height, total)),
+        ),
         left,
     );
     render_form(frame, right, (session, &app.keys), &blinder, theme);
+}
+
+/// The transcript's title: which of its rows show, so a person sees how much is left to
+/// read.
+fn transcript_title(scroll: u16, height: u16, total: usize) -> String {
+    let first = usize::from(scroll) + 1;
+    let last = (usize::from(scroll) + usize::from(height)).min(total);
+    if total <= usize::from(height) {
+        format!(" Transcript · all {total} rows ")
+    } else {
+        format!(" Transcript · rows {first}–{last} of {total} (PgUp/PgDn) ")
+    }
 }
 
 /// What to do next, when nothing else is to be said, naming the keys in force.
@@ -249,8 +272,11 @@ fn hint(session: &Session, keys: &Keymap) -> String {
         Form::QaDebate { .. } => {
             "Choose a or b (the answer you believe), type your confidence 0–100; {score_fields} writes a reason; {save} saves and goes on."
         }
+        Form::StructuredDebate { arguments, row, .. } if *row < arguments.len() => {
+            "Each argument's standing: u upheld, p partly upheld, r refuted, ? uncertain (the cursor moves on); {up} {down} move; {score_fields} writes a reason for it; {save} saves and goes on."
+        }
         Form::StructuredDebate { .. } => {
-            "Choose p pro, c con or t tie; {score_fields} writes a reason; {save} saves and goes on."
+            "The winner: p pro, c con or t tie; {up} goes back to the arguments; {score_fields} writes a reason; {save} saves and goes on."
         }
     };
     keyed::fill(keys, BINDINGS, text).into_owned()
@@ -327,7 +353,10 @@ fn render_form(
     let entry_height = match session.form {
         Form::EthicsBowl { .. } => 11,
         Form::QaDebate { .. } => 5,
-        Form::StructuredDebate { .. } => 4,
+        Form::StructuredDebate { ref arguments, .. } => u16::try_from(arguments.len())
+            .unwrap_or(u16::MAX)
+            .saturating_add(5)
+            .min(18),
     };
     let [entry, reason, problems] = Layout::vertical([
         Constraint::Length(entry_height),
@@ -381,8 +410,51 @@ fn render_form(
                 entry,
             );
         }
-        Form::StructuredDebate { winner, .. } => {
-            let mut spans = vec![Span::raw("Winner  ")];
+        Form::StructuredDebate {
+            arguments,
+            row,
+            winner,
+            ..
+        } => {
+            let cursor = |on: bool| if on && choosing { "▶ " } else { "  " };
+            let keys: Vec<String> = STANDING_KEYS
+                .iter()
+                .map(|(k, _, name)| format!("{k} {name}"))
+                .collect();
+            let mut lines = vec![Line::styled(
+                format!("  {}", keys.join("  ")),
+                Style::new().fg(theme.dim),
+            )];
+            // The rows around the cursor, when there are more than fit.
+            let room = usize::from(entry.height.saturating_sub(5)).max(1);
+            let first = row
+                .saturating_sub(room.saturating_sub(1))
+                .min(arguments.len().saturating_sub(room));
+            for (i, a) in arguments.iter().enumerate().skip(first).take(room) {
+                let label = STANDING_KEYS
+                    .iter()
+                    .find(|(_, s, _)| Some(*s) == a.standing)
+                    .map(|(_, _, name)| *name);
+                lines.push(Line::from(vec![
+                    Span::raw(cursor(i == *row)),
+                    Span::styled(
+                        format!("{:<6}", a.id),
+                        Style::new().add_modifier(Modifier::BOLD),
+                    ),
+                    match label {
+                        Some(label) => Span::styled(
+                            format!("{label:<10}"),
+                            Style::new().fg(theme.accent).add_modifier(Modifier::BOLD),
+                        ),
+                        None => Span::styled(format!("{:<10}", "—"), Style::new().fg(theme.dim)),
+                    },
+                    Span::raw(blinder.apply(&a.claim)),
+                ]));
+            }
+            let mut spans = vec![
+                Span::raw(cursor(*row >= arguments.len())),
+                Span::raw("Winner  "),
+            ];
             for (w, name) in [
                 (Winner::Pro, "p: Pro"),
                 (Winner::Con, "c: Con"),
@@ -391,12 +463,9 @@ fn render_form(
                 spans.push(choice(name, *winner == Some(w), theme));
                 spans.push(Span::raw(" "));
             }
+            lines.push(Line::from(spans));
             frame.render_widget(
-                Paragraph::new(Line::from(spans)).block(block(
-                    " Your judgment ".into(),
-                    theme,
-                    choosing,
-                )),
+                Paragraph::new(lines).block(block(" Your judgment ".into(), theme, choosing)),
                 entry,
             );
         }
@@ -405,12 +474,16 @@ fn render_form(
         Form::EthicsBowl { fields, .. } => {
             let (row, col) = fields.cursor;
             format!(
-                " Reason: {}, {} (optional) ",
+                " Reason for {}, {} ",
                 Criterion::ALL[row.min(6)].label(),
                 if col == 0 { "A" } else { "B" }
             )
         }
-        _ => " Reason (optional) ".into(),
+        Form::StructuredDebate { arguments, row, .. } => match arguments.get(*row) {
+            Some(a) => format!(" Reason: {} (optional) ", a.id),
+            None => " Reason for the winner (optional) ".into(),
+        },
+        Form::QaDebate { .. } => " Reason (optional) ".into(),
     };
     let mut text = session.form.reason().to_string();
     if session.writing {
