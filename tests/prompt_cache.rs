@@ -260,8 +260,7 @@ async fn set_cache_prices_replace_the_providers_ratio() {
 /// A request with an earlier exchange and a last turn whose first part is stable.
 fn layered_request() -> ChatRequest {
     let stable = "## The case\nThe same dilemma in every round.\n\n";
-    let mut req = ChatRequest::new("The system prompt.", format!("{stable}This round's text."))
-        .with_stable_prefix(stable.len());
+    let mut req = ChatRequest::new("The system prompt.", format!("{stable}This round's text."));
     req.turns.splice(
         0..0,
         [
@@ -275,7 +274,7 @@ fn layered_request() -> ChatRequest {
             },
         ],
     );
-    req
+    req.with_stable_prefix(stable.len())
 }
 
 async fn sent(f: Format, extra: &str, req: ChatRequest) -> Value {
@@ -340,6 +339,44 @@ async fn openai_and_gemini_get_the_prompt_whole_and_unmarked() {
     assert_eq!(
         body["contents"][2]["parts"],
         json!([{"text": "## The case\nThe same dilemma in every round.\n\nThis round's text."}])
+    );
+}
+
+#[tokio::test]
+async fn a_correction_turn_leaves_the_first_answer_unmarked() {
+    // The judge's prompt (its case stable), the judge's first answer, the correction: the
+    // mark stays at the prompt's stable part; the first answer is no one else's prefix.
+    let mut req = ChatRequest::new("s", "The case. The round.").with_stable_prefix(9);
+    req.turns.extend([
+        Turn {
+            role: Role::Assistant,
+            text: "Not JSON.".into(),
+        },
+        Turn {
+            role: Role::User,
+            text: "Answer again in JSON.".into(),
+        },
+    ]);
+    let body = sent(Format::Anthropic, "", req).await;
+    let mark = json!({"type": "ephemeral"});
+    assert_eq!(
+        body["messages"][0]["content"],
+        json!([{"type": "text", "text": "The case.", "cache_control": mark}, {"type": "text", "text": " The round."}])
+    );
+    assert_eq!(body["messages"][1]["content"], json!("Not JSON."));
+    assert_eq!(
+        body["messages"][2]["content"],
+        json!("Answer again in JSON.")
+    );
+}
+
+#[tokio::test]
+async fn a_wholly_stable_turn_is_one_marked_block() {
+    let req = ChatRequest::new("s", "The same in every round.").with_stable_prefix(24);
+    let body = sent(Format::Anthropic, "", req).await;
+    assert_eq!(
+        body["messages"][0]["content"],
+        json!([{"type": "text", "text": "The same in every round.", "cache_control": {"type": "ephemeral"}}])
     );
 }
 

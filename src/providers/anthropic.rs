@@ -56,27 +56,40 @@ fn cache_mark() -> Value {
 }
 
 /// The messages, plain, or with the prompt cache's marks (`prompt_cache`, on by default):
-/// after the last earlier turn, and after the stable prefix of the last user turn, which is
-/// sent as two text blocks (the stable part marked, then the round's own text). With the
-/// system prompt's mark, at most three of the four breakpoints Anthropic allows.
+/// at the end of the stable prefix, whose turn is sent as two text blocks (the stable part
+/// marked, then the round's own text), and at the end of the turn before the last when
+/// that comes first. With the system prompt's mark, at most three of the four breakpoints
+/// Anthropic allows.
 fn messages(req: &ChatRequest, marked: bool) -> Vec<Value> {
     let role = |r: Role| match r {
         Role::User => "user",
         Role::Assistant => "assistant",
     };
     let last = req.turns.len().saturating_sub(1);
-    let split = req.split_last_turn().filter(|_| marked);
+    let split = req.stable_split().filter(|_| marked);
+    let block = |text: &str, mark: bool| {
+        let mut b = json!({"type": "text", "text": text});
+        if mark {
+            b["cache_control"] = cache_mark();
+        }
+        b
+    };
     req.turns
         .iter()
         .enumerate()
         .map(|(i, t)| {
-            let content = match (i == last, split) {
-                (true, Some((stable, own))) => json!([
-                    {"type": "text", "text": stable, "cache_control": cache_mark()},
-                    {"type": "text", "text": own},
-                ]),
-                (false, _) if marked && i + 1 == last => {
-                    json!([{"type": "text", "text": t.text, "cache_control": cache_mark()}])
+            let content = match split {
+                Some((at, stable, own)) if at == i && own.is_empty() => {
+                    json!([block(stable, true)])
+                }
+                Some((at, stable, own)) if at == i => {
+                    json!([block(stable, true), block(own, false)])
+                }
+                // The turn before the last, when it comes before the stable prefix's end
+                // (a debater's prefilled acknowledgement): not after it, where it is the
+                // round's own (a correction turn's first answer), read by no other request.
+                _ if marked && i + 1 == last && split.is_none_or(|(at, ..)| i < at) => {
+                    json!([block(&t.text, true)])
                 }
                 _ => json!(t.text),
             };

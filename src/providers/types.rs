@@ -107,12 +107,21 @@ pub struct ChatRequest {
     /// A sampling temperature for this request in place of the model's `temperature` (the
     /// tournament's `[temperatures]` per role); every backend honours it.
     pub temperature: Option<f64>,
-    /// How many bytes at the start of the last user turn are the same in every request of
-    /// this phase that shares its case (the rubric, the dilemma or game, the instructions),
-    /// the round's own text coming after them; 0 when the protocol marks none. With the
-    /// system prompt and the earlier turns, this is the prefix a provider's prompt cache can
-    /// serve again: Anthropic requests mark its end with `cache_control`.
-    pub stable_prefix: usize,
+    /// Where the part of the conversation that is the same in every request of this phase
+    /// on its case (the instructions, the dilemma or game) ends, the round's own text coming
+    /// after it; none when the protocol marks none. With the system prompt and the turns
+    /// before it, this is the prefix a provider's prompt cache can serve again: Anthropic
+    /// requests mark its end with `cache_control`.
+    pub stable_prefix: Option<StablePrefix>,
+}
+
+/// The end of a request's stable prefix: so many bytes into one of its turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StablePrefix {
+    /// The turn it ends in (an index into `turns`).
+    pub turn: usize,
+    /// How many bytes of that turn's text are stable.
+    pub bytes: usize,
 }
 
 impl ChatRequest {
@@ -128,24 +137,31 @@ impl ChatRequest {
             schema: None,
             max_tokens: None,
             temperature: None,
-            stable_prefix: 0,
+            stable_prefix: None,
         }
     }
 
-    /// The same request, its last user turn's first `bytes` marked as the stable prefix
-    /// (see [`ChatRequest::stable_prefix`]).
+    /// The same request, the first `bytes` of its last turn (so far) marked as the end of
+    /// the stable prefix (see [`ChatRequest::stable_prefix`]); turns added later, such as a
+    /// correction, come after it.
     pub fn with_stable_prefix(mut self, bytes: usize) -> Self {
-        self.stable_prefix = bytes;
+        self.stable_prefix = (bytes > 0).then(|| StablePrefix {
+            turn: self.turns.len().saturating_sub(1),
+            bytes,
+        });
         self
     }
 
-    /// The last user turn split at its stable prefix: the stable part and the round's own
-    /// text, when the mark falls inside the turn on a character boundary (none otherwise).
-    pub fn split_last_turn(&self) -> Option<(&str, &str)> {
-        let last = self.turns.last().filter(|t| t.role == Role::User)?;
-        let n = self.stable_prefix;
-        (n > 0 && n < last.text.len() && last.text.is_char_boundary(n))
-            .then(|| last.text.split_at(n))
+    /// The turn the stable prefix ends in, split there: its index, its stable part and the
+    /// rest (empty when the whole turn is stable); none without a mark, or when the mark
+    /// falls outside a user turn or off a character boundary.
+    pub fn stable_split(&self) -> Option<(usize, &str, &str)> {
+        let StablePrefix { turn, bytes } = self.stable_prefix?;
+        let t = self.turns.get(turn).filter(|t| t.role == Role::User)?;
+        (bytes <= t.text.len() && t.text.is_char_boundary(bytes)).then(|| {
+            let (stable, own) = t.text.split_at(bytes);
+            (turn, stable, own)
+        })
     }
 
     /// The same request, asking for JSON of this schema.
