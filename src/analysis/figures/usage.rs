@@ -132,3 +132,58 @@ pub(super) fn section(usage: &[ModelUsage]) -> Option<Section> {
     ));
     Some(s)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::figures::Block;
+
+    fn usage(cached: u64) -> ModelUsage {
+        ModelUsage {
+            model: "m".into(),
+            role: "judge",
+            calls: 2,
+            failures: 0,
+            retries: 0,
+            input_tokens: 3000,
+            output_tokens: 40,
+            cached_input_tokens: cached,
+            cache_write_tokens: cached / 4,
+            estimated_calls: 0,
+            cost_usd: 0.01,
+            cache_saved_usd: if cached > 0 { 0.004 } else { 0.0 },
+            unpriced_calls: 0,
+            latency_median_ms: Some(100),
+            latency_p90_ms: Some(200),
+        }
+    }
+
+    fn table(u: ModelUsage) -> Table {
+        let section = section(&[u]).unwrap();
+        section
+            .blocks
+            .into_iter()
+            .find_map(|b| match b {
+                Block::Table(t) => Some(t),
+                _ => None,
+            })
+            .unwrap()
+    }
+
+    #[test]
+    fn the_cache_columns_appear_when_a_provider_cached_and_the_csv_always_has_them() {
+        let plain = table(usage(0));
+        assert!(!plain.columns.iter().any(|c| c.contains("cache")));
+        let cached = table(usage(2000));
+        let cell = |name: &str| {
+            let i = cached.columns.iter().position(|c| c == name).unwrap();
+            cached.rows[0].cells[i].shown()
+        };
+        assert_eq!(cell("cached (written)"), "2000 (500)");
+        assert_eq!(cell("cache saved"), "$0.0040");
+        for t in [&plain, &cached] {
+            let tidy = t.tidy.as_ref().unwrap();
+            assert!(tidy.header.iter().any(|h| h == "cache_saved_usd"));
+        }
+    }
+}
