@@ -69,14 +69,19 @@ fn main() {
     let mut min_tokens = 1024;
     while let Some(a) = args.next() {
         if a == "--min-tokens" {
-            min_tokens = args.next().and_then(|n| n.parse().ok()).expect("--min-tokens N");
+            min_tokens = args
+                .next()
+                .and_then(|n| n.parse().ok())
+                .expect("--min-tokens N");
         } else {
             dir = Some(PathBuf::from(a));
         }
     }
     let dir = dir.expect("usage: cache_arithmetic RESULTS_DIR [--min-tokens N]");
     let store = Store::open(&dir).expect("a results folder");
-    let (rounds, _) = store.load_rounds(&RoundFilter::default()).expect("its rounds");
+    let (rounds, _) = store
+        .load_rounds(&RoundFilter::default())
+        .expect("its rounds");
     // Every answered call, in the order the calls finished.
     let mut calls: Vec<&Phase> = rounds
         .iter()
@@ -113,7 +118,9 @@ fn main() {
         rounds.len(),
         dir.display()
     );
-    println!("| phase | calls | input tokens | shared per call | read from cache | share | written (Anthropic) |");
+    println!(
+        "| phase | calls | input tokens | shared per call | read from cache | share | written (Anthropic) |"
+    );
     println!("| --- | ---: | ---: | ---: | ---: | ---: | ---: |");
     let mut all = Tally::default();
     for (phase, t) in &by_phase {
