@@ -135,6 +135,23 @@ impl Phase {
         }
     }
 
+    /// What the provider's prompt cache did for the call, as a note after its input tokens:
+    /// ` (800 cached, 200 written to the cache)`, or nothing when it reported nothing.
+    pub fn cache_note(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(n) = self.cached_input_tokens.filter(|&n| n > 0) {
+            parts.push(format!("{n} cached"));
+        }
+        if let Some(n) = self.cache_write_tokens.filter(|&n| n > 0) {
+            parts.push(format!("{n} written to the cache"));
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join(", "))
+        }
+    }
+
     /// Who spoke, as shown to people: the model, or the panel judge with its model and
     /// deliberation round.
     pub fn speaker(&self) -> String {
