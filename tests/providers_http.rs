@@ -182,7 +182,7 @@ async fn streamed_success_with_usage_and_the_right_request() {
                 serde_json::json!({"model": "test-model", "stream": true, "stream_options": {"include_usage": true}, "max_completion_tokens": 100})
             }
             Format::Anthropic => {
-                serde_json::json!({"model": "test-model", "stream": true, "max_tokens": 100, "system": "You are terse."})
+                serde_json::json!({"model": "test-model", "stream": true, "max_tokens": 100, "system": [{"type": "text", "text": "You are terse.", "cache_control": {"type": "ephemeral"}}]})
             }
             Format::Gemini => {
                 serde_json::json!({"generationConfig": {"maxOutputTokens": 100}, "systemInstruction": {"parts": [{"text": "You are terse."}]}})
@@ -204,14 +204,7 @@ async fn streamed_success_with_usage_and_the_right_request() {
         assert_eq!(outcome.completion.text, "Hello world", "{f:?}");
         assert_eq!(r.streamed, "Hello world", "{f:?}");
         assert_eq!(outcome.completion.finish_reason, FinishReason::Stop);
-        assert_eq!(
-            outcome.completion.usage,
-            Some(Usage {
-                input_tokens: 11,
-                output_tokens: 7
-            }),
-            "{f:?}"
-        );
+        assert_eq!(outcome.completion.usage, Some(Usage::new(11, 7)), "{f:?}");
         assert_eq!(outcome.completion.request_id.as_deref(), Some("req_42"));
         assert_eq!(outcome.attempts.len(), 1);
         if let Format::Gemini = f {
@@ -249,13 +242,7 @@ async fn non_streamed_success() {
         let outcome = r.result.unwrap_or_else(|e| panic!("{f:?}: {e}"));
         assert_eq!(outcome.completion.text, "Plain answer");
         assert_eq!(r.streamed, "Plain answer");
-        assert_eq!(
-            outcome.completion.usage,
-            Some(Usage {
-                input_tokens: 3,
-                output_tokens: 2
-            })
-        );
+        assert_eq!(outcome.completion.usage, Some(Usage::new(3, 2)));
     }
 }
 
@@ -936,13 +923,7 @@ async fn usage_is_estimated_when_the_stream_reports_none() {
     // "You are terse." 14 characters → 4, "hello" → 2, 4 per message, 3 for the reply;
     // "Hello world" → 3.
     let usage = outcome.completion.usage.expect("estimated");
-    assert_eq!(
-        usage,
-        Usage {
-            input_tokens: 4 + 2 + 2 * 4 + 3,
-            output_tokens: 3
-        }
-    );
+    assert_eq!(usage, Usage::new(4 + 2 + 2 * 4 + 3, 3));
     assert!(outcome.completion.usage_estimated);
     assert_eq!(outcome.cost_usd, Some(17.0 + 6.0));
     // An OpenAI model id is counted with its own tokenizer: "Hello world" is 2 tokens.
@@ -1025,10 +1006,7 @@ async fn a_truncated_answer_is_asked_again_with_a_doubled_limit() {
             );
             assert_eq!(
                 outcome.completion.usage,
-                Some(Usage {
-                    input_tokens: 22,
-                    output_tokens: 14
-                }),
+                Some(Usage::new(22, 14)),
                 "{f:?}: both requests were paid for"
             );
         }

@@ -26,7 +26,10 @@ fn phase_facts(p: &Phase) -> String {
         } else {
             ""
         };
-        facts.push(format!("{i} in / {o} out tokens{estimated}"));
+        facts.push(format!(
+            "{i} in{} / {o} out tokens{estimated}",
+            p.cache_note()
+        ));
     }
     if let Some(c) = p.cost_usd {
         facts.push(format!("${c:.4}"));
@@ -220,6 +223,14 @@ mod tests {
         assert!(md.contains("## Presentation · a"), "{md}");
         assert!(
             md.contains("_2.4 s · 1200 in / 300 out tokens · $0.0100_"),
+            "{md}"
+        );
+        let mut cached = round();
+        cached.phases[0].cached_input_tokens = Some(800);
+        cached.phases[0].cache_write_tokens = Some(100);
+        let md = round_markdown(&cached);
+        assert!(
+            md.contains("_2.4 s · 1200 in (800 cached, 100 written to the cache) / 300 out tokens"),
             "{md}"
         );
         assert!(

@@ -67,6 +67,11 @@ pub struct Summary {
     pub tokens: (u64, u64),
     /// Estimated dollars of every stored phase with prices.
     pub cost_usd: f64,
+    /// Of the prompt tokens, those a provider's prompt cache served.
+    pub cached_input_tokens: u64,
+    /// What prompt caching saved on the phases with prices, in dollars (see
+    /// [`crate::domain::Phase::cache_saved_usd`]).
+    pub cache_saved_usd: f64,
     /// Whether `cost_usd` leaves out models without prices (see `unpriced_models`).
     pub cost_is_partial: bool,
     /// Models that answered but have no price, so their calls are not in `cost_usd`.
@@ -204,6 +209,8 @@ pub fn summarize(rounds: &[Round]) -> Summary {
         s.tokens.1 += o;
         s.cost_usd += r.cost_usd();
         for p in r.phases.iter().filter(|p| p.error.is_none()) {
+            s.cached_input_tokens += p.cached_input_tokens.unwrap_or(0);
+            s.cache_saved_usd += p.cache_saved_usd.unwrap_or(0.0);
             let entry = s.cost_usd_by_model.entry(p.model_id.clone()).or_default();
             if let Some(c) = p.cost_usd {
                 *entry = Some(entry.unwrap_or(0.0) + c);
@@ -376,6 +383,8 @@ mod tests {
         let mut r = round("a", "b", "d1", 8.0, 6.0, ParseStatus::Parsed);
         let priced = crate::domain::Phase {
             cost_usd: Some(0.25),
+            cached_input_tokens: Some(900),
+            cache_saved_usd: Some(0.05),
             ..crate::domain::Phase::new(crate::domain::PhaseType::Presentation, "a", "x")
         };
         let unpriced = crate::domain::Phase::new(crate::domain::PhaseType::Response, "b", "y");
@@ -385,6 +394,8 @@ mod tests {
         assert_eq!(s.unpriced_models, ["b"]);
         assert_eq!(s.cost_usd_by_model["a"], Some(0.25));
         assert_eq!(s.cost_usd_by_model["b"], None);
+        assert_eq!(s.cached_input_tokens, 900);
+        assert!((s.cache_saved_usd - 0.05).abs() < 1e-12);
         let json = serde_json::to_value(&s).unwrap();
         assert!(json["cost_usd_by_model"]["b"].is_null());
     }

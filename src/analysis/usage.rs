@@ -25,10 +25,19 @@ pub struct ModelUsage {
     pub input_tokens: u64,
     /// Answer tokens of the answered calls.
     pub output_tokens: u64,
+    /// Of the prompt tokens, those a provider's prompt cache served (billed at the cached
+    /// price).
+    pub cached_input_tokens: u64,
+    /// Of the prompt tokens, those written to a provider's prompt cache (Anthropic; billed
+    /// at the cache-write price).
+    pub cache_write_tokens: u64,
     /// Calls whose usage is estimated (the server reported none).
     pub estimated_calls: usize,
     /// Estimated cost in dollars of the answered calls that have a price.
     pub cost_usd: f64,
+    /// What prompt caching saved on those calls, in dollars: their cost with every prompt
+    /// token at the full input price, less `cost_usd`.
+    pub cache_saved_usd: f64,
     /// Answered calls without a price: the cost is partial when this is not 0.
     pub unpriced_calls: usize,
     /// Median latency of an answered call, in milliseconds.
@@ -48,6 +57,15 @@ impl ModelUsage {
             (n, _) => format!("${:.4} (partial: {n} unpriced)", self.cost_usd),
         }
     }
+
+    /// What caching saved as people read it: `–` when no answered call has a price.
+    pub fn saved_text(&self) -> String {
+        if self.unpriced_calls == self.calls {
+            "–".to_string()
+        } else {
+            format!("${:.4}", self.cache_saved_usd)
+        }
+    }
 }
 
 /// Milliseconds as seconds with one decimal, or `–`.
@@ -64,8 +82,11 @@ struct Tally {
     retries: usize,
     input: u64,
     output: u64,
+    cached: u64,
+    written: u64,
     estimated: usize,
     cost: f64,
+    saved: f64,
     unpriced: usize,
     latencies: Vec<u64>,
 }
@@ -81,6 +102,9 @@ impl Tally {
         self.calls += 1;
         self.input += p.input_tokens.unwrap_or(0);
         self.output += p.output_tokens.unwrap_or(0);
+        self.cached += p.cached_input_tokens.unwrap_or(0);
+        self.written += p.cache_write_tokens.unwrap_or(0);
+        self.saved += p.cache_saved_usd.unwrap_or(0.0);
         self.estimated += usize::from(p.usage_estimated);
         match p.cost_usd {
             Some(c) => self.cost += c,
@@ -132,8 +156,11 @@ pub fn usage_by_model<'a>(rounds: impl IntoIterator<Item = &'a Round>) -> Vec<Mo
                 retries: t.retries,
                 input_tokens: t.input,
                 output_tokens: t.output,
+                cached_input_tokens: t.cached,
+                cache_write_tokens: t.written,
                 estimated_calls: t.estimated,
                 cost_usd: t.cost,
+                cache_saved_usd: t.saved,
                 unpriced_calls: t.unpriced,
                 latency_median_ms: percentile(&t.latencies, 0.5),
                 latency_p90_ms: percentile(&t.latencies, 0.9),
@@ -176,6 +203,9 @@ mod tests {
         );
         let mut retried = phase(PhaseType::Presentation, "a", 100, Some(0.01));
         retried.attempts = vec![attempt(Some("503")), attempt(None)];
+        retried.cached_input_tokens = Some(80);
+        retried.cache_write_tokens = Some(5);
+        retried.cache_saved_usd = Some(0.004);
         round.phases = vec![
             retried,
             phase(PhaseType::Rebuttal, "a", 300, Some(0.02)),
@@ -208,6 +238,9 @@ mod tests {
             (2, 1, 0, 200)
         );
         assert!((a.cost_usd - 0.03).abs() < 1e-12);
+        assert_eq!((a.cached_input_tokens, a.cache_write_tokens), (80, 5));
+        assert!((a.cache_saved_usd - 0.004).abs() < 1e-12);
+        assert_eq!(a.saved_text(), "$0.0040");
         assert_eq!(
             (a.latency_median_ms, a.latency_p90_ms),
             (Some(100), Some(300))
@@ -217,6 +250,11 @@ mod tests {
         assert_eq!(
             (b.calls, b.unpriced_calls, b.failures, b.retries),
             (1, 1, 1, 2)
+        );
+        assert_eq!(
+            b.saved_text(),
+            "–",
+            "no priced call, nothing to say it saved"
         );
         let j = find("j", "judge");
         assert_eq!((j.calls, j.failures, j.retries), (0, 1, 1));

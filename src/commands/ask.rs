@@ -69,8 +69,20 @@ fn summary(model: &str, outcome: &CallOutcome) -> String {
             } else {
                 ""
             };
+            let mut cache = Vec::new();
+            if u.cached_input_tokens > 0 {
+                cache.push(format!("{} cached", u.cached_input_tokens));
+            }
+            if u.cache_write_tokens > 0 {
+                cache.push(format!("{} written to the cache", u.cache_write_tokens));
+            }
+            let cache = if cache.is_empty() {
+                String::new()
+            } else {
+                format!(" ({})", cache.join(", "))
+            };
             format!(
-                "{} in / {} out tokens{estimated}",
+                "{} in{cache} / {} out tokens{estimated}",
                 u.input_tokens, u.output_tokens
             )
         })
@@ -246,10 +258,7 @@ mod tests {
         CallOutcome {
             completion: Completion {
                 text: "answer".into(),
-                usage: Some(Usage {
-                    input_tokens: 12,
-                    output_tokens: 34,
-                }),
+                usage: Some(Usage::new(12, 34)),
                 usage_estimated,
                 finish_reason: finish,
                 provider_finish_reason: raw.into(),
@@ -266,6 +275,7 @@ mod tests {
             }],
             latency: Duration::from_millis(250),
             cost_usd: Some(0.00012),
+            cache_saved_usd: Some(0.0),
         }
     }
 

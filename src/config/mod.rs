@@ -11,8 +11,8 @@ mod typed;
 
 pub use error::ConfigError;
 pub use models::{
-    LimitsConfig, ModelConfig, ModelsConfig, OnTruncation, Price, ProviderKind, ReasoningEffort,
-    RetryConfig, SimulatedParams, StructuredOutput,
+    BilledTokens, CallCost, LimitsConfig, ModelConfig, ModelsConfig, OnTruncation, Price,
+    ProviderKind, ReasoningEffort, RetryConfig, SimulatedParams, StructuredOutput,
 };
 pub use panel::{PanelConfig, PanelJudgeConfig};
 pub use qa::{QaConfig, QaDataset};

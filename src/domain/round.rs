@@ -34,9 +34,23 @@ pub struct Phase {
     /// Answer tokens, when reported.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub output_tokens: Option<u64>,
-    /// Estimated cost in dollars, when the model has prices.
+    /// Of `input_tokens`, those read from the provider's prompt cache, when reported (every
+    /// provider's count in one shape: see [`crate::providers::Usage`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cached_input_tokens: Option<u64>,
+    /// Of `input_tokens`, those written to the provider's prompt cache (Anthropic), when
+    /// reported.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_write_tokens: Option<u64>,
+    /// Estimated cost in dollars, when the model has prices (the cached part of the prompt
+    /// at the cache prices).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cost_usd: Option<f64>,
+    /// What the prompt cache saved on this call, in dollars: the cost with every prompt token
+    /// at the full input price, less `cost_usd`. Kept only when the call read from or wrote
+    /// to the cache and the model has prices.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_saved_usd: Option<f64>,
     /// Why the model stopped, as the provider spelled it (`stop`, `length`, `end_turn`,
     /// `MAX_TOKENS`, …).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -102,7 +116,10 @@ impl Phase {
             attempts: Vec::new(),
             input_tokens: None,
             output_tokens: None,
+            cached_input_tokens: None,
+            cache_write_tokens: None,
             cost_usd: None,
+            cache_saved_usd: None,
             finish_reason: None,
             truncated: false,
             constrained: false,
@@ -115,6 +132,23 @@ impl Phase {
             error: None,
             turn: None,
             earlier_turns: Vec::new(),
+        }
+    }
+
+    /// What the provider's prompt cache did for the call, as a note after its input tokens:
+    /// ` (800 cached, 200 written to the cache)`, or nothing when it reported nothing.
+    pub fn cache_note(&self) -> String {
+        let mut parts = Vec::new();
+        if let Some(n) = self.cached_input_tokens.filter(|&n| n > 0) {
+            parts.push(format!("{n} cached"));
+        }
+        if let Some(n) = self.cache_write_tokens.filter(|&n| n > 0) {
+            parts.push(format!("{n} written to the cache"));
+        }
+        if parts.is_empty() {
+            String::new()
+        } else {
+            format!(" ({})", parts.join(", "))
         }
     }
 

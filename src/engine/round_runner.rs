@@ -422,7 +422,12 @@ fn record_phase(
         attempts: outcome.attempts,
         input_tokens: usage.map(|u| u.input_tokens),
         output_tokens: usage.map(|u| u.output_tokens),
+        cached_input_tokens: usage.map(|u| u.cached_input_tokens).filter(|&n| n > 0),
+        cache_write_tokens: usage.map(|u| u.cache_write_tokens).filter(|&n| n > 0),
         cost_usd: outcome.cost_usd,
+        cache_saved_usd: outcome
+            .cache_saved_usd
+            .filter(|_| usage.is_some_and(|u| u.cached_input_tokens + u.cache_write_tokens > 0)),
         truncated: outcome.completion.finish_reason == FinishReason::Length,
         batch_id: outcome.completion.batch_id,
         usage_estimated: outcome.completion.usage_estimated,

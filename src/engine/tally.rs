@@ -15,8 +15,14 @@ pub struct UsageTotals {
     pub input_tokens: u64,
     /// Answer tokens.
     pub output_tokens: u64,
+    /// Of the prompt tokens, those read from a provider's prompt cache.
+    pub cached_input_tokens: u64,
+    /// Of the prompt tokens, those written to a provider's prompt cache.
+    pub cache_write_tokens: u64,
     /// Estimated dollars (models with prices only).
     pub cost_usd: f64,
+    /// What prompt caching saved, in dollars (models with prices only).
+    pub cache_saved_usd: f64,
     /// Calls that answered.
     pub calls: u64,
     /// Failed attempts that were tried again (from each phase's attempts).
@@ -39,7 +45,10 @@ impl UsageTotals {
         for p in &round.phases {
             t.input_tokens += p.input_tokens.unwrap_or(0);
             t.output_tokens += p.output_tokens.unwrap_or(0);
+            t.cached_input_tokens += p.cached_input_tokens.unwrap_or(0);
+            t.cache_write_tokens += p.cache_write_tokens.unwrap_or(0);
             t.cost_usd += p.cost_usd.unwrap_or(0.0);
+            t.cache_saved_usd += p.cache_saved_usd.unwrap_or(0.0);
             t.calls += u64::from(p.error.is_none());
             t.retries += p.attempts.len().saturating_sub(1) as u64;
             t.failures += u64::from(p.error.is_some());
@@ -61,7 +70,10 @@ impl AddAssign for UsageTotals {
     fn add_assign(&mut self, b: Self) {
         self.input_tokens += b.input_tokens;
         self.output_tokens += b.output_tokens;
+        self.cached_input_tokens += b.cached_input_tokens;
+        self.cache_write_tokens += b.cache_write_tokens;
         self.cost_usd += b.cost_usd;
+        self.cache_saved_usd += b.cache_saved_usd;
         self.calls += b.calls;
         self.retries += b.retries;
         self.failures += b.failures;
@@ -76,7 +88,12 @@ impl SubAssign for UsageTotals {
     fn sub_assign(&mut self, b: Self) {
         self.input_tokens = self.input_tokens.saturating_sub(b.input_tokens);
         self.output_tokens = self.output_tokens.saturating_sub(b.output_tokens);
+        self.cached_input_tokens = self
+            .cached_input_tokens
+            .saturating_sub(b.cached_input_tokens);
+        self.cache_write_tokens = self.cache_write_tokens.saturating_sub(b.cache_write_tokens);
         self.cost_usd -= b.cost_usd;
+        self.cache_saved_usd -= b.cache_saved_usd;
         self.calls = self.calls.saturating_sub(b.calls);
         self.retries = self.retries.saturating_sub(b.retries);
         self.failures = self.failures.saturating_sub(b.failures);
@@ -100,7 +117,7 @@ mod tests {
     use crate::domain::{Attempt, Phase, PhaseType, ScheduledRound};
 
     #[test]
-    fn phases_are_summed_with_retries_cut_answers_and_estimated_usage() {
+    fn phases_are_summed_with_retries_cut_answers_cache_counts_and_estimated_usage() {
         let s = ScheduledRound::example("r", "d");
         let mut round = crate::protocols::example_round(&s);
         let attempt = |number, error: Option<&str>| Attempt {
@@ -114,7 +131,10 @@ mod tests {
         round.phases.push(Phase {
             input_tokens: Some(100),
             output_tokens: Some(20),
+            cached_input_tokens: Some(60),
+            cache_write_tokens: Some(10),
             cost_usd: Some(0.5),
+            cache_saved_usd: Some(0.25),
             attempts: vec![attempt(1, Some("HTTP 503")), attempt(2, None)],
             ..Phase::new(PhaseType::Presentation, "a", "text")
         });
@@ -139,6 +159,8 @@ mod tests {
             (200, 42, 4, 4)
         );
         assert!((t.cost_usd - 1.0).abs() < 1e-12);
+        assert_eq!((t.cached_input_tokens, t.cache_write_tokens), (120, 20));
+        assert!((t.cache_saved_usd - 0.5).abs() < 1e-12);
         // Only answered calls count as cut or estimated; the failed one does not.
         assert_eq!((t.truncated, t.estimated, t.failures), (2, 2, 2));
         assert!(t.is_estimated() && !UsageTotals::default().is_estimated());

@@ -6,6 +6,7 @@
 pub mod ethics_bowl;
 pub mod inputs;
 pub mod judging;
+pub mod layered;
 pub mod lenient_json;
 pub mod panel;
 pub mod qa_debate;

@@ -50,26 +50,71 @@ impl Anthropic {
     }
 }
 
+/// The mark that ends a prefix for the prompt cache (the 5-minute cache).
+fn cache_mark() -> Value {
+    json!({"type": "ephemeral"})
+}
+
+/// The messages, plain, or with the prompt cache's marks (`prompt_cache`, on by default):
+/// at the end of the stable prefix, whose turn is sent as two text blocks (the stable part
+/// marked, then the round's own text), and at the end of the turn before the last when
+/// that comes first. With the system prompt's mark, at most three of the four breakpoints
+/// Anthropic allows.
+fn messages(req: &ChatRequest, marked: bool) -> Vec<Value> {
+    let role = |r: Role| match r {
+        Role::User => "user",
+        Role::Assistant => "assistant",
+    };
+    let last = req.turns.len().saturating_sub(1);
+    let split = req.stable_split().filter(|_| marked);
+    let block = |text: &str, mark: bool| {
+        let mut b = json!({"type": "text", "text": text});
+        if mark {
+            b["cache_control"] = cache_mark();
+        }
+        b
+    };
+    req.turns
+        .iter()
+        .enumerate()
+        .map(|(i, t)| {
+            let content = match split {
+                Some((at, stable, own)) if at == i && own.is_empty() => {
+                    json!([block(stable, true)])
+                }
+                Some((at, stable, own)) if at == i => {
+                    json!([block(stable, true), block(own, false)])
+                }
+                // The turn before the last, when it comes before the stable prefix's end
+                // (a debater's prefilled acknowledgement): not after it, where it is the
+                // round's own (a correction turn's first answer), read by no other request.
+                _ if marked && i + 1 == last && split.is_none_or(|(at, ..)| i < at) => {
+                    json!([block(&t.text, true)])
+                }
+                _ => json!(t.text),
+            };
+            json!({"role": role(t.role), "content": content})
+        })
+        .collect()
+}
+
 /// The request body. With a reasoning effort, extended thinking gets a budget below
 /// `max_tokens` (the configuration check keeps room for the answer), and the temperature
-/// is left to the API, which requires its default while thinking.
+/// is left to the API, which requires its default while thinking. With `prompt_cache` (the
+/// default) the system prompt is a text block marked for the prompt cache, and so are the
+/// ends of the conversation's stable parts (see [`messages`]).
 pub(crate) fn request_body(cfg: &ModelConfig, req: &ChatRequest) -> Value {
-    let messages: Vec<Value> = req
-        .turns
-        .iter()
-        .map(|t| {
-            let role = match t.role {
-                Role::User => "user",
-                Role::Assistant => "assistant",
-            };
-            json!({"role": role, "content": t.text})
-        })
-        .collect();
+    let marked = cfg.prompt_cache;
+    let system = if marked && !req.system.is_empty() {
+        json!([{"type": "text", "text": req.system, "cache_control": cache_mark()}])
+    } else {
+        json!(req.system)
+    };
     let mut body = json!({
         "model": cfg.model,
         "max_tokens": req.token_limit(cfg.max_tokens),
-        "system": req.system,
-        "messages": messages,
+        "system": system,
+        "messages": messages(req, marked),
     });
     match cfg.reasoning_effort {
         Some(effort) => {
@@ -140,12 +185,34 @@ pub(crate) fn parse_body(
         .and_then(Value::as_str)
         .map(|r| Finish::classify(r, stop_reason))
         .ok_or_else(|| ProviderError::malformed("no stop_reason in the response"))?;
-    let usage = value.get("usage").map(|u| Usage {
-        input_tokens: http::tokens(u.get("input_tokens")),
-        output_tokens: http::tokens(u.get("output_tokens")),
+    let usage = value.get("usage").map(|u| {
+        let mut usage = Usage::default();
+        read_usage(&mut usage, u);
+        usage
     });
     let id = id.or_else(|| value.get("id").and_then(Value::as_str).map(str::to_string));
     http::finalize(text, finish, usage, id, max_tokens)
+}
+
+/// Reads the fields `u` carries into `usage`, leaving the others as they were (a
+/// `message_delta` may carry only `output_tokens`). Anthropic's `input_tokens` counts only
+/// the prompt after the last cache breakpoint: the cache reads and writes are added to it,
+/// so that `input_tokens` is the whole prompt as every other provider reports it.
+fn read_usage(usage: &mut Usage, u: &Value) {
+    let field = |name: &str| u.get(name).and_then(Value::as_u64);
+    let uncached = field("input_tokens");
+    let read = field("cache_read_input_tokens");
+    let write = field("cache_creation_input_tokens");
+    if uncached.is_some() || read.is_some() || write.is_some() {
+        let before = usage.uncached_input_tokens();
+        usage.cached_input_tokens = read.unwrap_or(usage.cached_input_tokens);
+        usage.cache_write_tokens = write.unwrap_or(usage.cache_write_tokens);
+        usage.input_tokens =
+            uncached.unwrap_or(before) + usage.cached_input_tokens + usage.cache_write_tokens;
+    }
+    if let Some(out) = field("output_tokens") {
+        usage.output_tokens = out;
+    }
 }
 
 /// Streaming state. `message_delta` usage is cumulative: the last value wins.
@@ -169,8 +236,7 @@ impl SseDecoder for Decoder {
             }
             "message_start" => {
                 if let Some(u) = frame.get("message").and_then(|m| m.get("usage")) {
-                    self.usage.input_tokens = http::tokens(u.get("input_tokens"));
-                    self.usage.output_tokens = http::tokens(u.get("output_tokens"));
+                    read_usage(&mut self.usage, u);
                     self.saw_usage = true;
                 }
                 Ok(None)
@@ -200,12 +266,7 @@ impl SseDecoder for Decoder {
                     self.finish = Some(Finish::classify(r, stop_reason));
                 }
                 if let Some(u) = frame.get("usage") {
-                    if let Some(out) = u.get("output_tokens").and_then(Value::as_u64) {
-                        self.usage.output_tokens = out;
-                    }
-                    if let Some(input) = u.get("input_tokens").and_then(Value::as_u64) {
-                        self.usage.input_tokens = input;
-                    }
+                    read_usage(&mut self.usage, u);
                     self.saw_usage = true;
                 }
                 Ok(None)
@@ -261,13 +322,39 @@ mod tests {
             finish.map(|f| (f.reason, f.raw)),
             Some((FinishReason::Stop, "end_turn".into()))
         );
+        assert_eq!(usage, Some(Usage::new(25, 15)));
+    }
+
+    #[test]
+    fn cache_reads_and_writes_are_added_to_the_input_and_later_counts_replace_earlier_ones() {
+        // message_start carries the cache counts beside the uncached input; a later
+        // message_delta may repeat them cumulatively, or carry only the output.
+        let (_, _, usage) = feed_all(&[
+            ("message_start", r#"{"type":"message_start","message":{"usage":{"input_tokens":10,"cache_read_input_tokens":1500,"cache_creation_input_tokens":300,"output_tokens":1}}}"#),
+            ("message_delta", r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"output_tokens":9}}"#),
+            ("message_stop", r#"{"type":"message_stop"}"#),
+        ])
+        .unwrap();
+        let expected = Usage {
+            input_tokens: 1810,
+            output_tokens: 9,
+            cached_input_tokens: 1500,
+            cache_write_tokens: 300,
+        };
+        assert_eq!(usage, Some(expected));
+        let (_, _, usage) = feed_all(&[
+            ("message_start", r#"{"type":"message_start","message":{"usage":{"input_tokens":10,"cache_read_input_tokens":0,"cache_creation_input_tokens":0,"output_tokens":1}}}"#),
+            ("message_delta", r#"{"type":"message_delta","delta":{"stop_reason":"end_turn"},"usage":{"input_tokens":10,"cache_read_input_tokens":1500,"cache_creation_input_tokens":300,"output_tokens":9}}"#),
+            ("message_stop", r#"{"type":"message_stop"}"#),
+        ])
+        .unwrap();
         assert_eq!(
             usage,
-            Some(Usage {
-                input_tokens: 25,
-                output_tokens: 15
-            })
+            Some(expected),
+            "cumulative counts are not added twice"
         );
+        let v: Value = serde_json::from_str(r#"{"content":[{"type":"text","text":"x"}],"stop_reason":"end_turn","usage":{"input_tokens":10,"cache_read_input_tokens":1500,"cache_creation_input_tokens":300,"output_tokens":9}}"#).unwrap();
+        assert_eq!(parse_body(&v, None, 100).unwrap().usage, Some(expected));
     }
 
     #[test]

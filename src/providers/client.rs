@@ -21,7 +21,7 @@ use super::quota::{self, SharedQuota};
 use super::retry::{self, Attempter, Gate, RetryPolicy};
 use super::simulated::{Roster, SimulatedBehaviours, SimulatedModel, Simulator};
 use super::types::{CallEvent, ChatRequest, Completion, FinishReason};
-use crate::config::{ModelConfig, ModelsConfig, OnTruncation, ProviderKind};
+use crate::config::{BilledTokens, ModelConfig, ModelsConfig, OnTruncation, ProviderKind};
 use crate::domain::Attempt;
 use crate::redact::{self, Redactor};
 
@@ -139,8 +139,12 @@ pub struct CallOutcome {
     pub attempts: Vec<Attempt>,
     /// From the first request to the end of the answer, waits included.
     pub latency: Duration,
-    /// Estimated cost in dollars, when the model has prices.
+    /// Estimated cost in dollars, when the model has prices: the cached part of the prompt
+    /// at the cache prices.
     pub cost_usd: Option<f64>,
+    /// What the prompt cache saved on this call, in dollars (the cost at the full input
+    /// price less `cost_usd`), when the model has prices.
+    pub cache_saved_usd: Option<f64>,
 }
 
 /// A call that failed after its retries.
@@ -255,16 +259,24 @@ impl ModelClient {
         } else {
             1.0
         };
-        let cost_usd = self
-            .config
-            .price
-            .zip(completion.usage)
-            .map(|(p, u)| p.cost(u.input_tokens, u.output_tokens) * discount);
+        let cost = self.config.price.zip(completion.usage).map(|(p, u)| {
+            p.cost(
+                self.config.provider,
+                BilledTokens {
+                    input: u.input_tokens,
+                    cached: u.cached_input_tokens,
+                    written: u.cache_write_tokens,
+                    output: u.output_tokens,
+                },
+            )
+            .scaled(discount)
+        });
         Ok(CallOutcome {
             completion,
             attempts,
             latency: started.elapsed(),
-            cost_usd,
+            cost_usd: cost.map(|c| c.cost_usd),
+            cache_saved_usd: cost.map(|c| c.saved_usd),
         })
     }
 

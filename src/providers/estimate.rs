@@ -74,10 +74,7 @@ fn estimate_with(tokenizer: Tokenizer, system: &str, turns: &[&str], answer: &st
         .map(|text| count(text) + TOKENS_PER_MESSAGE)
         .sum::<u64>()
         + REPLY_PRIMING;
-    Usage {
-        input_tokens: input,
-        output_tokens: count(answer),
-    }
+    Usage::new(input, count(answer))
 }
 
 /// Estimates a call's usage: input from the system prompt and every turn, output from the
@@ -178,10 +175,7 @@ mod tests {
         let local = estimate_usage("smollm2", &req, "Hello again, friend.").await;
         assert_eq!(
             local,
-            Usage {
-                input_tokens: 4 + 3 + 2 + 2 + 4 * TOKENS_PER_MESSAGE + REPLY_PRIMING,
-                output_tokens: 5,
-            }
+            Usage::new(4 + 3 + 2 + 2 + 4 * TOKENS_PER_MESSAGE + REPLY_PRIMING, 5)
         );
         let gpt = estimate_usage("gpt-4o", &req, "Hello again, friend.").await;
         assert_eq!(gpt.output_tokens, 5, "Hello / again / , / friend / .");

@@ -233,10 +233,17 @@ fn read_frame(value: &Value) -> Result<Frame, ProviderError> {
         .and_then(|c| c.get("finishReason"))
         .and_then(Value::as_str)
         .map(|f| Finish::classify(f, finish_reason));
-    let usage = value.get("usageMetadata").map(|u| Usage {
-        input_tokens: http::tokens(u.get("promptTokenCount")),
-        output_tokens: http::tokens(u.get("candidatesTokenCount"))
-            + http::tokens(u.get("thoughtsTokenCount")),
+    // The cached tokens (implicit caching, or a cached content) are part of
+    // `promptTokenCount` already.
+    let usage = value.get("usageMetadata").map(|u| {
+        let input_tokens = http::tokens(u.get("promptTokenCount"));
+        Usage {
+            input_tokens,
+            output_tokens: http::tokens(u.get("candidatesTokenCount"))
+                + http::tokens(u.get("thoughtsTokenCount")),
+            cached_input_tokens: http::tokens(u.get("cachedContentTokenCount")).min(input_tokens),
+            cache_write_tokens: 0,
+        }
     });
     Ok(Frame {
         text,
@@ -309,13 +316,7 @@ mod tests {
             finish.map(|f| (f.reason, f.raw)),
             Some((FinishReason::Stop, "STOP".into()))
         );
-        assert_eq!(
-            usage,
-            Some(Usage {
-                input_tokens: 2,
-                output_tokens: 15
-            })
-        );
+        assert_eq!(usage, Some(Usage::new(2, 15)));
     }
 
     #[test]
@@ -387,5 +388,16 @@ mod tests {
         assert_eq!(c.finish_reason, FinishReason::Length);
         assert_eq!(c.provider_finish_reason, "MAX_TOKENS");
         assert_eq!(c.request_id.as_deref(), Some("r1"));
+        let v: Value = serde_json::from_str(r#"{"candidates":[{"content":{"parts":[{"text":"a"}]},"finishReason":"STOP"}],"usageMetadata":{"promptTokenCount":4000,"cachedContentTokenCount":3000,"candidatesTokenCount":2}}"#).unwrap();
+        assert_eq!(
+            parse_body(&v, None, 100).unwrap().usage,
+            Some(Usage {
+                input_tokens: 4000,
+                output_tokens: 2,
+                cached_input_tokens: 3000,
+                cache_write_tokens: 0,
+            }),
+            "the cached tokens are part of the prompt's count"
+        );
     }
 }

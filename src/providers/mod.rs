@@ -30,5 +30,6 @@ pub use error::ProviderError;
 pub use retry::RetryPolicy;
 pub use simulated::{SimulatedBehaviour, SimulatedBehaviours, SimulatedModel};
 pub use types::{
-    CallEvent, CallTag, ChatRequest, Completion, FinishReason, Role, RoundCast, Turn, Usage,
+    CallEvent, CallTag, ChatRequest, Completion, FinishReason, Role, RoundCast, StablePrefix, Turn,
+    Usage,
 };

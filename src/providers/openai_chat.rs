@@ -99,11 +99,20 @@ fn finish_reason(s: &str) -> FinishReason {
     }
 }
 
+/// The usage object, streamed (the last chunk's, with `include_usage`) or whole. Cached
+/// tokens are part of `prompt_tokens` already (`prompt_tokens_details.cached_tokens`).
 fn usage(value: &Value) -> Option<Usage> {
     let u = value.get("usage").filter(|u| u.is_object())?;
+    let input_tokens = http::tokens(u.get("prompt_tokens"));
     Some(Usage {
-        input_tokens: http::tokens(u.get("prompt_tokens")),
+        input_tokens,
         output_tokens: http::tokens(u.get("completion_tokens")),
+        cached_input_tokens: http::tokens(
+            u.get("prompt_tokens_details")
+                .and_then(|d| d.get("cached_tokens")),
+        )
+        .min(input_tokens),
+        cache_write_tokens: 0,
     })
 }
 
@@ -292,7 +301,7 @@ mod tests {
             r#"{"choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}],"usage":null}"#,
             r#"{"choices":[{"index":0,"delta":{"content":"Hello"},"finish_reason":null}],"usage":null,"obfuscation":"x"}"#,
             r#"{"choices":[{"index":0,"delta":{},"finish_reason":"stop"}],"usage":null}"#,
-            r#"{"choices":[],"usage":{"prompt_tokens":2,"completion_tokens":12,"total_tokens":14}}"#,
+            r#"{"choices":[],"usage":{"prompt_tokens":2,"completion_tokens":12,"total_tokens":14,"prompt_tokens_details":{"cached_tokens":1}}}"#,
             "[DONE]",
         ];
         let mut text = String::new();
@@ -312,7 +321,9 @@ mod tests {
             usage,
             Some(Usage {
                 input_tokens: 2,
-                output_tokens: 12
+                output_tokens: 12,
+                cached_input_tokens: 1,
+                cache_write_tokens: 0,
             })
         );
     }

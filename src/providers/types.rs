@@ -107,6 +107,21 @@ pub struct ChatRequest {
     /// A sampling temperature for this request in place of the model's `temperature` (the
     /// tournament's `[temperatures]` per role); every backend honours it.
     pub temperature: Option<f64>,
+    /// Where the part of the conversation that is the same in every request of this phase
+    /// on its case (the instructions, the dilemma or game) ends, the round's own text coming
+    /// after it; none when the protocol marks none. With the system prompt and the turns
+    /// before it, this is the prefix a provider's prompt cache can serve again: Anthropic
+    /// requests mark its end with `cache_control`.
+    pub stable_prefix: Option<StablePrefix>,
+}
+
+/// The end of a request's stable prefix: so many bytes into one of its turns.
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct StablePrefix {
+    /// The turn it ends in (an index into `turns`).
+    pub turn: usize,
+    /// How many bytes of that turn's text are stable.
+    pub bytes: usize,
 }
 
 impl ChatRequest {
@@ -122,7 +137,31 @@ impl ChatRequest {
             schema: None,
             max_tokens: None,
             temperature: None,
+            stable_prefix: None,
         }
+    }
+
+    /// The same request, the first `bytes` of its last turn (so far) marked as the end of
+    /// the stable prefix (see [`ChatRequest::stable_prefix`]); turns added later, such as a
+    /// correction, come after it.
+    pub fn with_stable_prefix(mut self, bytes: usize) -> Self {
+        self.stable_prefix = (bytes > 0).then(|| StablePrefix {
+            turn: self.turns.len().saturating_sub(1),
+            bytes,
+        });
+        self
+    }
+
+    /// The turn the stable prefix ends in, split there: its index, its stable part and the
+    /// rest (empty when the whole turn is stable); none without a mark, or when the mark
+    /// falls outside a user turn or off a character boundary.
+    pub fn stable_split(&self) -> Option<(usize, &str, &str)> {
+        let StablePrefix { turn, bytes } = self.stable_prefix?;
+        let t = self.turns.get(turn).filter(|t| t.role == Role::User)?;
+        (bytes <= t.text.len() && t.text.is_char_boundary(bytes)).then(|| {
+            let (stable, own) = t.text.split_at(bytes);
+            (turn, stable, own)
+        })
     }
 
     /// The same request, asking for JSON of this schema.
@@ -168,19 +207,57 @@ impl ChatRequest {
     }
 }
 
-/// Tokens a call consumed, as the provider reported them.
+/// Tokens a call consumed, as the provider reported them, in one shape for every provider:
+/// `input_tokens` is the whole prompt, and the cache counts are parts of it (Anthropic
+/// reports its cache reads and writes beside its `input_tokens`; its parser adds them in).
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Usage {
-    /// Prompt tokens.
+    /// Prompt tokens, every part of the prompt: read from the provider's cache, written to
+    /// it, and neither.
     pub input_tokens: u64,
     /// Answer tokens, reasoning included.
     pub output_tokens: u64,
+    /// Of `input_tokens`, those read from the provider's prompt cache (OpenAI
+    /// `prompt_tokens_details.cached_tokens`, Anthropic `cache_read_input_tokens`, Gemini
+    /// `cachedContentTokenCount`): billed at the cached-input price.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cached_input_tokens: u64,
+    /// Of `input_tokens`, those written to the provider's prompt cache (Anthropic
+    /// `cache_creation_input_tokens`; the others charge nothing extra to write): billed at
+    /// the cache-write price.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub cache_write_tokens: u64,
+}
+
+fn is_zero(n: &u64) -> bool {
+    *n == 0
+}
+
+impl Usage {
+    /// A usage without cache counts: what a provider that reports none, or an estimate, gives.
+    pub fn new(input_tokens: u64, output_tokens: u64) -> Self {
+        Self {
+            input_tokens,
+            output_tokens,
+            ..Self::default()
+        }
+    }
+
+    /// Prompt tokens billed at the full input price: neither read from the cache nor
+    /// written to it.
+    pub fn uncached_input_tokens(&self) -> u64 {
+        self.input_tokens
+            .saturating_sub(self.cached_input_tokens)
+            .saturating_sub(self.cache_write_tokens)
+    }
 }
 
 impl std::ops::AddAssign for Usage {
     fn add_assign(&mut self, other: Self) {
         self.input_tokens += other.input_tokens;
         self.output_tokens += other.output_tokens;
+        self.cached_input_tokens += other.cached_input_tokens;
+        self.cache_write_tokens += other.cache_write_tokens;
     }
 }
 

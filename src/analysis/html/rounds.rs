@@ -274,7 +274,10 @@ fn facts(p: &Phase) -> String {
         } else {
             ""
         };
-        facts.push(format!("{i} in / {o} out tokens{estimated}"));
+        facts.push(format!(
+            "{i} in{} / {o} out tokens{estimated}",
+            p.cache_note()
+        ));
     }
     if let Some(c) = p.cost_usd {
         facts.push(format!("${c:.4}"));

@@ -240,14 +240,38 @@ fn cut(truncated: u64) -> String {
 fn tokens(t: &UsageTotals) -> String {
     if t.is_estimated() {
         format!(
-            "~{} in / ~{} out tokens (estimated for {} call{})",
+            "~{} in{} / ~{} out tokens (estimated for {} call{})",
             t.input_tokens,
+            cached(t),
             t.output_tokens,
             t.estimated,
             if t.estimated == 1 { "" } else { "s" }
         )
     } else {
-        format!("{} in / {} out tokens", t.input_tokens, t.output_tokens)
+        format!(
+            "{} in{} / {} out tokens",
+            t.input_tokens,
+            cached(t),
+            t.output_tokens
+        )
+    }
+}
+
+/// How many prompt tokens a provider's cache served, when any: ` (1200 cached)`.
+fn cached(t: &UsageTotals) -> String {
+    if t.cached_input_tokens > 0 {
+        format!(" ({} cached)", t.cached_input_tokens)
+    } else {
+        String::new()
+    }
+}
+
+/// What prompt caching saved, when it changed the cost: ` (caching saved $0.0120)`.
+fn cache_saving(t: &UsageTotals) -> String {
+    if t.cache_saved_usd.abs() >= 0.00005 {
+        format!(" (caching saved ${:.4})", t.cache_saved_usd)
+    } else {
+        String::new()
     }
 }
 
@@ -261,7 +285,7 @@ fn status(progress: &Progress, elapsed: Duration) -> String {
         Some(left) => format!("ETA {}", clock(left)),
     };
     format!(
-        "status: {} done, {} needs review, {} running, {} queued, {} failed; {} calls in flight; {}; ${:.4}{}; {eta}",
+        "status: {} done, {} needs review, {} running, {} queued, {} failed; {} calls in flight; {}; ${:.4}{}{}; {eta}",
         c.done,
         c.needs_review,
         c.running,
@@ -270,6 +294,7 @@ fn status(progress: &Progress, elapsed: Duration) -> String {
         progress.under_way(),
         tokens(&t),
         t.cost_usd,
+        cache_saving(&t),
         cut(t.truncated)
     )
 }
@@ -360,6 +385,12 @@ mod tests {
             tokens(&t),
             "~1200 in / ~300 out tokens (estimated for 2 calls)"
         );
+        t.estimated = 0;
+        t.cached_input_tokens = 800;
+        t.cache_saved_usd = 0.012;
+        assert_eq!(tokens(&t), "1200 in (800 cached) / 300 out tokens");
+        assert_eq!(cache_saving(&t), " (caching saved $0.0120)");
+        assert_eq!(cache_saving(&UsageTotals::default()), "");
     }
 
     #[tokio::test(start_paused = true)]

@@ -148,9 +148,10 @@ fn caveats(s: &Summary) -> Vec<String> {
     lines
 }
 
-/// The estimated cost, said to be partial when some models have no price.
+/// The estimated cost, said to be partial when some models have no price, with the prompt
+/// tokens a provider's cache served and what that saved, when it served any.
 fn cost(s: &Summary) -> String {
-    if s.cost_is_partial {
+    let cost = if s.cost_is_partial {
         format!(
             "${:.4} (partial: no price for {})",
             s.cost_usd,
@@ -158,6 +159,14 @@ fn cost(s: &Summary) -> String {
         )
     } else {
         format!("${:.4}", s.cost_usd)
+    };
+    if s.cached_input_tokens > 0 {
+        format!(
+            "{cost}; {} input tokens cached, saving ${:.4}",
+            s.cached_input_tokens, s.cache_saved_usd
+        )
+    } else {
+        cost
     }
 }
 
@@ -165,6 +174,21 @@ fn cost(s: &Summary) -> String {
 mod tests {
     use super::*;
     use ethics_bowl::analysis::calls::CallCounts;
+
+    #[test]
+    fn the_cost_says_what_the_cache_served_and_saved_when_it_served_any() {
+        let mut s = Summary {
+            cost_usd: 0.5,
+            ..Summary::default()
+        };
+        assert_eq!(cost(&s), "$0.5000");
+        s.cached_input_tokens = 1200;
+        s.cache_saved_usd = 0.125;
+        assert_eq!(
+            cost(&s),
+            "$0.5000; 1200 input tokens cached, saving $0.1250"
+        );
+    }
 
     #[test]
     fn cut_answers_and_estimated_usage_get_a_line_each_naming_the_models() {

@@ -182,12 +182,25 @@ fn semantic_checks() {
             "price = { input_per_mtok = -1.0, output_per_mtok = 1.0 }\n",
             "price",
         ),
+        (
+            "price = { input_per_mtok = 1.0, output_per_mtok = 1.0, cached_input_per_mtok = -0.1 }\n",
+            "price",
+        ),
+        (
+            "price = { input_per_mtok = 1.0, output_per_mtok = 1.0, cache_write_per_mtok = inf }\n",
+            "price",
+        ),
         ("base_url = \"ftp://x\"\n", "base_url"),
         ("[models.simulated]\nquality = 0.5\n", "simulated"),
     ] {
         let e = err(&format!("{base}{extra}"));
         assert!(e.contains(&format!("key \"{needle}\"")), "{extra}: {e}");
     }
+    let e = err(&format!("{base}prompt_cache = \"yes\"\n"));
+    assert!(
+        e.contains("models[0].prompt_cache") && e.contains("true or false"),
+        "{e}"
+    );
     let e = err(
         "[[models]]\nname = \"a\"\nprovider = \"anthropic\"\nmodel = \"m\"\nreasoning_effort = \"high\"\n",
     );

@@ -6,6 +6,7 @@ use std::time::Duration;
 
 use serde::{Deserialize, Serialize};
 
+pub use super::price::Price;
 pub use super::structured::StructuredOutput;
 
 /// Which wire format and default endpoint a model uses.
@@ -118,24 +119,6 @@ impl ReasoningEffort {
             Self::Medium => 8192,
             Self::High => 16384,
         }
-    }
-}
-
-/// Prices in US dollars per million tokens, for running cost estimates.
-#[derive(Debug, Clone, Copy, PartialEq, Deserialize, Serialize)]
-#[serde(deny_unknown_fields)]
-pub struct Price {
-    /// Dollars per million input (prompt) tokens.
-    pub input_per_mtok: f64,
-    /// Dollars per million output (completion) tokens, reasoning included.
-    pub output_per_mtok: f64,
-}
-
-impl Price {
-    /// The cost of one call in dollars.
-    pub fn cost(&self, input_tokens: u64, output_tokens: u64) -> f64 {
-        (input_tokens as f64 * self.input_per_mtok + output_tokens as f64 * self.output_per_mtok)
-            / 1_000_000.0
     }
 }
 
@@ -331,6 +314,11 @@ pub struct ModelConfig {
     /// Prices for cost estimates.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub price: Option<Price>,
+    /// Whether requests mark their stable prefix for the provider's prompt cache (Anthropic's
+    /// `cache_control`; OpenAI and Gemini cache repeated prefixes by themselves and take no
+    /// mark). On by default; `false` sends every prompt unmarked.
+    #[serde(default = "default_true")]
+    pub prompt_cache: bool,
     /// Parameters of a `simulated` model.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub simulated: Option<SimulatedParams>,

@@ -234,16 +234,14 @@ pub(super) fn check_model(m: &ModelConfig, label: &str, path: &Path) -> Result<(
         );
     }
     if let Some(price) = m.price
-        && ![price.input_per_mtok, price.output_per_mtok]
-            .iter()
-            .all(|p| p.is_finite() && *p >= 0.0)
+        && let Some((key, value)) = price
+            .given()
+            .into_iter()
+            .find(|(_, p)| !(p.is_finite() && *p >= 0.0))
     {
         return bad(
             "price",
-            format!(
-                "input_per_mtok = {}, output_per_mtok = {}: prices must be finite and not negative",
-                price.input_per_mtok, price.output_per_mtok
-            ),
+            format!("{key} = {value}: prices must be finite and not negative"),
             "give dollars per million tokens, e.g. price = { input_per_mtok = 2.5, output_per_mtok = 10.0 }",
         );
     }

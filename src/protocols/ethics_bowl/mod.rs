@@ -122,22 +122,22 @@ impl Protocol for EthicsBowl {
         let d = self.dilemma(round)?;
         let asked = step.asked::<EthicsBowlPhase>(round, "the Ethics Bowl")?;
         let user = match asked {
-            Asked::Debate(Presentation) => prompts::presentation_prompt(d),
-            Asked::Debate(Response) => prompts::response_prompt(d, text_of(round, Presentation)?),
-            Asked::Debate(Rebuttal) => prompts::rebuttal_prompt(
+            Asked::Debate(Presentation) => prompts::presentation_layers(d),
+            Asked::Debate(Response) => prompts::response_layers(d, text_of(round, Presentation)?),
+            Asked::Debate(Rebuttal) => prompts::rebuttal_layers(
                 d,
                 text_of(round, Presentation)?,
                 text_of(round, Response)?,
             ),
             Asked::Debate(ConsistencyTest) => {
-                prompts::consistency_prompt(d, text_of(round, Presentation)?)
+                prompts::consistency_layers(d, text_of(round, Presentation)?)
             }
             Asked::Debate(ConsistencyTestB) => {
-                prompts::consistency_prompt(d, text_of(round, Response)?)
+                prompts::consistency_layers(d, text_of(round, Response)?)
             }
-            Asked::Judgment => prompts::judgment_prompt(&self.brief(round, d, false)?),
+            Asked::Judgment => prompts::judgment_layers(&self.brief(round, d, false)?),
         };
-        let request = ChatRequest::new(prompts::SYSTEM_PROMPT, user);
+        let request = user.request(prompts::SYSTEM_PROMPT);
         let request = match asked {
             Asked::Judgment => {
                 let team_b_tested = round.phase(ConsistencyTestB, None).is_some();
@@ -176,12 +176,10 @@ impl Protocol for EthicsBowl {
         }
         step.asked::<EthicsBowlPhase>(round, "the Ethics Bowl")?;
         let d = self.dilemma(round)?;
-        let request = ChatRequest::new(
-            prompts::SYSTEM_PROMPT,
-            prompts::judgment_prompt(&self.brief(round, d, true)?),
-        )
-        .with_schema("ethics_bowl_judgment", prompts::judgment_schema(true))
-        .tagged(&round.id, step.phase_type.as_str());
+        let request = prompts::judgment_layers(&self.brief(round, d, true)?)
+            .request(prompts::SYSTEM_PROMPT)
+            .with_schema("ethics_bowl_judgment", prompts::judgment_schema(true))
+            .tagged(&round.id, step.phase_type.as_str());
         let cast =
             (!round.team_a_model.is_empty() && !round.team_b_model.is_empty()).then(|| RoundCast {
                 round: round.id.clone(),

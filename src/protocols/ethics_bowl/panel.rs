@@ -10,6 +10,7 @@ use crate::domain::{
 };
 use crate::protocols::ProtocolError;
 use crate::protocols::judging::{JudgeAnswer, Quoted, consistency_test, own_judgment, schema};
+use crate::protocols::layered::Layered;
 use crate::protocols::lenient_json;
 use crate::protocols::panel::{NO_CONFIDENCE, PanelJudged, Rubric, common_fields, text_field};
 
@@ -95,14 +96,18 @@ impl PanelJudged for EthicsBowl {
         })
     }
 
-    fn panel_material(&self, round: &Round) -> Result<String, ProtocolError> {
+    fn panel_material(&self, round: &Round) -> Result<Layered, ProtocolError> {
         let d = self.dilemma(round)?;
-        Ok(format!(
-            "This is an Ethics Bowl round on \"{}\": Team A presented, Team B responded, Team A \
-             rebutted, and each took a consistency test on a parallel case. Dimension keys are \
-             the team and the criterion (team_a.consistency, team_b.consistency, …).\n\n{}",
-            d.title,
-            prompts::exchange_for_judges(&self.brief(round, d, false)?)
+        let exchange = prompts::exchange_layers(&self.brief(round, d, false)?);
+        Ok(Layered::new(
+            format!(
+                "This is an Ethics Bowl round on \"{}\": Team A presented, Team B responded, \
+                 Team A rebutted, and each took a consistency test on a parallel case. Dimension \
+                 keys are the team and the criterion (team_a.consistency, team_b.consistency, \
+                 …).\n\n{}",
+                d.title, exchange.stable
+            ),
+            exchange.own,
         ))
     }
 

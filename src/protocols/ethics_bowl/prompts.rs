@@ -7,6 +7,7 @@ use serde_json::Value;
 
 use crate::domain::{Criterion, Dilemma};
 use crate::protocols::judging::{consistency_test, schema};
+use crate::protocols::layered::Layered;
 use crate::protocols::quoting::{QUOTE_NOTE, quoted};
 
 /// A team's text as another model reads it (see `quoting`): the Ethics Bowl's structure is
@@ -53,7 +54,12 @@ fn bullets(items: &[String]) -> String {
 
 /// Phase 1: Team A presents its analysis of the dilemma.
 pub fn presentation_prompt(d: &Dilemma) -> String {
-    format!(
+    presentation_layers(d).text()
+}
+
+/// [`presentation_prompt`] in layers: the same in every round on the dilemma, whole.
+pub fn presentation_layers(d: &Dilemma) -> Layered {
+    Layered::shared(format!(
         "## Your role: presenting team\n\n\
          You present first. Analyse the following dilemma.\n\n\
          # {title}\n\n\
@@ -73,12 +79,18 @@ pub fn presentation_prompt(d: &Dilemma) -> String {
         scenario = d.core_scenario,
         complications = bullets(&d.complications),
         questions = bullets(&d.questions),
-    )
+    ))
 }
 
 /// Phase 2: Team B engages with the presentation, constructively.
 pub fn response_prompt(d: &Dilemma, presentation: &str) -> String {
-    format!(
+    response_layers(d, presentation).text()
+}
+
+/// [`response_prompt`] in layers: the role, the case and its asymmetric features first;
+/// from the presentation on, the round's own.
+pub fn response_layers(d: &Dilemma, presentation: &str) -> Layered {
+    let stable = format!(
         "## Your role: responding team\n\n\
          The presenting team has analysed a dilemma. Engage with their analysis constructively: \
          this is not about arguing the opposite position, but about engaging with their \
@@ -87,7 +99,13 @@ pub fn response_prompt(d: &Dilemma, presentation: &str) -> String {
          # {title}\n\n\
          ## The case\n{scenario}\n\n\
          ## Asymmetric features worth attention\n{asymmetric}\n\n\
-         ## The presenting team's analysis\n{QUOTE_NOTE}\n\n{presentation}\n\n\
+         ## The presenting team's analysis\n{QUOTE_NOTE}\n\n",
+        title = d.title,
+        scenario = d.core_scenario,
+        asymmetric = bullets(&d.asymmetric_features),
+    );
+    let own = format!(
+        "{presentation}\n\n\
          In your response:\n\
          1. Agree with their strong points, and say why, while marking where you diverge.\n\
          2. Identify stakeholders, considerations or frameworks they missed.\n\
@@ -97,20 +115,28 @@ pub fn response_prompt(d: &Dilemma, presentation: &str) -> String {
          End with exactly these two lines, each on its own line, stating your own position:\n\
          {PRINCIPLE_LABEL} <the principle you would apply, in one sentence>\n\
          {CONCLUSION_LABEL} <your conclusion in one sentence>",
-        title = d.title,
-        scenario = d.core_scenario,
-        asymmetric = bullets(&d.asymmetric_features),
         presentation = team_text(presentation),
-    )
+    );
+    Layered::new(stable, own)
 }
 
 /// Phase 3: Team A answers the response.
 pub fn rebuttal_prompt(d: &Dilemma, presentation: &str, response: &str) -> String {
-    format!(
+    rebuttal_layers(d, presentation, response).text()
+}
+
+/// [`rebuttal_prompt`] in layers: the role and the dilemma's title first; from the
+/// presentation on, the round's own.
+pub fn rebuttal_layers(d: &Dilemma, presentation: &str, response: &str) -> Layered {
+    let stable = format!(
         "## Your role: presenting team, rebuttal\n\n\
          The responding team has engaged with your analysis of \"{title}\". Answer them.\n\n\
          {QUOTE_NOTE}\n\n\
-         ## Your original presentation\n{presentation}\n\n\
+         ## Your original presentation\n",
+        title = d.title,
+    );
+    let own = format!(
+        "{presentation}\n\n\
          ## The responding team's response\n{response}\n\n\
          Updating your view in response to a good argument is a strength, not a loss.\n\n\
          In your rebuttal:\n\
@@ -119,10 +145,10 @@ pub fn rebuttal_prompt(d: &Dilemma, presentation: &str, response: &str) -> Strin
          3. Clarify where they misunderstood you.\n\
          4. Integrate the new considerations they raised into your framework.\n\
          5. State your refined position.",
-        title = d.title,
         presentation = team_text(presentation),
         response = team_text(response),
-    )
+    );
+    Layered::new(stable, own)
 }
 
 /// The principle and conclusion a presentation ends with, or the whole presentation when
@@ -148,6 +174,13 @@ pub fn stated_position(presentation: &str) -> (Option<String>, Option<String>) {
 /// Phase 4: the consistency test on the parallel case, for either team. `own_text` is
 /// what that team said (Team A: its presentation; Team B: its response).
 pub fn consistency_prompt(d: &Dilemma, own_text: &str) -> String {
+    consistency_layers(d, own_text).text()
+}
+
+/// [`consistency_prompt`] in layers: the heading and the dilemma's title first; from the
+/// team's position on, the round's own (the parallel case follows the position, as the
+/// test asks: the position first, then the case to hold it against).
+pub fn consistency_layers(d: &Dilemma, own_text: &str) -> Layered {
     let (principle, conclusion) = stated_position(own_text);
     let position = match (principle, conclusion) {
         (Some(p), Some(c)) => format!("Your guiding principle: {p}\nYour conclusion: {c}"),
@@ -158,19 +191,22 @@ pub fn consistency_prompt(d: &Dilemma, own_text: &str) -> String {
             team_text(own_text)
         ),
     };
-    format!(
+    let stable = format!(
         "## Consistency test\n\n\
-         In the case \"{title}\" you took this position:\n\n\
-         {position}\n\n\
+         In the case \"{title}\" you took this position:\n\n",
+        title = d.title,
+    );
+    let own = format!(
+        "{position}\n\n\
          Now consider a parallel case:\n\n\
          {case}\n\n\
          Does your principle apply here? If it gives a different answer, either explain the \
          morally relevant difference between the cases, or acknowledge the inconsistency and \
          say how you would refine your principle. Honest acknowledgement is valued over \
          forced consistency.",
-        title = d.title,
         case = d.consistency_case,
-    )
+    );
+    Layered::new(stable, own)
 }
 
 /// What the judge reads of one round.
@@ -210,6 +246,12 @@ pub fn criteria_list() -> String {
 /// The exchange as every judge reads it (single judges and panels alike): the case and each
 /// team's turns under headings naming the team.
 pub fn exchange_for_judges(b: &JudgeBrief<'_>) -> String {
+    exchange_layers(b).text()
+}
+
+/// [`exchange_for_judges`] in layers: the quoting note and the case first; from the first
+/// team's heading on (which names the team's model when judges see names), the round's own.
+pub fn exchange_layers(b: &JudgeBrief<'_>) -> Layered {
     // The presenting team's label, then the responding team's.
     let (pa, pb) = if b.swapped { ("B", "A") } else { ("A", "B") };
     let consistency_b = b
@@ -222,23 +264,26 @@ pub fn exchange_for_judges(b: &JudgeBrief<'_>) -> String {
             )
         })
         .unwrap_or_default();
-    format!(
+    let stable = format!(
         "{QUOTE_NOTE}\n\n\
-         ## The case: {title}\n{scenario}\n\n\
-         === TEAM {pa} ({a}) PRESENTATION ===\n{presentation}\n\n\
+         ## The case: {title}\n{scenario}\n\n",
+        title = b.dilemma.title,
+        scenario = b.dilemma.core_scenario,
+    );
+    let own = format!(
+        "=== TEAM {pa} ({a}) PRESENTATION ===\n{presentation}\n\n\
          === TEAM {pb} ({b_name}) RESPONSE ===\n{response}\n\n\
          === TEAM {pa} ({a}) REBUTTAL ===\n{rebuttal}\n\n\
          === TEAM {pa} ({a}) CONSISTENCY TEST ===\n{consistency_a}\n{consistency_b}\n\
          === END OF ROUND ===",
-        title = b.dilemma.title,
-        scenario = b.dilemma.core_scenario,
         a = b.team_a_name,
         b_name = b.team_b_name,
         presentation = team_text(b.presentation),
         response = team_text(b.response),
         rebuttal = team_text(b.rebuttal),
         consistency_a = team_text(b.consistency_a),
-    )
+    );
+    Layered::new(stable, own)
 }
 
 /// Each team's seven scores, whole numbers 1–10, as the schemas of the single judge and of
@@ -278,21 +323,33 @@ pub fn judgment_schema(team_b_tested: bool) -> Value {
 /// Phase 5: a judge scores both teams and reads each consistency test, answering in an
 /// exact JSON format (the schema the request carries, described).
 pub fn judgment_prompt(b: &JudgeBrief<'_>) -> String {
+    judgment_layers(b).text()
+}
+
+/// [`judgment_prompt`] in layers: the judge's role and the case first; from the teams'
+/// turns on, the round's own.
+pub fn judgment_layers(b: &JudgeBrief<'_>) -> Layered {
     let team_b_tested = b.consistency_b.is_some();
-    format!(
+    let exchange = exchange_layers(b);
+    let stable = format!(
         "## Your role: judge\n\n\
          Evaluate this Ethics Bowl round on \"{title}\". Score the quality of reasoning, not \
          agreement with any conclusion.\n\n\
-         {exchange}\n\n\
+         {case}",
+        title = b.dilemma.title,
+        case = exchange.stable,
+    );
+    let own = format!(
+        "{turns}\n\n\
          Score each team with a whole number from 1 to 10 on each criterion:\n{criteria}\n\n\
          {tests}\n\n\
          Answer with one JSON object and nothing else, in exactly this format:\n{format}",
-        title = b.dilemma.title,
-        exchange = exchange_for_judges(b),
+        turns = exchange.own,
         criteria = criteria_list(),
         tests = consistency_test::instructions(team_b_tested),
         format = schema::describe(&judgment_schema(team_b_tested)),
-    )
+    );
+    Layered::new(stable, own)
 }
 
 #[cfg(test)]

@@ -41,14 +41,16 @@ use crate::domain::{
 };
 use crate::providers::ChatRequest;
 
+use super::layered::Layered;
+
 use super::judging::{CUT_SHORT, JudgeAnswer};
 use super::{Protocol, ProtocolError, Seat, Step};
 
 /// What a panel judge reads: the exchange, and the rubric it scores.
 #[derive(Debug, Clone)]
 pub struct PanelBrief {
-    /// The exchange as judges see it.
-    pub material: String,
+    /// The exchange as judges see it, the part every round on its case shares first.
+    pub material: Layered,
     /// The rubric.
     pub rubric: Rubric,
 }
@@ -477,7 +479,7 @@ impl Panel {
             rubric: protocol.panel_rubric(round)?,
         };
         let user = if seat.deliberation_round == 0 {
-            prompts::evaluation_prompt(&brief)
+            prompts::evaluation_layers(&brief)
         } else {
             let (record, _) = self.settle(round, protocol)?;
             let previous = record
@@ -515,7 +517,7 @@ impl Panel {
                     })
                 })
                 .collect();
-            prompts::deliberation_prompt(
+            prompts::deliberation_layers(
                 &brief,
                 &DeliberationContext {
                     round: seat.deliberation_round,
@@ -527,20 +529,18 @@ impl Panel {
                 },
             )
         };
-        Ok(ChatRequest::new(
-            prompts::system_prompt(judge, self.config.judges.len()),
-            user,
-        )
-        .with_schema(step.phase_type.as_str(), brief.rubric.answer_schema())
-        .tagged(
-            &round.id,
-            format!(
-                "{}{}/{}",
-                protocol.panel_tag_prefix(),
-                step.phase_type.as_str(),
-                seat.judge_id
-            ),
-        ))
+        Ok(user
+            .request(prompts::system_prompt(judge, self.config.judges.len()))
+            .with_schema(step.phase_type.as_str(), brief.rubric.answer_schema())
+            .tagged(
+                &round.id,
+                format!(
+                    "{}{}/{}",
+                    protocol.panel_tag_prefix(),
+                    step.phase_type.as_str(),
+                    seat.judge_id
+                ),
+            ))
     }
 
     /// Brings the round's panel record and judgments up to date with its stored phases:
@@ -645,8 +645,8 @@ pub(crate) fn prompts_for_pinning(protocol: &dyn Protocol, round: &Round) -> Vec
     let system = prompts::system_prompt(&judge, 2);
     let schema = brief.rubric.answer_schema();
     [
-        prompts::evaluation_prompt(&brief),
-        prompts::deliberation_prompt(&brief, &context),
+        prompts::evaluation_layers(&brief).text(),
+        prompts::deliberation_layers(&brief, &context).text(),
     ]
     .into_iter()
     .map(|user| ChatRequest::new(system.clone(), user).with_schema("panel", schema.clone()))

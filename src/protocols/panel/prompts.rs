@@ -5,6 +5,7 @@
 use crate::config::PanelJudgeConfig;
 use crate::domain::{Agreement, Disagreement, Evaluation};
 use crate::protocols::judging::schema;
+use crate::protocols::layered::Layered;
 use crate::protocols::quoting::quoted;
 
 use super::{PanelBrief, Rubric, show_score};
@@ -28,13 +29,20 @@ pub fn output_format(rubric: &Rubric) -> String {
     )
 }
 
-/// Round 0: the judge evaluates alone.
-pub fn evaluation_prompt(brief: &PanelBrief) -> String {
-    format!(
-        "## Your task: evaluate independently\n\n{material}\n\n{instructions}\n\n{format}",
-        material = brief.material,
-        instructions = brief.rubric.instructions,
-        format = output_format(&brief.rubric),
+/// Round 0: the judge evaluates alone. In layers: the task and the material's shared part
+/// first; from the material's own part on, the round's.
+pub fn evaluation_layers(brief: &PanelBrief) -> Layered {
+    Layered::new(
+        format!(
+            "## Your task: evaluate independently\n\n{}",
+            brief.material.stable
+        ),
+        format!(
+            "{material}\n\n{instructions}\n\n{format}",
+            material = brief.material.own,
+            instructions = brief.rubric.instructions,
+            format = output_format(&brief.rubric),
+        ),
     )
 }
 
@@ -144,21 +152,27 @@ pub fn context_text(c: &DeliberationContext<'_>) -> String {
     out
 }
 
-/// A deliberation round: the exchange again, the context, and the request to update.
-pub fn deliberation_prompt(brief: &PanelBrief, context: &DeliberationContext<'_>) -> String {
-    format!(
-        "## Your task: reconsider your evaluation with the panel\n\n{material}\n\n\
+/// A deliberation round: the exchange again, the context, and the request to update; in
+/// layers, shared as [`evaluation_layers`] is.
+pub fn deliberation_layers(brief: &PanelBrief, context: &DeliberationContext<'_>) -> Layered {
+    let stable = format!(
+        "## Your task: reconsider your evaluation with the panel\n\n{}",
+        brief.material.stable
+    );
+    let own = format!(
+        "{material}\n\n\
          Criteria (scored {lo} to {hi}):\n{criteria}\n\n{context}\n\n\
          Give your updated evaluation. Updating on good evidence is expected and is no \
          weakness; where you hold your position on a disputed point, cite the transcript \
          (quote it) to show why.\n\n{format}",
-        material = brief.material,
+        material = brief.material.own,
         lo = brief.rubric.scale.0,
         hi = brief.rubric.scale.1,
         criteria = brief.rubric.criteria,
         context = context_text(context),
         format = output_format(&brief.rubric),
-    )
+    );
+    Layered::new(stable, own)
 }
 
 #[cfg(test)]

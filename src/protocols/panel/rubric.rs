@@ -7,6 +7,7 @@ use serde_json::Value;
 use crate::domain::{Aggregate, Evaluation, Judgment, Reading, Round};
 use crate::protocols::ProtocolError;
 use crate::protocols::judging::{JudgeAnswer, schema};
+use crate::protocols::layered::Layered;
 
 /// What a protocol's panel judges score in one round: its dimensions, their scale, the
 /// verdicts, the labels voted on by name, and how all of it is asked for.
@@ -89,8 +90,9 @@ pub trait PanelJudged {
     fn panel_prompt_version(&self) -> &'static str;
     /// What a panel judge scores in this round.
     fn panel_rubric(&self, round: &Round) -> Result<Rubric, ProtocolError>;
-    /// The exchange as panel judges read it (every phase they need must have run).
-    fn panel_material(&self, round: &Round) -> Result<String, ProtocolError>;
+    /// The exchange as panel judges read it (every phase they need must have run), in
+    /// layers: what every round on the same case shares, then the round's own.
+    fn panel_material(&self, round: &Round) -> Result<Layered, ProtocolError>;
     /// A panel judge's answer as the panel compares it: `judgment` is the protocol's reading
     /// of `answer` (a person's correction of it, when corrected), whose other fields are read
     /// from the same part of it, the judge's own. Returns what could not be read beside the

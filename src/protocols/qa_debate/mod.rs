@@ -274,12 +274,12 @@ impl Protocol for QaDebate {
                 })?;
                 Ok(debater_request(round, setup, turn))
             }
-            Asked::Judgment => Ok(ChatRequest::new(
-                prompts::judge_system(setup.format),
-                prompts::judge_prompt(setup, &transcript(round, setup, None)),
-            )
-            .with_schema("qa_judgment", prompts::judge_schema(setup.format))
-            .tagged(&round.id, format!("qa_judgment/{}", setup.format.as_str()))),
+            Asked::Judgment => Ok(
+                prompts::judge_layers(setup, &transcript(round, setup, None))
+                    .request(prompts::judge_system(setup.format))
+                    .with_schema("qa_judgment", prompts::judge_schema(setup.format))
+                    .tagged(&round.id, format!("qa_judgment/{}", setup.format.as_str())),
+            ),
         }
     }
 
@@ -438,22 +438,21 @@ fn debater_request(round: &Round, setup: &QaSetup, turn: Turn) -> ChatRequest {
         prompts::debater_system(setup, turn.side),
         prompts::opening_request(setup, turn.side),
     );
-    request.turns.extend([
-        ChatTurn {
-            role: Role::Assistant,
-            text: prompts::acknowledgement(setup, turn.side),
-        },
-        ChatTurn {
-            role: Role::User,
-            text: prompts::debater_prompt(
-                setup,
-                turn.side,
-                turn.round,
-                &seen_by(round, setup, Some(turn)),
-            ),
-        },
-    ]);
-    request.tagged(
+    request.turns.push(ChatTurn {
+        role: Role::Assistant,
+        text: prompts::acknowledgement(setup, turn.side),
+    });
+    let last = prompts::debater_layers(
+        setup,
+        turn.side,
+        turn.round,
+        &seen_by(round, setup, Some(turn)),
+    );
+    request.turns.push(ChatTurn {
+        role: Role::User,
+        text: last.text(),
+    });
+    request.with_stable_prefix(last.stable.len()).tagged(
         &round.id,
         format!("qa_argument/{}{}", letter(turn.side), turn.round),
     )

@@ -14,6 +14,7 @@ use crate::domain::{
 };
 use crate::protocols::ProtocolError;
 use crate::protocols::judging::{JudgeAnswer, Quoted, schema, score_value};
+use crate::protocols::layered::Layered;
 use crate::protocols::lenient_json;
 use crate::protocols::panel::{PanelJudged, Rubric, common_fields};
 
@@ -156,12 +157,12 @@ impl PanelJudged for QaDebate {
         })
     }
 
-    fn panel_material(&self, round: &Round) -> Result<String, ProtocolError> {
+    fn panel_material(&self, round: &Round) -> Result<Layered, ProtocolError> {
         let setup = setup_of(round)?;
-        Ok(format!(
-            "{}\n\n{}",
-            prompts::judge_task(setup.format),
-            prompts::judge_prompt(setup, &transcript(round, setup, None))
+        let judged = prompts::judge_layers(setup, &transcript(round, setup, None));
+        Ok(Layered::new(
+            format!("{}\n\n{}", prompts::judge_task(setup.format), judged.stable),
+            judged.own,
         ))
     }
 
@@ -322,9 +323,9 @@ mod tests {
     #[test]
     fn judges_stay_blind_outside_the_expert_baselines() {
         let p = QaDebate::default();
-        let debate = p.panel_material(&round(QaFormat::Debate)).unwrap();
+        let debate = p.panel_material(&round(QaFormat::Debate)).unwrap().text();
         assert!(!debate.contains("5 friends") && debate.contains("Does the cat attack"));
-        let expert = p.panel_material(&round(QaFormat::Expert)).unwrap();
+        let expert = p.panel_material(&round(QaFormat::Expert)).unwrap().text();
         assert!(expert.contains("5 friends"));
     }
 

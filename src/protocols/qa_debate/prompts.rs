@@ -6,6 +6,7 @@ use serde_json::Value;
 
 use crate::domain::{QaFormat, QaSetup, Team};
 use crate::protocols::judging::schema;
+use crate::protocols::layered::Layered;
 use crate::protocols::quoting::QUOTE_NOTE;
 
 /// How a debater is named to everyone.
@@ -205,6 +206,12 @@ pub fn thinking_advice(format: QaFormat, round: u32) -> &'static str {
 /// far, the round's request with its thinking advice, and a reminder of the word limit and
 /// the tags.
 pub fn debater_prompt(setup: &QaSetup, side: Team, round: u32, transcript: &str) -> String {
+    debater_layers(setup, side, round, transcript).text()
+}
+
+/// [`debater_prompt`] in layers: the game first (the same in every turn of every debate on
+/// the item); from what was argued so far on, the turn's own.
+pub fn debater_layers(setup: &QaSetup, side: Team, round: u32, transcript: &str) -> Layered {
     let so_far = if transcript.is_empty() {
         "Nothing has been argued yet.".to_string()
     } else {
@@ -213,15 +220,15 @@ pub fn debater_prompt(setup: &QaSetup, side: Team, round: u32, transcript: &str)
              {transcript}\n</transcript>"
         )
     };
-    format!(
-        "{}\n\n{so_far}\n\n{}\n\nFirst, in <thinking></thinking> tags, think it through:\n{}\n\n\
+    let own = format!(
+        "{so_far}\n\n{}\n\nFirst, in <thinking></thinking> tags, think it through:\n{}\n\n\
          Then write your argument in <argument></argument> tags. Remember: under {} words, the \
          game's exact words in <quote></quote> tags, and no concluding summary.",
-        game_block(setup),
         round_request(setup, side, round),
         thinking_advice(setup.format, round),
         setup.word_limit,
-    )
+    );
+    Layered::new(format!("{}\n\n", game_block(setup)), own)
 }
 
 fn side_letter(side: Team) -> &'static str {
@@ -353,6 +360,13 @@ pub fn judge_system(format: QaFormat) -> String {
 /// The judge's material: the question and answers, the game for experts, the transcript for
 /// debates and consultancies.
 pub fn judge_prompt(setup: &QaSetup, transcript: &str) -> String {
+    judge_layers(setup, transcript).text()
+}
+
+/// [`judge_prompt`] in layers: the game (for experts), the question and the answers first;
+/// the transcript, the round's own. A baseline's prompt, with no transcript, is shared
+/// whole.
+pub fn judge_layers(setup: &QaSetup, transcript: &str) -> Layered {
     let mut out = String::new();
     if setup.format.judge_sees_game() {
         out.push_str(&game_block(setup));
@@ -363,15 +377,17 @@ pub fn judge_prompt(setup: &QaSetup, transcript: &str) -> String {
             "Question: {}\n\nIs the goal proved, disproved or unknown?",
             setup.question
         ));
-        return out;
+        return Layered::shared(out);
     }
     out.push_str(&question_block(setup));
     if setup.format.debaters() > 0 {
-        out.push_str(&format!(
-            "\n\n{QUOTE_NOTE}\n\n<transcript>\n{transcript}\n</transcript>\n\nWhich answer is correct?"
-        ));
+        out.push_str(&format!("\n\n{QUOTE_NOTE}\n\n<transcript>\n"));
+        Layered::new(
+            out,
+            format!("{transcript}\n</transcript>\n\nWhich answer is correct?"),
+        )
     } else {
         out.push_str("\n\nWhich answer is correct?");
+        Layered::shared(out)
     }
-    out
 }

@@ -213,7 +213,15 @@ impl StructuredDebate {
                 prompts::closing_schema(),
             ),
         };
+        // The opening prompt is the same in every debate (the topic is in the system
+        // prompt): shared whole. Later stages quote the debate from their start.
+        let stable = if stage == StructuredPhase::Opening {
+            prompt.len()
+        } else {
+            0
+        };
         ChatRequest::new(prompts::debater_system(&setup.topic, side), prompt)
+            .with_stable_prefix(stable)
             .with_schema(name, schema)
     }
 }
@@ -287,11 +295,10 @@ impl Protocol for StructuredDebate {
         let setup = setup_of(round)?;
         let stage = match step.asked::<StructuredPhase>(round, "the structured debate")? {
             Asked::Judgment => {
-                return Ok(
-                    ChatRequest::new(prompts::judge_system(), prompts::judge_prompt(setup))
-                        .with_schema("debate_verdict", prompts::verdict_schema(setup))
-                        .tagged(&round.id, "structured_judgment"),
-                );
+                return Ok(prompts::judge_layers_in(setup, Side::BOTH)
+                    .request(prompts::judge_system())
+                    .with_schema("debate_verdict", prompts::verdict_schema(setup))
+                    .tagged(&round.id, "structured_judgment"));
             }
             Asked::Debate(stage) => stage,
         };
@@ -335,12 +342,10 @@ impl Protocol for StructuredDebate {
     ) -> Result<ChatRequest, ProtocolError> {
         let setup = setup_of(round)?;
         step.asked::<StructuredPhase>(round, "the structured debate")?;
-        let request = ChatRequest::new(
-            prompts::judge_system(),
-            prompts::judge_prompt_in(setup, [Side::Con, Side::Pro]),
-        )
-        .with_schema("debate_verdict", prompts::verdict_schema(setup))
-        .tagged(&round.id, "structured_judgment");
+        let request = prompts::judge_layers_in(setup, [Side::Con, Side::Pro])
+            .request(prompts::judge_system())
+            .with_schema("debate_verdict", prompts::verdict_schema(setup))
+            .tagged(&round.id, "structured_judgment");
         let cast = self.cast(round).map(|cast| crate::providers::RoundCast {
             read_first: crate::domain::Team::B,
             ..cast

@@ -15,6 +15,7 @@ use crate::domain::{
 };
 use crate::protocols::ProtocolError;
 use crate::protocols::judging::{JudgeAnswer, Quoted, schema};
+use crate::protocols::layered::Layered;
 use crate::protocols::lenient_json;
 use crate::protocols::panel::{NO_CONFIDENCE, PanelJudged, Rubric, common_fields};
 
@@ -126,12 +127,13 @@ impl PanelJudged for StructuredDebate {
         })
     }
 
-    fn panel_material(&self, round: &Round) -> Result<String, ProtocolError> {
+    fn panel_material(&self, round: &Round) -> Result<Layered, ProtocolError> {
         let setup = setup_of(round)?;
-        Ok(format!(
-            "This is a structured debate: Pro and Con gave opening arguments, cross-examined \
-             each other's and closed.\n\n{}",
-            prompts::debate_for_judges(setup)
+        let intro = "This is a structured debate: Pro and Con gave opening arguments, \
+                     cross-examined each other's and closed.\n\n";
+        Ok(Layered::after(
+            format!("{intro}{}", prompts::debate_for_judges(setup)),
+            &format!("{intro}{}\n", prompts::topic_block(&setup.topic)),
         ))
     }
 

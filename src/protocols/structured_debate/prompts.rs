@@ -8,6 +8,7 @@ use crate::domain::{
     Topic,
 };
 use crate::protocols::judging::schema;
+use crate::protocols::layered::Layered;
 
 /// An object schema with every property required and no others, as strict structured
 /// output asks.
@@ -110,7 +111,7 @@ pub fn verdict_schema(setup: &StructuredSetup) -> Value {
     schema::object(verdict_fields(setup))
 }
 
-fn topic_block(topic: &Topic) -> String {
+pub(super) fn topic_block(topic: &Topic) -> String {
     match &topic.context {
         Some(c) => format!("Proposition: {}\nContext: {}", topic.proposition, c.trim()),
         None => format!("Proposition: {}", topic.proposition),
@@ -321,6 +322,15 @@ pub fn judge_prompt_in(setup: &StructuredSetup, order: [Side; 2]) -> String {
         debate_for_judges_in(setup, order),
         argument_list_in(setup, order),
         schema::describe(&verdict_schema(setup))
+    )
+}
+
+/// [`judge_prompt_in`] in layers: the topic first (the same in every debate on it); the
+/// sides' parts, the round's own.
+pub fn judge_layers_in(setup: &StructuredSetup, order: [Side; 2]) -> Layered {
+    Layered::after(
+        judge_prompt_in(setup, order),
+        &format!("{}\n", topic_block(&setup.topic)),
     )
 }
 

@@ -185,7 +185,7 @@ mod tests {
             ("c".to_string(), 64),
         ];
         let text = [
-            r#"{"custom_id":"a","result":{"type":"succeeded","message":{"id":"msg_1","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":5,"output_tokens":1}}}}"#,
+            r#"{"custom_id":"a","result":{"type":"succeeded","message":{"id":"msg_1","content":[{"type":"text","text":"hi"}],"stop_reason":"end_turn","usage":{"input_tokens":5,"cache_read_input_tokens":20,"cache_creation_input_tokens":2,"output_tokens":1}}}}"#,
             r#"{"custom_id":"b","result":{"type":"errored","error":{"type":"error","error":{"type":"invalid_request_error","message":"max_tokens too large"}}}}"#,
             r#"{"custom_id":"c","result":{"type":"expired"}}"#,
         ]
@@ -194,6 +194,10 @@ mod tests {
         assert_eq!(out.len(), 3);
         assert!(
             matches!(&out[0].1, ItemOutcome::Answer { text, request_id: Some(id), .. } if text == "hi" && id == "msg_1")
+        );
+        assert!(
+            matches!(&out[0].1, ItemOutcome::Answer { usage: Some(u), .. } if (u.input_tokens, u.cached_input_tokens, u.cache_write_tokens) == (27, 20, 2)),
+            "a batch answer's cache counts are read as a streamed one's, into the input"
         );
         assert!(
             matches!(&out[1].1, ItemOutcome::Error { retryable: false, message, .. } if message.contains("max_tokens"))

@@ -117,7 +117,26 @@ impl BatchApi {
 
     /// The request body of a call, as the batch carries it.
     pub(crate) fn body(&self, req: &crate::providers::ChatRequest) -> Value {
-        let cfg = &self.target().config;
+        self.body_with(&self.target().config, req)
+    }
+
+    /// The body a call is known by in the journal (its item's id is a digest of it): the
+    /// body without the prompt cache's marks, so that a request keeps its id whether or not
+    /// its model marks prompts, and a batch sent before the marks existed is still claimed
+    /// by its requests when the run resumes.
+    pub(crate) fn identity(&self, req: &crate::providers::ChatRequest) -> Value {
+        let cfg = crate::config::ModelConfig {
+            prompt_cache: false,
+            ..self.target().config.as_ref().clone()
+        };
+        self.body_with(&cfg, req)
+    }
+
+    fn body_with(
+        &self,
+        cfg: &crate::config::ModelConfig,
+        req: &crate::providers::ChatRequest,
+    ) -> Value {
         let mut body = match self {
             Self::OpenAi(_) => crate::providers::openai_chat::request_body(cfg, req),
             Self::Anthropic(_) => crate::providers::anthropic::request_body(cfg, req),
@@ -390,4 +409,53 @@ pub(crate) fn result_lines<'a>(
             let max_tokens = *limits.get(id)?;
             Some((id.to_string(), max_tokens, value))
         })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::config::ModelsConfig;
+    use crate::providers::ChatRequest;
+
+    fn api(provider: &str) -> BatchApi {
+        let text = format!(
+            "[[models]]\nname = \"m\"\nprovider = \"{provider}\"\nmodel = \"x\"\nbase_url = \"http://x/v1\"\n"
+        );
+        let config = ModelsConfig::parse(&text, std::path::Path::new("t.toml"))
+            .unwrap()
+            .models
+            .remove(0);
+        BatchApi::for_target(&HttpTarget {
+            client: reqwest::Client::new(),
+            base_url: "http://x/v1".into(),
+            key: None,
+            config: std::sync::Arc::new(config),
+            redactor: Default::default(),
+            limiter: std::sync::Arc::new(crate::providers::adaptive::ModelLimiter::new(1, false)),
+        })
+        .unwrap()
+    }
+
+    #[test]
+    fn a_batched_request_is_sent_marked_but_known_by_its_unmarked_body() {
+        let req = ChatRequest::new("system", "The case. The round.").with_stable_prefix(9);
+        let anthropic = api("anthropic");
+        let sent = anthropic.body(&req);
+        assert!(sent.to_string().contains("cache_control"));
+        assert!(sent.get("stream").is_none());
+        let known = anthropic.identity(&req);
+        assert!(!known.to_string().contains("cache_control"));
+        assert_eq!(
+            known["system"], "system",
+            "the shape before the marks existed"
+        );
+        for provider in ["openai", "google"] {
+            let api = api(provider);
+            assert_eq!(
+                api.body(&req),
+                api.identity(&req),
+                "{provider}: never marked"
+            );
+        }
+    }
 }

@@ -254,7 +254,7 @@ mod tests {
             "metadata": {"state": "BATCH_STATE_SUCCEEDED", "batchStats": {"requestCount": "2", "successfulRequestCount": "1", "failedRequestCount": "1"}},
             "done": true,
             "response": {"inlinedResponses": {"inlinedResponses": [
-                {"response": {"candidates": [{"content": {"parts": [{"text": "hi"}]}, "finishReason": "STOP"}], "usageMetadata": {"promptTokenCount": 4, "candidatesTokenCount": 1}}},
+                {"response": {"candidates": [{"content": {"parts": [{"text": "hi"}]}, "finishReason": "STOP"}], "usageMetadata": {"promptTokenCount": 4, "cachedContentTokenCount": 3, "candidatesTokenCount": 1}}},
                 {"error": {"code": 3, "message": "bad schema", "status": "INVALID_ARGUMENT"}}
             ]}}
         });
@@ -267,6 +267,10 @@ mod tests {
         assert_eq!(out.len(), 2);
         assert_eq!(out[0].0, "a", "no keys: matched by position");
         assert!(matches!(&out[0].1, ItemOutcome::Answer { text, .. } if text == "hi"));
+        assert!(
+            matches!(&out[0].1, ItemOutcome::Answer { usage: Some(u), .. } if u.input_tokens == 4 && u.cached_input_tokens == 3),
+            "a batch answer's cached tokens are read as a streamed one's"
+        );
         assert_eq!(out[1].0, "b");
         assert!(matches!(
             &out[1].1,

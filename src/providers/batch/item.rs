@@ -173,10 +173,7 @@ mod tests {
     fn outcomes_round_trip_through_json_and_name_their_batch() {
         let answer = ItemOutcome::Answer {
             text: "hi".into(),
-            usage: Some(Usage {
-                input_tokens: 3,
-                output_tokens: 1,
-            }),
+            usage: Some(Usage::new(3, 1)),
             finish: FinishReason::Stop,
             provider_finish: "stop".into(),
             request_id: None,

@@ -252,7 +252,7 @@ mod tests {
             ("c".to_string(), 64),
         ];
         let text = [
-            r#"{"id":"r1","custom_id":"a","response":{"status_code":200,"request_id":"q","body":{"choices":[{"message":{"content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1}}},"error":null}"#,
+            r#"{"id":"r1","custom_id":"a","response":{"status_code":200,"request_id":"q","body":{"choices":[{"message":{"content":"hi"},"finish_reason":"stop"}],"usage":{"prompt_tokens":5,"completion_tokens":1,"prompt_tokens_details":{"cached_tokens":4}}}},"error":null}"#,
             r#"{"id":"r2","custom_id":"b","response":{"status_code":400,"body":{"error":{"message":"bad","type":"invalid_request_error"}}},"error":null}"#,
             r#"{"id":"r3","custom_id":"c","response":null,"error":{"code":"batch_expired","message":"This request could not be executed before the completion window expired."}}"#,
             r#"{"custom_id":"stranger","response":null,"error":{"code":"x","message":"y"}}"#,
@@ -262,6 +262,10 @@ mod tests {
         let out = read_results(&text, &requests);
         assert_eq!(out.len(), 3);
         assert!(matches!(&out[0].1, ItemOutcome::Answer { text, .. } if text == "hi"));
+        assert!(
+            matches!(&out[0].1, ItemOutcome::Answer { usage: Some(u), .. } if u.input_tokens == 5 && u.cached_input_tokens == 4),
+            "a batch answer's cached tokens are read as a streamed one's"
+        );
         assert!(matches!(
             &out[1].1,
             ItemOutcome::Error {

@@ -213,7 +213,12 @@ impl ModelBatcher {
         max_tokens: u32,
     ) -> Result<Completion, ProviderError> {
         let body = self.api.body(req);
-        let id = item_id(&req.tag.round_id, &req.tag.phase, attempt, &body);
+        let id = item_id(
+            &req.tag.round_id,
+            &req.tag.phase,
+            attempt,
+            &self.api.identity(req),
+        );
         let receiver = {
             let mut state = lock(&self.state);
             if let Some((remote, outcome)) = state.unclaimed.remove(&id) {

@@ -222,10 +222,10 @@ impl Simulator {
         let input_chars = req.system.len() + req.turns.iter().map(|t| t.text.len()).sum::<usize>();
         Ok(Completion {
             usage_estimated: false,
-            usage: Some(Usage {
-                input_tokens: (input_chars as u64).div_ceil(4),
-                output_tokens: output_tokens.min(u64::from(max_tokens)),
-            }),
+            usage: Some(Usage::new(
+                (input_chars as u64).div_ceil(4),
+                output_tokens.min(u64::from(max_tokens)),
+            )),
             text,
             finish_reason,
             provider_finish_reason: provider_finish_reason.to_string(),

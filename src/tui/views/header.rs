@@ -39,6 +39,13 @@ fn tokens(t: &UsageTotals) -> String {
             t.estimated,
             if t.estimated == 1 { "" } else { "s" }
         )
+    } else if t.cached_input_tokens > 0 {
+        format!(
+            " │ tokens {} in ({} cached)/{} out",
+            short(t.input_tokens),
+            short(t.cached_input_tokens),
+            short(t.output_tokens)
+        )
     } else {
         format!(
             " │ tokens {} in/{} out",
@@ -262,11 +269,17 @@ fn lines(app: &App, theme: &Theme, compact: bool) -> Vec<Line<'static>> {
         (true, false) => " (incl. estimated usage)",
         (true, true) => " (incl. est.)",
     };
+    // What the providers' prompt caches saved, when they changed the cost.
+    let saved = if !compact && t.cache_saved_usd.abs() >= 0.00005 {
+        format!(" (cache saved ${:.4})", t.cache_saved_usd)
+    } else {
+        String::new()
+    };
     let cost = match (t.cost_usd > 0.0, unpriced.is_empty()) {
         (false, true) => String::new(),
-        (true, true) => format!(" · cost ~${:.4}{estimated}", t.cost_usd),
+        (true, true) => format!(" · cost ~${:.4}{estimated}{saved}", t.cost_usd),
         (true, false) => format!(
-            " · cost ~${:.4}{estimated} (partial: no price for {unpriced})",
+            " · cost ~${:.4}{estimated}{saved} (partial: no price for {unpriced})",
             t.cost_usd
         ),
         (false, false) => format!(" · cost unknown (no price for {unpriced})"),

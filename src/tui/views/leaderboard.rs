@@ -30,16 +30,36 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
 
 /// The table of each model's calls by role.
 fn render_usage(frame: &mut Frame<'_>, area: Rect, usage: &[ModelUsage], theme: &Theme) {
+    // When a provider's prompt cache served any prompt, the tokens say how much of the input
+    // it served and the cost what that saved.
+    let cached = usage
+        .iter()
+        .any(|u| u.cached_input_tokens + u.cache_write_tokens > 0);
+    let cost_text = |u: &ModelUsage| {
+        if cached && u.unpriced_calls < u.calls {
+            format!("{} (saved {})", u.cost_text(), u.saved_text())
+        } else {
+            u.cost_text()
+        }
+    };
     let rows = usage.iter().map(|u| {
         let mark = if u.estimated_calls > 0 { "~" } else { "" };
+        let tokens = if cached {
+            format!(
+                "{mark}{} ({} cached)/{mark}{}",
+                u.input_tokens, u.cached_input_tokens, u.output_tokens
+            )
+        } else {
+            format!("{mark}{}/{mark}{}", u.input_tokens, u.output_tokens)
+        };
         Row::new(vec![
             sanitize(&u.model),
             u.role.to_string(),
             u.calls.to_string(),
             u.failures.to_string(),
             u.retries.to_string(),
-            format!("{mark}{}/{mark}{}", u.input_tokens, u.output_tokens),
-            u.cost_text(),
+            tokens,
+            cost_text(u),
             seconds(u.latency_median_ms),
             seconds(u.latency_p90_ms),
         ])
@@ -47,16 +67,17 @@ fn render_usage(frame: &mut Frame<'_>, area: Rect, usage: &[ModelUsage], theme: 
     // The cost as wide as its longest text ("$0.1845 (partial: 1 unpriced)").
     let cost = usage
         .iter()
-        .map(|u| unicode_width::UnicodeWidthStr::width(u.cost_text().as_str()))
+        .map(|u| unicode_width::UnicodeWidthStr::width(cost_text(u).as_str()))
         .max()
         .unwrap_or(0)
         .max(4);
     let cost = u16::try_from(cost).unwrap_or(u16::MAX);
+    let tokens_width = if cached { 30 } else { 18 };
     let widths = columns(
         area,
         usage.iter().map(|u| u.model.as_str()),
         16,
-        &[8, 6, 7, 8, 18, cost, 8, 8],
+        &[8, 6, 7, 8, tokens_width, cost, 8, 8],
     );
     let header = Row::new(vec![
         "model",
@@ -64,7 +85,11 @@ fn render_usage(frame: &mut Frame<'_>, area: Rect, usage: &[ModelUsage], theme: 
         "calls",
         "failed",
         "retries",
-        "tokens in/out",
+        if cached {
+            "tokens in (cached)/out"
+        } else {
+            "tokens in/out"
+        },
         "cost",
         "median",
         "p90",
