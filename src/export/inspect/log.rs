@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use serde::Serialize;
 use serde_json::{Map, Value};
 
+use crate::providers::Usage;
+
 /// The log format's version (`EvalLog.version`).
 pub const LOG_VERSION: u32 = 2;
 
@@ -160,19 +162,31 @@ pub struct ModelUsage {
     pub input_tokens: u64,
     /// Answer tokens.
     pub output_tokens: u64,
-    /// Both.
+    /// Both (the cached parts are inside the prompt tokens, not added again).
     pub total_tokens: u64,
+    /// Of the prompt tokens, those written to the provider's prompt cache.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_tokens_cache_write: Option<u64>,
+    /// Of the prompt tokens, those the provider's prompt cache served.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub input_tokens_cache_read: Option<u64>,
     /// Estimated dollars, when any call had a price.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub total_cost: Option<f64>,
 }
 
 impl ModelUsage {
-    /// Adds one call's usage.
-    pub fn add(&mut self, input: u64, output: u64, cost: Option<f64>) {
-        self.input_tokens += input;
-        self.output_tokens += output;
-        self.total_tokens += input + output;
+    /// Adds one call's (or a usage row's) tokens and cost.
+    pub fn add(&mut self, tokens: &Usage, cost: Option<f64>) {
+        self.input_tokens += tokens.input_tokens;
+        self.output_tokens += tokens.output_tokens;
+        self.total_tokens += tokens.input_tokens + tokens.output_tokens;
+        if tokens.cache_write_tokens > 0 {
+            *self.input_tokens_cache_write.get_or_insert(0) += tokens.cache_write_tokens;
+        }
+        if tokens.cached_input_tokens > 0 {
+            *self.input_tokens_cache_read.get_or_insert(0) += tokens.cached_input_tokens;
+        }
         if let Some(c) = cost {
             *self.total_cost.get_or_insert(0.0) += c;
         }

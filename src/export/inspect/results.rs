@@ -11,6 +11,7 @@ use crate::analysis::qa::Proportion;
 use crate::analysis::stats::statistic::Statistic;
 use crate::analysis::tables::Cell;
 use crate::domain::Round;
+use crate::providers::Usage;
 
 /// The headline figures of `analysis` over `rounds`.
 pub fn results(analysis: &Analysis, rounds: &[Round], scored: usize) -> EvalResults {
@@ -159,14 +160,20 @@ pub fn usage(analysis: &Analysis) -> (BTreeMap<String, ModelUsage>, BTreeMap<Str
     let mut by_role: BTreeMap<String, ModelUsage> = BTreeMap::new();
     for u in &analysis.usage_by_model {
         let cost = (u.unpriced_calls < u.calls).then_some(u.cost_usd);
+        let tokens = Usage {
+            input_tokens: u.input_tokens,
+            output_tokens: u.output_tokens,
+            cached_input_tokens: u.cached_input_tokens,
+            cache_write_tokens: u.cache_write_tokens,
+        };
         by_model
             .entry(u.model.clone())
             .or_default()
-            .add(u.input_tokens, u.output_tokens, cost);
+            .add(&tokens, cost);
         by_role
             .entry(u.role.to_string())
             .or_default()
-            .add(u.input_tokens, u.output_tokens, cost);
+            .add(&tokens, cost);
     }
     (by_model, by_role)
 }

@@ -10,10 +10,11 @@ use super::log::{
     ChatCompletionChoice, ChatMessage, EvalError, EvalSample, ModelEvent, ModelOutput, ModelUsage,
     Score,
 };
-use crate::domain::{Round, Team};
+use crate::domain::{Phase, Round, Team};
 use crate::export::raters::{self, Rater};
 use crate::export::seats::{self, model_of, side_name};
 use crate::export::{Source, team_str};
+use crate::providers::Usage;
 
 /// The sample of `round`, its input the text given (the dilemma, question or proposition).
 pub fn of_round(source: &Source, round: &Round, input: String) -> EvalSample {
@@ -36,11 +37,10 @@ pub fn of_round(source: &Source, round: &Round, input: String) -> EvalSample {
         .filter(|s| !s.is_empty());
     let mut model_usage: BTreeMap<String, ModelUsage> = BTreeMap::new();
     for p in round.phases.iter().filter(|p| p.error.is_none()) {
-        model_usage.entry(p.model_id.clone()).or_default().add(
-            p.input_tokens.unwrap_or(0),
-            p.output_tokens.unwrap_or(0),
-            p.cost_usd,
-        );
+        model_usage
+            .entry(p.model_id.clone())
+            .or_default()
+            .add(&tokens_of(p), p.cost_usd);
     }
     let completed = round
         .phases
@@ -185,11 +185,7 @@ fn event(round: &Round, p: &crate::domain::Phase) -> ModelEvent {
         .unwrap_or(0.0);
     let seconds = p.latency_ms.map(|ms| ms as f64 / 1000.0);
     let mut usage = ModelUsage::default();
-    usage.add(
-        p.input_tokens.unwrap_or(0),
-        p.output_tokens.unwrap_or(0),
-        p.cost_usd,
-    );
+    usage.add(&tokens_of(p), p.cost_usd);
     let mut config = Map::new();
     if let Some(t) = p.temperature {
         config.insert("temperature".into(), json!(t));
@@ -440,5 +436,15 @@ mod tests {
         assert_eq!(roles, ["system", "user", "assistant", "user"]);
         assert_eq!(e.output.choices[0].stop_reason, "stop");
         assert_eq!(e.output.usage.as_ref().map(|u| u.total_tokens), Some(15));
+    }
+}
+
+/// A stored call's tokens as one usage (a count not recorded is 0).
+fn tokens_of(p: &Phase) -> Usage {
+    Usage {
+        input_tokens: p.input_tokens.unwrap_or(0),
+        output_tokens: p.output_tokens.unwrap_or(0),
+        cached_input_tokens: p.cached_input_tokens.unwrap_or(0),
+        cache_write_tokens: p.cache_write_tokens.unwrap_or(0),
     }
 }

@@ -26,8 +26,11 @@ pub const COLUMNS: &[&str] = &[
     "correction",
     "input_tokens",
     "output_tokens",
+    "cached_input_tokens",
+    "cache_write_tokens",
     "usage_estimated",
     "cost_usd",
+    "cache_saved_usd",
     "latency_ms",
     "attempts",
     "finish_reason",
@@ -75,10 +78,16 @@ pub struct Row {
     pub input_tokens: Option<u64>,
     /// Answer tokens, when reported or estimated.
     pub output_tokens: Option<u64>,
+    /// Of the prompt tokens, those the provider's prompt cache served.
+    pub cached_input_tokens: Option<u64>,
+    /// Of the prompt tokens, those written to the cache (Anthropic).
+    pub cache_write_tokens: Option<u64>,
     /// Whether the token counts are estimates (the server reported none).
     pub usage_estimated: bool,
     /// Estimated cost in dollars, when the model has prices.
     pub cost_usd: Option<f64>,
+    /// What the prompt cache saved against the full input price, in dollars.
+    pub cache_saved_usd: Option<f64>,
     /// From the first request to the end of the answer, retries included.
     pub latency_ms: Option<u64>,
     /// Attempts made (1 when the first succeeded); none when not recorded (files of the
@@ -123,8 +132,11 @@ pub fn table(source: &Source) -> Table<Row> {
                 correction: p.correction.max(p.turn.map_or(0, |t| t.attempt)),
                 input_tokens: p.input_tokens,
                 output_tokens: p.output_tokens,
+                cached_input_tokens: p.cached_input_tokens,
+                cache_write_tokens: p.cache_write_tokens,
                 usage_estimated: p.usage_estimated,
                 cost_usd: p.cost_usd,
+                cache_saved_usd: p.cache_saved_usd,
                 latency_ms: p.latency_ms,
                 attempts: (!p.attempts.is_empty()).then_some(p.attempts.len()),
                 finish_reason: p.finish_reason.clone(),
@@ -168,8 +180,11 @@ mod tests {
             correction: 0,
             input_tokens: None,
             output_tokens: None,
+            cached_input_tokens: None,
+            cache_write_tokens: None,
             usage_estimated: false,
             cost_usd: None,
+            cache_saved_usd: None,
             latency_ms: None,
             attempts: None,
             finish_reason: None,
