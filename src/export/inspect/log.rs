@@ -155,19 +155,21 @@ pub struct EvalStats {
     pub role_usage: BTreeMap<String, ModelUsage>,
 }
 
-/// `ModelUsage`.
+/// `ModelUsage`. Inspect counts prompt tokens apart by price: `input_tokens` only those at
+/// the full rate, the cache's reads and writes beside them (our `Usage` counts the whole
+/// prompt in `input_tokens`, the cache's parts inside it).
 #[derive(Debug, Clone, Default, PartialEq, Serialize)]
 pub struct ModelUsage {
-    /// Prompt tokens.
+    /// Prompt tokens charged at the full rate (neither read from nor written to a cache).
     pub input_tokens: u64,
     /// Answer tokens.
     pub output_tokens: u64,
-    /// Both (the cached parts are inside the prompt tokens, not added again).
+    /// Every prompt and answer token.
     pub total_tokens: u64,
-    /// Of the prompt tokens, those written to the provider's prompt cache.
+    /// Prompt tokens written to the provider's prompt cache.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub input_tokens_cache_write: Option<u64>,
-    /// Of the prompt tokens, those the provider's prompt cache served.
+    /// Prompt tokens the provider's prompt cache served.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub input_tokens_cache_read: Option<u64>,
     /// Estimated dollars, when any call had a price.
@@ -178,7 +180,8 @@ pub struct ModelUsage {
 impl ModelUsage {
     /// Adds one call's (or a usage row's) tokens and cost.
     pub fn add(&mut self, tokens: &Usage, cost: Option<f64>) {
-        self.input_tokens += tokens.input_tokens;
+        let cached = tokens.cached_input_tokens + tokens.cache_write_tokens;
+        self.input_tokens += tokens.input_tokens.saturating_sub(cached);
         self.output_tokens += tokens.output_tokens;
         self.total_tokens += tokens.input_tokens + tokens.output_tokens;
         if tokens.cache_write_tokens > 0 {
@@ -349,4 +352,34 @@ pub struct EvalError {
     pub traceback: String,
     /// The same.
     pub traceback_ansi: String,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn cached_tokens_are_counted_beside_the_full_rate_ones_as_inspect_counts_them() {
+        let mut usage = ModelUsage::default();
+        let call = Usage {
+            input_tokens: 1000,
+            output_tokens: 50,
+            cached_input_tokens: 600,
+            cache_write_tokens: 300,
+        };
+        usage.add(&call, Some(0.01));
+        usage.add(
+            &Usage {
+                input_tokens: 10,
+                output_tokens: 5,
+                ..Usage::default()
+            },
+            None,
+        );
+        assert_eq!(usage.input_tokens, 100 + 10);
+        assert_eq!(usage.input_tokens_cache_read, Some(600));
+        assert_eq!(usage.input_tokens_cache_write, Some(300));
+        assert_eq!(usage.total_tokens, 1000 + 50 + 10 + 5);
+        assert_eq!(usage.total_cost, Some(0.01));
+    }
 }

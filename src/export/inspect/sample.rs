@@ -372,6 +372,16 @@ fn metadata(round: &Round, raters: &[Rater]) -> Map<String, Value> {
     m
 }
 
+/// A stored call's tokens as one usage (a count not recorded is 0).
+fn tokens_of(p: &Phase) -> Usage {
+    Usage {
+        input_tokens: p.input_tokens.unwrap_or(0),
+        output_tokens: p.output_tokens.unwrap_or(0),
+        cached_input_tokens: p.cached_input_tokens.unwrap_or(0),
+        cache_write_tokens: p.cache_write_tokens.unwrap_or(0),
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -436,15 +446,5 @@ mod tests {
         assert_eq!(roles, ["system", "user", "assistant", "user"]);
         assert_eq!(e.output.choices[0].stop_reason, "stop");
         assert_eq!(e.output.usage.as_ref().map(|u| u.total_tokens), Some(15));
-    }
-}
-
-/// A stored call's tokens as one usage (a count not recorded is 0).
-fn tokens_of(p: &Phase) -> Usage {
-    Usage {
-        input_tokens: p.input_tokens.unwrap_or(0),
-        output_tokens: p.output_tokens.unwrap_or(0),
-        cached_input_tokens: p.cached_input_tokens.unwrap_or(0),
-        cache_write_tokens: p.cache_write_tokens.unwrap_or(0),
     }
 }
