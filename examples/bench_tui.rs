@@ -1,6 +1,7 @@
 //! UI benchmarks: the time to build and diff one frame with 1,000 rounds in the matrix and
-//! 20 rounds streaming, the rate at which text-delta events are applied to the state, and the
-//! rate at which stored rounds are taken in (each sanitised whole as it enters).
+//! 20 rounds streaming, the rate at which text-delta events are applied to the state, the
+//! rate at which stored rounds are taken in (each sanitised whole as it enters), and one frame
+//! of a long transcript's last screenful (a finished round, every phase's prompt shown).
 //!
 //! cargo run --release --example bench_tui
 
@@ -205,5 +206,60 @@ fn main() {
         (answer.len() + prompt.len()) * 6 / 1024,
         ms(took),
         took.as_secs_f64() * 1e6 / 1000.0
+    );
+
+    // A long transcript: one stored round of six long phases opened, its prompts shown (P),
+    // followed to the bottom: about 120 KB of text in paragraphs, with the curly quotes and
+    // dashes models write.
+    let (mut app, streaming) = tournament(now);
+    let id = &streaming[0];
+    let mut round: Round = app.mirror.rounds[app.mirror.index[id]]
+        .stored
+        .as_ref()
+        .clone();
+    let paragraph = "The team\u{2019}s position \u{2014} that the duty to warn outweighs \
+        confidentiality here \u{2014} rests on a consequentialist reading of the case. ";
+    let text = format!("{}\n\n", paragraph.repeat(6)).repeat(12);
+    for p in [
+        PhaseType::Presentation,
+        PhaseType::Response,
+        PhaseType::Rebuttal,
+        PhaseType::ConsistencyTest,
+        PhaseType::ConsistencyTestB,
+        PhaseType::Judgment,
+    ] {
+        round.phases.push(Phase {
+            prompt: text.clone(),
+            ..Phase::new(p, "model-0", &text)
+        });
+    }
+    update(
+        &mut app,
+        Msg::Engine(EngineEvent::RoundStored {
+            round: Arc::new(round),
+        }),
+    );
+    for code in [
+        crossterm::event::KeyCode::Enter,
+        crossterm::event::KeyCode::Char('P'),
+        crossterm::event::KeyCode::End,
+    ] {
+        update(&mut app, Msg::Key(crossterm::event::KeyEvent::from(code)));
+    }
+    let mut long: Vec<Duration> = (0..200)
+        .map(|_| {
+            let start = Instant::now();
+            terminal
+                .draw(|f| views::render(f, &app, &theme))
+                .expect("draw");
+            start.elapsed()
+        })
+        .collect();
+    long.sort();
+    println!(
+        "one frame of a {} KB transcript's last screenful (200×50): median {:.3} ms, p99 {:.3} ms",
+        text.len() * 12 / 1024,
+        ms(long[long.len() / 2]),
+        ms(long[long.len() * 99 / 100])
     );
 }
