@@ -4,10 +4,10 @@
 
 use std::collections::HashMap;
 
-use crate::domain::{ProtocolKind, QaFormat};
+use crate::domain::{ProtocolKind, QaFormat, ScheduledRound};
 use crate::engine::ScheduledState;
 
-use super::model::Mirror;
+use super::model::{Design, Mirror};
 use super::round_state::RoundState;
 
 /// The protocol a schedule runs: the kind most of its rounds have (a tournament runs one;
@@ -65,6 +65,12 @@ pub(super) fn lay_out(m: &mut Mirror, rounds: Vec<ScheduledState>) {
     m.cells.clear();
     m.protocol = schedule_protocol(&rounds);
     m.text_kept.reset();
+    m.design = None;
+    add(m, rounds);
+}
+
+/// Adds rounds to the matrix laid out (an adaptive design's wave), each in its cell.
+pub(super) fn add(m: &mut Mirror, rounds: Vec<ScheduledState>) {
     for s in rounds {
         let mut round = RoundState::new(s.round, s.stored);
         round.text_dropped = s.text_dropped;
@@ -82,4 +88,36 @@ pub(super) fn lay_out(m: &mut Mirror, rounds: Vec<ScheduledState>) {
             m.text_kept.touch(&mut m.rounds, at);
         }
     }
+}
+
+/// The matrix row of a round of the full schedule that has no round yet: as [`row_key`]
+/// gives it for the round once set up.
+fn scheduled_row_key(r: &ScheduledRound) -> (String, String) {
+    match r.format {
+        None => (r.team_a.clone(), r.team_b.clone()),
+        Some(QaFormat::Debate) => (
+            format!("debate {} v {}", r.team_a, r.team_b),
+            r.judges.join(", "),
+        ),
+        Some(QaFormat::Consultancy) => (format!("consult {}", r.team_a), r.judges.join(", ")),
+        Some(other) => (other.as_str().to_string(), r.judges.join(", ")),
+    }
+}
+
+/// Marks the cells of an adaptive design's rounds not chosen (added to the matrix's rows and
+/// columns when missing), and whether it stopped.
+pub(super) fn mark_design(m: &mut Mirror, not_chosen: &[ScheduledRound], stopped: Option<String>) {
+    let mut design = Design {
+        not_chosen: Default::default(),
+        stopped,
+    };
+    for r in not_chosen {
+        if m.index.contains_key(&r.round_id) {
+            continue;
+        }
+        let row = position(&mut m.rows, scheduled_row_key(r));
+        let col = position(&mut m.columns, (r.dilemma_id.clone(), r.repetition));
+        design.not_chosen.insert((row, col));
+    }
+    m.design = Some(design);
 }
