@@ -669,4 +669,62 @@ mod tests {
             "{e}"
         );
     }
+
+    #[test]
+    fn adaptive_keys_are_checked_and_named() {
+        let c = TournamentConfig::parse(
+            &format!(
+                "{BASE}pairings = \"adaptive\"\nseed = 9\nmax_rounds = 40\nstop_when_separated = 0.95\nwave_size = 6\n"
+            ),
+            Path::new("t.toml"),
+        )
+        .unwrap();
+        assert!(c.pairings.is_adaptive());
+        assert_eq!(
+            (c.seed, c.max_rounds, c.stop_when_separated, c.wave_size),
+            (Some(9), Some(40), Some(0.95), Some(6))
+        );
+        assert!(!Pairings::default().is_adaptive());
+        // A seed alone is fine with any pairings; the design's keys need the design.
+        assert!(TournamentConfig::parse(&format!("{BASE}seed = 1\n"), Path::new("t.toml")).is_ok());
+        for (body, key, says) in [
+            ("max_rounds = 10\n", "max_rounds", "pairings is not \"adaptive\""),
+            ("wave_size = 4\n", "wave_size", "pairings is not \"adaptive\""),
+            (
+                "stop_when_separated = 0.9\n",
+                "stop_when_separated",
+                "pairings is not \"adaptive\"",
+            ),
+            ("pairings = \"adaptive\"\nmax_rounds = 0\n", "max_rounds", "is 0"),
+            ("pairings = \"adaptive\"\nwave_size = 0\n", "wave_size", "is 0"),
+            (
+                "pairings = \"adaptive\"\nstop_when_separated = 1.0\n",
+                "stop_when_separated",
+                "not a probability above 0.5 and below 1",
+            ),
+            (
+                "pairings = \"adaptive\"\nstop_when_separated = 0.4\n",
+                "stop_when_separated",
+                "not a probability",
+            ),
+            ("pairings = \"adaptve\"\n", "pairings", "neither \"all\", \"adaptive\""),
+        ] {
+            let e = TournamentConfig::parse(&format!("{BASE}{body}"), Path::new("t.toml"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with("t.toml") && e.contains(&format!("key \"{key}\"")) && e.contains(says),
+                "{body}: {e}"
+            );
+        }
+        let one = "name = \"x\"\ndilemma_file = \"d.md\"\nmodels = [\"a\"]\njudges = [\"c\"]\npairings = \"adaptive\"\nself_debates = true\n";
+        let e = TournamentConfig::parse(one, Path::new("t.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("fewer than two models"), "{e}");
+        let e = TournamentConfig::parse(&format!("{BASE}seed = -1\n"), Path::new("t.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("seed"), "{e}");
+    }
 }
