@@ -1,12 +1,13 @@
 //! The pick rule: which rounds the next wave plays, or which rule stops the design.
 //!
 //! Before each wave the ratings are fitted to every finished match ([`super::rating`]).
-//! Each pair of models with rounds left to choose gets a priority: how unsure its order is,
-//! `2·(1 − P(order))` (1 for a coin's order, 0 for a certain one), times the share of the
-//! variance of its difference that one more round would remove, `w·v / (1 + w·v)` (`v` that
-//! variance, `w = p(1 − p)` a round's information at the current strengths). The wave takes
-//! the pair with the highest priority, updates the covariance as if that round were played
-//! (so its later picks spread over other pairs), and repeats until it is full. For the pair
+//! Each pair of models with rounds left to choose gets a priority, what one more round
+//! between them would do for the ranking ([`super::rating::Fit::gain`]): over every pair of
+//! models, how unsure its order is, `2·(1 − P(order))` (1 for a coin's order, 0 for a
+//! certain one), times the share of the variance of its difference the round would remove.
+//! The wave takes the pair with the highest priority, updates the covariance as if that
+//! round were played (so its later picks spread over other pairs), and repeats until it is
+//! full. For the pair
 //! chosen it plays the side the pair has played less (Team A and Team B each in turn), the
 //! item (dilemma, topic) used least so far, then the item and judges this pair has seen
 //! least, then the lowest repetition; the tournament's `seed` breaks what is still tied.
@@ -242,8 +243,11 @@ pub fn next_wave(
     let wave = u32::try_from(record.waves.len() + 1).unwrap_or(u32::MAX);
     let mut rng = wave_rng(settings.seed, wave);
     let tiebreak: Vec<u64> = (0..candidates.len()).map(|_| rng.random()).collect();
-    let mut pair_order: Vec<(usize, usize)> = open.keys().copied().collect();
-    pair_order.sort_by_key(|p| rng.random::<u64>() ^ tiebreak[open[p][0]]);
+    // The pairs in a seeded order, which breaks ties of priority.
+    let mut keyed: Vec<(u64, (usize, usize))> =
+        open.keys().map(|p| (rng.random::<u64>(), *p)).collect();
+    keyed.sort_unstable();
+    let pair_order: Vec<(usize, usize)> = keyed.into_iter().map(|(_, p)| p).collect();
     let mut rounds: Vec<Choice> = fixed
         .iter()
         .map(|&i| Choice {
@@ -268,9 +272,7 @@ pub fn next_wave(
                 continue;
             }
             let (i, j) = *p;
-            let v = fitted.variance(i, j);
-            let w = fitted.weight(i, j);
-            let priority = 2.0 * (1.0 - fitted.p_order(i, j)) * (w * v / (1.0 + w * v));
+            let priority = fitted.gain(i, j);
             if best.is_none_or(|(_, b)| priority > b + 1e-12) {
                 best = Some((*p, priority));
             }

@@ -47,11 +47,33 @@ impl Fit {
         order
     }
 
-    /// What one more round between `i` and `j` would add to the information on their
+    /// What one more round between `i` and `j` adds to the information on their
     /// difference: `p(1 − p)` at the current strengths.
     pub fn weight(&self, i: usize, j: usize) -> f64 {
         let p = 1.0 / (1.0 + (self.strength[j] - self.strength[i]).exp());
         p * (1.0 - p)
+    }
+
+    /// What one more round between `i` and `j` would do for the ranking: over every pair
+    /// of models `k`, `l`, the share of the variance of their difference the round would
+    /// remove (a rank-one update of the information: a round between `i` and `j` narrows
+    /// their own difference most, and those of every pair it is linked to a little),
+    /// weighted by how unsure that pair's order is, `2·(1 − P(order))`.
+    pub fn gain(&self, i: usize, j: usize) -> f64 {
+        let w = self.weight(i, j);
+        let n = self.strength.len();
+        let sx: Vec<f64> = (0..n)
+            .map(|k| self.covariance[k][i] - self.covariance[k][j])
+            .collect();
+        let denom = 1.0 + w * (sx[i] - sx[j]);
+        let mut total = 0.0;
+        for k in 0..n {
+            for l in k + 1..n {
+                let narrowed = w * (sx[k] - sx[l]).powi(2) / denom;
+                total += 2.0 * (1.0 - self.p_order(k, l)) * narrowed / self.variance(k, l);
+            }
+        }
+        total
     }
 
     /// The covariance as it would be after one more round between `i` and `j` (a rank-one
@@ -258,6 +280,9 @@ mod tests {
         f.add_round(0, 1);
         assert!(f.variance(0, 1) < before01);
         assert!(before01 - f.variance(0, 1) > before12 - f.variance(1, 2));
+        // An unsure pair gains more from a round than a settled one.
+        let g = fit(3, &[(0, 1, 1.0), (1, 0, 1.0), (1, 2, 1.0), (1, 2, 1.0), (1, 2, 1.0)]);
+        assert!(g.gain(0, 1) > g.gain(1, 2), "{} {}", g.gain(0, 1), g.gain(1, 2));
         let inv = inverse(vec![vec![2.0, 1.0], vec![1.0, 2.0]]);
         assert!((inv[0][0] - 2.0 / 3.0).abs() < 1e-12 && (inv[0][1] + 1.0 / 3.0).abs() < 1e-12);
     }

@@ -55,8 +55,8 @@ pub struct Choice {
     /// round that is no match between two models).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub p_order: Option<f64>,
-    /// Its priority: the pair's uncertainty times the share of the variance of its
-    /// difference one more round would remove.
+    /// Its priority: over every pair of models, its uncertainty times the share of the
+    /// variance of its difference the round would remove, summed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub priority: Option<f64>,
 }
