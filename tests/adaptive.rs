@@ -2,6 +2,8 @@
 //! stops by each rule and says which; the choices in `tournament.json` reproduce the
 //! schedule; a run killed in the middle of a wave resumes into the same sequence of waves.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 mod support;
 
 use std::collections::HashMap;
@@ -59,7 +61,11 @@ fn design(report: &RunReport) -> DesignRecord {
 #[tokio::test]
 async fn it_stops_at_max_rounds_and_plays_only_what_it_chose() {
     let dir = tempfile::tempdir().unwrap();
-    let config = write(dir.path(), &models(false), &format!("{ROSTER}max_rounds = 10\n"));
+    let config = write(
+        dir.path(),
+        &models(false),
+        &format!("{ROSTER}max_rounds = 10\n"),
+    );
     let (report, events) = run_collecting(&config, None).await;
     let d = design(&report);
     let stopped = d.stopped.as_ref().expect("stopped");
@@ -78,12 +84,16 @@ async fn it_stops_at_max_rounds_and_plays_only_what_it_chose() {
     assert_eq!(chosen, scheduled);
     // Every choice says why; the report's warnings say the design was adaptive and what
     // stopped it.
-    assert!(d.waves[1].rounds.iter().all(|c| c.reason.contains("probability")));
     assert!(
-        rec.warnings
+        d.waves[1]
+            .rounds
             .iter()
-            .any(|w| w.starts_with("adaptive design: 10 of the full schedule's 84 rounds")
-                && w.contains("stopped by max_rounds")),
+            .all(|c| c.reason.contains("probability"))
+    );
+    assert!(
+        rec.warnings.iter().any(|w| w
+            .starts_with("adaptive design: 10 of the full schedule's 84 rounds")
+            && w.contains("stopped by max_rounds")),
         "{:?}",
         rec.warnings
     );
@@ -102,7 +112,12 @@ async fn it_stops_at_max_rounds_and_plays_only_what_it_chose() {
         .collect();
     assert_eq!(
         designs,
-        [(1, 0, 80, false), (2, 4, 76, false), (3, 2, 74, false), (3, 0, 74, true)]
+        [
+            (1, 0, 80, false),
+            (2, 4, 76, false),
+            (3, 2, 74, false),
+            (3, 0, 74, true)
+        ]
     );
 }
 
@@ -169,7 +184,11 @@ fn stored_rounds_in(dir: &Path) -> Vec<ethics_bowl::domain::Round> {
 #[tokio::test]
 async fn the_record_reproduces_the_schedule() {
     let dir = tempfile::tempdir().unwrap();
-    let config = write(dir.path(), &models(false), &format!("{ROSTER}max_rounds = 16\n"));
+    let config = write(
+        dir.path(),
+        &models(false),
+        &format!("{ROSTER}max_rounds = 16\n"),
+    );
     let (report, _) = run_collecting(&config, None).await;
     let d = design(&report);
     let rec = record(&report);

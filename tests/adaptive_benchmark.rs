@@ -2,7 +2,10 @@
 //! the adaptive design's ranking at 40% of the full schedule's rounds is closer to the true
 //! order than a uniform random subset of the same size, over a few seeded tournaments.
 
+#![allow(clippy::unwrap_used, clippy::expect_used, clippy::panic)]
+
 #[path = "support/adaptive_study.rs"]
+#[allow(dead_code)] // the example reads the rest
 mod adaptive_study;
 
 use adaptive_study::{SKILL_STEP, curve, kendall_tau, one};
@@ -18,8 +21,18 @@ fn adaptive_beats_the_uniform_subset_at_forty_percent() {
         .rev()
         .find(|r| r.0 <= forty)
         .expect("a budget at 40%");
-    assert!(row.1 > row.2, "adaptive τ {} vs uniform τ {} at {} rounds", row.1, row.2, row.0);
-    assert!(c.full_tau > 0.5, "the full round-robin recovers the order: {}", c.full_tau);
+    assert!(
+        row.1 > row.2,
+        "adaptive τ {} vs uniform τ {} at {} rounds",
+        row.1,
+        row.2,
+        row.0
+    );
+    assert!(
+        c.full_tau > 0.5,
+        "the full round-robin recovers the order: {}",
+        c.full_tau
+    );
 }
 
 #[test]

@@ -527,7 +527,8 @@ impl TournamentConfig {
         if self.models.len() < 2 {
             return Some((
                 "pairings",
-                "is \"adaptive\" but fewer than two models debate: there is no order to settle".into(),
+                "is \"adaptive\" but fewer than two models debate: there is no order to settle"
+                    .into(),
                 "list two models or more, or write pairings = \"all\"",
             ));
         }
@@ -688,15 +689,31 @@ mod tests {
         // A seed alone is fine with any pairings; the design's keys need the design.
         assert!(TournamentConfig::parse(&format!("{BASE}seed = 1\n"), Path::new("t.toml")).is_ok());
         for (body, key, says) in [
-            ("max_rounds = 10\n", "max_rounds", "pairings is not \"adaptive\""),
-            ("wave_size = 4\n", "wave_size", "pairings is not \"adaptive\""),
+            (
+                "max_rounds = 10\n",
+                "max_rounds",
+                "pairings is not \"adaptive\"",
+            ),
+            (
+                "wave_size = 4\n",
+                "wave_size",
+                "pairings is not \"adaptive\"",
+            ),
             (
                 "stop_when_separated = 0.9\n",
                 "stop_when_separated",
                 "pairings is not \"adaptive\"",
             ),
-            ("pairings = \"adaptive\"\nmax_rounds = 0\n", "max_rounds", "is 0"),
-            ("pairings = \"adaptive\"\nwave_size = 0\n", "wave_size", "is 0"),
+            (
+                "pairings = \"adaptive\"\nmax_rounds = 0\n",
+                "max_rounds",
+                "is 0",
+            ),
+            (
+                "pairings = \"adaptive\"\nwave_size = 0\n",
+                "wave_size",
+                "is 0",
+            ),
             (
                 "pairings = \"adaptive\"\nstop_when_separated = 1.0\n",
                 "stop_when_separated",
@@ -707,13 +724,19 @@ mod tests {
                 "stop_when_separated",
                 "not a probability",
             ),
-            ("pairings = \"adaptve\"\n", "pairings", "neither \"all\", \"adaptive\""),
+            (
+                "pairings = \"adaptve\"\n",
+                "pairings",
+                "neither \"all\", \"adaptive\"",
+            ),
         ] {
             let e = TournamentConfig::parse(&format!("{BASE}{body}"), Path::new("t.toml"))
                 .unwrap_err()
                 .to_string();
             assert!(
-                e.starts_with("t.toml") && e.contains(&format!("key \"{key}\"")) && e.contains(says),
+                e.starts_with("t.toml")
+                    && e.contains(&format!("key \"{key}\""))
+                    && e.contains(says),
                 "{body}: {e}"
             );
         }

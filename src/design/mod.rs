@@ -15,4 +15,4 @@ pub mod record;
 
 pub use pick::{Budget, Next, Settings, next_wave};
 pub use rating::{RatingState, state};
-pub use record::{Choice, DesignRecord, Stopped, StopRule, WaveRecord};
+pub use record::{Choice, DesignRecord, StopRule, Stopped, WaveRecord};

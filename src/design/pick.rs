@@ -204,7 +204,10 @@ pub fn next_wave(
     if chosen_matches >= settings.max_rounds {
         return stop(
             StopRule::MaxRounds,
-            format!("{chosen_matches} rounds chosen, max_rounds = {}", settings.max_rounds),
+            format!(
+                "{chosen_matches} rounds chosen, max_rounds = {}",
+                settings.max_rounds
+            ),
         );
     }
     if open.is_empty() && fixed.is_empty() {
@@ -258,9 +261,7 @@ pub fn next_wave(
             priority: None,
         })
         .collect();
-    let mut limit = settings
-        .wave_size
-        .min(settings.max_rounds - chosen_matches);
+    let mut limit = settings.wave_size.min(settings.max_rounds - chosen_matches);
     if let Some(a) = affordable {
         limit = limit.min(a);
     }
@@ -386,7 +387,10 @@ mod tests {
             match next_wave(s, models, candidates, &record, &results, &Budget::default()) {
                 Next::Wave(w) => {
                     for c in &w.rounds {
-                        let r = candidates.iter().find(|r| r.round_id == c.round_id).unwrap();
+                        let r = candidates
+                            .iter()
+                            .find(|r| r.round_id == c.round_id)
+                            .unwrap();
                         let (a, b) = pair_of(models, r).unwrap();
                         results.insert(c.round_id.clone(), if a < b { 1.0 } else { 0.0 });
                     }
@@ -419,7 +423,10 @@ mod tests {
         assert_eq!(w.rounds.len(), 4);
         let mut plays: HashMap<&str, usize> = HashMap::new();
         for c in &w.rounds {
-            let r = candidates.iter().find(|r| r.round_id == c.round_id).unwrap();
+            let r = candidates
+                .iter()
+                .find(|r| r.round_id == c.round_id)
+                .unwrap();
             *plays.entry(&r.team_a).or_default() += 1;
             *plays.entry(&r.team_b).or_default() += 1;
         }
@@ -453,8 +460,7 @@ mod tests {
             rounds_paid: 10,
         };
         let s = settings(40, 1000, None);
-        let Next::Wave(w) =
-            next_wave(&s, &models, &candidates, &record, &HashMap::new(), &half)
+        let Next::Wave(w) = next_wave(&s, &models, &candidates, &record, &HashMap::new(), &half)
         else {
             panic!("a wave")
         };
@@ -477,7 +483,10 @@ mod tests {
         let models: Vec<String> = names.iter().map(|s| s.to_string()).collect();
         let candidates = square(&names, 2);
         let s = settings(5, 30, None);
-        assert_eq!(play(&s, &models, &candidates), play(&s, &models, &candidates));
+        assert_eq!(
+            play(&s, &models, &candidates),
+            play(&s, &models, &candidates)
+        );
         let other = Settings { seed: 8, ..s };
         assert_ne!(
             play(&s, &models, &candidates).waves[0],

@@ -43,7 +43,11 @@ impl Fit {
     /// Models by strength, strongest first (ties by index).
     pub fn ranking(&self) -> Vec<usize> {
         let mut order: Vec<usize> = (0..self.strength.len()).collect();
-        order.sort_by(|a, b| self.strength[*b].total_cmp(&self.strength[*a]).then(a.cmp(b)));
+        order.sort_by(|a, b| {
+            self.strength[*b]
+                .total_cmp(&self.strength[*a])
+                .then(a.cmp(b))
+        });
         order
     }
 
@@ -215,10 +219,7 @@ pub struct RatingState {
 impl RatingState {
     /// The least certain adjacent order (1 with fewer than two models).
     pub fn least_separated(&self) -> f64 {
-        self.adjacent
-            .iter()
-            .map(|a| a.p_order)
-            .fold(1.0, f64::min)
+        self.adjacent.iter().map(|a| a.p_order).fold(1.0, f64::min)
     }
 }
 
@@ -281,8 +282,22 @@ mod tests {
         assert!(f.variance(0, 1) < before01);
         assert!(before01 - f.variance(0, 1) > before12 - f.variance(1, 2));
         // An unsure pair gains more from a round than a settled one.
-        let g = fit(3, &[(0, 1, 1.0), (1, 0, 1.0), (1, 2, 1.0), (1, 2, 1.0), (1, 2, 1.0)]);
-        assert!(g.gain(0, 1) > g.gain(1, 2), "{} {}", g.gain(0, 1), g.gain(1, 2));
+        let g = fit(
+            3,
+            &[
+                (0, 1, 1.0),
+                (1, 0, 1.0),
+                (1, 2, 1.0),
+                (1, 2, 1.0),
+                (1, 2, 1.0),
+            ],
+        );
+        assert!(
+            g.gain(0, 1) > g.gain(1, 2),
+            "{} {}",
+            g.gain(0, 1),
+            g.gain(1, 2)
+        );
         let inv = inverse(vec![vec![2.0, 1.0], vec![1.0, 2.0]]);
         assert!((inv[0][0] - 2.0 / 3.0).abs() < 1e-12 && (inv[0][1] + 1.0 / 3.0).abs() < 1e-12);
     }

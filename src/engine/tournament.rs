@@ -326,7 +326,9 @@ pub(crate) async fn run_with(
                         text_dropped: false,
                     });
                 }
-                Err(e) => tracing::error!(round = %s.round_id, error = %e, "round cannot be set up"),
+                Err(e) => {
+                    tracing::error!(round = %s.round_id, error = %e, "round cannot be set up")
+                }
             }
         }
         ctx.control.emit(design_event(w, added));

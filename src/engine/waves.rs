@@ -36,8 +36,8 @@ impl Waves {
         previous: Option<DesignRecord>,
     ) -> Self {
         let settings = Settings::of(config, candidates.len());
-        let mut record = previous
-            .unwrap_or_else(|| DesignRecord::new(settings.seed, candidates.len()));
+        let mut record =
+            previous.unwrap_or_else(|| DesignRecord::new(settings.seed, candidates.len()));
         record.stopped = None;
         Self {
             settings,

@@ -21,8 +21,8 @@ use ethics_bowl::domain::ScheduledRound;
 use ethics_bowl::providers::simulated::truth::{
     JudgeBiases, RUBRIC_CRITERIA, criterion_score, standard_normal,
 };
-use rand::{RngExt, SeedableRng};
 use rand::seq::SliceRandom;
+use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 /// The models of every tournament.
@@ -35,7 +35,8 @@ const JUDGES: [(f64, f64); 3] = [(-0.5, 0.3), (0.0, 0.3), (0.5, 0.3)];
 const NOISE_SD: f64 = 1.5;
 /// Each debater's form from one exchange to the next (points per criterion).
 const PERFORMANCE_SD: f64 = 1.0;
-/// The skills' spread in the docs' first curve: evenly spaced this far apart (skill is on
+/// The skills' spread of the closer field (the docs' second curve, and the test): evenly
+/// spaced this far apart (skill is on
 /// the 0–1 scale of `1 + 9·skill` points per criterion), then jittered by up to a third of it.
 pub const SKILL_STEP: f64 = 0.035;
 
@@ -123,7 +124,13 @@ fn outcome(skill: [f64; 2], judge: (f64, f64), rng: &mut ChaCha8Rng) -> f64 {
     for (team, t) in total.iter_mut().enumerate() {
         let form = PERFORMANCE_SD * standard_normal(rng) / 9.0;
         for _ in 0..RUBRIC_CRITERIA {
-            *t += u32::from(criterion_score(skill[team] + form, &biases, team == 0, false, rng));
+            *t += u32::from(criterion_score(
+                skill[team] + form,
+                &biases,
+                team == 0,
+                false,
+                rng,
+            ));
         }
     }
     match total[0].cmp(&total[1]) {
@@ -156,8 +163,19 @@ pub fn one(seed: u64, step: usize, skill_step: f64) -> Tournament {
         })
         .collect();
     truth.shuffle(&mut rng);
-    let index = |name: &str| config.models.iter().position(|m| m == name).expect("a model");
-    let judge = |name: &str| JUDGES[name.trim_start_matches('j').parse::<usize>().expect("a judge")];
+    let index = |name: &str| {
+        config
+            .models
+            .iter()
+            .position(|m| m == name)
+            .expect("a model")
+    };
+    let judge = |name: &str| {
+        JUDGES[name
+            .trim_start_matches('j')
+            .parse::<usize>()
+            .expect("a judge")]
+    };
     // Every round's result, drawn once.
     let results: Vec<(usize, usize, f64)> = candidates
         .iter()
@@ -209,10 +227,13 @@ pub fn one(seed: u64, step: usize, skill_step: f64) -> Tournament {
     }
 }
 
-/// Means over tournaments, per budget: (budget, adaptive τ, uniform τ, adaptive top, uniform
-/// top), and the full round-robin's mean τ and top.
+/// One budget's means: (rounds, adaptive τ, uniform τ, adaptive top right, uniform top
+/// right).
+pub type Row = (usize, f64, f64, f64, f64);
+
+/// Means over tournaments, per budget, and the full round-robin's mean τ and top.
 pub struct Curve {
-    pub rows: Vec<(usize, f64, f64, f64, f64)>,
+    pub rows: Vec<Row>,
     pub full_tau: f64,
     pub full_top: f64,
     pub full_rounds: usize,
@@ -221,7 +242,10 @@ pub struct Curve {
 /// The mean curve of `tournaments` (all with the same budgets).
 pub fn curve(tournaments: &[Tournament]) -> Curve {
     let n = tournaments.len().max(1) as f64;
-    let budgets = tournaments.first().map(|t| t.budgets.clone()).unwrap_or_default();
+    let budgets = tournaments
+        .first()
+        .map(|t| t.budgets.clone())
+        .unwrap_or_default();
     let mean = |f: &dyn Fn(&Tournament) -> f64| tournaments.iter().map(f).sum::<f64>() / n;
     let rows = budgets
         .iter()

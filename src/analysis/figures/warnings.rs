@@ -120,9 +120,10 @@ mod tests {
 
     #[test]
     fn an_adaptive_design_is_said_with_its_stop_and_what_it_means() {
-        let statement = "adaptive design: 40 of the full schedule's 84 rounds (48%) were chosen in \
+        let statement =
+            "adaptive design: 40 of the full schedule's 84 rounds (48%) were chosen in \
                          5 waves; stopped by stop_when_separated: every adjacent pair is ordered"
-            .to_string();
+                .to_string();
         let md = markdown(&[section(std::slice::from_ref(&statement), &[]).unwrap()]);
         assert!(md.contains("An *adaptive design* chose its rounds"), "{md}");
         assert!(

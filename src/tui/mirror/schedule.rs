@@ -121,3 +121,80 @@ pub(super) fn mark_design(m: &mut Mirror, not_chosen: &[ScheduledRound], stopped
     }
     m.design = Some(design);
 }
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    use crate::domain::ScheduledRound;
+    use crate::engine::{EngineEvent, ScheduledState};
+    use crate::protocols::example_round;
+    use crate::tui::mirror::{Mirror, Mode, ingest};
+
+    fn scheduled(id: &str, dilemma: &str, a: &str, b: &str) -> ScheduledRound {
+        ScheduledRound {
+            team_a: a.into(),
+            team_b: b.into(),
+            ..ScheduledRound::example(id, dilemma)
+        }
+    }
+
+    fn state(s: &ScheduledRound) -> ScheduledState {
+        ScheduledState {
+            round: Arc::new(example_round(s)),
+            stored: false,
+            to_run: true,
+            text_dropped: false,
+        }
+    }
+
+    #[test]
+    fn an_adaptive_designs_rounds_not_chosen_have_cells_until_a_wave_chooses_them() {
+        let mut m = Mirror::new("t", Mode::Live, Instant::now());
+        let first = scheduled("d1__a__vs__b__r1", "d1", "a", "b");
+        let later = scheduled("d2__a__vs__b__r1", "d2", "a", "b");
+        let other = scheduled("d1__b__vs__a__r1", "d1", "b", "a");
+        ingest(
+            &mut m,
+            EngineEvent::Started {
+                tournament_id: "t".into(),
+                rounds: vec![state(&first)],
+            },
+        );
+        ingest(
+            &mut m,
+            EngineEvent::Design {
+                wave: 1,
+                rounds: Vec::new(),
+                not_chosen: vec![later.clone(), other.clone()],
+                stopped: None,
+            },
+        );
+        // The pairing b vs a and the dilemma d2 are laid out with no round in them.
+        assert_eq!(m.rows.len(), 2);
+        assert_eq!(m.columns.len(), 2);
+        let design = m.design.clone().unwrap();
+        assert_eq!(design.not_chosen.len(), 2);
+        assert!(design.stopped.is_none());
+        ingest(
+            &mut m,
+            EngineEvent::Design {
+                wave: 2,
+                rounds: vec![state(&later)],
+                not_chosen: vec![other],
+                stopped: Some("max_rounds: 2 rounds chosen".into()),
+            },
+        );
+        assert_eq!(m.rounds.len(), 2);
+        assert!(m.rounds[1].queued);
+        assert_eq!(m.cells.len(), 2);
+        let design = m.design.clone().unwrap();
+        assert_eq!(design.not_chosen.len(), 1);
+        assert_eq!(
+            design.stopped.as_deref(),
+            Some("max_rounds: 2 rounds chosen")
+        );
+        assert_eq!(m.progress.outset().rounds, 2);
+    }
+}
