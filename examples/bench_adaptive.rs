@@ -27,9 +27,7 @@ fn main() {
     let svg = args
         .next()
         .unwrap_or_else(|| "docs/adaptive-curve.svg".to_string());
-    let skill_step: f64 = args
-        .next()
-        .map_or(0.07, |a| a.parse().expect("a number"));
+    let skill_step: f64 = args.next().map_or(0.07, |a| a.parse().expect("a number"));
     let started = std::time::Instant::now();
     let all: Vec<_> = (0..tournaments)
         .map(|seed| one(seed, 8, skill_step))
