@@ -142,6 +142,7 @@ pub(crate) async fn run_with(
     if let Some(w) = waves.as_mut()
         && grows
     {
+        w.reopen();
         for s in w.chosen() {
             if let Some(round) = store.load_round(&s.round_id)? {
                 w.see(&round);

@@ -28,8 +28,7 @@ pub(crate) struct Waves {
 
 impl Waves {
     /// The design over `candidates`, continuing `previous` (an earlier run's record) when
-    /// there is one. A stop it recorded is looked at again: the tournament file may now
-    /// allow more (a larger budget, more rounds), and an unchanged one stops the same way.
+    /// there is one.
     pub(crate) fn new(
         config: &TournamentConfig,
         candidates: &[ScheduledRound],
@@ -48,6 +47,13 @@ impl Waves {
             results: HashMap::new(),
             paid: HashMap::new(),
         }
+    }
+
+    /// Makes the design choose again (a run, or a resume, not a retry of some rounds): a
+    /// stop it recorded is looked at afresh, since the tournament file may now allow more
+    /// (a larger budget, more rounds), and an unchanged one stops the same way.
+    pub(crate) fn reopen(&mut self) {
+        self.record.stopped = None;
     }
 
     /// The rounds chosen so far, in the order chosen.
