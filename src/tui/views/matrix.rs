@@ -79,12 +79,12 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
     (text, colour)
 }
 
-/// A cell without a round: an adaptive design's round not chosen yet (`·`), or skipped
-/// once the design stopped (`skip`); empty otherwise.
+/// A cell without a round: an adaptive design's round not chosen yet (`–`; `·` is a
+/// queued round), or skipped once the design stopped (`skip`); empty otherwise.
 fn not_chosen<'a>(app: &App, at: (usize, usize), theme: &Theme) -> Cell<'a> {
     match &app.mirror.design {
         Some(d) if d.not_chosen.contains(&at) => {
-            Cell::from(if d.stopped.is_some() { "skip" } else { "·" })
+            Cell::from(if d.stopped.is_some() { "skip" } else { "–" })
                 .style(Style::new().fg(theme.dim))
         }
         _ => Cell::from(""),
