@@ -6,6 +6,7 @@ pub mod analysis;
 pub mod annotations;
 pub mod build_info;
 pub mod config;
+pub mod design;
 pub mod domain;
 pub mod engine;
 pub mod export;

@@ -135,6 +135,9 @@ pub(super) fn browse_app(
     // The run's warnings from planning (judge confounds and balance), in the header.
     if let Some(record) = &record {
         app.mirror.note_warnings(&record.warnings);
+        if let Some(event) = skipped(record) {
+            ethics_bowl::tui::update::update(&mut app, ethics_bowl::tui::Msg::Engine(event));
+        }
     }
     let (readings, blind, problems) = ethics_bowl::analysis::people_of(dir);
     app.mirror.set_people(
@@ -142,4 +145,29 @@ pub(super) fn browse_app(
         problems,
     );
     app
+}
+
+/// An adaptive design's rounds not chosen, as the live run announced them last, so the
+/// matrix marks them: the full schedule set up again from the tournament file and inputs
+/// the record names (none when they cannot be read now, or the schedule was fixed).
+fn skipped(record: &ethics_bowl::store::TournamentRecord) -> Option<engine::EngineEvent> {
+    let design = record.design.as_ref()?;
+    let inputs = ethics_bowl::protocols::spec(record.protocol)
+        .inputs(&record.config_file, &record.config)
+        .ok()?;
+    let chosen: std::collections::HashSet<&str> = design.chosen().collect();
+    Some(engine::EngineEvent::Design {
+        wave: u32::try_from(design.waves.len()).unwrap_or(u32::MAX),
+        rounds: Vec::new(),
+        not_chosen: inputs
+            .schedule
+            .rounds
+            .into_iter()
+            .filter(|r| !chosen.contains(r.round_id.as_str()))
+            .collect(),
+        stopped: design
+            .stopped
+            .as_ref()
+            .map(|s| format!("{}: {}", s.rule.as_str(), s.detail)),
+    })
 }

@@ -51,7 +51,7 @@ pub async fn run(
                     Change::RoundFinished(round) => {
                         eprintln!("{}: {}", round.status.as_str(), round.id)
                     }
-                    Change::Started { .. } => {}
+                    Change::Started { .. } | Change::Design { .. } => {}
                 }
             }
             if let EngineEvent::Batches { open } = &event {

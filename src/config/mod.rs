@@ -19,7 +19,9 @@ pub use qa::{QaConfig, QaDataset};
 pub(crate) use seconds::in_range as seconds_in_range;
 pub use seconds::{LONGEST_SECONDS, seconds};
 pub use structured::{StructuredConfig, TopicsFile};
-pub use tournament::{JudgingMode, Pairings, RoleTemperatures, Selection, TournamentConfig};
+pub use tournament::{
+    ADAPTIVE, JudgingMode, Pairings, RoleTemperatures, Selection, TournamentConfig,
+};
 
 /// Reads a configuration file, naming it (and the first byte that is not UTF-8) when that
 /// fails.

@@ -44,7 +44,8 @@ impl Default for Selection {
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Pairings {
-    /// `"all"`: every ordered pair of distinct models.
+    /// `"all"`: every ordered pair of distinct models; `"adaptive"`: rounds of those pairs
+    /// chosen in waves by the ratings so far (see [`crate::design`]).
     Keyword(String),
     /// An explicit list of `[team_a, team_b]` pairs.
     List(Vec<[String; 2]>),
@@ -55,6 +56,16 @@ impl Default for Pairings {
         Self::Keyword("all".into())
     }
 }
+
+impl Pairings {
+    /// Whether rounds are chosen in waves as the ratings settle (`pairings = "adaptive"`).
+    pub fn is_adaptive(&self) -> bool {
+        matches!(self, Self::Keyword(k) if k == ADAPTIVE)
+    }
+}
+
+/// The `pairings` keyword of the adaptive design.
+pub const ADAPTIVE: &str = "adaptive";
 
 /// The tournament file as written.
 /// Sampling temperatures by role (`[temperatures]`), in place of each model's own: the
@@ -143,9 +154,25 @@ pub struct TournamentConfig {
     /// Temperatures by role, in place of the models' own.
     #[serde(default, skip_serializing_if = "is_default")]
     pub temperatures: RoleTemperatures,
-    /// Stop starting calls when the estimated cost would pass this many dollars.
+    /// Stop starting calls when the estimated cost would pass this many dollars (with
+    /// `pairings = "adaptive"`, also: no wave is started that the rest cannot pay for).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub budget_usd: Option<f64>,
+    /// The seed of everything a run draws at random that the tournament file does not fix
+    /// (the adaptive design's tie-breaks), so a run can be reproduced; 0 when unset.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seed: Option<u64>,
+    /// `pairings = "adaptive"`: the most rounds the design chooses (every round of the
+    /// full schedule when unset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub max_rounds: Option<u32>,
+    /// `pairings = "adaptive"`: stop once each model is ordered above the next in the
+    /// ranking with this probability (e.g. 0.95); unset, the design runs to `max_rounds`.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub stop_when_separated: Option<f64>,
+    /// `pairings = "adaptive"`: rounds chosen per wave (the number of models when unset).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub wave_size: Option<u32>,
     /// Start no call while the disk holding the results has less than this many MiB free:
     /// an answer that cannot be stored is paid for and lost.
     #[serde(
@@ -392,12 +419,16 @@ impl TournamentConfig {
         }
         if let Pairings::Keyword(k) = &self.pairings
             && k != "all"
+            && k != ADAPTIVE
         {
             return bad(
                 "pairings",
-                format!("\"{k}\" is neither \"all\" nor a list"),
-                "write pairings = \"all\" or [[\"a\", \"b\"], …]",
+                format!("\"{k}\" is neither \"all\", \"adaptive\" nor a list"),
+                "write pairings = \"all\", pairings = \"adaptive\" or [[\"a\", \"b\"], …]",
             );
+        }
+        if let Some((key, message, fix)) = self.adaptive_problem() {
+            return bad(key, message, fix);
         }
         if let Err((key, message)) = self.temperatures.check() {
             return bad(
@@ -449,6 +480,59 @@ impl TournamentConfig {
             );
         }
         Ok(())
+    }
+
+    /// What is wrong with the adaptive design's keys: each needs `pairings = "adaptive"`,
+    /// and each must make sense (key, message, fix).
+    fn adaptive_problem(&self) -> Option<(&'static str, String, &'static str)> {
+        let set = [
+            ("max_rounds", self.max_rounds.is_some()),
+            ("stop_when_separated", self.stop_when_separated.is_some()),
+            ("wave_size", self.wave_size.is_some()),
+        ];
+        if !self.pairings.is_adaptive() {
+            return set.iter().find(|(_, is)| *is).map(|(key, _)| {
+                (
+                    *key,
+                    "is set but pairings is not \"adaptive\"".to_string(),
+                    "write pairings = \"adaptive\", or remove the key",
+                )
+            });
+        }
+        if self.max_rounds == Some(0) {
+            return Some((
+                "max_rounds",
+                "is 0: the design could choose no round".into(),
+                "use 1 or more, or remove it to allow the full schedule",
+            ));
+        }
+        if self.wave_size == Some(0) {
+            return Some((
+                "wave_size",
+                "is 0: a wave would choose no round".into(),
+                "use 1 or more, or remove it (one round per model)",
+            ));
+        }
+        if let Some(p) = self.stop_when_separated
+            && !(p.is_finite() && p > 0.5 && p < 1.0)
+        {
+            return Some((
+                "stop_when_separated",
+                format!(
+                    "{p} is not a probability above 0.5 and below 1 (0.5 is a coin's, 1 is never reached)"
+                ),
+                "use e.g. stop_when_separated = 0.95, or remove it",
+            ));
+        }
+        if self.models.len() < 2 {
+            return Some((
+                "pairings",
+                "is \"adaptive\" but fewer than two models debate: there is no order to settle"
+                    .into(),
+                "list two models or more, or write pairings = \"all\"",
+            ));
+        }
+        None
     }
 
     /// Every judging model: the single judges, or the panel's models.
@@ -585,5 +669,85 @@ mod tests {
             e.contains("judging") || e.contains("unknown variant"),
             "{e}"
         );
+    }
+
+    #[test]
+    fn adaptive_keys_are_checked_and_named() {
+        let c = TournamentConfig::parse(
+            &format!(
+                "{BASE}pairings = \"adaptive\"\nseed = 9\nmax_rounds = 40\nstop_when_separated = 0.95\nwave_size = 6\n"
+            ),
+            Path::new("t.toml"),
+        )
+        .unwrap();
+        assert!(c.pairings.is_adaptive());
+        assert_eq!(
+            (c.seed, c.max_rounds, c.stop_when_separated, c.wave_size),
+            (Some(9), Some(40), Some(0.95), Some(6))
+        );
+        assert!(!Pairings::default().is_adaptive());
+        // A seed alone is fine with any pairings; the design's keys need the design.
+        assert!(TournamentConfig::parse(&format!("{BASE}seed = 1\n"), Path::new("t.toml")).is_ok());
+        for (body, key, says) in [
+            (
+                "max_rounds = 10\n",
+                "max_rounds",
+                "pairings is not \"adaptive\"",
+            ),
+            (
+                "wave_size = 4\n",
+                "wave_size",
+                "pairings is not \"adaptive\"",
+            ),
+            (
+                "stop_when_separated = 0.9\n",
+                "stop_when_separated",
+                "pairings is not \"adaptive\"",
+            ),
+            (
+                "pairings = \"adaptive\"\nmax_rounds = 0\n",
+                "max_rounds",
+                "is 0",
+            ),
+            (
+                "pairings = \"adaptive\"\nwave_size = 0\n",
+                "wave_size",
+                "is 0",
+            ),
+            (
+                "pairings = \"adaptive\"\nstop_when_separated = 1.0\n",
+                "stop_when_separated",
+                "not a probability above 0.5 and below 1",
+            ),
+            (
+                "pairings = \"adaptive\"\nstop_when_separated = 0.4\n",
+                "stop_when_separated",
+                "not a probability",
+            ),
+            (
+                "pairings = \"adaptve\"\n",
+                "pairings",
+                "neither \"all\", \"adaptive\"",
+            ),
+        ] {
+            let e = TournamentConfig::parse(&format!("{BASE}{body}"), Path::new("t.toml"))
+                .unwrap_err()
+                .to_string();
+            assert!(
+                e.starts_with("t.toml")
+                    && e.contains(&format!("key \"{key}\""))
+                    && e.contains(says),
+                "{body}: {e}"
+            );
+        }
+        let one = "name = \"x\"\ndilemma_file = \"d.md\"\nmodels = [\"a\"]\njudges = [\"c\"]\npairings = \"adaptive\"\nself_debates = true\n";
+        let e = TournamentConfig::parse(one, Path::new("t.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("fewer than two models"), "{e}");
+        let e = TournamentConfig::parse(&format!("{BASE}seed = -1\n"), Path::new("t.toml"))
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("seed"), "{e}");
     }
 }

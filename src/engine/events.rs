@@ -111,6 +111,20 @@ pub enum EngineEvent {
         /// The rounds, in the order they will start.
         round_ids: Vec<String>,
     },
+    /// An adaptive design chose a wave, or stopped (`pairings = "adaptive"`; sent once
+    /// `tournament.json` records it): the rounds the wave adds to the schedule, each to run
+    /// (none for the first wave, which `Started` carries), and every round of the full
+    /// schedule it has not chosen.
+    Design {
+        /// The waves chosen so far.
+        wave: u32,
+        /// The rounds this wave adds.
+        rounds: Vec<ScheduledState>,
+        /// The full schedule's rounds not chosen (yet, or at all once stopped).
+        not_chosen: Vec<crate::domain::ScheduledRound>,
+        /// What stopped the design, in words, once it stopped.
+        stopped: Option<String>,
+    },
     /// New calls are on hold.
     Paused,
     /// New calls may start again.

@@ -22,6 +22,7 @@ mod store_guard;
 mod summary_file;
 mod tally;
 mod tournament;
+mod waves;
 
 pub use crate::protocols::schedule::{Schedule, round_id};
 pub use caught::panic_is_caught;

@@ -39,6 +39,17 @@ pub enum Change {
     },
     /// This run stopped working on a round, as stored.
     RoundFinished(FinishedRound),
+    /// An adaptive design chose a wave of `added` rounds, or stopped (saying why).
+    Design {
+        /// The waves chosen so far.
+        wave: u32,
+        /// Rounds this wave added to the schedule.
+        added: usize,
+        /// Rounds of the full schedule not chosen.
+        not_chosen: usize,
+        /// What stopped it, once it stopped.
+        stopped: Option<String>,
+    },
 }
 
 /// A round this run stopped working on, as last stored: what a printer says of it.
@@ -181,6 +192,24 @@ impl Progress {
                     stored: self.outset.stored,
                     finished: rounds.len() - to_run,
                     waiting: self.waiting(),
+                }]
+            }
+            EngineEvent::Design {
+                wave,
+                rounds,
+                not_chosen,
+                stopped,
+            } => {
+                for s in rounds {
+                    self.store(&s.round);
+                }
+                self.outset.rounds += rounds.len();
+                self.outset.to_run += rounds.iter().filter(|s| s.to_run).count();
+                vec![Change::Design {
+                    wave: *wave,
+                    added: rounds.len(),
+                    not_chosen: not_chosen.len(),
+                    stopped: stopped.clone(),
                 }]
             }
             EngineEvent::PhaseStarted {

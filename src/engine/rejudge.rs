@@ -558,6 +558,7 @@ fn rebuilt(target: &Path, source: &Path, rounds: &[Round]) -> Option<TournamentR
             source.display()
         )],
         qa_sample: Vec::new(),
+        design: None,
         tool: None,
         earlier_tools: Vec::new(),
         rejudgings: Vec::new(),

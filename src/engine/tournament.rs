@@ -9,7 +9,7 @@ use tokio::sync::mpsc;
 
 use crate::analysis::Summary;
 use crate::config::JudgingMode;
-use crate::domain::{RoundStatus, now_rfc3339};
+use crate::domain::{Round, RoundStatus, now_rfc3339};
 use crate::protocols::panel::Panel;
 use crate::protocols::strategy::{Judges, JudgingStrategy};
 use crate::store::{Store, TournamentRecord, TournamentStatus};
@@ -23,6 +23,7 @@ use super::prepare::Prepared;
 use super::scheduler::play;
 use super::store_guard::{Lost, StoreGuard};
 use super::summary_file::refresh_summary;
+use super::waves::Waves;
 
 /// How a run ended.
 #[derive(Debug, Clone)]
@@ -128,6 +129,37 @@ pub(crate) async fn run_with(
         tracing::warn!("{message}");
     }
     let previous = store.load_tournament()?;
+    // An adaptive design plays the rounds it has chosen, choosing more in waves as they
+    // end; a first run chooses its first wave here, from no results.
+    let mut waves = prepared.config.pairings.is_adaptive().then(|| {
+        Waves::new(
+            &prepared.config,
+            &prepared.schedule.rounds,
+            previous.as_ref().and_then(|p| p.design.clone()),
+        )
+    });
+    let grows = matches!(plays, Plays::Schedule);
+    if let Some(w) = waves.as_mut()
+        && grows
+    {
+        w.reopen();
+        for s in w.chosen() {
+            if let Some(round) = store.load_round(&s.round_id)? {
+                w.see(&round);
+            }
+        }
+        if w.record.waves.is_empty() {
+            w.next(false);
+        }
+    }
+    let scheduled = match &waves {
+        Some(w) => w.chosen(),
+        None => prepared.schedule.rounds.clone(),
+    };
+    let schedule_warnings = match &waves {
+        Some(w) => w.warnings(&prepared.config),
+        None => prepared.schedule.warnings.clone(),
+    };
     let judge_models = prepared.config.judge_models();
     let used: HashSet<&String> = prepared.config.models.iter().chain(&judge_models).collect();
     let mut record = TournamentRecord {
@@ -149,10 +181,8 @@ pub(crate) async fn run_with(
             .cloned()
             .collect(),
         dilemma_ids: prepared.item_ids.clone(),
-        schedule: prepared.schedule.rounds.clone(),
-        warnings: prepared
-            .schedule
-            .warnings
+        schedule: scheduled.clone(),
+        warnings: schedule_warnings
             .iter()
             .chain(&prepared.input_warnings)
             .chain(&set_aside)
@@ -165,6 +195,7 @@ pub(crate) async fn run_with(
             .as_ref()
             .map(|p| p.earlier_tools.clone())
             .unwrap_or_default(),
+        design: waves.as_ref().map(|w| w.record.clone()),
         rejudgings: previous.map(|p| p.rejudgings).unwrap_or_default(),
     };
     record.stamp_tool();
@@ -198,7 +229,7 @@ pub(crate) async fn run_with(
     // What is on disk decides what runs: finished rounds are kept as they are.
     let mut to_run = Vec::new();
     let mut schedule = Vec::new();
-    for s in &prepared.schedule.rounds {
+    for s in &scheduled {
         let (round, stored) = match store.load_round(&s.round_id)? {
             Some(round) => (round, true),
             None => match protocol.new_round(s) {
@@ -253,15 +284,59 @@ pub(crate) async fn run_with(
         Some(_) => usize::MAX,
         None => prepared.config.max_concurrency as usize,
     };
-    let notes = play(
-        &ctx,
-        to_run.into(),
-        limit,
-        batches.as_ref(),
-        commands,
-        |_| {},
-    )
-    .await;
+    if let Some(w) = waves.as_ref().filter(|_| grows) {
+        ctx.control.emit(design_event(w, Vec::new()));
+    }
+    let mut notes = Vec::new();
+    let mut queue: std::collections::VecDeque<Round> = to_run.into();
+    loop {
+        notes.extend(
+            play(&ctx, queue, limit, batches.as_ref(), commands, |round| {
+                if let Some(w) = waves.as_mut() {
+                    w.see(round);
+                }
+            })
+            .await,
+        );
+        // The next wave, once this one has ended, unless the run is stopping.
+        let Some(w) = waves.as_mut().filter(|_| grows) else {
+            break;
+        };
+        if ctx.control.cancel.is_cancelled() || ctx.control.store.trouble().is_some() {
+            break;
+        }
+        let chosen = w.next(ctx.control.budget_reached());
+        record.schedule = w.chosen();
+        record.warnings = w
+            .warnings(&prepared.config)
+            .into_iter()
+            .chain(prepared.input_warnings.iter().cloned())
+            .collect();
+        record.design = Some(w.record.clone());
+        store.save_tournament(&record)?;
+        let mut added = Vec::new();
+        queue = std::collections::VecDeque::new();
+        for s in &chosen {
+            match protocol.new_round(s) {
+                Ok(round) => {
+                    queue.push_back(round.clone());
+                    added.push(ScheduledState {
+                        round: Arc::new(round),
+                        stored: false,
+                        to_run: true,
+                        text_dropped: false,
+                    });
+                }
+                Err(e) => {
+                    tracing::error!(round = %s.round_id, error = %e, "round cannot be set up")
+                }
+            }
+        }
+        ctx.control.emit(design_event(w, added));
+        if queue.is_empty() {
+            break;
+        }
+    }
 
     if let Some(b) = &batches {
         b.batching.settle().await;
@@ -305,4 +380,15 @@ pub(crate) async fn run_with(
         summary,
         notes,
     })
+}
+
+/// What the consumers hear of an adaptive design's wave or stop: the rounds it adds and
+/// those of the full schedule it has not chosen.
+fn design_event(w: &Waves, rounds: Vec<ScheduledState>) -> EngineEvent {
+    EngineEvent::Design {
+        wave: u32::try_from(w.record.waves.len()).unwrap_or(u32::MAX),
+        rounds,
+        not_chosen: w.not_chosen(),
+        stopped: w.stopped(),
+    }
 }

@@ -9,7 +9,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::config::TournamentConfig;
-use crate::domain::{ProtocolKind, Round};
+use crate::domain::{Judgment, ProtocolKind, Round, RoundStatus, Team};
 use crate::providers::simulated::SimulatedBehaviour;
 use crate::store::Store;
 
@@ -75,6 +75,23 @@ pub trait ProtocolSpec: Send + Sync {
         false
     }
 
+    /// What a finished round says of its two models as a match, for a design that chooses
+    /// rounds by the ratings so far ([`crate::design`]): Team A's score (1 a win, ½ a
+    /// draw, 0 a loss) by the deciding judgment (the panel's verdict, else the first usable
+    /// judgment); none when the round is not complete, is no match between two models, or
+    /// its judgment holds no result. By default the judgment's margin decides (a rubric's
+    /// totals, a verdict's); a protocol whose judges choose instead says how.
+    fn match_score(&self, round: &Round) -> Option<f64> {
+        let margin = deciding(round)?.margin()?;
+        Some(if margin > 0.0 {
+            1.0
+        } else if margin < 0.0 {
+            0.0
+        } else {
+            0.5
+        })
+    }
+
     /// The folders its rounds' extra files go in ([`ProtocolSpec::round_extras`]).
     fn extra_folders(&self) -> &'static [&'static str] {
         &[]
@@ -83,5 +100,29 @@ pub trait ProtocolSpec: Send + Sync {
     /// The files a round produces beside its own, as it stands (none until it is judged).
     fn round_extras(&self, _round: &Round) -> Vec<RoundExtra> {
         Vec::new()
+    }
+}
+
+/// The judgment that decides a complete round between two models: the panel's verdict when
+/// a panel judged, else the first usable judgment; none for any other round.
+pub fn deciding(round: &Round) -> Option<&Judgment> {
+    if round.status != RoundStatus::Complete
+        || round.team_a_model.is_empty()
+        || round.team_b_model.is_empty()
+        || round.team_a_model == round.team_b_model
+    {
+        return None;
+    }
+    match round.panel.as_ref().and_then(|p| p.verdict.as_ref()) {
+        Some(panel) => Some(panel),
+        None => round.judgments.iter().find(|j| j.is_usable()),
+    }
+}
+
+/// Team A's score when the judge chose `side`'s answer: 1 for A, 0 for B.
+pub fn chosen_score(side: Team) -> f64 {
+    match side {
+        Team::A => 1.0,
+        Team::B => 0.0,
     }
 }

@@ -62,6 +62,11 @@ pub struct TournamentRecord {
     /// it says so.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier_tools: Vec<ToolInfo>,
+    /// The adaptive design's choices (`pairings = "adaptive"`): every wave with the rating
+    /// state it saw and the rounds it chose, and what stopped it. Absent for a fixed
+    /// schedule.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub design: Option<crate::design::DesignRecord>,
     /// Every re-judging that wrote into this folder, oldest first: `rejudge --out` writes
     /// the source's record here with one more entry naming the source folder, `rejudge` in
     /// place adds one to the folder's own.

@@ -1,6 +1,7 @@
 //! "Warnings from the run", for every protocol, first in the report: what `tournament.json`
-//! recorded as the run was planned and run (judge confounds and balance, the inputs'
-//! problems, round files set aside), then what the rounds themselves show (judges who saw
+//! recorded as the run was planned and run (judge confounds and balance, an adaptive
+//! design's statement: its waves, the share of the full schedule played and the rule that
+//! stopped it; the inputs' problems, round files set aside), then what the rounds themselves show (judges who saw
 //! unlike things: model names shown to some and not to others, two versions of one judge
 //! prompt; see [`crate::analysis::judge_views`]), so that a reader meets them before the
 //! figures they qualify.
@@ -8,7 +9,8 @@
 use super::{Section, Text};
 
 /// The leads of the warnings, shown in bold.
-const LEADS: [&str; 4] = [
+const LEADS: [&str; 5] = [
+    "adaptive design",
     "judge confound",
     "judge balance",
     "judges saw unlike things",
@@ -37,16 +39,21 @@ pub(super) fn section(run: &[String], from_rounds: &[String]) -> Option<Section>
     }
     let mut s = Section::new("Warnings from the run");
     if !run.is_empty() {
-        s.paragraph(
-            Text::plain("As ")
-                .code("tournament.json")
-                .and(" records them. A ")
-                .emphasis("judge confound")
-                .and(
-                    " means a judge's leniency cannot be told apart from the pairing or the models it \
-                     scored: the figures that compare those models carry it.",
-                ),
-        );
+        let mut lead = Text::plain("As ")
+            .code("tournament.json")
+            .and(" records them. A ")
+            .emphasis("judge confound")
+            .and(
+                " means a judge's leniency cannot be told apart from the pairing or the models it \
+                 scored: the figures that compare those models carry it.",
+            );
+        if run.iter().any(|w| w.starts_with("adaptive design: ")) {
+            lead = lead.and(" An ").emphasis("adaptive design").and(
+                " chose its rounds from the results as they came, so the rounds per pairing, side, \
+                 item and judge follow its choices rather than a balanced plan.",
+            );
+        }
+        s.paragraph(lead);
         s.list(run.iter().map(|w| item(w)).collect());
     }
     if !from_rounds.is_empty() {
@@ -109,5 +116,21 @@ mod tests {
         let run = md.find("**judge balance**").unwrap();
         let rounds = md.find("**judges saw unlike things**").unwrap();
         assert!(run < rounds, "{md}");
+    }
+
+    #[test]
+    fn an_adaptive_design_is_said_with_its_stop_and_what_it_means() {
+        let statement =
+            "adaptive design: 40 of the full schedule's 84 rounds (48%) were chosen in \
+                         5 waves; stopped by stop_when_separated: every adjacent pair is ordered"
+                .to_string();
+        let md = markdown(&[section(std::slice::from_ref(&statement), &[]).unwrap()]);
+        assert!(md.contains("An *adaptive design* chose its rounds"), "{md}");
+        assert!(
+            md.contains("- **adaptive design**: 40 of the full schedule's 84 rounds"),
+            "{md}"
+        );
+        let md = markdown(&[section(&["judge balance: x".into()], &[]).unwrap()]);
+        assert!(!md.contains("adaptive"), "{md}");
     }
 }

@@ -160,6 +160,22 @@ pub async fn follow(
                         of,
                     }
                 }
+                Change::Design {
+                    wave,
+                    added,
+                    not_chosen,
+                    stopped,
+                } => Say::Line(match stopped {
+                    Some(why) => format!(
+                        "adaptive design stopped after {wave} waves ({not_chosen} rounds of the full schedule not chosen): {why}"
+                    ),
+                    None if added > 0 => format!(
+                        "adaptive design, wave {wave}: {added} rounds chosen ({not_chosen} not chosen yet)"
+                    ),
+                    None => format!(
+                        "adaptive design, wave {wave}: {not_chosen} rounds of the full schedule not chosen yet"
+                    ),
+                }),
             });
         }
         if let Some(line) = event_line(&event) {

@@ -6,7 +6,7 @@ use std::path::Path;
 use std::sync::Arc;
 
 use crate::config::TournamentConfig;
-use crate::domain::{ProtocolKind, QaItem};
+use crate::domain::{ProtocolKind, QaItem, Round};
 use crate::inputs::{load_items, sample};
 use crate::protocols::inputs::{Inputs, InputsError, invalid, schedule_size};
 use crate::protocols::{Protocol, ProtocolSpec};
@@ -20,6 +20,16 @@ pub struct Spec;
 impl ProtocolSpec for Spec {
     fn kind(&self) -> ProtocolKind {
         ProtocolKind::QaDebate
+    }
+
+    /// A debate is won by the debater whose answer the judge chose; a baseline or a
+    /// consultancy is no match.
+    fn match_score(&self, round: &Round) -> Option<f64> {
+        if round.qa()?.format != crate::domain::QaFormat::Debate {
+            return None;
+        }
+        let choice = crate::protocols::spec::deciding(round)?.choice()?;
+        Some(crate::protocols::spec::chosen_score(choice.side))
     }
 
     /// Every dataset file, and the seeded sample.

@@ -10,7 +10,7 @@ use crate::engine::{EngineEvent, ScheduledState};
 use crate::sanitize::{sanitize, sanitized};
 
 use super::model::Mirror;
-use super::schedule::lay_out;
+use super::schedule::{add, lay_out, mark_design};
 
 /// A stored round with every string a model could have written sanitised (the same round
 /// when nothing needed it).
@@ -85,6 +85,44 @@ fn apply(mirror: &mut Mirror, event: EngineEvent) -> Echo {
                 })
                 .collect();
             lay_out(mirror, rounds);
+            for p in problems {
+                mirror.log_line(p);
+            }
+        }
+        EngineEvent::Design {
+            wave,
+            rounds,
+            not_chosen,
+            stopped,
+        } => {
+            let mut problems = Vec::new();
+            let added = rounds.len();
+            let rounds: Vec<ScheduledState> = rounds
+                .into_iter()
+                .filter_map(|s| match clean(s.round) {
+                    Ok(round) => Some(ScheduledState { round, ..s }),
+                    Err(e) => {
+                        problems.push(e);
+                        None
+                    }
+                })
+                .collect();
+            let ids: Vec<String> = rounds.iter().map(|s| s.round.id.clone()).collect();
+            add(mirror, rounds);
+            for id in &ids {
+                if let Some(i) = round(mirror, id) {
+                    mirror.rounds[i].queued = true;
+                }
+            }
+            let stopped = stopped.map(|s| sanitize(&s));
+            mirror.log_line(match &stopped {
+                Some(why) => format!("adaptive design stopped after {wave} waves: {why}"),
+                None => format!(
+                    "adaptive design, wave {wave}: {added} rounds added, {} not chosen yet",
+                    not_chosen.len()
+                ),
+            });
+            mark_design(mirror, &not_chosen, stopped);
             for p in problems {
                 mirror.log_line(p);
             }

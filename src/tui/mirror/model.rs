@@ -109,6 +109,19 @@ pub struct Mirror {
     /// People's judgments of these rounds (read when the folder is opened, again when the
     /// annotate screen stores one), for the Analysis screen's "Judges against people".
     pub people: crate::tui::msg::PeopleReadings,
+    /// An adaptive design's cells of the full schedule without a round: not chosen yet
+    /// while it runs, skipped once it stopped (see [`Design`]).
+    pub design: Option<Design>,
+}
+
+/// What the matrix shows of an adaptive design (`pairings = "adaptive"`): the cells of the
+/// full schedule it has not chosen, and whether it stopped choosing (then they are skipped).
+#[derive(Debug, Clone, Default, PartialEq)]
+pub struct Design {
+    /// The (row, column) cells of rounds not chosen.
+    pub not_chosen: std::collections::HashSet<(usize, usize)>,
+    /// What stopped it (sanitised), once it stopped.
+    pub stopped: Option<String>,
 }
 
 impl Mirror {
@@ -138,6 +151,7 @@ impl Mirror {
             finished: None,
             text_kept: TextKept::default(),
             compare: None,
+            design: None,
             engine_running: mode == Mode::Live,
             people: crate::tui::msg::PeopleReadings::default(),
         }

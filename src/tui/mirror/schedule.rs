@@ -4,10 +4,10 @@
 
 use std::collections::HashMap;
 
-use crate::domain::{ProtocolKind, QaFormat};
+use crate::domain::{ProtocolKind, QaFormat, ScheduledRound};
 use crate::engine::ScheduledState;
 
-use super::model::Mirror;
+use super::model::{Design, Mirror};
 use super::round_state::RoundState;
 
 /// The protocol a schedule runs: the kind most of its rounds have (a tournament runs one;
@@ -65,6 +65,12 @@ pub(super) fn lay_out(m: &mut Mirror, rounds: Vec<ScheduledState>) {
     m.cells.clear();
     m.protocol = schedule_protocol(&rounds);
     m.text_kept.reset();
+    m.design = None;
+    add(m, rounds);
+}
+
+/// Adds rounds to the matrix laid out (an adaptive design's wave), each in its cell.
+pub(super) fn add(m: &mut Mirror, rounds: Vec<ScheduledState>) {
     for s in rounds {
         let mut round = RoundState::new(s.round, s.stored);
         round.text_dropped = s.text_dropped;
@@ -81,5 +87,114 @@ pub(super) fn lay_out(m: &mut Mirror, rounds: Vec<ScheduledState>) {
         if whole_at_rest {
             m.text_kept.touch(&mut m.rounds, at);
         }
+    }
+}
+
+/// The matrix row of a round of the full schedule that has no round yet: as [`row_key`]
+/// gives it for the round once set up.
+fn scheduled_row_key(r: &ScheduledRound) -> (String, String) {
+    match r.format {
+        None => (r.team_a.clone(), r.team_b.clone()),
+        Some(QaFormat::Debate) => (
+            format!("debate {} v {}", r.team_a, r.team_b),
+            r.judges.join(", "),
+        ),
+        Some(QaFormat::Consultancy) => (format!("consult {}", r.team_a), r.judges.join(", ")),
+        Some(other) => (other.as_str().to_string(), r.judges.join(", ")),
+    }
+}
+
+/// Marks the cells of an adaptive design's rounds not chosen (added to the matrix's rows and
+/// columns when missing), and whether it stopped.
+pub(super) fn mark_design(m: &mut Mirror, not_chosen: &[ScheduledRound], stopped: Option<String>) {
+    let mut design = Design {
+        not_chosen: Default::default(),
+        stopped,
+    };
+    for r in not_chosen {
+        if m.index.contains_key(&r.round_id) {
+            continue;
+        }
+        let row = position(&mut m.rows, scheduled_row_key(r));
+        let col = position(&mut m.columns, (r.dilemma_id.clone(), r.repetition));
+        design.not_chosen.insert((row, col));
+    }
+    m.design = Some(design);
+}
+
+#[cfg(test)]
+mod tests {
+    use std::sync::Arc;
+    use std::time::Instant;
+
+    use crate::domain::ScheduledRound;
+    use crate::engine::{EngineEvent, ScheduledState};
+    use crate::protocols::example_round;
+    use crate::tui::mirror::{Mirror, Mode, ingest};
+
+    fn scheduled(id: &str, dilemma: &str, a: &str, b: &str) -> ScheduledRound {
+        ScheduledRound {
+            team_a: a.into(),
+            team_b: b.into(),
+            ..ScheduledRound::example(id, dilemma)
+        }
+    }
+
+    fn state(s: &ScheduledRound) -> ScheduledState {
+        ScheduledState {
+            round: Arc::new(example_round(s)),
+            stored: false,
+            to_run: true,
+            text_dropped: false,
+        }
+    }
+
+    #[test]
+    fn an_adaptive_designs_rounds_not_chosen_have_cells_until_a_wave_chooses_them() {
+        let mut m = Mirror::new("t", Mode::Live, Instant::now());
+        let first = scheduled("d1__a__vs__b__r1", "d1", "a", "b");
+        let later = scheduled("d2__a__vs__b__r1", "d2", "a", "b");
+        let other = scheduled("d1__b__vs__a__r1", "d1", "b", "a");
+        ingest(
+            &mut m,
+            EngineEvent::Started {
+                tournament_id: "t".into(),
+                rounds: vec![state(&first)],
+            },
+        );
+        ingest(
+            &mut m,
+            EngineEvent::Design {
+                wave: 1,
+                rounds: Vec::new(),
+                not_chosen: vec![later.clone(), other.clone()],
+                stopped: None,
+            },
+        );
+        // The pairing b vs a and the dilemma d2 are laid out with no round in them.
+        assert_eq!(m.rows.len(), 2);
+        assert_eq!(m.columns.len(), 2);
+        let design = m.design.clone().unwrap();
+        assert_eq!(design.not_chosen.len(), 2);
+        assert!(design.stopped.is_none());
+        ingest(
+            &mut m,
+            EngineEvent::Design {
+                wave: 2,
+                rounds: vec![state(&later)],
+                not_chosen: vec![other],
+                stopped: Some("max_rounds: 2 rounds chosen".into()),
+            },
+        );
+        assert_eq!(m.rounds.len(), 2);
+        assert!(m.rounds[1].queued);
+        assert_eq!(m.cells.len(), 2);
+        let design = m.design.clone().unwrap();
+        assert_eq!(design.not_chosen.len(), 1);
+        assert_eq!(
+            design.stopped.as_deref(),
+            Some("max_rounds: 2 rounds chosen")
+        );
+        assert_eq!(m.progress.outset().rounds, 2);
     }
 }

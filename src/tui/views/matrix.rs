@@ -79,6 +79,18 @@ pub fn cell(round: &RoundState, app: &App, theme: &Theme) -> (String, ratatui::s
     (text, colour)
 }
 
+/// A cell without a round: an adaptive design's round not chosen yet (`–`; `·` is a
+/// queued round), or skipped once the design stopped (`skip`); empty otherwise.
+fn not_chosen<'a>(app: &App, at: (usize, usize), theme: &Theme) -> Cell<'a> {
+    match &app.mirror.design {
+        Some(d) if d.not_chosen.contains(&at) => {
+            Cell::from(if d.stopped.is_some() { "skip" } else { "–" })
+                .style(Style::new().fg(theme.dim))
+        }
+        _ => Cell::from(""),
+    }
+}
+
 /// Whether a person corrected one of the round's judgments (a judge's, a score's or the
 /// panel's verdict) by hand: kept by the judgment's status, so it shows on rounds read
 /// without their text too.
@@ -249,7 +261,7 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             );
             let cells = cols.iter().map(|c| {
                 let Some(i) = app.mirror.cells.get(&(r, *c)) else {
-                    return Cell::from("");
+                    return not_chosen(app, (r, *c), theme);
                 };
                 let round = &app.mirror.rounds[*i];
                 let (mut text, mut colour) = cell(round, app, theme);
