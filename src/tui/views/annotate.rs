@@ -273,7 +273,7 @@ fn hint(session: &Session, keys: &Keymap) -> String {
             "Choose a or b (the answer you believe), type your confidence 0–100; {score_fields} writes a reason; {save} saves and goes on."
         }
         Form::StructuredDebate { arguments, row, .. } if *row < arguments.len() => {
-            "Each argument's standing: u upheld, p partly upheld, r refuted, ? uncertain (the cursor moves on); {up} {down} move; {score_fields} writes a reason for it; {save} saves and goes on."
+            "Each argument's standing: u upheld, p partly upheld, r refuted, ? uncertain (the cursor moves on); {up}/{down} move; {score_fields} writes a reason for it; {save} saves and goes on."
         }
         Form::StructuredDebate { .. } => {
             "The winner: p pro, c con or t tie; {up} goes back to the arguments; {score_fields} writes a reason; {save} saves and goes on."
