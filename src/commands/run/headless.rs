@@ -172,8 +172,9 @@ pub async fn follow(
                     None if added > 0 => format!(
                         "adaptive design, wave {wave}: {added} rounds chosen ({not_chosen} not chosen yet)"
                     ),
+                    // The first wave's rounds were announced with the tournament's start.
                     None => format!(
-                        "adaptive design, wave {wave}: {not_chosen} rounds of the full schedule not chosen yet"
+                        "adaptive design, wave {wave}: the rounds above chosen ({not_chosen} of the full schedule not chosen yet)"
                     ),
                 }),
             });
