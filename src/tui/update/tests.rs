@@ -1824,3 +1824,41 @@ fn the_annotate_transcript_turns_pages_and_stops_at_its_end() {
     let screen = drawn(&app);
     assert!(screen.contains("Transcript ·"), "{screen}");
 }
+
+#[test]
+fn an_adaptive_designs_cells_not_chosen_are_marked_and_the_legend_says_so() {
+    let mut app = App::new("t", Mode::Live, Instant::now());
+    update(
+        &mut app,
+        Msg::Engine(schedule(vec![(
+            blank("d1__a__vs__b__r1", "a", "b", "d1"),
+            false,
+        )])),
+    );
+    let later = ScheduledRound {
+        team_a: "a".into(),
+        team_b: "b".into(),
+        ..ScheduledRound::example("d2__a__vs__b__r1", "d2")
+    };
+    let design = |stopped: Option<&str>| {
+        Msg::Engine(EngineEvent::Design {
+            wave: 1,
+            rounds: Vec::new(),
+            not_chosen: vec![later.clone()],
+            stopped: stopped.map(str::to_string),
+        })
+    };
+    update(&mut app, design(None));
+    let screen = drawn(&app);
+    assert!(
+        screen.contains("– not chosen yet by the adaptive design"),
+        "{screen}"
+    );
+    update(&mut app, design(Some("max_rounds: 1 round chosen")));
+    let screen = drawn(&app);
+    assert!(
+        screen.contains("skip not chosen by the adaptive design"),
+        "{screen}"
+    );
+    assert!(screen.contains("skip "), "{screen}");
+}

@@ -155,6 +155,22 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
             Style::new().fg(theme.running),
         ));
     }
+    // An adaptive design's marks, only while it leaves rounds of the full schedule out.
+    if let Some(d) = app
+        .mirror
+        .design
+        .as_ref()
+        .filter(|d| !d.not_chosen.is_empty())
+    {
+        legend.spans.push(Span::styled(
+            if d.stopped.is_some() {
+                "  skip not chosen by the adaptive design"
+            } else {
+                "  – not chosen yet by the adaptive design"
+            },
+            Style::new().fg(theme.dim),
+        ));
+    }
     // The hand-correction mark, only when a round has one.
     if app.mirror.rounds.iter().any(corrected_by_hand) {
         legend.spans.push(super::cells::corrected_legend(theme));
