@@ -480,6 +480,34 @@ mod tests {
     }
 
     #[test]
+    fn the_editor_wraps_a_long_line_between_words() {
+        let mut editor = open(qa_round());
+        let words = "deliberately considered counterexample stakeholders throughout";
+        type_text(&mut editor, &format!("{words} {words} {words} "));
+        let drawn = screen(&editor);
+        // Every word of the typed line shows whole in the editor's box: none is split
+        // across two rows.
+        let text_rows: Vec<&str> = drawn
+            .lines()
+            .filter_map(|r| r.split('│').nth(1))
+            .filter(|r| !r.trim().is_empty())
+            .collect();
+        assert!(text_rows.len() >= 4, "the line wraps: {drawn}");
+        for row in text_rows {
+            for cut in row
+                .split(|c: char| !c.is_alphabetic())
+                .filter(|w| w.len() > 2)
+            {
+                assert!(
+                    words.split(' ').any(|w| w == cut)
+                        || "I side with the first debater".contains(cut),
+                    "{cut:?} is part of a word cut at the row's edge: {drawn}"
+                );
+            }
+        }
+    }
+
+    #[test]
     fn a_question_answer_judgment_previews_its_own_form_not_the_ethics_bowl_rubric() {
         let mut editor = open(qa_round());
         assert_eq!(editor.kind, ReviewKind::QaVerdict);
