@@ -323,6 +323,31 @@ mod tests {
         assert_eq!(clustered_ppi(one), None);
     }
 
+    /// Against an independent computation (`tests/stats_reference/make_clustered_ppi.py`):
+    /// ppi_py's power-tuned lambda and estimate, statsmodels' cluster-robust covariance of
+    /// the two means times G/(G − 1), Student's t over the labelled clusters less one.
+    #[test]
+    fn clustered_ppi_matches_ppi_py_and_statsmodels() {
+        let mut units = Vec::new();
+        for c in 0..12usize {
+            for r in 0..=(c % 3) {
+                let labelled = (c < 8 && r == 0) || (c % 2 == 0 && r == 1);
+                units.push(Unit {
+                    cluster: c,
+                    judges: ((7 * c + 3 * r) % 5) as f64 / 4.0,
+                    people: labelled.then(|| ((7 * c + 3 * r) % 5 + c % 2) as f64 / 5.0),
+                });
+            }
+        }
+        let p = clustered_ppi(&units).unwrap();
+        let close = |a: f64, b: f64| (a - b).abs() < 1e-9;
+        assert!(close(p.lambda, 0.383696682464), "{p:?}");
+        assert!(close(p.estimate, 0.428056872038), "{p:?}");
+        assert!(close(p.low.unwrap(), 0.313837613401), "{p:?}");
+        assert!(close(p.high.unwrap(), 0.542276130675), "{p:?}");
+        assert_eq!((p.labelled, p.unlabelled), (10, 2));
+    }
+
     /// 300 simulated question-answer tournaments with known truth: 30 items, 4 debate
     /// rounds each, the right debater of skill 0.6 against 0.4, each item easy or hard
     /// (a shift of ±0.8 every round of it shares). The judge leans to the debater read
