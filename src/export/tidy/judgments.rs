@@ -33,6 +33,7 @@ pub const COLUMNS: &[&str] = &[
 
 /// One observation of one judge.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Default))]
 pub struct Row {
     /// The round's id.
     pub round_id: String,
@@ -119,27 +120,7 @@ mod tests {
 
     #[test]
     fn the_columns_are_the_rows_fields() {
-        let row = Row {
-            round_id: String::new(),
-            protocol: "",
-            item_id: String::new(),
-            repetition: 1,
-            format: None,
-            team_a_model: None,
-            team_b_model: None,
-            judge: String::new(),
-            judge_model: None,
-            judge_kind: "",
-            names_shown: None,
-            parse_status: None,
-            corrected_by_hand: false,
-            side: None,
-            side_name: None,
-            side_model: None,
-            criterion: "",
-            score: None,
-            answer: None,
-        };
+        let row = Row::default();
         assert_eq!(field_names(&row), COLUMNS);
     }
 }

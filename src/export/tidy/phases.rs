@@ -43,6 +43,7 @@ pub const COLUMNS: &[&str] = &[
 
 /// One call.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Default))]
 pub struct Row {
     /// The round's id.
     pub round_id: String,
@@ -162,38 +163,7 @@ mod tests {
 
     #[test]
     fn the_columns_are_the_rows_fields() {
-        let row = Row {
-            round_id: String::new(),
-            protocol: "",
-            item_id: String::new(),
-            repetition: 1,
-            format: None,
-            seq: 1,
-            phase: "",
-            model: String::new(),
-            role: "",
-            side: None,
-            side_name: None,
-            judge: None,
-            deliberation_round: None,
-            argument_round: None,
-            correction: 0,
-            input_tokens: None,
-            output_tokens: None,
-            cached_input_tokens: None,
-            cache_write_tokens: None,
-            usage_estimated: false,
-            cost_usd: None,
-            cache_saved_usd: None,
-            latency_ms: None,
-            attempts: None,
-            finish_reason: None,
-            truncated: false,
-            batched: false,
-            temperature: None,
-            error: None,
-            finished_at: String::new(),
-        };
+        let row = Row::default();
         assert_eq!(field_names(&row), COLUMNS);
     }
 }

@@ -38,6 +38,7 @@ pub const COLUMNS: &[&str] = &[
 
 /// One round.
 #[derive(Debug, Clone, PartialEq, Serialize)]
+#[cfg_attr(test, derive(Default))]
 pub struct Row {
     /// The round's id.
     pub round_id: String,
@@ -156,32 +157,7 @@ mod tests {
 
     #[test]
     fn the_columns_are_the_rows_fields() {
-        let row = Row {
-            round_id: String::new(),
-            protocol: "",
-            item_id: String::new(),
-            repetition: 1,
-            format: None,
-            team_a_model: None,
-            team_b_model: None,
-            judges: String::new(),
-            status: "",
-            error: None,
-            error_phase: None,
-            error_model: None,
-            calls: 0,
-            input_tokens: 0,
-            output_tokens: 0,
-            cost_usd: None,
-            verdict_by: None,
-            verdict_parse_status: None,
-            team_a_total: None,
-            team_b_total: None,
-            verdict: None,
-            correct: None,
-            human_judgments: 0,
-            started_at: String::new(),
-        };
+        let row = Row::default();
         assert_eq!(field_names(&row), COLUMNS);
     }
 }
