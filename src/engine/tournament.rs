@@ -143,11 +143,8 @@ pub(crate) async fn run_with(
         && grows
     {
         w.reopen();
-        for s in w.chosen() {
-            if let Some(round) = store.load_round(&s.round_id)? {
-                w.see(&round);
-            }
-        }
+        // A first run has nothing stored to see; a resumed one sees its stored rounds as
+        // they are read below, before any wave is chosen.
         if w.record.waves.is_empty() {
             w.next(false);
         }
@@ -231,7 +228,12 @@ pub(crate) async fn run_with(
     let mut schedule = Vec::new();
     for s in &scheduled {
         let (round, stored) = match store.load_round(&s.round_id)? {
-            Some(round) => (round, true),
+            Some(round) => {
+                if let Some(w) = waves.as_mut().filter(|_| grows) {
+                    w.see(&round);
+                }
+                (round, true)
+            }
             None => match protocol.new_round(s) {
                 Ok(round) => (round, false),
                 Err(e) => {
