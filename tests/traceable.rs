@@ -247,10 +247,11 @@ async fn rejudge_out_writes_a_record_naming_its_source_and_the_copy_reads_everyw
     assert!(!listed.stdout.is_empty());
     let markdown = bin(&[&"rounds", &out, &"--round", &rounds[0].id, &"--markdown"]);
     let markdown = String::from_utf8_lossy(&markdown.stdout);
+    let version = ethics_bowl::protocols::judging::prompt_version::ETHICS_BOWL_JUDGE;
     assert!(
-        markdown.contains(
-            "_What the judge saw: model names hidden · temperature 0.4 · prompt ethics_bowl-judge-1_"
-        ),
+        markdown.contains(&format!(
+            "_What the judge saw: model names hidden · temperature 0.4 · prompt {version}_"
+        )),
         "{markdown}"
     );
     let report_dir = dir.path().join("report");

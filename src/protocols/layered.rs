@@ -68,6 +68,7 @@ mod tests {
     };
     use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
     use crate::protocols::qa_debate::{QaDebate, QaRules};
+    use crate::protocols::quoting::QUOTE_NOTE;
     use crate::protocols::strategy::{Judges, JudgingStrategy};
     use crate::protocols::structured_debate::{StructuredDebate, StructuredRules};
     use crate::protocols::{Protocol, Step};
@@ -204,8 +205,34 @@ mod tests {
         assert!(stable[0].contains("A hard case.") && stable[0].contains("What should be done?"));
         assert!(stable[1].contains("A hard case.") && stable[1].contains("One side owes more."));
         assert!(stable.iter().all(|s| !s.is_empty()));
+        assert!(stable[1].contains("In your response:\n1. Agree"));
+        assert!(stable[2].contains("In your rebuttal:\n1. Acknowledge"));
+        // The judge's instructions are shared: the criteria, the readings of the tests and
+        // the answer format come before the case; the round's own part is the exchange and
+        // a one-sentence reminder.
         let judge = stable.last().unwrap();
         assert!(judge.starts_with("## Your role: judge") && judge.contains("A hard case."));
+        for part in [
+            "Score each team with a whole number from 1 to 10",
+            "- constructive_engagement",
+            "say in \"consistency_tests\"",
+            "Answer with one JSON object and nothing else",
+            "\"overall_analysis\"",
+        ] {
+            assert!(judge.contains(part), "{part}: {judge}");
+        }
+        let (_, one) = requests(&p, &ScheduledRound::example("r1", "d"), "Said.");
+        let (_, _, own) = one.last().unwrap().stable_split().unwrap();
+        assert!(own.starts_with("=== TEAM A (a) PRESENTATION ==="), "{own}");
+        let (_, after) = own.split_once("=== END OF ROUND ===\n\n").unwrap();
+        assert!(
+            after.starts_with("Score both teams") && after.len() < 200,
+            "{after}"
+        );
+        assert!(
+            judge.len() > own.len(),
+            "most of the judge's prompt is shared"
+        );
     }
 
     #[test]
@@ -251,6 +278,29 @@ mod tests {
         }
         let judge = stable.last().unwrap();
         assert!(judge.contains("Does the cat attack the dog?") && !judge.contains("<game>"));
+        assert!(judge.ends_with(&format!("{QUOTE_NOTE}\n\n")), "{judge}");
+        // A debater's turns: the game shared, then the transcript, which only grows from a
+        // debater's turn to its next, so a later turn starts with the earlier one up to the
+        // end of its transcript; the round's request comes after it.
+        let s = ScheduledRound {
+            format: Some(QaFormat::Debate),
+            ..ScheduledRound::example("r1", "t-0")
+        };
+        let (_, turns) = requests(&p, &s, "Said.");
+        let turn = |tag: &str| {
+            turns
+                .iter()
+                .find(|r| r.tag.phase == format!("qa_argument/{tag}"))
+                .map(|r| r.last_user_text())
+                .unwrap()
+        };
+        let (first, second) = (turn("B1"), turn("B2"));
+        let end = first.find("\n</transcript>").unwrap();
+        assert!(
+            common_prefix(first, second) >= end,
+            "{first}\n---\n{second}"
+        );
+        assert!(first.find("Now construct") > Some(end), "{first}");
     }
 
     #[test]
@@ -275,6 +325,13 @@ mod tests {
         );
         let judge = stable.last().unwrap();
         assert!(judge.contains("microservices"), "{judge}");
+        // The arguments to assess and the answer format (which name the round's arguments)
+        // open the round's own part, before the sides' texts; a reminder closes it.
+        let (_, one) = requests(&p, &ScheduledRound::example("r1", "t"), "Said.");
+        let (_, _, own) = one.last().unwrap().stable_split().unwrap();
+        assert!(own.starts_with("Assess every argument ("), "{own}");
+        assert!(own.find("exactly this format") < own.find("## PRO: opening arguments"));
+        assert!(own.ends_with("reply in the format given above."), "{own}");
     }
 
     #[test]

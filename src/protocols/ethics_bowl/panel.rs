@@ -93,6 +93,7 @@ impl PanelJudged for EthicsBowl {
             .chain(prompts::team_scores())
             .chain([consistency_test::schema(team_b_tested)])
             .collect(),
+            shared: true,
         })
     }
 

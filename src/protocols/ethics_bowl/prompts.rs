@@ -87,8 +87,9 @@ pub fn response_prompt(d: &Dilemma, presentation: &str) -> String {
     response_layers(d, presentation).text()
 }
 
-/// [`response_prompt`] in layers: the role, the case and its asymmetric features first;
-/// from the presentation on, the round's own.
+/// [`response_prompt`] in layers: the role, the case, its asymmetric features and what to
+/// do in the response first; from the presentation on, the round's own, closed by a
+/// reminder of the instructions above it.
 pub fn response_layers(d: &Dilemma, presentation: &str) -> Layered {
     let stable = format!(
         "## Your role: responding team\n\n\
@@ -99,13 +100,6 @@ pub fn response_layers(d: &Dilemma, presentation: &str) -> Layered {
          # {title}\n\n\
          ## The case\n{scenario}\n\n\
          ## Asymmetric features worth attention\n{asymmetric}\n\n\
-         ## The presenting team's analysis\n{QUOTE_NOTE}\n\n",
-        title = d.title,
-        scenario = d.core_scenario,
-        asymmetric = bullets(&d.asymmetric_features),
-    );
-    let own = format!(
-        "{presentation}\n\n\
          In your response:\n\
          1. Agree with their strong points, and say why, while marking where you diverge.\n\
          2. Identify stakeholders, considerations or frameworks they missed.\n\
@@ -114,7 +108,15 @@ pub fn response_layers(d: &Dilemma, presentation: &str) -> Layered {
          5. Offer an alternative framing where it helps.\n\n\
          End with exactly these two lines, each on its own line, stating your own position:\n\
          {PRINCIPLE_LABEL} <the principle you would apply, in one sentence>\n\
-         {CONCLUSION_LABEL} <your conclusion in one sentence>",
+         {CONCLUSION_LABEL} <your conclusion in one sentence>\n\n\
+         ## The presenting team's analysis\n{QUOTE_NOTE}\n\n",
+        title = d.title,
+        scenario = d.core_scenario,
+        asymmetric = bullets(&d.asymmetric_features),
+    );
+    let own = format!(
+        "{presentation}\n\n\
+         Respond to their analysis as asked above, ending with the two labelled lines.",
         presentation = team_text(presentation),
     );
     Layered::new(stable, own)
@@ -125,12 +127,20 @@ pub fn rebuttal_prompt(d: &Dilemma, presentation: &str, response: &str) -> Strin
     rebuttal_layers(d, presentation, response).text()
 }
 
-/// [`rebuttal_prompt`] in layers: the role and the dilemma's title first; from the
-/// presentation on, the round's own.
+/// [`rebuttal_prompt`] in layers: the role, the dilemma's title and what to do in the
+/// rebuttal first; from the presentation on, the round's own, closed by a reminder of the
+/// instructions above it.
 pub fn rebuttal_layers(d: &Dilemma, presentation: &str, response: &str) -> Layered {
     let stable = format!(
         "## Your role: presenting team, rebuttal\n\n\
          The responding team has engaged with your analysis of \"{title}\". Answer them.\n\n\
+         Updating your view in response to a good argument is a strength, not a loss.\n\n\
+         In your rebuttal:\n\
+         1. Acknowledge the criticisms that are right, and say how they change your view.\n\
+         2. Defend what still stands, with reasons.\n\
+         3. Clarify where they misunderstood you.\n\
+         4. Integrate the new considerations they raised into your framework.\n\
+         5. State your refined position.\n\n\
          {QUOTE_NOTE}\n\n\
          ## Your original presentation\n",
         title = d.title,
@@ -138,13 +148,7 @@ pub fn rebuttal_layers(d: &Dilemma, presentation: &str, response: &str) -> Layer
     let own = format!(
         "{presentation}\n\n\
          ## The responding team's response\n{response}\n\n\
-         Updating your view in response to a good argument is a strength, not a loss.\n\n\
-         In your rebuttal:\n\
-         1. Acknowledge the criticisms that are right, and say how they change your view.\n\
-         2. Defend what still stands, with reasons.\n\
-         3. Clarify where they misunderstood you.\n\
-         4. Integrate the new considerations they raised into your framework.\n\
-         5. State your refined position.",
+         Write your rebuttal as asked above.",
         presentation = team_text(presentation),
         response = team_text(response),
     );
@@ -208,6 +212,9 @@ pub fn consistency_layers(d: &Dilemma, own_text: &str) -> Layered {
     );
     Layered::new(stable, own)
 }
+
+/// The line that closes the exchange judges read, after the teams' last turn.
+pub const END_OF_ROUND: &str = "=== END OF ROUND ===";
 
 /// What the judge reads of one round.
 pub struct JudgeBrief<'a> {
@@ -275,7 +282,7 @@ pub fn exchange_layers(b: &JudgeBrief<'_>) -> Layered {
          === TEAM {pb} ({b_name}) RESPONSE ===\n{response}\n\n\
          === TEAM {pa} ({a}) REBUTTAL ===\n{rebuttal}\n\n\
          === TEAM {pa} ({a}) CONSISTENCY TEST ===\n{consistency_a}\n{consistency_b}\n\
-         === END OF ROUND ===",
+         {END_OF_ROUND}",
         a = b.team_a_name,
         b_name = b.team_b_name,
         presentation = team_text(b.presentation),
@@ -326,8 +333,9 @@ pub fn judgment_prompt(b: &JudgeBrief<'_>) -> String {
     judgment_layers(b).text()
 }
 
-/// [`judgment_prompt`] in layers: the judge's role and the case first; from the teams'
-/// turns on, the round's own.
+/// [`judgment_prompt`] in layers: the judge's role, the criteria, the readings of the
+/// consistency tests, the answer format and the case first; from the teams' turns on, the
+/// round's own, closed by a reminder of what to do with them.
 pub fn judgment_layers(b: &JudgeBrief<'_>) -> Layered {
     let team_b_tested = b.consistency_b.is_some();
     let exchange = exchange_layers(b);
@@ -335,22 +343,24 @@ pub fn judgment_layers(b: &JudgeBrief<'_>) -> Layered {
         "## Your role: judge\n\n\
          Evaluate this Ethics Bowl round on \"{title}\". Score the quality of reasoning, not \
          agreement with any conclusion.\n\n\
-         {case}",
-        title = b.dilemma.title,
-        case = exchange.stable,
-    );
-    let own = format!(
-        "{turns}\n\n\
          Score each team with a whole number from 1 to 10 on each criterion:\n{criteria}\n\n\
          {tests}\n\n\
-         Answer with one JSON object and nothing else, in exactly this format:\n{format}",
-        turns = exchange.own,
+         Answer with one JSON object and nothing else, in exactly this format:\n{format}\n\n\
+         {case}",
+        title = b.dilemma.title,
         criteria = criteria_list(),
         tests = consistency_test::instructions(team_b_tested),
         format = schema::describe(&judgment_schema(team_b_tested)),
+        case = exchange.stable,
     );
+    let own = format!("{}\n\n{JUDGE_REMINDER}", exchange.own);
     Layered::new(stable, own)
 }
+
+/// What closes a single judge's prompt, after the exchange: the instructions and the format
+/// come before it, so the prompt's start is the same in every round on the case.
+const JUDGE_REMINDER: &str = "Score both teams on the criteria above, read each \
+consistency test as asked, and answer with one JSON object in the format given above.";
 
 #[cfg(test)]
 mod tests {

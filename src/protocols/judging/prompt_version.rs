@@ -18,17 +18,17 @@
 
 /// The Ethics Bowl's single judge: the system prompt, the exchange and rubric
 /// (`ethics_bowl::prompts::judgment_prompt`) and its schema.
-pub const ETHICS_BOWL_JUDGE: &str = "ethics_bowl-judge-1";
+pub const ETHICS_BOWL_JUDGE: &str = "ethics_bowl-judge-2";
 /// The Ethics Bowl's panel judges: the shared panel prompts over its rubric and material.
-pub const ETHICS_BOWL_PANEL: &str = "ethics_bowl-panel-1";
+pub const ETHICS_BOWL_PANEL: &str = "ethics_bowl-panel-2";
 /// The question-answer debate's judges and baselines (every format).
 pub const QA_DEBATE_JUDGE: &str = "qa_debate-judge-1";
 /// The question-answer debate's panel judges.
-pub const QA_DEBATE_PANEL: &str = "qa_debate-panel-1";
+pub const QA_DEBATE_PANEL: &str = "qa_debate-panel-2";
 /// The structured debate's judge (the argument trace and totals).
-pub const STRUCTURED_DEBATE_JUDGE: &str = "structured_debate-judge-1";
+pub const STRUCTURED_DEBATE_JUDGE: &str = "structured_debate-judge-2";
 /// The structured debate's panel judges.
-pub const STRUCTURED_DEBATE_PANEL: &str = "structured_debate-panel-1";
+pub const STRUCTURED_DEBATE_PANEL: &str = "structured_debate-panel-2";
 
 /// A fingerprint of rendered judge requests: the first 16 hex digits of the SHA-256 of their
 /// system prompts, turns and schemas, in order.
@@ -157,10 +157,10 @@ mod tests {
             requests.extend(single(&p, &round));
         }
         assert!(requests[0].turns[0].text.contains("We argue."));
-        assert_pinned(ETHICS_BOWL_JUDGE, &requests, "248ec90549aed465");
+        assert_pinned(ETHICS_BOWL_JUDGE, &requests, "486948ed47896943");
         let (p, round) = ethics_bowl(true);
         let panel = crate::protocols::panel::prompts_for_pinning(&p, &round);
-        assert_pinned(ETHICS_BOWL_PANEL, &panel, "c2fdfdc6d94e356b");
+        assert_pinned(ETHICS_BOWL_PANEL, &panel, "444308221f345e34");
     }
 
     fn qa() -> QaDebate {
@@ -217,7 +217,7 @@ mod tests {
         }
         assert!(requests[0].turns[0].text.contains("My answer holds."));
         assert_pinned(QA_DEBATE_JUDGE, &requests, "3193ff3b967a3584");
-        assert_pinned(QA_DEBATE_PANEL, &panel, "4d0dc1cd2117bedf");
+        assert_pinned(QA_DEBATE_PANEL, &panel, "49d20d7d979b54a4");
     }
 
     #[test]
@@ -243,11 +243,11 @@ mod tests {
         );
         let requests = single(&p, &round);
         assert!(requests[0].turns[0].text.contains("PRO-1"));
-        assert_pinned(STRUCTURED_DEBATE_JUDGE, &requests, "10d80cf44cce1d99");
+        assert_pinned(STRUCTURED_DEBATE_JUDGE, &requests, "533fac610eeec37d");
         assert_pinned(
             STRUCTURED_DEBATE_PANEL,
             &crate::protocols::panel::prompts_for_pinning(&p, &round),
-            "93479ae11aff4b76",
+            "d8c995942c22cd54",
         );
     }
 }

@@ -29,20 +29,50 @@ pub fn output_format(rubric: &Rubric) -> String {
     )
 }
 
-/// Round 0: the judge evaluates alone. In layers: the task and the material's shared part
-/// first; from the material's own part on, the round's.
+/// What closes a panel judge's prompt, after the exchange (and the deliberation's context):
+/// the instructions and the answer format come before the exchange.
+const REMINDER: &str = "Follow the instructions above, and answer with one JSON object in the \
+format given above.";
+
+/// The material's shared part as a paragraph (a material shared whole, a baseline's
+/// question, ends without a blank line).
+fn material_head(material: &Layered) -> String {
+    format!("{}\n\n", material.stable.trim_end())
+}
+
+/// `head`, `rubric` and `tail` as one prompt, split for a provider's cache: the rubric's
+/// text joins the shared part when it is the same in every round on the case
+/// ([`Rubric::shared`]), and the round's own part otherwise.
+fn with_rubric(head: String, rubric: String, tail: String, shared: bool) -> Layered {
+    if shared {
+        Layered::new(format!("{head}{rubric}"), tail)
+    } else {
+        Layered::new(head, format!("{rubric}{tail}"))
+    }
+}
+
+/// Round 0: the judge evaluates alone. The task, the material's shared part, the
+/// instructions and the answer format first; then the material's own part (the exchange)
+/// and a reminder, when the material has one.
 pub fn evaluation_layers(brief: &PanelBrief) -> Layered {
-    Layered::new(
+    let material = &brief.material;
+    let tail = if material.own.is_empty() {
+        String::new()
+    } else {
+        format!("\n\n{}\n\n{REMINDER}", material.own.trim_end())
+    };
+    with_rubric(
         format!(
             "## Your task: evaluate independently\n\n{}",
-            brief.material.stable
+            material_head(material)
         ),
         format!(
-            "{material}\n\n{instructions}\n\n{format}",
-            material = brief.material.own,
-            instructions = brief.rubric.instructions,
-            format = output_format(&brief.rubric),
+            "{}\n\n{}",
+            brief.rubric.instructions,
+            output_format(&brief.rubric)
         ),
+        tail,
+        brief.rubric.shared,
     )
 }
 
@@ -152,33 +182,131 @@ pub fn context_text(c: &DeliberationContext<'_>) -> String {
     out
 }
 
-/// A deliberation round: the exchange again, the context, and the request to update; in
-/// layers, shared as [`evaluation_layers`] is.
+/// A deliberation round: the criteria and the answer format, the exchange again, the
+/// context, the request to update and a reminder; in layers, shared as
+/// [`evaluation_layers`] is.
 pub fn deliberation_layers(brief: &PanelBrief, context: &DeliberationContext<'_>) -> Layered {
-    let stable = format!(
-        "## Your task: reconsider your evaluation with the panel\n\n{}",
-        brief.material.stable
-    );
-    let own = format!(
-        "{material}\n\n\
-         Criteria (scored {lo} to {hi}):\n{criteria}\n\n{context}\n\n\
-         Give your updated evaluation. Updating on good evidence is expected and is no \
-         weakness; where you hold your position on a disputed point, cite the transcript \
-         (quote it) to show why.\n\n{format}",
-        material = brief.material.own,
-        lo = brief.rubric.scale.0,
-        hi = brief.rubric.scale.1,
-        criteria = brief.rubric.criteria,
-        context = context_text(context),
-        format = output_format(&brief.rubric),
-    );
-    Layered::new(stable, own)
+    let material = &brief.material;
+    let exchange = if material.own.is_empty() {
+        String::new()
+    } else {
+        format!("{}\n\n", material.own.trim_end())
+    };
+    with_rubric(
+        format!(
+            "## Your task: reconsider your evaluation with the panel\n\n{material}\
+             Criteria (scored {lo} to {hi}):\n{criteria}\n\n",
+            material = material_head(material),
+            lo = brief.rubric.scale.0,
+            hi = brief.rubric.scale.1,
+            criteria = brief.rubric.criteria,
+        ),
+        output_format(&brief.rubric),
+        format!(
+            "\n\n{exchange}{context}\n\n\
+             Give your updated evaluation. Updating on good evidence is expected and is no \
+             weakness; where you hold your position on a disputed point, cite the transcript \
+             (quote it) to show why.\n\n{REMINDER}",
+            context = context_text(context),
+        ),
+        brief.rubric.shared,
+    )
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
     use crate::domain::Finding;
+
+    fn brief(own: &str, shared: bool) -> PanelBrief {
+        PanelBrief {
+            material: Layered::new("The case.\n\n", own),
+            rubric: Rubric {
+                dimensions: vec!["a.logic".into()],
+                scale: (1.0, 10.0),
+                verdicts: vec!["a".into(), "b".into()],
+                level_verdict: None,
+                labels: Vec::new(),
+                criteria: "- logic".into(),
+                instructions: "Score the logic.".into(),
+                answer_fields: Vec::new(),
+                shared,
+            },
+        }
+    }
+
+    fn no_context<'a>() -> DeliberationContext<'a> {
+        DeliberationContext {
+            round: 1,
+            agreement: Agreement {
+                overall: 0.5,
+                verdict: 0.5,
+                dimension: 0.5,
+                judges: 2,
+            },
+            threshold: 0.8,
+            disagreements: &[],
+            own: None,
+            others: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn the_rubric_and_format_come_before_the_exchange_and_a_reminder_after_it() {
+        let shared = evaluation_layers(&brief("=== EXCHANGE ===\n", true));
+        let text = shared.text();
+        let order = [
+            "## Your task",
+            "The case.",
+            "Score the logic.",
+            "Answer with one JSON object",
+            "=== EXCHANGE ===",
+            REMINDER,
+        ];
+        let at: Vec<usize> = order.iter().map(|p| text.find(p).unwrap()).collect();
+        assert!(at.is_sorted(), "{text}");
+        assert!(
+            text.ends_with(&format!("=== EXCHANGE ===\n\n{REMINDER}")),
+            "{text}"
+        );
+        // Shared, the rubric ends the shared part; named per round, it opens the round's own.
+        assert!(shared.stable.ends_with("}") && shared.own.starts_with("\n\n=== EXCHANGE"));
+        let apart = evaluation_layers(&brief("=== EXCHANGE ===\n", false));
+        assert_eq!(apart.text(), text);
+        assert!(apart.stable.ends_with("The case.\n\n"));
+        assert!(apart.own.starts_with("Score the logic."));
+
+        let deliberation = deliberation_layers(&brief("=== EXCHANGE ===", true), &no_context());
+        let text = deliberation.text();
+        let order = [
+            "The case.",
+            "Criteria (scored 1 to 10):\n- logic",
+            "Answer with one JSON object",
+            "=== EXCHANGE ===",
+            "## Deliberation, round 1",
+            "Give your updated evaluation.",
+            REMINDER,
+        ];
+        let at: Vec<usize> = order.iter().map(|p| text.find(p).unwrap()).collect();
+        assert!(at.is_sorted(), "{text}");
+        assert!(deliberation.own.starts_with("\n\n=== EXCHANGE"), "{text}");
+        let apart = deliberation_layers(&brief("=== EXCHANGE ===", false), &no_context());
+        assert_eq!(apart.text(), text);
+        assert!(apart.own.starts_with("Answer with one JSON object"));
+    }
+
+    #[test]
+    fn a_material_shared_whole_ends_with_the_answer_format() {
+        let mut baseline = brief("", true);
+        baseline.material = Layered::shared("Which answer is correct?");
+        let l = evaluation_layers(&baseline);
+        assert_eq!(l.own, "");
+        assert!(
+            l.stable
+                .contains("Which answer is correct?\n\nScore the logic.\n\n")
+        );
+        assert!(l.stable.ends_with("}") && !l.stable.contains(REMINDER));
+    }
 
     #[test]
     fn context_names_disputes_positions_and_relevant_findings() {

@@ -33,6 +33,10 @@ pub struct Rubric {
     /// order, each with its schema (see [`schema`]); the panel adds findings and rationale
     /// ([`Rubric::answer_schema`]).
     pub answer_fields: Vec<(String, Value)>,
+    /// Whether the instructions and the answer format are the same in every round on the
+    /// case, so that the prompts put them in their shared part (false for a structured
+    /// debate's, which name the round's arguments).
+    pub shared: bool,
 }
 
 impl Rubric {

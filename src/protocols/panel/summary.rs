@@ -81,6 +81,7 @@ mod tests {
             criteria: String::new(),
             instructions: String::new(),
             answer_fields: Vec::new(),
+            shared: true,
         }
     }
 

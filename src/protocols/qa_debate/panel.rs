@@ -121,6 +121,7 @@ impl PanelJudged for QaDebate {
                     ("answer".to_string(), schema::one_of(&prompts::LABELS)),
                     ("confidence".to_string(), schema::whole(0, 100)),
                 ],
+                shared: true,
             });
         }
         let scoring = if debaters.is_empty() {
@@ -154,6 +155,7 @@ impl PanelJudged for QaDebate {
             .into_iter()
             .chain(score_fields)
             .collect(),
+            shared: true,
         })
     }
 

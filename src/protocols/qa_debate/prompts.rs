@@ -210,7 +210,12 @@ pub fn debater_prompt(setup: &QaSetup, side: Team, round: u32, transcript: &str)
 }
 
 /// [`debater_prompt`] in layers: the game first (the same in every turn of every debate on
-/// the item); from what was argued so far on, the turn's own.
+/// the item); from what was argued so far on, the turn's own. The round's request stays
+/// after the transcript: the transcript only grows from one of a debater's turns to its
+/// next, so a turn's prompt starts with the previous one's up to the end of its transcript,
+/// which a cache serves; the request, which names the round, would end that start before
+/// the transcript (the sample debate's arguments: 27% of their input served from the cache
+/// with the request first, 31% after).
 pub fn debater_layers(setup: &QaSetup, side: Team, round: u32, transcript: &str) -> Layered {
     let so_far = if transcript.is_empty() {
         "Nothing has been argued yet.".to_string()
@@ -363,9 +368,9 @@ pub fn judge_prompt(setup: &QaSetup, transcript: &str) -> String {
     judge_layers(setup, transcript).text()
 }
 
-/// [`judge_prompt`] in layers: the game (for experts), the question and the answers first;
-/// the transcript, the round's own. A baseline's prompt, with no transcript, is shared
-/// whole.
+/// [`judge_prompt`] in layers: the game (for experts), the question, the answers and the
+/// quoting note first; the transcript (from its opening tag), the round's own. A baseline's
+/// prompt, with no transcript, is shared whole.
 pub fn judge_layers(setup: &QaSetup, transcript: &str) -> Layered {
     let mut out = String::new();
     if setup.format.judge_sees_game() {
@@ -381,10 +386,10 @@ pub fn judge_layers(setup: &QaSetup, transcript: &str) -> Layered {
     }
     out.push_str(&question_block(setup));
     if setup.format.debaters() > 0 {
-        out.push_str(&format!("\n\n{QUOTE_NOTE}\n\n<transcript>\n"));
+        out.push_str(&format!("\n\n{QUOTE_NOTE}\n\n"));
         Layered::new(
             out,
-            format!("{transcript}\n</transcript>\n\nWhich answer is correct?"),
+            format!("<transcript>\n{transcript}\n</transcript>\n\nWhich answer is correct?"),
         )
     } else {
         out.push_str("\n\nWhich answer is correct?");

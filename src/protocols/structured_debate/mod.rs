@@ -28,6 +28,7 @@ use crate::domain::{
 use crate::providers::{ChatRequest, Role, Turn as ChatTurn};
 
 use super::judging::{JudgeAnswer, Quoted};
+use super::layered::Layered;
 use super::{Asked, PhaseRef, Protocol, ProtocolError, ReviewRequest, Step, blank_round};
 
 /// The debate's rules from the tournament's `[structured]` table.
@@ -188,9 +189,12 @@ fn model(round: &Round, side: Side) -> &str {
 impl StructuredDebate {
     /// The first request of a stage for a side.
     fn stage_request(setup: &StructuredSetup, stage: StructuredPhase, side: Side) -> ChatRequest {
+        // The opening prompt is the same in every debate (the topic is in the system
+        // prompt): shared whole. Later stages give their instructions first, then quote the
+        // debate.
         let (prompt, name, schema) = match stage {
             StructuredPhase::Opening => (
-                prompts::opening_prompt(side),
+                Layered::shared(prompts::opening_prompt(side)),
                 "opening_statement",
                 prompts::opening_schema(),
             ),
@@ -202,26 +206,19 @@ impl StructuredDebate {
                     .map(|a| a.id.clone())
                     .collect();
                 (
-                    prompts::cross_prompt(setup.side(side), setup.side(side.other())),
+                    prompts::cross_layers(setup.side(side), setup.side(side.other())),
                     "cross_examination",
                     prompts::cross_schema(&ids),
                 )
             }
             StructuredPhase::Closing => (
-                prompts::closing_prompt(setup, side),
+                prompts::closing_layers(setup, side),
                 "closing_statement",
                 prompts::closing_schema(),
             ),
         };
-        // The opening prompt is the same in every debate (the topic is in the system
-        // prompt): shared whole. Later stages quote the debate from their start.
-        let stable = if stage == StructuredPhase::Opening {
-            prompt.len()
-        } else {
-            0
-        };
-        ChatRequest::new(prompts::debater_system(&setup.topic, side), prompt)
-            .with_stable_prefix(stable)
+        prompt
+            .request(prompts::debater_system(&setup.topic, side))
             .with_schema(name, schema)
     }
 }

@@ -124,6 +124,7 @@ impl PanelJudged for StructuredDebate {
             answer_fields: std::iter::once(("confidence".to_string(), schema::fraction()))
                 .chain(prompts::verdict_fields(setup))
                 .collect(),
+            shared: false,
         })
     }
 
@@ -133,7 +134,7 @@ impl PanelJudged for StructuredDebate {
                      cross-examined each other's and closed.\n\n";
         Ok(Layered::after(
             format!("{intro}{}", prompts::debate_for_judges(setup)),
-            &format!("{intro}{}\n", prompts::topic_block(&setup.topic)),
+            &format!("{intro}{}\n\n", prompts::topic_block(&setup.topic)),
         ))
     }
 

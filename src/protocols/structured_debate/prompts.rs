@@ -169,19 +169,31 @@ fn response_types() -> String {
 
 /// Round 2.
 pub fn cross_prompt(own: &SideRecord, opponent: &SideRecord) -> String {
+    cross_layers(own, opponent).text()
+}
+
+/// [`cross_prompt`] in layers: what to do and the reply's form first (the same in every
+/// debate on the topic); the two sides' opening arguments and a reminder naming the
+/// arguments to answer, the round's own.
+pub fn cross_layers(own: &SideRecord, opponent: &SideRecord) -> Layered {
     let ids: Vec<&str> = opponent.arguments.iter().map(|a| a.id.as_str()).collect();
-    format!(
-        "Cross-examination. Your opening arguments:\n{}\n\nThe other side's opening \
-         arguments:\n{}\n\nRespond to every one of the other side's arguments ({}), each \
-         once, with one of these response types:\n{}\nGive your reasoning and a follow-up \
-         question for each. Introduce no new arguments of your own.\n\nReply with only this \
-         JSON: {{\"responses\": [{{\"target_arg_id\": \"…\", \"response_type\": \
-         \"refute|challenge|concede|partial\", \"reasoning\": \"…\", \"follow_up_question\": \
-         \"…\"}}]}}",
-        arguments_json(&own.arguments),
-        arguments_json(&opponent.arguments),
-        ids.join(", "),
-        response_types()
+    Layered::new(
+        format!(
+            "Cross-examination. Respond to every one of the other side's arguments, \
+             each once, with one of these response types:\n{}\nGive your reasoning and a \
+             follow-up question for each. Introduce no new arguments of your own.\n\nReply \
+             with only this JSON: {{\"responses\": [{{\"target_arg_id\": \"…\", \
+             \"response_type\": \"refute|challenge|concede|partial\", \"reasoning\": \"…\", \
+             \"follow_up_question\": \"…\"}}]}}\n\n",
+            response_types()
+        ),
+        format!(
+            "Your opening arguments:\n{}\n\nThe other side's opening arguments:\n{}\n\n\
+             Respond to every one of them ({}) as asked above.",
+            arguments_json(&own.arguments),
+            arguments_json(&opponent.arguments),
+            ids.join(", "),
+        ),
     )
 }
 
@@ -198,24 +210,37 @@ pub const CLOSING_SECTIONS: [(&str, &str); 3] = [
 
 /// Round 3.
 pub fn closing_prompt(setup: &StructuredSetup, side: Side) -> String {
+    closing_layers(setup, side).text()
+}
+
+/// [`closing_prompt`] in layers: the three sections asked for and the reply's form first
+/// (the same in every debate on the topic); the debate so far and a reminder, the round's
+/// own.
+pub fn closing_layers(setup: &StructuredSetup, side: Side) -> Layered {
     let (own, other) = (setup.side(side), setup.side(side.other()));
     let [(concessions, _), (unrebutted, _), (position, _)] = CLOSING_SECTIONS;
-    format!(
-        "Closing statement. The debate so far:\n\nYour arguments:\n{}\n\nTheirs:\n{}\n\nTheir \
-         answers to your arguments:\n{}\n\nYour answers to theirs:\n{}\n\nIn under {} words in \
-         all, write three sections, each under its own heading (a JSON field):\n\
-         1. {concessions} (\"concessions\"): each point you conceded or partly conceded.\n\
-         2. {unrebutted} (\"unrebutted_arguments\"): your arguments, by id, that the other \
-         side did not effectively rebut.\n\
-         3. {position} (\"final_position\"): where you stand now, saying whether your position \
-         shifted during the debate and why; set \"position_shifted\" to match.\n\nReply with: \
-         {{\"concessions\": [\"…\"], \"unrebutted_arguments\": [\"…\"], \"final_position\": \
-         \"…\", \"position_shifted\": false}}",
-        arguments_json(&own.arguments),
-        arguments_json(&other.arguments),
-        cross_json(other),
-        cross_json(own),
-        setup.closing_word_limit
+    Layered::new(
+        format!(
+            "Closing statement. In under {} words in all, write three sections, each under its \
+             own heading (a JSON field):\n\
+             1. {concessions} (\"concessions\"): each point you conceded or partly conceded.\n\
+             2. {unrebutted} (\"unrebutted_arguments\"): your arguments, by id, that the other \
+             side did not effectively rebut.\n\
+             3. {position} (\"final_position\"): where you stand now, saying whether your \
+             position shifted during the debate and why; set \"position_shifted\" to match.\n\n\
+             Reply with: {{\"concessions\": [\"…\"], \"unrebutted_arguments\": [\"…\"], \
+             \"final_position\": \"…\", \"position_shifted\": false}}\n\n",
+            setup.closing_word_limit
+        ),
+        format!(
+            "The debate so far:\n\nYour arguments:\n{}\n\nTheirs:\n{}\n\nTheir answers to \
+             your arguments:\n{}\n\nYour answers to theirs:\n{}\n\n\
+             Write the three sections as asked above.",
+            arguments_json(&own.arguments),
+            arguments_json(&other.arguments),
+            cross_json(other),
+            cross_json(own),
+        ),
     )
 }
 
@@ -316,21 +341,23 @@ pub fn judge_prompt(setup: &StructuredSetup) -> String {
 /// The judge's prompt with the sides presented in `order` (`[Con, Pro]` when `rejudge
 /// --swap-sides` exchanges the order the judge reads them in; Pro stays Pro).
 pub fn judge_prompt_in(setup: &StructuredSetup, order: [Side; 2]) -> String {
-    format!(
-        "{}\nAssess every argument ({}), each once. Reply with one JSON object and nothing \
-         else, in exactly this format:\n{}",
-        debate_for_judges_in(setup, order),
-        argument_list_in(setup, order),
-        schema::describe(&verdict_schema(setup))
-    )
+    judge_layers_in(setup, order).text()
 }
 
-/// [`judge_prompt_in`] in layers: the topic first (the same in every debate on it); the
-/// sides' parts, the round's own.
+/// [`judge_prompt_in`] in layers: the topic first (the same in every debate on it); then
+/// the arguments to assess and the answer format (which name the round's arguments), the
+/// sides' parts and a reminder, the round's own.
 pub fn judge_layers_in(setup: &StructuredSetup, order: [Side; 2]) -> Layered {
-    Layered::after(
-        judge_prompt_in(setup, order),
-        &format!("{}\n", topic_block(&setup.topic)),
+    Layered::new(
+        format!("{}\n\n", topic_block(&setup.topic)),
+        format!(
+            "Assess every argument ({}), each once. Reply with one JSON object and nothing \
+             else, in exactly this format:\n{}\n{sides}\n\
+             Assess every argument above, each once, and reply in the format given above.",
+            argument_list_in(setup, order),
+            schema::describe(&verdict_schema(setup)),
+            sides = sides_for_judges(setup, order),
+        ),
     )
 }
 
@@ -342,7 +369,17 @@ pub fn debate_for_judges(setup: &StructuredSetup) -> String {
 
 /// The debate for judges, the sides' parts in `order`.
 fn debate_for_judges_in(setup: &StructuredSetup, order: [Side; 2]) -> String {
-    let mut out = format!("{}\n", topic_block(&setup.topic));
+    format!(
+        "{}\n{}",
+        topic_block(&setup.topic),
+        sides_for_judges(setup, order)
+    )
+}
+
+/// Each side's arguments, answers and closing, and the rules it broke, the sides in
+/// `order`: what judges read of the round after the topic.
+fn sides_for_judges(setup: &StructuredSetup, order: [Side; 2]) -> String {
+    let mut out = String::new();
     for side in order {
         let r = setup.side(side);
         let name = side.as_str().to_uppercase();

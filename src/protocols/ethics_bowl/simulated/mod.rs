@@ -15,6 +15,7 @@ mod panel;
 use rand::RngExt;
 use rand_chacha::ChaCha8Rng;
 
+use super::prompts::END_OF_ROUND;
 use crate::providers::simulated::prose::{SENTENCES, fill, fragments, pick};
 use crate::providers::simulated::{Call, SimulatedBehaviour, SimulatedModel, rng_for, truth};
 
@@ -282,11 +283,19 @@ fn title_case(key: &str) -> String {
 }
 
 /// Splits a judge prompt into what Team A and Team B wrote, by its section headings (short
-/// lines naming a team). Text before the first heading belongs to neither.
+/// lines naming a team). Only the exchange counts, from the first `=== TEAM` heading to
+/// [`END_OF_ROUND`]: the rubric and answer format before it and the reminder after it
+/// belong to neither (a prompt without those markers is read whole).
 fn split_teams(prompt: &str) -> (String, String) {
     let (mut a, mut b) = (String::new(), String::new());
     let mut current: Option<bool> = None;
-    for line in prompt.lines() {
+    // Markers at a line's start: a team's quoted text cannot put one there.
+    let marked = prompt.lines().any(|l| l.starts_with("=== TEAM"));
+    let exchange = prompt
+        .lines()
+        .skip_while(|l| marked && !l.starts_with("=== TEAM"))
+        .take_while(|l| *l != END_OF_ROUND);
+    for line in exchange {
         let upper = line.to_uppercase();
         if line.len() < 100 && upper.contains("TEAM A") && !upper.contains("TEAM B") {
             current = Some(true);
