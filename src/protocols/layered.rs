@@ -323,6 +323,13 @@ mod tests {
                 >= 2,
             "both sides' openings, and their correction turns after them"
         );
+        // Cross-examination and closing: what to do and the reply's form are shared; the
+        // sides' arguments follow.
+        let stage = |start: &str| stable.iter().find(|s| s.starts_with(start)).unwrap();
+        assert!(stage("Cross-examination.").contains("Reply with only this JSON"));
+        assert!(!stage("Cross-examination.").contains("opening arguments:"));
+        assert!(stage("Closing statement.").contains("3. Final position"));
+        assert!(!stage("Closing statement.").contains("The debate so far"));
         let judge = stable.last().unwrap();
         assert!(judge.contains("microservices"), "{judge}");
         // The arguments to assess and the answer format (which name the round's arguments)
