@@ -463,13 +463,13 @@ mod tests {
 
     #[test]
     fn answers_the_response_cache_served_are_counted_beside_the_tokens() {
-        let mut t = UsageTotals {
+        let mut t = super::UsageTotals {
             input_tokens: 1200,
             output_tokens: 300,
-            ..UsageTotals::default()
+            ..super::UsageTotals::default()
         };
-        assert_eq!(tokens(&t), " │ tokens 1.2k in/300 out");
+        assert_eq!(super::tokens(&t), " │ tokens 1.2k in/300 out");
         t.reused = 4;
-        assert_eq!(tokens(&t), " │ tokens 1.2k in/300 out · 4 reused");
+        assert_eq!(super::tokens(&t), " │ tokens 1.2k in/300 out · 4 reused");
     }
 }
