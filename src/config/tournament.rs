@@ -157,7 +157,7 @@ pub struct TournamentConfig {
     /// the same; see docs/response-cache.md). Off by default.
     #[serde(default, skip_serializing_if = "super::CacheSetting::is_off")]
     pub cache: super::CacheSetting,
-    /// The response cache's folder, relative to the working folder (default:
+    /// The response cache's folder, relative to this file (default:
     /// `$ETHICS_BOWL_CACHE_DIR`, else `$XDG_CACHE_HOME/ethics-bowl/responses`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cache_dir: Option<PathBuf>,

@@ -212,8 +212,9 @@ fn stays_batched(prepared: Prepared) -> Result<Prepared, PrepareError> {
     Ok(prepared)
 }
 
-/// The response cache `setting` asks for (none when off), in `dir` or the default folder
-/// (see [`response_cache::folder`]); no folder to put it in is an error naming the file.
+/// The response cache `setting` asks for (none when off), in `dir` (relative to the file at
+/// `config_path`) or the default folder (see [`response_cache::folder`]); no folder to put
+/// it in is an error naming the file.
 pub(crate) fn response_cache(
     setting: CacheSetting,
     dir: Option<&Path>,
@@ -222,7 +223,8 @@ pub(crate) fn response_cache(
     let Some(policy) = CachePolicy::of(setting) else {
         return Ok(None);
     };
-    let folder = response_cache::folder(dir, |v| std::env::var(v).ok()).ok_or_else(|| {
+    let dir = dir.map(|d| TournamentConfig::resolve(config_path, d));
+    let folder = response_cache::folder(dir.as_deref(), |v| std::env::var(v).ok()).ok_or_else(|| {
         invalid(
             config_path,
             "cache",
