@@ -253,7 +253,10 @@ async fn a_second_identical_request_never_reaches_the_server() {
     // The key's variable and value are in no file of the cache.
     for file in files_in(dir.path()) {
         let text = std::fs::read_to_string(&file).unwrap();
-        assert!(!text.contains(FAKE_KEY) && !text.contains("TEST_KEY"), "{text}");
+        assert!(
+            !text.contains(FAKE_KEY) && !text.contains("TEST_KEY"),
+            "{text}"
+        );
     }
 }
 
@@ -289,7 +292,10 @@ fn the_command_lines_cache_flag_says_how_many_answers_it_reused() {
     let (code, stdout, stderr) = run("one", "--cache");
     assert_eq!(code, Some(0), "{stderr}");
     assert!(!stdout.contains("reused"), "{stdout}");
-    assert!(!files_in(&cache).is_empty(), "the variable names the folder");
+    assert!(
+        !files_in(&cache).is_empty(),
+        "the variable names the folder"
+    );
     let (code, stdout, stderr) = run("two", "--cache");
     assert_eq!(code, Some(0), "{stderr}");
     assert!(

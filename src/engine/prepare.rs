@@ -224,17 +224,18 @@ pub(crate) fn response_cache(
         return Ok(None);
     };
     let dir = dir.map(|d| TournamentConfig::resolve(config_path, d));
-    let folder = response_cache::folder(dir.as_deref(), |v| std::env::var(v).ok()).ok_or_else(|| {
-        invalid(
-            config_path,
-            "cache",
-            "asks for the response cache, but there is no home folder to keep it in".into(),
-            format!(
-                "name a folder with cache_dir, or in the environment variable {}",
-                response_cache::DIR_VAR
-            ),
-        )
-    })?;
+    let folder =
+        response_cache::folder(dir.as_deref(), |v| std::env::var(v).ok()).ok_or_else(|| {
+            invalid(
+                config_path,
+                "cache",
+                "asks for the response cache, but there is no home folder to keep it in".into(),
+                format!(
+                    "name a folder with cache_dir, or in the environment variable {}",
+                    response_cache::DIR_VAR
+                ),
+            )
+        })?;
     tracing::info!(dir = %folder.display(), ?policy, "response cache in use");
     Ok(Some(Arc::new(ResponseCache::new(folder, policy))))
 }

@@ -103,7 +103,10 @@ mod tests {
         let k = key(&model(), &request(), false, None);
         assert_eq!(k, key(&model(), &request(), false, None));
         assert_eq!(k.len(), 64);
-        assert!(k.chars().all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase()));
+        assert!(
+            k.chars()
+                .all(|c| c.is_ascii_hexdigit() && !c.is_ascii_uppercase())
+        );
     }
 
     #[test]
@@ -175,7 +178,12 @@ mod tests {
         let tagged = request().tagged("r9", "judgment");
         assert_ne!(key(&model(), &tagged, false, Some(&roster)), base);
         assert_ne!(
-            key(&model(), &request(), false, Some(&json!({"sim": {"skill": 2.0}}))),
+            key(
+                &model(),
+                &request(),
+                false,
+                Some(&json!({"sim": {"skill": 2.0}}))
+            ),
             base
         );
     }
@@ -186,7 +194,10 @@ mod tests {
         let mut m = model();
         m.api_key_env = Some("MY_SECRET_VAR".into());
         let text = canonical(&m, &request(), false, None).to_string();
-        assert!(!text.contains("MY_SECRET_VAR") && !text.contains(secret), "{text}");
+        assert!(
+            !text.contains("MY_SECRET_VAR") && !text.contains(secret),
+            "{text}"
+        );
         assert!(!key(&m, &request(), false, None).contains(secret));
     }
 }

@@ -130,8 +130,7 @@ pub fn folder(configured: Option<&Path>, env: impl Fn(&str) -> Option<String>) -
     if let Some(dir) = env(DIR_VAR).filter(|d| !d.trim().is_empty()) {
         return Some(PathBuf::from(dir));
     }
-    directories::ProjectDirs::from("", "", "ethics-bowl")
-        .map(|d| d.cache_dir().join("responses"))
+    directories::ProjectDirs::from("", "", "ethics-bowl").map(|d| d.cache_dir().join("responses"))
 }
 
 #[cfg(test)]
