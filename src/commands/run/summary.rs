@@ -211,6 +211,7 @@ mod tests {
             truncated_phases,
             estimated_usage_phases,
             usage_estimated: estimated_usage_phases > 0,
+            reused_phases: 0,
         };
         s.calls_by_model.insert("a".into(), counts(2, 0));
         s.calls_by_model.insert("b".into(), counts(1, 4));
