@@ -38,15 +38,26 @@ fn tournament(dir: &Path, cache: &str, cache_dir: &Path, temperature: f64) -> Pa
     write(dir, &models, &body)
 }
 
-/// Every stored answer of a run, by round and place, in order.
-fn answers(rounds: &[Round]) -> Vec<(String, Vec<String>)> {
-    let mut all: Vec<(String, Vec<String>)> = rounds
+/// Every stored answer of a run, by round, each with its step and who gave it (a round
+/// stores its phases in the order they finished, which calls made side by side need not
+/// keep from run to run).
+fn answers(rounds: &[Round]) -> Vec<(String, Vec<(String, String, String)>)> {
+    let mut all: Vec<(String, Vec<(String, String, String)>)> = rounds
         .iter()
         .map(|r| {
-            (
-                r.id.clone(),
-                r.phases.iter().map(|p| p.response.clone()).collect(),
-            )
+            let mut phases: Vec<(String, String, String)> = r
+                .phases
+                .iter()
+                .map(|p| {
+                    (
+                        p.phase_type.as_str().to_string(),
+                        p.speaker(),
+                        p.response.clone(),
+                    )
+                })
+                .collect();
+            phases.sort();
+            (r.id.clone(), phases)
         })
         .collect();
     all.sort();

@@ -243,7 +243,11 @@ impl ModelClient {
                 self.roster.as_ref(),
             )
         });
-        if let Some(entry) = slot.as_ref().and_then(|s| s.load()) {
+        let stored = match &slot {
+            Some(slot) => slot.load().await,
+            None => None,
+        };
+        if let Some(entry) = stored {
             let completion = entry.completion();
             observer(CallEvent::Delta(&completion.text));
             return Ok(CallOutcome {
@@ -257,7 +261,7 @@ impl ModelClient {
         }
         let outcome = self.call(req, observer, started).await?;
         if let Some(slot) = &slot {
-            slot.store(&self.config.model, &outcome.completion);
+            slot.store(&self.config.model, &outcome.completion).await;
         }
         Ok(outcome)
     }

@@ -9,6 +9,7 @@ mod entry;
 mod key;
 
 use std::path::{Path, PathBuf};
+use std::sync::Arc;
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use serde_json::Value;
@@ -41,24 +42,39 @@ impl CachePolicy {
     }
 }
 
-/// A request's place in the cache: its key, and the folder its file is in.
+/// A request's place in the cache: the folder, the request's key, and the count of answers
+/// served it adds to. The file work runs on tokio's blocking pool, as the store's does, so
+/// the runtime's workers keep serving streams while a file is read or flushed.
 #[derive(Debug, Clone)]
-pub struct Slot<'a> {
-    cache: &'a ResponseCache,
+pub struct Slot {
+    dir: PathBuf,
     key: String,
+    reused: Arc<AtomicU64>,
 }
 
-impl Slot<'_> {
+impl Slot {
     /// The stored answer, if any; counted as reused.
-    pub fn load(&self) -> Option<Entry> {
-        let entry = entry::load(&self.cache.dir, &self.key)?;
-        self.cache.reused.fetch_add(1, Ordering::Relaxed);
+    pub async fn load(&self) -> Option<Entry> {
+        let (dir, key) = (self.dir.clone(), self.key.clone());
+        let entry = tokio::task::spawn_blocking(move || entry::load(&dir, &key))
+            .await
+            .ok()
+            .flatten()?;
+        self.reused.fetch_add(1, Ordering::Relaxed);
         Some(entry)
     }
 
-    /// Stores a model's answer (`model`, its provider's id) for the next identical request.
-    pub fn store(&self, model: &str, completion: &Completion) {
-        entry::store(&self.cache.dir, &Entry::new(&self.key, model, completion));
+    /// Stores a model's answer (`model`, its provider's id) for the next identical request;
+    /// returns once the file is in place (or its failure logged).
+    pub async fn store(&self, model: &str, completion: &Completion) {
+        let entry = Entry::new(&self.key, model, completion);
+        let dir = self.dir.clone();
+        if tokio::task::spawn_blocking(move || entry::store(&dir, &entry))
+            .await
+            .is_err()
+        {
+            tracing::warn!(key = %self.key, "answer not stored in the response cache");
+        }
     }
 }
 
@@ -68,7 +84,7 @@ impl Slot<'_> {
 pub struct ResponseCache {
     dir: PathBuf,
     policy: CachePolicy,
-    reused: AtomicU64,
+    reused: Arc<AtomicU64>,
 }
 
 impl ResponseCache {
@@ -77,18 +93,8 @@ impl ResponseCache {
         Self {
             dir,
             policy,
-            reused: AtomicU64::new(0),
+            reused: Arc::new(AtomicU64::new(0)),
         }
-    }
-
-    /// Its folder.
-    pub fn dir(&self) -> &Path {
-        &self.dir
-    }
-
-    /// Its policy.
-    pub fn policy(&self) -> CachePolicy {
-        self.policy
     }
 
     /// Answers served from the cache so far.
@@ -111,11 +117,12 @@ impl ResponseCache {
         req: &ChatRequest,
         constrained: bool,
         roster: Option<&Value>,
-    ) -> Option<Slot<'_>> {
+    ) -> Option<Slot> {
         self.admits(req.temperature_or(config.temperature))
             .then(|| Slot {
-                cache: self,
+                dir: self.dir.clone(),
                 key: key::key(config, req, constrained, roster),
+                reused: Arc::clone(&self.reused),
             })
     }
 }
