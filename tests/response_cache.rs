@@ -38,14 +38,17 @@ fn tournament(dir: &Path, cache: &str, cache_dir: &Path, temperature: f64) -> Pa
     write(dir, &models, &body)
 }
 
+/// A stored answer: its step, who gave it, and its text.
+type Answer = (String, String, String);
+
 /// Every stored answer of a run, by round, each with its step and who gave it (a round
 /// stores its phases in the order they finished, which calls made side by side need not
 /// keep from run to run).
-fn answers(rounds: &[Round]) -> Vec<(String, Vec<(String, String, String)>)> {
-    let mut all: Vec<(String, Vec<(String, String, String)>)> = rounds
+fn answers(rounds: &[Round]) -> Vec<(String, Vec<Answer>)> {
+    let mut all: Vec<(String, Vec<Answer>)> = rounds
         .iter()
         .map(|r| {
-            let mut phases: Vec<(String, String, String)> = r
+            let mut phases: Vec<Answer> = r
                 .phases
                 .iter()
                 .map(|p| {
