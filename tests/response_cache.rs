@@ -277,7 +277,7 @@ async fn a_second_identical_request_never_reaches_the_server() {
 #[test]
 fn the_command_lines_cache_flag_says_how_many_answers_it_reused() {
     let dir = tempfile::tempdir().unwrap();
-    let models: String = ["sim-alpha", "sim-beta", "sim-judge"]
+    let models: String = ["sim-alpha", "sim-beta", "sim-judge", "sim-other-judge"]
         .iter()
         .map(|m| sim(m, 0.6, 0.0, 0.0))
         .collect();
@@ -319,4 +319,34 @@ fn the_command_lines_cache_flag_says_how_many_answers_it_reused() {
     let (code, _, stderr) = run("three", "--cache=sometimes");
     assert_eq!(code, Some(2), "{stderr}");
     assert!(stderr.contains("any-temperature"), "{stderr}");
+
+    // Another judge over the first run's exchanges, twice: the second time from the cache.
+    let judging = dir.path().join("judging.toml");
+    std::fs::write(
+        &judging,
+        "models_file = \"models.toml\"\njudges = [\"sim-other-judge\"]\njudge_temperature = 0.0\n",
+    )
+    .unwrap();
+    let rejudge = |out: &str| {
+        let output = std::process::Command::new(env!("CARGO_BIN_EXE_ethics-bowl"))
+            .arg("rejudge")
+            .arg(dir.path().join("one").join("test"))
+            .arg("--config")
+            .arg(&judging)
+            .arg("--out")
+            .arg(dir.path().join(out))
+            .arg("--cache")
+            .env("ETHICS_BOWL_CACHE_DIR", &cache)
+            .output()
+            .unwrap();
+        assert!(output.status.success(), "{output:?}");
+        String::from_utf8_lossy(&output.stdout).into_owned()
+    };
+    let first = rejudge("judged-once");
+    assert!(!first.contains("reused"), "{first}");
+    let second = rejudge("judged-twice");
+    assert!(
+        second.contains("judge answer(s) reused from the response cache, not new samples"),
+        "{second}"
+    );
 }
