@@ -422,7 +422,10 @@ fn record_phase(
         output_tokens: outcome.completion.usage.map(|u| u.output_tokens),
     });
     let usage = outcome.completion.usage.filter(|_| reused.is_none());
-    ctx.control.record_call(outcome.cost_usd);
+    // The budget projects the next call's cost from the calls made; a reused answer made none.
+    if reused.is_none() {
+        ctx.control.record_call(outcome.cost_usd);
+    }
     if outcome.completion.usage_estimated && reused.is_none() {
         ctx.control.note_estimated_usage(&step.model);
     }
