@@ -46,6 +46,11 @@ pub enum Command {
         /// tournament file's `batch = true` does.
         #[arg(long)]
         batch: bool,
+        /// The response cache for development: `--cache` answers requests at temperature 0
+        /// from answers stored by earlier runs and stores new ones; `--cache=any-temperature`
+        /// at every temperature (as the tournament file's `cache` key; docs/response-cache.md).
+        #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "on", value_name = "WHICH")]
+        cache: Option<CacheArg>,
     },
     /// Write the sample configuration (tournaments of every protocol, models, the dilemma
     /// document and the data they read) into DIR, to start from.
@@ -177,6 +182,10 @@ pub enum Command {
         /// by default DIR-swapped), so the flip rate can be measured (`report` on it).
         #[arg(long)]
         swap_sides: bool,
+        /// The response cache for development, as for `run` (and the judging file's `cache`):
+        /// `--cache` or `--cache=any-temperature`.
+        #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "on", value_name = "WHICH")]
+        cache: Option<CacheArg>,
     },
     /// Judge rounds yourself in the terminal UI, blind by default (model names hidden, no
     /// judge's scores), with the protocol's own rubric; resumes where you stopped.
@@ -332,6 +341,25 @@ pub enum LayoutArg {
     BoldLabels,
     /// Heading titles, bold labels, Word list numbering.
     Numbered,
+}
+
+/// `--cache`'s value: which requests the response cache serves.
+#[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
+pub enum CacheArg {
+    /// Requests at temperature 0 (what `--cache` alone means).
+    On,
+    /// Every request, whatever its temperature.
+    AnyTemperature,
+}
+
+impl CacheArg {
+    /// The tournament file's `cache` value this stands for.
+    pub fn setting(self) -> ethics_bowl::config::CacheSetting {
+        match self {
+            Self::On => ethics_bowl::config::CacheSetting::On,
+            Self::AnyTemperature => ethics_bowl::config::CacheSetting::AnyTemperature,
+        }
+    }
 }
 
 /// Report files.

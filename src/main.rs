@@ -107,6 +107,7 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             out,
             resume,
             batch,
+            cache,
         } => {
             let ui = (!headless && commands::run::can_show_ui()).then_some(theme);
             let source = commands::run::Source {
@@ -114,6 +115,7 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
                 out: out.as_deref(),
                 resume: resume.as_deref(),
                 batch,
+                cache: cache.map(|c| c.setting()),
             };
             commands::run::run(source, ui).await
         }
@@ -149,7 +151,15 @@ async fn dispatch(command: Option<Command>) -> anyhow::Result<()> {
             out,
             batch,
             swap_sides,
-        } => commands::rejudge::run(&dir, &config, out.as_deref(), batch, swap_sides).await,
+            cache,
+        } => {
+            let options = commands::rejudge::Options {
+                batch,
+                swap_sides,
+                cache: cache.map(|c| c.setting()),
+            };
+            commands::rejudge::run(&dir, &config, out.as_deref(), options).await
+        }
         Command::Rounds {
             dir,
             model,
@@ -233,6 +243,7 @@ fn default_command() -> Command {
         out: None,
         resume: None,
         batch: false,
+        cache: None,
     }
 }
 

@@ -712,3 +712,48 @@ async fn a_batch_taken_by_size_and_time_alone_is_never_cancelled() {
     assert!(journal.contains("\"guessed\":true"), "{journal}");
     assert_eq!(server.seen().created.get("anthropic"), Some(&1));
 }
+
+#[tokio::test]
+async fn the_response_cache_answers_before_a_request_is_queued_for_a_batch() {
+    use ethics_bowl::providers::response_cache::{CachePolicy, ResponseCache};
+    for provider in PROVIDERS {
+        let server = BatchServer::start(options(100)).await;
+        let config = support::models(
+            provider,
+            &server.base(provider),
+            "temperature = 0.0\nprice = { input_per_mtok = 10.0, output_per_mtok = 20.0 }\n",
+        );
+        let dir = tempfile::tempdir().unwrap();
+        let registry = registry_for(&config);
+        registry.use_response_cache(Some(Arc::new(ResponseCache::new(
+            dir.path().join("cache"),
+            CachePolicy::ZeroTemperature,
+        ))));
+        let _batching = start(&registry, dir.path());
+        let prompts = ["one", "two"];
+        let first = call_all(&registry, &prompts).await;
+        assert!(
+            first
+                .iter()
+                .all(|r| r.as_ref().unwrap().completion.batch_id.is_some())
+        );
+        let seen = server.seen();
+        assert_eq!((seen.created.get(provider), seen.requests), (Some(&1), 2));
+        let again = call_all(&registry, &prompts).await;
+        let seen = server.seen();
+        assert_eq!(
+            (seen.created.get(provider), seen.requests),
+            (Some(&1), 2),
+            "{provider}: no batch, no request the second time"
+        );
+        for (n, result) in again.iter().enumerate() {
+            let outcome = result.as_ref().unwrap();
+            assert!(outcome.reused_from.is_some(), "{provider}");
+            assert_eq!(outcome.cost_usd, Some(0.0));
+            assert_eq!(
+                outcome.completion.text,
+                format!("test-model answers: {}", prompts[n])
+            );
+        }
+    }
+}

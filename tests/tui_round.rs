@@ -240,3 +240,50 @@ fn a_judgment_corrected_by_hand_is_marked_and_typed_scores_leave_no_empty_headin
     );
     insta::assert_snapshot!("corrected_by_hand_scores_120x30", scores);
 }
+
+#[test]
+fn an_answer_from_the_response_cache_is_marked_in_the_transcript() {
+    let mut app = App::new("t", Mode::Browse, Instant::now());
+    let s = ScheduledRound {
+        round_id: "r1".into(),
+        dilemma_id: "borrowed_voice".into(),
+        repetition: 1,
+        team_a: "a".into(),
+        team_b: "b".into(),
+        judges: vec!["j".into()],
+        format: None,
+        relation: None,
+    };
+    let mut round = ethics_bowl::protocols::blank_round(&s, RoundRecord::EthicsBowl);
+    round
+        .phases
+        .push(Phase::new(PhaseType::Presentation, "a", "We present."));
+    round.phases.push(Phase {
+        reused_from_cache: Some(ethics_bowl::domain::Reused {
+            stored_at: "2026-11-28T00:00:00Z".into(),
+            input_tokens: Some(10),
+            output_tokens: Some(5),
+        }),
+        ..Phase::new(PhaseType::Response, "b", "We respond.")
+    });
+    round.status = round.settled_status();
+    update(
+        &mut app,
+        Msg::Engine(EngineEvent::Started {
+            tournament_id: "t".into(),
+            rounds: vec![ScheduledState {
+                to_run: false,
+                round: Arc::new(round),
+                stored: true,
+                text_dropped: false,
+            }],
+        }),
+    );
+    press(&mut app, KeyCode::Enter);
+    let transcript = screen(&app, 140, 30);
+    assert_eq!(
+        transcript.matches("reused from the response cache").count(),
+        1,
+        "{transcript}"
+    );
+}

@@ -21,6 +21,14 @@ pub struct CallCounts {
     pub estimated_usage_phases: usize,
     /// Whether any usage counted here is estimated (`estimated_usage_phases > 0`).
     pub usage_estimated: bool,
+    /// Answers the response cache gave instead of a call: earlier runs' answers, not new
+    /// samples (left out when none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub reused_phases: usize,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
 }
 
 impl CallCounts {
@@ -30,6 +38,7 @@ impl CallCounts {
         self.truncated_phases += usize::from(p.truncated);
         self.estimated_usage_phases += usize::from(p.usage_estimated);
         self.usage_estimated = self.estimated_usage_phases > 0;
+        self.reused_phases += usize::from(p.reused_from_cache.is_some());
     }
 
     /// The counts of several models together.
@@ -39,18 +48,20 @@ impl CallCounts {
             t.calls += c.calls;
             t.truncated_phases += c.truncated_phases;
             t.estimated_usage_phases += c.estimated_usage_phases;
+            t.reused_phases += c.reused_phases;
         }
         t.usage_estimated = t.estimated_usage_phases > 0;
         t
     }
 }
 
-/// Whether no answer was cut and no usage estimated: then the report has nothing to say
-/// about the calls, and `analysis.json` leaves them out.
+/// Whether no answer was cut, no usage estimated and no answer reused from the response
+/// cache: then the report has nothing to say about the calls, and `analysis.json` leaves
+/// them out.
 pub fn nothing_to_say(by_model: &BTreeMap<String, CallCounts>) -> bool {
     by_model
         .values()
-        .all(|c| c.truncated_phases == 0 && c.estimated_usage_phases == 0)
+        .all(|c| c.truncated_phases == 0 && c.estimated_usage_phases == 0 && c.reused_phases == 0)
 }
 
 /// Every answered phase of the rounds, counted by the model that answered.
@@ -116,7 +127,8 @@ mod tests {
                 calls: 2,
                 truncated_phases: 2,
                 estimated_usage_phases: 1,
-                usage_estimated: true
+                usage_estimated: true,
+                reused_phases: 0,
             }
         );
         assert_eq!(

@@ -72,6 +72,14 @@ pub struct Summary {
     /// What prompt caching saved on the phases with prices, in dollars (see
     /// [`crate::domain::Phase::cache_saved_usd`]).
     pub cache_saved_usd: f64,
+    /// Answers reused from the response cache instead of a call (see
+    /// docs/response-cache.md): not new samples, and not in `tokens` or `cost_usd`.
+    #[serde(skip_serializing_if = "is_zero")]
+    pub reused_from_cache: usize,
+    /// The prompt and answer tokens the calls behind the reused answers used when they were
+    /// made (spent then, not in this folder's `tokens`).
+    #[serde(skip_serializing_if = "no_tokens")]
+    pub reused_tokens: (u64, u64),
     /// Whether `cost_usd` leaves out models without prices (see `unpriced_models`).
     pub cost_is_partial: bool,
     /// Models that answered but have no price, so their calls are not in `cost_usd`.
@@ -110,6 +118,14 @@ pub struct Summary {
     /// Structured debate: Pro against Con over the tournament.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub structured_sides: Option<SideAdvantage>,
+}
+
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+fn no_tokens(t: &(u64, u64)) -> bool {
+    *t == (0, 0)
 }
 
 /// A structured-debate model: what its row of the report says, without the argument
@@ -209,6 +225,11 @@ pub fn summarize(rounds: &[Round]) -> Summary {
         s.tokens.1 += o;
         s.cost_usd += r.cost_usd();
         for p in r.phases.iter().filter(|p| p.error.is_none()) {
+            if let Some(reused) = &p.reused_from_cache {
+                s.reused_from_cache += 1;
+                s.reused_tokens.0 += reused.input_tokens.unwrap_or(0);
+                s.reused_tokens.1 += reused.output_tokens.unwrap_or(0);
+            }
             s.cached_input_tokens += p.cached_input_tokens.unwrap_or(0);
             s.cache_saved_usd += p.cache_saved_usd.unwrap_or(0.0);
             let entry = s.cost_usd_by_model.entry(p.model_id.clone()).or_default();

@@ -276,6 +276,7 @@ mod tests {
             latency: Duration::from_millis(250),
             cost_usd: Some(0.00012),
             cache_saved_usd: Some(0.0),
+            reused_from: None,
         }
     }
 

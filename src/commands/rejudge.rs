@@ -14,21 +14,38 @@ use tokio::sync::mpsc;
 )]
 pub struct Stopped(pub std::path::PathBuf);
 
+/// What the command line asks of a re-judging beyond its folders.
+pub struct Options {
+    /// `--batch`.
+    pub batch: bool,
+    /// `--swap-sides`.
+    pub swap_sides: bool,
+    /// `--cache`, in place of the judging file's `cache`.
+    pub cache: Option<ethics_bowl::config::CacheSetting>,
+}
+
 /// Judges the stored exchanges of `dir` with the judges of `config` (with `swap_sides`, the
 /// sides exchanged in their prompts, into a folder of their own).
 pub async fn run(
     dir: &Path,
     config: &Path,
     out: Option<&Path>,
-    batch: bool,
-    swap_sides: bool,
+    options: Options,
 ) -> anyhow::Result<()> {
+    let Options {
+        batch,
+        swap_sides,
+        cache,
+    } = options;
     let sides = if swap_sides {
         engine::Sides::Swapped
     } else {
         engine::Sides::AsPlayed
     };
-    let plan = engine::prepare_rejudge_sides(dir, config, out, batch, sides)?;
+    let mut plan = engine::prepare_rejudge_sides(dir, config, out, batch, sides)?;
+    if let Some(cache) = cache {
+        plan = plan.with_cache(cache)?;
+    }
     let target = plan.store.dir().to_path_buf();
     for (round, why) in &plan.skipped {
         eprintln!("skipped {round}: {why}");
@@ -95,6 +112,12 @@ pub async fn run(
         report.need_attention,
         target.display()
     );
+    if report.reused_from_cache > 0 {
+        println!(
+            "{} judge answer(s) reused from the response cache, not new samples",
+            report.reused_from_cache
+        );
+    }
     let s = &report.summary;
     println!(
         "the folder now: {} rounds: {} complete, {} need review, {} incomplete, {} not started (summary.json rewritten)",

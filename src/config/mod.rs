@@ -1,5 +1,6 @@
 //! Configuration files: what models exist and how to reach them, and what a tournament plays.
 
+mod cache;
 mod error;
 mod models;
 mod panel;
@@ -9,6 +10,7 @@ mod structured;
 mod tournament;
 mod typed;
 
+pub use cache::CacheSetting;
 pub use error::ConfigError;
 pub use models::{
     BilledTokens, CallCost, LimitsConfig, ModelConfig, ModelsConfig, OnTruncation, Price,

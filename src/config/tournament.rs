@@ -151,6 +151,16 @@ pub struct TournamentConfig {
     /// in seconds (a wave's calls arrive within milliseconds of each other).
     #[serde(default = "default_batch_collect_s")]
     pub batch_collect_s: f64,
+    /// The response cache for development: `true` keeps every answer to a request at
+    /// temperature 0 and answers the same request again from it without a call;
+    /// `"any-temperature"` does so at every temperature (`--cache` on the command line does
+    /// the same; see docs/response-cache.md). Off by default.
+    #[serde(default, skip_serializing_if = "super::CacheSetting::is_off")]
+    pub cache: super::CacheSetting,
+    /// The response cache's folder, relative to this file (default:
+    /// `$ETHICS_BOWL_CACHE_DIR`, else `$XDG_CACHE_HOME/ethics-bowl/responses`).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_dir: Option<PathBuf>,
     /// Temperatures by role, in place of the models' own.
     #[serde(default, skip_serializing_if = "is_default")]
     pub temperatures: RoleTemperatures,

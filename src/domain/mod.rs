@@ -35,7 +35,7 @@ pub use qa::{
     Assignment, DebaterRecord, Label, QaChoice, QaFormat, QaItem, QaSetup, QuoteMatching,
     SampledItem, Turn, TurnOrder,
 };
-pub use round::{Phase, Round, RoundError, RoundRecord, RoundStatus, speaker};
+pub use round::{Phase, Reused, Round, RoundError, RoundRecord, RoundStatus, speaker};
 pub use round_file::ROUND_SCHEMA_VERSION;
 pub use schedule::ScheduledRound;
 pub use structured::{

@@ -98,6 +98,26 @@ pub struct Phase {
     /// file holds the whole conversation a model was given.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub earlier_turns: Vec<String>,
+    /// The answer came from the response cache, not from a call (see
+    /// docs/response-cache.md): nothing was sent or billed, `cost_usd` is 0 and the token
+    /// counts are left empty; the original call's usage is kept here, apart, so no total
+    /// counts it as spent again.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub reused_from_cache: Option<Reused>,
+}
+
+/// An answer reused from the response cache: when the call that produced it was stored,
+/// and the tokens that call used (not spent again).
+#[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Reused {
+    /// When the original answer was stored (RFC 3339).
+    pub stored_at: String,
+    /// The original call's prompt tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub input_tokens: Option<u64>,
+    /// The original call's answer tokens.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub output_tokens: Option<u64>,
 }
 
 impl Phase {
@@ -132,6 +152,7 @@ impl Phase {
             error: None,
             turn: None,
             earlier_turns: Vec::new(),
+            reused_from_cache: None,
         }
     }
 

@@ -6,11 +6,12 @@
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
-use crate::config::{ConfigError, ModelsConfig, TournamentConfig};
+use crate::config::{CacheSetting, ConfigError, ModelsConfig, TournamentConfig};
 use crate::domain::SampledItem;
 use crate::protocols::inputs::InputsError;
 use crate::protocols::schedule::{self, Schedule};
 use crate::protocols::{Protocol, spec};
+use crate::providers::response_cache::{self, CachePolicy, ResponseCache};
 use crate::providers::{ModelRegistry, SetupError};
 use crate::store::{Store, StoreError};
 
@@ -65,6 +66,15 @@ pub struct Prepared {
 }
 
 impl Prepared {
+    /// Uses the response cache as `setting` says (`--cache`), in place of the tournament
+    /// file's `cache`; its folder is still the file's `cache_dir` when it names one.
+    pub fn with_cache(mut self, setting: CacheSetting) -> Result<Self, PrepareError> {
+        self.config.cache = setting;
+        let cache = response_cache(setting, self.config.cache_dir.as_deref(), &self.config_path)?;
+        self.registry.use_response_cache(cache);
+        Ok(self)
+    }
+
     /// Turns batch mode on (`--batch`, or a resumed run that was batched): every model with
     /// a batch API batches, unless its own `batch` key says no. None having one is an error.
     pub fn with_batch(mut self) -> Result<Self, PrepareError> {
@@ -151,6 +161,11 @@ pub fn prepare(config_path: &Path, output: Option<&Path>) -> Result<Prepared, Pr
         used.iter().copied(),
         &crate::protocols::simulated_behaviours(),
     )?;
+    registry.use_response_cache(response_cache(
+        config.cache,
+        config.cache_dir.as_deref(),
+        config_path,
+    )?);
     let base = output
         .map(Path::to_path_buf)
         .unwrap_or_else(|| config.output_dir.clone());
@@ -195,6 +210,34 @@ fn stays_batched(prepared: Prepared) -> Result<Prepared, PrepareError> {
         return prepared.with_batch();
     }
     Ok(prepared)
+}
+
+/// The response cache `setting` asks for (none when off), in `dir` (relative to the file at
+/// `config_path`) or the default folder (see [`response_cache::folder`]); no folder to put
+/// it in is an error naming the file.
+pub(crate) fn response_cache(
+    setting: CacheSetting,
+    dir: Option<&Path>,
+    config_path: &Path,
+) -> Result<Option<Arc<ResponseCache>>, PrepareError> {
+    let Some(policy) = CachePolicy::of(setting) else {
+        return Ok(None);
+    };
+    let dir = dir.map(|d| TournamentConfig::resolve(config_path, d));
+    let folder =
+        response_cache::folder(dir.as_deref(), |v| std::env::var(v).ok()).ok_or_else(|| {
+            invalid(
+                config_path,
+                "cache",
+                "asks for the response cache, but there is no home folder to keep it in".into(),
+                format!(
+                    "name a folder with cache_dir, or in the environment variable {}",
+                    response_cache::DIR_VAR
+                ),
+            )
+        })?;
+    tracing::info!(dir = %folder.display(), ?policy, "response cache in use");
+    Ok(Some(Arc::new(ResponseCache::new(folder, policy))))
 }
 
 fn invalid(config_path: &Path, key: &str, message: String, fix: String) -> PrepareError {

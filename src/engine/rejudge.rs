@@ -83,6 +83,13 @@ pub struct JudgingConfig {
     /// file's `[temperatures] judges`).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub judge_temperature: Option<f64>,
+    /// The response cache for development, as in the tournament file (`true`,
+    /// `"any-temperature"`; off by default).
+    #[serde(default, skip_serializing_if = "crate::config::CacheSetting::is_off")]
+    pub cache: crate::config::CacheSetting,
+    /// The response cache's folder, as in the tournament file.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub cache_dir: Option<PathBuf>,
 }
 
 fn collect() -> f64 {
@@ -123,6 +130,8 @@ pub struct RejudgePlan {
     /// are polled.
     batch: (Vec<String>, crate::providers::BatchSettings),
     judge_temperature: Option<f64>,
+    /// The judging file and its `cache_dir`, for `--cache`.
+    cache_source: (PathBuf, Option<PathBuf>),
     /// The folder's `tournament.json` with this re-judging recorded, written as the judging
     /// starts (none when the source has no record and none could be rebuilt).
     record: Option<TournamentRecord>,
@@ -141,6 +150,19 @@ pub struct RejudgeReport {
     pub cancelled: bool,
     /// What the person must hear afterwards (open batches the provider would not cancel).
     pub notes: Vec<String>,
+    /// Judges' answers this re-judging took from the response cache instead of calling.
+    pub reused_from_cache: u64,
+}
+
+impl RejudgePlan {
+    /// Uses the response cache as `setting` says (`--cache`), in place of the judging
+    /// file's `cache`; its folder is still the file's `cache_dir` when it names one.
+    pub fn with_cache(self, setting: crate::config::CacheSetting) -> Result<Self, PrepareError> {
+        let (path, dir) = &self.cache_source;
+        let cache = super::prepare::response_cache(setting, dir.as_deref(), path)?;
+        self.ctx_parts.2.use_response_cache(cache);
+        Ok(self)
+    }
 }
 
 fn invalid(path: &Path, key: &str, message: String, fix: &str) -> PrepareError {
@@ -310,6 +332,11 @@ pub fn prepare_rejudge_sides(
         judges.iter().map(String::as_str),
         &crate::protocols::simulated_behaviours(),
     )?;
+    registry.use_response_cache(super::prepare::response_cache(
+        config.cache,
+        config.cache_dir.as_deref(),
+        config_path,
+    )?);
     // A folder with batches still open stays batched: they are collected, not sent again.
     let batch_on =
         config.batch || batch || crate::providers::batch::any_open(&results.join("batches"));
@@ -440,6 +467,7 @@ pub fn prepare_rejudge_sides(
         concurrency: config.max_concurrency.max(1) as usize,
         batch: (batch_models, batch_settings),
         judge_temperature: config.judge_temperature,
+        cache_source: (config_path.to_path_buf(), config.cache_dir.clone()),
         record,
     })
 }
@@ -715,5 +743,6 @@ pub async fn rejudge(
         summary,
         cancelled: ctx.control.cancel.is_cancelled(),
         notes,
+        reused_from_cache: ctx.registry.response_cache().map_or(0, |c| c.reused()),
     })
 }

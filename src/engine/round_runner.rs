@@ -13,7 +13,9 @@ use std::time::Duration;
 use tokio::task::JoinSet;
 use tokio::time::Instant;
 
-use crate::domain::{Attempt, Phase, PhaseType, Round, RoundError, RoundStatus, now_rfc3339};
+use crate::domain::{
+    Attempt, Phase, PhaseType, Reused, Round, RoundError, RoundStatus, now_rfc3339,
+};
 
 use crate::protocols::Step;
 use crate::protocols::panel::time_up;
@@ -303,6 +305,8 @@ fn start_call(
         ctx.temperatures.debaters
     };
     request.temperature = role.or(request.temperature).or(client.config().temperature);
+    // Never sent; the response cache keys each repetition apart.
+    request.tag.repetition = Some(round.repetition);
     let step = step.clone();
     let round_id = round.id.clone();
     let speaker = step.speaker();
@@ -411,9 +415,18 @@ fn record_phase(
     request: &ChatRequest,
     outcome: CallOutcome,
 ) {
-    let usage = outcome.completion.usage;
-    ctx.control.record_call(outcome.cost_usd);
-    if outcome.completion.usage_estimated {
+    // A reused answer's usage is the original call's: kept apart, never counted as spent.
+    let reused = outcome.reused_from.map(|stored_at| Reused {
+        stored_at,
+        input_tokens: outcome.completion.usage.map(|u| u.input_tokens),
+        output_tokens: outcome.completion.usage.map(|u| u.output_tokens),
+    });
+    let usage = outcome.completion.usage.filter(|_| reused.is_none());
+    // The budget projects the next call's cost from the calls made; a reused answer made none.
+    if reused.is_none() {
+        ctx.control.record_call(outcome.cost_usd);
+    }
+    if outcome.completion.usage_estimated && reused.is_none() {
         ctx.control.note_estimated_usage(&step.model);
     }
     let phase = Phase {
@@ -430,8 +443,9 @@ fn record_phase(
             .filter(|_| usage.is_some_and(|u| u.cached_input_tokens + u.cache_write_tokens > 0)),
         truncated: outcome.completion.finish_reason == FinishReason::Length,
         batch_id: outcome.completion.batch_id,
-        usage_estimated: outcome.completion.usage_estimated,
+        usage_estimated: outcome.completion.usage_estimated && reused.is_none(),
         finish_reason: Some(outcome.completion.provider_finish_reason),
+        reused_from_cache: reused,
         constrained: ctx
             .registry
             .get(&step.model)

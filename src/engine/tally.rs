@@ -36,6 +36,12 @@ pub struct UsageTotals {
     /// Answered calls whose server reported no usage, so their tokens (and the cost from
     /// them) are estimates.
     pub estimated: u64,
+    /// Answers reused from the response cache: no call, not in `calls`, their tokens not in
+    /// the tokens above nor their cost in `cost_usd`.
+    pub reused: u64,
+    /// The prompt and answer tokens the calls behind the reused answers used once (spent
+    /// then, not now).
+    pub reused_tokens: (u64, u64),
 }
 
 impl UsageTotals {
@@ -49,7 +55,12 @@ impl UsageTotals {
             t.cache_write_tokens += p.cache_write_tokens.unwrap_or(0);
             t.cost_usd += p.cost_usd.unwrap_or(0.0);
             t.cache_saved_usd += p.cache_saved_usd.unwrap_or(0.0);
-            t.calls += u64::from(p.error.is_none());
+            t.calls += u64::from(p.error.is_none() && p.reused_from_cache.is_none());
+            if let Some(r) = &p.reused_from_cache {
+                t.reused += 1;
+                t.reused_tokens.0 += r.input_tokens.unwrap_or(0);
+                t.reused_tokens.1 += r.output_tokens.unwrap_or(0);
+            }
             t.retries += p.attempts.len().saturating_sub(1) as u64;
             t.failures += u64::from(p.error.is_some());
             t.truncated += u64::from(p.error.is_none() && p.truncated);
@@ -79,6 +90,9 @@ impl AddAssign for UsageTotals {
         self.failures += b.failures;
         self.truncated += b.truncated;
         self.estimated += b.estimated;
+        self.reused += b.reused;
+        self.reused_tokens.0 += b.reused_tokens.0;
+        self.reused_tokens.1 += b.reused_tokens.1;
     }
 }
 
@@ -99,6 +113,9 @@ impl SubAssign for UsageTotals {
         self.failures = self.failures.saturating_sub(b.failures);
         self.truncated = self.truncated.saturating_sub(b.truncated);
         self.estimated = self.estimated.saturating_sub(b.estimated);
+        self.reused = self.reused.saturating_sub(b.reused);
+        self.reused_tokens.0 = self.reused_tokens.0.saturating_sub(b.reused_tokens.0);
+        self.reused_tokens.1 = self.reused_tokens.1.saturating_sub(b.reused_tokens.1);
     }
 }
 
@@ -164,5 +181,35 @@ mod tests {
         // Only answered calls count as cut or estimated; the failed one does not.
         assert_eq!((t.truncated, t.estimated, t.failures), (2, 2, 2));
         assert!(t.is_estimated() && !UsageTotals::default().is_estimated());
+        assert_eq!((t.reused, t.reused_tokens), (0, (0, 0)));
+    }
+
+    #[test]
+    fn a_reused_answer_counts_apart_from_calls_tokens_and_cost() {
+        let s = ScheduledRound::example("r", "d");
+        let mut round = crate::protocols::example_round(&s);
+        round.phases.clear();
+        round.phases.push(Phase {
+            input_tokens: Some(100),
+            output_tokens: Some(20),
+            cost_usd: Some(0.5),
+            ..Phase::new(PhaseType::Presentation, "a", "called")
+        });
+        round.phases.push(Phase {
+            cost_usd: Some(0.0),
+            reused_from_cache: Some(crate::domain::Reused {
+                stored_at: "2026-11-28T00:00:00Z".into(),
+                input_tokens: Some(300),
+                output_tokens: Some(40),
+            }),
+            ..Phase::new(PhaseType::Response, "b", "reused")
+        });
+        let t = UsageTotals::of(&round);
+        assert_eq!((t.input_tokens, t.output_tokens, t.calls), (100, 20, 1));
+        assert!((t.cost_usd - 0.5).abs() < 1e-12);
+        assert_eq!((t.reused, t.reused_tokens), (1, (300, 40)));
+        let mut less = t;
+        less -= UsageTotals::of(&round);
+        assert_eq!(less, UsageTotals::default());
     }
 }

@@ -3,7 +3,7 @@
 //! attempts, usage and cost of every call.
 
 use std::collections::HashMap;
-use std::sync::Arc;
+use std::sync::{Arc, PoisonError, RwLock};
 use std::time::{Duration, Instant};
 
 use tokio::sync::Semaphore;
@@ -18,6 +18,7 @@ use super::http::{self, ApiKey, HttpTarget};
 use super::limits::Limits;
 use super::openai_chat::OpenAiChat;
 use super::quota::{self, SharedQuota};
+use super::response_cache::ResponseCache;
 use super::retry::{self, Attempter, Gate, RetryPolicy};
 use super::simulated::{Roster, SimulatedBehaviours, SimulatedModel, Simulator};
 use super::types::{CallEvent, ChatRequest, Completion, FinishReason};
@@ -145,6 +146,10 @@ pub struct CallOutcome {
     /// What the prompt cache saved on this call, in dollars (the cost at the full input
     /// price less `cost_usd`), when the model has prices.
     pub cache_saved_usd: Option<f64>,
+    /// When the answer was stored, if it came from the response cache rather than a call:
+    /// then no request was made, `cost_usd` is 0 and the usage is the original call's, not
+    /// billed again (see [`crate::providers::response_cache`]).
+    pub reused_from: Option<String>,
 }
 
 /// A call that failed after its retries.
@@ -168,6 +173,11 @@ pub struct ModelClient {
     quota: Arc<SharedQuota>,
     policy: RetryPolicy,
     batch: Arc<ModelBatcherSlot>,
+    /// The response cache, when the run uses one.
+    cache: RwLock<Option<Arc<ResponseCache>>>,
+    /// A simulated model's view of every simulated model's knobs, part of its cache key
+    /// (none for a real provider).
+    roster: Option<serde_json::Value>,
 }
 
 impl ModelClient {
@@ -208,12 +218,61 @@ impl ModelClient {
     /// is recorded as a `TokenLimit` failure and announced as a retry (its text discarded),
     /// the second answer is returned as it comes, and the usage and cost are those of both
     /// requests, since both were paid for.
+    ///
+    /// With a response cache (see [`crate::providers::response_cache`]) that admits the
+    /// request's temperature, a stored answer to the identical request is returned without a
+    /// call (nor a slot of the limits, nor a place in a batch), its text passed to `observer`
+    /// as one piece; otherwise the answer the call gets is stored for next time. Failures are
+    /// never stored.
     pub async fn complete(
         &self,
         req: &ChatRequest,
         observer: &mut (dyn FnMut(CallEvent<'_>) + Send),
     ) -> Result<CallOutcome, CallFailure> {
         let started = Instant::now();
+        let cache = self
+            .cache
+            .read()
+            .unwrap_or_else(PoisonError::into_inner)
+            .clone();
+        let slot = cache.as_ref().and_then(|c| {
+            c.slot(
+                &self.config,
+                req,
+                self.constrains(req),
+                self.roster.as_ref(),
+            )
+        });
+        let stored = match &slot {
+            Some(slot) => slot.load().await,
+            None => None,
+        };
+        if let Some(entry) = stored {
+            let completion = entry.completion();
+            observer(CallEvent::Delta(&completion.text));
+            return Ok(CallOutcome {
+                completion,
+                attempts: Vec::new(),
+                latency: started.elapsed(),
+                cost_usd: self.config.price.map(|_| 0.0),
+                cache_saved_usd: None,
+                reused_from: Some(entry.stored_at),
+            });
+        }
+        let outcome = self.call(req, observer, started).await?;
+        if let Some(slot) = &slot {
+            slot.store(&self.config.model, &outcome.completion).await;
+        }
+        Ok(outcome)
+    }
+
+    /// The call itself, for [`ModelClient::complete`].
+    async fn call(
+        &self,
+        req: &ChatRequest,
+        observer: &mut (dyn FnMut(CallEvent<'_>) + Send),
+        started: Instant,
+    ) -> Result<CallOutcome, CallFailure> {
         let (mut completion, mut attempts) = self.attempts(req, 1, observer).await?;
         self.fill_usage(req, &mut completion).await;
         if let Some(next) = self.truncation_retry_limit(req, &completion) {
@@ -277,6 +336,7 @@ impl ModelClient {
             latency: started.elapsed(),
             cost_usd: cost.map(|c| c.cost_usd),
             cache_saved_usd: cost.map(|c| c.saved_usd),
+            reused_from: None,
         })
     }
 
@@ -394,6 +454,7 @@ impl ModelRegistry {
         let quotas = quota::plan(&planned.iter().map(|(m, _)| *m).collect::<Vec<_>>());
         let mut clients = HashMap::new();
         let roster = SimulatedModel::roster_of(&config.models);
+        let roster_json = serde_json::to_value(&*roster).ok();
         for ((model, key), quota) in planned.into_iter().zip(quotas) {
             let key = key.map(|(_, value)| ApiKey::new(value));
             let simulated = (behaviours, &roster);
@@ -414,10 +475,33 @@ impl ModelRegistry {
                 ),
                 quota,
                 policy: policy.clone(),
+                cache: RwLock::new(None),
+                roster: roster_json
+                    .clone()
+                    .filter(|_| model.provider == ProviderKind::Simulated),
             };
             clients.insert(model.name.clone(), Arc::new(client));
         }
         Ok(Self { clients })
+    }
+
+    /// Answers requests from `cache` where it holds them, and keeps new answers there, from
+    /// now on (none: every request is sent); replaces an earlier cache.
+    pub fn use_response_cache(&self, cache: Option<Arc<ResponseCache>>) {
+        for client in self.clients.values() {
+            *client.cache.write().unwrap_or_else(PoisonError::into_inner) = cache.clone();
+        }
+    }
+
+    /// The response cache in use, if any.
+    pub fn response_cache(&self) -> Option<Arc<ResponseCache>> {
+        self.clients.values().next().and_then(|client| {
+            client
+                .cache
+                .read()
+                .unwrap_or_else(PoisonError::into_inner)
+                .clone()
+        })
     }
 
     /// The client for a model named at build time.

@@ -18,6 +18,7 @@ mod limits;
 mod openai_chat;
 mod quota;
 mod rate_headers;
+pub mod response_cache;
 mod retry;
 pub mod simulated;
 mod structured;

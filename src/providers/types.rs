@@ -35,6 +35,10 @@ pub struct CallTag {
     /// rounds without two debaters).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub cast: Option<RoundCast>,
+    /// The round's repetition (1-based; none outside a round): never sent, but part of the
+    /// response cache's key, so that each repetition of a round stays its own sample.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub repetition: Option<u32>,
 }
 
 /// Who plays a round, from the tournament's configuration, never from the text. Never sent

@@ -1,7 +1,8 @@
 //! "Answers cut short and estimated usage", for every protocol: answers cut at the
 //! output-token limit and usage the server did not report, by model, and
-//! `calls_by_model.csv`. Results with neither (and results stored before either was
-//! recorded) get no section, so their report reads as before.
+//! `calls_by_model.csv`, with how many answers the response cache gave instead of a call.
+//! Results with none of these (and results stored before they were recorded) get no
+//! section, so their report reads as before.
 
 use std::collections::BTreeMap;
 
@@ -39,6 +40,21 @@ pub(super) fn section(by_model: &BTreeMap<String, CallCounts>) -> Option<Section
             all.estimated_usage_phases,
             models.join(", ")
         ));
+    }
+    if all.reused_phases > 0 {
+        s.paragraph(
+            Text::plain(format!(
+                "{} of {} answers were reused from the response cache (",
+                all.reused_phases, all.calls
+            ))
+            .code("cache = true")
+            .and(
+                ", for development): they are the answers of earlier calls, not new samples, \
+                 so every figure built on them rests on those earlier draws; each has ",
+            )
+            .code("\"reused_from_cache\"")
+            .and(" in its round file. Report a run made without the cache."),
+        );
     }
     let mut t = Table::new(
         "Answers cut short",
@@ -93,6 +109,7 @@ mod tests {
             truncated_phases: truncated,
             estimated_usage_phases: estimated,
             usage_estimated: estimated > 0,
+            reused_phases: 0,
         }
     }
 
@@ -121,5 +138,22 @@ mod tests {
         let plain: BTreeMap<String, CallCounts> =
             [("a".to_string(), counts(10, 0, 0))].into_iter().collect();
         assert!(super::section(&plain).is_none());
+    }
+
+    #[test]
+    fn answers_reused_from_the_response_cache_are_said_not_to_be_new_samples() {
+        let reused = CallCounts {
+            reused_phases: 6,
+            ..counts(10, 0, 0)
+        };
+        let by_model: BTreeMap<String, CallCounts> =
+            [("a".to_string(), reused)].into_iter().collect();
+        let section = section(&by_model).unwrap();
+        let s = super::super::markdown(std::slice::from_ref(&section));
+        assert!(
+            s.contains("6 of 10 answers were reused from the response cache")
+                && s.contains("not new samples"),
+            "{s}"
+        );
     }
 }

@@ -283,6 +283,16 @@ fn cached(t: &UsageTotals) -> String {
     }
 }
 
+/// Answers the response cache served instead of a call, when any: `; 12 reused from the
+/// response cache`.
+fn reused(t: &UsageTotals) -> String {
+    match t.reused {
+        0 => String::new(),
+        1 => "; 1 answer reused from the response cache".to_string(),
+        n => format!("; {n} answers reused from the response cache"),
+    }
+}
+
 /// What prompt caching saved, when it changed the cost: ` (caching saved $0.0120)`.
 fn cache_saving(t: &UsageTotals) -> String {
     if t.cache_saved_usd.abs() >= 0.00005 {
@@ -302,7 +312,7 @@ fn status(progress: &Progress, elapsed: Duration) -> String {
         Some(left) => format!("ETA {}", clock(left)),
     };
     format!(
-        "status: {} done, {} needs review, {} running, {} queued, {} failed; {} calls in flight; {}; ${:.4}{}{}; {eta}",
+        "status: {} done, {} needs review, {} running, {} queued, {} failed; {} calls in flight; {}; ${:.4}{}{}{}; {eta}",
         c.done,
         c.needs_review,
         c.running,
@@ -312,7 +322,8 @@ fn status(progress: &Progress, elapsed: Duration) -> String {
         tokens(&t),
         t.cost_usd,
         cache_saving(&t),
-        cut(t.truncated)
+        cut(t.truncated),
+        reused(&t)
     )
 }
 
@@ -408,6 +419,9 @@ mod tests {
         assert_eq!(tokens(&t), "1200 in (800 cached) / 300 out tokens");
         assert_eq!(cache_saving(&t), " (caching saved $0.0120)");
         assert_eq!(cache_saving(&UsageTotals::default()), "");
+        assert_eq!(reused(&t), "");
+        t.reused = 3;
+        assert_eq!(reused(&t), "; 3 answers reused from the response cache");
     }
 
     #[tokio::test(start_paused = true)]

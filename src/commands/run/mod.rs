@@ -67,6 +67,8 @@ pub struct Source<'a> {
     pub resume: Option<&'a Path>,
     /// `--batch`.
     pub batch: bool,
+    /// `--cache`, in place of the tournament file's `cache`.
+    pub cache: Option<ethics_bowl::config::CacheSetting>,
 }
 
 /// Runs the tournament: in the terminal UI with `ui` (holding the `--theme` given, if
@@ -86,6 +88,9 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
     };
     if source.batch && !prepared.config.batch {
         prepared = prepared.with_batch()?;
+    }
+    if let Some(cache) = source.cache {
+        prepared = prepared.with_cache(cache)?;
     }
     // Printed here, and shown in the UI's header and log (the UI covers the terminal).
     let warnings: Vec<String> = prepared

@@ -120,7 +120,7 @@ pub fn print_summary(s: &Summary, protocol: ProtocolKind, dir: &Path) {
 }
 
 /// What the counts above rest on: answers cut at the token limit and usage the server did
-/// not report, each with the models concerned.
+/// not report, each with the models concerned, and answers reused from the response cache.
 fn caveats(s: &Summary) -> Vec<String> {
     let models = |pick: fn(&ethics_bowl::analysis::calls::CallCounts) -> usize| {
         s.calls_by_model
@@ -145,7 +145,19 @@ fn caveats(s: &Summary) -> Vec<String> {
             models(|c| c.estimated_usage_phases)
         ));
     }
+    if s.reused_from_cache > 0 {
+        lines.push(reused_line(s));
+    }
     lines
+}
+
+/// How many answers came from the response cache.
+fn reused_line(s: &Summary) -> String {
+    format!(
+        "{} answers reused from the response cache, not new samples (the {} in / {} out tokens \
+         their first calls used are not in the tokens and cost above)",
+        s.reused_from_cache, s.reused_tokens.0, s.reused_tokens.1
+    )
 }
 
 /// The estimated cost, said to be partial when some models have no price, with the prompt
@@ -199,6 +211,7 @@ mod tests {
             truncated_phases,
             estimated_usage_phases,
             usage_estimated: estimated_usage_phases > 0,
+            reused_phases: 0,
         };
         s.calls_by_model.insert("a".into(), counts(2, 0));
         s.calls_by_model.insert("b".into(), counts(1, 4));
@@ -210,6 +223,21 @@ mod tests {
             [
                 "3 answers cut at the token limit (a 2, b 1); a larger max_tokens avoids it",
                 "tokens and cost are estimates in part: no usage reported for 4 answers (b 4)"
+            ]
+        );
+    }
+
+    #[test]
+    fn answers_reused_from_the_response_cache_get_a_line() {
+        let mut s = Summary::default();
+        assert!(caveats(&s).is_empty());
+        s.reused_from_cache = 12;
+        s.reused_tokens = (3400, 560);
+        assert_eq!(
+            caveats(&s),
+            [
+                "12 answers reused from the response cache, not new samples (the 3400 in / 560 out \
+                 tokens their first calls used are not in the tokens and cost above)"
             ]
         );
     }

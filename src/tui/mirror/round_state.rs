@@ -81,6 +81,8 @@ pub struct Entry<'a> {
     pub batch_id: Option<&'a str>,
     /// The call waits in a provider's batch (batch mode), while under way.
     pub batched: bool,
+    /// The answer came from the response cache, not a call (once stored).
+    pub reused: bool,
     /// The judgment read from this answer, for a stored judging call whose answer is its
     /// judge's judgment (what the judge saw is shown under it).
     pub judgment: Option<&'a Judgment>,
@@ -295,6 +297,7 @@ impl RoundState {
             finish_reason: p.finish_reason.as_deref(),
             batch_id: p.batch_id.as_deref(),
             batched: false,
+            reused: p.reused_from_cache.is_some(),
             judgment: p
                 .phase_type
                 .is_judging()
@@ -324,6 +327,7 @@ impl RoundState {
             finish_reason: None,
             batch_id: None,
             batched: p.batched,
+            reused: false,
             judgment: None,
         });
         stored.chain(live)

@@ -29,8 +29,18 @@ fn short(n: u64) -> String {
 }
 
 /// The tokens of every stored call, `~`-marked with how many calls' usage is estimated
-/// when the server reported none for some.
+/// when the server reported none for some, and how many answers the response cache served
+/// instead of a call (` · 12 reused`), when any.
 fn tokens(t: &UsageTotals) -> String {
+    let counted = counted_tokens(t);
+    match t.reused {
+        0 => counted,
+        n => format!("{counted} · {n} reused"),
+    }
+}
+
+/// [`tokens`] without the answers the response cache served.
+fn counted_tokens(t: &UsageTotals) -> String {
     if t.is_estimated() {
         format!(
             " │ tokens ~{} in/~{} out ({} call{} estimated)",
@@ -449,5 +459,17 @@ mod tests {
         let text = screen(&app, 100);
         assert!(text.contains('…') && !text.contains("@tail"), "{text}");
         assert!(app.mirror.log[0].text.ends_with("@tail"));
+    }
+
+    #[test]
+    fn answers_the_response_cache_served_are_counted_beside_the_tokens() {
+        let mut t = super::UsageTotals {
+            input_tokens: 1200,
+            output_tokens: 300,
+            ..super::UsageTotals::default()
+        };
+        assert_eq!(super::tokens(&t), " │ tokens 1.2k in/300 out");
+        t.reused = 4;
+        assert_eq!(super::tokens(&t), " │ tokens 1.2k in/300 out · 4 reused");
     }
 }

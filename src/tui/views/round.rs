@@ -230,10 +230,11 @@ fn render_transcript(
             (false, _) if p.batched => "waiting in a batch…".into(),
             (false, _) => "streaming…".into(),
         };
-        let batch = p
-            .batch_id
-            .map(|id| format!(" · batch {id}"))
-            .unwrap_or_default();
+        let batch = match (p.batch_id, p.reused) {
+            (_, true) => " · reused from the response cache".to_string(),
+            (Some(id), false) => format!(" · batch {id}"),
+            (None, false) => String::new(),
+        };
         lines.push(Line::from(vec![
             Span::styled(
                 format!("━━ {} ", p.phase_type.title()),
