@@ -306,6 +306,7 @@ fn the_command_lines_cache_flag_says_how_many_answers_it_reused() {
     let (code, stdout, stderr) = run("one", "--cache");
     assert_eq!(code, Some(0), "{stderr}");
     assert!(!stdout.contains("reused"), "{stdout}");
+    assert!(!stderr.contains("sent without it"), "{stderr}");
     assert!(
         !files_in(&cache).is_empty(),
         "the variable names the folder"
@@ -348,5 +349,38 @@ fn the_command_lines_cache_flag_says_how_many_answers_it_reused() {
     assert!(
         second.contains("judge answer(s) reused from the response cache, not new samples"),
         "{second}"
+    );
+}
+
+/// The sample's models have no temperature: `--cache` keeps nothing of theirs, and says so
+/// after the run instead of passing for a cache that found nothing.
+#[test]
+fn a_cache_that_passes_requests_over_for_their_temperature_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let models: String = ["sim-alpha", "sim-beta", "sim-judge"]
+        .iter()
+        .map(|m| sim(m, 0.6, 0.0, 0.0))
+        .collect();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"sim-alpha\", \"sim-beta\"]\njudges = [\"sim-judge\"]\n",
+    );
+    let cache = dir.path().join("cache");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ethics-bowl"))
+        .args(["run", "--headless", "--cache", "--out"])
+        .arg(dir.path().join("out"))
+        .arg(&config)
+        .env("ETHICS_BOWL_CACHE_DIR", &cache)
+        .env("XDG_DATA_HOME", dir.path().join("data"))
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&output.stderr);
+    assert_eq!(output.status.code(), Some(0), "{stderr}");
+    assert!(files_in(&cache).is_empty(), "nothing kept");
+    assert!(
+        stderr.contains("request(s) sent without it, their temperature not 0")
+            && stderr.contains("--cache=any-temperature"),
+        "{stderr}"
     );
 }

@@ -118,6 +118,9 @@ pub async fn run(
             report.reused_from_cache
         );
     }
+    if let Some(line) = &report.cache_passed_over {
+        eprintln!("note: {line}");
+    }
     let s = &report.summary;
     println!(
         "the folder now: {} rounds: {} complete, {} need review, {} incomplete, {} not started (summary.json rewritten)",

@@ -152,6 +152,9 @@ pub struct RejudgeReport {
     pub notes: Vec<String>,
     /// Judges' answers this re-judging took from the response cache instead of calling.
     pub reused_from_cache: u64,
+    /// Why some judge requests went without the response cache (their temperature), when
+    /// any did: said after the rejudge.
+    pub cache_passed_over: Option<String>,
 }
 
 impl RejudgePlan {
@@ -744,5 +747,9 @@ pub async fn rejudge(
         cancelled: ctx.control.cancel.is_cancelled(),
         notes,
         reused_from_cache: ctx.registry.response_cache().map_or(0, |c| c.reused()),
+        cache_passed_over: ctx
+            .registry
+            .response_cache()
+            .and_then(|c| c.passed_over_line()),
     })
 }

@@ -104,6 +104,7 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
         eprintln!("warning: {w}");
     }
     let dir = prepared.dir.clone();
+    let cache = prepared.registry.response_cache();
     // This process becomes the folder's one writer before anything starts (the terminal UI
     // included), so a second run on it exits 2 at once; the engine, the review queue's
     // corrections and the summary written at the end share this lock.
@@ -149,6 +150,7 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
             eprintln!("warning: {}", ethics_bowl::sanitize::sanitize(note));
         }
         print_summary(&summary, protocol, &dir);
+        say_passed_over(cache.as_deref());
         // The user's `q` is a choice, not a failure (exit 0); Ctrl-C and signals stay 130.
         if report.status == TournamentStatus::Cancelled && !app.forced_quit {
             println!("{}", outcome::quit_line(&summary, &dir));
@@ -195,7 +197,17 @@ pub async fn run(source: Source<'_>, ui: Option<Option<String>>) -> anyhow::Resu
     output.finish();
     let report = engine.await?.map_err(|e| with_resume_hint(e, &dir))?;
     print_summary(&report.summary, protocol, &dir);
+    say_passed_over(cache.as_deref());
     outcome(report.status, &report.summary, &dir)
+}
+
+/// Says how many requests went without the response cache because of their temperature.
+pub(crate) fn say_passed_over(
+    cache: Option<&ethics_bowl::providers::response_cache::ResponseCache>,
+) {
+    if let Some(line) = cache.and_then(|c| c.passed_over_line()) {
+        eprintln!("note: {line}");
+    }
 }
 
 /// A run the store stopped says how to go on once there is room (exit 1).

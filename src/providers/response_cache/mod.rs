@@ -85,6 +85,7 @@ pub struct ResponseCache {
     dir: PathBuf,
     policy: CachePolicy,
     reused: Arc<AtomicU64>,
+    passed_over: AtomicU64,
 }
 
 impl ResponseCache {
@@ -94,12 +95,32 @@ impl ResponseCache {
             dir,
             policy,
             reused: Arc::new(AtomicU64::new(0)),
+            passed_over: AtomicU64::new(0),
         }
     }
 
     /// Answers served from the cache so far.
     pub fn reused(&self) -> u64 {
         self.reused.load(Ordering::Relaxed)
+    }
+
+    /// Requests sent without the cache because their temperature was not 0: said after a
+    /// run, so that `--cache` on models at their default temperature (the sample's) does not
+    /// pass for a cache that found nothing.
+    pub fn passed_over(&self) -> u64 {
+        self.passed_over.load(Ordering::Relaxed)
+    }
+
+    /// The line that says why some requests went without the cache, when any did.
+    pub fn passed_over_line(&self) -> Option<String> {
+        let n = self.passed_over();
+        (n > 0).then(|| {
+            format!(
+                "response cache: {n} request(s) sent without it, their temperature not 0 (a \
+                 model with no `temperature` gets its provider's default); set temperature = 0 \
+                 or use cache = \"any-temperature\" (--cache=any-temperature) to keep them too"
+            )
+        })
     }
 
     /// Whether a request at this temperature in force may be served and kept: 0 exactly,
@@ -118,12 +139,15 @@ impl ResponseCache {
         constrained: bool,
         roster: Option<&Value>,
     ) -> Option<Slot> {
-        self.admits(req.temperature_or(config.temperature))
-            .then(|| Slot {
-                dir: self.dir.clone(),
-                key: key::key(config, req, constrained, roster),
-                reused: Arc::clone(&self.reused),
-            })
+        let admitted = self.admits(req.temperature_or(config.temperature));
+        if !admitted {
+            self.passed_over.fetch_add(1, Ordering::Relaxed);
+        }
+        admitted.then(|| Slot {
+            dir: self.dir.clone(),
+            key: key::key(config, req, constrained, roster),
+            reused: Arc::clone(&self.reused),
+        })
     }
 }
 
