@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use crate::config::TournamentConfig;
-use crate::design::{Budget, DesignRecord, Next, Settings, next_wave};
+use crate::design::{Budget, DesignRecord, Next, Outcome, Settings, next_wave};
 use crate::domain::{Round, ScheduledRound};
 
 /// The design of one tournament as a run sees it.
@@ -20,8 +20,8 @@ pub(crate) struct Waves {
     candidates: Vec<ScheduledRound>,
     /// The choices so far, as `tournament.json` keeps them.
     pub(crate) record: DesignRecord,
-    /// Team A's score of each finished match, by round id.
-    results: HashMap<String, f64>,
+    /// Each finished match's outcome, by round id.
+    results: HashMap<String, Outcome>,
     /// What each round played so far cost, by round id.
     paid: HashMap<String, f64>,
 }
@@ -82,8 +82,8 @@ impl Waves {
     /// Takes a round as it stands (stored, or as a task returned it): its result when it
     /// is a finished match, and its cost.
     pub(crate) fn see(&mut self, round: &Round) {
-        match crate::protocols::spec(round.kind()).match_score(round) {
-            Some(score) => self.results.insert(round.id.clone(), score),
+        match crate::protocols::match_outcome(round) {
+            Some(outcome) => self.results.insert(round.id.clone(), outcome),
             None => self.results.remove(&round.id),
         };
         let cost = round.cost_usd();

@@ -103,6 +103,22 @@ pub trait ProtocolSpec: Send + Sync {
     }
 }
 
+/// A finished round as an adaptive design reads it ([`crate::design`]): its spec's
+/// [`ProtocolSpec::match_score`] and who decided it, the panel as one unit when its verdict
+/// decided (`panel`), else the deciding judgment's judge. One outcome per round, never one
+/// per judgment: a round's judges score one exchange, and counting each as a match would
+/// overstate what the round tells (and so how soon the ranking looks settled).
+pub fn match_outcome(round: &Round) -> Option<crate::design::Outcome> {
+    let score = crate::protocols::spec(round.kind()).match_score(round)?;
+    let panel = round.panel.as_ref().is_some_and(|p| p.verdict.is_some());
+    let judge = if panel {
+        crate::design::PANEL.to_string()
+    } else {
+        deciding(round)?.judge_key().to_string()
+    };
+    Some(crate::design::Outcome { score, judge })
+}
+
 /// The judgment that decides a complete round between two models: the panel's verdict when
 /// a panel judged, else the first usable judgment; none for any other round.
 pub fn deciding(round: &Round) -> Option<&Judgment> {
