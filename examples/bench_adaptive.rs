@@ -255,7 +255,7 @@ fn chart(c: &Curve, tournaments: u64, skill_step: f64) -> String {
     s += &line(&|r| r.seeing, "#ff7f0e");
     let legend = [
         ("#1f77b4", "adaptive (pairings = \"adaptive\")", ""),
-        ("#ff7f0e", "seeing oracle (knows skills, sees results)", ""),
+        ("#ff7f0e", "seeing oracle (knows the truth)", ""),
         ("#9467bd", "oracle allocation (knows skills)", ""),
         ("#2ca02c", "balanced subset", ""),
         ("#d62728", "uniform random subset", ""),
