@@ -142,3 +142,65 @@ pub fn chosen_score(side: Team) -> f64 {
         Team::B => 0.0,
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{
+        Criterion, PanelRecord, PanelState, Reading, RoundRecord, RoundStatus, ScheduledRound,
+        Scores,
+    };
+
+    fn sheet(value: f64) -> Scores {
+        let mut s = Scores::default();
+        for c in Criterion::ALL {
+            s.set(c, Some(value));
+        }
+        s
+    }
+
+    fn judged(judge: &str, a: f64, b: f64) -> Judgment {
+        Judgment::new(
+            judge,
+            Reading::Rubric {
+                team_a: sheet(a),
+                team_b: sheet(b),
+            },
+        )
+    }
+
+    #[test]
+    fn a_round_is_one_match_decided_by_its_first_judgment_or_by_the_panel_as_one() {
+        let s = ScheduledRound {
+            team_a: "a".into(),
+            team_b: "b".into(),
+            judges: vec!["j1".into(), "j2".into()],
+            ..ScheduledRound::example("r1", "d1")
+        };
+        let mut round = crate::protocols::blank_round(&s, RoundRecord::EthicsBowl);
+        round.put_judgment(judged("j1", 7.0, 5.0));
+        round.put_judgment(judged("j2", 4.0, 6.0));
+        assert_eq!(match_outcome(&round), None, "not complete");
+        round.status = RoundStatus::Complete;
+        let one = match_outcome(&round).unwrap();
+        assert_eq!((one.score, one.judge.as_str()), (1.0, "j1"));
+        round.panel = Some(PanelRecord {
+            judges: Vec::new(),
+            max_deliberation_rounds: 1,
+            convergence_threshold: 0.8,
+            dimension_disagreement_threshold: 2.0,
+            min_evaluations_for_debate: 2,
+            deliberation_timeout_s: None,
+            rounds: Vec::new(),
+            state: PanelState::Converged,
+            converged: true,
+            initial_agreement: None,
+            final_agreement: None,
+            aggregate: None,
+            summary: None,
+            verdict: Some(judged("j2", 5.0, 6.0)),
+        });
+        let panel = match_outcome(&round).unwrap();
+        assert_eq!((panel.score, panel.judge.as_str()), (0.0, "panel"));
+    }
+}
