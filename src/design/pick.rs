@@ -464,6 +464,32 @@ mod tests {
         // second round.)
         assert_eq!(plays.len(), 4, "{plays:?} {w:?}");
         assert!(plays.values().all(|n| *n <= 3), "{plays:?} {w:?}");
+        // Eight models, a wave of four (the fewest that can reach them all) and of eight.
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        let models: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        let candidates = square(&names, 2);
+        for size in [4, 8] {
+            let Next::Wave(w) = next_wave(
+                &settings(size, 100, None),
+                &models,
+                &candidates,
+                &DesignRecord::new(7, candidates.len()),
+                &HashMap::new(),
+                &Budget::default(),
+            ) else {
+                panic!("a wave")
+            };
+            let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+            for c in &w.rounds {
+                let r = candidates
+                    .iter()
+                    .find(|r| r.round_id == c.round_id)
+                    .unwrap();
+                seen.insert(&r.team_a);
+                seen.insert(&r.team_b);
+            }
+            assert_eq!(seen.len(), 8, "a wave of {size}: {seen:?}");
+        }
     }
 
     #[test]
