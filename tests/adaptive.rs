@@ -10,7 +10,7 @@ use std::collections::HashMap;
 use std::path::Path;
 
 use ethics_bowl::config::TournamentConfig;
-use ethics_bowl::design::{Budget, DesignRecord, Next, Settings, StopRule, next_wave};
+use ethics_bowl::design::{Budget, DesignRecord, Next, Outcome, Settings, StopRule, next_wave};
 use ethics_bowl::domain::RoundStatus;
 use ethics_bowl::engine::{EngineEvent, RunReport};
 use ethics_bowl::store::{Store, TournamentRecord};
@@ -142,6 +142,25 @@ async fn it_stops_once_the_ranking_is_separated() {
         .map(|r| r.model.as_str())
         .collect();
     assert_eq!(order, ["m0", "m1", "m2", "m3"]);
+    // The state keeps the fit's side terms: the common one over every match, then each
+    // deciding judge's offset, with the matches it rests on and an interval.
+    let sides = &stopped.state.sides;
+    assert_eq!(sides[0].judge, "all judges");
+    assert_eq!(sides[0].matches, stopped.state.matches);
+    let judges: Vec<&str> = sides[1..].iter().map(|t| t.judge.as_str()).collect();
+    assert!(
+        judges.iter().all(|j| ["j0", "j1"].contains(j)) && !judges.is_empty(),
+        "{sides:?}"
+    );
+    assert_eq!(
+        sides[1..].iter().map(|t| t.matches).sum::<usize>(),
+        stopped.state.matches
+    );
+    assert!(
+        sides
+            .iter()
+            .all(|t| t.interval[0] < t.elo && t.elo < t.interval[1])
+    );
 }
 
 #[tokio::test]
@@ -161,15 +180,12 @@ async fn it_stops_at_the_budget() {
     assert!(d.chosen().count() < d.candidates);
 }
 
-/// Team A's score of each stored round, by id, as the design reads it.
-fn results(dir: &Path) -> HashMap<String, f64> {
+/// Each stored round's outcome, by id, as the design reads it.
+fn results(dir: &Path) -> HashMap<String, Outcome> {
     let rounds = stored_rounds_in(dir);
     rounds
         .iter()
-        .filter_map(|r| {
-            let score = ethics_bowl::protocols::spec(r.kind()).match_score(r)?;
-            Some((r.id.clone(), score))
-        })
+        .filter_map(|r| Some((r.id.clone(), ethics_bowl::protocols::match_outcome(r)?)))
         .collect()
 }
 
@@ -205,9 +221,9 @@ async fn the_record_reproduces_the_schedule() {
             stopped: None,
             ..d.clone()
         };
-        let seen: HashMap<String, f64> = before
+        let seen: HashMap<String, Outcome> = before
             .chosen()
-            .filter_map(|id| Some((id.to_string(), *all.get(id)?)))
+            .filter_map(|id| Some((id.to_string(), all.get(id)?.clone())))
             .collect();
         let Next::Wave(w) = next_wave(
             &settings,

@@ -1,8 +1,9 @@
 //! The pick rule: which rounds the next wave plays, or which rule stops the design.
 //!
-//! Before each wave the ratings are fitted to every finished match ([`super::rating`]).
-//! Each pair of models with rounds left to choose gets a priority, what one more round
-//! between them would do for the ranking ([`super::rating::Fit::gain`]): over every pair of
+//! Before each wave the ratings are fitted to every finished match, with Team A's advantage
+//! and each deciding judge's own side preference ([`super::rating`]). Each pair of models
+//! with rounds left to choose gets a priority, what its next round (the one that keeps the
+//! design balanced, below) would do for the ranking ([`super::rating::Fit::gain`]): over every pair of
 //! models, how unsure its order is, `2·(1 − P(order))` (1 for a coin's order, 0 for a
 //! certain one), times the share of the variance of its difference the round would remove.
 //! The wave takes the pair with the highest priority, updates the covariance as if that
@@ -22,7 +23,7 @@ use rand_chacha::ChaCha8Rng;
 use crate::config::TournamentConfig;
 use crate::domain::ScheduledRound;
 
-use super::rating::{ELO_PER_LOGIT, Match, fit, state};
+use super::rating::{ELO_PER_LOGIT, Match, Outcome, fit, state};
 use super::record::{Choice, DesignRecord, StopRule, Stopped, WaveRecord};
 
 /// The design's settings, from the tournament file.
@@ -149,13 +150,13 @@ impl<'a> Coverage<'a> {
 }
 
 /// The next wave of a design over `candidates` (the full schedule), having chosen what
-/// `record` holds and seen `results` (Team A's score of each finished match, by round id).
+/// `record` holds and seen `results` (each finished match's outcome, by round id).
 pub fn next_wave(
     settings: &Settings,
     models: &[String],
     candidates: &[ScheduledRound],
     record: &DesignRecord,
-    results: &HashMap<String, f64>,
+    results: &HashMap<String, Outcome>,
     budget: &Budget,
 ) -> Next {
     let by_id: HashMap<&str, usize> = candidates
@@ -166,6 +167,8 @@ pub fn next_wave(
     let mut taken = vec![false; candidates.len()];
     let mut coverage = Coverage::default();
     let mut matches: Vec<Match> = Vec::new();
+    // The deciding judges, in the order the matches name them first.
+    let mut judges: Vec<String> = Vec::new();
     let mut chosen_matches = 0;
     for id in record.chosen() {
         let Some(&i) = by_id.get(id) else { continue };
@@ -175,12 +178,31 @@ pub fn next_wave(
         };
         chosen_matches += 1;
         coverage.add(pair, &candidates[i]);
-        if let Some(&score) = results.get(id) {
-            matches.push((pair.0, pair.1, score));
+        if let Some(outcome) = results.get(id) {
+            let judge = match judges.iter().position(|j| *j == outcome.judge) {
+                Some(j) => j,
+                None => {
+                    judges.push(outcome.judge.clone());
+                    judges.len() - 1
+                }
+            };
+            matches.push(Match {
+                team_a: pair.0,
+                team_b: pair.1,
+                score: outcome.score,
+                judge: Some(judge),
+            });
         }
     }
-    let mut fitted = fit(models.len(), &matches);
-    let seen = state(models, &fitted, matches.len());
+    let mut fitted = fit(models.len(), judges.len(), &matches);
+    let seen = state(models, &judges, &fitted, matches.len());
+    // The judge a candidate's result will most likely come from, for its information: the
+    // first of its judges, when that judge has decided a match before (one that has not,
+    // or a panel, adds no judge term to the plan; the fit takes it once it has a result).
+    let judge_of = |r: &ScheduledRound| {
+        let first = r.judges.first()?;
+        judges.iter().position(|j| j == first)
+    };
     if let Some(stopped) = &record.stopped {
         return Next::Stop(stopped.clone());
     }
@@ -266,30 +288,32 @@ pub fn next_wave(
         limit = limit.min(a);
     }
     for _ in 0..limit {
-        // The pair of highest priority (the seeded order breaks ties).
-        let mut best: Option<((usize, usize), f64)> = None;
+        // For each pair its round (the one that keeps the design balanced), and the pair
+        // whose round would do most for the ranking (the seeded order breaks ties).
+        let mut best: Option<((usize, usize), usize, f64)> = None;
         for p in &pair_order {
-            if open.get(p).is_none_or(Vec::is_empty) {
+            let Some(list) = open.get(p).filter(|l| !l.is_empty()) else {
                 continue;
-            }
-            let (i, j) = *p;
-            let priority = fitted.gain(i, j);
-            if best.is_none_or(|(_, b)| priority > b + 1e-12) {
-                best = Some((*p, priority));
+            };
+            let Some(at) = (0..list.len()).min_by_key(|&k| {
+                let c = list[k];
+                let pair = pair_of(models, &candidates[c]).unwrap_or(*p);
+                (coverage.rank(pair, &candidates[c]), tiebreak[c])
+            }) else {
+                continue;
+            };
+            let r = &candidates[list[at]];
+            let (a, b) = pair_of(models, r).unwrap_or(*p);
+            let priority = fitted.gain(a, b, judge_of(r));
+            if best.is_none_or(|(_, _, b)| priority > b + 1e-12) {
+                best = Some((*p, at, priority));
             }
         }
-        let Some(((i, j), priority)) = best else {
+        let Some(((i, j), at, priority)) = best else {
             break;
         };
         let p_order = fitted.p_order(i, j);
         let Some(list) = open.get_mut(&(i, j)) else {
-            break;
-        };
-        let Some(at) = (0..list.len()).min_by_key(|&k| {
-            let c = list[k];
-            let pair = pair_of(models, &candidates[c]).unwrap_or((i, j));
-            (coverage.rank(pair, &candidates[c]), tiebreak[c])
-        }) else {
             break;
         };
         let c = list.swap_remove(at);
@@ -318,7 +342,7 @@ pub fn next_wave(
             priority: Some(priority),
         });
         coverage.add(pair, r);
-        fitted.add_round(i, j);
+        fitted.add_round(pair.0, pair.1, judge_of(r));
     }
     if rounds.is_empty() {
         return stop(
@@ -392,7 +416,11 @@ mod tests {
                             .find(|r| r.round_id == c.round_id)
                             .unwrap();
                         let (a, b) = pair_of(models, r).unwrap();
-                        results.insert(c.round_id.clone(), if a < b { 1.0 } else { 0.0 });
+                        let outcome = Outcome {
+                            score: if a < b { 1.0 } else { 0.0 },
+                            judge: r.judges[0].clone(),
+                        };
+                        results.insert(c.round_id.clone(), outcome);
                     }
                     record.waves.push(w);
                 }
@@ -430,8 +458,38 @@ mod tests {
             *plays.entry(&r.team_a).or_default() += 1;
             *plays.entry(&r.team_b).or_default() += 1;
         }
-        // Four rounds over four models: each plays twice, none sits out.
-        assert!(plays.values().all(|n| *n == 2), "{plays:?} {w:?}");
+        // Four rounds over four models: none sits out. (Not each exactly twice: a round also
+        // tells about the common side term, which links every round to every other, so a
+        // third round joining two pairs already played can tell more than a fourth model's
+        // second round.)
+        assert_eq!(plays.len(), 4, "{plays:?} {w:?}");
+        assert!(plays.values().all(|n| *n <= 3), "{plays:?} {w:?}");
+        // Eight models, a wave of four (the fewest that can reach them all) and of eight.
+        let names = ["a", "b", "c", "d", "e", "f", "g", "h"];
+        let models: Vec<String> = names.iter().map(|s| s.to_string()).collect();
+        let candidates = square(&names, 2);
+        for size in [4, 8] {
+            let Next::Wave(w) = next_wave(
+                &settings(size, 100, None),
+                &models,
+                &candidates,
+                &DesignRecord::new(7, candidates.len()),
+                &HashMap::new(),
+                &Budget::default(),
+            ) else {
+                panic!("a wave")
+            };
+            let mut seen: std::collections::HashSet<&str> = std::collections::HashSet::new();
+            for c in &w.rounds {
+                let r = candidates
+                    .iter()
+                    .find(|r| r.round_id == c.round_id)
+                    .unwrap();
+                seen.insert(&r.team_a);
+                seen.insert(&r.team_b);
+            }
+            assert_eq!(seen.len(), 8, "a wave of {size}: {seen:?}");
+        }
     }
 
     #[test]

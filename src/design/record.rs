@@ -129,3 +129,22 @@ impl DesignRecord {
         )
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_record_written_before_the_side_terms_reads_with_none() {
+        let old = r#"{"kind":"adaptive","seed":7,"candidates":12,"waves":[{"wave":1,
+            "state":{"matches":0,"ranking":[{"model":"a","rating":1500.0,"sd":400.0},
+            {"model":"b","rating":1500.0,"sd":400.0}],"adjacent":[{"higher":"a","lower":"b",
+            "p_order":0.5}]},"rounds":[{"round_id":"d0__a__vs__b__r1","reason":"first"}]}]}"#;
+        let record: DesignRecord = serde_json::from_str(old).unwrap();
+        assert!(record.waves[0].state.sides.is_empty());
+        assert_eq!(record.chosen().collect::<Vec<_>>(), ["d0__a__vs__b__r1"]);
+        // And it is written back as it was read.
+        let again = serde_json::to_value(&record).unwrap();
+        assert!(again["waves"][0]["state"].get("sides").is_none());
+    }
+}

@@ -7,7 +7,7 @@
 use std::collections::HashMap;
 
 use crate::config::TournamentConfig;
-use crate::design::{Budget, DesignRecord, Next, Settings, next_wave};
+use crate::design::{Budget, DesignRecord, Next, Outcome, Settings, next_wave};
 use crate::domain::{Round, ScheduledRound};
 
 /// The design of one tournament as a run sees it.
@@ -20,8 +20,8 @@ pub(crate) struct Waves {
     candidates: Vec<ScheduledRound>,
     /// The choices so far, as `tournament.json` keeps them.
     pub(crate) record: DesignRecord,
-    /// Team A's score of each finished match, by round id.
-    results: HashMap<String, f64>,
+    /// Each finished match's outcome, by round id.
+    results: HashMap<String, Outcome>,
     /// What each round played so far cost, by round id.
     paid: HashMap<String, f64>,
 }
@@ -82,8 +82,8 @@ impl Waves {
     /// Takes a round as it stands (stored, or as a task returned it): its result when it
     /// is a finished match, and its cost.
     pub(crate) fn see(&mut self, round: &Round) {
-        match crate::protocols::spec(round.kind()).match_score(round) {
-            Some(score) => self.results.insert(round.id.clone(), score),
+        match crate::protocols::match_outcome(round) {
+            Some(outcome) => self.results.insert(round.id.clone(), outcome),
             None => self.results.remove(&round.id),
         };
         let cost = round.cost_usd();
@@ -139,12 +139,101 @@ impl Waves {
             .map(|s| format!("{}: {}", s.rule.as_str(), s.detail))
     }
 
-    /// The run's warnings about the schedule: the judge confounds of the rounds chosen so
-    /// far (the full schedule's balance does not hold for a subset of it), and the design's
-    /// statement.
+    /// The run's warnings about the schedule, and the design's statement. Once the design
+    /// has stopped: the judge confounds of the rounds it chose (the full schedule's balance
+    /// does not hold for a part of it). Before that, the rounds chosen so far are a
+    /// wave or a few, whose balance says nothing of the run's: only the full schedule's own
+    /// confounds, which every part of it keeps (a pairing only one judge can score is
+    /// scored by that judge whatever the design picks), and that the rest is checked when
+    /// the design stops.
     pub(crate) fn warnings(&self, config: &TournamentConfig) -> Vec<String> {
-        let mut out = crate::protocols::schedule::confounds(config, &self.chosen());
+        let mut out = if self.record.stopped.is_some() {
+            crate::protocols::schedule::confounds(config, &self.chosen())
+        } else {
+            let mut out: Vec<String> =
+                crate::protocols::schedule::confounds(config, &self.candidates)
+                    .into_iter()
+                    .map(|w| {
+                        format!(
+                            "{w} (this holds for the full schedule, and so for whatever part \
+                             of it the adaptive design chooses)"
+                        )
+                    })
+                    .collect();
+            out.push(format!(
+                "judge balance: checked when the adaptive design stops, over the rounds it \
+                 chose ({} so far); until then its fit estimates each deciding judge's side \
+                 preference, and it balances sides and judges within each pair as it chooses",
+                self.record.chosen().count()
+            ));
+            out
+        };
         out.push(self.record.statement());
         out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(judges: &str) -> TournamentConfig {
+        TournamentConfig::parse(
+            &format!(
+                "name = \"t\"\ndilemma_file = \"d.md\"\nmodels = [\"a\", \"b\", \"c\", \"d\"]\n\
+                 judges = [{judges}]\npairings = \"adaptive\"\nwave_size = 4\nmax_rounds = 8\n"
+            ),
+            std::path::Path::new("t.toml"),
+        )
+        .unwrap()
+    }
+
+    fn waves(config: &TournamentConfig) -> Waves {
+        let items: Vec<String> = (0..3).map(|d| format!("d{d}")).collect();
+        let candidates = crate::protocols::schedule::build(config, &items)
+            .unwrap()
+            .rounds;
+        Waves::new(config, &candidates, None)
+    }
+
+    #[test]
+    fn judge_balance_is_checked_once_the_design_stops() {
+        let config = config("\"j0\", \"j1\", \"j2\"");
+        let mut w = waves(&config);
+        assert_eq!(w.next(false).len(), 4);
+        // One wave of four rounds: three judges cannot have scored every model, and the
+        // run does not say they never will.
+        let early = w.warnings(&config);
+        assert!(
+            !early.iter().any(|x| x.starts_with("judge confound")),
+            "{early:?}"
+        );
+        assert!(
+            early[0].starts_with("judge balance: checked when the adaptive design stops"),
+            "{early:?}"
+        );
+        assert!(early[1].starts_with("adaptive design: 4 of"), "{early:?}");
+        w.next(false);
+        assert!(w.next(false).is_empty() && w.stopped().is_some());
+        // Stopped: the rounds it chose are checked as they are.
+        let end = w.warnings(&config);
+        assert_eq!(
+            end[..end.len() - 1],
+            crate::protocols::schedule::confounds(&config, &w.chosen())[..]
+        );
+        assert!(!end.iter().any(|x| x.starts_with("judge balance: checked")));
+    }
+
+    #[test]
+    fn a_confound_of_the_full_schedule_is_said_from_the_start() {
+        let config = config("\"j0\"");
+        let mut w = waves(&config);
+        w.next(false);
+        let early = w.warnings(&config);
+        assert!(
+            early[0].starts_with("judge confound: j0 is the only judge")
+                && early[0].ends_with("whatever part of it the adaptive design chooses)"),
+            "{early:?}"
+        );
     }
 }

@@ -19,7 +19,7 @@ pub mod strategy;
 pub mod structured_debate;
 
 pub use registry::{extra_folders, simulated_behaviours, spec, specs, stored};
-pub use spec::{ProtocolSpec, Rejudging, RoundExtra};
+pub use spec::{ProtocolSpec, Rejudging, RoundExtra, match_outcome};
 
 use crate::domain::{
     JudgeView, JudgingPhase, Judgment, OwnPhase, Phase, PhaseType, ProtocolKind, Round,

@@ -103,6 +103,22 @@ pub trait ProtocolSpec: Send + Sync {
     }
 }
 
+/// A finished round as an adaptive design reads it ([`crate::design`]): its spec's
+/// [`ProtocolSpec::match_score`] and who decided it, the panel as one unit when its verdict
+/// decided (`panel`), else the deciding judgment's judge. One outcome per round, never one
+/// per judgment: a round's judges score one exchange, and counting each as a match would
+/// overstate what the round tells (and so how soon the ranking looks settled).
+pub fn match_outcome(round: &Round) -> Option<crate::design::Outcome> {
+    let score = crate::protocols::spec(round.kind()).match_score(round)?;
+    let panel = round.panel.as_ref().is_some_and(|p| p.verdict.is_some());
+    let judge = if panel {
+        crate::design::PANEL.to_string()
+    } else {
+        deciding(round)?.judge_key().to_string()
+    };
+    Some(crate::design::Outcome { score, judge })
+}
+
 /// The judgment that decides a complete round between two models: the panel's verdict when
 /// a panel judged, else the first usable judgment; none for any other round.
 pub fn deciding(round: &Round) -> Option<&Judgment> {
@@ -124,5 +140,67 @@ pub fn chosen_score(side: Team) -> f64 {
     match side {
         Team::A => 1.0,
         Team::B => 0.0,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::domain::{
+        Criterion, PanelRecord, PanelState, Reading, RoundRecord, RoundStatus, ScheduledRound,
+        Scores,
+    };
+
+    fn sheet(value: f64) -> Scores {
+        let mut s = Scores::default();
+        for c in Criterion::ALL {
+            s.set(c, Some(value));
+        }
+        s
+    }
+
+    fn judged(judge: &str, a: f64, b: f64) -> Judgment {
+        Judgment::new(
+            judge,
+            Reading::Rubric {
+                team_a: sheet(a),
+                team_b: sheet(b),
+            },
+        )
+    }
+
+    #[test]
+    fn a_round_is_one_match_decided_by_its_first_judgment_or_by_the_panel_as_one() {
+        let s = ScheduledRound {
+            team_a: "a".into(),
+            team_b: "b".into(),
+            judges: vec!["j1".into(), "j2".into()],
+            ..ScheduledRound::example("r1", "d1")
+        };
+        let mut round = crate::protocols::blank_round(&s, RoundRecord::EthicsBowl);
+        round.put_judgment(judged("j1", 7.0, 5.0));
+        round.put_judgment(judged("j2", 4.0, 6.0));
+        assert_eq!(match_outcome(&round), None, "not complete");
+        round.status = RoundStatus::Complete;
+        let one = match_outcome(&round).unwrap();
+        assert_eq!((one.score, one.judge.as_str()), (1.0, "j1"));
+        round.panel = Some(PanelRecord {
+            judges: Vec::new(),
+            max_deliberation_rounds: 1,
+            convergence_threshold: 0.8,
+            dimension_disagreement_threshold: 2.0,
+            min_evaluations_for_debate: 2,
+            deliberation_timeout_s: None,
+            rounds: Vec::new(),
+            state: PanelState::Converged,
+            converged: true,
+            initial_agreement: None,
+            final_agreement: None,
+            aggregate: None,
+            summary: None,
+            verdict: Some(judged("j2", 5.0, 6.0)),
+        });
+        let panel = match_outcome(&round).unwrap();
+        assert_eq!((panel.score, panel.judge.as_str()), (0.0, "panel"));
     }
 }
