@@ -66,15 +66,20 @@ fn counted_tokens(t: &UsageTotals) -> String {
 }
 
 /// [`tokens`] in short: ` │ tok ~1.2k/~3.4k (2 est.)` (`~` and how many calls' usage is
-/// estimated, when some is).
+/// estimated, when some is), and the answers the response cache served (` · 12 reused`),
+/// which at 80 columns are what says why a finished run shows no tokens.
 fn compact_tokens(t: &UsageTotals) -> String {
     let (mark, note) = if t.is_estimated() {
         ("~", format!(" ({} est.)", t.estimated))
     } else {
         ("", String::new())
     };
+    let reused = match t.reused {
+        0 => String::new(),
+        n => format!(" · {n} reused"),
+    };
     format!(
-        " │ tok {mark}{}/{mark}{}{note}",
+        " │ tok {mark}{}/{mark}{}{note}{reused}",
         short(t.input_tokens),
         short(t.output_tokens)
     )
@@ -469,7 +474,9 @@ mod tests {
             ..super::UsageTotals::default()
         };
         assert_eq!(super::tokens(&t), " │ tokens 1.2k in/300 out");
+        assert_eq!(super::compact_tokens(&t), " │ tok 1.2k/300");
         t.reused = 4;
         assert_eq!(super::tokens(&t), " │ tokens 1.2k in/300 out · 4 reused");
+        assert_eq!(super::compact_tokens(&t), " │ tok 1.2k/300 · 4 reused");
     }
 }
