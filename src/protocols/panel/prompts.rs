@@ -349,20 +349,13 @@ mod tests {
             },
         ];
         let text = context_text(&DeliberationContext {
-            round: 1,
-            agreement: Agreement {
-                overall: 0.5,
-                verdict: 0.5,
-                dimension: 0.5,
-                judges: 2,
-            },
-            threshold: 0.8,
             disagreements: &disputes,
             own: Some(&me),
             others: vec![OtherJudge {
                 persona_id: "coach",
                 evaluation: &other,
             }],
+            ..no_context()
         });
         assert!(
             text.contains("1. verdict (severity 1.00): me: team_a; coach: team_b"),
