@@ -48,7 +48,8 @@ pub enum Command {
         batch: bool,
         /// The response cache for development: `--cache` answers requests at temperature 0
         /// from answers stored by earlier runs and stores new ones; `--cache=any-temperature`
-        /// at every temperature (as the tournament file's `cache` key; docs/response-cache.md).
+        /// at every temperature; `--cache=off` runs without it whatever the tournament file's
+        /// `cache` key says (docs/response-cache.md).
         #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "on", value_name = "WHICH")]
         cache: Option<CacheArg>,
     },
@@ -183,7 +184,7 @@ pub enum Command {
         #[arg(long)]
         swap_sides: bool,
         /// The response cache for development, as for `run` (and the judging file's `cache`):
-        /// `--cache` or `--cache=any-temperature`.
+        /// `--cache`, `--cache=any-temperature` or `--cache=off`.
         #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "on", value_name = "WHICH")]
         cache: Option<CacheArg>,
     },
@@ -350,6 +351,8 @@ pub enum CacheArg {
     On,
     /// Every request, whatever its temperature.
     AnyTemperature,
+    /// No cache, whatever the file says: for the run you report.
+    Off,
 }
 
 impl CacheArg {
@@ -358,6 +361,7 @@ impl CacheArg {
         match self {
             Self::On => ethics_bowl::config::CacheSetting::On,
             Self::AnyTemperature => ethics_bowl::config::CacheSetting::AnyTemperature,
+            Self::Off => ethics_bowl::config::CacheSetting::Off,
         }
     }
 }

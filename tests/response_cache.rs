@@ -384,3 +384,38 @@ fn a_cache_that_passes_requests_over_for_their_temperature_says_so() {
         "{stderr}"
     );
 }
+
+/// `--cache=off` runs without the cache a tournament file turns on: the run to report.
+#[test]
+fn cache_off_on_the_command_line_overrides_the_file() {
+    let dir = tempfile::tempdir().unwrap();
+    let models: String = ["sim-alpha", "sim-beta", "sim-judge"]
+        .iter()
+        .map(|m| sim(m, 0.6, 0.0, 0.0))
+        .collect();
+    let config = write(
+        dir.path(),
+        &models,
+        "models = [\"sim-alpha\", \"sim-beta\"]\njudges = [\"sim-judge\"]\ncache = true\n\
+         [temperatures]\ndebaters = 0.0\njudges = 0.0\n",
+    );
+    let cache = dir.path().join("cache");
+    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ethics-bowl"))
+        .args(["run", "--headless", "--cache=off", "--out"])
+        .arg(dir.path().join("out"))
+        .arg(&config)
+        .env("ETHICS_BOWL_CACHE_DIR", &cache)
+        .env("XDG_DATA_HOME", dir.path().join("data"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        output.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(
+        files_in(&cache).is_empty(),
+        "the file's cache = true was overridden"
+    );
+}

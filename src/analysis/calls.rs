@@ -12,7 +12,8 @@ use crate::domain::{Phase, Round};
 /// One model's answered calls, or every model's.
 #[derive(Debug, Clone, Copy, Default, PartialEq, Eq, Serialize)]
 pub struct CallCounts {
-    /// Calls that answered (failed calls are not counted).
+    /// Calls that answered (failed calls are not counted, nor answers the response cache
+    /// gave, which are `reused_phases`).
     pub calls: usize,
     /// Answers that ended at the output-token limit and may be cut short.
     pub truncated_phases: usize,
@@ -34,7 +35,7 @@ fn is_zero(n: &usize) -> bool {
 impl CallCounts {
     /// Counts one answered phase.
     fn add(&mut self, p: &Phase) {
-        self.calls += 1;
+        self.calls += usize::from(p.reused_from_cache.is_none());
         self.truncated_phases += usize::from(p.truncated);
         self.estimated_usage_phases += usize::from(p.usage_estimated);
         self.usage_estimated = self.estimated_usage_phases > 0;
@@ -113,6 +114,14 @@ mod tests {
                 },
                 Phase::new(PhaseType::Response, "b", "y"),
                 Phase {
+                    reused_from_cache: Some(crate::domain::Reused {
+                        stored_at: String::new(),
+                        input_tokens: None,
+                        output_tokens: None,
+                    }),
+                    ..Phase::new(PhaseType::Rebuttal, "b", "from the cache")
+                },
+                Phase {
                     error: Some("down".into()),
                     truncated: true,
                     usage_estimated: true,
@@ -139,6 +148,7 @@ mod tests {
             ),
             (2, 0, true)
         );
+        assert_eq!(by["b"].reused_phases, 1, "reused, not a call");
         assert!(!by.contains_key("j"), "a failed call answered nothing");
         let all = CallCounts::total(by.values());
         assert_eq!(

@@ -93,6 +93,11 @@ struct Tally {
 
 impl Tally {
     fn add(&mut self, p: &Phase) {
+        // An answer the response cache gave was not a call of this run: no tokens, cost or
+        // latency of its own (its near-zero wait would flatter the percentiles).
+        if p.reused_from_cache.is_some() {
+            return;
+        }
         self.retries += p.attempts.iter().filter(|a| a.error.is_some()).count();
         if p.error.is_some() {
             self.failures += 1;
@@ -211,6 +216,17 @@ mod tests {
             phase(PhaseType::Rebuttal, "a", 300, Some(0.02)),
             phase(PhaseType::Response, "b", 200, None),
             phase(PhaseType::Judgment, "a", 1000, Some(0.03)),
+            // An answer the response cache gave: not a call, no latency of this run.
+            Phase {
+                latency_ms: Some(1),
+                cost_usd: Some(0.0),
+                reused_from_cache: Some(crate::domain::Reused {
+                    stored_at: "2026-11-28T00:00:00Z".into(),
+                    input_tokens: Some(100),
+                    output_tokens: Some(10),
+                }),
+                ..Phase::new(PhaseType::Presentation, "a", "x")
+            },
             Phase {
                 error: Some("failed".into()),
                 attempts: vec![attempt(Some("x")), attempt(Some("y"))],

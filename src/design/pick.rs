@@ -60,8 +60,11 @@ pub struct Budget {
     pub budget_usd: Option<f64>,
     /// Spent so far, in dollars (every run of the tournament).
     pub spent_usd: f64,
-    /// Rounds played so far that the spending paid for.
+    /// Rounds played so far whose every call was paid for (none answered from the response
+    /// cache): what a round costs is learnt from these alone.
     pub rounds_paid: usize,
+    /// What those rounds cost together, in dollars.
+    pub rounds_paid_usd: f64,
 }
 
 impl Budget {
@@ -73,10 +76,10 @@ impl Budget {
         if left <= 0.0 {
             return Some(0);
         }
-        if self.rounds_paid == 0 || self.spent_usd <= 0.0 {
+        if self.rounds_paid == 0 || self.rounds_paid_usd <= 0.0 {
             return None;
         }
-        let per_round = self.spent_usd / self.rounds_paid as f64;
+        let per_round = self.rounds_paid_usd / self.rounds_paid as f64;
         Some((left / per_round).floor() as usize)
     }
 }
@@ -516,6 +519,7 @@ mod tests {
             budget_usd: Some(1.0),
             spent_usd: 0.5,
             rounds_paid: 10,
+            rounds_paid_usd: 0.5,
         };
         let s = settings(40, 1000, None);
         let Next::Wave(w) = next_wave(&s, &models, &candidates, &record, &HashMap::new(), &half)
@@ -553,5 +557,25 @@ mod tests {
         assert_eq!(ordinal(1), "1st");
         assert_eq!(ordinal(12), "12th");
         assert_eq!(ordinal(23), "23rd");
+    }
+
+    #[test]
+    fn a_rounds_price_is_learnt_from_wholly_paid_rounds_and_everything_spent_counts() {
+        // Ten rounds paid in full at $0.05, and $0.10 more on rounds partly answered from
+        // the response cache: $0.40 left pays for eight rounds at $0.05, not for more at
+        // the lower mean a partly reused round would give.
+        let b = Budget {
+            budget_usd: Some(1.0),
+            spent_usd: 0.6,
+            rounds_paid: 10,
+            rounds_paid_usd: 0.5,
+        };
+        assert_eq!(b.affordable(), Some(8));
+        let nothing_whole = Budget {
+            rounds_paid: 0,
+            rounds_paid_usd: 0.0,
+            ..b
+        };
+        assert_eq!(nothing_whole.affordable(), None, "no price learnt yet");
     }
 }

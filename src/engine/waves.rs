@@ -22,8 +22,9 @@ pub(crate) struct Waves {
     pub(crate) record: DesignRecord,
     /// Each finished match's outcome, by round id.
     results: HashMap<String, Outcome>,
-    /// What each round played so far cost, by round id.
-    paid: HashMap<String, f64>,
+    /// What each round played so far cost, by round id, and whether every call of it was
+    /// paid for (none answered from the response cache).
+    paid: HashMap<String, (f64, bool)>,
 }
 
 impl Waves {
@@ -86,9 +87,15 @@ impl Waves {
             Some(outcome) => self.results.insert(round.id.clone(), outcome),
             None => self.results.remove(&round.id),
         };
+        // A round partly answered from the response cache cost less than a round costs, and
+        // would make the next rounds look cheaper than they are: its cost counts as spent,
+        // but only wholly paid rounds set the price of a round.
         let cost = round.cost_usd();
+        let reused = round.phases.iter().any(|p| p.reused_from_cache.is_some());
         if cost > 0.0 {
-            self.paid.insert(round.id.clone(), cost);
+            self.paid.insert(round.id.clone(), (cost, !reused));
+        } else {
+            self.paid.remove(&round.id);
         }
     }
 
@@ -100,9 +107,15 @@ impl Waves {
             spent_usd: if budget_hit {
                 self.budget_usd.unwrap_or(0.0)
             } else {
-                self.paid.values().sum()
+                self.paid.values().map(|(cost, _)| cost).sum()
             },
-            rounds_paid: self.paid.len(),
+            rounds_paid: self.paid.values().filter(|(_, whole)| *whole).count(),
+            rounds_paid_usd: self
+                .paid
+                .values()
+                .filter(|(_, whole)| *whole)
+                .map(|(cost, _)| cost)
+                .sum(),
         };
         match next_wave(
             &self.settings,

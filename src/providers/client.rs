@@ -260,7 +260,9 @@ impl ModelClient {
             });
         }
         let outcome = self.call(req, observer, started).await?;
-        if let Some(slot) = &slot {
+        if let Some(slot) = &slot
+            && keeps(&outcome.completion)
+        {
             slot.store(&self.config.model, &outcome.completion).await;
         }
         Ok(outcome)
@@ -604,4 +606,39 @@ fn backend(
         ProviderKind::Google => Backend::Gemini(Gemini { target }),
         _ => Backend::OpenAiChat(OpenAiChat { target }),
     })
+}
+
+/// Whether the response cache keeps an answer: one that ended naturally or at the token
+/// limit, with text. An empty answer, a refusal or one a content filter cut is a glitch to
+/// try again next time, not an answer every later run should get.
+fn keeps(c: &Completion) -> bool {
+    !c.text.trim().is_empty()
+        && matches!(c.finish_reason, FinishReason::Stop | FinishReason::Length)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn answer(text: &str, finish_reason: FinishReason) -> Completion {
+        Completion {
+            text: text.into(),
+            usage: None,
+            usage_estimated: false,
+            finish_reason,
+            provider_finish_reason: String::new(),
+            request_id: None,
+            batch_id: None,
+        }
+    }
+
+    #[test]
+    fn the_response_cache_keeps_whole_answers_and_never_a_glitch() {
+        assert!(keeps(&answer("An answer.", FinishReason::Stop)));
+        assert!(keeps(&answer("Cut at the li", FinishReason::Length)));
+        assert!(!keeps(&answer("  \n", FinishReason::Stop)), "empty");
+        assert!(!keeps(&answer("Partly", FinishReason::ContentFilter)));
+        assert!(!keeps(&answer("I can't", FinishReason::Refusal)));
+        assert!(!keeps(&answer("x", FinishReason::Other("pause".into()))));
+    }
 }

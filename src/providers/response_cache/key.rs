@@ -10,12 +10,19 @@ use crate::providers::types::ChatRequest;
 
 /// The shape of the key and of the files it names; a change to either bumps it, so entries
 /// written by an older build are never read as answers to today's requests.
-pub(crate) const FORMAT: u32 = 1;
+pub(crate) const FORMAT: u32 = 2;
 
 /// The canonical JSON a key is the digest of: the format, the provider and endpoint, the
-/// model id, every sampling setting actually sent, the system prompt, the turns, the schema
-/// and the round's repetition. Never the key variable's name or value, and never the stable
-/// prefix's mark (it tells a provider's prompt cache where to cut, not what to answer).
+/// model id, every sampling setting actually sent, the system prompt, the turns, the schema,
+/// and the round (its id, which holds its pairing, dilemma and repetition). Never the key
+/// variable's name or value, and never the stable prefix's mark (it tells a provider's
+/// prompt cache where to cut, not what to answer).
+///
+/// The round is in the key although a provider never sees it: without it, two rounds of one
+/// run that send the same request (a model presenting a dilemma against two opponents, a
+/// structured debate's opening) would share one answer, turning what the design counts as
+/// independent rounds into copies; with it, only the same round asked again (a re-run, a
+/// resume, a rejudge) gets a stored answer.
 ///
 /// A simulated model's answer is also seeded by the call's tag (its round, phase and cast)
 /// and by the knobs of every simulated model (`roster`, a judge reads its debaters'
@@ -58,6 +65,7 @@ pub(crate) fn canonical(
         "system": req.system,
         "turns": turns,
         "schema": schema,
+        "round": req.tag.round_id,
         "repetition": req.tag.repetition,
         "simulated": simulated,
     })
@@ -159,16 +167,37 @@ mod tests {
     }
 
     #[test]
-    fn marks_tags_and_names_of_a_real_model_leave_the_key_alone() {
-        let base = key(&model(), &request(), false, None);
-        let marked = request().with_stable_prefix(10);
+    fn marks_phases_and_names_of_a_real_model_leave_the_key_alone_but_its_round_does_not() {
+        let base = key(
+            &model(),
+            &request().tagged("r1", "presentation"),
+            false,
+            None,
+        );
+        let marked = request()
+            .tagged("r1", "presentation")
+            .with_stable_prefix(10);
         assert_eq!(key(&model(), &marked, false, None), base);
-        let tagged = request().tagged("r9", "judgment");
-        assert_eq!(key(&model(), &tagged, false, None), base);
+        let other_phase = request().tagged("r1", "judgment");
+        assert_eq!(key(&model(), &other_phase, false, None), base);
+        let other_round = request().tagged("r9", "presentation");
+        assert_ne!(
+            key(&model(), &other_round, false, None),
+            base,
+            "two rounds of one run never share an answer"
+        );
         let mut renamed = model();
         renamed.name = "gpt-judge".into();
         renamed.api_key_env = Some("OTHER_KEY".into());
-        assert_eq!(key(&renamed, &request(), false, None), base);
+        assert_eq!(
+            key(
+                &renamed,
+                &request().tagged("r1", "presentation"),
+                false,
+                None
+            ),
+            base
+        );
     }
 
     #[test]
