@@ -419,3 +419,27 @@ fn cache_off_on_the_command_line_overrides_the_file() {
         "the file's cache = true was overridden"
     );
 }
+
+/// A run started with `--cache` is resumed with it (and so is the UI's run-again of failed
+/// rounds, which resumes the same way), though the tournament file does not turn it on.
+#[tokio::test(start_paused = true)]
+async fn a_resume_keeps_the_cache_the_run_was_started_with() {
+    let dir = tempfile::tempdir().unwrap();
+    let cache = dir.path().join("cache");
+    let config = tournament(dir.path(), "false", &cache, 0.0);
+    let prepared = engine::prepare(&config, Some(&dir.path().join("out")))
+        .unwrap()
+        .with_cache(ethics_bowl::config::CacheSetting::On)
+        .unwrap();
+    let (tx, _rx) = tokio::sync::mpsc::unbounded_channel();
+    let (_commands, mut commands_rx) = tokio::sync::mpsc::unbounded_channel();
+    let report = engine::run(prepared, tx, &mut commands_rx).await.unwrap();
+
+    let resumed = engine::prepare_resume(&report.dir).unwrap();
+    assert_eq!(resumed.config.cache, ethics_bowl::config::CacheSetting::On);
+    assert!(resumed.registry.response_cache().is_some());
+    let off = resumed
+        .with_cache(ethics_bowl::config::CacheSetting::Off)
+        .unwrap();
+    assert!(off.registry.response_cache().is_none(), "--cache=off wins");
+}

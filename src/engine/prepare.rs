@@ -262,5 +262,11 @@ pub fn prepare_resume(dir: &Path) -> Result<Prepared, PrepareError> {
     let parent = dir.parent().unwrap_or(Path::new("."));
     let mut prepared = prepare(&record.config_file, Some(parent))?;
     prepared.dir = dir.to_path_buf();
+    // The response cache as the run was started (`--cache` included), so a resume and the
+    // UI's run-again of failed rounds go on as the run began; a `--cache` given to the
+    // resume replaces it afterwards.
+    if record.config.cache != prepared.config.cache {
+        prepared = prepared.with_cache(record.config.cache)?;
+    }
     stays_batched(prepared)
 }
