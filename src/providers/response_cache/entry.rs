@@ -105,12 +105,23 @@ pub fn store(dir: &Path, entry: &Entry) {
     let path = path(dir, &entry.key);
     let written = path
         .parent()
-        .map_or(Ok(()), std::fs::create_dir_all)
+        .map_or(Ok(()), private_dir)
         .map_err(|e| e.to_string())
         .and_then(|()| crate::store::write_json_atomic(&path, entry).map_err(|e| e.to_string()));
     if let Err(error) = written {
         tracing::warn!(file = %path.display(), %error, "answer not stored in the response cache");
     }
+}
+
+/// Creates `dir` and the folders above it that are missing, readable by their owner only
+/// where the system has such modes: the answers in a cache shared by every project under
+/// `~/.cache` are no other local user's to read.
+fn private_dir(dir: &Path) -> std::io::Result<()> {
+    let mut builder = std::fs::DirBuilder::new();
+    builder.recursive(true);
+    #[cfg(unix)]
+    std::os::unix::fs::DirBuilderExt::mode(&mut builder, 0o700);
+    builder.create(dir)
 }
 
 #[cfg(test)]
@@ -191,5 +202,21 @@ mod tests {
         std::fs::write(&blocker, "").unwrap();
         store(&blocker, &Entry::new(KEY, "m", &completion("x")));
         assert_eq!(load(&blocker, KEY), None);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn the_folders_it_creates_are_its_owners_alone() {
+        use std::os::unix::fs::PermissionsExt;
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path().join("responses");
+        store(&root, &Entry::new(KEY, "m", &completion("x")));
+        for folder in [
+            root.clone(),
+            path(&root, KEY).parent().unwrap().to_path_buf(),
+        ] {
+            let mode = std::fs::metadata(&folder).unwrap().permissions().mode();
+            assert_eq!(mode & 0o777, 0o700, "{}", folder.display());
+        }
     }
 }
