@@ -292,6 +292,10 @@ pub struct ModelEvent {
     /// Attempts that failed before it.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub retries: Option<usize>,
+    /// `read` for an answer our response cache gave instead of a call, as Inspect marks an
+    /// answer from its own cache; none for a call.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cache: Option<&'static str>,
     /// The error of a panel call that failed.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub error: Option<String>,

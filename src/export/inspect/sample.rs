@@ -215,6 +215,7 @@ fn event(round: &Round, p: &crate::domain::Phase) -> ModelEvent {
             time: seconds,
         },
         retries: (p.attempts.len() > 1).then(|| p.attempts.len() - 1),
+        cache: p.reused_from_cache.is_some().then_some("read"),
         error: p.error.clone(),
         completed: finished.map(|t| t.to_string()),
         working_time: seconds,
@@ -446,5 +447,23 @@ mod tests {
         assert_eq!(roles, ["system", "user", "assistant", "user"]);
         assert_eq!(e.output.choices[0].stop_reason, "stop");
         assert_eq!(e.output.usage.as_ref().map(|u| u.total_tokens), Some(15));
+        assert_eq!(e.cache, None, "a call");
+        let reused = crate::domain::Phase {
+            reused_from_cache: Some(crate::domain::Reused {
+                stored_at: "2026-11-21T10:00:00Z".into(),
+                input_tokens: Some(10),
+                output_tokens: Some(5),
+            }),
+            input_tokens: None,
+            output_tokens: None,
+            ..phase
+        };
+        let e = event(&round, &reused);
+        assert_eq!(
+            e.cache,
+            Some("read"),
+            "as Inspect marks its own cache's answers"
+        );
+        assert!(e.output.usage.is_none(), "no tokens of this run");
     }
 }

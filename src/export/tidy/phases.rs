@@ -36,6 +36,7 @@ pub const COLUMNS: &[&str] = &[
     "finish_reason",
     "truncated",
     "batched",
+    "reused_from_cache",
     "temperature",
     "error",
     "finished_at",
@@ -100,6 +101,9 @@ pub struct Row {
     pub truncated: bool,
     /// Whether the call went through a provider's batch API.
     pub batched: bool,
+    /// When the answer was stored, for an answer the response cache gave instead of a call
+    /// (not a new sample; its tokens and cost are empty); none for a call this run made.
+    pub reused_from_cache: Option<String>,
     /// The sampling temperature sent; none: the provider's default.
     pub temperature: Option<f64>,
     /// The error after the last attempt, for a panel call that failed.
@@ -143,6 +147,7 @@ pub fn table(source: &Source) -> Table<Row> {
                 finish_reason: p.finish_reason.clone(),
                 truncated: p.truncated,
                 batched: p.batch_id.is_some(),
+                reused_from_cache: p.reused_from_cache.as_ref().map(|r| r.stored_at.clone()),
                 temperature: p.temperature,
                 error: p.error.clone(),
                 finished_at: p.timestamp.clone(),
