@@ -63,8 +63,8 @@ pub fn common_prefix(a: &str, b: &str) -> usize {
 mod tests {
     use super::*;
     use crate::domain::{
-        Assignment, Dilemma, Label, Phase, PhaseType, QaFormat, QaItem, QuoteMatching, Round,
-        SampledItem, ScheduledRound, Team, Topic, TurnOrder,
+        Dilemma, Phase, PhaseType, QaFormat, QuoteMatching, Round, ScheduledRound, Team, Topic,
+        TurnOrder,
     };
     use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
     use crate::protocols::qa_debate::{QaDebate, QaRules};
@@ -237,30 +237,7 @@ mod tests {
 
     #[test]
     fn question_answer_turns_on_an_item_share_the_game_before_the_transcript() {
-        let item = QaItem {
-            id: "t-0".into(),
-            level: "T".into(),
-            index: 0,
-            facts: "The cat has 5 friends.".into(),
-            rules: "Rule1: If the cat has more than 3 friends, then the cat attacks the dog."
-                .into(),
-            preferences: String::new(),
-            question: "Does the cat attack the dog?".into(),
-            label: Label::Proved,
-            proof: String::new(),
-        };
-        let sampled = SampledItem {
-            item_id: "t-0".into(),
-            level: "T".into(),
-            index: 0,
-            label: Label::Proved,
-            assignment: Assignment {
-                answer_a: Label::Disproved,
-                answer_b: Label::Proved,
-                correct_side: Some(Team::B),
-                first: Team::A,
-            },
-        };
+        let (item, sampled) = crate::protocols::qa_debate::example_item(Team::A);
         let p = QaDebate::new(
             [(item, sampled)],
             QaRules {

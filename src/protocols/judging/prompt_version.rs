@@ -75,10 +75,7 @@ pub(crate) fn assert_pinned(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{
-        Assignment, Dilemma, Label, Phase, PhaseType, QaFormat, QaItem, Round, SampledItem,
-        ScheduledRound, Team, Topic,
-    };
+    use crate::domain::{Dilemma, Phase, PhaseType, QaFormat, Round, ScheduledRound, Team, Topic};
     use crate::protocols::ethics_bowl::{EthicsBowl, EthicsBowlOptions};
     use crate::protocols::judging::judge_correction_prompt;
     use crate::protocols::qa_debate::{QaDebate, QaRules};
@@ -164,30 +161,7 @@ mod tests {
     }
 
     fn qa() -> QaDebate {
-        let item = QaItem {
-            id: "t-0".into(),
-            level: "T".into(),
-            index: 0,
-            facts: "The cat has 5 friends.".into(),
-            rules: "Rule1: If the cat has more than 3 friends, then the cat attacks the dog."
-                .into(),
-            preferences: String::new(),
-            question: "Does the cat attack the dog?".into(),
-            label: Label::Proved,
-            proof: String::new(),
-        };
-        let sampled = SampledItem {
-            item_id: "t-0".into(),
-            level: "T".into(),
-            index: 0,
-            label: Label::Proved,
-            assignment: Assignment {
-                answer_a: Label::Disproved,
-                answer_b: Label::Proved,
-                correct_side: Some(Team::B),
-                first: Team::B,
-            },
-        };
+        let (item, sampled) = crate::protocols::qa_debate::example_item(Team::B);
         QaDebate::new(
             [(item, sampled)],
             QaRules {

@@ -473,37 +473,44 @@ pub fn judge_correct(setup: &QaSetup, judgment: &Judgment) -> Option<bool> {
     Some(choice.side == correct)
 }
 
+/// The small game the tests of several modules debate ("Does the cat attack the dog?",
+/// proved; Debater B holds the right answer), `first` arguing first.
+#[cfg(test)]
+pub(crate) fn example_item(first: Team) -> (QaItem, SampledItem) {
+    use crate::domain::{Assignment, Label};
+    let item = QaItem {
+        id: "t-0".into(),
+        level: "T".into(),
+        index: 0,
+        facts: "The cat has 5 friends.".into(),
+        rules: "Rule1: If the cat has more than 3 friends, then the cat attacks the dog.".into(),
+        preferences: String::new(),
+        question: "Does the cat attack the dog?".into(),
+        label: Label::Proved,
+        proof: String::new(),
+    };
+    let sampled = SampledItem {
+        item_id: "t-0".into(),
+        level: "T".into(),
+        index: 0,
+        label: Label::Proved,
+        assignment: Assignment {
+            answer_a: Label::Disproved,
+            answer_b: Label::Proved,
+            correct_side: Some(Team::B),
+            first,
+        },
+    };
+    (item, sampled)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::domain::{Assignment, Label, Phase, PhaseType, QaFormat};
+    use crate::domain::{Label, Phase, PhaseType, QaFormat};
 
     fn item() -> (QaItem, SampledItem) {
-        let item = QaItem {
-            id: "t-0".into(),
-            level: "T".into(),
-            index: 0,
-            facts: "The cat has 5 friends.".into(),
-            rules: "Rule1: If the cat has more than 3 friends, then the cat attacks the dog."
-                .into(),
-            preferences: String::new(),
-            question: "Does the cat attack the dog?".into(),
-            label: Label::Proved,
-            proof: String::new(),
-        };
-        let sampled = SampledItem {
-            item_id: "t-0".into(),
-            level: "T".into(),
-            index: 0,
-            label: Label::Proved,
-            assignment: Assignment {
-                answer_a: Label::Disproved,
-                answer_b: Label::Proved,
-                correct_side: Some(Team::B),
-                first: Team::B,
-            },
-        };
-        (item, sampled)
+        example_item(Team::B)
     }
 
     fn scheduled(format: QaFormat) -> ScheduledRound {
