@@ -274,6 +274,25 @@ async fn a_second_identical_request_never_reaches_the_server() {
     }
 }
 
+/// `ethics-bowl run --headless FLAG --out OUT CONFIG` with the cache in `cache` and the
+/// user's data under `dir`.
+fn headless_run(
+    dir: &Path,
+    flag: &str,
+    out: &Path,
+    config: &Path,
+    cache: &Path,
+) -> std::process::Output {
+    std::process::Command::new(env!("CARGO_BIN_EXE_ethics-bowl"))
+        .args(["run", "--headless", flag, "--out"])
+        .arg(out)
+        .arg(config)
+        .env("ETHICS_BOWL_CACHE_DIR", cache)
+        .env("XDG_DATA_HOME", dir.join("data"))
+        .output()
+        .unwrap()
+}
+
 #[test]
 fn the_command_lines_cache_flag_says_how_many_answers_it_reused() {
     let dir = tempfile::tempdir().unwrap();
@@ -289,14 +308,7 @@ fn the_command_lines_cache_flag_says_how_many_answers_it_reused() {
     );
     let cache = dir.path().join("cache");
     let run = |out: &str, flag: &str| {
-        let output = std::process::Command::new(env!("CARGO_BIN_EXE_ethics-bowl"))
-            .args(["run", "--headless", flag, "--out"])
-            .arg(dir.path().join(out))
-            .arg(&config)
-            .env("ETHICS_BOWL_CACHE_DIR", &cache)
-            .env("XDG_DATA_HOME", dir.path().join("data"))
-            .output()
-            .unwrap();
+        let output = headless_run(dir.path(), flag, &dir.path().join(out), &config, &cache);
         (
             output.status.code(),
             String::from_utf8_lossy(&output.stdout).into_owned(),
@@ -367,14 +379,13 @@ fn a_cache_that_passes_requests_over_for_their_temperature_says_so() {
         "models = [\"sim-alpha\", \"sim-beta\"]\njudges = [\"sim-judge\"]\n",
     );
     let cache = dir.path().join("cache");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ethics-bowl"))
-        .args(["run", "--headless", "--cache", "--out"])
-        .arg(dir.path().join("out"))
-        .arg(&config)
-        .env("ETHICS_BOWL_CACHE_DIR", &cache)
-        .env("XDG_DATA_HOME", dir.path().join("data"))
-        .output()
-        .unwrap();
+    let output = headless_run(
+        dir.path(),
+        "--cache",
+        &dir.path().join("out"),
+        &config,
+        &cache,
+    );
     let stderr = String::from_utf8_lossy(&output.stderr);
     assert_eq!(output.status.code(), Some(0), "{stderr}");
     assert!(files_in(&cache).is_empty(), "nothing kept");
@@ -400,14 +411,13 @@ fn cache_off_on_the_command_line_overrides_the_file() {
          [temperatures]\ndebaters = 0.0\njudges = 0.0\n",
     );
     let cache = dir.path().join("cache");
-    let output = std::process::Command::new(env!("CARGO_BIN_EXE_ethics-bowl"))
-        .args(["run", "--headless", "--cache=off", "--out"])
-        .arg(dir.path().join("out"))
-        .arg(&config)
-        .env("ETHICS_BOWL_CACHE_DIR", &cache)
-        .env("XDG_DATA_HOME", dir.path().join("data"))
-        .output()
-        .unwrap();
+    let output = headless_run(
+        dir.path(),
+        "--cache=off",
+        &dir.path().join("out"),
+        &config,
+        &cache,
+    );
     assert_eq!(
         output.status.code(),
         Some(0),
