@@ -85,16 +85,28 @@ async fn start(dir: &std::path::Path) -> Option<Server> {
         child,
         base: format!("http://127.0.0.1:{port}"),
     };
-    for _ in 0..200 {
-        if tokio::net::TcpStream::connect(("127.0.0.1", port))
+    // Ready when it answers a fixture, not when it first accepts a connection: on a loaded
+    // machine node can accept before its routes answer, and the test's calls then counted
+    // the start-up's failures as attempts (CI, 2026-11-28).
+    let client = reqwest::Client::new();
+    let probe = serde_json::json!({
+        "model": "probe",
+        "messages": [{"role": "user", "content": "hello"}],
+    });
+    for _ in 0..400 {
+        let answered = client
+            .post(format!("{}/v1/chat/completions", server.base))
+            .json(&probe)
+            .timeout(Duration::from_secs(2))
+            .send()
             .await
-            .is_ok()
-        {
+            .is_ok_and(|r| r.status().is_success());
+        if answered {
             return Some(server);
         }
         tokio::time::sleep(Duration::from_millis(25)).await;
     }
-    panic!("aimock did not start listening on port {port}");
+    panic!("aimock did not answer its fixture on port {port}");
 }
 
 const FORMATS: [(&str, &str); 3] = [
