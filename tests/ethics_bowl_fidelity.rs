@@ -17,6 +17,7 @@ use ethics_bowl::analysis::tables::{ACKNOWLEDGEMENTS, LOW_CONSISTENCY};
 use ethics_bowl::analysis::{Format, analyse, write_report};
 use ethics_bowl::domain::{PhaseType, Team};
 use ethics_bowl::inputs::load_dilemmas;
+use ethics_bowl::protocols::ethics_bowl::prompts::{PARALLEL_CASE_CLOSES, PARALLEL_CASE_OPENS};
 use support::tournament::{run_collecting, sim, stored_rounds, write};
 
 #[tokio::test]
@@ -66,6 +67,18 @@ async fn the_consistency_rollup_and_both_flags_on_a_simulated_tournament() {
             PhaseType::ConsistencyTestB
         };
         let answer = round.phase(test, None).unwrap().response.to_lowercase();
+        // Every judge was given the parallel case the test answered.
+        let asked = &round.phase(test, None).unwrap().prompt;
+        let (_, case) = asked.rsplit_once(PARALLEL_CASE_OPENS).unwrap();
+        let (case, _) = case.split_once(PARALLEL_CASE_CLOSES).unwrap();
+        assert!(case.len() > 40, "{case}");
+        for judging in round
+            .phases
+            .iter()
+            .filter(|p| p.phase_type == PhaseType::Judgment)
+        {
+            assert!(judging.prompt.contains(case), "{}", judging.prompt);
+        }
         let acknowledged = ACKNOWLEDGEMENTS.iter().any(|w| answer.contains(w));
         let key = if c.team == Team::A {
             "team_a"

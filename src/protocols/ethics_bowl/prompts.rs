@@ -175,6 +175,12 @@ pub fn stated_position(presentation: &str) -> (Option<String>, Option<String>) {
     (find(PRINCIPLE_LABEL), find(CONCLUSION_LABEL))
 }
 
+/// What comes just before the parallel case in a consistency test's prompt: a transcript
+/// view finds the case there, after the team's position (so after the last occurrence).
+pub const PARALLEL_CASE_OPENS: &str = "Now consider a parallel case:\n\n";
+/// What comes just after the parallel case in a consistency test's prompt.
+pub const PARALLEL_CASE_CLOSES: &str = "\n\nDoes your principle apply here?";
+
 /// Phase 4: the consistency test on the parallel case, for either team. `own_text` is
 /// what that team said (Team A: its presentation; Team B: its response).
 pub fn consistency_prompt(d: &Dilemma, own_text: &str) -> String {
@@ -202,9 +208,7 @@ pub fn consistency_layers(d: &Dilemma, own_text: &str) -> Layered {
     );
     let own = format!(
         "{position}\n\n\
-         Now consider a parallel case:\n\n\
-         {case}\n\n\
-         Does your principle apply here? If it gives a different answer, either explain the \
+         {PARALLEL_CASE_OPENS}{case}{PARALLEL_CASE_CLOSES} If it gives a different answer, either explain the \
          morally relevant difference between the cases, or acknowledge the inconsistency and \
          say how you would refine your principle. Honest acknowledgement is valued over \
          forced consistency.",
@@ -271,9 +275,19 @@ pub fn exchange_layers(b: &JudgeBrief<'_>) -> Layered {
             )
         })
         .unwrap_or_default();
+    // The parallel case the consistency tests answered: a team's answer can be read for
+    // consistency only against the case it was asked about, not against its own retelling.
+    let parallel = if b.dilemma.consistency_case.trim().is_empty() {
+        String::new()
+    } else {
+        format!(
+            "## The parallel case of the consistency tests\n{}\n\n",
+            b.dilemma.consistency_case
+        )
+    };
     let stable = format!(
         "{QUOTE_NOTE}\n\n\
-         ## The case: {title}\n{scenario}\n\n",
+         ## The case: {title}\n{scenario}\n\n{parallel}",
         title = b.dilemma.title,
         scenario = b.dilemma.core_scenario,
     );
@@ -425,6 +439,7 @@ mod tests {
             "REB",
             "CONS-A",
             "CONS-B",
+            "## The parallel case of the consistency tests\nA parallel case.",
             "\"team_a_scores\"",
             "constructive_engagement",
             "\"consistency_tests\": {\"team_a\": \"consistent\" | \"distinguished\" | \"acknowledged\" | \"inconsistent\", \"team_b\": ",

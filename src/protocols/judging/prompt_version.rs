@@ -18,9 +18,9 @@
 
 /// The Ethics Bowl's single judge: the system prompt, the exchange and rubric
 /// (`ethics_bowl::prompts::judgment_prompt`) and its schema.
-pub const ETHICS_BOWL_JUDGE: &str = "ethics_bowl-judge-2";
+pub const ETHICS_BOWL_JUDGE: &str = "ethics_bowl-judge-3";
 /// The Ethics Bowl's panel judges: the shared panel prompts over its rubric and material.
-pub const ETHICS_BOWL_PANEL: &str = "ethics_bowl-panel-2";
+pub const ETHICS_BOWL_PANEL: &str = "ethics_bowl-panel-3";
 /// The question-answer debate's judges and baselines (every format).
 pub const QA_DEBATE_JUDGE: &str = "qa_debate-judge-1";
 /// The question-answer debate's panel judges.
@@ -154,10 +154,10 @@ mod tests {
             requests.extend(single(&p, &round));
         }
         assert!(requests[0].turns[0].text.contains("We argue."));
-        assert_pinned(ETHICS_BOWL_JUDGE, &requests, "486948ed47896943");
+        assert_pinned(ETHICS_BOWL_JUDGE, &requests, "e2621b7cb6ebe14c");
         let (p, round) = ethics_bowl(true);
         let panel = crate::protocols::panel::prompts_for_pinning(&p, &round);
-        assert_pinned(ETHICS_BOWL_PANEL, &panel, "444308221f345e34");
+        assert_pinned(ETHICS_BOWL_PANEL, &panel, "2d9798c52ae8ea94");
     }
 
     fn qa() -> QaDebate {
