@@ -69,6 +69,31 @@ fn annotate_ethics_bowl() {
     insta::assert_snapshot!("annotate_ethics_bowl_100x30", drawn(&app).backend());
 }
 
+/// A person reads the Ethics Bowl's phases in the order its judges read them, whatever order
+/// they finished in (the fixture stored the consistency tests before the rebuttal).
+#[test]
+fn an_ethics_bowl_round_reads_in_the_judges_order() {
+    let app = judging("ethics_bowl", "borrowed_voice__sim-alpha__vs__sim-beta__r1");
+    let mut terminal = Terminal::new(TestBackend::new(100, 400)).unwrap();
+    terminal
+        .draw(|f| views::render(f, &app, &Theme::no_color()))
+        .unwrap();
+    let text = terminal.backend().to_string();
+    let at = |heading: &str| {
+        text.find(heading)
+            .unwrap_or_else(|| panic!("{heading} missing:\n{text}"))
+    };
+    let order = [
+        at("━━ Presentation · Team A"),
+        at("━━ Response · Team B"),
+        at("━━ Rebuttal · Team A"),
+        at("━━ Consistency test (Team A)"),
+        at("━━ Consistency test (Team B)"),
+    ];
+    assert!(order.is_sorted(), "{order:?}\n{text}");
+    assert!(at("Parallel case: ") < order[0]);
+}
+
 #[test]
 fn annotate_qa_debate() {
     let mut app = judging(

@@ -298,10 +298,12 @@ fn transcript(round: &RoundState, blind: bool, theme: &Theme) -> Vec<Line<'stati
         lines.extend(rows.map(|l| Line::raw(l.to_string())));
     }
     lines.push(Line::raw(""));
-    for entry in round
+    let mut entries: Vec<_> = round
         .transcript()
         .filter(|e| e.done && !e.phase_type.is_judging())
-    {
+        .collect();
+    entries.sort_by_key(|e| shown.reading_rank(e.phase_type));
+    for entry in entries {
         let (who, colour) = shown.speaker(&entry, theme).unwrap_or_else(|| {
             // A debate turn says its side; an Ethics Bowl phase is its model's, and
             // Team B's model speaks for Team B.

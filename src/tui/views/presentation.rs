@@ -9,7 +9,7 @@ use ratatui::layout::Rect;
 use ratatui::style::Color;
 use ratatui::text::Line;
 
-use crate::domain::{Evaluation, PanelRecord};
+use crate::domain::{Evaluation, PanelRecord, PhaseType};
 use crate::tui::app::App;
 use crate::tui::mirror::{Entry, RoundState};
 use crate::tui::theme::Theme;
@@ -37,6 +37,14 @@ pub trait Presentation: Sync {
     /// (the dilemma's title and case; the question and the two answers; the motion).
     fn setup(&self, _round: &RoundState) -> Vec<(&'static str, String)> {
         Vec::new()
+    }
+
+    /// Where a finished debater's phase comes when a person reads the round to judge it: the
+    /// order its judges read the exchange in, the same in every round, rather than the order
+    /// the phases happened to finish. Phases of equal rank keep their stored order; by
+    /// default every phase has rank 0 (the stored order is the debate's).
+    fn reading_rank(&self, _phase: PhaseType) -> usize {
+        0
     }
 
     /// The round view's verdict (or scores) tab, drawn whole into `buf` over `area` (the

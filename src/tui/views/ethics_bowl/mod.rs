@@ -145,6 +145,21 @@ impl Presentation for EthicsBowl {
         setup
     }
 
+    fn reading_rank(&self, phase: PhaseType) -> usize {
+        // As the judges' exchange has them (`prompts::exchange_layers`): a consistency test
+        // usually finishes before the response, but is read after the rebuttal.
+        [
+            PhaseType::Presentation,
+            PhaseType::Response,
+            PhaseType::Rebuttal,
+            PhaseType::ConsistencyTest,
+            PhaseType::ConsistencyTestB,
+        ]
+        .iter()
+        .position(|p| *p == phase)
+        .unwrap_or(usize::MAX)
+    }
+
     fn verdict_height(&self, round: &RoundState, width: u16, theme: &Theme) -> u16 {
         super::panel::height(round).saturating_add(scores::height(round, width, theme))
     }
