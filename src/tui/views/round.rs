@@ -325,10 +325,9 @@ fn render_transcript(
     let inner = block.inner(area);
     frame.render_widget(block, area);
     let rows = Rows::new(lines, inner.width);
-    // The top border's row counts as if it scrolled with the text, as it did when the
-    // transcript was one paragraph: the last row in view is left blank.
-    let total = rows.total() + usize::from(area.height - inner.height);
-    let bottom = total.saturating_sub(usize::from(inner.height));
+    // Scrolled to the bottom, the last row in view is the transcript's last (the blank row
+    // after its last phase), so a streaming answer's newest line sits just above it.
+    let bottom = rows.total().saturating_sub(usize::from(inner.height));
     app.screens.round.bottom.set(Some(bottom));
     let scroll = if hit.is_some() {
         // Opened at a search hit: a couple of rows above its first match.
