@@ -21,6 +21,7 @@ mod report;
 pub mod report_card;
 pub mod round_markdown;
 mod show;
+pub mod side_adjusted;
 pub use show::cell as mean_with_interval;
 pub mod stats;
 pub mod structured;

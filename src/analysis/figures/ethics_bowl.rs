@@ -12,6 +12,7 @@ use crate::analysis::length::ControlledRating;
 use crate::analysis::qa::Proportion;
 use crate::analysis::ratings::{DRAW_MARGIN, Rating};
 use crate::analysis::show;
+use crate::analysis::side_adjusted::{SideAdjustedRating, SideFigures};
 use crate::analysis::stats::statistic::Statistic;
 use crate::analysis::tables::{Cell, FRAMEWORKS, JudgePair, RepeatedAgreement, unread_note};
 use crate::domain::Criterion;
@@ -412,15 +413,27 @@ fn frameworks(a: &Analysis) -> Section {
     s
 }
 
+/// The refitted ratings shown beside the raw ones (overall only): length-controlled and
+/// side-adjusted, each by model.
+#[derive(Default)]
+struct Refitted<'a> {
+    controlled: &'a [ControlledRating],
+    side: &'a [SideAdjustedRating],
+}
+
 fn rating_table(
     title: &str,
     list: &[Rating],
     link: fn(&str) -> Option<Link>,
-    controlled: &[ControlledRating],
+    refitted: Refitted<'_>,
 ) -> Table {
+    let Refitted { controlled, side } = refitted;
     let mut columns = vec![title, "rating", "95% interval", "matches"];
     if !controlled.is_empty() {
         columns.push("length-controlled");
+    }
+    if !side.is_empty() {
+        columns.push("side-adjusted");
     }
     let mut t = Table::new(format!("Ratings {title}"), columns);
     let mut tidy = Vec::new();
@@ -429,16 +442,19 @@ fn rating_table(
             .iter()
             .find(|c| c.model == r.entrant)
             .map(|c| c.rating);
+        let sa = side.iter().find(|c| c.model == r.entrant).map(|c| c.rating);
         let mut cells = vec![
             Value::text(&r.entrant),
             Value::number(Some(r.rating), 0),
             Value::text(format!("{:.0} – {:.0}", r.low, r.high)),
             Value::Count(r.matches),
         ];
-        if !controlled.is_empty() {
-            cells.push(lc.map_or(Value::number(None, 0), |c| {
-                Value::Statistic(c, Style::Decimals(0))
-            }));
+        for (shown, refit) in [(!controlled.is_empty(), lc), (!side.is_empty(), sa)] {
+            if shown {
+                cells.push(refit.map_or(Value::number(None, 0), |c| {
+                    Value::Statistic(c, Style::Decimals(0))
+                }));
+            }
         }
         t.row(cells, link(&r.entrant));
         tidy.push(vec![
@@ -450,6 +466,9 @@ fn rating_table(
             Value::number(lc.and_then(|c| c.value), 1),
             Value::number(lc.and_then(|c| c.low), 1),
             Value::number(lc.and_then(|c| c.high), 1),
+            Value::number(sa.and_then(|c| c.value), 1),
+            Value::number(sa.and_then(|c| c.low), 1),
+            Value::number(sa.and_then(|c| c.high), 1),
         ]);
     }
     let file = format!("ratings_{}.csv", title.replace(' ', "_"));
@@ -464,6 +483,9 @@ fn rating_table(
             "length_controlled",
             "length_controlled_low",
             "length_controlled_high",
+            "side_adjusted",
+            "side_adjusted_low",
+            "side_adjusted_high",
         ],
         tidy,
     )
@@ -487,15 +509,19 @@ fn ratings(a: &Analysis) -> Section {
              teams (each team's length standardised within its role, the difference bounded by tanh, as \
              AlpacaEval's length-controlled win rate does) and read at equal length. Odds ratio of winning for a \
              team longer than its opponent by one standard deviation of that difference, against equal length: \
-             ×{} (above 1: judges reward length). The fit has no side term; the raw ratings have none either.",
+             ×{} (above 1: judges reward length). This fit has no side term; the side-adjusted one below has.",
             Value::Statistic(l.length_odds, Style::Decimals(2)).shown()
         ));
     }
+    s.plain(side_statement(&a.side));
     s.table(rating_table(
         "overall",
         &a.ratings.overall,
         Link::player,
-        &l.controlled,
+        Refitted {
+            controlled: &l.controlled,
+            side: &a.side.ratings,
+        },
     ));
     if let Some(order) = rating_order(&a.ratings.overall) {
         s.plain(order);
@@ -504,7 +530,7 @@ fn ratings(a: &Analysis) -> Section {
         "by role",
         &a.ratings.by_role,
         role_entrant,
-        &[],
+        Refitted::default(),
     ));
     s.chart(
         "ratings.svg",
@@ -515,6 +541,36 @@ fn ratings(a: &Analysis) -> Section {
         true,
     );
     s
+}
+
+/// What the side-adjusted column is and the side terms it fitted: Team A's advantage and
+/// each judge's own preference, in Elo points with their intervals.
+fn side_statement(side: &SideFigures) -> String {
+    if side.ratings.is_empty() {
+        return "No side-adjusted rating: no usable judgment between two different models.".into();
+    }
+    let judges: Vec<String> = side
+        .judges
+        .iter()
+        .map(|j| {
+            format!(
+                "{} {} ({} judgment{})",
+                j.judge,
+                Value::Statistic(j.offset, Style::Signed(0)).shown(),
+                j.judgments,
+                if j.judgments == 1 { "" } else { "s" }
+            )
+        })
+        .collect();
+    format!(
+        "Side-adjusted: the ratings refitted with Team A's advantage and each judge's own preference \
+         for Team A, `P(Team A wins) = σ(θ_a − θ_b + h + h_judge)` (the adaptive design's fit: priors \
+         of sd 1 logit on h and 0.5 on each judge's offset), so a side preference that fell unevenly \
+         on the models — a schedule without both orders of every pairing before the same judges — no \
+         longer moves them. Team A's advantage: {} Elo points; each judge's own, beyond it: {}.",
+        Value::Statistic(side.team_a_advantage, Style::Signed(0)).shown(),
+        judges.join("; ")
+    )
 }
 
 /// How far the leaderboard's order is established: which neighbours' intervals overlap

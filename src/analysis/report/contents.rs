@@ -57,6 +57,9 @@ pub struct Analysis {
     /// Length: its correlation with the score within each role, and the length-controlled
     /// ratings.
     pub length: crate::analysis::length::LengthFigures,
+    /// The ratings with Team A's advantage and each judge's side preference fitted, beside
+    /// the raw ones.
+    pub side: crate::analysis::side_adjusted::SideFigures,
     /// Ethics Bowl judgments left out of the main tables because their judge is one of the
     /// round's debaters' models (reported apart, as self-preference).
     pub self_judgments: usize,
@@ -366,6 +369,7 @@ pub fn analyse(rounds: &[Round], provider_of: &BTreeMap<String, String>) -> Anal
         ratings: ratings(ethics),
         bias: bias_checks(all_ethics, provider_of),
         length: crate::analysis::length::length_figures(ethics),
+        side: crate::analysis::side_adjusted::side_figures(ethics),
         self_judgments,
         panels: panel_figures(all_ethics),
         ethics_bowl_rounds: all_ethics.len(),
