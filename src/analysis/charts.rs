@@ -173,12 +173,12 @@ pub fn ratings_chart(ratings: &[Rating], title: &str) -> String {
     let mut svg = Svg::new(width, height, title);
     let lo = ratings
         .iter()
-        .map(|r| r.low)
+        .map(|r| r.low.unwrap_or(r.rating))
         .fold(f64::INFINITY, f64::min)
         .min(1400.0);
     let hi = ratings
         .iter()
-        .map(|r| r.high)
+        .map(|r| r.high.unwrap_or(r.rating))
         .fold(f64::NEG_INFINITY, f64::max)
         .max(1600.0);
     let axis = Axis::nice(lo, hi);
@@ -211,7 +211,10 @@ pub fn ratings_chart(ratings: &[Rating], title: &str) -> String {
             12.0,
             "normal",
         );
-        svg.line(x(r.low), y, x(r.high), y, PALETTE[i % PALETTE.len()], 3.0);
+        // No bar where there is no interval (too few exchanges): a dot alone.
+        if let (Some(low), Some(high)) = (r.low, r.high) {
+            svg.line(x(low), y, x(high), y, PALETTE[i % PALETTE.len()], 3.0);
+        }
         let _ = writeln!(
             svg.body,
             r#"<circle cx="{:.1}" cy="{y:.1}" r="5" fill="{}"/>"#,
@@ -584,8 +587,8 @@ mod tests {
         let rating = |entrant: &str, low: f64, rating: f64, high: f64| Rating {
             entrant: entrant.into(),
             rating,
-            low,
-            high,
+            low: Some(low),
+            high: Some(high),
             matches: 3,
         };
         let svg = ratings_chart(

@@ -10,7 +10,7 @@ use rand::{RngExt, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
-use super::stats::bootstrap::percentile;
+use super::stats::bootstrap::{MIN_CLUSTERS, percentile};
 use crate::domain::{Round, Scores, Team};
 
 /// Team totals closer than this (out of 70) make a draw.
@@ -37,12 +37,31 @@ pub struct Rating {
     pub entrant: String,
     /// Elo-scaled Bradley–Terry rating (1500 is the field's geometric mean strength).
     pub rating: f64,
-    /// 2.5th percentile of the bootstrap (interpolated, as every interval of the report is).
-    pub low: f64,
-    /// 97.5th percentile of the bootstrap.
-    pub high: f64,
+    /// 2.5th percentile of the bootstrap (interpolated, as every interval of the report is);
+    /// none from fewer than [`MIN_CLUSTERS`] exchanges, too few for a bootstrap to mean
+    /// anything (one exchange resampled gives a zero-width interval).
+    pub low: Option<f64>,
+    /// 97.5th percentile of the bootstrap; none when `low` is.
+    pub high: Option<f64>,
     /// Matches it played.
     pub matches: usize,
+}
+
+impl Rating {
+    /// The rating with its interval and matches, as the comparisons print it: `1612 [1540,
+    /// 1688] (n=24)`, or without the interval when there is none.
+    pub fn shown(&self) -> String {
+        match (self.low, self.high) {
+            (Some(low), Some(high)) => format!(
+                "{:.0} [{low:.0}, {high:.0}] (n={})",
+                self.rating, self.matches
+            ),
+            _ => format!(
+                "{:.0} (n={}, too few for an interval)",
+                self.rating, self.matches
+            ),
+        }
+    }
 }
 
 /// Strengths by the minorisation–maximisation algorithm (Hunter 2004). Every pair that met
@@ -125,6 +144,7 @@ fn rate(entrants: Vec<String>, matches: Vec<Match>) -> Vec<Rating> {
             samples[i].push(r);
         }
     }
+    let enough = exchanges.len() >= MIN_CLUSTERS;
     let mut out: Vec<Rating> = entrants
         .into_iter()
         .enumerate()
@@ -134,8 +154,8 @@ fn rate(entrants: Vec<String>, matches: Vec<Match>) -> Vec<Rating> {
             Rating {
                 entrant,
                 rating: point[i],
-                low: percentile(s, 0.025),
-                high: percentile(s, 0.975),
+                low: enough.then(|| percentile(s, 0.025)),
+                high: enough.then(|| percentile(s, 0.975)),
                 matches: matches.iter().filter(|m| m.a == i || m.b == i).count(),
             }
         })
@@ -283,7 +303,8 @@ mod tests {
         let names = || vec!["x".into(), "y".into(), "z".into()];
         for (once, three) in rate(names(), m.clone()).iter().zip(rate(names(), thrice)) {
             assert!(
-                three.high - three.low >= 0.9 * (once.high - once.low),
+                three.high.unwrap() - three.low.unwrap()
+                    >= 0.9 * (once.high.unwrap() - once.low.unwrap()),
                 "{once:?} {three:?}"
             );
         }
@@ -291,10 +312,32 @@ mod tests {
         let names: Vec<&str> = r.iter().map(|r| r.entrant.as_str()).collect();
         assert_eq!(names, ["x", "y", "z"]);
         for e in &r {
-            assert!(e.low <= e.rating && e.rating <= e.high, "{e:?}");
+            assert!(
+                e.low.unwrap() <= e.rating && e.rating <= e.high.unwrap(),
+                "{e:?}"
+            );
             assert_eq!(e.matches, 20);
         }
         assert!(r[0].rating > 1500.0 && r[2].rating < 1500.0);
+    }
+
+    #[test]
+    fn too_few_exchanges_give_no_interval() {
+        let m: Vec<Match> = (0..MIN_CLUSTERS - 1)
+            .map(|exchange| Match {
+                a: 0,
+                b: 1,
+                score_a: if exchange % 3 == 0 { 0.0 } else { 1.0 },
+                exchange,
+            })
+            .collect();
+        let r = rate(vec!["x".into(), "y".into()], m);
+        assert!(r.iter().all(|e| e.low.is_none() && e.high.is_none()));
+        assert!(
+            r[0].shown().contains("too few for an interval"),
+            "{}",
+            r[0].shown()
+        );
     }
 
     #[test]

@@ -198,12 +198,7 @@ fn markdown(c: &Comparison, a: &Path, b: &Path) -> String {
             "## Ratings (Bradley–Terry, 95% intervals)\n\n| model | {ra} | {rb} |\n|---|---|---|"
         );
         let show = |r: &Option<ethics_bowl::analysis::ratings::Rating>| {
-            r.as_ref().map_or("–".to_string(), |r| {
-                format!(
-                    "{:.0} [{:.0}, {:.0}] (n={})",
-                    r.rating, r.low, r.high, r.matches
-                )
-            })
+            r.as_ref().map_or("–".to_string(), |r| r.shown())
         };
         for r in &c.ratings {
             let _ = writeln!(

@@ -13,6 +13,7 @@ use crate::analysis::qa::Proportion;
 use crate::analysis::ratings::{DRAW_MARGIN, Rating};
 use crate::analysis::show;
 use crate::analysis::side_adjusted::{SideAdjustedRating, SideFigures};
+use crate::analysis::stats::bootstrap::MIN_CLUSTERS;
 use crate::analysis::stats::statistic::Statistic;
 use crate::analysis::tables::{Cell, FRAMEWORKS, JudgePair, RepeatedAgreement, unread_note};
 use crate::domain::Criterion;
@@ -446,7 +447,10 @@ fn rating_table(
         let mut cells = vec![
             Value::text(&r.entrant),
             Value::number(Some(r.rating), 0),
-            Value::text(format!("{:.0} – {:.0}", r.low, r.high)),
+            Value::text(match (r.low, r.high) {
+                (Some(low), Some(high)) => format!("{low:.0} – {high:.0}"),
+                _ => format!("too few exchanges (under {MIN_CLUSTERS})"),
+            }),
             Value::Count(r.matches),
         ];
         for (shown, refit) in [(!controlled.is_empty(), lc), (!side.is_empty(), sa)] {
@@ -460,8 +464,8 @@ fn rating_table(
         tidy.push(vec![
             Value::text(&r.entrant),
             Value::number(Some(r.rating), 1),
-            Value::number(Some(r.low), 1),
-            Value::number(Some(r.high), 1),
+            Value::number(r.low, 1),
+            Value::number(r.high, 1),
             Value::Count(r.matches),
             Value::number(lc.and_then(|c| c.value), 1),
             Value::number(lc.and_then(|c| c.low), 1),
@@ -577,6 +581,12 @@ fn side_statement(side: &SideFigures) -> String {
 /// (none to say with fewer than two entrants).
 fn rating_order(list: &[Rating]) -> Option<String> {
     let pairs = list.len().checked_sub(1).filter(|p| *p > 0)?;
+    if list.iter().any(|r| r.low.is_none() || r.high.is_none()) {
+        return Some(format!(
+            "Order: not established: the ratings rest on fewer than {MIN_CLUSTERS} exchanges, \
+             too few for intervals."
+        ));
+    }
     let overlapping: Vec<String> = list
         .windows(2)
         .filter(|w| w[0].low <= w[1].high)

@@ -308,10 +308,11 @@ fn debaters(s: &mut Section, q: &QaFigures) {
                         "n={} judgments, {} {items}",
                         r.matches, d.persuasiveness_items
                     );
-                    if enough(d) {
-                        format!("{:.0} [{:.0}–{:.0}] ({n})", r.rating, r.low, r.high)
-                    } else {
-                        format!("{:.0} ({n}, too few for an interval)", r.rating)
+                    match (r.low, r.high) {
+                        (Some(low), Some(high)) if enough(d) => {
+                            format!("{:.0} [{low:.0}–{high:.0}] ({n})", r.rating)
+                        }
+                        _ => format!("{:.0} ({n}, too few for an interval)", r.rating),
                     }
                 })),
                 Value::Share(d.self_play_accuracy),
@@ -325,8 +326,8 @@ fn debaters(s: &mut Section, q: &QaFigures) {
         row.extend([
             Value::Count(d.word_limit_violations as usize),
             Value::number(rating.map(|r| r.rating), 0),
-            Value::number(rating.filter(|_| enough(d)).map(|r| r.low), 0),
-            Value::number(rating.filter(|_| enough(d)).map(|r| r.high), 0),
+            Value::number(rating.filter(|_| enough(d)).and_then(|r| r.low), 0),
+            Value::number(rating.filter(|_| enough(d)).and_then(|r| r.high), 0),
             Value::Count(rating.map_or(0, |r| r.matches)),
             Value::Count(d.persuasiveness_items),
         ]);

@@ -344,12 +344,7 @@ fn summary_lines(c: &Comparison, state: &Compared) -> Vec<Line<'static>> {
             bold,
         ));
         let show = |r: &Option<crate::analysis::ratings::Rating>| {
-            r.as_ref().map_or("–".to_string(), |r| {
-                format!(
-                    "{:.0} [{:.0}, {:.0}] (n={})",
-                    r.rating, r.low, r.high, r.matches
-                )
-            })
+            r.as_ref().map_or("–".to_string(), |r| r.shown())
         };
         for r in &c.ratings {
             lines.push(Line::raw(format!(
