@@ -248,6 +248,8 @@ mod tests {
                 standings: Vec::new(),
                 justification: None,
             },
+            seconds_on_round: None,
+            words_shown: None,
         }
     }
 

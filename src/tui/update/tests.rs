@@ -1775,6 +1775,8 @@ fn the_analysis_screen_measures_the_judges_against_people_as_judgments_are_store
                 team_b: Scores::uniform(5.0),
                 justifications: Vec::new(),
             },
+            seconds_on_round: Some(240.0),
+            words_shown: Some(1000),
         })
         .collect();
     let (readings, blind) = crate::analysis::human::PersonReading::of_annotations(&annotations);
