@@ -121,7 +121,7 @@ mod tests {
     fn words_are_pieces_with_a_letter_or_digit() {
         assert_eq!(
             count_words("━━ Presentation · Team A\nIt is 10 o'clock."),
-            6
+            7
         );
         assert_eq!(count_words("  ·  — "), 0);
     }
