@@ -224,6 +224,7 @@ pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -
 /// Each person's time on task (`human_pace.csv`), what has none, and the judgments saved
 /// faster than [`FAST_WPM`](crate::annotations::pace::FAST_WPM) words a minute by round.
 fn time_on_task(s: &mut Section, paces: &[AnnotatorPace]) {
+    s.heading("Time on task");
     s.plain(format!(
         "Time on task, as the annotate screen records it: the time each round was on the \
          screen, summed over every visit (a change saved later adds its visits; each stretch \
@@ -311,14 +312,23 @@ fn time_on_task(s: &mut Section, paces: &[AnnotatorPace]) {
     for p in paces.iter().filter(|p| p.timed < p.judgments) {
         let untimed = p.judgments - p.timed;
         let imported = p.judgments - p.at_terminal;
+        let mut why = Vec::new();
+        if imported > 0 {
+            why.push(format!("{imported} imported from a spreadsheet"));
+        }
+        match untimed.saturating_sub(imported) {
+            0 => {}
+            k => why.push(format!(
+                "{k} saved at the terminal before time on task was recorded, or changed from \
+                 such a judgment"
+            )),
+        }
         s.plain(format!(
-            "{}: {untimed} of {} judgment{} without a time ({imported} imported from a \
-             spreadsheet, {} saved at the terminal before time on task was recorded or changed \
-             from one without).",
+            "{}: {untimed} of {} judgment{} without a time ({}).",
             p.annotator,
             p.judgments,
             if p.judgments == 1 { "" } else { "s" },
-            untimed.saturating_sub(imported),
+            why.join("; "),
         ));
     }
     for p in paces.iter().filter(|p| !p.too_fast.is_empty()) {
@@ -476,4 +486,94 @@ fn rates_table(rates: &[CalibratedRate]) -> Table {
         ],
         tidy,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::human::pace::median_with_interval;
+
+    /// One annotator at the terminal with one round read at 2,000 words a minute, one who
+    /// imported a spreadsheet: the table gives each figure with its n, flags the fast
+    /// round by id without dropping it, and says "no time recorded" where there is none.
+    #[test]
+    fn the_time_on_task_table() {
+        let pace = vec![
+            AnnotatorPace {
+                annotator: "ann".into(),
+                judgments: 4,
+                at_terminal: 4,
+                timed: 3,
+                minutes: median_with_interval(&[4.0, 3.0, 0.5]),
+                words_a_minute: median_with_interval(&[250.0, 300.0, 2000.0]),
+                too_fast: vec!["r3".into()],
+            },
+            AnnotatorPace {
+                annotator: "bea".into(),
+                judgments: 2,
+                at_terminal: 0,
+                timed: 0,
+                minutes: median_with_interval(&[]),
+                words_a_minute: median_with_interval(&[]),
+                too_fast: Vec::new(),
+            },
+        ];
+        let summary = HumanSummary {
+            annotators: vec!["ann".into(), "bea".into()],
+            pace,
+            ..HumanSummary::default()
+        };
+        let s = section(&[], Some(&summary)).unwrap();
+        let table = s.tables().find(|t| t.name == "Time on task").unwrap();
+        assert_eq!(
+            table.columns[5], "faster than 1,000 words a minute",
+            "{:?}",
+            table.columns
+        );
+        let shown = |row: usize| -> Vec<String> {
+            table.rows[row].cells.iter().map(Value::shown).collect()
+        };
+        assert_eq!(
+            shown(0),
+            [
+                "ann",
+                "4",
+                "4",
+                "3.0 (n=3, too few for an interval)",
+                "300 (n=3, too few for an interval)",
+                "1 of 3",
+            ]
+        );
+        assert!(table.rows[0].cells[5].is_strong(), "the flag stands out");
+        assert_eq!(
+            shown(1),
+            [
+                "bea",
+                "2",
+                "0",
+                "no time recorded",
+                "no time recorded",
+                "no time recorded",
+            ]
+        );
+        let tidy = table.tidy.as_ref().unwrap();
+        assert_eq!(tidy.file, "human_pace.csv");
+        let csv: Vec<String> = tidy.rows[0].iter().map(Value::csv).collect();
+        assert_eq!(csv[0..5], ["ann", "4", "4", "3", "3"]);
+        assert_eq!(csv[11], "1");
+        let md = crate::analysis::figures::markdown::markdown(&[s]);
+        assert!(
+            md.contains("ann: saved faster than 1,000 words a minute: r3. To leave them out"),
+            "{md}"
+        );
+        assert!(
+            md.contains("ann: 1 of 4 judgments without a time (1 saved at the terminal before"),
+            "{md}"
+        );
+        assert!(
+            md.contains("bea: 2 of 2 judgments without a time (2 imported from a spreadsheet)."),
+            "{md}"
+        );
+        assert!(md.contains("at most 5 minutes"), "{md}");
+    }
 }
