@@ -646,6 +646,42 @@ fn choice(name: &str, chosen: bool, theme: &Theme) -> Span<'static> {
 mod tests {
     use super::replace_ignoring_case;
 
+    /// The words shown are the setup's and the debaters' phases' as drawn (their headings
+    /// too, a blind screen's labels in place of the names), never a judge's.
+    #[test]
+    fn the_words_shown_leave_the_judges_out() {
+        use crate::domain::{Phase, PhaseType, RoundRecord};
+        use crate::domain::ScheduledRound;
+        let theme = crate::tui::theme::Theme::no_color();
+        let s = ScheduledRound {
+            team_a: "org/model-alpha".into(),
+            team_b: "model-beta".into(),
+            judges: vec!["judge".into()],
+            ..ScheduledRound::example("r1", "d1")
+        };
+        let mut round = crate::protocols::blank_round(&s, RoundRecord::EthicsBowl);
+        let words = |round: &crate::domain::Round, blind: bool| {
+            let app =
+                crate::tui::browse("t", std::slice::from_ref(round), std::time::Instant::now());
+            super::words_shown(app.mirror.round("r1").unwrap(), blind, &theme)
+        };
+        let setup = words(&round, true);
+        round.phases.push(Phase::new(
+            PhaseType::Presentation,
+            "org/model-alpha",
+            "I, model-alpha, hold five words.",
+        ));
+        // "Presentation · Team A": three words; the name shows as "Team A" blind.
+        assert_eq!(words(&round, true), setup + 3 + 6);
+        assert_eq!(words(&round, false), setup + 3 + 5);
+        round.phases.push(Phase::new(
+            PhaseType::Judgment,
+            "judge",
+            "Team A wins on every one of the criteria.",
+        ));
+        assert_eq!(words(&round, true), setup + 3 + 6, "no judge's words");
+    }
+
     #[test]
     fn names_are_replaced_whatever_their_case() {
         assert_eq!(
