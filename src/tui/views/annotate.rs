@@ -650,8 +650,8 @@ mod tests {
     /// too, a blind screen's labels in place of the names), never a judge's.
     #[test]
     fn the_words_shown_leave_the_judges_out() {
-        use crate::domain::{Phase, PhaseType, RoundRecord};
         use crate::domain::ScheduledRound;
+        use crate::domain::{Phase, PhaseType, RoundRecord};
         let theme = crate::tui::theme::Theme::no_color();
         let s = ScheduledRound {
             team_a: "org/model-alpha".into(),
