@@ -226,7 +226,7 @@ pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -
 fn time_on_task(s: &mut Section, paces: &[AnnotatorPace]) {
     s.heading("Time on task");
     s.plain(format!(
-        "Time on task, as the annotate screen records it: the time each round was on the \
+        "As the annotate screen records it: the time each round was on the \
          screen, summed over every visit (a change saved later adds its visits; each stretch \
          between two keys counts at most {} minutes, so a break is not counted whole), and the \
          words of the transcript shown (the setup and the debaters' phases). Medians with a \
