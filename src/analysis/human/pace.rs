@@ -1,11 +1,11 @@
 //! Time on task per annotator: how many rounds they judged at the terminal, the median
-//! minutes a round and words a minute, and the judgments saved faster than
-//! [`FAST_WPM`](crate::annotations::pace::FAST_WPM) (flagged, never dropped: the agreement figures count them, and a
-//! researcher who wants them out removes their files). The medians' intervals are
-//! distribution-free: the order statistics a binomial(n, ½) brackets with at least 95%
-//! coverage (the sign test's interval; Conover, *Practical Nonparametric Statistics*); n
-//! counts rounds, each
-//! of an annotator's judgments being of its own round.
+//! minutes a round and words a minute, and the judgments saved faster than 1,000 words a
+//! minute ([`crate::annotations::pace::FAST_WPM`]; flagged, never dropped: the agreement
+//! figures count them, and a researcher who wants them out removes their files). The
+//! medians' intervals are distribution-free: the order statistics a binomial(n, ½)
+//! brackets with at least 95% coverage (the sign test's interval; Conover, *Practical
+//! Nonparametric Statistics*); n counts rounds, each of an annotator's judgments being of
+//! its own round.
 
 use std::collections::BTreeMap;
 
@@ -31,8 +31,9 @@ pub struct AnnotatorPace {
     /// Median words a minute (the words shown over the minutes on the round), n = the
     /// rounds with both recorded.
     pub words_a_minute: Statistic,
-    /// The rounds saved faster than [`FAST_WPM`](crate::annotations::pace::FAST_WPM) words a minute: possibly not read in
-    /// full. Still counted in every agreement figure.
+    /// The rounds saved faster than 1,000 words a minute
+    /// ([`crate::annotations::pace::FAST_WPM`]): possibly not read in full. Still counted
+    /// in every agreement figure.
     pub too_fast: Vec<String>,
 }
 
@@ -92,8 +93,8 @@ pub fn median_with_interval(values: &[f64]) -> Statistic {
 }
 
 /// The largest `k` ≥ 1 with P(B ≤ k − 1) ≤ 0.025 for B ~ binomial(`n`, ½): the interval
-/// `[x₍ₖ₎, x₍ₙ₋ₖ₊₁₎]` then covers the median with at least 95%. The probabilities are summed
-/// in logs, so a large `n` does not underflow.
+/// `[x₍ₖ₎, x₍ₙ₋ₖ₊₁₎]` then covers the median with at least 95%. Each term is computed in
+/// logs, so a large `n` does not underflow ½ⁿ to nothing.
 fn order_statistic(n: usize) -> Option<usize> {
     let mut log_p = -(n as f64) * std::f64::consts::LN_2;
     let mut cdf = 0.0;
