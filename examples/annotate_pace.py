@@ -5,9 +5,10 @@ Drives `ethics-bowl annotate RESULTS --annotator pace --sample N` in a tmux sess
 size of a laptop terminal, as a person would: on each round it pages through the whole
 transcript (PgDn until the title's last row is the transcript's last), enters the
 protocol's judgment with the fewest keys the screen needs, and saves (Ctrl-S). It counts
-the keys of each kind, the transcript's rows and words, and the tool's own latency from
-Ctrl-S to the next round showing (the screen polled every 2 ms; the poll itself is part of
-what is measured, so it is an upper bound). It does not time reading: that is the person's.
+the keys of each kind, the transcript's rows and words (the responses', and the words the
+screen recorded as shown), and the tool's own latency from Ctrl-S to the next round
+showing (the screen polled every 2 ms; the poll itself is part of what is measured, so it
+is an upper bound). It does not time reading: that is the person's.
 
     cargo build
     ethics-bowl run sample-config/tournament.toml --headless --out /tmp/pace-eb
@@ -147,15 +148,30 @@ def main():
         ids = json.load(f)["round_ids"]
     for r, rid in zip(per_round, ids):
         r["words"] = words(args.results, rid)
+        # What the screen recorded: the words it drew (setup and debaters' phases, headings
+        # included) and the round's time on task (this script's, not a person's).
+        with open(os.path.join(args.results, "annotations", "pace", rid + ".json")) as f:
+            stored_judgment = json.load(f)
+        r["words_shown"] = stored_judgment.get("words_shown", 0)
+        r["seconds_on_round"] = stored_judgment.get("seconds_on_round", 0.0)
 
     def summary(key):
         v = [r[key] for r in per_round]
         return f"median {statistics.median(v):.1f}, min {min(v):.1f}, max {max(v):.1f}"
 
     print(f"{len(per_round)} rounds judged and stored ({len(stored)} files), terminal {args.size}")
-    for key in ["words", "rows", "pages", "judgment_keys", "keys", "latency_ms"]:
-        print(f"  {key:14} {summary(key)}")
-    print(f"  keys in all    {sum(r['keys'] for r in per_round)}")
+    for key in [
+        "words",
+        "words_shown",
+        "seconds_on_round",
+        "rows",
+        "pages",
+        "judgment_keys",
+        "keys",
+        "latency_ms",
+    ]:
+        print(f"  {key:18} {summary(key)}")
+    print(f"  keys in all        {sum(r['keys'] for r in per_round)}")
 
 
 if __name__ == "__main__":

@@ -49,9 +49,11 @@ async fn judges_are_measured_against_people() {
         .load_rounds(&RoundFilter::default())
         .unwrap();
     assert!(rounds.len() >= 10, "{} rounds", rounds.len());
-    // Two people who score exactly as the fair judge does, one of them blind.
+    // Two people who score exactly as the fair judge does, one of them blind; she judged at
+    // the terminal (four minutes a round of 1,000 words, the first in twenty seconds), he
+    // in a spreadsheet.
     let mut people = Vec::new();
-    for r in &rounds {
+    for (i, r) in rounds.iter().enumerate() {
         let fair = r
             .judgments
             .iter()
@@ -64,13 +66,15 @@ async fn judges_are_measured_against_people() {
                 written_at: "2026-11-28T00:00:00Z".into(),
                 first_written_at: None,
                 blind,
-                via: Via::Csv,
+                via: if blind { Via::Tui } else { Via::Csv },
                 round_id: r.id.clone(),
                 judgment: HumanJudgment::EthicsBowl {
                     team_a: *fair.scores(Team::A).unwrap(),
                     team_b: *fair.scores(Team::B).unwrap(),
                     justifications: Vec::new(),
                 },
+                seconds_on_round: blind.then_some(if i == 0 { 20.0 } else { 240.0 }),
+                words_shown: blind.then_some(1000),
             });
         }
     }
@@ -134,6 +138,35 @@ async fn judges_are_measured_against_people() {
     let csv = std::fs::read_to_string(out.join("human_agreement.csv")).unwrap();
     assert!(
         csv.starts_with("judge,annotator,statistic,estimate,low,high,exchanges\n"),
+        "{csv}"
+    );
+    // Time on task: hers with n and the fast round flagged (and still counted above: every
+    // agreement figure's n is every round), his not recorded.
+    let n = rounds.len();
+    assert!(md.contains("### Time on task"), "{md}");
+    assert!(
+        md.contains(&format!(
+            "ann: saved faster than 1,000 words a minute: {}.",
+            rounds[0].id
+        )),
+        "{md}"
+    );
+    let pace = json["human"]["pace"].as_array().unwrap();
+    assert_eq!(pace[0]["annotator"], "ann");
+    assert_eq!(pace[0]["timed"], n);
+    assert_eq!(pace[0]["minutes"]["value"], 4.0);
+    assert_eq!(pace[0]["minutes"]["n"], n);
+    assert!(pace[0]["minutes"]["low"].is_number(), "{}", pace[0]);
+    assert_eq!(pace[0]["words_a_minute"]["value"], 250.0);
+    assert_eq!(pace[0]["too_fast"], serde_json::json!([rounds[0].id]));
+    assert_eq!(
+        (pace[1]["annotator"].as_str(), pace[1]["timed"].as_u64()),
+        (Some("bea"), Some(0))
+    );
+    assert!(pace[1]["minutes"]["value"].is_null(), "{}", pace[1]);
+    let csv = std::fs::read_to_string(out.join("human_pace.csv")).unwrap();
+    assert!(
+        csv.starts_with("annotator,judgments,at_terminal,timed_rounds,"),
         "{csv}"
     );
 
@@ -232,6 +265,8 @@ async fn structured_standings_and_win_rates_in_peoples_terms() {
                 standings,
                 justification: None,
             },
+            seconds_on_round: None,
+            words_shown: None,
         });
     }
     assert!(arguments >= 24 * 4, "{arguments} arguments");

@@ -733,6 +733,8 @@ fn a_person_judges_three_rounds_blind_quits_resumes_at_the_fourth_and_finishes()
     };
     let first_exit = dir.path().join("exit-1");
     let tmux = Tmux::start("annotate-1", &annotate(&first_exit));
+    // Nothing judged yet: the header estimates the reading, and says it is an estimate.
+    tmux.wait_for("to read this round (estimate at 250 words a minute)");
     for round in 0..3 {
         judge_one(&tmux, round, 5);
     }
@@ -745,6 +747,8 @@ fn a_person_judges_three_rounds_blind_quits_resumes_at_the_fourth_and_finishes()
     let tmux = Tmux::start("annotate-2", &annotate(&second_exit));
     let screen = tmux.wait_for("round 4 of 5");
     assert!(screen.contains("3 of 5 judged"), "{screen}");
+    // The pace, from the judgments stored in the first session.
+    assert!(screen.contains(" a round · about "), "{screen}");
     for round in 3..5 {
         judge_one(&tmux, round, 5);
     }
@@ -781,6 +785,12 @@ fn a_person_judges_three_rounds_blind_quits_resumes_at_the_fourth_and_finishes()
             .unwrap()
             .unwrap_or_else(|| panic!("{id} is judged"));
         assert!(stored.blind && stored.via == ethics_bowl::annotations::Via::Tui);
+        // Time on task: the round's time (a few seconds of typing here) and its words.
+        assert!(
+            stored.seconds_on_round.is_some_and(|s| s > 0.0),
+            "{stored:?}"
+        );
+        assert!(stored.words_shown.is_some_and(|w| w > 300), "{stored:?}");
         let ethics_bowl::annotations::HumanJudgment::EthicsBowl {
             team_a,
             team_b,

@@ -382,6 +382,9 @@ pub fn parse(
             via: Via::Csv,
             round_id,
             judgment,
+            // A spreadsheet records no time on task.
+            seconds_on_round: None,
+            words_shown: None,
         });
     }
     if problems.0.is_empty() {

@@ -11,9 +11,11 @@
 //!   `annotations/sample.json`;
 //! - [`session`]: where a person judging in the terminal UI starts (the order shown, what
 //!   they judged already);
-//! - [`csv`]: the long spreadsheet form (import, export, template).
+//! - [`csv`]: the long spreadsheet form (import, export, template);
+//! - [`pace`]: time on task, as the annotate screen records it on each judgment.
 
 pub mod csv;
+pub mod pace;
 pub mod rounds;
 pub mod sample;
 pub mod session;
@@ -27,7 +29,9 @@ pub use rounds::RoundInfo;
 pub use sample::{DEFAULT_SEED, Sample, Strata};
 pub use store::{annotation_path, check_annotator, load, load_all, save, save_all};
 
-/// The version of the annotation file's shape.
+/// The version of the annotation file's shape. Fields added as optional
+/// (`seconds_on_round`, `words_shown`) leave it unchanged: a reader that does not know them
+/// ignores them, and older files read without them.
 pub const ANNOTATION_SCHEMA_VERSION: u32 = 1;
 
 /// One person's judgment of one round.
@@ -51,6 +55,18 @@ pub struct Annotation {
     pub round_id: String,
     /// The judgment, in the round's protocol's shape.
     pub judgment: HumanJudgment,
+    /// Time on task (the annotate screen): seconds this round was the one on the screen,
+    /// summed over every visit until this judgment was saved, a change saved later adding
+    /// its visits; each stretch between two keys counts at most [`pace::IDLE_CAP`] (five
+    /// minutes). Absent from spreadsheet imports, from files written before it was
+    /// recorded, and from a change to a judgment that had none (its first time unknown).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seconds_on_round: Option<f64>,
+    /// The words of the transcript the annotator was shown for this round, as drawn: the
+    /// setup and the debaters' phases (never the model judges'). Absent where the screen
+    /// did not record it (see [`Self::seconds_on_round`]).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub words_shown: Option<u64>,
 }
 
 /// How a human judgment came in.

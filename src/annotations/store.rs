@@ -248,7 +248,55 @@ mod tests {
                 standings: Vec::new(),
                 justification: None,
             },
+            seconds_on_round: None,
+            words_shown: None,
         }
+    }
+
+    /// Time on task goes to the file and back when recorded, and is absent from it when
+    /// not: a file written before it was recorded (no such keys) reads as none.
+    #[test]
+    fn time_on_task_round_trips_and_older_files_read_without_it() {
+        let dir = tempfile::tempdir().unwrap();
+        let timed = Annotation {
+            via: Via::Tui,
+            seconds_on_round: Some(187.4),
+            words_shown: Some(1012),
+            ..annotation("alice", "r1")
+        };
+        let path = save(dir.path(), &timed).unwrap();
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(&path).unwrap()).unwrap();
+        assert_eq!(json["seconds_on_round"], 187.4);
+        assert_eq!(json["words_shown"], 1012);
+        assert_eq!(load(dir.path(), "alice", "r1").unwrap(), Some(timed));
+        let untimed = annotation("bob", "r1");
+        let path = save(dir.path(), &untimed).unwrap();
+        let text = std::fs::read_to_string(&path).unwrap();
+        assert!(
+            !text.contains("seconds_on_round") && !text.contains("words_shown"),
+            "{text}"
+        );
+        assert_eq!(
+            load(dir.path(), "bob", "r1").unwrap(),
+            Some(untimed.clone())
+        );
+        // As written before time on task was recorded, schema version 1.
+        let older = serde_json::json!({
+            "schema_version": 1,
+            "annotator": "carol",
+            "written_at": "2026-11-27T00:00:00Z",
+            "blind": true,
+            "via": "tui",
+            "round_id": "r1",
+            "judgment": {"protocol": "structured_debate", "winner": "pro"}
+        });
+        let path = annotation_path(dir.path(), "carol", "r1").unwrap();
+        std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+        std::fs::write(&path, older.to_string()).unwrap();
+        let read = load(dir.path(), "carol", "r1").unwrap().unwrap();
+        assert_eq!((read.seconds_on_round, read.words_shown), (None, None));
+        assert_eq!(read.via, Via::Tui);
     }
 
     /// A judgment changed and saved again keeps when it was first stored, through every

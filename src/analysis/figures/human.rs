@@ -1,11 +1,14 @@
 //! Judges against people: each model judge's (and panel's) agreement with the people who
 //! judged the same exchanges, people among themselves, and the Ethics Bowl's model means in
-//! people's terms (`human_agreement.csv`, `human_calibrated.csv`).
+//! people's terms (`human_agreement.csv`, `human_calibrated.csv`), and each person's time on
+//! task (`human_pace.csv`).
 
 use super::{Link, LinkKey, Section, Style, Table, Value};
+use crate::analysis::human::pace::AnnotatorPace;
 use crate::analysis::human::{CalibratedRate, Figure, HumanAgreement, HumanSummary};
 use crate::analysis::stats::bootstrap::MIN_CLUSTERS;
 use crate::analysis::stats::statistic::Statistic;
+use crate::annotations::pace::{IDLE_CAP, fast_wpm_shown};
 use crate::domain::ProtocolKind;
 
 /// A figure as a cell.
@@ -128,6 +131,9 @@ pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -
              reach) needs two who judged the same rounds.",
         ),
     }
+    if !h.pace.is_empty() {
+        time_on_task(&mut s, &h.pace);
+    }
     if !h.calibrated_rates.is_empty() || !h.not_calibrated.is_empty() {
         s.plain(format!(
             "Rates in people's terms: the question-answer debate's accuracy per format (the \
@@ -213,6 +219,128 @@ pub(super) fn section(rows: &[HumanAgreement], summary: Option<&HumanSummary>) -
         ));
     }
     Some(s)
+}
+
+/// Each person's time on task (`human_pace.csv`), what has none, and the judgments saved
+/// faster than [`FAST_WPM`](crate::annotations::pace::FAST_WPM) words a minute by round.
+fn time_on_task(s: &mut Section, paces: &[AnnotatorPace]) {
+    s.heading("Time on task");
+    s.plain(format!(
+        "As the annotate screen records it: the time each round was on the \
+         screen, summed over every visit (a change saved later adds its visits; each stretch \
+         between two keys counts at most {} minutes, so a break is not counted whole), and the \
+         words of the transcript shown (the setup and the debaters' phases). Medians with a \
+         distribution-free 95% interval (order statistics; from 6 rounds); n counts rounds. A \
+         judgment saved faster than {fast} words a minute was possibly not read in full: it \
+         is flagged here and still counted in every figure above. Judgments imported from a \
+         spreadsheet, or saved before time on task was recorded, have no time.",
+        IDLE_CAP.as_secs() / 60,
+        fast = fast_wpm_shown(),
+    ));
+    let mut t = Table::new(
+        "Time on task",
+        [
+            "annotator",
+            "judgments",
+            "at the terminal",
+            "minutes a round (median)",
+            "words a minute (median)",
+            &format!("faster than {} words a minute", fast_wpm_shown()),
+        ],
+    );
+    let mut tidy = Vec::new();
+    let none = || Value::text("no time recorded");
+    for p in paces {
+        let fast = p.too_fast.len();
+        let rated = p.words_a_minute.n;
+        t.row(
+            vec![
+                Value::text(&p.annotator),
+                Value::Count(p.judgments),
+                Value::Count(p.at_terminal),
+                if p.timed > 0 {
+                    Value::Statistic(p.minutes, Style::Decimals(1))
+                } else {
+                    none()
+                },
+                if rated > 0 {
+                    Value::Statistic(p.words_a_minute, Style::Decimals(0))
+                } else {
+                    none()
+                },
+                match (rated, fast) {
+                    (0, _) => none(),
+                    (_, 0) => Value::text(format!("0 of {rated}")),
+                    _ => Value::Strong(fast.to_string(), format!(" of {rated}")),
+                },
+            ],
+            None,
+        );
+        tidy.push(vec![
+            Value::text(&p.annotator),
+            Value::Count(p.judgments),
+            Value::Count(p.at_terminal),
+            Value::Count(p.timed),
+            Value::number(p.minutes.value, 4),
+            Value::number(p.minutes.low, 4),
+            Value::number(p.minutes.high, 4),
+            Value::Count(rated),
+            Value::number(p.words_a_minute.value, 1),
+            Value::number(p.words_a_minute.low, 1),
+            Value::number(p.words_a_minute.high, 1),
+            Value::Count(fast),
+        ]);
+    }
+    s.table(t.with_tidy(
+        "human_pace.csv",
+        [
+            "annotator",
+            "judgments",
+            "at_terminal",
+            "timed_rounds",
+            "median_minutes",
+            "minutes_low",
+            "minutes_high",
+            "rated_rounds",
+            "median_words_a_minute",
+            "words_a_minute_low",
+            "words_a_minute_high",
+            "faster_than_1000_wpm",
+        ],
+        tidy,
+    ));
+    for p in paces.iter().filter(|p| p.timed < p.judgments) {
+        let untimed = p.judgments - p.timed;
+        let imported = p.judgments - p.at_terminal;
+        let mut why = Vec::new();
+        if imported > 0 {
+            why.push(format!("{imported} imported from a spreadsheet"));
+        }
+        match untimed.saturating_sub(imported) {
+            0 => {}
+            k => why.push(format!(
+                "{k} saved at the terminal before time on task was recorded, or changed from \
+                 such a judgment"
+            )),
+        }
+        s.plain(format!(
+            "{}: {untimed} of {} judgment{} without a time ({}).",
+            p.annotator,
+            p.judgments,
+            if p.judgments == 1 { "" } else { "s" },
+            why.join("; "),
+        ));
+    }
+    for p in paces.iter().filter(|p| !p.too_fast.is_empty()) {
+        s.plain(format!(
+            "{}: saved faster than {} words a minute: {}. To leave them out, remove their \
+             files (annotations/{}/<round>.json) and run the report again.",
+            p.annotator,
+            fast_wpm_shown(),
+            p.too_fast.join(", "),
+            p.annotator,
+        ));
+    }
 }
 
 /// The structured debate's argument standings, judge against people
@@ -358,4 +486,94 @@ fn rates_table(rates: &[CalibratedRate]) -> Table {
         ],
         tidy,
     )
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::analysis::human::pace::median_with_interval;
+
+    /// One annotator at the terminal with one round read at 2,000 words a minute, one who
+    /// imported a spreadsheet: the table gives each figure with its n, flags the fast
+    /// round by id without dropping it, and says "no time recorded" where there is none.
+    #[test]
+    fn the_time_on_task_table() {
+        let pace = vec![
+            AnnotatorPace {
+                annotator: "ann".into(),
+                judgments: 4,
+                at_terminal: 4,
+                timed: 3,
+                minutes: median_with_interval(&[4.0, 3.0, 0.5]),
+                words_a_minute: median_with_interval(&[250.0, 300.0, 2000.0]),
+                too_fast: vec!["r3".into()],
+            },
+            AnnotatorPace {
+                annotator: "bea".into(),
+                judgments: 2,
+                at_terminal: 0,
+                timed: 0,
+                minutes: median_with_interval(&[]),
+                words_a_minute: median_with_interval(&[]),
+                too_fast: Vec::new(),
+            },
+        ];
+        let summary = HumanSummary {
+            annotators: vec!["ann".into(), "bea".into()],
+            pace,
+            ..HumanSummary::default()
+        };
+        let s = section(&[], Some(&summary)).unwrap();
+        let table = s.tables().find(|t| t.name == "Time on task").unwrap();
+        assert_eq!(
+            table.columns[5], "faster than 1,000 words a minute",
+            "{:?}",
+            table.columns
+        );
+        let shown = |row: usize| -> Vec<String> {
+            table.rows[row].cells.iter().map(Value::shown).collect()
+        };
+        assert_eq!(
+            shown(0),
+            [
+                "ann",
+                "4",
+                "4",
+                "3.0 (n=3, too few for an interval)",
+                "300 (n=3, too few for an interval)",
+                "1 of 3",
+            ]
+        );
+        assert!(table.rows[0].cells[5].is_strong(), "the flag stands out");
+        assert_eq!(
+            shown(1),
+            [
+                "bea",
+                "2",
+                "0",
+                "no time recorded",
+                "no time recorded",
+                "no time recorded",
+            ]
+        );
+        let tidy = table.tidy.as_ref().unwrap();
+        assert_eq!(tidy.file, "human_pace.csv");
+        let csv: Vec<String> = tidy.rows[0].iter().map(Value::csv).collect();
+        assert_eq!(csv[0..5], ["ann", "4", "4", "3", "3"]);
+        assert_eq!(csv[11], "1");
+        let md = crate::analysis::figures::markdown::markdown(&[s]);
+        assert!(
+            md.contains("ann: saved faster than 1,000 words a minute: r3. To leave them out"),
+            "{md}"
+        );
+        assert!(
+            md.contains("ann: 1 of 4 judgments without a time (1 saved at the terminal before"),
+            "{md}"
+        );
+        assert!(
+            md.contains("bea: 2 of 2 judgments without a time (2 imported from a spreadsheet)."),
+            "{md}"
+        );
+        assert!(md.contains("at most 5 minutes"), "{md}");
+    }
 }

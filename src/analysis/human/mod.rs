@@ -9,10 +9,12 @@
 //! - [`agreement`]: the figures of one rater against another, and among several;
 //! - [`calibrated`]: prediction-powered model means (the Ethics Bowl);
 //! - [`rates`]: prediction-powered rates (the question-answer debate's accuracy and win
-//!   rates, the structured debate's win rates).
+//!   rates, the structured debate's win rates);
+//! - [`pace`]: each annotator's time on task.
 
 pub mod agreement;
 pub mod calibrated;
+pub mod pace;
 pub mod rates;
 pub mod reading;
 
@@ -42,6 +44,8 @@ pub struct PersonReading {
     pub round_id: String,
     /// What they said.
     pub reading: Reading,
+    /// How long it took them, where it was recorded.
+    pub time: crate::annotations::pace::TimeOnTask,
 }
 
 impl PersonReading {
@@ -54,6 +58,7 @@ impl PersonReading {
                     annotator: a.annotator.clone(),
                     round_id: a.round_id.clone(),
                     reading: Reading::of_person(&a.judgment)?,
+                    time: crate::annotations::pace::TimeOnTask::of(a),
                 })
             })
             .collect();
@@ -115,6 +120,8 @@ pub struct HumanSummary {
     pub corrections_by_hand: usize,
     /// People's judgments of rounds the folder does not hold (left out).
     pub unmatched: usize,
+    /// Each annotator's time on task, by name.
+    pub pace: Vec<pace::AnnotatorPace>,
 }
 
 /// The agreement rows and the summary.
@@ -258,6 +265,7 @@ pub fn human_figures(
             not_calibrated,
             corrections_by_hand,
             unmatched,
+            pace: pace::paces(people, |id| by_id.contains_key(id)),
         },
     })
 }
@@ -322,6 +330,7 @@ mod tests {
                     annotator: annotator.into(),
                     round_id: id.clone(),
                     reading: Reading::rubric(&sa, &sb).unwrap(),
+                    time: Default::default(),
                 });
             }
         }
@@ -329,6 +338,7 @@ mod tests {
             annotator: "ann".into(),
             round_id: "elsewhere".into(),
             reading: Reading::winner(None),
+            time: Default::default(),
         });
         let h = human_figures(&rounds, &people, 24).unwrap();
         let row = |judge: &str, annotator: &str| {

@@ -10,11 +10,19 @@
 //!
 //! Which rounds, in which order, and which this annotator judged already come from the
 //! driver (`annotate` on the command line, or the name prompt `A` opens on the matrix).
+//!
+//! Time on task: each key charges the time since the screen's last event (a key, a save's
+//! answer, the session's start), at most [`IDLE_CAP`], to the round that was showing, so a
+//! round's time sums every visit; a save records it with the words the view drew
+//! ([`Annotation::seconds_on_round`], [`Annotation::words_shown`]). The time comes from the
+//! UI's clock as the last tick set it ([`Mirror::now`]), never read here.
 
 use std::cell::Cell;
+use std::time::Instant;
 
 use crossterm::event::{KeyCode, KeyEvent};
 
+use crate::annotations::pace::IDLE_CAP;
 use crate::annotations::{
     ANNOTATION_SCHEMA_VERSION, Annotation, ArgumentStanding, CriterionNote, HumanJudgment,
     QaAnswer, Via, Winner,
@@ -528,6 +536,16 @@ pub struct Session {
     /// The transcript as last drawn: the rows it shows at once and the furthest it can be
     /// scrolled (set by the view), so PgDn turns a page and stops at the end.
     pub transcript: Cell<Option<(u16, u16)>>,
+    /// The words of the transcript as last drawn, with the index of the round they are of
+    /// (set by the view): what a save records as [`Annotation::words_shown`].
+    pub words_drawn: Cell<Option<(usize, u64)>>,
+    /// For each round, the seconds it was showing in this session and not yet stored with
+    /// a judgment (see the module's comment).
+    pub unsaved_seconds: Vec<f64>,
+    /// When time was last charged to a round; none while the screen is not showing.
+    pub clock: Option<Instant>,
+    /// The seconds of `unsaved_seconds` the save waiting for its answer records.
+    sending: f64,
 }
 
 impl Session {
@@ -536,6 +554,7 @@ impl Session {
         let at = crate::annotations::session::first_unjudged(&start.done);
         let mut stored = start.stored;
         stored.resize(start.round_ids.len(), None);
+        let rounds = start.round_ids.len();
         let mut session = Self {
             annotator: start.annotator,
             round_ids: start.round_ids,
@@ -553,6 +572,10 @@ impl Session {
             scroll: 0,
             moved_on: false,
             transcript: Cell::new(None),
+            words_drawn: Cell::new(None),
+            unsaved_seconds: vec![0.0; rounds],
+            clock: Some(mirror.now),
+            sending: 0.0,
         };
         session.reset_form(mirror);
         session
@@ -582,6 +605,40 @@ impl Session {
         self.form != self.opened
     }
 
+    /// Charges the time since the last event, at most [`IDLE_CAP`], to the round showing
+    /// (none once every round is judged), and restarts the clock at `now`.
+    fn charge(&mut self, now: Instant) {
+        if let (Some(i), Some(since)) = (self.at, self.clock)
+            && let Some(seconds) = self.unsaved_seconds.get_mut(i)
+        {
+            *seconds += now
+                .saturating_duration_since(since)
+                .min(IDLE_CAP)
+                .as_secs_f64();
+        }
+        self.clock = Some(now);
+    }
+
+    /// The time on round `i` a save records: what its stored judgment recorded plus this
+    /// session's time on it since, in tenths of a second; none when its stored judgment
+    /// recorded no time (a spreadsheet's, or an older file's: its first time is unknown).
+    pub fn seconds_on(&self, i: usize) -> Option<f64> {
+        let unsaved = self.unsaved_seconds.get(i).copied().unwrap_or(0.0);
+        let before = match self.stored.get(i).and_then(Option::as_ref) {
+            None => 0.0,
+            Some(a) => a.seconds_on_round?,
+        };
+        Some(((before + unsaved) * 10.0).round() / 10.0)
+    }
+
+    /// The words the view drew for the round showing, once it has drawn them.
+    pub fn words_here(&self) -> Option<u64> {
+        self.words_drawn
+            .get()
+            .filter(|(i, _)| Some(*i) == self.at)
+            .map(|(_, words)| words)
+    }
+
     /// The form for the round showing: empty, or filled with the judgment stored.
     fn reset_form(&mut self, mirror: &Mirror) {
         let round = self
@@ -605,6 +662,7 @@ impl Session {
         keymap: &crate::tui::keymap::Keymap,
         mirror: &Mirror,
     ) -> Outcome {
+        self.charge(mirror.now);
         let table = if self.writing { WRITING } else { BINDINGS };
         let action = keymap.action(table, &key);
         if let Some(pending) = self.confirm.take() {
@@ -874,6 +932,8 @@ impl Session {
             Ok(judgment) => {
                 self.saving = true;
                 self.message = Some("saving…".into());
+                let i = self.at.unwrap_or_default();
+                self.sending = self.unsaved_seconds.get(i).copied().unwrap_or(0.0);
                 Outcome::effect(Effect::SaveAnnotation(Box::new(Annotation {
                     schema_version: ANNOTATION_SCHEMA_VERSION,
                     annotator: self.annotator.clone(),
@@ -885,6 +945,8 @@ impl Session {
                     via: Via::Tui,
                     round_id,
                     judgment,
+                    seconds_on_round: self.seconds_on(i),
+                    words_shown: self.words_here(),
                 })))
             }
         }
@@ -894,6 +956,10 @@ impl Session {
     /// yet judged (after this one, then from the start); or the reason it was not stored.
     pub fn saved(&mut self, round_id: &str, result: Result<Annotation, String>, mirror: &Mirror) {
         self.saving = false;
+        // The time until the answer is the round's that was showing; what the save
+        // recorded is stored now, and only the time since stays unsaved.
+        self.charge(mirror.now);
+        let sent = std::mem::take(&mut self.sending);
         let stored = match result {
             Ok(a) => a,
             Err(e) => {
@@ -905,6 +971,9 @@ impl Session {
             return;
         };
         let changed = self.stored.get(i).is_some_and(Option::is_some);
+        if let Some(seconds) = self.unsaved_seconds.get_mut(i) {
+            *seconds = (*seconds - sent).max(0.0);
+        }
         if let Some(done) = self.done.get_mut(i) {
             *done = true;
         }
@@ -931,7 +1000,9 @@ impl Session {
         self.reset_form(mirror);
     }
 
-    fn leave(&self) -> Outcome {
+    /// Leaves the screen; its time stops until it shows again.
+    fn leave(&mut self) -> Outcome {
+        self.clock = None;
         if self.standalone {
             Outcome::effect(Effect::Quit)
         } else {
@@ -1254,6 +1325,8 @@ mod tests {
                 confidence: 60.0,
                 justification: Some("the quote".into()),
             },
+            seconds_on_round: None,
+            words_shown: None,
         };
         let start = AnnotateStart {
             annotator: "ann".into(),

@@ -1775,6 +1775,8 @@ fn the_analysis_screen_measures_the_judges_against_people_as_judgments_are_store
                 team_b: Scores::uniform(5.0),
                 justifications: Vec::new(),
             },
+            seconds_on_round: Some(240.0),
+            words_shown: Some(1000),
         })
         .collect();
     let (readings, blind) = crate::analysis::human::PersonReading::of_annotations(&annotations);
@@ -1861,4 +1863,218 @@ fn an_adaptive_designs_cells_not_chosen_are_marked_and_the_legend_says_so() {
         "{screen}"
     );
     assert!(screen.contains("skip "), "{screen}");
+}
+
+/// Time on task reaches the annotate screen through ticks: each key charges the time since
+/// the screen's last event to the round showing, a stretch idle for more than five minutes
+/// counts five, a round visited twice sums its visits, the time of a round looked at but
+/// not judged stays out of the one saved, and a change saved later adds to what was stored.
+#[test]
+fn the_annotate_screen_records_time_on_task() {
+    let mut app = judging(&["r1", "r2"], vec![false, false], true);
+    let t0 = app.mirror.now;
+    let at = |app: &mut App, seconds: u64| {
+        update(app, Msg::Tick(t0 + Duration::from_secs(seconds)));
+    };
+    let scores = |app: &mut App| type_text(app, "55555555555555");
+    let saved = |effects: Vec<Effect>| -> crate::annotations::Annotation {
+        let [Effect::SaveAnnotation(a)] = effects.as_slice() else {
+            panic!("{effects:?}");
+        };
+        (**a).clone()
+    };
+    let answer = |app: &mut App, a: &crate::annotations::Annotation| {
+        let stored = crate::annotations::Annotation {
+            written_at: "2026-11-28T09:00:00Z".into(),
+            ..a.clone()
+        };
+        update(
+            app,
+            Msg::AnnotationSaved {
+                round_id: a.round_id.clone(),
+                result: Ok((Box::new(stored), Default::default())),
+            },
+        );
+    };
+    drawn(&app);
+    at(&mut app, 60);
+    key(&mut app, KeyCode::PageDown);
+    at(&mut app, 90);
+    key(&mut app, KeyCode::Char(']'));
+    drawn(&app);
+    // Twenty idle minutes on r2 count five.
+    at(&mut app, 90 + 20 * 60);
+    key(&mut app, KeyCode::Char('['));
+    drawn(&app);
+    at(&mut app, 1335);
+    scores(&mut app);
+    let r1 = saved(ctrl_s(&mut app));
+    assert_eq!(r1.round_id, "r1");
+    assert_eq!(r1.seconds_on_round, Some(135.0), "60 + 30 + 45, not r2's");
+    let words = r1.words_shown.unwrap();
+    // The setup, and both debaters' phases with their headings (at least 24 words).
+    assert!(words >= 24, "{words}");
+    at(&mut app, 1336);
+    answer(&mut app, &r1);
+    let session = app.screens.annotate.session.as_ref().unwrap();
+    assert_eq!(session.at, Some(1), "on to r2");
+    assert_eq!(
+        session.unsaved_seconds,
+        [1.0, 300.0],
+        "r1: the second to the answer"
+    );
+    // r2's second visit adds to its first.
+    at(&mut app, 1436);
+    scores(&mut app);
+    let r2 = saved(ctrl_s(&mut app));
+    assert_eq!(r2.seconds_on_round, Some(400.0), "300 (capped) + 100");
+    answer(&mut app, &r2);
+    assert_eq!(app.screens.annotate.session.as_ref().unwrap().at, None);
+    // Every round judged: no round shows, and no time is charged until one does again.
+    at(&mut app, 2000);
+    key(&mut app, KeyCode::Char('['));
+    at(&mut app, 2030);
+    key(&mut app, KeyCode::Char('6'));
+    let changed = saved(ctrl_s(&mut app));
+    assert_eq!(changed.round_id, "r2");
+    assert_eq!(changed.seconds_on_round, Some(430.0), "400 stored + 30");
+}
+
+/// A change to a judgment stored without a time (a spreadsheet's) records none: its first
+/// time is unknown, and the change's alone would read as a fast judgment.
+#[test]
+fn a_change_to_a_judgment_without_a_time_records_none() {
+    let mut app = crate::tui::browse("t", &[named_round("r1")], Instant::now());
+    update(
+        &mut app,
+        Msg::AnnotateReady(Ok(crate::tui::msg::AnnotateStart {
+            annotator: "ann".into(),
+            round_ids: vec!["r1".into()],
+            done: vec![true],
+            stored: vec![Some(stored_judgment("r1", None))],
+            blind: true,
+            standalone: true,
+        })),
+    );
+    key(&mut app, KeyCode::Char('['));
+    let later = app.mirror.now + Duration::from_secs(30);
+    update(&mut app, Msg::Tick(later));
+    key(&mut app, KeyCode::Char('6'));
+    let effects = ctrl_s(&mut app);
+    let [Effect::SaveAnnotation(a)] = effects.as_slice() else {
+        panic!("{effects:?}");
+    };
+    assert_eq!(a.seconds_on_round, None);
+}
+
+/// An annotator's stored Ethics Bowl judgment of `round` with `seconds` on it.
+fn stored_judgment(round: &str, seconds: Option<f64>) -> crate::annotations::Annotation {
+    crate::annotations::Annotation {
+        schema_version: crate::annotations::ANNOTATION_SCHEMA_VERSION,
+        annotator: "me".into(),
+        written_at: "2026-11-28T00:00:00Z".into(),
+        first_written_at: None,
+        blind: true,
+        via: if seconds.is_some() {
+            crate::annotations::Via::Tui
+        } else {
+            crate::annotations::Via::Csv
+        },
+        round_id: round.into(),
+        judgment: crate::annotations::HumanJudgment::EthicsBowl {
+            team_a: Scores::uniform(6.0),
+            team_b: Scores::uniform(5.0),
+            justifications: Vec::new(),
+        },
+        seconds_on_round: seconds,
+        words_shown: seconds.map(|_| 900),
+    }
+}
+
+/// The screen's first two rows, `width` columns wide.
+fn header_at(app: &App, width: u16) -> (String, String) {
+    let mut terminal =
+        ratatui::Terminal::new(ratatui::backend::TestBackend::new(width, 30)).expect("terminal");
+    terminal
+        .draw(|f| crate::tui::views::render(f, app, &crate::tui::theme::Theme::no_color()))
+        .expect("draws");
+    let buffer = terminal.backend().buffer().clone();
+    let row = |y: u16| {
+        (0..width)
+            .map(|x| buffer[(x, y)].symbol().to_string())
+            .collect::<String>()
+            .trim_end()
+            .to_string()
+    };
+    (row(0), row(1))
+}
+
+/// The header gives the annotator's pace once they have a judgment stored with its time
+/// (three minutes a round, seventeen rounds left), in fewer words at 80 columns, and
+/// before any, the round's words at 250 a minute, marked as an estimate; the second row
+/// stays the blind mode's.
+#[test]
+fn the_annotate_header_gives_the_pace_at_80_and_120_columns() {
+    let ids: Vec<String> = (1..=20).map(|i| format!("r{i}")).collect();
+    let rounds: Vec<Round> = ids.iter().map(|id| named_round(id)).collect();
+    let start = |stored: Vec<Option<crate::annotations::Annotation>>| {
+        let mut app = crate::tui::browse("t", &rounds, Instant::now());
+        update(
+            &mut app,
+            Msg::AnnotateReady(Ok(crate::tui::msg::AnnotateStart {
+                annotator: "me".into(),
+                round_ids: ids.clone(),
+                done: (0..20)
+                    .map(|i| stored.get(i).is_some_and(Option::is_some))
+                    .collect(),
+                stored,
+                blind: true,
+                standalone: true,
+            })),
+        );
+        app
+    };
+    let timed = start(vec![
+        Some(stored_judgment("r1", Some(150.0))),
+        Some(stored_judgment("r2", Some(180.0))),
+        Some(stored_judgment("r3", Some(400.0))),
+    ]);
+    let (wide, mode) = header_at(&timed, 120);
+    assert_eq!(
+        wide,
+        "Judging as me · round 4 of 20 · 3 of 20 judged · 3 min a round · about 51 min left"
+    );
+    assert!(mode.starts_with("blind: "), "{mode}");
+    let (narrow, mode) = header_at(&timed, 80);
+    assert_eq!(
+        narrow,
+        "Judging as me · round 4 of 20 · 3 of 20 judged · 3 min/round · ~51 min left"
+    );
+    assert!(mode.starts_with("blind: "), "{mode}");
+    // At the narrowest screen the pace gives way before the place does.
+    let (least, mode) = header_at(&timed, crate::tui::views::MIN_WIDTH);
+    assert_eq!(least, "Judging as me · round 4 of 20 · 3 of 20 judged");
+    assert!(mode.starts_with("blind: "), "{mode}");
+    // A spreadsheet's judgment has no time: the estimate stands.
+    let fresh = start(vec![Some(stored_judgment("r1", None))]);
+    let (wide, _) = header_at(&fresh, 120);
+    let words = {
+        let session = fresh.screens.annotate.session.as_ref().unwrap();
+        session.words_here().unwrap()
+    };
+    let read = format!(
+        "~{} s to read this round",
+        (words as f64 * 60.0 / 250.0).round()
+    );
+    assert_eq!(
+        wide,
+        format!(
+            "Judging as me · round 2 of 20 · 1 of 20 judged · {read} (estimate at 250 words a minute)"
+        )
+    );
+    let (narrow, _) = header_at(&fresh, 80);
+    assert_eq!(
+        narrow,
+        format!("Judging as me · round 2 of 20 · 1 of 20 judged · {read}")
+    );
 }

@@ -11,7 +11,7 @@ use ratatui::style::{Modifier, Style};
 use ratatui::text::{Line, Span};
 use ratatui::widgets::{Block, Borders, Paragraph, Wrap};
 
-use crate::annotations::{QaAnswer, Winner};
+use crate::annotations::{QaAnswer, Winner, pace};
 use crate::domain::{Criterion, Label, ProtocolKind, Team};
 use crate::tui::app::App;
 use crate::tui::keymap::Keymap;
@@ -127,9 +127,11 @@ pub fn labels(kind: ProtocolKind) -> (&'static str, &'static str) {
     }
 }
 
-/// The header while judging: who, where in the sample, blind or not (never the round's id
-/// or a model's name while blind).
-pub fn header(app: &App, theme: &Theme) -> Paragraph<'static> {
+/// The header while judging: who, where in the sample, the annotator's pace, blind or not
+/// (never the round's id or a model's name while blind). The pace takes the longest of its
+/// wordings ([`pace_wordings`]) that keeps the first line within `width`, and none when
+/// even the shortest does not fit.
+pub fn header(app: &App, theme: &Theme, width: u16) -> Paragraph<'static> {
     let Some(s) = &app.screens.annotate.session else {
         return Paragraph::new("Judging");
     };
@@ -152,21 +154,94 @@ pub fn header(app: &App, theme: &Theme) -> Paragraph<'static> {
             stamp(&a.written_at)
         ));
     }
+    let lead = format!("Judging as {} · ", s.annotator);
+    let judged = format!(" · {} of {n} judged", s.judged());
+    let words = s
+        .round_id()
+        .and_then(|id| app.mirror.round(id))
+        .filter(|r| !r.text_dropped)
+        .map(|r| words_shown(r, s.blind, theme));
+    let room = usize::from(width).saturating_sub(
+        [&lead, &place, &judged]
+            .iter()
+            .map(|t| Line::raw(t.as_str()).width())
+            .sum(),
+    );
+    let pace = pace_wordings(s, words)
+        .into_iter()
+        .find(|p| Line::raw(p.as_str()).width() <= room)
+        .unwrap_or_default();
     Paragraph::new(vec![
         Line::from(vec![
-            Span::styled(
-                format!("Judging as {} · ", s.annotator),
-                Style::new().add_modifier(Modifier::BOLD),
-            ),
+            Span::styled(lead, Style::new().add_modifier(Modifier::BOLD)),
             Span::styled(
                 place,
                 Style::new().fg(theme.accent).add_modifier(Modifier::BOLD),
             ),
-            Span::raw(format!(" · {} of {n} judged", s.judged())),
+            Span::raw(judged),
+            Span::raw(pace),
         ]),
         Line::styled(mode, Style::new().fg(theme.dim)),
     ])
     .wrap(Wrap { trim: true })
+}
+
+/// The annotator's pace for the header, longest wording first: once they have a judgment
+/// stored with its time (in this folder, so it survives quitting), the median seconds a
+/// round and that times the rounds left (`· 3 min a round · about 51 min left`); before,
+/// the round showing's words read at [`pace::READING_WPM`], marked as an estimate
+/// (`· ~4 min to read this round (estimate at 250 words a minute)`). Empty when neither is
+/// known.
+pub fn pace_wordings(session: &Session, words_here: Option<u64>) -> Vec<String> {
+    let seconds: Vec<f64> = session
+        .stored
+        .iter()
+        .flatten()
+        .filter_map(|a| a.seconds_on_round)
+        .collect();
+    if let Some(median) = pace::median(&seconds) {
+        let left = session.round_ids.len().saturating_sub(session.judged());
+        if left == 0 {
+            return vec![
+                format!(" · {} a round", span(median)),
+                format!(" · {}/round", span(median)),
+            ];
+        }
+        let rest = span(median * left as f64);
+        return vec![
+            format!(" · {} a round · about {rest} left", span(median)),
+            format!(" · {}/round · ~{rest} left", span(median)),
+            format!(" · ~{rest} left"),
+        ];
+    }
+    match (session.at, words_here) {
+        (Some(_), Some(words)) => {
+            let read = span(words as f64 / pace::READING_WPM * 60.0);
+            vec![
+                format!(
+                    " · ~{read} to read this round (estimate at {} words a minute)",
+                    pace::READING_WPM
+                ),
+                format!(" · ~{read} to read this round"),
+                format!(" · ~{read} to read"),
+            ]
+        }
+        _ => Vec::new(),
+    }
+}
+
+/// A time as the header gives it: `40 s`, `3 min`, `1 h 5 min`.
+fn span(seconds: f64) -> String {
+    let seconds = seconds.max(0.0).round();
+    if seconds < 60.0 {
+        return format!("{seconds} s");
+    }
+    let minutes = (seconds / 60.0).round();
+    if minutes < 60.0 {
+        format!("{minutes} min")
+    } else {
+        format!("{} h {} min", (minutes / 60.0).floor(), minutes % 60.0)
+    }
 }
 
 /// Draws the screen.
@@ -215,12 +290,21 @@ pub fn render(frame: &mut Frame<'_>, area: Rect, app: &App, theme: &Theme) {
     }
     let [left, right] =
         Layout::horizontal([Constraint::Min(30), Constraint::Length(46)]).areas(main);
-    let lines = match round {
-        None => vec![Line::raw("This round is not among the folder's rounds.")],
-        Some(r) if r.text_dropped => vec![Line::raw("reading the round from the store…")],
-        Some(r) => transcript(r, session.blind, theme),
+    let lines = match (round, session.at) {
+        (None, _) | (_, None) => vec![Line::raw("This round is not among the folder's rounds.")],
+        (Some(r), _) if r.text_dropped => vec![Line::raw("reading the round from the store…")],
+        (Some(r), Some(i)) => {
+            let mut lines = blinder.lines(debate(r, theme));
+            // What a save records as the words shown: the setup and the debaters' phases
+            // as drawn, never the model judges' verdicts an unblind session adds.
+            session.words_drawn.set(Some((i, words_of(&lines))));
+            if !session.blind {
+                lines.extend(blinder.lines(judges(r, theme)));
+            }
+            lines
+        }
     };
-    let transcript = Paragraph::new(blinder.lines(lines)).wrap(Wrap { trim: false });
+    let transcript = Paragraph::new(lines).wrap(Wrap { trim: false });
     // How far the transcript can scroll, for PgDn to turn pages and stop at its end.
     let height = left.height.saturating_sub(2);
     let total = transcript.line_count(left.width.saturating_sub(2));
@@ -282,9 +366,30 @@ fn hint(session: &Session, keys: &Keymap) -> String {
     keyed::fill(keys, BINDINGS, text).into_owned()
 }
 
-/// The setup and the debaters' phases (no judge's), each headed by its neutral label;
-/// unblind, the model judges' verdicts follow.
-fn transcript(round: &RoundState, blind: bool, theme: &Theme) -> Vec<Line<'static>> {
+/// The words of drawn lines ([`pace::count_words`]).
+fn words_of(lines: &[Line<'_>]) -> u64 {
+    lines
+        .iter()
+        .map(|l| {
+            let text: String = l.spans.iter().map(|s| s.content.as_ref()).collect();
+            pace::count_words(&text)
+        })
+        .sum()
+}
+
+/// The words of `round`'s transcript as the screen draws it (blind or not; the names a
+/// blind screen shows in place of the models' are words too).
+pub fn words_shown(round: &RoundState, blind: bool, theme: &Theme) -> u64 {
+    let lines = debate(round, theme);
+    if blind {
+        words_of(&Blinder::of(round).lines(lines))
+    } else {
+        words_of(&lines)
+    }
+}
+
+/// The setup and the debaters' phases (no judge's), each headed by its neutral label.
+fn debate(round: &RoundState, theme: &Theme) -> Vec<Line<'static>> {
     let shown = super::presentation(round.stored.kind());
     let (a, b) = labels(round.stored.kind());
     let bold = Style::new().add_modifier(Modifier::BOLD);
@@ -324,15 +429,19 @@ fn transcript(round: &RoundState, blind: bool, theme: &Theme) -> Vec<Line<'stati
         lines.extend(shown.phase_lines(&entry, round, theme));
         lines.push(Line::raw(""));
     }
-    if !blind {
-        lines.push(Line::styled(
-            "━━ The model judges (unblind)",
-            Style::new().fg(theme.review).add_modifier(Modifier::BOLD),
-        ));
-        for j in &round.stored.judgments {
-            lines.push(Line::styled(j.judge_model.clone(), bold));
-            lines.extend(super::review::reading_lines(j, theme));
-        }
+    lines
+}
+
+/// The model judges' verdicts, shown after the debate while unblind.
+fn judges(round: &RoundState, theme: &Theme) -> Vec<Line<'static>> {
+    let bold = Style::new().add_modifier(Modifier::BOLD);
+    let mut lines = vec![Line::styled(
+        "━━ The model judges (unblind)",
+        Style::new().fg(theme.review).add_modifier(Modifier::BOLD),
+    )];
+    for j in &round.stored.judgments {
+        lines.push(Line::styled(j.judge_model.clone(), bold));
+        lines.extend(super::review::reading_lines(j, theme));
     }
     lines
 }
@@ -538,6 +647,42 @@ fn choice(name: &str, chosen: bool, theme: &Theme) -> Span<'static> {
 #[cfg(test)]
 mod tests {
     use super::replace_ignoring_case;
+
+    /// The words shown are the setup's and the debaters' phases' as drawn (their headings
+    /// too, a blind screen's labels in place of the names), never a judge's.
+    #[test]
+    fn the_words_shown_leave_the_judges_out() {
+        use crate::domain::ScheduledRound;
+        use crate::domain::{Phase, PhaseType, RoundRecord};
+        let theme = crate::tui::theme::Theme::no_color();
+        let s = ScheduledRound {
+            team_a: "org/model-alpha".into(),
+            team_b: "model-beta".into(),
+            judges: vec!["judge".into()],
+            ..ScheduledRound::example("r1", "d1")
+        };
+        let mut round = crate::protocols::blank_round(&s, RoundRecord::EthicsBowl);
+        let words = |round: &crate::domain::Round, blind: bool| {
+            let app =
+                crate::tui::browse("t", std::slice::from_ref(round), std::time::Instant::now());
+            super::words_shown(app.mirror.round("r1").unwrap(), blind, &theme)
+        };
+        let setup = words(&round, true);
+        round.phases.push(Phase::new(
+            PhaseType::Presentation,
+            "org/model-alpha",
+            "I, model-alpha, hold five words.",
+        ));
+        // "Presentation · Team A": three words; the name shows as "Team A" blind.
+        assert_eq!(words(&round, true), setup + 3 + 6);
+        assert_eq!(words(&round, false), setup + 3 + 5);
+        round.phases.push(Phase::new(
+            PhaseType::Judgment,
+            "judge",
+            "Team A wins on every one of the criteria.",
+        ));
+        assert_eq!(words(&round, true), setup + 3 + 6, "no judge's words");
+    }
 
     #[test]
     fn names_are_replaced_whatever_their_case() {

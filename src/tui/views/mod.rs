@@ -69,7 +69,7 @@ pub fn render(frame: &mut Frame<'_>, app: &App, theme: &Theme) {
     // the run (whose warnings may name models).
     let judging = app.showing() == Id::Annotate;
     let header = if judging {
-        annotate::header(app, theme)
+        annotate::header(app, theme, area.width)
     } else {
         header::paragraph(app, theme, area.width)
     };
