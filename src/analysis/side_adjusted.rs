@@ -50,7 +50,8 @@ pub struct SideFigures {
     /// Team A's advantage common to every judge, in Elo points (above 0: the presenting
     /// team wins more than the strengths alone say).
     pub team_a_advantage: Statistic,
-    /// Each judge's own side preference.
+    /// Each judge's own side preference; empty with a single judge, whose preference is
+    /// the common one.
     pub judges: Vec<JudgeSide>,
 }
 
@@ -94,6 +95,14 @@ pub fn side_figures(rounds: &[Round]) -> SideFigures {
         }
         if !exchange.is_empty() {
             exchanges.push(exchange);
+        }
+    }
+    // One judge's own preference is the common one: with no other judge to set it against,
+    // the split between the two would be the priors', not the data's.
+    if judges.len() < 2 {
+        judges.clear();
+        for x in exchanges.iter_mut().flatten() {
+            x.judge = None;
         }
     }
     let (m, k) = (models.len(), judges.len());
@@ -211,8 +220,34 @@ mod tests {
         assert!(advantage > 150.0, "{advantage}");
         assert_eq!(s.team_a_advantage.n, 30);
         assert!(s.team_a_advantage.low.unwrap() <= advantage);
-        assert_eq!(s.judges.len(), 1);
-        assert_eq!(s.judges[0].judgments, 30);
+        assert!(
+            s.judges.is_empty(),
+            "one judge's preference is the common one"
+        );
+    }
+
+    #[test]
+    fn each_judges_own_preference_beyond_the_common_one() {
+        // Equal models in both orders; "keen" gives Team A every round, "fair" one in two.
+        let mut rounds = Vec::new();
+        for i in 0..40 {
+            let (a, b) = if i % 2 == 0 { ("x", "y") } else { ("y", "x") };
+            let (judge, a_wins) = if i < 20 {
+                ("keen", true)
+            } else {
+                ("fair", i % 4 < 2)
+            };
+            rounds.push(round(i, a, b, judge, a_wins));
+        }
+        let s = side_figures(&rounds);
+        let offset = |name: &str| {
+            let j = s.judges.iter().find(|j| j.judge == name).unwrap();
+            assert_eq!(j.judgments, 20);
+            j.offset.value.unwrap()
+        };
+        assert!(offset("keen") > offset("fair") + 100.0, "{s:?}");
+        let gap = s.ratings[0].rating.value.unwrap() - s.ratings[1].rating.value.unwrap();
+        assert!(gap.abs() < 5.0, "{gap}");
     }
 
     #[test]

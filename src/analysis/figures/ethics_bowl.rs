@@ -553,27 +553,30 @@ fn side_statement(side: &SideFigures) -> String {
     if side.ratings.is_empty() {
         return "No side-adjusted rating: no usable judgment between two different models.".into();
     }
-    let judges: Vec<String> = side
-        .judges
-        .iter()
-        .map(|j| {
-            format!(
-                "{} {} ({} judgment{})",
-                j.judge,
-                Value::Statistic(j.offset, Style::Signed(0)).shown(),
-                j.judgments,
-                if j.judgments == 1 { "" } else { "s" }
-            )
-        })
-        .collect();
+    let judges = if side.judges.is_empty() {
+        "one judge, whose preference is the common one".to_string()
+    } else {
+        let each: Vec<String> = side
+            .judges
+            .iter()
+            .map(|j| {
+                format!(
+                    "{} {} ({} judgment{})",
+                    j.judge,
+                    Value::Statistic(j.offset, Style::Signed(0)).shown(),
+                    j.judgments,
+                    if j.judgments == 1 { "" } else { "s" }
+                )
+            })
+            .collect();
+        format!("each judge's own beyond it: {}", each.join("; "))
+    };
     format!(
-        "Side-adjusted: the ratings refitted with Team A's advantage and each judge's own preference \
-         for Team A, `P(Team A wins) = σ(θ_a − θ_b + h + h_judge)` (the adaptive design's fit: priors \
-         of sd 1 logit on h and 0.5 on each judge's offset), so a side preference that fell unevenly \
-         on the models — a schedule without both orders of every pairing before the same judges — no \
-         longer moves them. Team A's advantage: {} Elo points; each judge's own, beyond it: {}.",
+        "Side-adjusted: refitted with Team A's advantage h and each judge's own side preference, \
+         P(Team A wins) = σ(θa − θb + h + h_judge) (priors of sd 1 logit on h, 0.5 on a judge's), so \
+         a side preference falling unevenly on the models no longer moves them. Team A's advantage, \
+         in Elo points: {}; {judges}.",
         Value::Statistic(side.team_a_advantage, Style::Signed(0)).shown(),
-        judges.join("; ")
     )
 }
 
