@@ -57,7 +57,7 @@ impl Rating {
                 self.rating, self.matches
             ),
             _ => format!(
-                "{:.0} (n={}, too few for an interval)",
+                "{:.0} (n={}, no interval: <{MIN_CLUSTERS} exchanges)",
                 self.rating, self.matches
             ),
         }
@@ -334,7 +334,7 @@ mod tests {
         let r = rate(vec!["x".into(), "y".into()], m);
         assert!(r.iter().all(|e| e.low.is_none() && e.high.is_none()));
         assert!(
-            r[0].shown().contains("too few for an interval"),
+            r[0].shown().contains("no interval: <10 exchanges"),
             "{}",
             r[0].shown()
         );

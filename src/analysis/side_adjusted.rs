@@ -5,13 +5,17 @@
 //! no side term: in a schedule where every pairing is played in both orders before the same
 //! judges the side cancels, but in a subset (an adaptive design, a failed round, a judge
 //! rotation that gives one judge one order) it falls on whichever model played Team A more
-//! often before the judges who favour Team A. Beside the raw ratings, this says how far that
-//! moved them.
+//! often before the judges who favour Team A.
 //!
 //! The fit is the adaptive design's ([`crate::design::rating::fit`], checked against scipy
 //! in `tests/design_fit_reference.rs`), with one match per usable judgment, as the raw
 //! ratings count them; its intervals resample exchanges, so the judges of one debate count
-//! once.
+//! once. Its priors shape what is shown: the strengths' (sd 400 Elo points) shrinks a
+//! rating toward 1500 where the raw one has only its pseudo-draws, so with few exchanges
+//! the two columns differ by more than the side; and the common term and a judge's offset
+//! are not identified apart (only their sum is), so each judge is shown by its whole
+//! preference, `h + h_judge`, and Team A's advantage as those preferences' mean weighted
+//! by the judgments, both of which the data pin down.
 
 use serde::Serialize;
 
@@ -30,14 +34,14 @@ pub struct SideAdjustedRating {
     pub rating: Statistic,
 }
 
-/// One judge's own side preference.
+/// One judge's side preference.
 #[derive(Debug, Clone, PartialEq, Serialize)]
 pub struct JudgeSide {
     /// The judge (its persona's id when it has one).
     pub judge: String,
-    /// Its preference for Team A beyond the common one, in Elo points (shrunk toward the
-    /// common one by the fit's prior, so a judge with few judgments shows little).
-    pub offset: Statistic,
+    /// Its whole preference for Team A, `h + h_judge`, in Elo points; n counts the
+    /// exchanges it judged (the interval resamples every exchange).
+    pub preference: Statistic,
     /// Usable judgments it gave.
     pub judgments: usize,
 }
@@ -47,11 +51,12 @@ pub struct JudgeSide {
 pub struct SideFigures {
     /// Each model's rating, highest estimate first; empty when nothing can be fitted.
     pub ratings: Vec<SideAdjustedRating>,
-    /// Team A's advantage common to every judge, in Elo points (above 0: the presenting
-    /// team wins more than the strengths alone say).
+    /// Team A's advantage in Elo points (above 0: the presenting team wins more than the
+    /// strengths alone say): the judges' preferences' mean weighted by their judgments, or
+    /// the common term with a single judge.
     pub team_a_advantage: Statistic,
-    /// Each judge's own side preference; empty with a single judge, whose preference is
-    /// the common one.
+    /// Each judge's preference; empty with a single judge, whose preference is Team A's
+    /// advantage itself.
     pub judges: Vec<JudgeSide>,
 }
 
@@ -114,7 +119,7 @@ pub fn side_figures(rounds: &[Round]) -> SideFigures {
         };
     }
     // Every term on the Elo scale: the strengths centred on their mean (as the raw ratings
-    // centre theirs), then the common side term, then each judge's offset.
+    // centre theirs), Team A's advantage, then each judge's whole preference.
     let terms = |draw: &[usize]| -> Option<Vec<f64>> {
         let matches: Vec<Match> = draw
             .iter()
@@ -127,8 +132,23 @@ pub fn side_figures(rounds: &[Round]) -> SideFigures {
             .iter()
             .map(|s| 1500.0 + ELO_PER_LOGIT * (s - mean))
             .collect();
-        out.push(ELO_PER_LOGIT * f.side);
-        out.extend(f.judge_side.iter().map(|o| ELO_PER_LOGIT * o));
+        let preferences: Vec<f64> = f
+            .judge_side
+            .iter()
+            .map(|o| ELO_PER_LOGIT * (f.side + o))
+            .collect();
+        let judged: usize = f.judge_matches.iter().sum();
+        out.push(if judged == 0 {
+            ELO_PER_LOGIT * f.side
+        } else {
+            preferences
+                .iter()
+                .zip(&f.judge_matches)
+                .map(|(p, n)| p * *n as f64)
+                .sum::<f64>()
+                / judged as f64
+        });
+        out.extend(preferences);
         out.iter().all(|v| v.is_finite()).then_some(out)
     };
     let mut stats = Statistic::bootstrap_many(exchanges.len(), m + 1 + k, terms).into_iter();
@@ -146,21 +166,20 @@ pub fn side_figures(rounds: &[Round]) -> SideFigures {
     let team_a_advantage = stats
         .next()
         .unwrap_or_else(|| Statistic::without_interval(None, exchanges.len()));
-    let judgments = |judge: usize| {
-        exchanges
-            .iter()
-            .flatten()
-            .filter(|x| x.judge == Some(judge))
-            .count()
-    };
     let judges = judges
         .into_iter()
         .zip(stats)
         .enumerate()
-        .map(|(i, (judge, offset))| JudgeSide {
-            judge,
-            offset,
-            judgments: judgments(i),
+        .map(|(i, (judge, preference))| {
+            let theirs = |x: &Match| x.judge == Some(i);
+            JudgeSide {
+                judge,
+                preference: Statistic {
+                    n: exchanges.iter().filter(|e| e.iter().any(theirs)).count(),
+                    ..preference
+                },
+                judgments: exchanges.iter().flatten().filter(|x| theirs(x)).count(),
+            }
         })
         .collect();
     SideFigures {
@@ -227,25 +246,38 @@ mod tests {
     }
 
     #[test]
-    fn each_judges_own_preference_beyond_the_common_one() {
-        // Equal models in both orders; "keen" gives Team A every round, "fair" one in two.
+    fn each_judges_preference_is_its_whole_and_the_advantage_their_mean() {
+        // Equal models in both orders; "keen" gives Team A four rounds of five, "fair" one
+        // in two, each as often with either model as Team A; "keen" judges three rounds for
+        // each of "fair"'s.
         let mut rounds = Vec::new();
-        for i in 0..40 {
+        for i in 0..80 {
             let (a, b) = if i % 2 == 0 { ("x", "y") } else { ("y", "x") };
-            let (judge, a_wins) = if i < 20 {
-                ("keen", true)
+            let (judge, a_wins) = if i < 60 {
+                ("keen", i % 10 != 0 && i % 10 != 5)
             } else {
                 ("fair", i % 4 < 2)
             };
             rounds.push(round(i, a, b, judge, a_wins));
         }
         let s = side_figures(&rounds);
-        let offset = |name: &str| {
-            let j = s.judges.iter().find(|j| j.judge == name).unwrap();
-            assert_eq!(j.judgments, 20);
-            j.offset.value.unwrap()
-        };
-        assert!(offset("keen") > offset("fair") + 100.0, "{s:?}");
+        let judge = |name: &str| s.judges.iter().find(|j| j.judge == name).unwrap();
+        let (keen, fair) = (judge("keen"), judge("fair"));
+        assert_eq!((keen.judgments, keen.preference.n), (60, 60));
+        assert_eq!((fair.judgments, fair.preference.n), (20, 20));
+        let (keen, fair) = (
+            keen.preference.value.unwrap(),
+            fair.preference.value.unwrap(),
+        );
+        // Four in five is 241 Elo points, one in two none: shrunk toward each other by the
+        // offsets' prior, but far apart, and the advantage is their judgments' mean.
+        assert!(keen > 150.0 && fair.abs() < 100.0, "{keen} {fair}");
+        let advantage = s.team_a_advantage.value.unwrap();
+        assert!(
+            (advantage - (3.0 * keen + fair) / 4.0).abs() < 1e-9,
+            "{advantage}"
+        );
+        assert_eq!(s.team_a_advantage.n, 80);
         let gap = s.ratings[0].rating.value.unwrap() - s.ratings[1].rating.value.unwrap();
         assert!(gap.abs() < 5.0, "{gap}");
     }

@@ -184,15 +184,24 @@ fn softplus(x: f64) -> f64 {
 }
 
 /// One observation of the likelihood: its row, and Team A's score.
-type Row = (Vec<(usize, f64)>, f64);
+/// One kind of match as the likelihood reads it: the terms of its linear predictor, Team A's
+/// summed score and how many matches of the kind there are. Matches of one kind (the same
+/// teams in the same order before the same judge) add `S·η − n·softplus(η)` together,
+/// exactly what they add one by one, so a fit over many judgments costs what one over their
+/// few kinds does.
+struct Row {
+    x: Vec<(usize, f64)>,
+    score: f64,
+    count: f64,
+}
 
 /// The log posterior at `beta` (up to a constant).
 fn log_posterior(rows: &[Row], precision: &[f64], beta: &[f64]) -> f64 {
     let data: f64 = rows
         .iter()
-        .map(|(x, s)| {
-            let eta: f64 = x.iter().map(|&(k, c)| c * beta[k]).sum();
-            s * eta - softplus(eta)
+        .map(|r| {
+            let eta: f64 = r.x.iter().map(|&(k, c)| c * beta[k]).sum();
+            r.score * eta - r.count * softplus(eta)
         })
         .sum();
     let prior: f64 = precision.iter().zip(beta).map(|(p, b)| p * b * b).sum();
@@ -204,13 +213,13 @@ fn curvature(rows: &[Row], precision: &[f64], beta: &[f64]) -> (Vec<Vec<f64>>, V
     let size = beta.len();
     let mut info = vec![vec![0.0; size]; size];
     let mut grad: Vec<f64> = precision.iter().zip(beta).map(|(p, b)| -p * b).collect();
-    for (x, s) in rows {
-        let eta: f64 = x.iter().map(|&(k, c)| c * beta[k]).sum();
+    for r in rows {
+        let eta: f64 = r.x.iter().map(|&(k, c)| c * beta[k]).sum();
         let p = sigmoid(eta);
-        let w = p * (1.0 - p);
-        for &(a, ca) in x {
-            grad[a] += (s - p) * ca;
-            for &(b, cb) in x {
+        let w = r.count * p * (1.0 - p);
+        for &(a, ca) in &r.x {
+            grad[a] += (r.score - r.count * p) * ca;
+            for &(b, cb) in &r.x {
                 info[a][b] += w * ca * cb;
             }
         }
@@ -232,23 +241,40 @@ pub fn fit(models: usize, judges: usize, matches: &[Match]) -> Fit {
     let mut precision = vec![PRIOR_PRECISION; models];
     precision.push(SIDE_PRIOR_PRECISION);
     precision.extend(std::iter::repeat_n(JUDGE_PRIOR_PRECISION, judges));
-    let mut rows: Vec<Row> = Vec::new();
+    // Each kind of match (Team A, Team B, the judge) with its summed score and count.
+    let mut kinds: std::collections::BTreeMap<(usize, usize, Option<usize>), (f64, f64)> =
+        std::collections::BTreeMap::new();
     let mut met = std::collections::BTreeSet::new();
     let mut judge_matches = vec![0; judges];
     for m in matches {
         if m.team_a == m.team_b || m.team_a >= models || m.team_b >= models {
             continue;
         }
-        let mut x = vec![(m.team_a, 1.0), (m.team_b, -1.0), (side_at, 1.0)];
-        if let Some(j) = m.judge.filter(|j| *j < judges) {
-            x.push((side_at + 1 + j, 1.0));
+        let judge = m.judge.filter(|j| *j < judges);
+        if let Some(j) = judge {
             judge_matches[j] += 1;
         }
-        rows.push((x, m.score.clamp(0.0, 1.0)));
+        let kind = kinds.entry((m.team_a, m.team_b, judge)).or_default();
+        kind.0 += m.score.clamp(0.0, 1.0);
+        kind.1 += 1.0;
         met.insert((m.team_a.min(m.team_b), m.team_a.max(m.team_b)));
     }
+    let mut rows: Vec<Row> = kinds
+        .into_iter()
+        .map(|((a, b, judge), (score, count))| {
+            let mut x = vec![(a, 1.0), (b, -1.0), (side_at, 1.0)];
+            if let Some(j) = judge {
+                x.push((side_at + 1 + j, 1.0));
+            }
+            Row { x, score, count }
+        })
+        .collect();
     for (a, b) in met {
-        rows.push((vec![(a, 1.0), (b, -1.0)], 0.5));
+        rows.push(Row {
+            x: vec![(a, 1.0), (b, -1.0)],
+            score: 0.5,
+            count: 1.0,
+        });
     }
     // Newton's method from zero, halving a step that would lower the posterior (it is
     // concave, so this converges).

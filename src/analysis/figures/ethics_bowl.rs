@@ -548,34 +548,36 @@ fn ratings(a: &Analysis) -> Section {
 }
 
 /// What the side-adjusted column is and the side terms it fitted: Team A's advantage and
-/// each judge's own preference, in Elo points with their intervals.
+/// each judge's preference, in Elo points with their intervals.
 fn side_statement(side: &SideFigures) -> String {
     if side.ratings.is_empty() {
         return "No side-adjusted rating: no usable judgment between two different models.".into();
     }
     let judges = if side.judges.is_empty() {
-        "one judge, whose preference is the common one".to_string()
+        "one judge, whose preference it is".to_string()
     } else {
         let each: Vec<String> = side
             .judges
             .iter()
             .map(|j| {
                 format!(
-                    "{} {} ({} judgment{})",
+                    "{} {}",
                     j.judge,
-                    Value::Statistic(j.offset, Style::Signed(0)).shown(),
-                    j.judgments,
-                    if j.judgments == 1 { "" } else { "s" }
+                    Value::Statistic(j.preference, Style::Signed(0)).shown(),
                 )
             })
             .collect();
-        format!("each judge's own beyond it: {}", each.join("; "))
+        format!(
+            "the mean of each judge's, weighted by its judgments: {}",
+            each.join("; ")
+        )
     };
     format!(
-        "Side-adjusted: refitted with Team A's advantage h and each judge's own side preference, \
-         P(Team A wins) = σ(θa − θb + h + h_judge) (priors of sd 1 logit on h, 0.5 on a judge's), so \
-         a side preference falling unevenly on the models no longer moves them. Team A's advantage, \
-         in Elo points: {}; {judges}.",
+        "Side-adjusted: refitted with Team A's advantage and each judge's own preference for Team A, \
+         P(Team A wins) = σ(θa − θb + h + h_judge), so a side preference falling unevenly on the models \
+         no longer moves them. Priors: sd 400 Elo points on a strength (which also shrinks it toward \
+         1500, where the raw rating has only one pseudo-draw per pair), 1 logit on h, 0.5 on a judge's \
+         offset. Team A's advantage, in Elo points: {} ({judges}).",
         Value::Statistic(side.team_a_advantage, Style::Signed(0)).shown(),
     )
 }
