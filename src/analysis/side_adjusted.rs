@@ -21,7 +21,7 @@ use serde::Serialize;
 
 use super::ratings::DRAW_MARGIN;
 use super::stats::statistic::Statistic;
-use crate::design::rating::{ELO_PER_LOGIT, Match, fit};
+use crate::design::rating::{ELO_PER_LOGIT, Match, fit, fit_from};
 use crate::domain::{Round, Scores, Team};
 
 /// One model's side-adjusted rating.
@@ -120,12 +120,20 @@ pub fn side_figures(rounds: &[Round]) -> SideFigures {
     }
     // Every term on the Elo scale: the strengths centred on their mean (as the raw ratings
     // centre theirs), Team A's advantage, then each judge's whole preference.
+    // Each resample starts from the whole data's fit, which it is close to.
+    let whole = {
+        let f = fit(m, k, &exchanges.concat());
+        let mut terms = f.strength;
+        terms.push(f.side);
+        terms.extend(f.judge_side);
+        terms
+    };
     let terms = |draw: &[usize]| -> Option<Vec<f64>> {
         let matches: Vec<Match> = draw
             .iter()
             .flat_map(|&e| exchanges[e].iter().copied())
             .collect();
-        let f = fit(m, k, &matches);
+        let f = fit_from(m, k, &matches, Some(&whole));
         let mean = f.strength.iter().sum::<f64>() / m as f64;
         let mut out: Vec<f64> = f
             .strength

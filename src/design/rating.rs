@@ -236,6 +236,14 @@ fn curvature(rows: &[Row], precision: &[f64], beta: &[f64]) -> (Vec<Vec<f64>>, V
 /// report's ratings add ([`crate::analysis::ratings`]), so that a pair with one result is
 /// not read as infinitely apart.
 pub fn fit(models: usize, judges: usize, matches: &[Match]) -> Fit {
+    fit_from(models, judges, matches, None)
+}
+
+/// [`fit`] starting Newton's method at `start` (every term, in [`Fit::covariance`]'s order:
+/// a fit of similar matches, as a bootstrap's resamples are of the whole) rather than at
+/// zero; the posterior is concave, so the mode is the same, reached in fewer steps. A start
+/// of the wrong length is ignored.
+pub fn fit_from(models: usize, judges: usize, matches: &[Match], start: Option<&[f64]>) -> Fit {
     let side_at = models;
     let size = models + 1 + judges;
     let mut precision = vec![PRIOR_PRECISION; models];
@@ -278,7 +286,9 @@ pub fn fit(models: usize, judges: usize, matches: &[Match]) -> Fit {
     }
     // Newton's method from zero, halving a step that would lower the posterior (it is
     // concave, so this converges).
-    let mut beta = vec![0.0; size];
+    let mut beta = start
+        .filter(|s| s.len() == size && s.iter().all(|v| v.is_finite()))
+        .map_or_else(|| vec![0.0; size], <[f64]>::to_vec);
     let mut value = log_posterior(&rows, &precision, &beta);
     for _ in 0..100 {
         let (info, grad) = curvature(&rows, &precision, &beta);
@@ -509,6 +519,32 @@ mod tests {
                 }
             })
             .collect()
+    }
+
+    #[test]
+    fn a_warm_start_reaches_the_same_fit() {
+        let rounds: Vec<(usize, usize, usize)> =
+            (0..60).map(|i| (i % 3, (i + 1) % 3, i % 2)).collect();
+        let matches = simulate(&[0.5, 0.0, -0.5], 0.3, &[0.4, -0.2], &rounds, 7);
+        let cold = fit(3, 2, &matches);
+        let near: Vec<f64> = [0.4, 0.1, -0.6, 0.2, 0.3, -0.1].to_vec();
+        let warm = fit_from(3, 2, &matches, Some(&near));
+        for (a, b) in cold
+            .strength
+            .iter()
+            .chain([&cold.side])
+            .chain(&cold.judge_side)
+            .zip(
+                warm.strength
+                    .iter()
+                    .chain([&warm.side])
+                    .chain(&warm.judge_side),
+            )
+        {
+            assert!((a - b).abs() < 1e-9, "{a} {b}");
+        }
+        // A start of the wrong length is ignored.
+        assert_eq!(fit_from(3, 2, &matches, Some(&[1.0])), cold);
     }
 
     #[test]
