@@ -11,7 +11,7 @@ use rand_chacha::ChaCha8Rng;
 use serde::Serialize;
 
 use super::stats::bootstrap::{MIN_CLUSTERS, percentile};
-use crate::domain::{Round, Scores, Team};
+use crate::domain::{Judgment, Round, Scores, Team};
 
 /// Team totals closer than this (out of 70) make a draw.
 pub const DRAW_MARGIN: f64 = 2.0;
@@ -214,24 +214,29 @@ pub struct Ratings {
     pub exchanges: usize,
 }
 
+/// A judgment as a match: Team A's score (1 a win, ½ a draw, 0 a loss) by the two teams'
+/// totals, a margin under [`DRAW_MARGIN`] a draw; none for a judgment that is not usable or
+/// lacks a total. Every rating of the report reads judgments this one way.
+pub fn match_score(j: &Judgment) -> Option<f64> {
+    if !j.is_usable() {
+        return None;
+    }
+    let a = j.scores(Team::A).and_then(Scores::total)?;
+    let b = j.scores(Team::B).and_then(Scores::total)?;
+    Some(if (a - b).abs() < DRAW_MARGIN {
+        0.5
+    } else if a > b {
+        1.0
+    } else {
+        0.0
+    })
+}
+
 /// Ratings from rounds.
 pub fn ratings(rounds: &[Round]) -> Ratings {
     let mut results: Vec<(String, String, f64, usize)> = Vec::new();
     for (exchange, r) in rounds.iter().enumerate() {
-        for j in r.judgments.iter().filter(|j| j.is_usable()) {
-            let (Some(a), Some(b)) = (
-                j.scores(Team::A).and_then(Scores::total),
-                j.scores(Team::B).and_then(Scores::total),
-            ) else {
-                continue;
-            };
-            let score = if (a - b).abs() < DRAW_MARGIN {
-                0.5
-            } else if a > b {
-                1.0
-            } else {
-                0.0
-            };
+        for score in r.judgments.iter().filter_map(match_score) {
             results.push((
                 r.team_a_model.clone(),
                 r.team_b_model.clone(),

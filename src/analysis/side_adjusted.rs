@@ -19,10 +19,10 @@
 
 use serde::Serialize;
 
-use super::ratings::DRAW_MARGIN;
+use super::ratings::match_score;
 use super::stats::statistic::Statistic;
 use crate::design::rating::{ELO_PER_LOGIT, Match, fit, fit_from};
-use crate::domain::{Round, Scores, Team};
+use crate::domain::Round;
 
 /// One model's side-adjusted rating.
 #[derive(Debug, Clone, PartialEq, Serialize)]
@@ -77,19 +77,9 @@ pub fn side_figures(rounds: &[Round]) -> SideFigures {
     let mut exchanges: Vec<Exchange> = Vec::new();
     for r in rounds.iter().filter(|r| r.team_a_model != r.team_b_model) {
         let mut exchange = Vec::new();
-        for j in r.judgments.iter().filter(|j| j.is_usable()) {
-            let (Some(a), Some(b)) = (
-                j.scores(Team::A).and_then(Scores::total),
-                j.scores(Team::B).and_then(Scores::total),
-            ) else {
+        for j in &r.judgments {
+            let Some(score) = match_score(j) else {
                 continue;
-            };
-            let score = if (a - b).abs() < DRAW_MARGIN {
-                0.5
-            } else if a > b {
-                1.0
-            } else {
-                0.0
             };
             exchange.push(Match {
                 team_a: index(&mut models, &r.team_a_model),
@@ -201,6 +191,7 @@ pub fn side_figures(rounds: &[Round]) -> SideFigures {
 mod tests {
     use super::*;
     use crate::analysis::tables::fixtures::{judgment, round as judged};
+    use crate::domain::Scores;
 
     /// A round of `a` against `b` that `judge` gives to Team A (or to Team B).
     fn round(id: usize, a: &str, b: &str, judge: &str, a_wins: bool) -> Round {
