@@ -594,7 +594,10 @@ fn rating_order(list: &[Rating]) -> Option<String> {
     }
     let overlapping: Vec<String> = list
         .windows(2)
-        .filter(|w| w[0].low <= w[1].high)
+        .filter(|w| match (w[0].low, w[1].high) {
+            (Some(low), Some(high)) => low <= high,
+            _ => true,
+        })
         .map(|w| format!("{} and {}", w[0].entrant, w[1].entrant))
         .collect();
     Some(if overlapping.is_empty() {

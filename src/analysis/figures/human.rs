@@ -305,7 +305,7 @@ fn time_on_task(s: &mut Section, paces: &[AnnotatorPace]) {
             "median_words_a_minute",
             "words_a_minute_low",
             "words_a_minute_high",
-            "faster_than_1000_wpm",
+            "too_fast",
         ],
         tidy,
     ));
