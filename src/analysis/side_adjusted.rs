@@ -216,18 +216,11 @@ mod tests {
             rounds.push(round(i, a, b, "j", i % 5 != 4));
         }
         let raw = crate::analysis::ratings::ratings(&rounds);
-        let raw_x = raw
-            .overall
-            .iter()
-            .find(|r| r.entrant == "x")
-            .unwrap()
-            .rating;
-        let raw_y = raw
-            .overall
-            .iter()
-            .find(|r| r.entrant == "y")
-            .unwrap()
-            .rating;
+        let raw_of = |name: &str| {
+            let found = raw.overall.iter().find(|r| r.entrant == name);
+            found.unwrap().rating
+        };
+        let (raw_x, raw_y) = (raw_of("x"), raw_of("y"));
         assert!(raw_x - raw_y > 50.0, "{raw_x} {raw_y}");
         let s = side_figures(&rounds);
         let x = s.ratings.iter().find(|r| r.model == "x").unwrap();

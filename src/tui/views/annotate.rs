@@ -156,11 +156,14 @@ pub fn header(app: &App, theme: &Theme, width: u16) -> Paragraph<'static> {
     }
     let lead = format!("Judging as {} · ", s.annotator);
     let judged = format!(" · {} of {n} judged", s.judged());
-    let words = s
-        .round_id()
-        .and_then(|id| app.mirror.round(id))
-        .filter(|r| !r.text_dropped)
-        .map(|r| words_shown(r, s.blind, theme));
+    // The count the transcript recorded when it drew this round, or (before it has: the
+    // round's first frame) counted here, so a frame does not build the transcript twice.
+    let words = s.words_here().or_else(|| {
+        s.round_id()
+            .and_then(|id| app.mirror.round(id))
+            .filter(|r| !r.text_dropped)
+            .map(|r| words_shown(r, s.blind, theme))
+    });
     let room = usize::from(width).saturating_sub(
         [&lead, &place, &judged]
             .iter()
